@@ -1,0 +1,35 @@
+/**
+ * InputScannerStatusCodes as the spec pairs them with labels. The complete
+ * enum is not shown; 0-6 are the values the samples use.
+ */
+export const statusCodeLabels: Readonly<Record<number, string>> = {
+  0: 'Inactive, normal state of circuit',
+  1: 'Active',
+  2: 'Supervisory fault, ground fault',
+  3: 'Supervisory fault, shorted circuit',
+  4: 'Supervisory fault, open circuit',
+  5: 'Supervisory fault, foreign voltage',
+  6: 'Non-settling error',
+};
+
+export function statusLabel(code: number): string {
+  return statusCodeLabels[code] ?? `Status ${code}`;
+}
+
+/** The spec's eight sample ranges, in order: [label, min, max, priority, status]. */
+/**
+ * The spec's eight sample ranges in entry order: [label, min, max, priority, status].
+ * Ranges and priorities are the spec's; which status goes with which range is
+ * not shown, so these follow a usual end-of-line supervised input (short at
+ * low resistance, normal near 1 kOhm, active near 2 kOhm, open above 25 kOhm).
+ */
+export const sampleRanges: ReadonlyArray<readonly [string, number, number, number, number]> = [
+  ['Supervisory fault, shorted circuit', -2, 50, 1, 3],
+  ['Supervisory fault, ground fault', 50, 850, 1, 2],
+  ['Inactive, normal state of circuit', 850, 1150, 2, 0],
+  ['Supervisory fault, ground fault', 1150, 1800, 1, 2],
+  ['Active', 1800, 2200, 0, 1],
+  ['Supervisory fault, ground fault', 2200, 25000, 1, 2],
+  ['Supervisory fault, open circuit', 25000, -1, 1, 4],
+  ['Supervisory fault, foreign voltage', -4, -3, 1, 5],
+];
