@@ -1,0 +1,88 @@
+/**
+ * Batch add of people: split, send with bounded concurrency, report per batch
+ * so that only the failed batches are resent (spec 4.5, rule 3).
+ */
+import type { PersonInfo } from '../model/types';
+import { ApiError } from './errors';
+
+export interface BatchOptions {
+  /** People per request; the public documentation recommends about 100. */
+  batchSize?: number;
+  /** Requests in flight at once. */
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: BatchProgress) => void;
+}
+
+export interface BatchProgress {
+  sentPeople: number;
+  totalPeople: number;
+  doneBatches: number;
+  totalBatches: number;
+}
+
+export interface BatchOutcome {
+  /** Index of the batch, and the item range it covered in the input: [start, end). */
+  index: number;
+  start: number;
+  end: number;
+  ok: boolean;
+  /** People the server reported as added. */
+  added: number;
+  error?: ApiError;
+  /** True when the batch was never sent (cancelled before its turn). */
+  skipped?: boolean;
+}
+
+export interface BatchReport {
+  added: number;
+  outcomes: BatchOutcome[];
+  failed: BatchOutcome[];
+  cancelled: boolean;
+}
+
+export async function addPeopleInBatches(
+  send: (batch: PersonInfo[], signal?: AbortSignal) => Promise<number>,
+  people: PersonInfo[],
+  options: BatchOptions = {},
+): Promise<BatchReport> {
+  const size = Math.max(1, Math.floor(options.batchSize ?? 100));
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
+  const outcomes: BatchOutcome[] = [];
+  for (let start = 0; start < people.length; start += size) {
+    outcomes.push({ index: outcomes.length, start, end: Math.min(start + size, people.length), ok: false, added: 0, skipped: true });
+  }
+  const progress: BatchProgress = { sentPeople: 0, totalPeople: people.length, doneBatches: 0, totalBatches: outcomes.length };
+
+  let next = 0;
+  const worker = async () => {
+    // Cancellation is honoured between batches: a batch in flight is never abandoned half-sent.
+    while (next < outcomes.length && !options.signal?.aborted) {
+      const outcome = outcomes[next++];
+      outcome.skipped = false;
+      try {
+        outcome.added = await send(people.slice(outcome.start, outcome.end));
+        outcome.ok = true;
+        progress.sentPeople += outcome.end - outcome.start;
+      } catch (e) {
+        outcome.error = e instanceof ApiError ? e : new ApiError('network', (e as Error).message);
+      }
+      progress.doneBatches++;
+      options.onProgress?.({ ...progress });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, outcomes.length) }, worker));
+
+  const failed = outcomes.filter((o) => !o.ok);
+  return {
+    added: outcomes.reduce((sum, o) => sum + o.added, 0),
+    outcomes,
+    failed,
+    cancelled: options.signal?.aborted ?? false,
+  };
+}
+
+/** The people of the failed (or never sent) batches, in input order: what to resend. */
+export function peopleToResend(people: PersonInfo[], report: BatchReport): PersonInfo[] {
+  return report.failed.flatMap((o) => people.slice(o.start, o.end));
+}

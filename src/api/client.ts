@@ -1,0 +1,130 @@
+/** Typed client for every operation of the spec (part 4) plus browsing. */
+import { Kind, kind as kindOf } from '../model/kinds';
+import type { BaseInfo, FolderInfo, InstanceInfo, PersonInfo, PushNotificationRequest } from '../model/types';
+import { ApiError } from './errors';
+import { Http } from './http';
+import { addPeopleInBatches, BatchOptions, BatchReport } from './batch';
+
+export interface Page<T> {
+  items: T[];
+  /** The next page's number, or undefined when this page was the last. */
+  next?: number;
+}
+
+/** Public clients use 1000 as the largest page. */
+export const maxPageSize = 1000;
+
+const seg = encodeURIComponent;
+
+export function objectPath(kind: Kind, folderKey: string, key?: string): string {
+  const base = `/api/f/${seg(folderKey)}/${kind.collection}`;
+  return key === undefined ? base : `${base}/${seg(key)}`;
+}
+
+export class OmsClient {
+  constructor(readonly http: Http) {}
+
+  /** The current instance: the root folder. */
+  instance(): Promise<InstanceInfo> {
+    return this.http<InstanceInfo>({ method: 'GET', path: '/api' });
+  }
+
+  sysinfo(): Promise<{ ServerTime?: string; Version?: string }> {
+    return this.http({ method: 'GET', path: '/api/sysinfo', anonymous: true });
+  }
+
+  folder(folderKey: string): Promise<FolderInfo> {
+    return this.http<FolderInfo>({ method: 'GET', path: `/api/f/${seg(folderKey)}` });
+  }
+
+  /** One page of a collection. A page shorter than `pageSize` is the last. */
+  async list<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, page = 0, pageSize = 100, signal?: AbortSignal): Promise<Page<T>> {
+    const size = Math.min(Math.max(1, pageSize), maxPageSize);
+    const body = await this.http<unknown>({ method: 'GET', path: objectPath(kind, folderKey), query: { page, pageSize: size }, signal });
+    const items = asArray<T>(body, kind);
+    return { items, next: items.length < size ? undefined : page + 1 };
+  }
+
+  /** Every page of a collection (stops at an empty or short page). */
+  async listAll<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, pageSize = maxPageSize, signal?: AbortSignal): Promise<T[]> {
+    const all: T[] = [];
+    for (let page: number | undefined = 0; page !== undefined;) {
+      const result: Page<T> = await this.list<T>(kind, folderKey, page, pageSize, signal);
+      all.push(...result.items);
+      page = result.next;
+    }
+    return all;
+  }
+
+  folders(folderKey: string, page = 0, pageSize = 100): Promise<Page<FolderInfo>> {
+    return this.list<FolderInfo>(kindOf('folder'), folderKey, page, pageSize);
+  }
+
+  get<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, key: string): Promise<T> {
+    return this.http<T>({ method: 'GET', path: objectPath(kind, folderKey, key) });
+  }
+
+  create<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, body: T): Promise<T> {
+    return this.http<T>({ method: 'POST', path: objectPath(kind, folderKey), json: body });
+  }
+
+  /** PUT of the full object; its Key and InFolderKey say where it goes. */
+  async update(kind: Kind, body: BaseInfo): Promise<void> {
+    const { folderKey, key } = addressOf(body);
+    await this.http({ method: 'PUT', path: objectPath(kind, folderKey, key), json: body });
+  }
+
+  async delete(kind: Kind, folderKey: string, key: string): Promise<void> {
+    await this.http({ method: 'DELETE', path: objectPath(kind, folderKey, key) });
+  }
+
+  /** The invite body is a single JSON string: the e-mail address. */
+  async invite(folderKey: string, siteKey: string, email: string): Promise<void> {
+    await this.http({ method: 'POST', path: `${objectPath(kindOf('engageSite'), folderKey, siteKey)}/invite`, json: email });
+  }
+
+  /** The spec sends a push notification as a DELETE with a body. */
+  async pushNotification(folderKey: string, request: PushNotificationRequest): Promise<void> {
+    await this.http({ method: 'DELETE', path: `/api/f/${seg(folderKey)}/pushnotifications`, json: request });
+  }
+
+  /** One `POST /people/complex`; returns the count in whatever form the server gives it. */
+  async addPeopleBatch(folderKey: string, people: PersonInfo[], signal?: AbortSignal): Promise<number> {
+    const body = await this.http<unknown>({ method: 'POST', path: `/api/f/${seg(folderKey)}/people/complex`, json: people, signal });
+    return countOf(body, people.length);
+  }
+
+  /** Splits `people` into batches and reports per batch what succeeded and what to resend. */
+  addPeople(folderKey: string, people: PersonInfo[], options?: BatchOptions): Promise<BatchReport> {
+    return addPeopleInBatches((batch, signal) => this.addPeopleBatch(folderKey, batch, signal), people, options);
+  }
+}
+
+/** Folder and object key of a stored object, from Key/InFolderKey or its Href. */
+export function addressOf(obj: BaseInfo): { folderKey: string; key: string } {
+  const fromHref = /^\/api\/f\/([^/]+)\/[^/]+\/([^/?#]+)/.exec(obj.Href ?? '');
+  const folderKey = obj.InFolderKey ?? (fromHref ? decodeURIComponent(fromHref[1]) : undefined);
+  const key = obj.Key ?? (fromHref ? decodeURIComponent(fromHref[2]) : undefined);
+  if (!folderKey || !key) throw new ApiError('validation', 'The object has no Key and InFolderKey (or Href), so it cannot be updated');
+  return { folderKey, key };
+}
+
+function asArray<T>(body: unknown, kind: Kind): T[] {
+  if (Array.isArray(body)) return body as T[];
+  // Some gateways wrap lists; accept the common wrappers rather than fail.
+  for (const key of ['Items', 'items', 'value', 'Results']) {
+    const inner = (body as Record<string, unknown> | null)?.[key];
+    if (Array.isArray(inner)) return inner as T[];
+  }
+  throw new ApiError('server', `The server's list of ${kind.pluralLabel.toLowerCase()} is not an array`);
+}
+
+/** The batch count as a number, an array of added objects, `{Count}`, or nothing (then: all of them). */
+export function countOf(body: unknown, sent: number): number {
+  if (typeof body === 'number' && Number.isFinite(body)) return body;
+  if (typeof body === 'string' && /^\d+$/.test(body.trim())) return Number(body);
+  if (Array.isArray(body)) return body.length;
+  const count = (body as Record<string, unknown> | null | undefined)?.Count ?? (body as Record<string, unknown> | null | undefined)?.count;
+  if (typeof count === 'number') return count;
+  return sent;
+}
