@@ -1,0 +1,49 @@
+/** What the user defined for a connection; kept in global state, never in settings. */
+export interface ConnectionInfo {
+  id: string;
+  label: string;
+  /** Origin plus optional path prefix, no trailing slash. */
+  baseUrl: string;
+  /** Root folder; when absent, the instance from `GET /api`. */
+  rootFolderKey?: string;
+  /** Remembered for the next sign-in prompt; never the password. */
+  user?: string;
+  instance?: string;
+  /** The embedded local sandbox: started on demand, its URL may change. */
+  sandbox?: boolean;
+}
+
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export function isLoopback(url: URL): boolean {
+  return loopbackHosts.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+}
+
+/** Checks a base URL typed by the user; returns a reason when it is unusable. */
+export function checkBaseUrl(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return 'Enter a full URL such as https://api.example.com';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The URL must start with https:// or http://';
+  if (url.username || url.password) return 'Do not put credentials in the URL; sign in after adding the connection';
+  if (url.search || url.hash) return 'The URL must not have a query or fragment';
+  return undefined;
+}
+
+export function normalizeBaseUrl(text: string): string {
+  const url = new URL(text.trim());
+  return (url.origin + url.pathname).replace(/\/+$/, '');
+}
+
+/** Plain http to another host exposes the token on the network: it needs a yes. */
+export function needsPlainHttpConfirmation(baseUrl: string): boolean {
+  const url = new URL(baseUrl);
+  return url.protocol === 'http:' && !isLoopback(url);
+}
+
+export function originOf(baseUrl: string): string {
+  return new URL(baseUrl).origin;
+}

@@ -1,0 +1,90 @@
+/** The user's connections (global state), the live Connection for each, and the active one. */
+import * as vscode from 'vscode';
+import { randomUUID } from 'crypto';
+import type { TokenSet } from '../api/auth';
+import { Connection } from './connection';
+import { ConnectionInfo } from './connectionInfo';
+import { TokenStore } from './tokenStore';
+import { SandboxHost } from './sandboxHost';
+
+const listKey = 'oms.connections';
+const activeKey = 'oms.activeConnection';
+
+export class ConnectionManager implements vscode.Disposable {
+  private readonly live = new Map<string, Connection>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  readonly tokens: TokenStore;
+
+  constructor(private readonly context: vscode.ExtensionContext, readonly sandbox: SandboxHost) {
+    this.tokens = new TokenStore(context.secrets);
+  }
+
+  list(): ConnectionInfo[] {
+    return this.context.globalState.get<ConnectionInfo[]>(listKey, []);
+  }
+
+  get(id: string): Connection | undefined {
+    const info = this.list().find((c) => c.id === id);
+    if (!info) return undefined;
+    let connection = this.live.get(id);
+    if (!connection) {
+      const prepare = info.sandbox ? (c: Connection) => this.sandbox.ensureRunning(c, this) : undefined;
+      connection = new Connection(info, this.tokens, prepare);
+      this.live.set(id, connection);
+    }
+    return connection;
+  }
+
+  all(): Connection[] {
+    return this.list().map((c) => this.get(c.id)!);
+  }
+
+  get active(): Connection | undefined {
+    const id = this.context.globalState.get<string>(activeKey);
+    return (id && this.get(id)) || this.all()[0];
+  }
+
+  async setActive(id: string): Promise<void> {
+    await this.context.globalState.update(activeKey, id);
+    this.changed.fire();
+  }
+
+  async add(info: Omit<ConnectionInfo, 'id'> & { id?: string }, tokens?: TokenSet): Promise<Connection> {
+    const full: ConnectionInfo = { ...info, id: info.id ?? randomUUID() };
+    await this.save([...this.list().filter((c) => c.id !== full.id), full]);
+    this.live.get(full.id)?.reset(full);
+    const connection = this.get(full.id)!;
+    if (tokens) await connection.setTokens(tokens);
+    await this.setActive(full.id);
+    return connection;
+  }
+
+  async update(id: string, patch: Partial<Omit<ConnectionInfo, 'id'>>): Promise<void> {
+    const infos = this.list().map((c) => (c.id === id ? { ...c, ...patch } : c));
+    await this.save(infos);
+    this.live.get(id)?.reset(infos.find((c) => c.id === id)!);
+    this.changed.fire();
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.tokens.delete(id);
+    this.live.delete(id);
+    await this.save(this.list().filter((c) => c.id !== id));
+    if (this.context.globalState.get(activeKey) === id) await this.context.globalState.update(activeKey, undefined);
+    this.changed.fire();
+  }
+
+  /** Tell listeners that sign-in state changed. */
+  fireChanged(): void {
+    this.changed.fire();
+  }
+
+  private save(infos: ConnectionInfo[]): Thenable<void> {
+    return this.context.globalState.update(listKey, infos);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}

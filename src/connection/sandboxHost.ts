@@ -1,0 +1,53 @@
+/**
+ * The embedded local sandbox: started inside the extension host on first use,
+ * with demo data in the extension's global storage.
+ */
+import * as vscode from 'vscode';
+import * as path from 'path';
+import { randomBytes } from 'crypto';
+import { startSandbox, Sandbox } from '../sandbox/server';
+import { log } from '../log';
+import type { Connection } from './connection';
+import type { ConnectionManager } from './connectionManager';
+
+export const sandboxConnectionId = 'local-sandbox';
+const tokenSecret = 'oms.sandbox.staticToken';
+
+export class SandboxHost implements vscode.Disposable {
+  private running?: Promise<Sandbox>;
+
+  constructor(private readonly context: vscode.ExtensionContext) {}
+
+  /** Starts the sandbox if needed and points the connection at it. */
+  async ensureRunning(connection: Connection, manager: ConnectionManager): Promise<void> {
+    const first = !this.running;
+    this.running ??= this.start().catch((e) => {
+      this.running = undefined;
+      throw e;
+    });
+    const sandbox = await this.running;
+    if (first || connection.info.baseUrl !== sandbox.url) {
+      if (connection.info.baseUrl !== sandbox.url) await manager.update(connection.id, { baseUrl: sandbox.url });
+      await connection.setTokens({ accessToken: sandbox.token });
+    }
+  }
+
+  private async start(): Promise<Sandbox> {
+    const storage = this.context.globalStorageUri.fsPath;
+    await vscode.workspace.fs.createDirectory(this.context.globalStorageUri);
+    let token = await this.context.secrets.get(tokenSecret);
+    if (!token) {
+      token = randomBytes(24).toString('hex');
+      await this.context.secrets.store(tokenSecret, token);
+    }
+    const sandbox = await startSandbox({ port: 0, token, seed: 'demo', dataFile: path.join(storage, 'sandbox-data.json') });
+    log().info(`Local sandbox listening on ${sandbox.url} (data in ${storage})`);
+    return sandbox;
+  }
+
+  async dispose(): Promise<void> {
+    const running = this.running;
+    this.running = undefined;
+    await (await running?.catch(() => undefined))?.close();
+  }
+}

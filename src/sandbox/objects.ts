@@ -1,0 +1,113 @@
+/**
+ * Server-side fields of stored objects: keys, hrefs, links. The sandbox owns
+ * these fields; what a client sends for them is replaced.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Kind } from '../model/kinds';
+import { makeType, TypeNaming } from '../model/typeName';
+import type { BaseInfo, Link, ObjectLinkItem } from '../model/types';
+
+/** A 24-hex key in BSON ObjectId form: 4 bytes of seconds, then 8 random bytes. */
+export function randomKey(): string {
+  const seconds = Math.floor(Date.now() / 1000).toString(16).padStart(8, '0').slice(-8);
+  return seconds + randomBytes(8).toString('hex');
+}
+
+export const keyPattern = /^[0-9a-f]{24}$/;
+
+export function folderHref(folderKey: string): string {
+  return `/api/f/${folderKey}`;
+}
+
+export function objectHref(folderKey: string, collection: string, key: string): string {
+  return `/api/f/${folderKey}/${collection}/${key}`;
+}
+
+/** Link relations as the spec lists them (2.3): relation, anchor text. */
+const relationTexts: Record<string, string> = {
+  Import: 'Import',
+  Meta: 'Meta',
+  Monikers: 'Monikers',
+  CommonName: 'Common name',
+  Images: 'Images',
+  TakeOwnership: 'Take ownership',
+  Connections: 'Connections',
+  References: 'References',
+  Notes: 'Notes',
+};
+
+const objectRelations = ['Meta', 'Monikers', 'CommonName', 'Images', 'TakeOwnership', 'Connections', 'References', 'Notes'];
+const folderRelations = ['Import', ...objectRelations];
+
+/** Links whose anchor Href is the lower-case relation word, as in the spec. */
+export function serverLinks(naming: TypeNaming, isFolder: boolean): Link[] {
+  return (isFolder ? folderRelations : objectRelations).map((Relation) => ({
+    $type: makeType('Link', naming),
+    Relation,
+    Anchor: { $type: makeType('Anchor', naming), Href: Relation.toLowerCase(), Text: relationTexts[Relation] },
+  }));
+}
+
+export interface InstanceRef {
+  key: string;
+  name: string;
+}
+
+/** The InInstance and InstanceScope object links; both point at the instance. */
+export function instanceLinks(instance: InstanceRef, naming: TypeNaming): ObjectLinkItem[] {
+  return ['InInstance', 'InstanceScope'].map((Relation) => ({
+    $type: makeType('ObjectLinkItem', naming),
+    Href: folderHref(instance.key),
+    LinkedObjectKey: instance.key,
+    CommonName: instance.name,
+    Relation,
+    MetaDataBson: { $type: 'System.Byte[], mscorlib', $value: '' },
+  }));
+}
+
+const instanceRelations = new Set(['InInstance', 'InstanceScope']);
+
+export interface Placement {
+  kind: Kind;
+  folderKey: string;
+  key: string;
+  instance: InstanceRef;
+  naming: TypeNaming;
+  version: number;
+}
+
+/**
+ * The object as stored: the client's fields, with Key, Href, folder fields,
+ * version, Links and instance links set by the server. Null or absent list
+ * fields become empty lists, so every stored object has the whole base shape.
+ */
+export function placeObject(body: BaseInfo, p: Placement): BaseInfo {
+  const clientLinks = Array.isArray(body.ObjectLinks)
+    ? body.ObjectLinks.filter((l) => !instanceRelations.has(String(l?.Relation)))
+    : [];
+  const isFolder = p.kind.id === 'folder';
+  return {
+    ...body,
+    Key: p.key,
+    Href: isFolder ? folderHref(p.key) : objectHref(p.folderKey, p.kind.collection, p.key),
+    InFolderKey: p.folderKey,
+    InFolderHref: folderHref(p.folderKey),
+    ConcurrencyVersion: p.version,
+    IsGlobal: body.IsGlobal ?? false,
+    Links: serverLinks(p.naming, isFolder),
+    Metadata: body.Metadata ?? [],
+    Monikers: body.Monikers ?? [],
+    Notes: body.Notes ?? [],
+    ObjectLinks: [...instanceLinks(p.instance, p.naming), ...clientLinks],
+    Tags: body.Tags ?? [],
+  };
+}
+
+/** Gives address items without a Key one (people's Addresses). */
+export function keyAddresses(obj: BaseInfo, newKey: () => string): void {
+  const addresses = obj.Addresses;
+  if (!Array.isArray(addresses)) return;
+  for (const a of addresses) {
+    if (a && typeof a === 'object' && !(a as { Key?: unknown }).Key) (a as { Key: string }).Key = newKey();
+  }
+}

@@ -1,0 +1,45 @@
+/** A connection at the top of the tree; its child is the root folder. */
+import * as vscode from 'vscode';
+import type { Connection } from '../../connection/connection';
+import { TreeContext } from './context';
+import { errorNode } from './errorNode';
+import { FolderNode } from './folderNode';
+import { MessageNode } from './messageNode';
+import { contextValue, TreeNode } from './node';
+
+export class ConnectionNode implements TreeNode {
+  readonly parent = undefined;
+  readonly id: string;
+  root?: FolderNode;
+
+  constructor(private readonly ctx: TreeContext, readonly connection: Connection, private readonly active: boolean) {
+    this.id = `conn:${connection.id}`;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const info = this.connection.info;
+    const item = new vscode.TreeItem(info.label, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon(info.sandbox ? 'beaker' : 'plug', this.active ? new vscode.ThemeColor('charts.green') : undefined);
+    item.description = (this.active ? '● ' : '') + (info.sandbox ? 'local sandbox' : new URL(info.baseUrl).host);
+    item.tooltip = `${info.label}\n${info.baseUrl}${this.active ? '\nActive connection' : ''}`;
+    item.contextValue = contextValue('oms-connection', info.sandbox && 'sandbox');
+    return item;
+  }
+
+  async getChildren(): Promise<TreeNode[]> {
+    if (!this.connection.info.sandbox && !(await this.connection.hasToken())) {
+      return [new MessageNode(this, `${this.id}/signin`, 'Sign in…', {
+        icon: 'key', command: { command: 'oms.signIn', title: 'Sign In', arguments: [this.connection.id] },
+      })];
+    }
+    try {
+      const rootKey = await this.connection.rootFolderKey();
+      const root = await this.connection.client.folder(rootKey).catch(() => ({ Key: rootKey, CommonName: 'Root folder' }) as never);
+      this.root = new FolderNode(this, this.ctx, this.connection.id, root, true);
+      return [this.root];
+    } catch (e) {
+      return [errorNode(this, e, this.connection.id)];
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/** A folder (or the root instance): its child folders, then one group per kind. */
+import * as vscode from 'vscode';
+import { kind as kindOf, objectKinds, supports } from '../../model/kinds';
+import type { BaseInfo } from '../../model/types';
+import { TreeContext } from './context';
+import { CollectionNode } from './collectionNode';
+import { errorNode } from './errorNode';
+import { contextValue, TreeNode } from './node';
+
+export class FolderNode implements TreeNode {
+  readonly id: string;
+  private groups?: CollectionNode[];
+
+  constructor(readonly parent: TreeNode, private readonly ctx: TreeContext, readonly connectionId: string, readonly folder: BaseInfo, private readonly isRoot = false) {
+    this.id = `${parent.id}/${folder.Key}`;
+  }
+
+  get folderKey(): string {
+    return this.folder.Key ?? '';
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem(this.folder.CommonName || this.folderKey, this.isRoot ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = this.id;
+    item.iconPath = new vscode.ThemeIcon(this.isRoot ? 'root-folder' : 'folder');
+    item.description = this.isRoot ? 'instance' : undefined;
+    item.tooltip = `${this.folder.CommonName ?? ''}\nKey: ${this.folderKey}`;
+    item.contextValue = contextValue('oms-folder', this.isRoot && 'root');
+    return item;
+  }
+
+  async getChildren(): Promise<TreeNode[]> {
+    const connection = this.ctx.connections.get(this.connectionId);
+    if (!connection) return [];
+    let subfolders: TreeNode[];
+    try {
+      const folders = await connection.client.listAll(kindOf('folder'), this.folderKey);
+      subfolders = folders.map((f) => new FolderNode(this, this.ctx, this.connectionId, f));
+    } catch (e) {
+      subfolders = [errorNode(this, e, this.connectionId)];
+    }
+    this.groups ??= objectKinds.filter((k) => supports(k, 'list')).map((k) => new CollectionNode(this, this.ctx, k, this.connectionId, this.folderKey));
+    return [...subfolders, ...this.groups];
+  }
+
+  /** The group of one kind, for refreshing after a save. */
+  group(kindId: string): CollectionNode | undefined {
+    return this.groups?.find((g) => g.kind.id === kindId);
+  }
+
+  refresh(): void {
+    this.groups = undefined;
+  }
+}

@@ -1,0 +1,25 @@
+/** "Load more" at the end of a paged list; "Load all" is its inline action. */
+import * as vscode from 'vscode';
+import { TreeNode } from './node';
+
+export interface Paged extends TreeNode {
+  loadMore(): Promise<void>;
+  loadAll(): Promise<void>;
+}
+
+export class LoadMoreNode implements TreeNode {
+  readonly id: string;
+  constructor(readonly parent: Paged, private readonly loaded: number) {
+    this.id = `${parent.id}/load-more`;
+  }
+
+  getTreeItem(): vscode.TreeItem {
+    const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+    item.id = this.id;
+    item.description = `${this.loaded} loaded`;
+    item.iconPath = new vscode.ThemeIcon('ellipsis');
+    item.command = { command: 'oms.loadMore', title: 'Load More', arguments: [this.parent] };
+    item.contextValue = 'oms-loadMore';
+    return item;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Pages of children loaded on demand. One load at a time: a double click on
+ * "Load more" never loads a page twice. Refresh clears what was loaded.
+ */
+import type { Page } from '../api/client';
+
+export class Pager<T> {
+  items: T[] = [];
+  private next: number | undefined = 0;
+  private loading?: Promise<void>;
+
+  constructor(private readonly fetchPage: (page: number) => Promise<Page<T>>) {}
+
+  get started(): boolean {
+    return this.next !== 0 || this.items.length > 0;
+  }
+
+  get hasMore(): boolean {
+    return this.next !== undefined;
+  }
+
+  /** Loads the next page, or joins the load already under way. */
+  loadMore(): Promise<void> {
+    this.loading ??= (async () => {
+      if (this.next === undefined) return;
+      const page = await this.fetchPage(this.next);
+      this.items.push(...page.items);
+      this.next = page.items.length ? page.next : undefined;
+    })().finally(() => (this.loading = undefined));
+    return this.loading;
+  }
+
+  async loadAll(): Promise<void> {
+    while (this.hasMore) await this.loadMore();
+  }
+
+  reset(): void {
+    this.items = [];
+    this.next = 0;
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * Validation of service objects against the JSON schemas in `schemas/`.
+ *
+ * The same schema files are contributed to VS Code (`jsonValidation`), so an
+ * editor and this validator agree. They use a few VS Code-only annotation
+ * keywords; ajv is told about them as a vocabulary rather than run non-strict.
+ *
+ * Plain TypeScript: no `vscode` import, so the sandbox and tests can use it.
+ */
+import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+
+import base from '../../schemas/base.schema.json';
+import folder from '../../schemas/folder.schema.json';
+import instance from '../../schemas/instance.schema.json';
+import engageSite from '../../schemas/engageSite.schema.json';
+import inputScanner from '../../schemas/inputScanner.schema.json';
+import serviceContainer from '../../schemas/serviceContainer.schema.json';
+import serviceContainerModule from '../../schemas/serviceContainerModule.schema.json';
+import person from '../../schemas/person.schema.json';
+import peopleBatch from '../../schemas/peopleBatch.schema.json';
+import pushNotificationRequest from '../../schemas/pushNotificationRequest.schema.json';
+
+export interface SchemaError {
+  /** JSON pointer of the offending value ("" for the root). */
+  pointer: string;
+  message: string;
+}
+
+/** A file name under `schemas/`, e.g. `engageSite.schema.json` (the `.json` may be left off). */
+export type SchemaFile = string;
+
+/** Every schema file, by file name. Refs between them are relative file names. */
+const schemaFiles: Readonly<Record<string, object>> = {
+  'base.schema.json': base,
+  'folder.schema.json': folder,
+  'instance.schema.json': instance,
+  'engageSite.schema.json': engageSite,
+  'inputScanner.schema.json': inputScanner,
+  'serviceContainer.schema.json': serviceContainer,
+  'serviceContainerModule.schema.json': serviceContainerModule,
+  'person.schema.json': person,
+  'peopleBatch.schema.json': peopleBatch,
+  'pushNotificationRequest.schema.json': pushNotificationRequest,
+};
+
+/** Names of all schema files (for tests and for callers that list them). */
+export const schemaFileNames: readonly string[] = Object.keys(schemaFiles);
+
+/** Annotation keywords VS Code understands and ajv does not. */
+const editorKeywords = [
+  'enumDescriptions',
+  'markdownEnumDescriptions',
+  'markdownDescription',
+  'defaultSnippets',
+  'patternErrorMessage',
+  'errorMessage',
+  'deprecationMessage',
+  'doNotSuggest',
+];
+
+let ajv: Ajv | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function instanceAjv(): Ajv {
+  if (!ajv) {
+    ajv = new Ajv({
+      allErrors: true,
+      verbose: true,
+      strict: true,
+      // Kind schemas require base fields that base.schema.json declares (through allOf).
+      strictRequired: false,
+      allowUnionTypes: true,
+      // Strict mode reports through the logger; a schema mistake should fail loudly.
+      logger: {
+        log: () => undefined,
+        warn: (...args: unknown[]) => { throw new Error(`schema: ${args.join(' ')}`); },
+        error: (...args: unknown[]) => { throw new Error(`schema: ${args.join(' ')}`); },
+      },
+    });
+    ajv.addVocabulary(editorKeywords);
+    for (const [name, schema] of Object.entries(schemaFiles)) ajv.addSchema(schema, name);
+  }
+  return ajv;
+}
+
+function normalizeName(schema: SchemaFile): string {
+  const name = schema.replace(/^.*[\\/]/, '');
+  return name.endsWith('.json') ? name : `${name}.json`;
+}
+
+function validatorFor(schema: SchemaFile): ValidateFunction {
+  const name = normalizeName(schema);
+  let fn = compiled.get(name);
+  if (!fn) {
+    if (!(name in schemaFiles)) throw new Error(`Unknown schema ${schema}`);
+    fn = instanceAjv().getSchema(name);
+    if (!fn) throw new Error(`Schema ${name} did not compile`);
+    compiled.set(name, fn);
+  }
+  return fn;
+}
+
+/** Validates `value` against a schema file; returns [] when it is valid. */
+export function validate(schema: SchemaFile, value: unknown): SchemaError[] {
+  const fn = validatorFor(schema);
+  if (fn(value)) return [];
+  return readable(fn.errors ?? []);
+}
+
+/** One line per error, e.g. `/Tags/0: must be string`; at most `max` lines plus a count of the rest. */
+export function formatErrors(errors: SchemaError[], max = 10): string {
+  const lines = errors.slice(0, Math.max(0, max)).map((e) => `${e.pointer || '(root)'}: ${e.message}`);
+  if (errors.length > max) lines.push(`... and ${errors.length - max} more`);
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------
+// Turning ajv's errors into a short list a person can act on.
+
+/** Keywords that check a value whose type is already right. */
+const valueKeywords = new Set(['enum', 'const', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'format']);
+
+type AjvError = ErrorObject & { parentSchema?: Record<string, unknown> };
+
+function isUnder(pointer: string, parent: string): boolean {
+  return pointer === parent || pointer.startsWith(`${parent}/`);
+}
+
+function depth(pointer: string): number {
+  return pointer === '' ? 0 : pointer.split('/').length - 1;
+}
+
+function readable(raw: readonly ErrorObject[]): SchemaError[] {
+  let errors = collapseAlternatives(raw as AjvError[]).filter((e) => e.keyword !== 'if');
+
+  // A wrong type makes value checks at the same spot (enum, pattern...) noise.
+  const typeAt = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+  errors = errors.filter((e) => !(valueKeywords.has(e.keyword) && typeAt.has(e.instancePath)));
+
+  const seen = new Set<string>();
+  const out: SchemaError[] = [];
+  for (const e of errors) {
+    const item = { pointer: e.instancePath, message: messageOf(e) };
+    const id = `${item.pointer}\u0000${item.message}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push(item);
+  }
+  // Most specific (deepest) first; the sort is stable, so document order is kept otherwise.
+  return out.sort((a, b) => depth(b.pointer) - depth(a.pointer));
+}
+
+/**
+ * anyOf/oneOf report every branch's failures plus their own. Keep the useful
+ * part: the schema's `errorMessage` if it has one, else the errors of the
+ * branches whose type fits the value (a nullable `anyOf: [null, $ref]` keeps
+ * the errors inside the object), else one "must be X or Y" line.
+ */
+function collapseAlternatives(raw: AjvError[]): AjvError[] {
+  const errors = [...raw];
+  for (let i = 0; i < errors.length; i++) {
+    const alt = errors[i];
+    if (alt.keyword !== 'anyOf' && alt.keyword !== 'oneOf') continue;
+    if (alt.keyword === 'oneOf' && (alt.params as { passingSchemas?: unknown }).passingSchemas) continue;
+    // The branches' errors come right before the anyOf error; the first branch's
+    // errors sit under the anyOf's own schema path.
+    const branchPrefix = `${alt.schemaPath}/`;
+    let start = i;
+    for (let j = i - 1; j >= 0 && isUnder(errors[j].instancePath, alt.instancePath); j--) {
+      if (errors[j].schemaPath.startsWith(branchPrefix)) start = j;
+    }
+    const subs = errors.slice(start, i);
+    const parent = alt.parentSchema ?? {};
+    let replacement: AjvError[];
+    if (typeof parent.errorMessage === 'string') {
+      replacement = [{ ...alt, keyword: 'errorMessage', message: parent.errorMessage }];
+    } else {
+      const mismatch = (e: AjvError) => e.keyword === 'type' && e.instancePath === alt.instancePath;
+      const inner = subs.filter((e) => !mismatch(e));
+      if (inner.length) {
+        replacement = inner;
+      } else {
+        const types = [...new Set(subs.flatMap((e) => String((e.params as { type?: unknown }).type ?? '').split(',')).filter(Boolean))];
+        replacement = [{ ...alt, keyword: 'type', params: { type: types.join(',') }, parentSchema: { type: types } }];
+      }
+    }
+    errors.splice(start, i - start + 1, ...replacement);
+    i = start + replacement.length - 1;
+  }
+  return errors;
+}
+
+function describeEnum(values: unknown[], descriptions: unknown): string {
+  const descs = Array.isArray(descriptions) ? descriptions : [];
+  return values
+    .map((v, k) => (typeof descs[k] === 'string' ? `${JSON.stringify(v)} (${descs[k]})` : JSON.stringify(v)))
+    .join(', ');
+}
+
+function joinTypes(types: string[]): string {
+  return types.length <= 1 ? types.join('') : `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`;
+}
+
+function messageOf(e: AjvError): string {
+  const schema = e.parentSchema ?? {};
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'errorMessage':
+      return e.message ?? 'is not valid';
+    case 'pattern':
+      if (typeof schema.patternErrorMessage === 'string') return schema.patternErrorMessage;
+      if (typeof schema.errorMessage === 'string') return schema.errorMessage;
+      return `must match the pattern ${String(params.pattern)}`;
+    case 'type': {
+      const types = String(params.type).split(',');
+      if (Array.isArray(schema.enum)) {
+        return `must be ${joinTypes(types)}, one of ${describeEnum(schema.enum, schema.enumDescriptions)}`;
+      }
+      return `must be ${joinTypes(types)}`;
+    }
+    case 'enum':
+      return `must be one of ${describeEnum(params.allowedValues as unknown[], schema.enumDescriptions)}`;
+    case 'const':
+      return `must be ${JSON.stringify(params.allowedValue)}`;
+    case 'required':
+      return `must have required property '${String(params.missingProperty)}'`;
+    case 'minItems':
+    case 'maxItems': {
+      const n = Array.isArray(e.data) ? e.data.length : undefined;
+      const has = n === undefined ? '' : ` (has ${n})`;
+      if (schema.minItems !== undefined && schema.minItems === schema.maxItems) {
+        return `must have exactly ${String(schema.minItems)} items${has}`;
+      }
+      return e.keyword === 'minItems'
+        ? `must have at least ${String(params.limit)} items${has}`
+        : `must have at most ${String(params.limit)} items${has}`;
+    }
+    case 'minLength':
+      return params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters long`;
+    case 'maxLength':
+      return `must be at most ${String(params.limit)} characters long`;
+    default:
+      return e.message ?? `is not valid (${e.keyword})`;
+  }
+}
