@@ -1,7 +1,38 @@
+/** Composition root: build the services, register them, nothing else. */
 import * as vscode from 'vscode';
+import { registerCommands } from './commands';
+import { ConnectionManager } from './connection/connectionManager';
+import { connectFromEnvironment } from './connection/envConnection';
+import { SandboxHost } from './connection/sandboxHost';
+import { activeConnectionStatus } from './connection/statusBar';
+import { ObjectFileSystem } from './fs/objectFileSystem';
+import { askOnConflict, registerServerVersions } from './fs/serverVersion';
+import { log } from './log';
+import { ObjectTree } from './tree/objectTree';
+import type { Services } from './commands/services';
 
-export function activate(_context: vscode.ExtensionContext) {
-  return {};
+export async function activate(context: vscode.ExtensionContext) {
+  const sandbox = new SandboxHost(context);
+  const connections = new ConnectionManager(context, sandbox);
+  const fs = new ObjectFileSystem(connections, askOnConflict);
+  const tree = new ObjectTree(connections);
+  const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true });
+  const services: Services = { context, connections, tree, fs };
+
+  context.subscriptions.push(
+    log(), sandbox, connections, tree, view,
+    vscode.workspace.registerFileSystemProvider('oms', fs, { isCaseSensitive: true }),
+    registerServerVersions(fs),
+    fs.onDidChangeObject((address) => tree.objectChanged(address)),
+    activeConnectionStatus(connections),
+    ...registerCommands(services),
+  );
+  await connectFromEnvironment(connections).catch((e) => log().error(`Environment connection: ${(e as Error).message}`));
+  await vscode.commands.executeCommand('setContext', 'oms.hasConnections', connections.list().length > 0);
+  context.subscriptions.push(connections.onDidChange(() => vscode.commands.executeCommand('setContext', 'oms.hasConnections', connections.list().length > 0)));
+
+  // For integration tests and other extensions: the live services.
+  return services;
 }
 
 export function deactivate() {}

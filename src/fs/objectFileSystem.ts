@@ -204,8 +204,4 @@ export class ObjectFileSystem implements vscode.FileSystemProvider {
     this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     this.saved.fire(address);
   }
-
-  static register(context: vscode.ExtensionContext, fs: ObjectFileSystem): void {
-    context.subscriptions.push(vscode.workspace.registerFileSystemProvider(scheme, fs, { isCaseSensitive: true }));
-  }
 }

@@ -5,7 +5,7 @@
 import type { Action, Kind } from '../model/kinds';
 import type { BaseInfo } from '../model/types';
 import { bodyErrors, describeErrors } from './checks';
-import { createObject } from './collections';
+import { createObject } from './creation';
 import type { FolderRequest, SandboxContext } from './context';
 import { ErrorDetail, HttpError, json, methodNotAllowed, noContent, readJson, Reply } from './http';
 

@@ -11,6 +11,7 @@ import { checkObject } from './checks';
 import type { FolderRequest, SandboxContext } from './context';
 import { HttpError, json, methodNotAllowed, noContent, notFound, readJson, Reply } from './http';
 import { handleNotes } from './notes';
+import { createObject } from './creation';
 import { keyAddresses, placeObject } from './objects';
 
 export const defaultPageSize = 100;
@@ -91,18 +92,6 @@ async function create(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promis
   const placed = createObject(ctx, kind, r.folderKey, asObject(body));
   await ctx.store.persist();
   return json(201, placed, { Location: placed.Href as string });
-}
-
-/** Places a validated new object in a folder (Key, Href, version 1, links) and stores it. */
-export function createObject(ctx: SandboxContext, kind: Kind, folderKey: string, body: BaseInfo): BaseInfo {
-  const store = ctx.store;
-  const placed = placeObject(body, {
-    kind, folderKey, key: ctx.newKey(), version: 1, naming: namingOf(body),
-    instance: { key: store.instanceKey, name: String(store.instance.CommonName ?? '') },
-  });
-  keyAddresses(placed, ctx.newKey);
-  store.insert(kind.id, placed);
-  return placed;
 }
 
 /**

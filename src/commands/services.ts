@@ -1,0 +1,17 @@
+/** What commands work with; built once in extension.ts. */
+import * as vscode from 'vscode';
+import type { ConnectionManager } from '../connection/connectionManager';
+import type { ObjectFileSystem } from '../fs/objectFileSystem';
+import type { ObjectTree } from '../tree/objectTree';
+
+export interface Services {
+  context: vscode.ExtensionContext;
+  connections: ConnectionManager;
+  tree: ObjectTree;
+  fs: ObjectFileSystem;
+}
+
+export interface Command {
+  id: string;
+  run(services: Services, ...args: any[]): unknown;
+}
