@@ -4,7 +4,7 @@
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { kindByCollection } from '../model/kinds';
+import { kindByCollection, kinds } from '../model/kinds';
 import { pushNotification } from './actions';
 import { randomToken, TokenAuthority } from './auth';
 import { handleCollection } from './collections';
@@ -197,7 +197,7 @@ async function route(s: Services, req: IncomingMessage, url: URL): Promise<Reply
   const r: FolderRequest = { req, method, folderKey, query: url.searchParams };
   if (segs[3].toLowerCase() === 'pushnotifications' && segs.length === 4) return pushNotification(ctx, r);
   const kind = kindByCollection(segs[3]);
-  if (!kind) throw notFound(`No collection ${segs[3]} (known: ${['folders', 'engagesites', 'inputscanners', 'servicecontainers', 'servicecontainermodules', 'people', 'pushnotifications'].join(', ')})`);
+  if (!kind) throw notFound(`No collection ${segs[3]} (known: ${[...[...kinds.values()].map((k) => k.collection), 'pushnotifications'].join(', ')})`);
   return handleCollection(ctx, r, kind, segs.slice(4));
 }
 
@@ -208,7 +208,7 @@ async function readForm(req: IncomingMessage, maxBytes: number): Promise<URLSear
   if (type.startsWith('application/json')) {
     try {
       const obj = JSON.parse(text) as Record<string, unknown>;
-      return new URLSearchParams(Object.entries(obj ?? {}).map(([k, v]) => [k, String(v)]));
+      return new URLSearchParams(Object.entries(obj ?? {}).map(([k, v]): [string, string] => [k, String(v)]));
     } catch {
       throw new HttpError(400, 'invalid JSON', undefined, undefined, { error: 'invalid_request', error_description: 'The body is not valid JSON' });
     }
