@@ -104,7 +104,7 @@ function validatorFor(schema: SchemaFile): ValidateFunction {
 export function validate(schema: SchemaFile, value: unknown): SchemaError[] {
   const fn = validatorFor(schema);
   if (fn(value)) return [];
-  return readable(fn.errors ?? []);
+  return readable(fn.errors ?? [], value);
 }
 
 /** One line per error, e.g. `/Tags/0: must be string`; at most `max` lines plus a count of the rest. */
@@ -130,7 +130,7 @@ function depth(pointer: string): number {
   return pointer === '' ? 0 : pointer.split('/').length - 1;
 }
 
-function readable(raw: readonly ErrorObject[]): SchemaError[] {
+function readable(raw: readonly ErrorObject[], value: unknown): SchemaError[] {
   let errors = collapseAlternatives(raw as AjvError[]).filter((e) => e.keyword !== 'if');
 
   // A wrong type makes value checks at the same spot (enum, pattern...) noise.
@@ -146,8 +146,31 @@ function readable(raw: readonly ErrorObject[]): SchemaError[] {
     seen.add(id);
     out.push(item);
   }
-  // Most specific (deepest) first; the sort is stable, so document order is kept otherwise.
-  return out.sort((a, b) => depth(b.pointer) - depth(a.pointer));
+  // Most specific (deepest) first, then in the order the values appear in the document.
+  return out.sort((a, b) => depth(b.pointer) - depth(a.pointer) || documentOrder(value, a.pointer, b.pointer));
+}
+
+function segments(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Compares two pointers by where their values come in `value` (key order of objects, index in arrays). */
+function documentOrder(value: unknown, a: string, b: string): number {
+  const sa = segments(a);
+  const sb = segments(b);
+  let node = value;
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    if (sa[i] !== sb[i]) {
+      if (Array.isArray(node)) return Number(sa[i]) - Number(sb[i]);
+      if (node && typeof node === 'object') {
+        const keys = Object.keys(node);
+        return keys.indexOf(sa[i]) - keys.indexOf(sb[i]);
+      }
+      return 0;
+    }
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[sa[i]] : undefined;
+  }
+  return sa.length - sb.length;
 }
 
 /**
