@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+/**
+ * `oms-sandbox`: runs the local service from a terminal. Prints exactly one
+ * line to stdout once listening:
+ *   OMS sandbox listening on http://127.0.0.1:PORT instance=<key> token=<token>
+ * Request logs (with --verbose) and errors go to stderr.
+ */
+import { parseArgs } from 'node:util';
+import { defaultMaxBodyBytes, defaultPassword, defaultTokenTtlSeconds, defaultUser, startSandbox } from './server';
+import { defaultInstanceName } from './seed';
+
+const usage = `Usage: oms-sandbox [options]
+
+A local object management service (HTTP + JSON) for development and tests.
+
+Options:
+  --host <addr>          interface to listen on (default 127.0.0.1)
+  --port <n>             port; 0 picks a free one (default 0)
+  --token <token>        static bearer token that never expires (default: random, printed)
+  --user <name>          user for POST /token password grants (default ${defaultUser})
+  --password <pw>        password for that user (default ${defaultPassword})
+  --instance-name <name> name of the instance when seeding (default "${defaultInstanceName}")
+  --data <file>          keep data in this JSON file (created and seeded if missing);
+                         without it, data lives in memory only
+  --seed demo|empty      data of a new store (default demo)
+  --token-ttl <seconds>  lifetime of issued tokens (default ${defaultTokenTtlSeconds})
+  --max-body <bytes>     largest request body (default ${defaultMaxBodyBytes})
+  --verbose              log each request to stderr (never tokens or bodies)
+  --help                 show this help
+
+On start, prints one line to stdout:
+  OMS sandbox listening on http://HOST:PORT instance=<key> token=<token>
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`oms-sandbox: ${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+function integer(value: string | undefined, name: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) fail(`--${name} must be an integer of at least ${min} (got "${value}")`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        token: { type: 'string' },
+        user: { type: 'string' },
+        password: { type: 'string' },
+        'instance-name': { type: 'string' },
+        data: { type: 'string' },
+        seed: { type: 'string' },
+        'token-ttl': { type: 'string' },
+        'max-body': { type: 'string' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(usage);
+    return;
+  }
+  if (values.seed !== undefined && values.seed !== 'demo' && values.seed !== 'empty') fail(`--seed must be demo or empty (got "${values.seed}")`);
+  const port = integer(values.port, 'port', 0);
+  if (port !== undefined && port > 65535) fail('--port must be at most 65535');
+
+  const sandbox = await startSandbox({
+    host: values.host,
+    port,
+    token: values.token,
+    user: values.user,
+    password: values.password,
+    instanceName: values['instance-name'],
+    dataFile: values.data,
+    seed: values.seed as 'demo' | 'empty' | undefined,
+    tokenTtlSeconds: integer(values['token-ttl'], 'token-ttl', 1),
+    maxBodyBytes: integer(values['max-body'], 'max-body', 1),
+    log: values.verbose ? (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`) : undefined,
+  });
+  process.stdout.write(`OMS sandbox listening on ${sandbox.url} instance=${sandbox.instanceKey} token=${sandbox.token}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    if (values.verbose) process.stderr.write(`${signal}: closing\n`);
+    sandbox.close().then(
+      () => process.exit(0),
+      (e) => {
+        process.stderr.write(`oms-sandbox: error while closing: ${(e as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((e) => {
+  process.stderr.write(`oms-sandbox: ${(e as Error).message}\n`);
+  process.exit(1);
+});
