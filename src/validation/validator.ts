@@ -104,7 +104,9 @@ function validatorFor(schema: SchemaFile): ValidateFunction {
 export function validate(schema: SchemaFile, value: unknown): SchemaError[] {
   const fn = validatorFor(schema);
   if (fn(value)) return [];
-  return readable(fn.errors ?? [], value);
+  const errors = readable(fn.errors ?? [], value);
+  // Collapsing never empties a failing result; this guards against a future schema doing so.
+  return errors.length ? errors : [{ pointer: '', message: 'is not valid' }];
 }
 
 /** One line per error, e.g. `/Tags/0: must be string`; at most `max` lines plus a count of the rest. */
