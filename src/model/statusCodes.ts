@@ -16,7 +16,6 @@ export function statusLabel(code: number): string {
   return statusCodeLabels[code] ?? `Status ${code}`;
 }
 
-/** The spec's eight sample ranges, in order: [label, min, max, priority, status]. */
 /**
  * The spec's eight sample ranges in entry order: [label, min, max, priority, status].
  * Ranges and priorities are the spec's; which status goes with which range is

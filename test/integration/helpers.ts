@@ -1,0 +1,70 @@
+/** Shared by the integration suites: the extension's services and the test sandbox over REST. */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { Services } from '../../src/commands/services';
+import type { TreeNode } from '../../src/tree/nodes/node';
+
+export const sandboxUrl = process.env.OMS_SANDBOX_URL ?? '';
+export const sandboxToken = process.env.OMS_SANDBOX_TOKEN ?? '';
+export const envConnectionId = 'env-sandbox';
+
+export async function services(): Promise<Services> {
+  const ext = vscode.extensions.getExtension<Services>('oms-team.oms-explorer');
+  assert.ok(ext, 'extension installed');
+  return ext.activate();
+}
+
+/** A call to the sandbox as another client would make it (not through the extension). */
+export async function rest<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  assert.ok(sandboxUrl, 'OMS_SANDBOX_URL is set by the harness');
+  const res = await fetch(sandboxUrl + path, {
+    method,
+    headers: { Authorization: `Bearer ${sandboxToken}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export function label(node: TreeNode): string {
+  const l = node.getTreeItem().label;
+  return typeof l === 'string' ? l : l?.label ?? '';
+}
+
+/** Walks the tree by labels from a connection node, e.g. ['Sandbox', 'Demo Instance', 'Input scanners']. */
+export async function nodeAt(s: Services, ...labels: string[]): Promise<TreeNode> {
+  let children = await s.tree.getChildren();
+  let node: TreeNode | undefined;
+  for (const wanted of labels) {
+    node = children.find((c) => label(c) === wanted);
+    assert.ok(node, `tree node "${wanted}" among [${children.map(label).join(', ')}]`);
+    children = node.getChildren ? await node.getChildren() : [];
+  }
+  return node!;
+}
+
+export async function childrenOf(node: TreeNode): Promise<TreeNode[]> {
+  return node.getChildren ? node.getChildren() : [];
+}
+
+/** Replaces the whole text of a document and returns it (an undoable edit, as typing would be). */
+export async function setText(doc: vscode.TextDocument, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
+  assert.ok(await vscode.workspace.applyEdit(edit), 'edit applied');
+}
+
+export async function closeAllEditors(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}

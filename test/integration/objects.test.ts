@@ -1,0 +1,203 @@
+/**
+ * The main job in the real host: the tree over the sandbox, objects as JSON
+ * documents, save with PUT and its checks, create, delete, paging, sign-in.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { Services } from '../../src/commands/services';
+import type { ObjectNode } from '../../src/tree/nodes/objectNode';
+import type { CollectionNode } from '../../src/tree/nodes/collectionNode';
+import { childrenOf, closeAllEditors, envConnectionId, label, nodeAt, rest, sandboxToken, services, setText, waitFor } from './helpers';
+
+let s: Services;
+let rootName: string;
+let rootKey: string;
+
+suite('objects', () => {
+  suiteSetup(async () => {
+    s = await services();
+    const instance = await rest('GET', '/api');
+    rootName = instance.body.CommonName;
+    rootKey = instance.body.Key;
+  });
+  teardown(closeAllEditors);
+
+  test('the tree shows the connection, its root folder, child folders and one group per kind', async () => {
+    const connection = await nodeAt(s, 'Sandbox');
+    const [root] = await childrenOf(connection);
+    assert.strictEqual(label(root), rootName);
+    const children = (await childrenOf(root)).map(label);
+    const folders = (await rest('GET', `/api/f/${rootKey}/folders`)).body.map((f: any) => f.CommonName);
+    for (const f of folders) assert.ok(children.includes(f), `folder ${f} in ${children}`);
+    for (const group of ['Engage sites', 'Input scanners', 'Service containers', 'Service container modules', 'People']) {
+      assert.ok(children.includes(group), `group ${group} in ${children}`);
+    }
+  });
+
+  test('an object opens as a JSON document named after it, as the server returned it', async () => {
+    const scanners = await nodeAt(s, 'Sandbox', rootName, 'Input scanners');
+    const node = (await childrenOf(scanners))[0] as ObjectNode;
+    await vscode.commands.executeCommand('oms.openObject', node);
+    const editor = await waitFor('an editor', () => vscode.window.activeTextEditor);
+    const doc = editor.document;
+    assert.strictEqual(doc.uri.scheme, 'oms');
+    assert.strictEqual(doc.languageId, 'json');
+    assert.ok(doc.uri.path.endsWith(`/${node.name}.json`), doc.uri.path);
+    const server = (await rest('GET', `/api/f/${rootKey}/inputscanners/${node.object.Key}`)).body;
+    assert.deepStrictEqual(JSON.parse(doc.getText()), server);
+    assert.strictEqual(doc.isDirty, false);
+  });
+
+  test('edit and save: the sandbox holds the change and the document shows the new version', async () => {
+    const { doc, key, server } = await openFirst('Input scanners', 'inputscanners');
+    const edited = { ...server, CommonName: `${server.CommonName} (edited)` };
+    edited.InputScannerReportingPriorities[2].Priority = 7;
+    await setText(doc, JSON.stringify(edited, null, 2));
+    assert.ok(await doc.save(), 'save succeeded');
+    const after = (await rest('GET', `/api/f/${rootKey}/inputscanners/${key}`)).body;
+    assert.strictEqual(after.CommonName, edited.CommonName);
+    assert.strictEqual(after.InputScannerReportingPriorities[2].Priority, 7);
+    assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1);
+    await waitFor('the document to show the new version', () => JSON.parse(doc.getText()).ConcurrencyVersion === after.ConcurrencyVersion);
+    assert.strictEqual(doc.isDirty, false);
+  });
+
+  test('an invalid edit shows diagnostics, saving it is refused with the reason, the sandbox is unchanged', async () => {
+    const { doc, key, server } = await openFirst('Input scanners', 'inputscanners');
+    const bad = structuredClone(server);
+    bad.InputScannerReportingPriorities[0].StatusCode = 9;
+    bad.InputScannerReportingPriorities.push({ ...bad.InputScannerReportingPriorities[0] });
+    await setText(doc, JSON.stringify(bad, null, 2));
+    const diagnostics = await waitFor('schema diagnostics from jsonValidation', () => {
+      const d = vscode.languages.getDiagnostics(doc.uri);
+      return d.length ? d : undefined;
+    }, 30_000);
+    assert.ok(diagnostics.some((d) => /8|enum|allowed|Value/.test(d.message)), diagnostics.map((d) => d.message).join(' | '));
+    assert.strictEqual(await doc.save(), false, 'save is refused');
+    assert.strictEqual(doc.isDirty, true, 'the edit is kept');
+    assert.strictEqual(JSON.parse(doc.getText()).InputScannerReportingPriorities.length, 9);
+    assert.deepStrictEqual((await rest('GET', `/api/f/${rootKey}/inputscanners/${key}`)).body, server);
+  });
+
+  test('an edit of Key or $type is refused before anything is sent', async () => {
+    const { doc, key, server } = await openFirst('Engage sites', 'engagesites');
+    await setText(doc, JSON.stringify({ ...server, Key: '0123456789abcdef01234567' }, null, 2));
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(doc.uri, Buffer.from(doc.getText()))), /Key cannot be changed/);
+    assert.deepStrictEqual((await rest('GET', `/api/f/${rootKey}/engagesites/${key}`)).body, server);
+  });
+
+  test('a change made on the server meanwhile is caught as a conflict, never silently overwritten', async () => {
+    const { doc, key, server } = await openFirst('Engage sites', 'engagesites');
+    const theirs = { ...server, SiteReference: 'changed-by-someone-else' };
+    assert.strictEqual((await rest('PUT', `/api/f/${rootKey}/engagesites/${key}`, theirs)).status, 204);
+    await setText(doc, JSON.stringify({ ...server, CommonName: 'mine' }, null, 2));
+    assert.strictEqual(await doc.save(), false, 'VS Code or the provider refuses the stale save');
+    assert.strictEqual(doc.isDirty, true);
+    assert.strictEqual((await rest('GET', `/api/f/${rootKey}/engagesites/${key}`)).body.SiteReference, 'changed-by-someone-else');
+
+    // The provider's own check, reached even when VS Code's stat check is bypassed.
+    const asked: number[] = [];
+    const original = s.fs.resolveConflict;
+    try {
+      s.fs.resolveConflict = async (_uri, current) => (asked.push(current.ConcurrencyVersion ?? -1), 'cancel');
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(doc.uri, Buffer.from(doc.getText()))), /changed on the server/);
+      assert.deepStrictEqual(asked, [server.ConcurrencyVersion + 1]);
+      s.fs.resolveConflict = async () => 'overwrite';
+      await vscode.workspace.fs.writeFile(doc.uri, Buffer.from(doc.getText()));
+    } finally {
+      s.fs.resolveConflict = original;
+    }
+    const after = (await rest('GET', `/api/f/${rootKey}/engagesites/${key}`)).body;
+    assert.strictEqual(after.CommonName, 'mine', 'overwrite chosen: mine is stored');
+    assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 2);
+  });
+
+  test('create: New Input Scanner opens a valid template; its first save POSTs it and the editor holds the Key', async () => {
+    const before = (await rest('GET', `/api/f/${rootKey}/inputscanners?pageSize=1000`)).body.length;
+    const uri: vscode.Uri = await vscode.commands.executeCommand('oms.newObject', { connectionId: envConnectionId, folderKey: rootKey, kind: 'inputScanner', name: 'Created in test' });
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const template = JSON.parse(doc.getText());
+    assert.strictEqual(template.Key, null);
+    assert.strictEqual(template.InputScannerReportingPriorities.length, 8);
+    await setText(doc, JSON.stringify({ ...template, Tags: ['from-test'] }, null, 2));
+    assert.ok(await doc.save(), 'first save creates');
+    const list = (await rest('GET', `/api/f/${rootKey}/inputscanners?pageSize=1000`)).body;
+    assert.strictEqual(list.length, before + 1);
+    const created = list.find((o: any) => o.CommonName === 'Created in test');
+    assert.deepStrictEqual(created.Tags, ['from-test']);
+    await waitFor('the editor to hold the created Key', () => JSON.parse(doc.getText()).Key === created.Key);
+
+    // Delete round-trip: confirmation skipped by argument, editor closed, server 404.
+    assert.strictEqual(await vscode.commands.executeCommand('oms.deleteObject', uri, true), true);
+    assert.strictEqual((await rest('GET', `/api/f/${rootKey}/inputscanners/${created.Key}`)).status, 404);
+    await waitFor('its editor to close', () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => (t.input as any)?.uri?.toString() === uri.toString()));
+  });
+
+  test('a collection larger than a page loads with "Load more", and a double click loads a page once', async () => {
+    const folders = (await rest('GET', `/api/f/${rootKey}/folders`)).body;
+    let target: { name: string; count: number } | undefined;
+    for (const f of folders) {
+      const n = (await rest('GET', `/api/f/${f.Key}/people?pageSize=1000`)).body.length;
+      if (n > 100 && (!target || n > target.count)) target = { name: f.CommonName, count: n };
+    }
+    assert.ok(target, 'the demo data has a folder with more than a page of people');
+    const people = (await nodeAt(s, 'Sandbox', rootName, target.name, 'People')) as CollectionNode;
+    let children = await childrenOf(people);
+    assert.strictEqual(children.length, 101, '100 people and a Load more node');
+    assert.strictEqual(label(children[100]), 'Load more…');
+    await Promise.all([vscode.commands.executeCommand('oms.loadMore', people), vscode.commands.executeCommand('oms.loadMore', people)]);
+    children = await childrenOf(people);
+    assert.strictEqual(children.filter((c) => label(c) !== 'Load more…').length, Math.min(200, target.count));
+    await vscode.commands.executeCommand('oms.loadAll', people);
+    children = await childrenOf(people);
+    assert.strictEqual(children.length, target.count, 'all loaded, no Load more node');
+    assert.strictEqual(new Set(children.map((c) => c.id)).size, target.count);
+  });
+
+  test('an expired token leads to sign-in instead of a crash', async () => {
+    const connection = s.connections.get(envConnectionId)!;
+    await connection.setTokens({ accessToken: 'expired-token-000' });
+    try {
+      s.tree.refresh();
+      const [root] = await childrenOf(await nodeAt(s, 'Sandbox'));
+      assert.strictEqual(label(root), 'Sign in to load this');
+      assert.strictEqual(root.getTreeItem().command?.command, 'oms.signIn');
+      await vscode.commands.executeCommand('oms.signIn', envConnectionId, { token: sandboxToken });
+      s.tree.refresh();
+      const [again] = await childrenOf(await nodeAt(s, 'Sandbox'));
+      assert.strictEqual(label(again), rootName);
+    } finally {
+      await connection.setTokens({ accessToken: sandboxToken });
+    }
+  });
+
+  test('the log records requests with method, path, status and time, and never the token', async () => {
+    const logDir = vscode.Uri.joinPath(s.context.logUri, '..');
+    const files = await findFiles(logDir, /Object Management Service\.log$/);
+    assert.ok(files.length, `a log file under ${logDir.fsPath}`);
+    const text = (await Promise.all(files.map(async (f) => Buffer.from(await vscode.workspace.fs.readFile(f)).toString('utf8')))).join('\n');
+    assert.match(text, /GET \/api\/f\/[0-9a-f]{24}\/inputscanners\/[0-9a-f]{24} 200 \d+ms/);
+    assert.ok(!text.includes(sandboxToken), 'token absent from the log');
+    assert.ok(!text.includes('expired-token-000'));
+  });
+});
+
+async function openFirst(group: string, collection: string) {
+  const node = (await childrenOf(await nodeAt(s, 'Sandbox', rootName, group)))[0] as ObjectNode;
+  const key = node.object.Key!;
+  const server = (await rest('GET', `/api/f/${rootKey}/${collection}/${key}`)).body;
+  await vscode.commands.executeCommand('oms.openObject', node);
+  const doc = await waitFor('the document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === node.uri.toString()));
+  assert.deepStrictEqual(JSON.parse(doc.getText()), server);
+  return { doc, key, server };
+}
+
+async function findFiles(dir: vscode.Uri, pattern: RegExp, depth = 4): Promise<vscode.Uri[]> {
+  const found: vscode.Uri[] = [];
+  for (const [name, type] of await vscode.workspace.fs.readDirectory(dir).then(undefined, () => [] as [string, vscode.FileType][])) {
+    const uri = vscode.Uri.joinPath(dir, name);
+    if (type === vscode.FileType.Directory && depth > 0) found.push(...(await findFiles(uri, pattern, depth - 1)));
+    else if (pattern.test(name)) found.push(uri);
+  }
+  return found;
+}
