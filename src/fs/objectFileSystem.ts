@@ -123,6 +123,11 @@ export class ObjectFileSystem implements vscode.FileSystemProvider {
     this.saved.fire(address);
   }
 
+  /** The object as last read from the server for this document, if any. */
+  lastRead(uri: vscode.Uri): BaseInfo | undefined {
+    return this.snapshots.get(uri.toString())?.object;
+  }
+
   /** The server's current version, pretty-printed (for Compare). */
   async serverText(uri: vscode.Uri): Promise<string> {
     const { address } = this.resolve(uri);
