@@ -82,6 +82,9 @@ suite('objects', () => {
   test('an edit of Key or $type is refused before anything is sent', async () => {
     const { doc, key, server } = await openFirst('Engage sites', 'engagesites');
     await setText(doc, JSON.stringify({ ...server, Key: '0123456789abcdef01234567' }, null, 2));
+    const flagged = await waitFor('a diagnostic on Key', () => vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'oms'));
+    assert.match(flagged.message, /Key cannot be changed/);
+    assert.strictEqual(doc.getText(flagged.range), '"0123456789abcdef01234567"');
     await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(doc.uri, Buffer.from(doc.getText()))), /Key cannot be changed/);
     assert.deepStrictEqual((await rest('GET', `/api/f/${rootKey}/engagesites/${key}`)).body, server);
   });
