@@ -1,0 +1,151 @@
+/**
+ * People from CSV: a header row, then one person per record. Header names are
+ * matched case-insensitively, ignoring spaces, dashes, dots and underscores,
+ * with the usual spellings (First Name, Given name, E-mail, Zip...). Quoting,
+ * a BOM and CRLF are handled by csv-parse. Plain TypeScript.
+ */
+import { parse } from 'csv-parse/sync';
+import type { TypeNaming } from '../model/typeName';
+import type { PersonInfo } from '../model/types';
+import { PeopleFile, PeopleFileError, PersonFields, personErrors, personFromFields, PersonRow } from './rows';
+
+type Field = keyof PersonFields;
+
+/** Accepted header spellings, normalized (lower case, letters and digits only). */
+export const headerAliases: Readonly<Record<Field, readonly string[]>> = {
+  commonName: ['commonname', 'name', 'fullname', 'displayname'],
+  givenName: ['givenname', 'firstname', 'first', 'given', 'forename', 'prenom', 'prénom'],
+  surname: ['surname', 'lastname', 'last', 'familyname', 'family', 'nom'],
+  email: ['email', 'emailaddress', 'mail', 'mailto', 'courriel'],
+  phone: ['phone', 'phonenumber', 'telephone', 'telephonenumber', 'tel', 'mobile', 'mobilephone', 'cell', 'cellphone'],
+  street: ['street', 'streetaddress', 'address', 'addressline1', 'address1', 'mailingstreet'],
+  city: ['city', 'town', 'locality', 'mailingcity'],
+  province: ['province', 'state', 'region', 'provincestate', 'stateprovince', 'county', 'mailingprovince', 'mailingstate'],
+  country: ['country', 'countryregion', 'nation', 'mailingcountry'],
+  postalCode: ['postalcode', 'postcode', 'zip', 'zipcode', 'postal', 'mailingpostalcode', 'mailingzip'],
+  tags: ['tags', 'tag', 'groups', 'labels'],
+};
+
+/** Names used in messages about a row. */
+export const fieldLabels: Readonly<Record<Field, string>> = {
+  commonName: 'common name', givenName: 'given name', surname: 'surname', email: 'e-mail', phone: 'phone',
+  street: 'street', city: 'city', province: 'province', country: 'country', postalCode: 'postal code', tags: 'tags',
+};
+
+export function normalizeHeader(header: string): string {
+  return header.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+export function fieldOfHeader(header: string): Field | undefined {
+  const n = normalizeHeader(header);
+  return (Object.keys(headerAliases) as Field[]).find((f) => headerAliases[f].includes(n));
+}
+
+export interface CsvColumns {
+  /** Column index of each recognized field. */
+  columns: Partial<Record<Field, number>>;
+  ignored: string[];
+}
+
+/** Maps a header row to fields; a field named twice is an error (which column would win?). */
+export function mapHeader(header: readonly string[]): CsvColumns {
+  const columns: Partial<Record<Field, number>> = {};
+  const ignored: string[] = [];
+  header.forEach((h, i) => {
+    const field = fieldOfHeader(h);
+    if (!field) {
+      if (h.trim()) ignored.push(h.trim());
+      return;
+    }
+    if (columns[field] !== undefined) {
+      throw new PeopleFileError(`columns "${header[columns[field]!]}" and "${h}" both give the ${fieldLabels[field]}`, 1);
+    }
+    columns[field] = i;
+  });
+  if (columns.givenName === undefined && columns.surname === undefined && columns.commonName === undefined) {
+    const known = 'Given Name, Surname (or First Name, Last Name), E-mail, Phone, Street, City, Province, Country, Postal Code, Tags';
+    throw new PeopleFileError(`the header row has no given name, surname or name column (found: ${header.map((h) => `"${h}"`).join(', ') || 'nothing'}; known columns: ${known})`, 1);
+  }
+  return { columns, ignored };
+}
+
+/** Where a pointer of a CSV-built person came from, as a column name. */
+function columnOf(person: PersonInfo, pointer: string): string {
+  const top: Record<string, Field> = { '/GivenName': 'givenName', '/Surname': 'surname', '/CommonName': 'commonName' };
+  if (top[pointer]) return fieldLabels[top[pointer]];
+  if (pointer.startsWith('/Tags')) return fieldLabels.tags;
+  const m = /^\/Addresses\/(\d+)(\/(\w+))?/.exec(pointer);
+  if (m) {
+    const sub: Record<string, Field> = { MailTo: 'email', Number: 'phone', Street: 'street', City: 'city', Province: 'province', Country: 'country', PostalCode: 'postalCode' };
+    if (m[3] && sub[m[3]]) return fieldLabels[sub[m[3]]];
+    const type = String(person.Addresses?.[Number(m[1])]?.$type ?? '');
+    return type.includes('Email') ? fieldLabels.email : type.includes('Phone') ? fieldLabels.phone : 'mailing address';
+  }
+  return pointer || 'row';
+}
+
+/** Reads CSV text (or bytes) into rows; every row is checked, none is dropped. */
+export function readPeopleCsv(input: string | Uint8Array, naming?: TypeNaming): PeopleFile {
+  const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
+  let records: Array<{ record: string[]; info: { bytes: number } }>;
+  try {
+    records = parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: false,
+    }) as typeof records;
+  } catch (e) {
+    const err = e as { message: string; lines?: number };
+    throw new PeopleFileError(`not readable as CSV: ${err.message.replace(/^Invalid \w+:\s*/, '')}`, err.lines);
+  }
+  // Lines from byte offsets: csv-parse's own line count drifts on CRLF inside quoted fields.
+  const lineOf = lineCounter(bytes);
+  let end = 0;
+  const located = records.map(({ record, info }) => {
+    const line = lineOf(end);
+    end = info.bytes;
+    return { record, line };
+  });
+  // skip_empty_lines keeps lines of only commas: drop records whose fields are all blank.
+  const kept = located.filter((r) => r.record.some((f) => f.trim() !== ''));
+  if (kept.length === 0) throw new PeopleFileError('the file is empty (a header row is expected)');
+  const header = kept[0].record;
+  const { columns, ignored } = mapHeader(header);
+  const notes = ignored.length ? [`Ignored column${ignored.length > 1 ? 's' : ''}: ${ignored.join(', ')}`] : [];
+
+  const rows: PersonRow[] = kept.slice(1).map(({ record, line }, index) => {
+    const fields: PersonFields = {};
+    for (const [field, col] of Object.entries(columns) as Array<[Field, number]>) fields[field] = record[col] ?? '';
+    const person = personFromFields(fields, naming);
+    const errors: string[] = [];
+    if (record.length !== header.length) errors.push(`has ${record.length} field${record.length === 1 ? '' : 's'}, the header has ${header.length}`);
+    errors.push(...personErrors(person, (p) => columnOf(person, p)));
+    return { line, index, person, errors };
+  });
+  return { format: 'csv', rows, notes };
+}
+
+/**
+ * The 1-based line of the first content at or after a byte offset (skipping the
+ * line breaks of empty lines). Offsets must not decrease between calls.
+ */
+function lineCounter(bytes: Uint8Array): (offset: number) => number {
+  let pos = 0;
+  let line = 1;
+  const CR = 13, LF = 10;
+  const advance = (to: number) => {
+    for (; pos < to && pos < bytes.length; pos++) {
+      const b = bytes[pos];
+      if (b === LF || (b === CR && bytes[pos + 1] !== LF)) line++;
+    }
+  };
+  return (offset) => {
+    advance(offset);
+    let skip = pos;
+    while (skip < bytes.length && (bytes[skip] === CR || bytes[skip] === LF)) skip++;
+    advance(skip);
+    return line;
+  };
+}

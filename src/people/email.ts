@@ -1,0 +1,25 @@
+/** E-mail address checks shared by the invite and the people import. Plain TypeScript. */
+
+/** Local part, @, a domain with at least one dot; no spaces, quotes or list separators. */
+const emailPattern = /^[^\s@"<>(),;:]+@[^\s@"<>(),;:.]+(\.[^\s@"<>(),;:.]+)+$/;
+
+/** Undefined when `value` is an e-mail address, else why it is not (for validation as the user types). */
+export function checkEmail(value: string): string | undefined {
+  const v = value.trim();
+  if (!v) return 'Enter an e-mail address';
+  if (/\s/.test(v)) return 'An e-mail address has no spaces';
+  const at = v.split('@').length - 1;
+  if (at === 0) return 'An e-mail address needs an @';
+  if (at > 1) return 'An e-mail address has one @';
+  if (!emailPattern.test(v)) {
+    const domain = v.slice(v.indexOf('@') + 1);
+    if (!domain) return 'Add the domain after the @';
+    if (!domain.includes('.') || domain.endsWith('.') || domain.includes('..')) return `"${domain}" is not a full domain (e.g. example.com)`;
+    return `"${v}" is not an e-mail address`;
+  }
+  return undefined;
+}
+
+export function isEmail(value: string): boolean {
+  return checkEmail(value) === undefined;
+}

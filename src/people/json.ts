@@ -1,0 +1,81 @@
+/**
+ * People from JSON: an array of PersonInfo (a `*.people.json` file, e.g. one
+ * written by a previous batch for its failed items). Each item is checked
+ * against the person schema and keeps the line it starts on. Plain TypeScript.
+ */
+import type { PersonInfo } from '../model/types';
+import { PeopleFile, PeopleFileError, personErrors, PersonRow } from './rows';
+
+/** Reads JSON text (or bytes) into rows. */
+export function readPeopleJson(input: string | Uint8Array): PeopleFile {
+  const text = (typeof input === 'string' ? input : new TextDecoder('utf-8').decode(input)).replace(/^\uFEFF/, '');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const message = (e as Error).message;
+    const position = /position (\d+)/.exec(message)?.[1];
+    throw new PeopleFileError(`not valid JSON (${message})`, position === undefined ? undefined : lineAt(text, Number(position)));
+  }
+  if (!Array.isArray(value)) {
+    throw new PeopleFileError(`expected a JSON array of PersonInfo objects, found ${value === null ? 'null' : typeof value}`);
+  }
+  const starts = itemOffsets(text);
+  const lines = lineIndex(text);
+  const rows: PersonRow[] = value.map((item, index) => ({
+    line: starts[index] === undefined ? 0 : lineOf(lines, starts[index]),
+    index,
+    person: item as PersonInfo,
+    errors: personErrors(item, (p) => p || '(item)'),
+  }));
+  return { format: 'json', rows, notes: [] };
+}
+
+/** Offsets where each element of the top-level array starts (one pass; strings and nesting aware). */
+export function itemOffsets(text: string): number[] {
+  const starts: number[] = [];
+  let depth = 0;
+  let inString = false;
+  let expectValue = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === ' ' || c === '\n' || c === '\r' || c === '\t') continue;
+    if (depth === 1 && expectValue && c !== ']') {
+      starts.push(i);
+      expectValue = false;
+    }
+    if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      depth++;
+      if (depth === 1 && c === '[') expectValue = true;
+    } else if (c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 1) expectValue = true;
+  }
+  return starts;
+}
+
+function lineIndex(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+/** 1-based line of an offset (binary search over line starts). */
+function lineOf(lineStarts: number[], offset: number): number {
+  let lo = 0, hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lineStarts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+function lineAt(text: string, offset: number): number {
+  return lineOf(lineIndex(text), offset);
+}

@@ -1,0 +1,128 @@
+/**
+ * People read from a file, one row per person, each with the line it starts
+ * on and the problems found before anything is sent. Plain TypeScript.
+ */
+import { makeType, TypeNaming } from '../model/typeName';
+import type { AddressInfo, PersonInfo } from '../model/types';
+import { validate } from '../validation/validator';
+import { checkEmail } from './email';
+
+export interface PersonRow {
+  /** 1-based line of the file where the row (CSV record or JSON array item) starts. */
+  line: number;
+  /** 0-based position among the people of the file. */
+  index: number;
+  /** The person as it would be sent (also for invalid rows, so they can be written out and fixed). */
+  person: PersonInfo;
+  /** Why the row cannot be sent; empty when it is valid. */
+  errors: string[];
+}
+
+export interface PeopleFile {
+  format: 'csv' | 'json';
+  rows: PersonRow[];
+  /** Notes about the file as a whole (ignored columns...). */
+  notes: string[];
+}
+
+/** Thrown when the file as a whole cannot be read (not JSON, no header, not an array...). */
+export class PeopleFileError extends Error {
+  constructor(message: string, readonly line?: number) {
+    super(line ? `line ${line}: ${message}` : message);
+    this.name = 'PeopleFileError';
+  }
+}
+
+export function validRows(file: PeopleFile): PersonRow[] {
+  return file.rows.filter((r) => r.errors.length === 0);
+}
+
+export function invalidRows(file: PeopleFile): PersonRow[] {
+  return file.rows.filter((r) => r.errors.length > 0);
+}
+
+/** `line 12: e-mail: ...; surname ...`, at most `max` rows, then a count. */
+export function describeInvalid(rows: readonly PersonRow[], max = 10): string {
+  const lines = rows.slice(0, max).map((r) => `line ${r.line}: ${r.errors.join('; ')}`);
+  if (rows.length > max) lines.push(`... and ${rows.length - max} more`);
+  return lines.join('\n');
+}
+
+/** The fields a CSV row can carry. */
+export interface PersonFields {
+  commonName?: string;
+  givenName?: string;
+  surname?: string;
+  email?: string;
+  phone?: string;
+  street?: string;
+  city?: string;
+  province?: string;
+  country?: string;
+  postalCode?: string;
+  /** Separated by `;`. */
+  tags?: string;
+}
+
+const blank = (v: string | undefined) => (v ?? '').trim();
+
+/**
+ * A PersonInfo shaped as a create sample: keys and hrefs null. The e-mail and
+ * phone are `Work` addresses, the mailing address a `Home` one (free labels).
+ */
+export function personFromFields(f: PersonFields, naming?: TypeNaming): PersonInfo {
+  const given = blank(f.givenName), surname = blank(f.surname);
+  const addresses: AddressInfo[] = [];
+  const address = (typeName: string, type: string) => ({ $type: makeType(typeName, naming), Key: null, Href: null, IsPrivate: false, Type: type });
+  if (blank(f.email)) addresses.push({ ...address('EmailAddressInfo', 'Work'), MailTo: blank(f.email) });
+  if (blank(f.phone)) addresses.push({ ...address('PhoneInfo', 'Work'), Number: blank(f.phone) });
+  const mailing = [f.street, f.city, f.province, f.country, f.postalCode].map(blank);
+  if (mailing.some(Boolean)) {
+    const [Street, City, Province, Country, PostalCode] = mailing.map((v) => v || null);
+    addresses.push({ ...address('MailingAddressInfo', 'Home'), Street, City, Province, Country, PostalCode });
+  }
+  const tags = [...new Set(blank(f.tags).split(';').map((t) => t.trim()).filter(Boolean))];
+  return {
+    $type: makeType('PersonInfo', naming),
+    Href: null,
+    CommonName: blank(f.commonName) || [given, surname].filter(Boolean).join(' '),
+    ConcurrencyVersion: null,
+    InFolderHref: null,
+    InFolderKey: null,
+    IsGlobal: false,
+    Key: null,
+    Links: [],
+    Metadata: [],
+    Monikers: [],
+    Notes: [],
+    ObjectLinks: [],
+    Tags: tags,
+    GivenName: given || null,
+    Surname: surname || null,
+    Addresses: addresses,
+    CardAssignments: null,
+  };
+}
+
+/**
+ * Problems of one person before sending: the person schema, a name, and every
+ * e-mail address's syntax. `where` turns a JSON pointer into a column name
+ * (CSV) or keeps the pointer (JSON).
+ */
+export function personErrors(person: unknown, where: (pointer: string) => string = (p) => p || '(item)'): string[] {
+  const errors = validate('person.schema.json', person).map((e) => `${where(e.pointer)} ${e.message}`);
+  if (!person || typeof person !== 'object' || Array.isArray(person)) return errors;
+  const p = person as Partial<PersonInfo>;
+  const named = [p.CommonName, p.GivenName, p.Surname].some((v) => typeof v === 'string' && v.trim() !== '');
+  if (!named && !errors.some((e) => e.includes('CommonName'))) errors.push('has no name (given name, surname or common name)');
+  if (Array.isArray(p.Addresses)) {
+    p.Addresses.forEach((a, i) => {
+      const mailTo = (a as { MailTo?: unknown } | null)?.MailTo;
+      if (typeof mailTo === 'string') {
+        const problem = checkEmail(mailTo);
+        if (problem) errors.push(`${where(`/Addresses/${i}/MailTo`)} ${JSON.stringify(mailTo)}: ${problem.charAt(0).toLowerCase()}${problem.slice(1)}`);
+      }
+    });
+  }
+  return errors;
+}
