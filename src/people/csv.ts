@@ -95,7 +95,7 @@ export function readPeopleCsv(input: string | Uint8Array, naming?: TypeNaming): 
       relax_column_count: true,
       skip_empty_lines: true,
       trim: false,
-    }) as typeof records;
+    }) as unknown as typeof records;
   } catch (e) {
     const err = e as { message: string; lines?: number };
     throw new PeopleFileError(`not readable as CSV: ${err.message.replace(/^Invalid \w+:\s*/, '')}`, err.lines);
