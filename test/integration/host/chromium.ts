@@ -130,13 +130,29 @@ export async function runInChromium(run: HostRun): Promise<{ exitCode: number; l
   await page.close();
 
   const look = async () => {
-    const p = await context.newPage();
+    // A fresh browser context: no view/tree state restored from the test window.
+    const lookContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const p = await lookContext.newPage();
     recordConsole(p, consoleFile, 'look');
     await p.goto(workbenchUrl(port, run, false));
     await lookAtTree(p, run);
-    await p.close();
+    await lookContext.close();
   };
   return { exitCode, look };
+}
+
+/** Waits until the side bar's rows stop changing (children loaded), at most 15 s. */
+async function settle(page: Page): Promise<void> {
+  const snapshot = () =>
+    page.locator('.part.sidebar .monaco-list-row').evaluateAll((els) => els.map((e) => (e as unknown as { innerText: string }).innerText).join('|'));
+  let last = '';
+  let stable = 0;
+  for (let i = 0; i < 30 && stable < 3; i++) {
+    await page.waitForTimeout(500);
+    const now = await snapshot();
+    stable = now === last ? stable + 1 : 0;
+    last = now;
+  }
 }
 
 /** "A look as a person would": open the extension's view, expand the first node(s), screenshot. Never fails the run. */
@@ -154,21 +170,16 @@ async function lookAtTree(page: Page, run: HostRun): Promise<void> {
     await page.waitForTimeout(1500);
     let opened = false;
     if (container) {
-      for (const sel of [
-        `.part.activitybar [role="tab"][aria-label^="${container.title}"]`,
-        `.part.activitybar .action-item a[aria-label^="${container.title}"]`,
-        `[role="tab"][aria-label^="${container.title}"]`,
-      ]) {
-        const loc = page.locator(sel).first();
-        try {
-          await loc.waitFor({ state: 'visible', timeout: sel.startsWith('.part.activitybar [role') ? 20_000 : 3_000 });
-          await loc.click();
-          note(`clicked activity-bar item "${container.title}" (${sel})`);
-          opened = true;
-          break;
-        } catch {
-          note(`activity-bar selector not found: ${sel}`);
-        }
+      const t = container.title.replace(/"/g, '\\"');
+      const sel = `.part.activitybar .action-item[aria-label^="${t}"], .part.activitybar .action-item a[aria-label^="${t}"]`;
+      const loc = page.locator(sel).first();
+      try {
+        await loc.waitFor({ state: 'visible', timeout: 30_000 });
+        await loc.click();
+        note(`clicked activity-bar item "${container.title}"`);
+        opened = true;
+      } catch {
+        note(`activity-bar item not found: ${sel}`);
       }
     } else {
       note('package.json contributes no activitybar view container with id "oms"');
@@ -185,19 +196,23 @@ async function lookAtTree(page: Page, run: HostRun): Promise<void> {
     const rows = page.locator('.part.sidebar .monaco-list-row');
     try {
       await rows.first().waitFor({ state: 'visible', timeout: 20_000 });
+      await settle(page);
       for (const level of [1, 2]) {
         const collapsed = page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"][aria-expanded="false"]`).first();
-        if ((await collapsed.count()) === 0) continue;
+        if ((await collapsed.count()) === 0) {
+          note(`no collapsed level-${level} node to click (already expanded or none)`);
+          continue;
+        }
         const label = (await collapsed.getAttribute('aria-label')) ?? (await collapsed.innerText());
         await collapsed.click();
         note(`expanded level-${level} node "${label.trim()}"`);
-        await page.waitForTimeout(2500);
+        await settle(page);
       }
     } catch {
       note('no tree rows appeared in the side bar within 20 s');
     }
     const labels = await rows.evaluateAll((els) =>
-      els.map((e) => `${'  '.repeat(Math.max(0, Number(e.getAttribute('aria-level') ?? 1) - 1))}${(e as HTMLElement).innerText.replace(/\s+/g, ' ').trim()}`),
+      els.map((e) => `${'  '.repeat(Math.max(0, Number(e.getAttribute('aria-level') ?? 1) - 1))}${(e as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()}`),
     );
     if (labels.length) note(`side bar rows:\n${labels.map((l) => `    ${l}`).join('\n')}`);
   } catch (e) {

@@ -144,7 +144,9 @@ async function main(): Promise<number> {
     for (const t of results.tests) console.log(`  ${t.state === 'passed' ? 'ok  ' : t.state === 'failed' ? 'FAIL' : 'skip'} ${t.fullTitle}`);
     for (const [i, f] of results.failures.entries()) {
       console.log(`\n  ${i + 1}) ${f.fullTitle}`);
-      console.log(indent(f.message, '       '));
+      const lines = f.message.split('\n');
+      console.log(indent(lines.slice(0, 30).join('\n'), '       '));
+      if (lines.length > 30) console.log(`       ... ${lines.length - 30} more line(s) in results.json`);
       const where = f.stack?.split('\n').find((l) => /\.test\.(js|ts)/.test(l));
       if (where) console.log(`       ${where.trim()}`);
     }
