@@ -7,6 +7,7 @@ import { SandboxHost } from './connection/sandboxHost';
 import { activeConnectionStatus } from './connection/statusBar';
 import { ObjectFileSystem } from './fs/objectFileSystem';
 import { askOnConflict, registerServerVersions } from './fs/serverVersion';
+import { registerStatusCodeHints } from './fs/statusCodeHints';
 import { registerDocumentDiagnostics } from './fs/documentDiagnostics';
 import { log } from './log';
 import { ObjectTree } from './tree/objectTree';
@@ -24,6 +25,7 @@ export async function activate(context: vscode.ExtensionContext) {
     log(), sandbox, connections, tree, view,
     vscode.workspace.registerFileSystemProvider('oms', fs, { isCaseSensitive: true }),
     registerServerVersions(fs),
+    registerStatusCodeHints(),
     registerDocumentDiagnostics(fs),
     fs.onDidChangeObject((address) => tree.objectChanged(address)),
     activeConnectionStatus(connections),

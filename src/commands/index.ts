@@ -11,11 +11,17 @@ import { signIn } from './signIn';
 import { loadAll, loadMore, refresh, retry } from './treeCommands';
 import { trySandbox } from './trySandbox';
 import { showLog } from './showLog';
+import { inviteUser } from './inviteUser';
+import { sendPushNotification } from './sendPushNotification';
+import { sendPushNotificationFromFile } from './sendPushNotificationFromFile';
+import { addPeople } from './addPeople';
+import { editScannerPriorities } from './editScannerPriorities';
 
 export const commands: readonly Command[] = [
   addConnection, renameConnection, removeConnection, signIn, signOut, selectConnection, trySandbox,
   refresh, retry, loadMore, loadAll,
   openObject, newObject, deleteObject, showLog,
+  inviteUser, sendPushNotification, sendPushNotificationFromFile, addPeople, editScannerPriorities,
 ];
 
 export function registerCommands(services: Services): vscode.Disposable[] {

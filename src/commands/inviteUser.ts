@@ -1,0 +1,68 @@
+/**
+ * Invite a user to an engage site by e-mail: `POST .../engagesites/{key}/invite`
+ * with the address as a JSON string. From a site node in the tree, or the
+ * palette (connection, folder, site), then an e-mail box validated as typed.
+ *
+ * Args (tests, scripts; no prompts when `email` is given):
+ *   executeCommand('oms.inviteUser', { connectionId, folderKey, siteKey, email })
+ * Returns `{ ok: true, email, siteKey }` or `{ ok: false, reason, status? }`
+ * (an address that is not one is refused before anything is sent).
+ */
+import * as vscode from 'vscode';
+import { ApiError } from '../api/errors';
+import { checkEmail } from '../people/email';
+import { objectTarget } from './commandTargets';
+import { MultiStepInput, notify, showLogAction } from './multiStep';
+import type { Command } from './services';
+
+export interface InviteUserArgs {
+  connectionId?: string;
+  folderKey?: string;
+  siteKey?: string;
+  email?: string;
+}
+
+export type InviteResult =
+  | { ok: true; email: string; siteKey: string }
+  | { ok: false; reason: string; status?: number; sent: boolean };
+
+export const inviteUser: Command = {
+  id: 'oms.inviteUser',
+  async run(s, target?: InviteUserArgs | object): Promise<InviteResult | undefined> {
+    const site = await objectTarget(s, 'engageSite', target, 'siteKey');
+    const given = (target as InviteUserArgs | undefined)?.email;
+    let email = given;
+    if (email === undefined) {
+      await MultiStepInput.run(async (input) => {
+        email = await input.input({
+          title: `Invite User to "${site.name}"`,
+          step: 1,
+          totalSteps: 1,
+          prompt: 'E-mail address of the user to invite to this engage site',
+          placeholder: 'name@example.com',
+          value: email,
+          validate: checkEmail,
+        });
+        return undefined;
+      });
+    }
+    const address = (email ?? '').trim();
+    const problem = checkEmail(address);
+    if (problem) {
+      notify('error', `Not invited: ${problem}`);
+      return { ok: false, reason: problem, sent: false };
+    }
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Inviting ${address} to "${site.name}"…` },
+        () => site.connection.client.invite(site.folderKey, site.key, address),
+      );
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      notify('error', `Could not invite ${address} to "${site.name}": ${e.message}`, showLogAction);
+      return { ok: false, reason: e.message, status: e.status, sent: true };
+    }
+    notify('info', `Invitation sent to ${address} for engage site "${site.name}".`);
+    return { ok: true, email: address, siteKey: site.key };
+  },
+};

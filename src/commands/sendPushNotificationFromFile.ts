@@ -1,0 +1,101 @@
+/**
+ * Send a push notification from a JSON file holding a PushNotificationRequest
+ * (e.g. `drill.push.json`, which the editor also validates). The file comes
+ * from the explorer's context menu (a Uri), else the active editor (unsaved
+ * edits included), else a file picker. It is checked against the schema, with
+ * errors listed by JSON pointer and line, then sent after confirmation.
+ *
+ * Args (tests, scripts; no prompts, no confirmation):
+ *   executeCommand('oms.sendPushNotificationFromFile', { uri: <Uri or path>, connectionId, folderKey })
+ * Returns the same result as oms.sendPushNotification
+ * (`{ ok: false, errors, sent: false }` when the file does not validate).
+ */
+import * as vscode from 'vscode';
+import type { PushNotificationRequest } from '../model/types';
+import { summarizePushRequest } from '../model/pushTypes';
+import { locateNearest } from '../validation/locate';
+import { SchemaError, validate } from '../validation/validator';
+import { folderTarget } from './commandTargets';
+import { notify } from './multiStep';
+import { currentPushTypes, PushResult, pushSchema, sendPush } from './sendPushNotification';
+import type { Command } from './services';
+
+export interface SendPushFromFileArgs {
+  uri?: vscode.Uri | string;
+  connectionId?: string;
+  folderKey?: string;
+}
+
+export const sendPushNotificationFromFile: Command = {
+  id: 'oms.sendPushNotificationFromFile',
+  async run(s, target?: vscode.Uri | SendPushFromFileArgs): Promise<PushResult | undefined> {
+    const args = target && !(target instanceof vscode.Uri) ? target : undefined;
+    const { uri, text } = await sourceOf(target instanceof vscode.Uri ? target : args?.uri);
+    const name = uri.path.split('/').pop() ?? uri.toString();
+    const mapping = currentPushTypes();
+
+    let value: unknown;
+    try {
+      value = JSON.parse(text.replace(/^\uFEFF/, ''));
+    } catch (e) {
+      const reason = `${name} is not valid JSON: ${(e as Error).message}`;
+      notify('error', `Push notification not sent: ${reason}`);
+      return { ok: false, reason, sent: false };
+    }
+    const errors = validate(pushSchema, value);
+    if (errors.length) {
+      const listed = describeWithLines(text, errors);
+      const reason = `${name} is not a valid push notification request`;
+      if (args) notify('error', `Push notification not sent: ${reason}: ${listed.slice(0, 5).join('; ')}`);
+      else await showErrors(uri, reason, listed);
+      return { ok: false, reason, errors, sent: false };
+    }
+    const request = value as PushNotificationRequest;
+    const where = await folderTarget(s, args);
+    if (!args) {
+      const send = 'Send';
+      const choice = await vscode.window.showInformationMessage(
+        `Send the push notification in ${name} to folder ${where.folderKey} on ${where.connection.info.label}?`,
+        { modal: true, detail: summarizePushRequest(request, mapping).join('\n') },
+        send,
+      );
+      if (choice !== send) return undefined;
+    }
+    return sendPush(where, request, mapping);
+  },
+};
+
+async function sourceOf(given: vscode.Uri | string | undefined): Promise<{ uri: vscode.Uri; text: string }> {
+  let uri = typeof given === 'string' ? (/^[a-z][\w+.-]+:/i.test(given) && !/^[a-z]:[\\/]/i.test(given) ? vscode.Uri.parse(given) : vscode.Uri.file(given)) : given;
+  if (!uri) {
+    const doc = vscode.window.activeTextEditor?.document;
+    if (doc && (doc.languageId === 'json' || doc.languageId === 'jsonc' || /\.json$/i.test(doc.uri.path))) {
+      return { uri: doc.uri, text: doc.getText() };
+    }
+    const picked = await vscode.window.showOpenDialog({
+      title: 'Push notification request (JSON)', canSelectMany: false, openLabel: 'Send…', filters: { 'Push notification request': ['json'] },
+    });
+    if (!picked?.length) throw new vscode.CancellationError();
+    uri = picked[0];
+  }
+  // An open document may have unsaved edits: send what the user sees.
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri!.toString());
+  if (open) return { uri, text: open.getText() };
+  return { uri, text: new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)) };
+}
+
+/** `/Subject (line 4): must be string ...`, the line found by the pointer (or its nearest parent). */
+function describeWithLines(text: string, errors: SchemaError[]): string[] {
+  return errors.map((e) => {
+    const at = locateNearest(text, e.pointer);
+    const line = at ? text.slice(0, at.offset).split('\n').length : undefined;
+    return `${e.pointer || '(root)'}${line ? ` (line ${line})` : ''}: ${e.message}`;
+  });
+}
+
+async function showErrors(uri: vscode.Uri, reason: string, listed: string[]): Promise<void> {
+  const open = 'Open File';
+  const more = listed.length > 12 ? [`... and ${listed.length - 12} more`] : [];
+  const choice = await vscode.window.showErrorMessage(`Not sent: ${reason}.`, { modal: true, detail: [...listed.slice(0, 12), ...more].join('\n') }, open);
+  if (choice === open) await vscode.window.showTextDocument(uri);
+}

@@ -1,0 +1,69 @@
+/**
+ * Inlay hints with the label of each status code in open input scanner
+ * documents: `"StatusCode": 4 ⟵ Supervisory fault, open circuit`, also for
+ * `NonSettlingErrorStatus`. Controlled by the setting `oms.statusCodeHints`.
+ */
+import * as vscode from 'vscode';
+import { kind } from '../model/kinds';
+import { statusCodeLabels } from '../model/statusCodes';
+import { scheme, serverScheme } from './objectUri';
+
+const pattern = /"(StatusCode|NonSettlingErrorStatus)"(\s*:\s*)(-?\d+)/g;
+
+export interface StatusCodeMention {
+  field: string;
+  code: number;
+  /** Offset just after the number. */
+  end: number;
+}
+
+/** Every `"StatusCode": n` and `"NonSettlingErrorStatus": n` in the text. */
+export function findStatusCodes(text: string): StatusCodeMention[] {
+  const found: StatusCodeMention[] = [];
+  for (const m of text.matchAll(pattern)) {
+    found.push({ field: m[1], code: Number(m[3]), end: (m.index ?? 0) + m[0].length });
+  }
+  return found;
+}
+
+export function hintLabel(code: number): string {
+  const label = statusCodeLabels[code];
+  return label ? `⟵ ${label}` : '⟵ not a known status code';
+}
+
+function isScannerDocument(doc: vscode.TextDocument): boolean {
+  if (doc.uri.scheme !== scheme && doc.uri.scheme !== serverScheme) return false;
+  return doc.uri.path.split('/')[2] === kind('inputScanner').collection;
+}
+
+function enabled(): boolean {
+  return vscode.workspace.getConfiguration('oms').get<boolean>('statusCodeHints', true);
+}
+
+export function registerStatusCodeHints(): vscode.Disposable {
+  const changed = new vscode.EventEmitter<void>();
+  const provider: vscode.InlayHintsProvider = {
+    onDidChangeInlayHints: changed.event,
+    provideInlayHints(doc, range) {
+      if (!enabled() || !isScannerDocument(doc)) return [];
+      const start = doc.offsetAt(range.start), end = doc.offsetAt(range.end);
+      return findStatusCodes(doc.getText())
+        .filter((m) => m.end >= start && m.end <= end)
+        .map((m) => {
+          const hint = new vscode.InlayHint(doc.positionAt(m.end), hintLabel(m.code));
+          hint.paddingLeft = true;
+          hint.tooltip = statusCodeLabels[m.code]
+            ? `InputScannerStatusCodes ${m.code}: ${statusCodeLabels[m.code]}`
+            : `${m.code} is not one of the status codes the service documents (0-6)`;
+          return hint;
+        });
+    },
+  };
+  return vscode.Disposable.from(
+    changed,
+    vscode.languages.registerInlayHintsProvider([{ scheme }, { scheme: serverScheme }], provider),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('oms.statusCodeHints')) changed.fire();
+    }),
+  );
+}
