@@ -197,7 +197,7 @@ async function lookAtTree(page: Page, run: HostRun): Promise<void> {
     try {
       await rows.first().waitFor({ state: 'visible', timeout: 20_000 });
       await settle(page);
-      for (const level of [1, 2]) {
+      for (const level of [1, 2, 3]) {
         const collapsed = page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"][aria-expanded="false"]`).first();
         if ((await collapsed.count()) === 0) {
           note(`no collapsed level-${level} node to click (already expanded or none)`);
