@@ -205,7 +205,7 @@ async function lookAtTree(page: Page, run: HostRun): Promise<void> {
         }
         const label = (await collapsed.getAttribute('aria-label')) ?? (await collapsed.innerText());
         await collapsed.click();
-        note(`expanded level-${level} node "${label.trim()}"`);
+        note(`expanded level-${level} node "${label.replace(/\s+/g, " ").trim()}"`);
         await settle(page);
       }
     } catch {
