@@ -1,6 +1,8 @@
 /** A connection at the top of the tree; its child is the root folder. */
 import * as vscode from 'vscode';
 import type { Connection } from '../../connection/connection';
+import { ApiError } from '../../api/errors';
+import type { BaseInfo } from '../../model/types';
 import { TreeContext } from './context';
 import { errorNode } from './errorNode';
 import { FolderNode } from './folderNode';
@@ -35,7 +37,11 @@ export class ConnectionNode implements TreeNode {
     }
     try {
       const rootKey = await this.connection.rootFolderKey();
-      const root = await this.connection.client.folder(rootKey).catch(() => ({ Key: rootKey, CommonName: 'Root folder' }) as never);
+      // Some services may not serve the folder itself; its key is enough to browse.
+      const root = await this.connection.client.folder(rootKey).catch((e) => {
+        if (e instanceof ApiError && (e.kind === 'notFound' || e.kind === 'permission' || e.status === 405)) return { Key: rootKey, CommonName: 'Root folder' } as BaseInfo;
+        throw e;
+      });
       this.root = new FolderNode(this, this.ctx, this.connection.id, root, true);
       return [this.root];
     } catch (e) {
