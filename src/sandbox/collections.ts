@@ -90,7 +90,7 @@ async function create(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promis
   const body = await readJson(r.req, ctx.maxBodyBytes);
   checkObject(kind, body);
   const placed = createObject(ctx, kind, r.folderKey, asObject(body));
-  void ctx.store.persist();
+  await ctx.store.persist();
   return json(201, placed, { Location: placed.Href as string });
 }
 
@@ -110,7 +110,6 @@ async function update(ctx: SandboxContext, r: FolderRequest, kind: Kind, key: st
   }
   // Everything from here to the store's replace runs without awaiting: the check-and-set is atomic.
   const stored = ctx.store.get(r.folderKey, kind.id, key);
-  await new Promise((res) => setTimeout(res, 5));
   if (!stored) throw notFound(`No ${kind.label.toLowerCase()} ${key} in folder ${r.folderKey}`);
   if (b.Href != null && b.Href !== stored.Href) {
     errors.push({ pointer: '/Href', message: `must be ${stored.Href} (got ${JSON.stringify(b.Href)})` });
