@@ -1,0 +1,107 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { startSandbox } from '../../../src/sandbox/server';
+import { start, person, sample, Api } from './harness';
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), 'oms-sandbox-'));
+}
+
+test('with a data file, changes survive a restart and the seed is not applied twice', async () => {
+  const dir = await tempDir();
+  const dataFile = path.join(dir, 'nested', 'data.json');
+  let api: Api | undefined;
+  try {
+    api = await start({ dataFile });
+    const instanceKey = api.instanceKey;
+    const onDisk = JSON.parse(await readFile(dataFile, 'utf8'));
+    assert.equal(onDisk.format, 'oms-sandbox');
+    assert.equal(onDisk.instanceKey, instanceKey);
+
+    const base = `/api/f/${instanceKey}/engagesites`;
+    const site = (await api.post(base, sample('engageSite', 'Persistent site'))).body;
+    assert.equal((await api.put(site.Href, { ...site, SiteReference: 'kept' })).status, 204);
+    assert.equal((await api.post(`${site.Href}/invite`, 'kept@example.com')).status, 204);
+    assert.equal((await api.post(`${site.Href}/notes`, 'kept note')).status, 201);
+    const office = await api.folder('Head Office');
+    const people = `/api/f/${office.Key}/people`;
+    const before = (await api.listAll(office.Key, 'people')).length;
+    const doomed = (await api.get(`${people}?pageSize=1`)).body[0];
+    assert.equal((await api.delete(doomed.Href)).status, 204);
+    assert.equal((await api.post(`${people}/complex`, [person('Per', 'Sistent')])).body, 1);
+    // What a response confirms is already on disk, before any close.
+    const written = JSON.parse(await readFile(dataFile, 'utf8'));
+    assert.ok(written.objects.some((o: { object: { SiteReference?: string } }) => o.object.SiteReference === 'kept'));
+    await api.sb.close();
+
+    api = await start({ dataFile, seed: 'empty' });
+    assert.equal(api.instanceKey, instanceKey);
+    const again = (await api.get(site.Href)).body;
+    assert.equal(again.SiteReference, 'kept');
+    assert.equal(again.ConcurrencyVersion, 2);
+    assert.deepEqual(again.Notes.map((n: { NoteText: string }) => n.NoteText), ['kept note']);
+    assert.equal((await api.get('/sandbox/outbox')).body[0].body, 'kept@example.com');
+    const after = await api.listAll(office.Key, 'people');
+    assert.equal(after.length, before, 'one deleted, one added, no reseeding');
+    assert.ok(!after.some((p) => p.Key === doomed.Key));
+    assert.equal(after[after.length - 1].Surname, 'Sistent');
+    await api.sb.close();
+    assert.deepEqual((await readdir(path.dirname(dataFile))).filter((f) => f.endsWith('.tmp')), [], 'no temp files left');
+  } finally {
+    await api?.sb.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('concurrent writes are serialised: every confirmed change is in the file', async () => {
+  const dir = await tempDir();
+  const dataFile = path.join(dir, 'data.json');
+  let api: Api | undefined;
+  try {
+    api = await start({ dataFile, seed: 'empty' });
+    const base = `/api/f/${api.instanceKey}/inputscanners`;
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => api.post(base, sample('inputScanner', `Scanner ${i}`))));
+    assert.ok(results.every((r) => r.status === 201));
+    const keys = new Set(results.map((r) => r.body.Key));
+    // Read the file before closing: every 201 was preceded by a durable write.
+    const onDisk = JSON.parse(await readFile(dataFile, 'utf8'));
+    const stored = onDisk.objects.filter((o: { kind: string }) => o.kind === 'inputScanner').map((o: { object: { Key: string } }) => o.object.Key);
+    assert.deepEqual(new Set(stored), keys);
+    await api.sb.close();
+    api = await start({ dataFile });
+    assert.equal((await api.get(`${base}?pageSize=1000`)).body.length, 40);
+  } finally {
+    await api?.sb.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a data file that is not sandbox data stops the start instead of being overwritten', async () => {
+  const dir = await tempDir();
+  const dataFile = path.join(dir, 'data.json');
+  try {
+    await writeFile(dataFile, '{"not": "ours"}');
+    await assert.rejects(startSandbox({ port: 0, dataFile }), /not an OMS sandbox data file/);
+    await writeFile(dataFile, '{broken');
+    await assert.rejects(startSandbox({ port: 0, dataFile }), /not valid JSON/);
+    assert.equal(await readFile(dataFile, 'utf8'), '{broken');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('without a data file, data lives in memory only', async () => {
+  const a = await start();
+  const created = await a.post(`/api/f/${a.instanceKey}/engagesites`, sample('engageSite'));
+  await a.sb.close();
+  assert.equal(created.status, 201);
+  const b = await start();
+  try {
+    assert.equal((await b.get(created.body.Href)).status, 404);
+  } finally {
+    await b.sb.close();
+  }
+});
