@@ -9,6 +9,7 @@ import { ObjectFileSystem } from './fs/objectFileSystem';
 import { askOnConflict, registerServerVersions } from './fs/serverVersion';
 import { registerStatusCodeHints } from './fs/statusCodeHints';
 import { registerDocumentDiagnostics } from './fs/documentDiagnostics';
+import { showSavedVersions } from './fs/showSavedVersion';
 import { log } from './log';
 import { ObjectTree } from './tree/objectTree';
 import type { Services } from './commands/services';
@@ -27,6 +28,7 @@ export async function activate(context: vscode.ExtensionContext) {
     registerServerVersions(fs),
     registerStatusCodeHints(),
     registerDocumentDiagnostics(fs),
+    showSavedVersions(fs),
     fs.onDidChangeObject((address) => tree.objectChanged(address)),
     activeConnectionStatus(connections),
     ...registerCommands(services),

@@ -18,7 +18,8 @@ export async function guarded<T>(what: string, fn: () => Promise<T>, connectionI
     return await fn();
   } catch (e) {
     if (e instanceof vscode.CancellationError) return undefined;
-    await reportError(what, e, connectionId);
+    // Not awaited: the command ends now; the message stays until the user answers it.
+    void reportError(what, e, connectionId);
     return undefined;
   }
 }

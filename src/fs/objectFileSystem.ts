@@ -11,7 +11,7 @@ import type { BaseInfo } from '../model/types';
 import { changedImmutableFields, isStale, prettyJson, sameJson } from '../model/saveChecks';
 import { formatErrors, validate } from '../validation/validator';
 import type { ConnectionManager } from '../connection/connectionManager';
-import { isDraftKey, newDraftKey, ObjectAddress, objectUri, parseObjectUri, scheme } from './objectUri';
+import { isDirectoryPath, isDraftKey, newDraftKey, ObjectAddress, objectUri, parseObjectUri } from './objectUri';
 import { log } from '../log';
 
 export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
@@ -54,6 +54,8 @@ export class ObjectFileSystem implements vscode.FileSystemProvider {
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    // The folder/collection/key prefixes exist as directories (workspace.fs.writeFile checks the parent).
+    if (isDirectoryPath(uri)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const { address, draft } = this.resolve(uri);
     if (draft && !draft.created) {
       return { type: vscode.FileType.File, ctime: draft.ctime, mtime: draft.ctime, size: draft.text.byteLength };
@@ -121,6 +123,15 @@ export class ObjectFileSystem implements vscode.FileSystemProvider {
     await this.call(() => this.connection(address).client.delete(address.kind, address.folderKey, address.key), 'delete');
     for (const key of [...this.snapshots.keys()]) if (key.includes(`/${encodeURIComponent(address.key)}/`)) this.snapshots.delete(key);
     this.saved.fire(address);
+  }
+
+  /** The object a document addresses; a saved draft resolves to the object it created. */
+  addressOf(uri: vscode.Uri): ObjectAddress | undefined {
+    try {
+      return this.resolve(uri).address;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The object as last read from the server for this document, if any. */

@@ -45,3 +45,8 @@ export function newDraftKey(): string {
 export function sameObject(a: ObjectAddress, b: ObjectAddress): boolean {
   return a.connectionId === b.connectionId && a.folderKey === b.folderKey && a.kind.id === b.kind.id && a.key === b.key;
 }
+
+/** `/`, `/<folder>`, `/<folder>/<collection>` and `/<folder>/<collection>/<key>` are directories. */
+export function isDirectoryPath(uri: vscode.Uri): boolean {
+  return uri.path.split('/').filter(Boolean).length < 4;
+}

@@ -68,3 +68,16 @@ export async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
+
+/** Names from the root folder down to the first folder holding objects of `collection`, and its key. */
+export async function folderWith(collection: string, minimum = 1): Promise<{ names: string[]; key: string; count: number }> {
+  const root = (await rest('GET', '/api')).body;
+  const queue: Array<{ names: string[]; key: string }> = [{ names: [root.CommonName], key: root.Key }];
+  while (queue.length) {
+    const folder = queue.shift()!;
+    const count = (await rest('GET', `/api/f/${folder.key}/${collection}?pageSize=1000`)).body.length;
+    if (count >= minimum) return { ...folder, count };
+    for (const child of (await rest('GET', `/api/f/${folder.key}/folders`)).body) queue.push({ names: [...folder.names, child.CommonName], key: child.Key });
+  }
+  return assert.fail(`no folder with ${minimum} ${collection}`);
+}

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/commands/services';
 import type { ObjectNode } from '../../src/tree/nodes/objectNode';
 import type { CollectionNode } from '../../src/tree/nodes/collectionNode';
-import { childrenOf, closeAllEditors, envConnectionId, label, nodeAt, rest, sandboxToken, services, setText, waitFor } from './helpers';
+import { childrenOf, closeAllEditors, envConnectionId, folderWith, label, nodeAt, rest, sandboxToken, services, setText, waitFor } from './helpers';
 
 let s: Services;
 let rootName: string;
@@ -35,7 +35,8 @@ suite('objects', () => {
   });
 
   test('an object opens as a JSON document named after it, as the server returned it', async () => {
-    const scanners = await nodeAt(s, 'Sandbox', rootName, 'Input scanners');
+    const folder = await folderWith('inputscanners');
+    const scanners = await nodeAt(s, 'Sandbox', ...folder.names, 'Input scanners');
     const node = (await childrenOf(scanners))[0] as ObjectNode;
     await vscode.commands.executeCommand('oms.openObject', node);
     const editor = await waitFor('an editor', () => vscode.window.activeTextEditor);
@@ -43,18 +44,18 @@ suite('objects', () => {
     assert.strictEqual(doc.uri.scheme, 'oms');
     assert.strictEqual(doc.languageId, 'json');
     assert.ok(doc.uri.path.endsWith(`/${node.name}.json`), doc.uri.path);
-    const server = (await rest('GET', `/api/f/${rootKey}/inputscanners/${node.object.Key}`)).body;
+    const server = (await rest('GET', `/api/f/${folder.key}/inputscanners/${node.object.Key}`)).body;
     assert.deepStrictEqual(JSON.parse(doc.getText()), server);
     assert.strictEqual(doc.isDirty, false);
   });
 
   test('edit and save: the sandbox holds the change and the document shows the new version', async () => {
-    const { doc, key, server } = await openFirst('Input scanners', 'inputscanners');
+    const { doc, server, at } = await openFirst('Input scanners', 'inputscanners');
     const edited = { ...server, CommonName: `${server.CommonName} (edited)` };
     edited.InputScannerReportingPriorities[2].Priority = 7;
     await setText(doc, JSON.stringify(edited, null, 2));
     assert.ok(await doc.save(), 'save succeeded');
-    const after = (await rest('GET', `/api/f/${rootKey}/inputscanners/${key}`)).body;
+    const after = (await rest('GET', at)).body;
     assert.strictEqual(after.CommonName, edited.CommonName);
     assert.strictEqual(after.InputScannerReportingPriorities[2].Priority, 7);
     assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1);
@@ -63,7 +64,7 @@ suite('objects', () => {
   });
 
   test('an invalid edit shows diagnostics, saving it is refused with the reason, the sandbox is unchanged', async () => {
-    const { doc, key, server } = await openFirst('Input scanners', 'inputscanners');
+    const { doc, server, at } = await openFirst('Input scanners', 'inputscanners');
     const bad = structuredClone(server);
     bad.InputScannerReportingPriorities[0].StatusCode = 9;
     bad.InputScannerReportingPriorities.push({ ...bad.InputScannerReportingPriorities[0] });
@@ -76,27 +77,27 @@ suite('objects', () => {
     assert.strictEqual(await doc.save(), false, 'save is refused');
     assert.strictEqual(doc.isDirty, true, 'the edit is kept');
     assert.strictEqual(JSON.parse(doc.getText()).InputScannerReportingPriorities.length, 9);
-    assert.deepStrictEqual((await rest('GET', `/api/f/${rootKey}/inputscanners/${key}`)).body, server);
+    assert.deepStrictEqual((await rest('GET', at)).body, server);
   });
 
   test('an edit of Key or $type is refused before anything is sent', async () => {
-    const { doc, key, server } = await openFirst('Engage sites', 'engagesites');
+    const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
     await setText(doc, JSON.stringify({ ...server, Key: '0123456789abcdef01234567' }, null, 2));
     const flagged = await waitFor('a diagnostic on Key', () => vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'oms'));
     assert.match(flagged.message, /Key cannot be changed/);
     assert.strictEqual(doc.getText(flagged.range), '"0123456789abcdef01234567"');
     await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(doc.uri, Buffer.from(doc.getText()))), /Key cannot be changed/);
-    assert.deepStrictEqual((await rest('GET', `/api/f/${rootKey}/engagesites/${key}`)).body, server);
+    assert.deepStrictEqual((await rest('GET', at)).body, server);
   });
 
   test('a change made on the server meanwhile is caught as a conflict, never silently overwritten', async () => {
-    const { doc, key, server } = await openFirst('Engage sites', 'engagesites');
+    const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
     const theirs = { ...server, SiteReference: 'changed-by-someone-else' };
-    assert.strictEqual((await rest('PUT', `/api/f/${rootKey}/engagesites/${key}`, theirs)).status, 204);
+    assert.strictEqual((await rest('PUT', at, theirs)).status, 204);
     await setText(doc, JSON.stringify({ ...server, CommonName: 'mine' }, null, 2));
     assert.strictEqual(await doc.save(), false, 'VS Code or the provider refuses the stale save');
     assert.strictEqual(doc.isDirty, true);
-    assert.strictEqual((await rest('GET', `/api/f/${rootKey}/engagesites/${key}`)).body.SiteReference, 'changed-by-someone-else');
+    assert.strictEqual((await rest('GET', at)).body.SiteReference, 'changed-by-someone-else');
 
     // The provider's own check, reached even when VS Code's stat check is bypassed.
     const asked: number[] = [];
@@ -110,7 +111,7 @@ suite('objects', () => {
     } finally {
       s.fs.resolveConflict = original;
     }
-    const after = (await rest('GET', `/api/f/${rootKey}/engagesites/${key}`)).body;
+    const after = (await rest('GET', at)).body;
     assert.strictEqual(after.CommonName, 'mine', 'overwrite chosen: mine is stored');
     assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 2);
   });
@@ -137,14 +138,8 @@ suite('objects', () => {
   });
 
   test('a collection larger than a page loads with "Load more", and a double click loads a page once', async () => {
-    const folders = (await rest('GET', `/api/f/${rootKey}/folders`)).body;
-    let target: { name: string; count: number } | undefined;
-    for (const f of folders) {
-      const n = (await rest('GET', `/api/f/${f.Key}/people?pageSize=1000`)).body.length;
-      if (n > 100 && (!target || n > target.count)) target = { name: f.CommonName, count: n };
-    }
-    assert.ok(target, 'the demo data has a folder with more than a page of people');
-    const people = (await nodeAt(s, 'Sandbox', rootName, target.name, 'People')) as CollectionNode;
+    const target = await folderWith('people', 201);
+    const people = (await nodeAt(s, 'Sandbox', ...target.names, 'People')) as CollectionNode;
     let children = await childrenOf(people);
     assert.strictEqual(children.length, 101, '100 people and a Load more node');
     assert.strictEqual(label(children[100]), 'Load more…');
@@ -186,13 +181,15 @@ suite('objects', () => {
 });
 
 async function openFirst(group: string, collection: string) {
-  const node = (await childrenOf(await nodeAt(s, 'Sandbox', rootName, group)))[0] as ObjectNode;
+  const folder = await folderWith(collection);
+  const node = (await childrenOf(await nodeAt(s, 'Sandbox', ...folder.names, group)))[0] as ObjectNode;
   const key = node.object.Key!;
-  const server = (await rest('GET', `/api/f/${rootKey}/${collection}/${key}`)).body;
+  const at = `/api/f/${folder.key}/${collection}/${key}`;
+  const server = (await rest('GET', at)).body;
   await vscode.commands.executeCommand('oms.openObject', node);
   const doc = await waitFor('the document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === node.uri.toString()));
   assert.deepStrictEqual(JSON.parse(doc.getText()), server);
-  return { doc, key, server };
+  return { doc, key, server, at };
 }
 
 async function findFiles(dir: vscode.Uri, pattern: RegExp, depth = 4): Promise<vscode.Uri[]> {
