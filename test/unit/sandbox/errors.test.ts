@@ -154,7 +154,7 @@ test('413 for bodies over maxBodyBytes, declared or streamed; the server keeps s
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${api.sb.token}` },
     } as RequestInit);
     assert.equal(streamed.status, 413);
-    assert.match((await streamed.json()).Message, /4096/);
+    assert.match(((await streamed.json()) as { Message: string }).Message, /4096/);
 
     assert.equal((await api.post(base, sample('engageSite'))).status, 201);
     assert.equal((await api.get(base)).body.length, 1);

@@ -55,11 +55,11 @@ export class Api {
   delete(path: string, options?: CallOptions) { return this.call('DELETE', path, options); }
 
   /** The child folder of `parentKey` with this CommonName. */
-  async folder(name: string, parentKey = this.instanceKey): Promise<BaseInfo> {
+  async folder(name: string, parentKey = this.instanceKey): Promise<BaseInfo & { Key: string }> {
     const res = await this.get(`/api/f/${parentKey}/folders`);
     const found = (res.body as BaseInfo[]).find((f) => f.CommonName === name);
     if (!found) throw new Error(`No folder ${name} in ${parentKey}`);
-    return found;
+    return found as BaseInfo & { Key: string };
   }
 
   /** Every object of a collection, reading all pages. */

@@ -61,9 +61,9 @@ test('concurrent writes are serialised: every confirmed change is in the file', 
   const dataFile = path.join(dir, 'data.json');
   let api: Api | undefined;
   try {
-    api = await start({ dataFile, seed: 'empty' });
+    const live = (api = await start({ dataFile, seed: 'empty' }));
     const base = `/api/f/${api.instanceKey}/inputscanners`;
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => api.post(base, sample('inputScanner', `Scanner ${i}`))));
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => live.post(base, sample('inputScanner', `Scanner ${i}`))));
     assert.ok(results.every((r) => r.status === 201));
     const keys = new Set(results.map((r) => r.body.Key));
     // Read the file before closing: every 201 was preceded by a durable write.
