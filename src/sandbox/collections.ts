@@ -9,7 +9,7 @@ import type { BaseInfo } from '../model/types';
 import { collectionActions, itemActions } from './actions';
 import { checkObject } from './checks';
 import type { FolderRequest, SandboxContext } from './context';
-import { HttpError, json, methodNotAllowed, noContent, notFound, readJson, Reply } from './http';
+import { ErrorDetail, HttpError, json, methodNotAllowed, noContent, notFound, readJson, Reply } from './http';
 import { handleNotes } from './notes';
 import { createObject } from './creation';
 import { keyAddresses, placeObject } from './objects';
@@ -104,7 +104,7 @@ async function update(ctx: SandboxContext, r: FolderRequest, kind: Kind, key: st
   const body = await readJson(r.req, ctx.maxBodyBytes);
   checkObject(kind, body);
   const b = asObject(body);
-  const errors = [];
+  const errors: ErrorDetail[] = [];
   if (typeof b.Key !== 'string' || b.Key.toLowerCase() !== key) {
     errors.push({ pointer: '/Key', message: `must be the key in the path, ${key} (got ${JSON.stringify(b.Key ?? null)})` });
   }
