@@ -155,6 +155,44 @@ async function settle(page: Page): Promise<void> {
   }
 }
 
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.keyboard.type(title);
+  await page.waitForTimeout(600);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(400);
+}
+
+/** Opens an input scanner of the demo data (Floor 1 > Input scanners > first) so the screenshot shows an object document. */
+async function openAnObject(page: Page, note: (s: string) => void): Promise<void> {
+  const row = (label: string, expanded?: boolean) =>
+    page.locator(`.part.sidebar .monaco-list-row${expanded === undefined ? '' : `[aria-expanded="${expanded}"]`}`, { hasText: new RegExp(`^\\s*${label}`) }).first();
+  try {
+    await row('Floor 1', false).click({ timeout: 5_000 });
+    await settle(page);
+    const floorLevel = Number(await row('Floor 1').getAttribute('aria-level'));
+    const group = page.locator(`.part.sidebar .monaco-list-row[aria-level="${floorLevel + 1}"][aria-expanded="false"]`, { hasText: 'Input scanners' }).first();
+    await group.click({ timeout: 5_000 });
+    await settle(page);
+    const object = page.locator(`.part.sidebar .monaco-list-row[aria-level="${floorLevel + 2}"]`).first();
+    const name = (await object.innerText()).replace(/\s+/g, ' ').trim();
+    await object.click({ timeout: 5_000 });
+    await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(1_500);
+    // Make room, and show the part users edit most: the reporting priorities.
+    await runCommand(page, 'View: Close Secondary Side Bar');
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+F');
+    await page.keyboard.type('"InputScannerReportingPriorities"');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(1_500);
+    note(`opened object "${name}"`);
+  } catch (e) {
+    note(`could not open an object: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
 /** "A look as a person would": open the extension's view, expand the first node(s), screenshot. Never fails the run. */
 async function lookAtTree(page: Page, run: HostRun): Promise<void> {
   const shot = path.join(run.diag, 'tree.png');
@@ -211,6 +249,7 @@ async function lookAtTree(page: Page, run: HostRun): Promise<void> {
     } catch {
       note('no tree rows appeared in the side bar within 20 s');
     }
+    await openAnObject(page, note);
     const labels = await rows.evaluateAll((els) =>
       els.map((e) => `${'  '.repeat(Math.max(0, Number(e.getAttribute('aria-level') ?? 1) - 1))}${(e as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()}`),
     );
