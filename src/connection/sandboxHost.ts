@@ -15,21 +15,27 @@ const tokenSecret = 'oms.sandbox.staticToken';
 
 export class SandboxHost implements vscode.Disposable {
   private running?: Promise<Sandbox>;
+  /** Per connection: the server is up and the connection points at it with its token. */
+  private readonly ready = new Map<string, Promise<void>>();
 
   constructor(private readonly context: vscode.ExtensionContext) {}
 
-  /** Starts the sandbox if needed and points the connection at it. */
-  async ensureRunning(connection: Connection, manager: ConnectionManager): Promise<void> {
-    const first = !this.running;
-    this.running ??= this.start().catch((e) => {
-      this.running = undefined;
-      throw e;
-    });
-    const sandbox = await this.running;
-    if (first || connection.info.baseUrl !== sandbox.url) {
-      if (connection.info.baseUrl !== sandbox.url) await manager.update(connection.id, { baseUrl: sandbox.url });
-      await connection.setTokens({ accessToken: sandbox.token });
+  /** Starts the sandbox if needed and points the connection at it; concurrent callers share one start. */
+  ensureRunning(connection: Connection, manager: ConnectionManager): Promise<void> {
+    let ready = this.ready.get(connection.id);
+    if (!ready) {
+      this.running ??= this.start();
+      ready = this.running.then(async (sandbox) => {
+        if (connection.info.baseUrl !== sandbox.url) await manager.update(connection.id, { baseUrl: sandbox.url });
+        await connection.setTokens({ accessToken: sandbox.token });
+      });
+      ready.catch(() => {
+        this.running = undefined;
+        this.ready.delete(connection.id);
+      });
+      this.ready.set(connection.id, ready);
     }
+    return ready;
   }
 
   private async start(): Promise<Sandbox> {
@@ -48,6 +54,7 @@ export class SandboxHost implements vscode.Disposable {
   async dispose(): Promise<void> {
     const running = this.running;
     this.running = undefined;
+    this.ready.clear();
     await (await running?.catch(() => undefined))?.close();
   }
 }
