@@ -311,6 +311,34 @@ suite('commands', () => {
     assert.ok(bad && !bad.ok && /index must be 0 to 7/.test(bad.reason));
   });
 
+  test('scanner quick edit, interactive: pick, keep the priority, Back, pick another status, saved', async () => {
+    const before = (await rest('GET', `/api/f/${folderKey}/inputscanners/${scannerKey}`)).body;
+    const entry = before.InputScannerReportingPriorities[1];
+    const pause = () => new Promise((res) => setTimeout(res, 700));
+    const key = (id: string) => vscode.commands.executeCommand(id);
+    // No index: the multi-step quick input opens; it is driven with the keyboard's commands.
+    const running = run<EditPrioritiesResult>('oms.editScannerPriorities', { connectionId, folderKey, key: scannerKey });
+    await pause();
+    await key('workbench.action.quickOpenSelectNext'); // step 1: the second range
+    await key('workbench.action.acceptSelectedQuickOpenItem');
+    await pause();
+    await key('workbench.action.acceptSelectedQuickOpenItem'); // step 2: the priority as it is
+    await pause();
+    await key('workbench.action.quickInputBack'); // step 3 -> back to step 2, its value kept
+    await pause();
+    await key('workbench.action.acceptSelectedQuickOpenItem');
+    await pause();
+    await key('workbench.action.quickOpenSelectNext'); // step 3: the status after the current one
+    await key('workbench.action.acceptSelectedQuickOpenItem');
+    const r = await Promise.race([running, new Promise((res) => setTimeout(() => res('timeout'), 10_000))]);
+    if (r === 'timeout') await key('workbench.action.closeQuickOpen');
+    assert.deepStrictEqual(r, { ok: true, changed: true });
+    const after = (await rest('GET', `/api/f/${folderKey}/inputscanners/${scannerKey}`)).body;
+    assert.strictEqual(after.ConcurrencyVersion, before.ConcurrencyVersion + 1);
+    assert.strictEqual(after.InputScannerReportingPriorities[1].Priority, entry.Priority);
+    assert.strictEqual(after.InputScannerReportingPriorities[1].StatusCode, entry.StatusCode + 1);
+  });
+
   test('status code hints: labels beside StatusCode and NonSettlingErrorStatus, off with the setting', async () => {
     const uri = await run<vscode.Uri>('oms.openObject', { connectionId, folderKey, kind: 'inputScanner', key: scannerKey });
     const doc = await vscode.workspace.openTextDocument(uri);
