@@ -31,11 +31,6 @@ async function closeEditorsOf(s: Services, address: ObjectAddress): Promise<void
     const other = input?.uri?.scheme === scheme ? s.fs.addressOf(input.uri) : undefined;
     return other && sameObject(other, address);
   });
-  // The object is gone: its editors cannot be saved, so close them without asking.
-  for (const tab of tabs) {
-    const uri = (tab.input as { uri: vscode.Uri }).uri;
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (doc?.isDirty) await vscode.commands.executeCommand('workbench.action.files.revert', uri).then(undefined, () => undefined);
-  }
+  // A tab with unsaved edits gets VS Code's own save prompt: nothing typed is dropped silently.
   await vscode.window.tabGroups.close(tabs);
 }

@@ -2,6 +2,8 @@
  * People read from a file, one row per person, each with the line it starts
  * on and the problems found before anything is sent. Plain TypeScript.
  */
+import { kind } from '../model/kinds';
+import { newObject } from '../model/templates';
 import { makeType, TypeNaming } from '../model/typeName';
 import type { AddressInfo, PersonInfo } from '../model/types';
 import { validate } from '../validation/validator';
@@ -82,26 +84,15 @@ export function personFromFields(f: PersonFields, naming?: TypeNaming): PersonIn
     addresses.push({ ...address('MailingAddressInfo', 'Home'), Street, City, Province, Country, PostalCode });
   }
   const tags = [...new Set(blank(f.tags).split(';').map((t) => t.trim()).filter(Boolean))];
+  const commonName = blank(f.commonName) || [given, surname].filter(Boolean).join(' ');
   return {
-    $type: makeType('PersonInfo', naming),
-    Href: null,
-    CommonName: blank(f.commonName) || [given, surname].filter(Boolean).join(' '),
-    ConcurrencyVersion: null,
-    InFolderHref: null,
-    InFolderKey: null,
-    IsGlobal: false,
-    Key: null,
-    Links: [],
-    Metadata: [],
-    Monikers: [],
-    Notes: [],
-    ObjectLinks: [],
+    ...newObject(kind('person'), commonName, naming),
     Tags: tags,
     GivenName: given || null,
     Surname: surname || null,
     Addresses: addresses,
     CardAssignments: null,
-  };
+  } as PersonInfo;
 }
 
 /**
