@@ -30,6 +30,14 @@ quiet() {
 
 mkdir -p "$CACHE_DIR"
 
+# Run under `npm test`/`npm run`, the outer npm's settings arrive as npm_*
+# variables (its user agent names Node 20, which code-server's postinstall
+# reads). This install sets up its own Node, so start from a clean npm
+# environment; only the npm cache location is kept.
+keep_cache="${npm_config_cache:-}"
+while IFS= read -r name; do unset "$name"; done < <(env | grep -o '^npm_[A-Za-z0-9_]*' || true)
+[ -n "$keep_cache" ] && export npm_config_cache="$keep_cache"
+
 # 1. Debian packages: only touch apt when something is missing.
 APT_PKGS=(libkrb5-dev libxkbfile-dev libsecret-1-dev pkg-config g++ make python3 chromium)
 missing=()
@@ -95,7 +103,7 @@ hash -r
 say "npm install code-server@$CODE_SERVER_VERSION"
 echo '{"name":"oms-host-code-server","private":true}' >"$HOST_DIR/cs/package.json"
 cd "$HOST_DIR/cs"
-quiet npm install "code-server@$CODE_SERVER_VERSION"
+quiet npm install --ignore-scripts "code-server@$CODE_SERVER_VERSION"
 say "approve + build code-server and argon2"
 quiet npm install-scripts approve code-server argon2
 quiet npm rebuild argon2
