@@ -34,8 +34,10 @@ export async function activate(context: vscode.ExtensionContext) {
     ...registerCommands(services),
   );
   await connectFromEnvironment(connections).catch((e) => log().error(`Environment connection: ${(e as Error).message}`));
-  await vscode.commands.executeCommand('setContext', 'oms.hasConnections', connections.list().length > 0);
-  context.subscriptions.push(connections.onDidChange(() => vscode.commands.executeCommand('setContext', 'oms.hasConnections', connections.list().length > 0)));
+  // The welcome view shows while there is no connection.
+  const updateWelcome = () => vscode.commands.executeCommand('setContext', 'oms.hasConnections', connections.list().length > 0);
+  await updateWelcome();
+  context.subscriptions.push(connections.onDidChange(updateWelcome));
 
   // For integration tests and other extensions: the live services.
   return services;
