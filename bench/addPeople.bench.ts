@@ -77,6 +77,20 @@ async function main(): Promise<void> {
     }
     const c4 = results.find((r) => r.concurrency === 4), c8 = results.find((r) => r.concurrency === 8);
     if (c4 && c8) console.log(`speed-up concurrency 8 vs 4: ${(c4.ms / c8.ms).toFixed(2)}x`);
+
+    // The same send with the sandbox's durable data file (fsync before each answer), as the tests run it.
+    const durable = await startSandbox({ seed: 'empty', dataFile: join(dir, 'data.json') });
+    try {
+      const client = new OmsClient(createHttp({ baseUrl: durable.url, token: () => durable.token, timeoutMs: 120_000 }));
+      const t2 = performance.now();
+      const report = await client.addPeople(durable.instanceKey, people, { batchSize, concurrency: 4 });
+      const ms = performance.now() - t2;
+      if (report.added !== rows) throw new Error(`durable: ${report.added} added`);
+      const c4ms = results.find((r) => r.concurrency === 4)?.ms;
+      console.log(`durable data file, concurrency 4: ${ms.toFixed(0)} ms (${Math.round(rows / (ms / 1000))} people/s)${c4ms ? `, ${(ms / c4ms).toFixed(1)}x the in-memory time` : ''}`);
+    } finally {
+      await durable.close();
+    }
     console.log(`peak RSS: ${peakRssMb().toFixed(0)} MB (client and sandbox in one process)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
