@@ -45,6 +45,31 @@ suite('connections', () => {
     assert.strictEqual(await s.context.secrets.get(`oms.tokens.${id}`), undefined, 'its token is forgotten');
   });
 
+  test('sign-in with user name and password; a refused access token is renewed with the refresh token', async () => {
+    const id: string = await vscode.commands.executeCommand('oms.addConnection', { label: 'Password', baseUrl: sandboxUrl, token: 'placeholder-token' });
+    try {
+      const instance = (await rest('GET', '/api')).body;
+      const ok = await vscode.commands.executeCommand('oms.signIn', id, { instance: instance.CommonName, user: 'admin', password: 'admin' });
+      assert.strictEqual(ok, true);
+      const connection = s.connections.get(id)!;
+      const tokens = await s.connections.tokens.get(id, sandboxUrl);
+      assert.ok(tokens?.refreshToken && tokens.expiresAt! > Date.now(), 'access and refresh token with an expiry');
+      assert.strictEqual(s.connections.get(id)!.info.user, 'admin', 'user remembered for next time (never the password)');
+      assert.ok(!JSON.stringify(s.connections.list()).includes('password'), 'no password in the definitions');
+      // The server stops accepting the access token: the next call renews it and goes through.
+      await connection.setTokens({ ...tokens!, accessToken: 'revoked-access-token' });
+      assert.strictEqual((await connection.client.instance()).Key, instance.Key);
+      const renewed = await s.connections.tokens.get(id, sandboxUrl);
+      assert.notStrictEqual(renewed?.accessToken, 'revoked-access-token');
+      assert.notStrictEqual(renewed?.refreshToken, tokens!.refreshToken, 'the refresh token rotated');
+      // A wrong password is refused with the server's reason, and the stored tokens stay as they were.
+      assert.strictEqual(await vscode.commands.executeCommand('oms.signIn', id, { instance: instance.CommonName, user: 'admin', password: 'wrong' }), undefined);
+      assert.strictEqual((await s.connections.tokens.get(id, sandboxUrl))?.accessToken, renewed?.accessToken);
+    } finally {
+      await s.connections.remove(id);
+    }
+  });
+
   test('a token is only sent to the origin it was entered for', async () => {
     const seen: Array<string | undefined> = [];
     const other = http.createServer((req, res) => {
