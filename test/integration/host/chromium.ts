@@ -7,6 +7,7 @@ import * as net from 'net';
 import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { log, onCleanup, startProcess, waitForLine } from './procs';
+import { runUiChecks, UiCheck } from './uiChecks';
 
 export interface HostRun {
   repo: string;
@@ -101,7 +102,7 @@ function recordConsole(page: Page, file: string, label: string): void {
 }
 
 /** Runs the Mocha suite; resolves with the exit code VS Code reports. */
-export async function runInChromium(run: HostRun): Promise<{ exitCode: number; look: () => Promise<void> }> {
+export async function runInChromium(run: HostRun): Promise<{ exitCode: number; look: () => Promise<UiCheck[]> }> {
   const hostDir = installHost(run.repo);
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (install-host.sh installs Debian chromium)`);
   const port = await startServer(hostDir, run);
@@ -136,7 +137,10 @@ export async function runInChromium(run: HostRun): Promise<{ exitCode: number; l
     recordConsole(p, consoleFile, 'look');
     await p.goto(workbenchUrl(port, run, false));
     await lookAtTree(p, run);
+    const checks = await runUiChecks(p, run.env, run.diag);
+    await p.screenshot({ path: path.join(run.diag, 'ui.png') }).catch(() => undefined);
     await lookContext.close();
+    return checks;
   };
   return { exitCode, look };
 }

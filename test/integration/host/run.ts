@@ -15,6 +15,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { IntegrationResults } from '../index';
 import { HostRun, Manifest, runInChromium } from './chromium';
+import type { UiCheck } from './uiChecks';
 import { findDesktopVSCode, runInElectron } from './electron';
 import { log, stopAll } from './procs';
 import { startSandbox } from './sandbox';
@@ -122,7 +123,7 @@ async function main(): Promise<number> {
     if (forced === 'electron' && !desktop) throw new Error('OMS_IT_HOST=electron but no VSCODE_EXECUTABLE / desktop `code` found');
 
     let exitCode: number;
-    let look: (() => Promise<void>) | undefined;
+    let look: (() => Promise<UiCheck[]>) | undefined;
     if (desktop) {
       log(`host: desktop VS Code ${desktop} (@vscode/test-electron)`);
       exitCode = await runInElectron(desktop, run);
@@ -132,8 +133,19 @@ async function main(): Promise<number> {
     }
 
     const results = readResults();
-    if (look) await look();
-    else log('no screenshot in the desktop host');
+    // Checks by mouse and keyboard (Chromium host only).
+    const ui = look ? await look() : [];
+    if (!look) log('no screenshot or mouse-and-keyboard checks in the desktop host');
+    if (results) {
+      for (const c of ui) {
+        results.tests.push({ fullTitle: c.title, state: c.ok ? 'passed' : 'failed' });
+        if (c.ok) results.passed++;
+        else {
+          results.failed++;
+          results.failures.push({ fullTitle: c.title, message: c.message ?? 'failed' });
+        }
+      }
+    }
 
     if (!results) {
       log(`error: the test entry wrote no ${path.relative(repo, path.join(diag, 'results.json'))} (host exit code ${exitCode}); see ${path.relative(repo, diag)}/`);
