@@ -1,17 +1,15 @@
 /** Opens an object as a JSON document (from the tree, or picked from the palette). */
 import * as vscode from 'vscode';
-import { KindId, kind as kindOf } from '../model/kinds';
+import { kind as kindOf } from '../model/kinds';
+import type { NewObjectArgs } from './newObject';
 import { objectUri } from '../fs/objectUri';
 import type { ObjectNode } from '../tree/nodes/objectNode';
 import { pickConnection, pickFolder, pickKind, pickObject } from './pick';
 import type { Command } from './services';
 
-export interface OpenObjectArgs {
-  connectionId: string;
-  folderKey: string;
-  kind: KindId;
+/** An object by address: where `oms.newObject` would create one, plus its key. */
+export interface OpenObjectArgs extends NewObjectArgs {
   key: string;
-  name?: string;
 }
 
 export const openObject: Command = {

@@ -8,7 +8,6 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/commands/services';
 import type { AddPeopleResult } from '../../src/commands/addPeople';
 import type { EditPrioritiesResult } from '../../src/commands/editScannerPriorities';
 import type { InviteResult } from '../../src/commands/inviteUser';
@@ -19,7 +18,6 @@ import { closeAllEditors, envConnectionId as connectionId, rest, services } from
 
 const run = <T>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
 
-let s: Services;
 let folderKey: string;
 let siteKey: string;
 let scannerKey: string;
@@ -46,7 +44,7 @@ async function peopleTagged(tag: string): Promise<any[]> {
 
 suite('commands', () => {
   suiteSetup(async () => {
-    s = await services();
+    await services(); // activates the extension
     const root = (await rest('GET', '/api')).body.Key as string;
     const folders = (await rest('GET', `/api/f/${root}/folders`)).body as any[];
     // Work in a folder of our own objects, away from the root the objects suite uses.

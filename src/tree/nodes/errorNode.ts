@@ -12,7 +12,7 @@ export function errorNode(parent: TreeNode, error: unknown, connectionId: string
       contextValue: 'oms-error',
     });
   }
-  if (error instanceof ApiError && (error.kind === 'permission' || (error.kind === 'notFound' || error.status === 405))) {
+  if (error instanceof ApiError && (error.kind === 'permission' || error.kind === 'notFound' || error.status === 405)) {
     // The spec does not promise list/get for every kind: say so, don't fail.
     return new MessageNode(parent, `${parent.id}/error`, `Not available: ${message}`, { icon: 'circle-slash', tooltip: message });
   }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, Api } from './harness';
+import { withSandbox, Api } from './harness';
 
 async function form(api: Api, fields: Record<string, string>) {
   return api.call('POST', '/token', {
@@ -15,8 +15,7 @@ const password = (user = 'Demo Instance\\admin', pw = 'admin') => ({
 });
 
 test('requests without a valid bearer token get 401 with a JSON Message', async () => {
-  const api = await start();
-  try {
+  await withSandbox({}, async (api) => {
     for (const token of [null, 'wrong-token']) {
       const res = await api.get('/api', { token });
       assert.equal(res.status, 401);
@@ -28,14 +27,11 @@ test('requests without a valid bearer token get 401 with a JSON Message', async 
     assert.equal(folder.status, 401);
     assert.equal((await api.get('/sandbox/outbox', { token: null })).status, 401);
     assert.equal((await api.get('/api')).status, 200);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('sysinfo needs no token; /api and /api/f/{key} return the instance', async () => {
-  const api = await start({ token: 'static-token' });
-  try {
+  await withSandbox({ token: 'static-token' }, async (api) => {
     assert.equal(api.sb.token, 'static-token');
     const info = await api.get('/api/sysinfo', { token: null });
     assert.equal(info.status, 200);
@@ -51,14 +47,11 @@ test('sysinfo needs no token; /api and /api/f/{key} return the instance', async 
     assert.equal(inst.body.Href, `/api/f/${api.instanceKey}`);
     const same = await api.get(`/api/f/${api.instanceKey}`);
     assert.deepEqual(same.body, inst.body);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('password grant issues a token pair; wrong credentials are invalid_grant', async () => {
-  const api = await start({ user: 'alice', password: 's3cret' });
-  try {
+  await withSandbox({ user: 'alice', password: 's3cret' }, async (api) => {
     const ok = await form(api, password('Demo Instance\\alice', 's3cret'));
     assert.equal(ok.status, 200, ok.text);
     for (const field of ['access_token', 'refresh_token', 'userName', 'instance', '.issued', '.expires']) {
@@ -84,14 +77,11 @@ test('password grant issues a token pair; wrong credentials are invalid_grant', 
     assert.equal(unsupported.status, 400);
     assert.equal(unsupported.body.error, 'unsupported_grant_type');
     assert.equal((await api.get('/token', { token: null })).status, 405);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('refresh grant gives a new pair and the old refresh token stops working', async () => {
-  const api = await start();
-  try {
+  await withSandbox({}, async (api) => {
     const first = await form(api, password());
     assert.equal(first.status, 200);
     const second = await form(api, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
@@ -104,14 +94,11 @@ test('refresh grant gives a new pair and the old refresh token stops working', a
     assert.equal(reused.status, 400);
     assert.equal(reused.body.error, 'invalid_grant');
     assert.equal((await form(api, { grant_type: 'refresh_token', refresh_token: 'made-up' })).status, 400);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('issued tokens expire; the static token does not', async () => {
-  const api = await start({ tokenTtlSeconds: 1 });
-  try {
+  await withSandbox({ tokenTtlSeconds: 1 }, async (api) => {
     const granted = await form(api, password());
     assert.equal(granted.body.expires_in, 1);
     assert.equal((await api.get('/api', { token: granted.body.access_token })).status, 200);
@@ -123,7 +110,5 @@ test('issued tokens expire; the static token does not', async () => {
     // The refresh token still gets a fresh access token.
     const renewed = await form(api, { grant_type: 'refresh_token', refresh_token: granted.body.refresh_token });
     assert.equal((await api.get('/api', { token: renewed.body.access_token })).status, 200);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });

@@ -1,10 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, person, sample } from './harness';
+import { withSandbox, person, sample } from './harness';
 
 test('batch add of people: 200 with the count; everyone is stored with keys', async () => {
-  const api = await start({ seed: 'empty' });
-  try {
+  await withSandbox({ seed: 'empty' }, async (api) => {
     const path = `/api/f/${api.instanceKey}/people`;
     const batch = [person('Ada', 'Lovelace'), person('Grace', 'Hopper'), person('Alan', 'Turing')];
     batch[0].Addresses = [
@@ -22,14 +21,11 @@ test('batch add of people: 200 with the count; everyone is stored with keys', as
     }
     assert.match(people[0].Addresses[0].Key, /^[0-9a-f]{24}$/, 'addresses get keys');
     assert.equal((await api.post(`${path}/complex`, [])).body, 0);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('batch add is all or nothing: one bad item is named by index and pointer, nobody is added', async () => {
-  const api = await start({ seed: 'empty' });
-  try {
+  await withSandbox({ seed: 'empty' }, async (api) => {
     const path = `/api/f/${api.instanceKey}/people`;
     const batch: unknown[] = [person('Ada', 'Lovelace'), person('Grace', 'Hopper'), { ...person('Bad', 'Item'), Surname: 7 }, person('Alan', 'Turing')];
     const res = await api.post(`${path}/complex`, batch);
@@ -48,7 +44,5 @@ test('batch add is all or nothing: one bad item is named by index and pointer, n
     assert.equal(notArray.status, 400);
     assert.match(notArray.body.Message, /array/);
     assert.deepEqual((await api.get(path)).body, []);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { start, sample, Api } from './harness';
+import { start, withSandbox, sample, Api } from './harness';
 
 async function race(api: Api, writers: number): Promise<void> {
   const site = (await api.post(`/api/f/${api.instanceKey}/engagesites`, sample('engageSite'))).body;
@@ -19,12 +19,9 @@ async function race(api: Api, writers: number): Promise<void> {
 }
 
 test('two concurrent PUTs with the same version: exactly one 204 and one 409', async () => {
-  const api = await start({ seed: 'empty' });
-  try {
+  await withSandbox({ seed: 'empty' }, async (api) => {
     for (let i = 0; i < 20; i++) await race(api, 2);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('many concurrent PUTs with the same version, with a data file: exactly one wins', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { kinds, objectKinds, Kind } from '../../../src/model/kinds';
 import { servedOperations } from '../../../src/sandbox/collections';
 import { validate } from '../../../src/validation/validator';
-import { start, sample, Api } from './harness';
+import { start, withSandbox, sample, Api } from './harness';
 
 /** A field each kind can change in an update, and a new value for it. */
 function edit(k: Kind, obj: Record<string, unknown>): Record<string, unknown> {
@@ -101,8 +101,7 @@ for (const k of objectKinds) {
 }
 
 test('folders: listed and read, never created, changed or deleted', async () => {
-  const api = await start();
-  try {
+  await withSandbox({}, async (api) => {
     const k = kinds.get('folder')!;
     const folders = await api.get(`/api/f/${api.instanceKey}/folders`);
     assert.deepEqual(folders.body.map((f: { CommonName: string }) => f.CommonName), ['Head Office', 'Warehouse']);
@@ -118,14 +117,11 @@ test('folders: listed and read, never created, changed or deleted', async () => 
     const floors = (await api.get(`/api/f/${office.Key}/folders`)).body;
     assert.deepEqual(floors.map((f: { CommonName: string }) => f.CommonName), ['Floor 1', 'Floor 2']);
     assert.equal((await api.get(`/api/f/${api.instanceKey}/folders/${floors[0].Key}`)).status, 404);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('an update keeps server-owned fields: Notes, Links, Key; a create ignores client keys', async () => {
-  const api = await start();
-  try {
+  await withSandbox({}, async (api) => {
     const base = `/api/f/${api.instanceKey}/engagesites`;
     const created = (await api.post(base, { ...sample('engageSite'), Key: 'aaaaaaaaaaaaaaaaaaaaaaaa', Href: '/elsewhere' })).body;
     assert.notEqual(created.Key, 'aaaaaaaaaaaaaaaaaaaaaaaa');
@@ -138,14 +134,11 @@ test('an update keeps server-owned fields: Notes, Links, Key; a create ignores c
     assert.equal(after.CommonName, 'Renamed');
     assert.deepEqual(after.Notes.map((n: { NoteText: string }) => n.NoteText), ['first note']);
     assert.deepEqual(after.Links, created.Links);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('notes: added with POST, listed, deleted; unknown notes are 404', async () => {
-  const api = await start();
-  try {
+  await withSandbox({}, async (api) => {
     const site = (await api.post(`/api/f/${api.instanceKey}/engagesites`, sample('engageSite'))).body;
     const a = await api.post(`${site.Href}/notes`, { NoteText: 'Battery replaced' });
     const b = await api.post(`${site.Href}/notes`, 'Lock firmware updated');
@@ -164,7 +157,5 @@ test('notes: added with POST, listed, deleted; unknown notes are 404', async () 
     const empty = await api.post(`${site.Href}/notes`, { NoteText: '' });
     assert.equal(empty.status, 400);
     assert.equal(empty.body.Errors[0].pointer, '/NoteText');
-  } finally {
-    await api.sb.close();
-  }
+  });
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, sample } from './harness';
+import { withSandbox, sample } from './harness';
 
 function assertErrorBody(body: unknown): void {
   assert.ok(body && typeof body === 'object', 'error bodies are JSON objects');
@@ -8,8 +8,7 @@ function assertErrorBody(body: unknown): void {
 }
 
 test('400 on schema errors, naming each field by JSON pointer; nothing is stored', async () => {
-  const api = await start({ seed: 'empty' });
-  try {
+  await withSandbox({ seed: 'empty' }, async (api) => {
     const base = `/api/f/${api.instanceKey}/inputscanners`;
     const bad = sample('inputScanner');
     (bad as Record<string, unknown>).CommonName = 42;
@@ -29,14 +28,11 @@ test('400 on schema errors, naming each field by JSON pointer; nothing is stored
 
     const notObject = await api.post(base, [1, 2]);
     assert.equal(notObject.status, 400);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('400 when an update body does not match its path (Key, Href) or fails the schema', async () => {
-  const api = await start({ seed: 'empty' });
-  try {
+  await withSandbox({ seed: 'empty' }, async (api) => {
     const base = `/api/f/${api.instanceKey}/engagesites`;
     const site = (await api.post(base, sample('engageSite'))).body;
     const other = (await api.post(base, sample('engageSite', 'Other'))).body;
@@ -52,14 +48,11 @@ test('400 when an update body does not match its path (Key, Href) or fails the s
     assert.equal(schema.status, 400);
     assert.equal(schema.body.Errors[0].pointer, '/Tags/0');
     assert.equal((await api.get(site.Href)).body.ConcurrencyVersion, 1, 'nothing changed');
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('404 for unknown folders, keys, collections and routes', async () => {
-  const api = await start();
-  try {
+  await withSandbox({}, async (api) => {
     const missing = '0123456789abcdef01234567';
     const checks = [
       `/api/f/${missing}`,
@@ -79,14 +72,11 @@ test('404 for unknown folders, keys, collections and routes', async () => {
     const container = (await api.get(`/api/f/${api.instanceKey}/servicecontainers`)).body[0];
     assert.equal((await api.get(`/api/f/${container.Key}`)).status, 404);
     assert.equal((await api.put(`/api/f/${api.instanceKey}/people/${missing}`, sample('person'))).status, 404);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('405 with an Allow header for methods a route does not offer', async () => {
-  const api = await start();
-  try {
+  await withSandbox({}, async (api) => {
     const k = api.instanceKey;
     const cases: Array<[string, string, string]> = [
       ['POST', `/api/f/${k}/servicecontainers`, 'GET'],
@@ -108,14 +98,11 @@ test('405 with an Allow header for methods a route does not offer', async () => 
     const del = await api.delete(container.Href);
     assert.equal(del.status, 405);
     assert.equal(del.headers.get('allow'), 'GET, PUT');
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('409 when ConcurrencyVersion is stale or missing', async () => {
-  const api = await start({ seed: 'empty' });
-  try {
+  await withSandbox({ seed: 'empty' }, async (api) => {
     const site = (await api.post(`/api/f/${api.instanceKey}/engagesites`, sample('engageSite'))).body;
     assert.equal((await api.put(site.Href, { ...site, SiteReference: 'one' })).status, 204);
     const stale = await api.put(site.Href, { ...site, SiteReference: 'two' });
@@ -131,14 +118,11 @@ test('409 when ConcurrencyVersion is stale or missing', async () => {
     assert.equal(now.SiteReference, 'one');
     assert.equal(now.ConcurrencyVersion, 2);
     assert.equal((await api.put(site.Href, { ...now, SiteReference: 'three' })).status, 204);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('413 for bodies over maxBodyBytes, declared or streamed; the server keeps serving', async () => {
-  const api = await start({ seed: 'empty', maxBodyBytes: 4096 });
-  try {
+  await withSandbox({ seed: 'empty', maxBodyBytes: 4096 }, async (api) => {
     const base = `/api/f/${api.instanceKey}/engagesites`;
     const big = { ...sample('engageSite'), CommonName: 'x'.repeat(64 * 1024) };
     const declared = await api.post(base, big);
@@ -158,14 +142,11 @@ test('413 for bodies over maxBodyBytes, declared or streamed; the server keeps s
 
     assert.equal((await api.post(base, sample('engageSite'))).status, 201);
     assert.equal((await api.get(base)).body.length, 1);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('415 for bodies that are not application/json; 400 for malformed or missing JSON', async () => {
-  const api = await start({ seed: 'empty' });
-  try {
+  await withSandbox({ seed: 'empty' }, async (api) => {
     const base = `/api/f/${api.instanceKey}/engagesites`;
     const text = JSON.stringify(sample('engageSite'));
     const plain = await api.call('POST', base, { body: text, headers: { 'Content-Type': 'text/plain' } });
@@ -183,20 +164,15 @@ test('415 for bodies that are not application/json; 400 for malformed or missing
     assert.equal(missing.status, 400);
     const push = await api.call('DELETE', `/api/f/${api.instanceKey}/pushnotifications`, { body: 'hello', headers: { 'Content-Type': 'text/plain' } });
     assert.equal(push.status, 415);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('400 for paging parameters that are not non-negative integers', async () => {
-  const api = await start({ seed: 'empty' });
-  try {
+  await withSandbox({ seed: 'empty' }, async (api) => {
     for (const q of ['page=-1', 'page=abc', 'pageSize=0', 'pageSize=1.5']) {
       const res = await api.get(`/api/f/${api.instanceKey}/people?${q}`);
       assert.equal(res.status, 400, q);
       assertErrorBody(res.body);
     }
-  } finally {
-    await api.sb.close();
-  }
+  });
 });

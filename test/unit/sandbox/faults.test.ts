@@ -1,10 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start } from './harness';
+import { withSandbox } from './harness';
 
 test('faults: the next N requests under a path prefix get the status, with Retry-After', async () => {
-  const api = await start({ seed: 'empty' });
-  try {
+  await withSandbox({ seed: 'empty' }, async (api) => {
     const people = `/api/f/${api.instanceKey}/people`;
     const added = await api.post('/sandbox/faults', { path: `/api/f/${api.instanceKey}/`, status: 429, count: 2, retryAfter: 3 });
     assert.equal(added.status, 201);
@@ -29,20 +28,15 @@ test('faults: the next N requests under a path prefix get the status, with Retry
     await api.post('/sandbox/faults', { path: '/token', status: 503, count: 5 });
     assert.equal((await api.delete('/sandbox/faults')).status, 204);
     assert.equal((await api.call('POST', '/token', { token: null, body: 'grant_type=password&username=admin&password=admin', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).status, 200);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('faults: rules are validated and need the token', async () => {
-  const api = await start({ seed: 'empty' });
-  try {
+  await withSandbox({ seed: 'empty' }, async (api) => {
     const bad = await api.post('/sandbox/faults', { path: 'api', status: 200, count: 0, retryAfter: -1 });
     assert.equal(bad.status, 400);
     assert.deepEqual(bad.body.Errors.map((e: { pointer: string }) => e.pointer), ['/path', '/status', '/count', '/retryAfter']);
     assert.equal((await api.post('/sandbox/faults', { path: '/', status: 503, count: 1 }, { token: null })).status, 401);
     assert.deepEqual((await api.get('/sandbox/faults')).body, []);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });

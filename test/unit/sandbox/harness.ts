@@ -86,3 +86,13 @@ export function sample(id: KindId, name = `Test ${id}`): BaseInfo {
 export function person(given: string, surname: string): BaseInfo {
   return { ...sample('person', `${given} ${surname}`), GivenName: given, Surname: surname };
 }
+
+/** Runs `fn` against a fresh sandbox and always closes it. */
+export async function withSandbox<T>(options: SandboxOptions, fn: (api: Api) => Promise<T>): Promise<T> {
+  const api = await start(options);
+  try {
+    return await fn(api);
+  } finally {
+    await api.sb.close();
+  }
+}

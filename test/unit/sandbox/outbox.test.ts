@@ -1,12 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, sample } from './harness';
+import { withSandbox, sample } from './harness';
 
 const pushType = 'Feenics.Keep.WebApi.Model.PushNotificationRequest, Feenics.Keep.WebApi.Model';
 
 test('invite: a JSON string e-mail address is recorded in the outbox; anything else is 400', async () => {
-  const api = await start({ seed: 'empty' });
-  try {
+  await withSandbox({ seed: 'empty' }, async (api) => {
     const site = (await api.post(`/api/f/${api.instanceKey}/engagesites`, sample('engageSite'))).body;
     const ok = await api.post(`${site.Href}/invite`, 'new.user@example.com');
     assert.equal(ok.status, 204, ok.text);
@@ -26,14 +25,11 @@ test('invite: a JSON string e-mail address is recorded in the outbox; anything e
     assert.equal((await api.post(`${scanner.Href}/invite`, 'a@example.com')).status, 404, 'only kinds with the invite action');
     assert.equal((await api.get(`${site.Href}/invite`)).status, 405);
     assert.equal((await api.get('/sandbox/outbox')).body.length, 1);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('push notification: DELETE with a valid request body is recorded; invalid bodies are 400', async () => {
-  const api = await start({ seed: 'empty' });
-  try {
+  await withSandbox({ seed: 'empty' }, async (api) => {
     const path = `/api/f/${api.instanceKey}/pushnotifications`;
     const request = { $type: pushType, Message: 'Fire drill at 10:00', MessageTemplateKey: null, PushNotificationType: 0, RecipientKeys: null, EventRecipientKeys: null, Subject: null };
     const ok = await api.call('DELETE', path, { json: request });
@@ -57,7 +53,5 @@ test('push notification: DELETE with a valid request body is recorded; invalid b
     assert.deepEqual((await api.get('/sandbox/outbox')).body, []);
     assert.equal((await api.get('/sandbox/outbox', { token: null })).status, 401);
     assert.equal((await api.call('PUT', '/sandbox/outbox', { json: [] })).status, 405);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });

@@ -1,14 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoPlan } from '../../../src/sandbox/seed';
-import { start, person } from './harness';
+import { withSandbox, person } from './harness';
 
 const headOfficePeople = demoPlan.folders!.find((f) => f.name === 'Head Office')!.people!;
 
 test('lists page with 0-based page and pageSize; pages join into the whole list in creation order', async () => {
   assert.ok(headOfficePeople >= 260);
-  const api = await start();
-  try {
+  await withSandbox({}, async (api) => {
     const office = await api.folder('Head Office');
     const path = `/api/f/${office.Key}/people`;
     const sizes: number[] = [];
@@ -41,7 +40,5 @@ test('lists page with 0-based page and pageSize; pages join into the whole list 
     assert.equal(after.length, headOfficePeople + 1);
     assert.equal(after[0].Key, first.Key);
     assert.equal(after[after.length - 1].Surname, 'Last');
-  } finally {
-    await api.sb.close();
-  }
+  });
 });

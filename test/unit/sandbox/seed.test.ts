@@ -4,7 +4,7 @@ import { kind, objectKinds } from '../../../src/model/kinds';
 import { sampleRanges } from '../../../src/model/statusCodes';
 import { demoPlan, FolderPlan, modulesPerContainer } from '../../../src/sandbox/seed';
 import { validate } from '../../../src/validation/validator';
-import { start, Api } from './harness';
+import { start, withSandbox, Api } from './harness';
 
 /** Walks the demo plan and the live folders side by side. */
 async function walk(api: Api, plan: FolderPlan, folderKey: string, visit: (plan: FolderPlan, folderKey: string) => Promise<void>): Promise<void> {
@@ -15,8 +15,7 @@ async function walk(api: Api, plan: FolderPlan, folderKey: string, visit: (plan:
 }
 
 test('demo seed: the planned folders and counts, every object valid against its schema', async () => {
-  const api = await start();
-  try {
+  await withSandbox({}, async (api) => {
     const inst = (await api.get('/api')).body;
     assert.equal(inst.CommonName, demoPlan.name);
     assert.deepEqual(validate('instance.schema.json', inst), []);
@@ -38,14 +37,11 @@ test('demo seed: the planned folders and counts, every object valid against its 
       for (const f of (await api.get(`/api/f/${folderKey}/folders`)).body) assert.deepEqual(validate(kind('folder').schema, f), []);
     });
     assert.ok(people >= 260);
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('demo seed: realistic fields for each kind', async () => {
-  const api = await start();
-  try {
+  await withSandbox({}, async (api) => {
     const site = (await api.get(`/api/f/${api.instanceKey}/engagesites`)).body[0];
     assert.match(site.SiteReference, /^[0-9a-f-]{36}$/);
     assert.equal(Buffer.from(site.SiteKeyBase64, 'base64').length, 32);
@@ -69,9 +65,7 @@ test('demo seed: realistic fields for each kind', async () => {
     assert.deepEqual([...types].sort(), ['EmailAddressInfo', 'MailingAddressInfo', 'PhoneInfo']);
     const mails = everyone.flatMap((p) => (p.Addresses as Array<{ MailTo?: string }>).filter((a) => a.MailTo).map((a) => a.MailTo));
     assert.equal(new Set(mails).size, everyone.length, 'one distinct e-mail per person');
-  } finally {
-    await api.sb.close();
-  }
+  });
 });
 
 test('seeds are deterministic; empty holds just the instance', async () => {
