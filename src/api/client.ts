@@ -1,6 +1,9 @@
 /** Typed client for every operation of the spec (part 4) plus browsing. */
 import { Kind, kind as kindOf } from '../model/kinds';
-import type { BaseInfo, FolderInfo, InstanceInfo, PersonInfo, PushNotificationRequest } from '../model/types';
+import {
+  actionRoutes, collectionActionPath, collectionPath, folderActionPath, folderPath, instancePath, itemActionPath, notesPath, objectPath, sysinfoPath,
+} from '../model/routes';
+import type { BaseInfo, FolderInfo, InstanceInfo, NoteInfo, PersonInfo, PushNotificationRequest } from '../model/types';
 import { ApiError } from './errors';
 import { Http } from './http';
 import { addPeopleInBatches, BatchOptions, BatchReport } from './batch';
@@ -14,33 +17,26 @@ export interface Page<T> {
 /** Public clients use 1000 as the largest page. */
 export const maxPageSize = 1000;
 
-const seg = encodeURIComponent;
-
-export function objectPath(kind: Kind, folderKey: string, key?: string): string {
-  const base = `/api/f/${seg(folderKey)}/${kind.collection}`;
-  return key === undefined ? base : `${base}/${seg(key)}`;
-}
-
 export class OmsClient {
   constructor(readonly http: Http) {}
 
   /** The current instance: the root folder. */
   instance(): Promise<InstanceInfo> {
-    return this.http<InstanceInfo>({ method: 'GET', path: '/api' });
+    return this.http<InstanceInfo>({ method: 'GET', path: instancePath });
   }
 
   sysinfo(): Promise<{ ServerTime?: string; Version?: string }> {
-    return this.http({ method: 'GET', path: '/api/sysinfo', anonymous: true });
+    return this.http({ method: 'GET', path: sysinfoPath, anonymous: true });
   }
 
   folder(folderKey: string): Promise<FolderInfo> {
-    return this.http<FolderInfo>({ method: 'GET', path: `/api/f/${seg(folderKey)}` });
+    return this.http<FolderInfo>({ method: 'GET', path: folderPath(folderKey) });
   }
 
   /** One page of a collection. A page shorter than `pageSize` is the last. */
   async list<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, page = 0, pageSize = 100, signal?: AbortSignal): Promise<Page<T>> {
     const size = Math.min(Math.max(1, pageSize), maxPageSize);
-    const body = await this.http<unknown>({ method: 'GET', path: objectPath(kind, folderKey), query: { page, pageSize: size }, signal });
+    const body = await this.http<unknown>({ method: 'GET', path: collectionPath(kind, folderKey), query: { page, pageSize: size }, signal });
     const items = asArray<T>(body, kind);
     return { items, next: items.length < size ? undefined : page + 1 };
   }
@@ -65,7 +61,7 @@ export class OmsClient {
   }
 
   create<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, body: T): Promise<T> {
-    return this.http<T>({ method: 'POST', path: objectPath(kind, folderKey), json: body });
+    return this.http<T>({ method: 'POST', path: collectionPath(kind, folderKey), json: body });
   }
 
   /** PUT of the full object; its Key and InFolderKey say where it goes. */
@@ -80,18 +76,36 @@ export class OmsClient {
 
   /** The invite body is a single JSON string: the e-mail address. */
   async invite(folderKey: string, siteKey: string, email: string): Promise<void> {
-    await this.http({ method: 'POST', path: `${objectPath(kindOf('engageSite'), folderKey, siteKey)}/invite`, json: email });
+    const route = actionRoutes.invite;
+    await this.http({ method: route.method, path: itemActionPath(route, kindOf('engageSite'), folderKey, siteKey), json: email });
   }
 
   /** The spec sends a push notification as a DELETE with a body. */
   async pushNotification(folderKey: string, request: PushNotificationRequest): Promise<void> {
-    await this.http({ method: 'DELETE', path: `/api/f/${seg(folderKey)}/pushnotifications`, json: request });
+    const route = actionRoutes.pushNotification;
+    await this.http({ method: route.method, path: folderActionPath(route, folderKey), json: request });
   }
 
   /** One `POST /people/complex`; returns the count in whatever form the server gives it. */
   async addPeopleBatch(folderKey: string, people: PersonInfo[], signal?: AbortSignal): Promise<number> {
-    const body = await this.http<unknown>({ method: 'POST', path: `/api/f/${seg(folderKey)}/people/complex`, json: people, signal });
+    const route = actionRoutes.addPeople;
+    const body = await this.http<unknown>({ method: route.method, path: collectionActionPath(route, kindOf('person'), folderKey), json: people, signal });
     return countOf(body, people.length);
+  }
+
+  /** An object's notes, in the order the service keeps them (chronological). */
+  async notes(kind: Kind, folderKey: string, key: string): Promise<NoteInfo[]> {
+    const body = await this.http<unknown>({ method: 'GET', path: notesPath(kind, folderKey, key) });
+    return Array.isArray(body) ? (body as NoteInfo[]) : [];
+  }
+
+  /** Adds a note with a POST (a PUT of the object never changes its notes). */
+  addNote(kind: Kind, folderKey: string, key: string, text: string): Promise<NoteInfo> {
+    return this.http<NoteInfo>({ method: 'POST', path: notesPath(kind, folderKey, key), json: { NoteText: text } });
+  }
+
+  async deleteNote(kind: Kind, folderKey: string, key: string, noteKey: string): Promise<void> {
+    await this.http({ method: 'DELETE', path: notesPath(kind, folderKey, key, noteKey) });
   }
 
   /** Splits `people` into batches and reports per batch what succeeded and what to resend. */

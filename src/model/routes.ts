@@ -1,0 +1,71 @@
+/**
+ * The service's paths, in one place: the client builds its requests from
+ * them and the sandbox routes by them, so the two cannot drift apart.
+ */
+import type { Action, Kind } from './kinds';
+
+export const tokenPath = '/token';
+export const instancePath = '/api';
+export const sysinfoPath = '/api/sysinfo';
+/** Every folder-scoped path starts with this, then the folder key. */
+export const folderPrefix = '/api/f';
+
+/**
+ * A key as one path segment. `.`/`..`, empty keys and keys holding `/` or `\`
+ * are refused: percent-encoded or not, servers and proxies may resolve them
+ * and address another object than the one meant.
+ */
+export function keySegment(key: string, what = 'key'): string {
+  if (typeof key !== 'string' || key === '' || key === '.' || key === '..' || /[/\\]/.test(key)) {
+    throw new RangeError(`Not a valid ${what}: ${JSON.stringify(key)}`);
+  }
+  return encodeURIComponent(key);
+}
+
+export function folderPath(folderKey: string): string {
+  return `${folderPrefix}/${keySegment(folderKey, 'folder key')}`;
+}
+
+export function collectionPath(kind: Pick<Kind, 'collection'>, folderKey: string): string {
+  return `${folderPath(folderKey)}/${kind.collection}`;
+}
+
+export function objectPath(kind: Pick<Kind, 'collection'>, folderKey: string, key: string): string {
+  return `${collectionPath(kind, folderKey)}/${keySegment(key)}`;
+}
+
+/** Notes: listed and added at `.../{key}/notes`, deleted at `.../notes/{noteKey}`. */
+export const notesSegment = 'notes';
+
+export function notesPath(kind: Pick<Kind, 'collection'>, folderKey: string, key: string, noteKey?: string): string {
+  const base = `${objectPath(kind, folderKey, key)}/${notesSegment}`;
+  return noteKey === undefined ? base : `${base}/${keySegment(noteKey, 'note key')}`;
+}
+
+/** Where an action of the registry is sent: on one object, on a collection, or on a folder. */
+export interface ActionRoute {
+  method: 'POST' | 'DELETE';
+  on: 'item' | 'collection' | 'folder';
+  segment: string;
+}
+
+export const actionRoutes: Readonly<Record<Exclude<Action, 'editPriorities'>, ActionRoute>> & { pushNotification: ActionRoute } = {
+  // POST .../engagesites/{key}/invite, body: the e-mail address as one JSON string.
+  invite: { method: 'POST', on: 'item', segment: 'invite' },
+  // POST .../people/complex, body: an array of PersonInfo.
+  addPeople: { method: 'POST', on: 'collection', segment: 'complex' },
+  // DELETE /api/f/{folder}/pushnotifications, with a PushNotificationRequest body (as the interface shows it).
+  pushNotification: { method: 'DELETE', on: 'folder', segment: 'pushnotifications' },
+};
+
+export function itemActionPath(route: ActionRoute, kind: Pick<Kind, 'collection'>, folderKey: string, key: string): string {
+  return `${objectPath(kind, folderKey, key)}/${route.segment}`;
+}
+
+export function collectionActionPath(route: ActionRoute, kind: Pick<Kind, 'collection'>, folderKey: string): string {
+  return `${collectionPath(kind, folderKey)}/${route.segment}`;
+}
+
+export function folderActionPath(route: ActionRoute, folderKey: string): string {
+  return `${folderPath(folderKey)}/${route.segment}`;
+}
