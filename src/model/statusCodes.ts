@@ -1,3 +1,6 @@
+import { makeType, TypeNaming } from './typeName';
+import type { InputScannerReportingPriority } from './types';
+
 /**
  * InputScannerStatusCodes as the spec pairs them with labels. The complete
  * enum is not shown; 0-6 are the values the samples use.
@@ -32,3 +35,11 @@ export const sampleRanges: ReadonlyArray<readonly [string, number, number, numbe
   ['Supervisory fault, open circuit', 25000, -1, 1, 4],
   ['Supervisory fault, foreign voltage', -4, -3, 1, 5],
 ];
+
+/** The sample ranges as a new input scanner's reporting priorities. */
+export function samplePriorities(naming?: TypeNaming): InputScannerReportingPriority[] {
+  return sampleRanges.map(([CommonName, MinResistanceCode, MaxResistanceCode, Priority, StatusCode]) => ({
+    $type: makeType('InputScannerReportingPriority', naming),
+    CommonName, Priority, StatusCode, MinResistanceCode, MaxResistanceCode,
+  }));
+}

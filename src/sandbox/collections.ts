@@ -22,7 +22,7 @@ const itemMethods: Record<string, Operation> = { GET: 'get', PUT: 'update', DELE
 
 /** Operations the sandbox serves for a kind: those the service offers and those browsing assumes. */
 export function servedOperations(kind: Kind): Set<Operation> {
-  return new Set([...kind.operations, ...kind.assumed]);
+  return new Set(kind.operations);
 }
 
 function allowedMethods(table: Record<string, Operation>, ops: Set<Operation>): string[] {
