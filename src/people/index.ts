@@ -8,7 +8,7 @@ export * from './rows';
 export { readPeopleCsv, headerAliases, fieldOfHeader, mapHeader, normalizeHeader } from './csv';
 export { readPeopleJson } from './json';
 export { failedFileName, fileTimestamp, serializeFailed, writeFailedFile } from './failedFile';
-export { checkEmail, isEmail } from './email';
+export { checkEmail } from './email';
 
 export type PeopleFormat = 'csv' | 'json';
 

@@ -8,6 +8,7 @@
  * Plain TypeScript: no `vscode` import, so the sandbox and tests can use it.
  */
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 
 import base from '../../schemas/base.schema.json';
 import folder from '../../schemas/folder.schema.json';
@@ -78,6 +79,8 @@ function instanceAjv(): Ajv {
       },
     });
     ajv.addVocabulary(editorKeywords);
+    // `format: "email"` is the one e-mail rule (people/email.ts uses the same pattern).
+    addFormats(ajv, ['email']);
     for (const [name, schema] of Object.entries(schemaFiles)) ajv.addSchema(schema, name);
   }
   return ajv;
