@@ -2,7 +2,7 @@
  * Tokens in SecretStorage, bound to the origin they were entered for: a token
  * stored for one origin is never handed out for another.
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { TokenSet } from '../api/auth';
 import { originOf } from './connectionInfo';
 
