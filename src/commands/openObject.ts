@@ -1,14 +1,11 @@
-/** Opens an object as a JSON document (from the tree, args, or picked from the palette). */
+/**
+ * Opens an object as a JSON document: from the tree, an `oms:` Uri, args
+ * (`{ connectionId, folderKey, kind, key, name? }`: where `oms.newObject`
+ * would create one, plus its key), or picked from the palette.
+ */
 import { objectUri } from '../fs/objectUri';
 import { showJson } from '../ui/showJson';
 import { ObjectTarget, objectTarget, targeted } from './commandTargets';
-import type { NewObjectArgs } from './newObject';
-
-/** An object by address: where `oms.newObject` would create one, plus its key. */
-export interface OpenObjectArgs extends NewObjectArgs {
-  key: string;
-}
-
 export const openObject = targeted({
   id: 'oms.openObject',
   target: (s, arg) => objectTarget(s, undefined, arg),

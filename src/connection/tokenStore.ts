@@ -20,7 +20,7 @@ export class TokenStore {
     try {
       raw = await this.secrets.get(keyOf(connectionId));
     } catch (e) {
-      throw new Error(`Cannot read the secret store (on Linux it needs a keyring such as gnome-keyring): ${(e as Error).message}`);
+      throw new Error(`Cannot read the secret store (on Linux it needs a keyring such as gnome-keyring): ${(e as Error).message}`, { cause: e });
     }
     if (!raw) return undefined;
     const stored = JSON.parse(raw) as StoredTokens;
@@ -32,7 +32,7 @@ export class TokenStore {
     try {
       await this.secrets.store(keyOf(connectionId), JSON.stringify(stored));
     } catch (e) {
-      throw new Error(`Cannot write to the secret store (on Linux it needs a keyring such as gnome-keyring): ${(e as Error).message}`);
+      throw new Error(`Cannot write to the secret store (on Linux it needs a keyring such as gnome-keyring): ${(e as Error).message}`, { cause: e });
     }
   }
 

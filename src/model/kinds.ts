@@ -100,6 +100,7 @@ export interface Kind extends KindEntry {
  * Schemas of what is not an object of a kind: the instance (`GET /api`), and
  * documents the editor recognises by the end of their file name. With the
  * kinds' schemas and what they reference, these are all of schemas/.
+ * @internal Read by the jsonValidation test (and the build's validator generation).
  */
 export const otherSchemas: ReadonlyArray<{ readonly schema: string; readonly fileMatch?: string }> = [
   { schema: 'instance.schema.json' },

@@ -24,6 +24,7 @@ export function statusLabel(code: number): string {
  * Ranges and priorities are the spec's; which status goes with which range is
  * not shown, so these follow a usual end-of-line supervised input (short at
  * low resistance, normal near 1 kOhm, active near 2 kOhm, open above 25 kOhm).
+ * @internal Exported for its unit test.
  */
 export const sampleRanges: ReadonlyArray<readonly [string, number, number, number, number]> = [
   ['Supervisory fault, shorted circuit', -2, 50, 1, 3],

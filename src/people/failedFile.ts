@@ -9,7 +9,10 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import type { PersonInfo } from '../model/types';
 
-/** `20240131T154502Z` (UTC, sortable, safe in file names). */
+/**
+ * `20240131T154502Z` (UTC, sortable, safe in file names).
+ * @internal Exported for its unit test.
+ */
 export function fileTimestamp(date: Date): string {
   return date.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
 }
@@ -18,6 +21,7 @@ export function fileTimestamp(date: Date): string {
  * `people.csv` -> `people.failed-<ts>.people.json`; a failed file fed back in
  * (`people.failed-<old>.people.json`) gives `people.failed-<ts>.people.json`,
  * not a growing chain of suffixes.
+ * @internal Exported for its unit test.
  */
 export function failedFileName(inputName: string, date: Date): string {
   const base = path.basename(inputName)

@@ -32,7 +32,10 @@ export function readPeopleJson(input: string | Uint8Array): PeopleFile {
   return { format: 'json', rows, notes: [] };
 }
 
-/** Offsets where each element of the top-level array starts (jsonc-parser's scanner: strings and nesting aware). */
+/**
+ * Offsets where each element of the top-level array starts (jsonc-parser's scanner: strings and nesting aware).
+ * @internal Exported for its unit test.
+ */
 export function itemOffsets(text: string): number[] {
   const starts: number[] = [];
   let depth = 0;

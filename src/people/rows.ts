@@ -92,7 +92,7 @@ export function personFromFields(f: PersonFields, naming?: TypeNaming): PersonIn
     Surname: surname || null,
     Addresses: addresses,
     CardAssignments: null,
-  } as PersonInfo;
+  };
 }
 
 /**

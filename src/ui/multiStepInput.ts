@@ -10,8 +10,10 @@ import * as vscode from 'vscode';
 /** A step: asks one thing, records it in the flow's state, returns the next step (or nothing when done). */
 export type Step = (input: MultiStepInput) => Promise<Step | undefined>;
 
-const back = Symbol('back');
-const cancel = Symbol('cancel');
+/** Thrown inside a flow: the user went Back, or closed the input. */
+class FlowSignal extends Error {}
+const back = new FlowSignal('back');
+const cancel = new FlowSignal('cancel');
 
 export interface StepInfo {
   title: string;
@@ -140,7 +142,9 @@ export class MultiStepInput {
       this.current = pick;
       if (o.onValue) o.onValue('', pick);
       pick.show();
-    }).finally(() => disposables.forEach((d) => d.dispose()));
+    }).finally(() => {
+      for (const d of disposables) d.dispose();
+    });
   }
 
   /** One line of text, validated as typed. */
@@ -185,6 +189,8 @@ export class MultiStepInput {
       this.current = box;
       if (box.value) void check(box.value);
       box.show();
-    }).finally(() => disposables.forEach((d) => d.dispose()));
+    }).finally(() => {
+      for (const d of disposables) d.dispose();
+    });
   }
 }

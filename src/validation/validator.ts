@@ -44,7 +44,10 @@ const schemaFiles: Readonly<Record<string, object>> = {
   'pushNotificationRequest.schema.json': pushNotificationRequest,
 };
 
-/** Names of all schema files (for tests and for callers that list them). */
+/**
+ * Names of all schema files (for tests and for callers that list them).
+ * @internal Exported for its unit test.
+ */
 export const schemaFileNames: readonly string[] = Object.keys(schemaFiles);
 
 /** Annotation keywords VS Code understands and ajv does not. */
@@ -208,7 +211,7 @@ function collapseAlternatives(raw: AjvError[]): AjvError[] {
       if (inner.length) {
         replacement = inner;
       } else {
-        const types = [...new Set(subs.flatMap((e) => String((e.params as { type?: unknown }).type ?? '').split(',')).filter(Boolean))];
+        const types = [...new Set(subs.flatMap((e) => String((e.params as { type?: string }).type ?? '').split(',')).filter(Boolean))];
         replacement = [{ ...alt, keyword: 'type', params: { type: types.join(',') }, parentSchema: { type: types } }];
       }
     }

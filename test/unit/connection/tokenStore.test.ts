@@ -12,10 +12,10 @@ function secretStorage(failWith?: Error): vscode.SecretStorage & { raw: Map<stri
   };
   return {
     raw,
-    get: async (key: string) => (check(), raw.get(key)),
-    store: async (key: string, value: string) => { check(); raw.set(key, value); },
-    delete: async (key: string) => { check(); raw.delete(key); },
-    keys: async () => [...raw.keys()],
+    get: (key: string) => Promise.resolve().then(() => (check(), raw.get(key))),
+    store: (key: string, value: string) => Promise.resolve().then(() => { check(); raw.set(key, value); }),
+    delete: (key: string) => Promise.resolve().then(() => { check(); raw.delete(key); }),
+    keys: () => Promise.resolve([...raw.keys()]),
     onDidChange: () => ({ dispose() {} }),
   } as unknown as vscode.SecretStorage & { raw: Map<string, string> };
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { newObject } from '../../../src/model/templates';
 import { kind } from '../../../src/model/kinds';
 import { makeType } from '../../../src/model/typeName';
-import { checkEmail } from '../../../src/people';
+import { checkEmail } from '../../../src/people/email';
 import { validate } from '../../../src/validation/validator';
 
 const addresses = [
