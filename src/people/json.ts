@@ -3,7 +3,8 @@
  * written by a previous batch for its failed items). Each item is checked
  * against the person schema and keeps the line it starts on. Plain TypeScript.
  */
-import { visit } from 'jsonc-parser';
+// The ES module build: the package's main entry is a UMD wrapper whose requires esbuild cannot follow.
+import { visit } from 'jsonc-parser/lib/esm/main';
 import type { PersonInfo } from '../model/types';
 import { PeopleFile, PeopleFileError, personErrors, PersonRow } from './rows';
 

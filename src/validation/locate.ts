@@ -7,7 +7,8 @@
  *
  * Plain TypeScript: no `vscode` import.
  */
-import { Node, parseTree, ParseError } from 'jsonc-parser';
+// The ES module build: the package's main entry is a UMD wrapper whose requires esbuild cannot follow.
+import { Node, parseTree, ParseError } from 'jsonc-parser/lib/esm/main';
 
 export interface TextRange {
   offset: number;
