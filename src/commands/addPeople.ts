@@ -90,7 +90,7 @@ export const addPeople: Command = {
     } catch (e) {
       if (!(e instanceof PeopleFileError) && !(e instanceof vscode.FileSystemError)) throw e;
       const reason = `${name}: ${e.message}`;
-      throw new Failure(`No people added: ${reason}`, stopped(input, 0, [], reason), { cause: e });
+      throw new Failure(reason, stopped(input, 0, [], reason), { cause: e });
     }
     for (const note of file.notes) log().info(`${name}: ${note}`);
     const invalid = invalidRows(file);
@@ -107,7 +107,7 @@ export const addPeople: Command = {
       if (!go) {
         const reason = `${invalid.length} of ${file.rows.length} rows are not valid`;
         const result = { ...stopped(input, file.rows.length, invalidList, reason), folderKey: where.folderKey };
-        if (args) throw new Failure(`No people added from ${name}: ${reason} (${describeInvalid(invalid, 3).replace(/\n/g, '; ')})`, result);
+        if (args) throw new Failure(`${name}: ${reason} (${describeInvalid(invalid, 3).replace(/\n/g, '; ')})`, result);
         return result;
       }
     } else if (!args) {
