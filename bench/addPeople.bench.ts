@@ -17,7 +17,8 @@ import { performance } from 'node:perf_hooks';
 import { OmsClient } from '../src/api/client';
 import { createHttp } from '../src/api/http';
 import { kind } from '../src/model/kinds';
-import { readPeopleCsv, validRows } from '../src/people';
+import { validRows } from '../src/people';
+import { readPeopleCsv } from '../src/people/csv';
 import { startSandbox } from '../src/sandbox/server';
 
 const rows = Number(process.argv[2] ?? 10_000);

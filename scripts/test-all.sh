@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # README's test command (`npm test`), also what CI runs: install what is
-# missing, type-check, unit tests, package the .vsix, integration tests in a
-# real VS Code. Ends with one summary line: `total: N passed, N failed`.
+# missing, type-check, lint (ESLint, knip), unit tests, package the .vsix,
+# integration tests in a real VS Code. Ends with one summary line: `total: N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="$(mktemp -d)"
@@ -17,6 +17,9 @@ fi
 
 step "type-check"
 npm run --silent typecheck || fail "type-check failed"
+
+step "lint (ESLint; knip: unused files, exports, dependencies, also in production mode)"
+npm run --silent lint || fail "lint failed"
 
 step "unit tests"
 npm run --silent test:unit 2>&1 | tee "$out/unit.txt"

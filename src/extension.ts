@@ -14,8 +14,11 @@ import { log } from './log';
 import { ObjectTree } from './tree/objectTree';
 import type { Services } from './commands/services';
 
+/** Kept for deactivate: its close is asynchronous, and VS Code awaits only what deactivate returns. */
+let sandbox: SandboxHost | undefined;
+
 export async function activate(context: vscode.ExtensionContext) {
-  const sandbox = new SandboxHost(context);
+  sandbox = new SandboxHost(context);
   const connections = new ConnectionManager(context, sandbox);
   const fs = new ObjectFileSystem(connections, askOnConflict);
   const tree = new ObjectTree(connections);
@@ -43,4 +46,7 @@ export async function activate(context: vscode.ExtensionContext) {
   return services;
 }
 
-export function deactivate() {}
+export async function deactivate(): Promise<void> {
+  await sandbox?.dispose();
+  sandbox = undefined;
+}

@@ -62,7 +62,7 @@ function toTokenSet(body: TokenResponse): TokenSet {
 }
 
 /** Refresh this long before expiry, so no call goes out with a token about to lapse. */
-export const refreshMarginMs = 5 * 60 * 1000;
+const refreshMarginMs = 5 * 60 * 1000;
 
 export function needsRefresh(tokens: TokenSet, now = Date.now()): boolean {
   return tokens.expiresAt !== undefined && tokens.expiresAt - now < refreshMarginMs;

@@ -15,7 +15,7 @@ export interface Page<T> {
 }
 
 /** Public clients use 1000 as the largest page. */
-export const maxPageSize = 1000;
+const maxPageSize = 1000;
 
 export class OmsClient {
   constructor(readonly http: Http) {}
@@ -115,7 +115,7 @@ export class OmsClient {
 }
 
 /** Folder and object key of a stored object, from Key/InFolderKey or its Href. */
-export function addressOf(obj: BaseInfo): { folderKey: string; key: string } {
+function addressOf(obj: BaseInfo): { folderKey: string; key: string } {
   const fromHref = /^\/api\/f\/([^/]+)\/[^/]+\/([^/?#]+)/.exec(obj.Href ?? '');
   const folderKey = obj.InFolderKey ?? (fromHref ? decodeURIComponent(fromHref[1]) : undefined);
   const key = obj.Key ?? (fromHref ? decodeURIComponent(fromHref[2]) : undefined);
@@ -133,7 +133,10 @@ function asArray<T>(body: unknown, kind: Kind): T[] {
   throw new ApiError('server', `The server's list of ${kind.pluralLabel.toLowerCase()} is not an array`);
 }
 
-/** The batch count as a number, an array of added objects, `{Count}`, or nothing (then: all of them). */
+/**
+ * The batch count as a number, an array of added objects, `{Count}`, or nothing (then: all of them).
+ * @internal Exported for its unit test.
+ */
 export function countOf(body: unknown, sent: number): number {
   if (typeof body === 'number' && Number.isFinite(body)) return body;
   if (typeof body === 'string' && /^\d+$/.test(body.trim())) return Number(body);

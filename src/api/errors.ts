@@ -74,7 +74,7 @@ export function detailsFromBody(body: string): Array<{ pointer?: string; message
   try {
     const parsed = JSON.parse(body) as { Errors?: unknown };
     if (!Array.isArray(parsed?.Errors)) return [];
-    return parsed.Errors.filter((e): e is { pointer?: string; message: string } => typeof e?.message === 'string');
+    return parsed.Errors.filter((e): e is { pointer?: string; message: string } => typeof (e as { message?: unknown } | null)?.message === 'string');
   } catch {
     return [];
   }

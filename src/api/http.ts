@@ -89,7 +89,7 @@ export function createHttp(options: HttpOptions): Http {
       const timer = setTimeout(() => controller.abort(), timeoutMs);
       try {
         // Never follow redirects: the bearer token must reach no other origin.
-        response = await fetch(url.href, { method: req.method, headers, body, redirect: 'manual', signal: controller.signal as never });
+        response = await fetch(url.href, { method: req.method, headers, body, redirect: 'manual', signal: controller.signal });
         const text = await response.text();
         clearTimeout(timer);
         options.log?.({ method: req.method, path: logPath, status: response.status, ms: Date.now() - started, attempt });
@@ -141,7 +141,7 @@ function toError(response: Response, text: string, req: RequestOptions): ApiErro
 }
 
 /** Exponential back-off with jitter, or the server's Retry-After when it gives one. */
-export function waitFor(attempt: number, retryAfter: string | null, backoffMs: number, maxMs: number): number {
+function waitFor(attempt: number, retryAfter: string | null, backoffMs: number, maxMs: number): number {
   if (retryAfter) {
     const seconds = Number(retryAfter);
     const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();

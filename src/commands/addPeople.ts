@@ -24,10 +24,11 @@ import { peopleToResend } from '../api/batch';
 import { kind as kindOf } from '../model/kinds';
 import type { PersonInfo } from '../model/types';
 import {
-  describeInvalid, failedFileName, invalidRows, PeopleFile, PeopleFileError, PersonRow, readPeople, serializeFailed, validRows,
+  describeInvalid, invalidRows, PeopleFile, PeopleFileError, PersonRow, readPeople, serializeFailed, validRows, writeFailedFile,
 } from '../people';
-import { FolderTarget, folderTarget } from './commandTargets';
-import { notify, showLogAction } from './multiStep';
+import { notify, showLogAction } from '../ui/notify';
+import { FolderTarget, folderTarget, uriOf } from './commandTargets';
+import { Failure } from './failure';
 import type { Command } from './services';
 import { log } from '../log';
 
@@ -79,7 +80,7 @@ export const addPeople: Command = {
   async run(s, target?: vscode.Uri | AddPeopleArgs | object): Promise<AddPeopleResult | undefined> {
     const args = isArgs(target) ? target : undefined;
     const node = !args && !(target instanceof vscode.Uri) ? target : undefined;
-    const uri = toUri(target instanceof vscode.Uri ? target : args?.uri) ?? (await pickFile());
+    const uri = uriOf(target) ?? (await pickFile());
     const input = display(uri);
     const name = uri.path.split('/').pop() ?? 'people';
 
@@ -89,17 +90,13 @@ export const addPeople: Command = {
     } catch (e) {
       if (!(e instanceof PeopleFileError) && !(e instanceof vscode.FileSystemError)) throw e;
       const reason = `${name}: ${e.message}`;
-      notify('error', `No people added: ${reason}`);
-      return stopped(input, 0, [], reason);
+      throw new Failure(reason, stopped(input, 0, [], reason), { cause: e });
     }
     for (const note of file.notes) log().info(`${name}: ${note}`);
     const invalid = invalidRows(file);
     const valid = validRows(file);
     const invalidList = invalid.map((r) => ({ line: r.line, errors: r.errors }));
-    if (file.rows.length === 0) {
-      notify('warning', `No people in ${name}.`);
-      return stopped(input, 0, [], 'the file has no people');
-    }
+    if (file.rows.length === 0) throw new Failure(`No people in ${name}`, stopped(input, 0, [], 'the file has no people'));
 
     const where = await folderTarget(s, args ?? node);
     const folderLabel = `folder ${where.folderKey} on ${where.connection.info.label}`;
@@ -109,8 +106,9 @@ export const addPeople: Command = {
       const go = args ? args.onInvalid === 'send' && valid.length > 0 : await askToGoOn(name, valid.length, invalid);
       if (!go) {
         const reason = `${invalid.length} of ${file.rows.length} rows are not valid`;
-        if (args) notify('error', `No people added from ${name}: ${reason} (${describeInvalid(invalid, 3).replace(/\n/g, '; ')})`, showLogAction);
-        return { ...stopped(input, file.rows.length, invalidList, reason), folderKey: where.folderKey };
+        const result = { ...stopped(input, file.rows.length, invalidList, reason), folderKey: where.folderKey };
+        if (args) throw new Failure(`${name}: ${reason} (${describeInvalid(invalid, 3).replace(/\n/g, '; ')})`, result);
+        return result;
       }
     } else if (!args) {
       const add = `Add ${valid.length}`;
@@ -132,7 +130,9 @@ export const addPeople: Command = {
     let fileProblem: string | undefined;
     if (resend.length) {
       try {
-        failedFile = display(await writeNextTo(uri, name, resend));
+        // Written by the one atomic writer; a file elsewhere than on disk has no "next to" it can be written.
+        if (uri.scheme !== 'file') throw new Error(`${display(uri)} is not a file on disk`);
+        failedFile = await writeFailedFile(uri.fsPath, resend);
       } catch (e) {
         fileProblem = (e as Error).message;
         // Never lose them: put them in an editor the user can save.
@@ -153,11 +153,6 @@ export const addPeople: Command = {
 };
 
 const isArgs = (t: unknown): t is AddPeopleArgs => !!t && typeof t === 'object' && !(t instanceof vscode.Uri) && 'uri' in t;
-
-function toUri(given: vscode.Uri | string | undefined): vscode.Uri | undefined {
-  if (given === undefined || given instanceof vscode.Uri) return given;
-  return /^[a-z][\w+.-]+:/i.test(given) && !/^[a-z]:[\\/]/i.test(given) ? vscode.Uri.parse(given) : vscode.Uri.file(given);
-}
 
 function display(uri: vscode.Uri): string {
   return uri.scheme === 'file' ? uri.fsPath : uri.toString();
@@ -233,21 +228,6 @@ function failedBatch(o: BatchOutcome, rows: PersonRow[]): FailedBatch {
   };
 }
 
-/** Writes next to the input without overwriting anything; returns the file's URI. */
-async function writeNextTo(input: vscode.Uri, name: string, people: PersonInfo[]): Promise<vscode.Uri> {
-  const dir = vscode.Uri.joinPath(input, '..');
-  const base = failedFileName(name, new Date());
-  const content = new TextEncoder().encode(serializeFailed(people));
-  for (let n = 1; n < 1000; n++) {
-    const target = vscode.Uri.joinPath(dir, n === 1 ? base : base.replace(/\.people\.json$/, `-${n}.people.json`));
-    const exists = await vscode.workspace.fs.stat(target).then(() => true, () => false);
-    if (exists) continue;
-    await vscode.workspace.fs.writeFile(target, content);
-    return target;
-  }
-  throw new Error(`no free file name for ${base}`);
-}
-
 function summarize(r: AddPeopleResult, name: string, folderLabel: string, report: BatchReport, fileProblem?: string): void {
   const parts = [`Added ${r.added} of ${r.rows} ${r.rows === 1 ? 'person' : 'people'} from ${name} to ${folderLabel}.`];
   if (r.sent !== r.added) parts.push(`(The server reported ${r.added} added for ${r.sent} sent.)`);
@@ -261,6 +241,6 @@ function summarize(r: AddPeopleResult, name: string, folderLabel: string, report
   if (r.failedFile) parts.push(`Failed items saved to ${r.failedFile.split(/[\\/]/).pop()}: fix and add them with the same command.`);
   if (fileProblem) parts.push(`The failed items could not be written next to the input (${fileProblem}); they are open in a new editor.`);
   for (const o of report.failed) log().warn(`Batch ${o.index + 1} (people ${o.start + 1}-${o.end}): ${o.skipped ? 'not sent (cancelled)' : o.error?.message}`);
-  const actions = r.failedFile ? [{ title: 'Open Failed Items', run: () => vscode.window.showTextDocument(toUri(r.failedFile)!) }, showLogAction] : [showLogAction];
+  const actions = r.failedFile ? [{ title: 'Open Failed Items', run: () => vscode.window.showTextDocument(vscode.Uri.file(r.failedFile!)) }, showLogAction] : [showLogAction];
   notify(r.ok ? 'info' : r.added > 0 ? 'warning' : 'error', parts.join(' '), ...(r.ok ? [] : actions));
 }

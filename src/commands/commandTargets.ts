@@ -1,66 +1,159 @@
 /**
- * What a command acts on, from a tree node, an args object or the palette
- * (pickers). Nodes are recognised by shape, so args objects work the same way.
+ * What a command acts on, resolved one way for every command: from a tree
+ * node, an `oms:` Uri, an args object (tests, scripts, other extensions), or,
+ * when nothing names it, the palette pickers. Nodes and args objects are read
+ * by the same field names (`connectionId`, `folderKey`, `kind`, `key`), so an
+ * args object works wherever a node does. Each resolver notes the connection
+ * it settles on, so a failure can offer Sign In for it.
  */
+import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
-import { Kind, KindId, kind as kindOf } from '../model/kinds';
+import { Kind, KindId, kind as kindOf, supports } from '../model/kinds';
 import type { BaseInfo } from '../model/types';
-import { pickConnection, pickFolder, pickObject } from './pick';
-import type { Services } from './services';
+import type { Paged } from '../tree/nodes/loadMoreNode';
+import { pickConnection, pickFolder, pickKind, pickObject } from './pick';
+import type { Command, Services, TargetedCommand } from './services';
 
-export interface FolderTarget {
+export interface ConnectionTarget {
   connection: Connection;
+}
+
+export interface FolderTarget extends ConnectionTarget {
   folderKey: string;
 }
 
-export interface ObjectTarget extends FolderTarget {
+export interface CollectionTarget extends FolderTarget {
   kind: Kind;
+}
+
+export interface ObjectTarget extends CollectionTarget {
   key: string;
   name: string;
 }
 
-type Loose = Record<string, unknown> | undefined | null;
+/** A TargetedCommand as registered: its target resolved from the first argument, then run. */
+export function targeted<T>(command: TargetedCommand<T>): Command {
+  return {
+    id: command.id,
+    async run(s, ...args) {
+      return command.run(s, await command.target(s, args[0]), ...args);
+    },
+  };
+}
+
+type Fields = Record<string, unknown>;
+
+/** An argument's fields (a node or an args object); undefined for a Uri, a string or nothing. */
+function fieldsOf(arg: unknown): Fields | undefined {
+  return arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) ? (arg as Fields) : undefined;
+}
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 
-function connectionOf(s: Services, id: string | undefined): Connection | undefined {
-  if (!id) return undefined;
-  const c = s.connections.get(id);
-  if (!c) throw new Error(`No connection "${id}"`);
-  return c;
+/**
+ * The connection an argument names, without asking: an id, `connectionId`
+ * (folder, group and object nodes, args), `connection.id` (a connection node)
+ * or the authority of an `oms:` Uri.
+ */
+export function connectionIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return str(arg);
+  if (arg instanceof vscode.Uri) return arg.scheme === 'oms' ? str(arg.authority) : undefined;
+  const t = fieldsOf(arg);
+  return str(t?.connectionId) ?? str((t?.connection as { id?: unknown } | undefined)?.id);
+}
+
+/** The named connection, else the one picked; noted for the failure report either way. */
+async function resolveConnection(s: Services, arg: unknown): Promise<{ connection: Connection; named: boolean }> {
+  const id = connectionIdOf(arg);
+  const connection = id ? s.connections.get(id) : await pickConnection(s);
+  if (!connection) throw new Error(`No connection "${id}"`);
+  if (s.invocation) s.invocation.connection = connection;
+  return { connection, named: id !== undefined };
+}
+
+export async function connectionTarget(s: Services, arg: unknown): Promise<ConnectionTarget> {
+  return { connection: (await resolveConnection(s, arg)).connection };
 }
 
 /**
- * A folder node, collection node or object node (`connectionId`, `folderKey`),
- * a connection node (`connection`: its root folder), args with
- * `connectionId` and `folderKey`, or else the palette pickers.
+ * A folder, group or object node (its folder), a connection node or an args
+ * object without `folderKey` (the connection's root folder), or the pickers.
  */
-export async function folderTarget(s: Services, target: unknown): Promise<FolderTarget> {
-  const t = (target && typeof target === 'object' ? target : undefined) as Loose;
-  const nodeConnection = (t?.connection as { id?: unknown } | undefined)?.id;
-  const connection = connectionOf(s, str(t?.connectionId) ?? str(nodeConnection)) ?? (await pickConnection(s));
-  const folderKey = str(t?.folderKey) ?? (t && (t.connectionId || nodeConnection) ? await connection.rootFolderKey() : await pickFolder(connection));
+export async function folderTarget(s: Services, arg: unknown): Promise<FolderTarget> {
+  const { connection, named } = await resolveConnection(s, arg);
+  const folderKey = str(fieldsOf(arg)?.folderKey) ?? (named ? await connection.rootFolderKey() : await pickFolder(connection));
   return { connection, folderKey };
 }
 
+/** `kind` of a node (a Kind) or of args (a KindId). */
+function kindIn(t: Fields | undefined): Kind | undefined {
+  const k = t?.kind;
+  if (typeof k === 'string') return kindOf(k as KindId);
+  const id = (k as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' ? kindOf(id as KindId) : undefined;
+}
+
+/** A group node, args with `kind`, or the pickers (connection, kind that supports `operation`, folder). */
+export async function collectionTarget(s: Services, arg: unknown, operation: 'list' | 'create'): Promise<CollectionTarget> {
+  const t = fieldsOf(arg);
+  const { connection, named } = await resolveConnection(s, arg);
+  const kind = kindIn(t) ?? (await pickKind(operation, operation === 'create' ? 'Kind of object to create' : 'Kind of object'));
+  const folderKey = str(t?.folderKey) ?? (named ? await connection.rootFolderKey() : await pickFolder(connection));
+  return { connection, folderKey, kind };
+}
+
 /**
- * An object node of `kindId` (`connectionId`, `folderKey`, `object`), args
- * with `connectionId`, `folderKey` and `key` (or `siteKey`...), or the pickers.
+ * An object node, an `oms:` Uri of an object document, args with
+ * `connectionId`, `folderKey` and `key` (or `keyArg`, e.g. `siteKey`), or the
+ * pickers. With `kindId`, anything of another kind is refused.
  */
-export async function objectTarget(s: Services, kindId: KindId, target: unknown, keyArg = 'key'): Promise<ObjectTarget> {
-  const kind = kindOf(kindId);
-  const t = (target && typeof target === 'object' ? target : undefined) as Loose;
-  const nodeKind = (t?.kind as { id?: unknown } | undefined)?.id;
-  if (nodeKind !== undefined && nodeKind !== kindId) throw new Error(`This command works on ${kind.pluralLabel.toLowerCase()}`);
+export async function objectTarget(s: Services, kindId: KindId | undefined, arg: unknown, keyArg = 'key'): Promise<ObjectTarget> {
+  if (arg instanceof vscode.Uri) return objectOfUri(s, kindId, arg);
+  const t = fieldsOf(arg);
+  const given = kindIn(t);
+  const wanted = kindId ? kindOf(kindId) : undefined;
+  if (wanted && given && given.id !== wanted.id) throw new Error(`This command works on ${wanted.pluralLabel.toLowerCase()}`);
   const object = t?.object as BaseInfo | undefined;
   const key = str(object?.Key) ?? str(t?.[keyArg]) ?? str(t?.key);
-  const connection = connectionOf(s, str(t?.connectionId));
-  if (connection && key) {
+  const { connection, named } = await resolveConnection(s, arg);
+  const kind = wanted ?? given;
+  if (named && key && kind) {
     const folderKey = str(t?.folderKey) ?? (await connection.rootFolderKey());
     return { connection, folderKey, kind, key, name: str(object?.CommonName) ?? str(t?.name) ?? key };
   }
-  const c = connection ?? (await pickConnection(s));
-  const folderKey = str(t?.folderKey) ?? (await pickFolder(c));
-  const picked = await pickObject(c, kind, folderKey, `${kind.label} in this folder`);
-  return { connection: c, folderKey, kind, key: picked.Key ?? '', name: picked.CommonName || picked.Key || '' };
+  const k = kind ?? (await pickKind('list', 'Kind of object'));
+  const folderKey = str(t?.folderKey) ?? (await pickFolder(connection));
+  const picked = await pickObject(connection, k, folderKey, kind ? `${k.label} in this folder` : undefined);
+  return { connection, folderKey, kind: k, key: picked.Key ?? '', name: picked.CommonName || picked.Key || '' };
+}
+
+async function objectOfUri(s: Services, kindId: KindId | undefined, uri: vscode.Uri): Promise<ObjectTarget> {
+  const address = s.fs.addressOf(uri);
+  if (!address) throw new Error(`${uri.path.split('/').pop() ?? uri.toString()} is not an object of the service`);
+  if (kindId && address.kind.id !== kindId) throw new Error(`This command works on ${kindOf(kindId).pluralLabel.toLowerCase()}`);
+  const { connection } = await resolveConnection(s, uri);
+  const name = uri.path.split('/').pop()?.replace(/\.json$/, '') || address.key;
+  return { connection, folderKey: address.folderKey, kind: address.kind, key: address.key, name };
+}
+
+/** Refuses an operation the registry says the service does not offer for the kind. */
+export function requireOperation(kind: Kind, operation: 'create' | 'delete' | 'update'): void {
+  if (!supports(kind, operation)) throw new Error(`The service cannot ${operation} ${kind.pluralLabel.toLowerCase()}`);
+}
+
+/** A file named by a Uri, by args `{ uri }` (a Uri, a URI string or a path), or by a path. */
+export function uriOf(arg: unknown): vscode.Uri | undefined {
+  const given = arg instanceof vscode.Uri || typeof arg === 'string' ? arg : fieldsOf(arg)?.uri;
+  if (given instanceof vscode.Uri) return given;
+  if (typeof given !== 'string' || !given) return undefined;
+  // `c:\x` is a Windows path, not a URI with scheme `c`.
+  return /^[a-z][\w+.-]+:/i.test(given) && !/^[a-z]:[\\/]/i.test(given) ? vscode.Uri.parse(given) : vscode.Uri.file(given);
+}
+
+/** A group that pages: itself, or the group of its "Load more" node. */
+export function pagedTarget(arg: unknown): Paged {
+  const t = fieldsOf(arg) as Partial<Paged> & { parent?: Partial<Paged> } | undefined;
+  const paged = typeof t?.loadAll === 'function' ? t : typeof t?.parent?.loadAll === 'function' ? t.parent : undefined;
+  if (!paged) throw new Error('Choose a group of objects in the Objects view');
+  return paged as Paged;
 }

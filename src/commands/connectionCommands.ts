@@ -1,24 +1,20 @@
 /** Small commands on one connection: rename, remove, sign out, make active. */
 import * as vscode from 'vscode';
-import { pickConnection } from './pick';
-import type { Command } from './services';
+import { ConnectionTarget, connectionTarget, targeted } from './commandTargets';
 
-type Target = string | { connection?: { id: string } } | undefined;
-const idOf = (t: Target) => (typeof t === 'string' ? t : t?.connection?.id);
-
-export const renameConnection: Command = {
+export const renameConnection = targeted({
   id: 'oms.renameConnection',
-  async run(s, target: Target, newName?: string) {
-    const c = await pickConnection(s, idOf(target));
+  target: connectionTarget,
+  async run(s, { connection: c }: ConnectionTarget, _target: unknown, newName?: string) {
     const label = newName ?? (await vscode.window.showInputBox({ title: 'Rename Connection', value: c.info.label, validateInput: (v) => (v.trim() ? undefined : 'Enter a name') }));
     if (label) await s.connections.update(c.id, { label: label.trim() });
   },
-};
+});
 
-export const removeConnection: Command = {
+export const removeConnection = targeted({
   id: 'oms.removeConnection',
-  async run(s, target: Target, confirmed?: boolean) {
-    const c = await pickConnection(s, idOf(target));
+  target: connectionTarget,
+  async run(s, { connection: c }: ConnectionTarget, _target: unknown, confirmed?: boolean) {
     if (!confirmed) {
       const yes = 'Remove';
       const choice = await vscode.window.showWarningMessage(`Remove the connection "${c.info.label}" and forget its token?`, { modal: true }, yes);
@@ -26,22 +22,22 @@ export const removeConnection: Command = {
     }
     await s.connections.remove(c.id);
   },
-};
+});
 
-export const signOut: Command = {
+export const signOut = targeted({
   id: 'oms.signOut',
-  async run(s, target: Target) {
-    const c = await pickConnection(s, idOf(target));
+  target: connectionTarget,
+  async run(s, { connection: c }: ConnectionTarget) {
     await c.signOut();
     s.connections.fireChanged();
     vscode.window.setStatusBarMessage(`Signed out of ${c.info.label}`, 4000);
   },
-};
+});
 
-export const selectConnection: Command = {
+export const selectConnection = targeted({
   id: 'oms.selectConnection',
-  async run(s, target: Target) {
-    const c = await pickConnection(s, idOf(target) ?? (s.connections.all().length === 1 ? s.connections.all()[0].id : undefined));
+  target: connectionTarget,
+  async run(s, { connection: c }: ConnectionTarget) {
     await s.connections.setActive(c.id);
   },
-};
+});

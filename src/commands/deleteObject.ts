@@ -1,29 +1,31 @@
 /** Deletes an object after confirmation, closes its editors and refreshes the tree. */
 import * as vscode from 'vscode';
-import { supports } from '../model/kinds';
 import { ObjectAddress, sameObject, scheme } from '../fs/objectUri';
-import type { ObjectNode } from '../tree/nodes/objectNode';
-import type { Command, Services } from './services';
+import { ObjectTarget, objectTarget, requireOperation, targeted } from './commandTargets';
+import type { Services } from './services';
 
-export const deleteObject: Command = {
+export const deleteObject = targeted({
   id: 'oms.deleteObject',
-  async run(s, target?: ObjectNode | vscode.Uri, confirmed?: boolean) {
-    const uri = target instanceof vscode.Uri ? target : target?.uri ?? vscode.window.activeTextEditor?.document.uri;
-    const address = uri && s.fs.addressOf(uri);
-    if (!address) throw new Error('Select an object in the Objects view, or open one, to delete it');
-    if (!supports(address.kind, 'delete')) throw new Error(`The service cannot delete ${address.kind.pluralLabel.toLowerCase()}`);
-    const name = target && !(target instanceof vscode.Uri) ? target.name : uri.path.split('/').pop()?.replace(/\.json$/, '');
+  // From the tree, a Uri (the editor title menu, tests), or the document in the active editor.
+  target: (s, arg) => {
+    const given = arg ?? vscode.window.activeTextEditor?.document.uri;
+    if (!given) throw new Error('Select an object in the Objects view, or open one, to delete it');
+    return objectTarget(s, undefined, given);
+  },
+  async run(s, o: ObjectTarget, _target: unknown, confirmed?: boolean) {
+    requireOperation(o.kind, 'delete');
     if (!confirmed) {
       const yes = 'Delete';
-      const choice = await vscode.window.showWarningMessage(`Delete the ${address.kind.label.toLowerCase()} "${name}" on the server? This cannot be undone.`, { modal: true }, yes);
+      const choice = await vscode.window.showWarningMessage(`Delete the ${o.kind.label.toLowerCase()} "${o.name}" on the server? This cannot be undone.`, { modal: true }, yes);
       if (choice !== yes) return false;
     }
+    const address: ObjectAddress = { connectionId: o.connection.id, folderKey: o.folderKey, kind: o.kind, key: o.key };
     await s.fs.deleteObject(address);
     await closeEditorsOf(s, address);
-    vscode.window.setStatusBarMessage(`Deleted ${address.kind.label.toLowerCase()} "${name}"`, 4000);
+    vscode.window.setStatusBarMessage(`Deleted ${o.kind.label.toLowerCase()} "${o.name}"`, 4000);
     return true;
   },
-};
+});
 
 async function closeEditorsOf(s: Services, address: ObjectAddress): Promise<void> {
   const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((tab) => {

@@ -23,7 +23,8 @@ import type { InputScannerInfo, InputScannerReportingPriority } from '../model/t
 import { objectUri, parseObjectUri, sameObject } from '../fs/objectUri';
 import { formatErrors, validate } from '../validation/validator';
 import { ObjectTarget, objectTarget } from './commandTargets';
-import { MultiStepInput, notify, showLogAction, Step } from './multiStep';
+import { MultiStepInput, Step } from '../ui/multiStepInput';
+import { notify, showLogAction } from '../ui/notify';
 import type { Command, Services } from './services';
 
 export interface EditPrioritiesArgs {

@@ -1,14 +1,14 @@
-/** Every command, registered in one place. */
+/** Every command, registered in one place, each run by `runCommand`. */
 import * as vscode from 'vscode';
 import { addConnection } from './addConnection';
 import { removeConnection, renameConnection, selectConnection, signOut } from './connectionCommands';
 import { deleteObject } from './deleteObject';
 import { newObject } from './newObject';
 import { openObject } from './openObject';
-import { guarded } from './reportError';
+import { runCommand } from './runCommand';
 import type { Command, Services } from './services';
 import { signIn } from './signIn';
-import { loadAll, loadMore, refresh, retry } from './treeCommands';
+import { loadAll, loadMore, refresh } from './treeCommands';
 import { trySandbox } from './trySandbox';
 import { showLog } from './showLog';
 import { inviteUser } from './inviteUser';
@@ -17,23 +17,13 @@ import { sendPushNotificationFromFile } from './sendPushNotificationFromFile';
 import { addPeople } from './addPeople';
 import { editScannerPriorities } from './editScannerPriorities';
 
-export const commands: readonly Command[] = [
+const commands: readonly Command[] = [
   addConnection, renameConnection, removeConnection, signIn, signOut, selectConnection, trySandbox,
-  refresh, retry, loadMore, loadAll,
+  refresh, loadMore, loadAll,
   openObject, newObject, deleteObject, showLog,
   inviteUser, sendPushNotification, sendPushNotificationFromFile, addPeople, editScannerPriorities,
 ];
 
 export function registerCommands(services: Services): vscode.Disposable[] {
-  return commands.map((command) =>
-    vscode.commands.registerCommand(command.id, (...args: unknown[]) =>
-      // Errors become a message with the reason, never an unhandled rejection.
-      guarded(titleOf(command.id), async () => command.run(services, ...args)),
-    ),
-  );
-}
-
-function titleOf(id: string): string {
-  const words = id.replace(/^oms\./, '').replace(/([A-Z])/g, ' $1').toLowerCase();
-  return `Could not ${words}`;
+  return commands.map((command) => vscode.commands.registerCommand(command.id, (...args: unknown[]) => runCommand(services, command, args)));
 }

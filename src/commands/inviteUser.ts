@@ -11,9 +11,10 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
 import { checkEmail } from '../people/email';
-import { objectTarget } from './commandTargets';
-import { MultiStepInput, notify, showLogAction } from './multiStep';
-import type { Command } from './services';
+import { MultiStepInput } from '../ui/multiStepInput';
+import { notify } from '../ui/notify';
+import { ObjectTarget, objectTarget, targeted } from './commandTargets';
+import { Failure, failWith, messageOf } from './failure';
 
 export interface InviteUserArgs {
   connectionId?: string;
@@ -26,12 +27,11 @@ export type InviteResult =
   | { ok: true; email: string; siteKey: string }
   | { ok: false; reason: string; status?: number; sent: boolean };
 
-export const inviteUser: Command = {
+export const inviteUser = targeted({
   id: 'oms.inviteUser',
-  async run(s, target?: InviteUserArgs | object): Promise<InviteResult | undefined> {
-    const site = await objectTarget(s, 'engageSite', target, 'siteKey');
-    const given = (target as InviteUserArgs | undefined)?.email;
-    let email = given;
+  target: (s, arg) => objectTarget(s, 'engageSite', arg, 'siteKey'),
+  async run(_s, site: ObjectTarget, args?: InviteUserArgs): Promise<InviteResult> {
+    let email = args?.email;
     if (email === undefined) {
       await MultiStepInput.run(async (input) => {
         email = await input.input({
@@ -48,21 +48,12 @@ export const inviteUser: Command = {
     }
     const address = (email ?? '').trim();
     const problem = checkEmail(address);
-    if (problem) {
-      notify('error', `Not invited: ${problem}`);
-      return { ok: false, reason: problem, sent: false };
-    }
-    try {
-      await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Inviting ${address} to "${site.name}"…` },
-        () => site.connection.client.invite(site.folderKey, site.key, address),
-      );
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      notify('error', `Could not invite ${address} to "${site.name}": ${e.message}`, showLogAction);
-      return { ok: false, reason: e.message, status: e.status, sent: true };
-    }
+    if (problem) throw new Failure(problem, { ok: false, reason: problem, sent: false });
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Inviting ${address} to "${site.name}"…` },
+      () => site.connection.client.invite(site.folderKey, site.key, address),
+    ).then(undefined, failWith((e): InviteResult => ({ ok: false, reason: messageOf(e), status: e instanceof ApiError ? e.status : undefined, sent: true })));
     notify('info', `Invitation sent to ${address} for engage site "${site.name}".`);
     return { ok: true, email: address, siteKey: site.key };
   },
-};
+});

@@ -5,11 +5,7 @@ import { Kind, kind as kindOf, objectKinds, supports } from '../model/kinds';
 import type { BaseInfo } from '../model/types';
 import type { Services } from './services';
 
-export async function pickConnection(s: Services, connectionId?: string): Promise<Connection> {
-  if (connectionId) {
-    const c = s.connections.get(connectionId);
-    if (c) return c;
-  }
+export async function pickConnection(s: Services): Promise<Connection> {
   const all = s.connections.all();
   if (all.length === 0) {
     throw new Error('No connection yet: run "OMS: Add Connection" or "OMS: Try the Local Sandbox"');

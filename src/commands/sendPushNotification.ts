@@ -27,9 +27,10 @@ import {
 import { namingOf } from '../model/typeName';
 import type { PersonInfo, PushNotificationRequest } from '../model/types';
 import { formatErrors, SchemaError, validate } from '../validation/validator';
-import { FolderTarget, folderTarget } from './commandTargets';
-import { MultiStepInput, notify, showLogAction, Step } from './multiStep';
-import type { Command } from './services';
+import { MultiStepInput, Step } from '../ui/multiStepInput';
+import { notify } from '../ui/notify';
+import { FolderTarget, folderTarget, targeted } from './commandTargets';
+import { Failure, failWith, messageOf } from './failure';
 
 export interface SendPushArgs extends Partial<PushInput> {
   connectionId?: string;
@@ -50,50 +51,38 @@ export function currentPushTypes(): PushTypeMapping {
 
 const isArgs = (t: unknown): t is SendPushArgs => !!t && typeof t === 'object' && ('type' in t || 'request' in t);
 
-export const sendPushNotification: Command = {
+export const sendPushNotification = targeted({
   id: 'oms.sendPushNotification',
-  async run(s, target?: SendPushArgs | object): Promise<PushResult | undefined> {
+  target: folderTarget,
+  async run(_s, where: FolderTarget, args?: unknown): Promise<PushResult> {
     const mapping = currentPushTypes();
-    const where = await folderTarget(s, target);
-    if (isArgs(target)) {
-      let request: PushNotificationRequest;
-      try {
-        request = target.request ?? buildPushRequest(target as PushInput, mapping, await namingFor(where));
-      } catch (e) {
-        notify('error', `Push notification not sent: ${(e as Error).message}`);
-        return { ok: false, reason: (e as Error).message, sent: false };
-      }
-      return sendPush(where, request, mapping);
+    if (!isArgs(args)) return sendPush(where, await guidedRequest(where, mapping), mapping);
+    let request: PushNotificationRequest;
+    try {
+      request = args.request ?? buildPushRequest(args as PushInput, mapping, await namingFor(where));
+    } catch (e) {
+      throw new Failure(messageOf(e), { ok: false, reason: messageOf(e), sent: false } satisfies PushResult, { cause: e });
     }
-    const request = await guidedRequest(where, mapping);
     return sendPush(where, request, mapping);
   },
-};
+});
 
 async function namingFor(where: FolderTarget) {
   return namingOf(await where.connection.client.folder(where.folderKey).catch(() => undefined));
 }
 
-/** Checks the request against the schema, then sends it; reports either way without blocking. */
+/** Checks the request against the schema, then sends it; a refusal either way is a Failure with the result. */
 export async function sendPush(where: FolderTarget, request: PushNotificationRequest, mapping: PushTypeMapping): Promise<PushResult> {
   const errors = validate(pushSchema, request);
   if (errors.length) {
     const reason = `the request is not valid:\n${formatErrors(errors, 5)}`;
-    notify('error', `Push notification not sent: ${reason.replace(/\n/g, '; ')}`);
-    return { ok: false, reason, errors, sent: false };
+    throw new Failure(reason.replace(/\n/g, '; '), { ok: false, reason, errors, sent: false } satisfies PushResult);
   }
   const what = describePushType(request.PushNotificationType, mapping);
-  try {
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Sending ${what} push notification…` },
-      () => where.connection.client.pushNotification(where.folderKey, request),
-    );
-  } catch (e) {
-    if (!(e instanceof ApiError)) throw e;
-    const detail = e.details.length ? ` (${e.details.slice(0, 3).map((d) => `${d.pointer ?? ''} ${d.message}`.trim()).join('; ')})` : '';
-    notify('error', `The service refused the push notification: ${e.message}${detail}`, showLogAction);
-    return { ok: false, reason: e.message, status: e.status, sent: true };
-  }
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Sending ${what} push notification…` },
+    () => where.connection.client.pushNotification(where.folderKey, request),
+  ).then(undefined, failWith((e): PushResult => ({ ok: false, reason: messageOf(e), status: e instanceof ApiError ? e.status : undefined, sent: true })));
   const count = (request.RecipientKeys?.length ?? 0) + (request.EventRecipientKeys?.length ?? 0);
   notify('info', `${what} push notification sent${count ? ` to ${count} recipient${count > 1 ? 's' : ''}` : ''}.`);
   return { ok: true, request };

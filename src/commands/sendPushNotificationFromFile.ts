@@ -15,8 +15,8 @@ import type { PushNotificationRequest } from '../model/types';
 import { summarizePushRequest } from '../model/pushTypes';
 import { locateNearest } from '../validation/locate';
 import { SchemaError, validate } from '../validation/validator';
-import { folderTarget } from './commandTargets';
-import { notify } from './multiStep';
+import { folderTarget, uriOf } from './commandTargets';
+import { Failure, messageOf } from './failure';
 import { currentPushTypes, PushResult, pushSchema, sendPush } from './sendPushNotification';
 import type { Command } from './services';
 
@@ -28,9 +28,10 @@ export interface SendPushFromFileArgs {
 
 export const sendPushNotificationFromFile: Command = {
   id: 'oms.sendPushNotificationFromFile',
+  // The folder is resolved after the file is read and checked: a bad file asks nothing.
   async run(s, target?: vscode.Uri | SendPushFromFileArgs): Promise<PushResult | undefined> {
     const args = target && !(target instanceof vscode.Uri) ? target : undefined;
-    const { uri, text } = await sourceOf(target instanceof vscode.Uri ? target : args?.uri);
+    const { uri, text } = await sourceOf(uriOf(target));
     const name = uri.path.split('/').pop() ?? uri.toString();
     const mapping = currentPushTypes();
 
@@ -38,17 +39,17 @@ export const sendPushNotificationFromFile: Command = {
     try {
       value = JSON.parse(text.replace(/^\uFEFF/, ''));
     } catch (e) {
-      const reason = `${name} is not valid JSON: ${(e as Error).message}`;
-      notify('error', `Push notification not sent: ${reason}`);
-      return { ok: false, reason, sent: false };
+      const reason = `${name} is not valid JSON: ${messageOf(e)}`;
+      throw new Failure(reason, { ok: false, reason, sent: false } satisfies PushResult);
     }
     const errors = validate(pushSchema, value);
     if (errors.length) {
       const listed = describeWithLines(text, errors);
       const reason = `${name} is not a valid push notification request`;
-      if (args) notify('error', `Push notification not sent: ${reason}: ${listed.slice(0, 5).join('; ')}`);
-      else await showErrors(uri, reason, listed);
-      return { ok: false, reason, errors, sent: false };
+      const result: PushResult = { ok: false, reason, errors, sent: false };
+      if (args) throw new Failure(`${reason}: ${listed.slice(0, 5).join('; ')}`, result);
+      await showErrors(uri, reason, listed);
+      return result;
     }
     const request = value as PushNotificationRequest;
     const where = await folderTarget(s, args);
@@ -65,8 +66,8 @@ export const sendPushNotificationFromFile: Command = {
   },
 };
 
-async function sourceOf(given: vscode.Uri | string | undefined): Promise<{ uri: vscode.Uri; text: string }> {
-  let uri = typeof given === 'string' ? (/^[a-z][\w+.-]+:/i.test(given) && !/^[a-z]:[\\/]/i.test(given) ? vscode.Uri.parse(given) : vscode.Uri.file(given)) : given;
+async function sourceOf(given: vscode.Uri | undefined): Promise<{ uri: vscode.Uri; text: string }> {
+  let uri = given;
   if (!uri) {
     const doc = vscode.window.activeTextEditor?.document;
     if (doc && (doc.languageId === 'json' || doc.languageId === 'jsonc' || /\.json$/i.test(doc.uri.path))) {
@@ -79,7 +80,7 @@ async function sourceOf(given: vscode.Uri | string | undefined): Promise<{ uri: 
     uri = picked[0];
   }
   // An open document may have unsaved edits: send what the user sees.
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri!.toString());
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open) return { uri, text: open.getText() };
   return { uri, text: new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)) };
 }

@@ -1,7 +1,6 @@
 /** Sign in: paste a token, or user name + password + instance through POST /token. */
 import * as vscode from 'vscode';
-import { pickConnection } from './pick';
-import type { Command } from './services';
+import { ConnectionTarget, connectionTarget, targeted } from './commandTargets';
 
 export interface SignInArgs {
   token?: string;
@@ -10,11 +9,10 @@ export interface SignInArgs {
   password?: string;
 }
 
-export const signIn: Command = {
+export const signIn = targeted({
   id: 'oms.signIn',
-  async run(s, connectionId?: string | { connection?: { id: string } }, args?: SignInArgs) {
-    const id = typeof connectionId === 'string' ? connectionId : connectionId?.connection?.id;
-    const connection = await pickConnection(s, id);
+  target: connectionTarget,
+  async run(s, { connection }: ConnectionTarget, _target: unknown, args?: SignInArgs) {
     const method = args
       ? (args.token ? 'token' : 'password')
       : (await vscode.window.showQuickPick(
@@ -53,7 +51,7 @@ export const signIn: Command = {
     vscode.window.setStatusBarMessage(`Signed in to ${connection.info.label}`, 4000);
     return true;
   },
-};
+});
 
 async function ask(prompt: string, value?: string, password = false) {
   return vscode.window.showInputBox({ title: `Sign in: ${prompt}`, prompt, value, password, ignoreFocusOut: true, validateInput: (v) => (v ? undefined : `Enter the ${prompt.toLowerCase()}`) });

@@ -1,6 +1,6 @@
-/** Refresh, retry and paging on tree nodes. */
-import type { Paged } from '../tree/nodes/loadMoreNode';
+/** Refresh (also the retry of a node that failed to load) and paging on tree nodes. */
 import type { TreeNode } from '../tree/nodes/node';
+import { pagedTarget } from './commandTargets';
 import type { Command } from './services';
 
 export const refresh: Command = {
@@ -10,24 +10,16 @@ export const refresh: Command = {
   },
 };
 
-/** An error node retries by reloading its parent. */
-export const retry: Command = {
-  id: 'oms.retry',
-  run(s, node?: TreeNode) {
-    s.tree.refresh(node);
-  },
-};
-
 export const loadMore: Command = {
   id: 'oms.loadMore',
-  run(_s, node: Paged) {
-    return node.loadMore();
+  run(_s, node: unknown) {
+    return pagedTarget(node).loadMore();
   },
 };
 
 export const loadAll: Command = {
   id: 'oms.loadAll',
-  run(_s, node: Paged | { parent: Paged }) {
-    return ('loadAll' in node ? node : node.parent).loadAll();
+  run(_s, node: unknown) {
+    return pagedTarget(node).loadAll();
   },
 };

@@ -5,7 +5,7 @@ import type { TokenSet } from '../api/auth';
 import { Connection } from './connection';
 import { ConnectionInfo } from './connectionInfo';
 import { TokenStore } from './tokenStore';
-import { SandboxHost } from './sandboxHost';
+import type { SandboxHost } from './sandboxHost';
 
 const listKey = 'oms.connections';
 const activeKey = 'oms.activeConnection';
@@ -29,7 +29,7 @@ export class ConnectionManager implements vscode.Disposable {
     if (!info) return undefined;
     let connection = this.live.get(id);
     if (!connection) {
-      const prepare = info.sandbox ? (c: Connection) => this.sandbox.ensureRunning(c, this) : undefined;
+      const prepare = info.sandbox ? (c: Connection) => this.sandbox.ensureRunning(c, (baseUrl) => this.update(c.id, { baseUrl })) : undefined;
       connection = new Connection(info, this.tokens, prepare);
       this.live.set(id, connection);
     }

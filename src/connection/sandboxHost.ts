@@ -8,7 +8,6 @@ import { randomBytes } from 'crypto';
 import { startSandbox, Sandbox } from '../sandbox/server';
 import { log } from '../log';
 import type { Connection } from './connection';
-import type { ConnectionManager } from './connectionManager';
 
 export const sandboxConnectionId = 'local-sandbox';
 const tokenSecret = 'oms.sandbox.staticToken';
@@ -20,13 +19,17 @@ export class SandboxHost implements vscode.Disposable {
 
   constructor(private readonly context: vscode.ExtensionContext) {}
 
-  /** Starts the sandbox if needed and points the connection at it; concurrent callers share one start. */
-  ensureRunning(connection: Connection, manager: ConnectionManager): Promise<void> {
+  /**
+   * Starts the sandbox if needed and points the connection at it (`moveTo`
+   * records its URL, which changes from one start to the next); concurrent
+   * callers share one start.
+   */
+  ensureRunning(connection: Connection, moveTo: (baseUrl: string) => Promise<void>): Promise<void> {
     let ready = this.ready.get(connection.id);
     if (!ready) {
       this.running ??= this.start();
       ready = this.running.then(async (sandbox) => {
-        if (connection.info.baseUrl !== sandbox.url) await manager.update(connection.id, { baseUrl: sandbox.url });
+        if (connection.info.baseUrl !== sandbox.url) await moveTo(sandbox.url);
         await connection.setTokens({ accessToken: sandbox.token });
       });
       ready.catch(() => {

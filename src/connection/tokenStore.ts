@@ -2,7 +2,7 @@
  * Tokens in SecretStorage, bound to the origin they were entered for: a token
  * stored for one origin is never handed out for another.
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { TokenSet } from '../api/auth';
 import { originOf } from './connectionInfo';
 
@@ -20,7 +20,7 @@ export class TokenStore {
     try {
       raw = await this.secrets.get(keyOf(connectionId));
     } catch (e) {
-      throw new Error(`Cannot read the secret store (on Linux it needs a keyring such as gnome-keyring): ${(e as Error).message}`);
+      throw new Error(`Cannot read the secret store (on Linux it needs a keyring such as gnome-keyring): ${(e as Error).message}`, { cause: e });
     }
     if (!raw) return undefined;
     const stored = JSON.parse(raw) as StoredTokens;
@@ -32,7 +32,7 @@ export class TokenStore {
     try {
       await this.secrets.store(keyOf(connectionId), JSON.stringify(stored));
     } catch (e) {
-      throw new Error(`Cannot write to the secret store (on Linux it needs a keyring such as gnome-keyring): ${(e as Error).message}`);
+      throw new Error(`Cannot write to the secret store (on Linux it needs a keyring such as gnome-keyring): ${(e as Error).message}`, { cause: e });
     }
   }
 

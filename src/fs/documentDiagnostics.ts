@@ -17,7 +17,7 @@ export function registerDocumentDiagnostics(fs: ObjectFileSystem): vscode.Dispos
     const original = fs.lastRead(doc.uri);
     let edited: BaseInfo;
     try {
-      edited = JSON.parse(doc.getText());
+      edited = JSON.parse(doc.getText()) as BaseInfo;
     } catch {
       return collection.delete(doc.uri); // syntax errors are the JSON language's to show
     }

@@ -18,7 +18,7 @@ export interface StatusCodeMention {
 }
 
 /** Every `"StatusCode": n` and `"NonSettlingErrorStatus": n` in the text. */
-export function findStatusCodes(text: string): StatusCodeMention[] {
+function findStatusCodes(text: string): StatusCodeMention[] {
   const found: StatusCodeMention[] = [];
   for (const m of text.matchAll(pattern)) {
     found.push({ field: m[1], code: Number(m[3]), end: (m.index ?? 0) + m[0].length });
@@ -26,7 +26,7 @@ export function findStatusCodes(text: string): StatusCodeMention[] {
   return found;
 }
 
-export function hintLabel(code: number): string {
+function hintLabel(code: number): string {
   const label = statusCodeLabels[code];
   return label ? `⟵ ${label}` : '⟵ not a known status code';
 }

@@ -1,8 +1,12 @@
 /**
  * The kinds registry: every object kind the service holds, described once.
  * The tree, the file system, the commands, validation and the sandbox all read
- * this table; adding a kind is one entry here and one schema in schemas/.
+ * this table; `KindId` and new-object templates derive from it, and a unit test
+ * (test/unit/model/kinds.test.ts) keeps package.json's `jsonValidation` in step.
+ * Adding a kind is one entry here and one schema in schemas/.
  */
+import { samplePriorities } from './statusCodes';
+import type { TypeNaming } from './typeName';
 
 /** Operations on a collection, as the service offers them. */
 export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
@@ -10,16 +14,9 @@ export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
 /** Actions beyond CRUD that a kind supports (each is a command). */
 export type Action = 'invite' | 'editPriorities' | 'addPeople';
 
-export type KindId =
-  | 'folder'
-  | 'engageSite'
-  | 'inputScanner'
-  | 'serviceContainer'
-  | 'serviceContainerModule'
-  | 'person';
-
-export interface Kind {
-  readonly id: KindId;
+/** What a kind's registry entry says; `Kind` is an entry with its id narrowed to `KindId`. */
+interface KindEntry {
+  readonly id: string;
   /** `TypeName` in `$type` = `<namespace>.<TypeName>, <assembly>`. */
   readonly typeName: string;
   /** Path segment under `/api/f/{folder}/`. */
@@ -28,63 +25,95 @@ export interface Kind {
   readonly pluralLabel: string;
   /** Codicon id for the tree. */
   readonly icon: string;
-  /** File name under `schemas/`. */
+  /** File name under `schemas/`: validation, the editor's `jsonValidation` and the sandbox use it. */
   readonly schema: string;
-  /** Operations the service offers for this kind. */
-  readonly operations: readonly Operation[];
   /**
-   * Operations the spec does not show but browsing assumes (list, get).
-   * Clients must degrade gracefully when the server refuses them.
+   * Operations the service offers for this kind (the tree's menus and the
+   * sandbox's routes follow them). Where the interface does not show one the
+   * entry says so; clients degrade gracefully when a server refuses it.
    */
-  readonly assumed: readonly Operation[];
+  readonly operations: readonly Operation[];
   readonly actions: readonly Action[];
   /** Shown in the tree as the object's description (a field name). */
   readonly describedBy?: string;
+  /** The kind's own fields of a new object, beside the base fields (see `templates.ts`). */
+  readonly template: (naming?: TypeNaming) => Readonly<Record<string, unknown>>;
 }
 
-const kindList: readonly Kind[] = [
+const kindList = [
   {
+    // list and get are not in the interface; browsing assumes them.
     id: 'folder', typeName: 'FolderInfo', collection: 'folders',
     label: 'Folder', pluralLabel: 'Folders', icon: 'folder', schema: 'folder.schema.json',
-    operations: ['list', 'get'], assumed: ['list', 'get'], actions: [],
+    operations: ['list', 'get'], actions: [],
+    template: () => ({}),
   },
   {
+    // get is not in the interface.
     id: 'engageSite', typeName: 'EngageSiteInfo', collection: 'engagesites',
     label: 'Engage site', pluralLabel: 'Engage sites', icon: 'globe', schema: 'engageSite.schema.json',
-    operations: ['list', 'get', 'create', 'update', 'delete'], assumed: ['get'], actions: ['invite'],
+    operations: ['list', 'get', 'create', 'update', 'delete'], actions: ['invite'],
     describedBy: 'SiteReference',
+    template: () => ({ SiteKeyBase64: null, SiteReference: null }),
   },
   {
+    // get is not in the interface.
     id: 'inputScanner', typeName: 'InputScannerInfo', collection: 'inputscanners',
     label: 'Input scanner', pluralLabel: 'Input scanners', icon: 'pulse', schema: 'inputScanner.schema.json',
-    operations: ['list', 'get', 'create', 'update', 'delete'], assumed: ['get'], actions: ['editPriorities'],
+    operations: ['list', 'get', 'create', 'update', 'delete'], actions: ['editPriorities'],
+    template: (naming) => ({ InputScannerReportingPriorities: samplePriorities(naming), NonSettlingErrorPriority: 1, NonSettlingErrorStatus: 6 }),
   },
   {
+    // list and get are not in the interface.
     id: 'serviceContainer', typeName: 'ServiceContainerInfo', collection: 'servicecontainers',
     label: 'Service container', pluralLabel: 'Service containers', icon: 'server', schema: 'serviceContainer.schema.json',
-    operations: ['list', 'get', 'update'], assumed: ['list', 'get'], actions: [],
+    operations: ['list', 'get', 'update'], actions: [],
     describedBy: 'MacAddress',
+    template: () => ({ MacAddress: null, IsAuthenticated: false }),
   },
   {
+    // list and get are not in the interface.
     id: 'serviceContainerModule', typeName: 'ServiceContainerModuleInfo', collection: 'servicecontainermodules',
     label: 'Service container module', pluralLabel: 'Service container modules', icon: 'extensions',
     schema: 'serviceContainerModule.schema.json',
-    operations: ['list', 'get', 'update'], assumed: ['list', 'get'], actions: [],
+    operations: ['list', 'get', 'update'], actions: [],
     describedBy: 'VersionString',
+    template: () => ({ ProductName: null, VersionString: null, EntryPointDll: null, EntryPointName: null }),
   },
   {
-    // The spec shows only the batch add; list/get/update/delete are in the public record.
+    // The interface shows only the batch add; list/get/update/delete are in the public record.
     id: 'person', typeName: 'PersonInfo', collection: 'people',
     label: 'Person', pluralLabel: 'People', icon: 'person', schema: 'person.schema.json',
-    operations: ['list', 'get', 'update', 'delete'], assumed: ['list', 'get', 'update', 'delete'], actions: ['addPeople'],
+    operations: ['list', 'get', 'update', 'delete'], actions: ['addPeople'],
     describedBy: 'Surname',
+    template: () => ({ GivenName: '', Surname: '', Addresses: [], CardAssignments: null }),
   },
+] as const satisfies readonly KindEntry[];
+
+export type KindId = (typeof kindList)[number]['id'];
+
+export interface Kind extends KindEntry {
+  readonly id: KindId;
+}
+
+/**
+ * Schemas of what is not an object of a kind: the instance (`GET /api`), and
+ * documents the editor recognises by the end of their file name. With the
+ * kinds' schemas and what they reference, these are all of schemas/.
+ * @internal Read by the jsonValidation test (and the build's validator generation).
+ */
+export const otherSchemas: ReadonlyArray<{ readonly schema: string; readonly fileMatch?: string }> = [
+  { schema: 'instance.schema.json' },
+  { schema: 'pushNotificationRequest.schema.json', fileMatch: '*.push.json' },
+  { schema: 'peopleBatch.schema.json', fileMatch: '*.people.json' },
 ];
 
-export const kinds: ReadonlyMap<KindId, Kind> = new Map(kindList.map((k) => [k.id, k]));
+const allKinds: readonly Kind[] = kindList;
+
+export const kinds: ReadonlyMap<KindId, Kind> = new Map(allKinds.map((k) => [k.id, k]));
 
 /** Kinds shown as groups inside a folder (everything but folders). */
-export const objectKinds: readonly Kind[] = kindList.filter((k) => k.id !== 'folder');
+export const objectKinds: readonly Kind[] = allKinds.filter((k) => k.id !== 'folder');
 
 export function kind(id: KindId): Kind {
   const k = kinds.get(id);
@@ -93,11 +122,7 @@ export function kind(id: KindId): Kind {
 }
 
 export function kindByCollection(collection: string): Kind | undefined {
-  return kindList.find((k) => k.collection === collection.toLowerCase());
-}
-
-export function kindByTypeName(typeName: string): Kind | undefined {
-  return kindList.find((k) => k.typeName === typeName);
+  return allKinds.find((k) => k.collection === collection.toLowerCase());
 }
 
 export function supports(k: Kind, op: Operation): boolean {

@@ -13,6 +13,7 @@ export type PushTypeName = 'Email' | 'Sms';
 export type PushTypeMapping = Readonly<Record<PushTypeName, number>>;
 
 export const pushTypeNames: readonly PushTypeName[] = ['Email', 'Sms'];
+/** @internal Exported for its unit test. */
 export const defaultPushTypes: PushTypeMapping = { Email: 0, Sms: 1 };
 
 /** What the user sees for each name. */
@@ -42,7 +43,10 @@ const nameAliases: Readonly<Record<string, PushTypeName>> = {
   sms: 'Sms', text: 'Sms', 'text message': 'Sms',
 };
 
-/** The name for a number, a name or an alias (case-insensitive); undefined when it is neither. */
+/**
+ * The name for a number, a name or an alias (case-insensitive); undefined when it is neither.
+ * @internal Exported for its unit test.
+ */
 export function pushTypeName(value: unknown, mapping: PushTypeMapping = defaultPushTypes): PushTypeName | undefined {
   if (typeof value === 'number') return pushTypeNames.find((n) => mapping[n] === value);
   if (typeof value !== 'string') return undefined;
@@ -51,8 +55,11 @@ export function pushTypeName(value: unknown, mapping: PushTypeMapping = defaultP
   return nameAliases[text.toLowerCase()];
 }
 
-/** The number the service expects for a name (or a number / alias of one). */
-export function pushTypeNumber(value: PushTypeName | string | number, mapping: PushTypeMapping = defaultPushTypes): number {
+/**
+ * The number the service expects for a name (or a number / alias of one).
+ * @internal Exported for its unit test.
+ */
+export function pushTypeNumber(value: string | number, mapping: PushTypeMapping = defaultPushTypes): number {
   const name = pushTypeName(value, mapping);
   if (!name) throw new Error(`Unknown push notification type ${JSON.stringify(value)} (expected ${pushTypeNames.join(' or ')})`);
   return mapping[name];
@@ -75,7 +82,7 @@ export interface ImageLink {
 /** The answers of the guided flow (and the args of `oms.sendPushNotification`). */
 export interface PushInput {
   /** A name (`Email`, `Sms`, aliases) or the number itself. */
-  type: PushTypeName | string | number;
+  type: string | number;
   message?: string | null;
   messageTemplateKey?: string | null;
   recipientKeys?: readonly string[] | null;

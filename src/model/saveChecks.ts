@@ -2,7 +2,7 @@
 import type { BaseInfo } from './types';
 
 /** Fields that identify an object and its place; editing them would move or retype it. */
-export const immutableFields = ['$type', 'Key', 'Href', 'InFolderKey', 'InFolderHref'] as const;
+const immutableFields = ['$type', 'Key', 'Href', 'InFolderKey', 'InFolderHref'] as const;
 
 export function changedImmutableFields(current: BaseInfo, edited: BaseInfo): string[] {
   return immutableFields.filter((f) => (current[f] ?? null) !== (edited[f] ?? null));

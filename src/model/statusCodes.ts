@@ -1,3 +1,6 @@
+import { makeType, TypeNaming } from './typeName';
+import type { InputScannerReportingPriority } from './types';
+
 /**
  * InputScannerStatusCodes as the spec pairs them with labels. The complete
  * enum is not shown; 0-6 are the values the samples use.
@@ -21,6 +24,7 @@ export function statusLabel(code: number): string {
  * Ranges and priorities are the spec's; which status goes with which range is
  * not shown, so these follow a usual end-of-line supervised input (short at
  * low resistance, normal near 1 kOhm, active near 2 kOhm, open above 25 kOhm).
+ * @internal Exported for its unit test.
  */
 export const sampleRanges: ReadonlyArray<readonly [string, number, number, number, number]> = [
   ['Supervisory fault, shorted circuit', -2, 50, 1, 3],
@@ -32,3 +36,11 @@ export const sampleRanges: ReadonlyArray<readonly [string, number, number, numbe
   ['Supervisory fault, open circuit', 25000, -1, 1, 4],
   ['Supervisory fault, foreign voltage', -4, -3, 1, 5],
 ];
+
+/** The sample ranges as a new input scanner's reporting priorities. */
+export function samplePriorities(naming?: TypeNaming): InputScannerReportingPriority[] {
+  return sampleRanges.map(([CommonName, MinResistanceCode, MaxResistanceCode, Priority, StatusCode]) => ({
+    $type: makeType('InputScannerReportingPriority', naming),
+    CommonName, Priority, StatusCode, MinResistanceCode, MaxResistanceCode,
+  }));
+}

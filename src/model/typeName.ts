@@ -2,8 +2,8 @@
  * `$type` values: `<namespace>.<TypeName>, <assembly>`.
  * The namespace is learnt from objects the server returns; this is the default.
  */
-export const defaultNamespace = 'Feenics.Keep.WebApi.Model';
-export const defaultAssembly = 'Feenics.Keep.WebApi.Model';
+const defaultNamespace = 'Feenics.Keep.WebApi.Model';
+const defaultAssembly = 'Feenics.Keep.WebApi.Model';
 
 export interface TypeNaming {
   namespace: string;
@@ -12,7 +12,10 @@ export interface TypeNaming {
 
 const typePattern = /^([A-Za-z_][\w.]*)\.([A-Za-z_]\w*),\s*([\w.]+)$/;
 
-/** Splits a `$type` value, or returns undefined when it is not of that form. */
+/**
+ * Splits a `$type` value, or returns undefined when it is not of that form.
+ * @internal Exported for its unit test.
+ */
 export function parseType(value: unknown): { namespace: string; typeName: string; assembly: string } | undefined {
   if (typeof value !== 'string') return undefined;
   const m = typePattern.exec(value);

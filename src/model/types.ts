@@ -1,4 +1,8 @@
-/** TypeScript shapes of the service's objects (part 2 of the spec). */
+/**
+ * TypeScript shapes of the service's objects (part 2 of the spec), for the
+ * code that reads their fields. A kind whose fields no code reads needs none:
+ * its objects are BaseInfo, checked by its schema.
+ */
 
 export interface Typed {
   $type: string;
@@ -48,6 +52,7 @@ export interface BaseInfo extends Typed {
   [extra: string]: unknown;
 }
 
+/** @internal Exported for its unit test. */
 export interface EngageSiteInfo extends BaseInfo {
   SiteKeyBase64: string | null;
   SiteReference: string | null;
@@ -65,18 +70,6 @@ export interface InputScannerInfo extends BaseInfo {
   InputScannerReportingPriorities: InputScannerReportingPriority[];
   NonSettlingErrorPriority: number;
   NonSettlingErrorStatus: number;
-}
-
-export interface ServiceContainerInfo extends BaseInfo {
-  MacAddress: string | null;
-  IsAuthenticated: boolean;
-}
-
-export interface ServiceContainerModuleInfo extends BaseInfo {
-  ProductName: string | null;
-  VersionString: string | null;
-  EntryPointDll: string | null;
-  EntryPointName: string | null;
 }
 
 export interface AddressBase extends Typed {

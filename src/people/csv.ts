@@ -12,7 +12,7 @@ import { PeopleFile, PeopleFileError, PersonFields, personErrors, personFromFiel
 type Field = keyof PersonFields;
 
 /** Accepted header spellings, normalized (lower case, letters and digits only). */
-export const headerAliases: Readonly<Record<Field, readonly string[]>> = {
+const headerAliases: Readonly<Record<Field, readonly string[]>> = {
   commonName: ['commonname', 'name', 'fullname', 'displayname'],
   givenName: ['givenname', 'firstname', 'first', 'given', 'forename', 'prenom', 'prénom'],
   surname: ['surname', 'lastname', 'last', 'familyname', 'family', 'nom'],
@@ -27,15 +27,16 @@ export const headerAliases: Readonly<Record<Field, readonly string[]>> = {
 };
 
 /** Names used in messages about a row. */
-export const fieldLabels: Readonly<Record<Field, string>> = {
+const fieldLabels: Readonly<Record<Field, string>> = {
   commonName: 'common name', givenName: 'given name', surname: 'surname', email: 'e-mail', phone: 'phone',
   street: 'street', city: 'city', province: 'province', country: 'country', postalCode: 'postal code', tags: 'tags',
 };
 
-export function normalizeHeader(header: string): string {
+function normalizeHeader(header: string): string {
   return header.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
+/** @internal Exported for its unit test. */
 export function fieldOfHeader(header: string): Field | undefined {
   const n = normalizeHeader(header);
   return (Object.keys(headerAliases) as Field[]).find((f) => headerAliases[f].includes(n));
@@ -48,7 +49,7 @@ export interface CsvColumns {
 }
 
 /** Maps a header row to fields; a field named twice is an error (which column would win?). */
-export function mapHeader(header: readonly string[]): CsvColumns {
+function mapHeader(header: readonly string[]): CsvColumns {
   const columns: Partial<Record<Field, number>> = {};
   const ignored: string[] = [];
   header.forEach((h, i) => {
@@ -58,7 +59,7 @@ export function mapHeader(header: readonly string[]): CsvColumns {
       return;
     }
     if (columns[field] !== undefined) {
-      throw new PeopleFileError(`columns "${header[columns[field]!]}" and "${h}" both give the ${fieldLabels[field]}`, 1);
+      throw new PeopleFileError(`columns "${header[columns[field]]}" and "${h}" both give the ${fieldLabels[field]}`, 1);
     }
     columns[field] = i;
   });

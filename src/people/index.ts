@@ -5,15 +5,12 @@ import { readPeopleJson } from './json';
 import { PeopleFile, PeopleFileError } from './rows';
 
 export * from './rows';
-export { readPeopleCsv, headerAliases, fieldOfHeader, mapHeader, normalizeHeader } from './csv';
-export { readPeopleJson } from './json';
-export { failedFileName, fileTimestamp, serializeFailed, writeFailedFile } from './failedFile';
-export { checkEmail, isEmail } from './email';
+export { serializeFailed, writeFailedFile } from './failedFile';
 
 export type PeopleFormat = 'csv' | 'json';
 
 /** The format from the file name; undefined when it is neither `.csv` nor `.json`. */
-export function formatOf(fileName: string): PeopleFormat | undefined {
+function formatOf(fileName: string): PeopleFormat | undefined {
   const m = /\.(csv|json)$/i.exec(fileName);
   return m ? (m[1].toLowerCase() as PeopleFormat) : undefined;
 }

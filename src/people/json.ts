@@ -3,6 +3,8 @@
  * written by a previous batch for its failed items). Each item is checked
  * against the person schema and keeps the line it starts on. Plain TypeScript.
  */
+// The ES module build: the package's main entry is a UMD wrapper whose requires esbuild cannot follow.
+import { visit } from 'jsonc-parser/lib/esm/main';
 import type { PersonInfo } from '../model/types';
 import { PeopleFile, PeopleFileError, personErrors, PersonRow } from './rows';
 
@@ -31,31 +33,23 @@ export function readPeopleJson(input: string | Uint8Array): PeopleFile {
   return { format: 'json', rows, notes: [] };
 }
 
-/** Offsets where each element of the top-level array starts (one pass; strings and nesting aware). */
+/**
+ * Offsets where each element of the top-level array starts (jsonc-parser's scanner: strings and nesting aware).
+ * @internal Exported for its unit test.
+ */
 export function itemOffsets(text: string): number[] {
   const starts: number[] = [];
   let depth = 0;
-  let inString = false;
-  let expectValue = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === ' ' || c === '\n' || c === '\r' || c === '\t') continue;
-    if (depth === 1 && expectValue && c !== ']') {
-      starts.push(i);
-      expectValue = false;
-    }
-    if (c === '"') inString = true;
-    else if (c === '[' || c === '{') {
-      depth++;
-      if (depth === 1 && c === '[') expectValue = true;
-    } else if (c === ']' || c === '}') depth--;
-    else if (c === ',' && depth === 1) expectValue = true;
-  }
+  const value = (offset: number) => {
+    if (depth === 1) starts.push(offset);
+  };
+  visit(text, {
+    onObjectBegin: (offset) => { value(offset); depth++; },
+    onObjectEnd: () => { depth--; },
+    onArrayBegin: (offset) => { value(offset); depth++; },
+    onArrayEnd: () => { depth--; },
+    onLiteralValue: (_literal, offset) => value(offset),
+  });
   return starts;
 }
 

@@ -92,7 +92,7 @@ export function personFromFields(f: PersonFields, naming?: TypeNaming): PersonIn
     Surname: surname || null,
     Addresses: addresses,
     CardAssignments: null,
-  } as PersonInfo;
+  };
 }
 
 /**
@@ -101,19 +101,21 @@ export function personFromFields(f: PersonFields, naming?: TypeNaming): PersonIn
  * (CSV) or keeps the pointer (JSON).
  */
 export function personErrors(person: unknown, where: (pointer: string) => string = (p) => p || '(item)'): string[] {
-  const errors = validate('person.schema.json', person).map((e) => `${where(e.pointer)} ${e.message}`);
-  if (!person || typeof person !== 'object' || Array.isArray(person)) return errors;
+  const schemaErrors = validate('person.schema.json', person);
+  if (!person || typeof person !== 'object' || Array.isArray(person)) return schemaErrors.map((e) => `${where(e.pointer)} ${e.message}`);
   const p = person as Partial<PersonInfo>;
-  const named = [p.CommonName, p.GivenName, p.Surname].some((v) => typeof v === 'string' && v.trim() !== '');
-  if (!named && !errors.some((e) => e.includes('CommonName'))) errors.push('has no name (given name, surname or common name)');
+  // The schema's `format: "email"` and checkEmail are one rule; checkEmail says why, so it speaks for those fields.
+  const mailErrors = new Map<string, string>();
   if (Array.isArray(p.Addresses)) {
     p.Addresses.forEach((a, i) => {
       const mailTo = (a as { MailTo?: unknown } | null)?.MailTo;
-      if (typeof mailTo === 'string') {
-        const problem = checkEmail(mailTo);
-        if (problem) errors.push(`${where(`/Addresses/${i}/MailTo`)} ${JSON.stringify(mailTo)}: ${problem.charAt(0).toLowerCase()}${problem.slice(1)}`);
-      }
+      const problem = typeof mailTo === 'string' ? checkEmail(mailTo) : undefined;
+      const pointer = `/Addresses/${i}/MailTo`;
+      if (problem) mailErrors.set(pointer, `${where(pointer)} ${JSON.stringify(mailTo)}: ${problem.charAt(0).toLowerCase()}${problem.slice(1)}`);
     });
   }
-  return errors;
+  const errors = schemaErrors.filter((e) => !mailErrors.has(e.pointer)).map((e) => `${where(e.pointer)} ${e.message}`);
+  const named = [p.CommonName, p.GivenName, p.Surname].some((v) => typeof v === 'string' && v.trim() !== '');
+  if (!named && !errors.some((e) => e.includes('CommonName'))) errors.push('has no name (given name, surname or common name)');
+  return [...errors, ...mailErrors.values()];
 }

@@ -35,8 +35,3 @@ export function checkObject(kind: Kind, value: unknown): void {
     throw new HttpError(400, `The ${kind.label.toLowerCase()} is invalid: ${describeErrors(errors)}`, errors.slice(0, maxListed));
   }
 }
-
-export function checkSchema(schemaFile: string, value: unknown, what: string, typeName?: string): void {
-  const errors = bodyErrors(schemaFile, value, typeName);
-  if (errors.length) throw new HttpError(400, `The ${what} is invalid: ${describeErrors(errors)}`, errors.slice(0, maxListed));
-}

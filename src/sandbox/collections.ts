@@ -14,15 +14,18 @@ import { handleNotes } from './notes';
 import { createObject } from './creation';
 import { keyAddresses, placeObject } from './objects';
 
-export const defaultPageSize = 100;
-export const maxPageSize = 1000;
+const defaultPageSize = 100;
+const maxPageSize = 1000;
 
 const collectionMethods: Record<string, Operation> = { GET: 'list', POST: 'create' };
 const itemMethods: Record<string, Operation> = { GET: 'get', PUT: 'update', DELETE: 'delete' };
 
-/** Operations the sandbox serves for a kind: those the service offers and those browsing assumes. */
+/**
+ * Operations the sandbox serves for a kind: those the service offers and those browsing assumes.
+ * @internal Exported for its unit test.
+ */
 export function servedOperations(kind: Kind): Set<Operation> {
-  return new Set([...kind.operations, ...kind.assumed]);
+  return new Set(kind.operations);
 }
 
 function allowedMethods(table: Record<string, Operation>, ops: Set<Operation>): string[] {

@@ -13,13 +13,11 @@ export function randomKey(): string {
   return seconds + randomBytes(8).toString('hex');
 }
 
-export const keyPattern = /^[0-9a-f]{24}$/;
-
 export function folderHref(folderKey: string): string {
   return `/api/f/${folderKey}`;
 }
 
-export function objectHref(folderKey: string, collection: string, key: string): string {
+function objectHref(folderKey: string, collection: string, key: string): string {
   return `/api/f/${folderKey}/${collection}/${key}`;
 }
 
@@ -54,7 +52,7 @@ export interface InstanceRef {
 }
 
 /** The InInstance and InstanceScope object links; both point at the instance. */
-export function instanceLinks(instance: InstanceRef, naming: TypeNaming): ObjectLinkItem[] {
+function instanceLinks(instance: InstanceRef, naming: TypeNaming): ObjectLinkItem[] {
   return ['InInstance', 'InstanceScope'].map((Relation) => ({
     $type: makeType('ObjectLinkItem', naming),
     Href: folderHref(instance.key),

@@ -36,7 +36,7 @@ async function syncDirectory(dir: string): Promise<void> {
 }
 
 /** Reads a JSON file; undefined when it does not exist. Throws when it exists but is not JSON. */
-export async function readJsonFile(file: string): Promise<unknown | undefined> {
+export async function readJsonFile(file: string): Promise<unknown> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -47,7 +47,7 @@ export async function readJsonFile(file: string): Promise<unknown | undefined> {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new Error(`The sandbox data file ${file} is not valid JSON (${(e as Error).message}); fix or remove it`);
+    throw new Error(`The sandbox data file ${file} is not valid JSON (${(e as Error).message}); fix or remove it`, { cause: e });
   }
 }
 

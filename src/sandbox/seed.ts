@@ -25,9 +25,13 @@ export interface FolderPlan {
   folders?: FolderPlan[];
 }
 
+/** @internal Exported for its unit test. */
 export const modulesPerContainer = 3;
 
-/** The demo layout; the root is the instance. */
+/**
+ * The demo layout; the root is the instance.
+ * @internal Exported for its unit test.
+ */
 export const demoPlan: FolderPlan = {
   name: defaultInstanceName,
   engageSites: 1,
@@ -47,7 +51,7 @@ export const demoPlan: FolderPlan = {
 };
 
 /** Mulberry32: a small deterministic PRNG, uniform in [0, 1). */
-export function prng(seed: number): () => number {
+function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -65,7 +69,7 @@ function keySequence(random: () => number): () => string {
   return () => (seconds++).toString(16) + hex8() + hex8();
 }
 
-export function instanceObject(key: string, name: string): BaseInfo {
+function instanceObject(key: string, name: string): BaseInfo {
   return {
     $type: makeType('InstanceInfo'),
     Href: folderHref(key),
@@ -130,7 +134,7 @@ class DemoSeeder {
   }
 
   private add(k: Kind, folderKey: string, fields: Record<string, unknown>): BaseInfo {
-    const obj = { ...newObject(k, String(fields.CommonName ?? '')), ...fields } as BaseInfo;
+    const obj = { ...newObject(k, typeof fields.CommonName === 'string' ? fields.CommonName : ''), ...fields };
     return createObject({ store: this.store, newKey: this.newKey }, k, folderKey, obj);
   }
 

@@ -47,7 +47,7 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export const sandboxVersion = '0.1.0';
+const sandboxVersion = '0.1.0';
 export const defaultUser = 'admin';
 export const defaultPassword = 'admin';
 export const defaultMaxBodyBytes = 10 * 1024 * 1024;

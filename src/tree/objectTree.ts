@@ -10,7 +10,6 @@ export class ObjectTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
   private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly ctx: TreeContext;
-  private roots: ConnectionNode[] = [];
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly connections: ConnectionManager) {
@@ -25,8 +24,7 @@ export class ObjectTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     if (node) return node.getChildren ? node.getChildren() : [];
     const active = this.connections.active?.id;
-    this.roots = this.connections.all().map((c) => new ConnectionNode(this.ctx, c, c.id === active));
-    return this.roots;
+    return this.connections.all().map((c) => new ConnectionNode(this.ctx, c, c.id === active));
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
@@ -48,10 +46,6 @@ export class ObjectTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
   objectChanged(address: ObjectAddress): void {
     const group = this.ctx.collections.get(collectionId(address.connectionId, address.folderKey, address.kind.id));
     if (group) this.refresh(group);
-  }
-
-  get connectionNodes(): readonly ConnectionNode[] {
-    return this.roots;
   }
 
   dispose(): void {

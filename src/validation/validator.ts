@@ -8,6 +8,7 @@
  * Plain TypeScript: no `vscode` import, so the sandbox and tests can use it.
  */
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 
 import base from '../../schemas/base.schema.json';
 import folder from '../../schemas/folder.schema.json';
@@ -43,7 +44,10 @@ const schemaFiles: Readonly<Record<string, object>> = {
   'pushNotificationRequest.schema.json': pushNotificationRequest,
 };
 
-/** Names of all schema files (for tests and for callers that list them). */
+/**
+ * Names of all schema files (for tests and for callers that list them).
+ * @internal Exported for its unit test.
+ */
 export const schemaFileNames: readonly string[] = Object.keys(schemaFiles);
 
 /** Annotation keywords VS Code understands and ajv does not. */
@@ -78,6 +82,8 @@ function instanceAjv(): Ajv {
       },
     });
     ajv.addVocabulary(editorKeywords);
+    // `format: "email"` is the one e-mail rule (people/email.ts uses the same pattern).
+    addFormats(ajv, ['email']);
     for (const [name, schema] of Object.entries(schemaFiles)) ajv.addSchema(schema, name);
   }
   return ajv;
@@ -205,7 +211,7 @@ function collapseAlternatives(raw: AjvError[]): AjvError[] {
       if (inner.length) {
         replacement = inner;
       } else {
-        const types = [...new Set(subs.flatMap((e) => String((e.params as { type?: unknown }).type ?? '').split(',')).filter(Boolean))];
+        const types = [...new Set(subs.flatMap((e) => String((e.params as { type?: string }).type ?? '').split(',')).filter(Boolean))];
         replacement = [{ ...alt, keyword: 'type', params: { type: types.join(',') }, parentSchema: { type: types } }];
       }
     }

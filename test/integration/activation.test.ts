@@ -2,6 +2,8 @@
 // activates, and registers every command its manifest contributes. A manifest
 // command without a registerCommand (or an activation that throws) fails here.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'oms-team.oms-explorer';
@@ -31,7 +33,7 @@ suite('activation', () => {
     await ext.activate();
     // Recorded for the closing note and README (a number, not an assertion).
     const dir = process.env.OMS_TEST_DIAGNOSTICS;
-    if (dir && !wasActive) require('fs').writeFileSync(require('path').join(dir, 'activation-ms.txt'), `${Date.now() - started}\n`);
+    if (dir && !wasActive) fs.writeFileSync(path.join(dir, 'activation-ms.txt'), `${Date.now() - started}\n`);
     assert.strictEqual(ext.isActive, true, 'extension did not become active');
   });
 

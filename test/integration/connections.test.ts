@@ -57,11 +57,11 @@ suite('connections', () => {
       assert.strictEqual(s.connections.get(id)!.info.user, 'admin', 'user remembered for next time (never the password)');
       assert.ok(!JSON.stringify(s.connections.list()).includes('password'), 'no password in the definitions');
       // The server stops accepting the access token: the next call renews it and goes through.
-      await connection.setTokens({ ...tokens!, accessToken: 'revoked-access-token' });
+      await connection.setTokens({ ...tokens, accessToken: 'revoked-access-token' });
       assert.strictEqual((await connection.client.instance()).Key, instance.Key);
       const renewed = await s.connections.tokens.get(id, sandboxUrl);
       assert.notStrictEqual(renewed?.accessToken, 'revoked-access-token');
-      assert.notStrictEqual(renewed?.refreshToken, tokens!.refreshToken, 'the refresh token rotated');
+      assert.notStrictEqual(renewed?.refreshToken, tokens.refreshToken, 'the refresh token rotated');
       // A wrong password is refused with the server's reason, and the stored tokens stay as they were.
       assert.strictEqual(await vscode.commands.executeCommand('oms.signIn', id, { instance: instance.CommonName, user: 'admin', password: 'wrong' }), undefined);
       assert.strictEqual((await s.connections.tokens.get(id, sandboxUrl))?.accessToken, renewed?.accessToken);

@@ -28,9 +28,9 @@ suite('objects', () => {
     assert.strictEqual(label(root), rootName);
     const children = (await childrenOf(root)).map(label);
     const folders = (await rest('GET', `/api/f/${rootKey}/folders`)).body.map((f: any) => f.CommonName);
-    for (const f of folders) assert.ok(children.includes(f), `folder ${f} in ${children}`);
+    for (const f of folders) assert.ok(children.includes(f), `folder ${f} in ${children.join(', ')}`);
     for (const group of ['Engage sites', 'Input scanners', 'Service containers', 'Service container modules', 'People']) {
-      assert.ok(children.includes(group), `group ${group} in ${children}`);
+      assert.ok(children.includes(group), `group ${group} in ${children.join(', ')}`);
     }
   });
 
@@ -103,10 +103,10 @@ suite('objects', () => {
     const asked: number[] = [];
     const original = s.fs.resolveConflict;
     try {
-      s.fs.resolveConflict = async (_uri, current) => (asked.push(current.ConcurrencyVersion ?? -1), 'cancel');
+      s.fs.resolveConflict = (_uri, current) => (asked.push(current.ConcurrencyVersion ?? -1), Promise.resolve('cancel'));
       await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(doc.uri, Buffer.from(doc.getText()))), /changed on the server/);
       assert.deepStrictEqual(asked, [server.ConcurrencyVersion + 1]);
-      s.fs.resolveConflict = async () => 'overwrite';
+      s.fs.resolveConflict = () => Promise.resolve('overwrite');
       await vscode.workspace.fs.writeFile(doc.uri, Buffer.from(doc.getText()));
     } finally {
       s.fs.resolveConflict = original;

@@ -52,10 +52,6 @@ export class CollectionNode implements Paged {
     this.ctx.changed(this);
   }
 
-  get loadedCount(): number {
-    return this.pager.items.length;
-  }
-
   refresh(): void {
     this.pager = this.newPager();
   }

@@ -12,7 +12,6 @@ import { contextValue, TreeNode } from './node';
 export class ConnectionNode implements TreeNode {
   readonly parent = undefined;
   readonly id: string;
-  root?: FolderNode;
 
   constructor(private readonly ctx: TreeContext, readonly connection: Connection, private readonly active: boolean) {
     this.id = `conn:${connection.id}`;
@@ -42,8 +41,7 @@ export class ConnectionNode implements TreeNode {
         if (e instanceof ApiError && (e.kind === 'notFound' || e.kind === 'permission' || e.status === 405)) return { Key: rootKey, CommonName: 'Root folder' } as BaseInfo;
         throw e;
       });
-      this.root = new FolderNode(this, this.ctx, this.connection.id, root, true);
-      return [this.root];
+      return [new FolderNode(this, this.ctx, this.connection.id, root, true)];
     } catch (e) {
       return [errorNode(this, e, this.connection.id)];
     }

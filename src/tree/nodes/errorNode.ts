@@ -18,7 +18,7 @@ export function errorNode(parent: TreeNode, error: unknown, connectionId: string
   }
   return new MessageNode(parent, `${parent.id}/error`, `Failed to load: ${message}`, {
     icon: 'error', tooltip: `${message}\nClick to retry.`,
-    command: { command: 'oms.retry', title: 'Retry', arguments: [parent] },
+    command: { command: 'oms.refresh', title: 'Retry', arguments: [parent] },
     contextValue: 'oms-error',
   });
 }

@@ -43,11 +43,6 @@ export class FolderNode implements TreeNode {
     return [...subfolders, ...this.groups];
   }
 
-  /** The group of one kind, for refreshing after a save. */
-  group(kindId: string): CollectionNode | undefined {
-    return this.groups?.find((g) => g.kind.id === kindId);
-  }
-
   refresh(): void {
     this.groups = undefined;
   }

@@ -41,10 +41,14 @@ export class ObjectNode implements TreeNode {
     md.appendMarkdown(`**${escape(this.name)}**  \n${this.kind.label}\n\n`);
     md.appendMarkdown(`| | |\n|---|---|\n`);
     md.appendMarkdown(`| Key | \`${o.Key}\` |\n| Version | ${o.ConcurrencyVersion ?? '—'} |\n`);
-    if (this.kind.describedBy) md.appendMarkdown(`| ${this.kind.describedBy} | ${escape(String(o[this.kind.describedBy] ?? '—'))} |\n`);
+    if (this.kind.describedBy) md.appendMarkdown(`| ${this.kind.describedBy} | ${escape(display(o[this.kind.describedBy]))} |\n`);
     if (o.Tags?.length) md.appendMarkdown(`| Tags | ${o.Tags.map(escape).join(', ')} |\n`);
     return md;
   }
+}
+
+function display(value: unknown): string {
+  return value === undefined || value === null ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 function escape(text: string): string {

@@ -1,6 +1,6 @@
 // The offline host: the VS Code server build (from the npm package code-server,
 // installed by scripts/install-host.sh) opened in headless Chromium via
-// playwright-core. See /work/shared/research/vscode-offline-host.md.
+// playwright-core. See README.md, "Development".
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';

@@ -15,6 +15,15 @@ async function get(env: Env, path: string): Promise<any> {
   return res.json();
 }
 
+async function send(env: Env, method: string, path: string, body?: unknown): Promise<void> {
+  const res = await fetch(env.OMS_SANDBOX_URL + path, {
+    method,
+    headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status}`);
+}
+
 const outbox = async (env: Env) => JSON.stringify(await get(env, '/sandbox/outbox'));
 
 /** Chooses an entry of the open context menu as a keyboard user would: point at it, Enter. */
@@ -52,6 +61,43 @@ async function inviteFromTree(page: Page, env: Env): Promise<void> {
   throw new Error(`${email} did not reach the sandbox's outbox`);
 }
 
+/**
+ * The service refuses the token during an invite from the tree: the failure
+ * report every command shares names what failed and offers Sign In (the
+ * connection is known), and nothing reaches the outbox.
+ */
+async function refusedTokenOffersSignIn(page: Page, env: Env, diag: string): Promise<void> {
+  const root = await get(env, '/api');
+  const [site] = await get(env, `/api/f/${root.Key}/engagesites`);
+  await send(env, 'POST', '/sandbox/faults', { path: `/api/f/${root.Key}/engagesites/${site.Key}/invite`, status: 401, count: 1 });
+  try {
+    const email = `refused.${Date.now()}@example.com`;
+    await page.locator('.part.sidebar .monaco-list-row[aria-level="4"]', { hasText: site.CommonName }).first().click({ button: 'right' });
+    await menuItem(page, 'Invite User to Engage Site');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill(email);
+    await page.keyboard.press('Enter');
+    // As a toast, or (when the workbench keeps it there) in the notification centre behind the bell.
+    const hasText = 'Could not invite user';
+    let message = page.locator('.notifications-toasts .notification-list-item', { hasText }).first();
+    if (!(await message.waitFor({ timeout: 5_000 }).then(() => true, () => false))) {
+      await page.locator('[id="status.notifications"]').first().click();
+      message = page.locator('.notifications-center .notification-list-item', { hasText }).first();
+      await message.waitFor({ timeout: 10_000 });
+    }
+    await message.click();
+    await message.locator('.monaco-button', { hasText: 'Sign In' }).first().waitFor({ timeout: 5_000 });
+    await message.locator('.monaco-button', { hasText: 'Show Log' }).first().waitFor({ timeout: 5_000 });
+    await page.screenshot({ path: `${diag}/ui-refused-token.png` });
+    if ((await outbox(env)).includes(email)) throw new Error('the refused invite is in the outbox');
+    await message.locator('.codicon-notifications-clear').first().click({ timeout: 5_000 }).catch(() => undefined);
+    await page.keyboard.press('Escape');
+  } finally {
+    await send(env, 'DELETE', '/sandbox/faults');
+  }
+}
+
 /** Right-click the input scanner open in the editor, "Edit Scanner Priorities…", Enter, type a priority, keep the status. */
 async function editPriorityFromTree(page: Page, env: Env): Promise<void> {
   const root = await get(env, '/api');
@@ -84,6 +130,7 @@ async function editPriorityFromTree(page: Page, env: Env): Promise<void> {
 export async function runUiChecks(page: Page, env: Env, diag: string): Promise<UiCheck[]> {
   const checks: Array<[string, () => Promise<void>]> = [
     ['ui: invite from the tree with mouse and keyboard; a bad address is flagged as typed', () => inviteFromTree(page, env)],
+    ['ui: a refused token is reported with Sign In and Show Log; nothing is sent', () => refusedTokenOffersSignIn(page, env, diag)],
     ['ui: edit a scanner priority from the tree with the keyboard; the server holds it', () => editPriorityFromTree(page, env)],
   ];
   const results: UiCheck[] = [];

@@ -24,7 +24,7 @@ async function rejects(promise: Promise<unknown>, kindName: string, status?: num
   try {
     await promise;
   } catch (e) {
-    assert.ok(e instanceof ApiError, `expected ApiError, got ${e}`);
+    assert.ok(e instanceof ApiError, `expected ApiError, got ${String(e)}`);
     assert.equal(e.kind, kindName, e.message);
     if (status !== undefined) assert.equal(e.status, status);
     return e;
@@ -128,7 +128,7 @@ test('401 without a valid token is an auth error; the token grant and refresh wo
   assert.ok(tokens.accessToken && tokens.refreshToken && tokens.expiresAt! > Date.now());
   const viaGrant = new OmsClient(createHttp({ baseUrl: sb.url, token: () => tokens.accessToken }));
   assert.equal((await viaGrant.instance()).Key, sb.instanceKey);
-  const renewed = await refresh(http, tokens.refreshToken!);
+  const renewed = await refresh(http, tokens.refreshToken);
   assert.notEqual(renewed.accessToken, tokens.accessToken);
   await rejects(signIn(http, { instance: 'Demo Instance', user: 'admin', password: 'nope' }), 'validation', 400);
 });
@@ -208,7 +208,7 @@ test('batch add: split into batches, failed batches reported by item range, rese
   assert.equal(report.added, 150);
   assert.deepEqual(report.failed.map((f) => [f.start, f.end]), [[100, 200]]);
   assert.equal(report.failed[0].error?.kind, 'validation');
-  assert.match(report.failed[0].error!.message, /30|130/, 'names the bad item');
+  assert.match(report.failed[0].error.message, /30|130/, 'names the bad item');
   assert.equal(progress.length, 3);
   const { peopleToResend } = await import('../../../src/api/batch');
   const resend = peopleToResend(people, report);

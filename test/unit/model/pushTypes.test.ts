@@ -53,7 +53,7 @@ test('an e-mail request: number from the mapping, nulls like the spec sample, va
   assert.equal(r.MessageTemplateKey, null);
   assert.equal(r.Subject, 'Drill');
   assert.equal(r.AttachedImage?.LinkedObjectKey, '65a1f0000000000000000009');
-  assert.match(r.AttachedImage!.$type, /\.ObjectLinkItem, /);
+  assert.match(r.AttachedImage.$type, /\.ObjectLinkItem, /);
   assert.match(r.$type, /^Feenics\.Keep\.WebApi\.Model\.PushNotificationRequest, Feenics\.Keep\.WebApi\.Model$/);
   assert.deepEqual(validate('pushNotificationRequest.schema.json', r), []);
 });

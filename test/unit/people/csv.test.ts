@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { fieldOfHeader, invalidRows, PeopleFileError, readPeopleCsv, validRows } from '../../../src/people';
+import { invalidRows, PeopleFileError, validRows } from '../../../src/people';
+import { fieldOfHeader, readPeopleCsv } from '../../../src/people/csv';
 import { validate } from '../../../src/validation/validator';
 import type { EmailAddressInfo, MailingAddressInfo, PhoneInfo } from '../../../src/model/types';
 

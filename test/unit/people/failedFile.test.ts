@@ -4,7 +4,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { failedFileName, fileTimestamp, readPeople, readPeopleCsv, validRows, writeFailedFile } from '../../../src/people';
+import { readPeople, validRows, writeFailedFile } from '../../../src/people';
+import { readPeopleCsv } from '../../../src/people/csv';
+import { failedFileName, fileTimestamp } from '../../../src/people/failedFile';
 import { validate } from '../../../src/validation/validator';
 
 const when = new Date('2024-01-31T15:45:02.123Z');

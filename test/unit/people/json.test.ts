@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { PeopleFileError, readPeople, readPeopleCsv, readPeopleJson, validRows } from '../../../src/people';
+import { PeopleFileError, readPeople, validRows } from '../../../src/people';
+import { readPeopleCsv } from '../../../src/people/csv';
+import { readPeopleJson } from '../../../src/people/json';
 import { itemOffsets } from '../../../src/people/json';
 
 const person = (name: string, extra: Record<string, unknown> = {}) => ({

@@ -42,7 +42,7 @@ for (const k of objectKinds) {
         assert.equal(created.status, 201, created.text);
         obj = created.body;
         assert.match(obj.Key as string, /^[0-9a-f]{24}$/);
-        assert.equal(obj.Href, `${base}/${obj.Key}`);
+        assert.equal(obj.Href, `${base}/${String(obj.Key)}`);
         assert.equal(created.headers.get('location'), obj.Href);
         assert.equal(obj.InFolderKey, api.instanceKey);
         assert.equal(obj.InFolderHref, `/api/f/${api.instanceKey}`);
@@ -59,7 +59,7 @@ for (const k of objectKinds) {
         assert.ok(!(posted.headers.get('allow') ?? '').includes('POST'));
         ({ folderKey, obj } = await existing(api, k));
       }
-      const itemPath = `/api/f/${folderKey}/${k.collection}/${obj.Key}`;
+      const itemPath = `/api/f/${folderKey}/${k.collection}/${String(obj.Key)}`;
 
       if (ops.has('list')) {
         const listed = await api.get(`/api/f/${folderKey}/${k.collection}?pageSize=1000`);

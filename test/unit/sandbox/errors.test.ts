@@ -136,7 +136,7 @@ test('413 for bodies over maxBodyBytes, declared or streamed; the server keeps s
     const streamed = await fetch(api.sb.url + base, {
       method: 'POST', body: stream, duplex: 'half',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${api.sb.token}` },
-    } as RequestInit);
+    });
     assert.equal(streamed.status, 413);
     assert.match(((await streamed.json()) as { Message: string }).Message, /4096/);
 

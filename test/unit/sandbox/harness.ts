@@ -8,7 +8,7 @@ export interface Res {
   status: number;
   headers: Headers;
   text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+   
   body: any;
 }
 

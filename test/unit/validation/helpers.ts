@@ -5,7 +5,7 @@ export const fixturesDir = join(__dirname, 'fixtures');
 export const schemasDir = join(__dirname, '..', '..', '..', 'schemas');
 
 /** A fresh copy of a fixture (tests may mutate it). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 export function fixture(name: string): any {
   return JSON.parse(readFileSync(join(fixturesDir, name), 'utf8'));
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { locate, locateKey, locateNearest } from '../../../src/validation/locate';
+import { locate, locateNearest } from '../../../src/validation/locate';
 import { validate } from '../../../src/validation/validator';
 import { fixturesDir } from './helpers';
 
@@ -65,14 +65,6 @@ test('the last of duplicate keys wins, as in JSON.parse', () => {
   const text = '{"a": 1, "a": [2]}';
   assert.equal(textAt(text, '/a'), '[2]');
   assert.equal(textAt(text, '/a/0'), '2');
-});
-
-test('locateKey marks the member name; array items and the root fall back to the value', () => {
-  const k = locateKey(doc, '/Nested')!;
-  assert.equal(doc.slice(k.offset, k.offset + k.length), '"Nested"');
-  const item = locateKey(doc, '/Tags/0')!;
-  assert.equal(doc.slice(item.offset, item.offset + item.length), '"a"');
-  assert.equal(locateKey(doc, '/Missing'), undefined);
 });
 
 test('locateNearest falls back to the deepest existing ancestor', () => {

@@ -4,18 +4,16 @@
  * validation as the user types. Steps are functions that return the next step;
  * Back re-runs the previous one (its answers are kept in the flow's state, so
  * it opens with them filled in). Escape or focus-out-and-hide cancels the flow.
- *
- * Also: non-blocking result messages (a command run by a test or a script
- * must not wait for someone to dismiss a notification).
  */
 import * as vscode from 'vscode';
-import { log } from '../log';
 
 /** A step: asks one thing, records it in the flow's state, returns the next step (or nothing when done). */
 export type Step = (input: MultiStepInput) => Promise<Step | undefined>;
 
-const back = Symbol('back');
-const cancel = Symbol('cancel');
+/** Thrown inside a flow: the user went Back, or closed the input. */
+class FlowSignal extends Error {}
+const back = new FlowSignal('back');
+const cancel = new FlowSignal('cancel');
 
 export interface StepInfo {
   title: string;
@@ -144,7 +142,9 @@ export class MultiStepInput {
       this.current = pick;
       if (o.onValue) o.onValue('', pick);
       pick.show();
-    }).finally(() => disposables.forEach((d) => d.dispose()));
+    }).finally(() => {
+      for (const d of disposables) d.dispose();
+    });
   }
 
   /** One line of text, validated as typed. */
@@ -189,29 +189,8 @@ export class MultiStepInput {
       this.current = box;
       if (box.value) void check(box.value);
       box.show();
-    }).finally(() => disposables.forEach((d) => d.dispose()));
+    }).finally(() => {
+      for (const d of disposables) d.dispose();
+    });
   }
 }
-
-export interface MessageAction {
-  title: string;
-  run: () => unknown;
-}
-
-/**
- * Shows a result without waiting for it to be dismissed (so commands run by
- * tests or scripts return at once), logs it, and runs the chosen action.
- */
-export function notify(level: 'info' | 'warning' | 'error', message: string, ...actions: MessageAction[]): void {
-  const show = (text: string, ...items: string[]) => level === 'info' ? vscode.window.showInformationMessage(text, ...items)
-    : level === 'warning' ? vscode.window.showWarningMessage(text, ...items) : vscode.window.showErrorMessage(text, ...items);
-  if (level === 'info') log().info(message);
-  else if (level === 'warning') log().warn(message);
-  else log().error(message);
-  void Promise.resolve(show(message, ...actions.map((a) => a.title))).then(
-    (choice) => actions.find((a) => a.title === choice)?.run(),
-    () => undefined,
-  );
-}
-
-export const showLogAction: MessageAction = { title: 'Show Log', run: () => log().show() };

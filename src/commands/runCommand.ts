@@ -1,0 +1,35 @@
+/**
+ * Runs one command the one way every command runs: with its own record of
+ * the connection it resolves, and any failure reported alike (`failure.ts`):
+ * never an unhandled rejection, nothing thrown at VS Code, Escape quiet.
+ */
+import * as vscode from 'vscode';
+import { log } from '../log';
+import { connectionIdOf } from './commandTargets';
+import { describeFailure, failureTitle, resultOf } from './failure';
+import type { Command, Invocation, Services } from './services';
+
+export async function runCommand(services: Services, command: Command, args: unknown[]): Promise<unknown> {
+  const invocation: Invocation = {};
+  try {
+    return await command.run({ ...services, invocation }, ...args);
+  } catch (e) {
+    if (e instanceof vscode.CancellationError) return undefined;
+    const connectionId = invocation.connection?.id ?? connectionIdOf(args[0]);
+    const known = connectionId !== undefined && services.connections.get(connectionId) !== undefined;
+    // Not awaited: the command ends now; the message stays until the user answers it.
+    void report(describeFailure(failureTitle(command.id), e, known), {
+      signIn: () => vscode.commands.executeCommand('oms.signIn', connectionId),
+      retry: () => runCommand(services, command, args),
+    });
+    return resultOf(e);
+  }
+}
+
+async function report(failure: ReturnType<typeof describeFailure>, actions: { signIn(): unknown; retry(): unknown }): Promise<void> {
+  log().error(failure.message);
+  const choice = await vscode.window.showErrorMessage(failure.message, ...failure.actions);
+  if (choice === 'Sign In') await actions.signIn();
+  else if (choice === 'Retry') await actions.retry();
+  else if (choice === 'Show Log') log().show();
+}

@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { kinds, otherSchemas } from '../../../src/model/kinds';
+
+const root = join(__dirname, '..', '..', '..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  contributes: { jsonValidation: Array<{ fileMatch: string[]; url: string }> };
+};
+
+// The URI schemes of object documents and of the server's version (src/fs/objectUri.ts).
+const documentSchemes = ['oms', 'oms-server'];
+
+/** package.json's `jsonValidation` as the registry says it must be. */
+function expectedJsonValidation() {
+  return [
+    ...[...kinds.values()].map((k) => ({
+      fileMatch: documentSchemes.map((scheme) => `${scheme}://*/*/${k.collection}/*/*.json`),
+      url: `./schemas/${k.schema}`,
+    })),
+    ...otherSchemas.filter((d) => d.fileMatch).map((d) => ({ fileMatch: [d.fileMatch], url: `./schemas/${d.schema}` })),
+  ];
+}
+
+test('package.json\'s jsonValidation is the registry\'s (paste the expected value shown on failure)', () => {
+  const sort = (entries: Array<{ url: string }>) => [...entries].sort((a, b) => a.url.localeCompare(b.url));
+  const expected = expectedJsonValidation();
+  assert.deepEqual(sort(manifest.contributes.jsonValidation), sort(expected), `expected "jsonValidation": ${JSON.stringify(expected, null, 2)}`);
+});
+
+test('every schema the registry names is a file of schemas/, and every top-level schema file is named or referenced', () => {
+  const named = new Set([...[...kinds.values()].map((k) => k.schema), ...otherSchemas.map((d) => d.schema)]);
+  for (const schema of named) assert.ok(existsSync(join(root, 'schemas', schema)), schema);
+  const files = readdirSync(join(root, 'schemas')).filter((f) => f.endsWith('.schema.json'));
+  const referenced = new Set(files.flatMap((f) => [...readFileSync(join(root, 'schemas', f), 'utf8').matchAll(/"\$ref":\s*"([^"#]+)/g)].map((m) => m[1])));
+  assert.deepEqual(files.filter((f) => !named.has(f) && !referenced.has(f)), []);
+});
+
+test('ids, collections and type names are unique', () => {
+  const all = [...kinds.values()];
+  for (const field of ['id', 'collection', 'typeName'] as const) {
+    assert.equal(new Set(all.map((k) => k[field])).size, all.length, field);
+  }
+});
