@@ -9,8 +9,8 @@
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
 import { Kind, KindId, kind as kindOf, supports } from '../model/kinds';
-import type { BaseInfo } from '../model/types';
 import type { Paged } from '../tree/nodes/loadMoreNode';
+import { namedBy } from './namedBy';
 import { pickConnection, pickFolder, pickKind, pickObject } from './pick';
 import type { Command, Services, TargetedCommand } from './services';
 
@@ -41,25 +41,13 @@ export function targeted<T>(command: TargetedCommand<T>): Command {
   };
 }
 
-type Fields = Record<string, unknown>;
-
-/** An argument's fields (a node or an args object); undefined for a Uri, a string or nothing. */
-function fieldsOf(arg: unknown): Fields | undefined {
-  return arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) ? (arg as Fields) : undefined;
-}
-
-const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
-
 /**
- * The connection an argument names, without asking: an id, `connectionId`
- * (folder, group and object nodes, args), `connection.id` (a connection node)
- * or the authority of an `oms:` Uri.
+ * The connection an argument names, without asking: see `namedBy.ts`, or the
+ * authority of an `oms:` Uri.
  */
 export function connectionIdOf(arg: unknown): string | undefined {
-  if (typeof arg === 'string') return str(arg);
-  if (arg instanceof vscode.Uri) return arg.scheme === 'oms' ? str(arg.authority) : undefined;
-  const t = fieldsOf(arg);
-  return str(t?.connectionId) ?? str((t?.connection as { id?: unknown } | undefined)?.id);
+  if (arg instanceof vscode.Uri) return arg.scheme === 'oms' && arg.authority ? arg.authority : undefined;
+  return namedBy(arg).connectionId;
 }
 
 /** The named connection, else the one picked; noted for the failure report either way. */
@@ -81,24 +69,16 @@ export async function connectionTarget(s: Services, arg: unknown): Promise<Conne
  */
 export async function folderTarget(s: Services, arg: unknown): Promise<FolderTarget> {
   const { connection, named } = await resolveConnection(s, arg);
-  const folderKey = str(fieldsOf(arg)?.folderKey) ?? (named ? await connection.rootFolderKey() : await pickFolder(connection));
+  const folderKey = namedBy(arg).folderKey ?? (named ? await connection.rootFolderKey() : await pickFolder(connection));
   return { connection, folderKey };
-}
-
-/** `kind` of a node (a Kind) or of args (a KindId). */
-function kindIn(t: Fields | undefined): Kind | undefined {
-  const k = t?.kind;
-  if (typeof k === 'string') return kindOf(k as KindId);
-  const id = (k as { id?: unknown } | undefined)?.id;
-  return typeof id === 'string' ? kindOf(id as KindId) : undefined;
 }
 
 /** A group node, args with `kind`, or the pickers (connection, kind that supports `operation`, folder). */
 export async function collectionTarget(s: Services, arg: unknown, operation: 'list' | 'create'): Promise<CollectionTarget> {
-  const t = fieldsOf(arg);
+  const given = namedBy(arg);
   const { connection, named } = await resolveConnection(s, arg);
-  const kind = kindIn(t) ?? (await pickKind(operation, operation === 'create' ? 'Kind of object to create' : 'Kind of object'));
-  const folderKey = str(t?.folderKey) ?? (named ? await connection.rootFolderKey() : await pickFolder(connection));
+  const kind = given.kind ?? (await pickKind(operation, operation === 'create' ? 'Kind of object to create' : 'Kind of object'));
+  const folderKey = given.folderKey ?? (named ? await connection.rootFolderKey() : await pickFolder(connection));
   return { connection, folderKey, kind };
 }
 
@@ -109,20 +89,17 @@ export async function collectionTarget(s: Services, arg: unknown, operation: 'li
  */
 export async function objectTarget(s: Services, kindId: KindId | undefined, arg: unknown, keyArg = 'key'): Promise<ObjectTarget> {
   if (arg instanceof vscode.Uri) return objectOfUri(s, kindId, arg);
-  const t = fieldsOf(arg);
-  const given = kindIn(t);
+  const given = namedBy(arg, keyArg);
   const wanted = kindId ? kindOf(kindId) : undefined;
-  if (wanted && given && given.id !== wanted.id) throw new Error(`This command works on ${wanted.pluralLabel.toLowerCase()}`);
-  const object = t?.object as BaseInfo | undefined;
-  const key = str(object?.Key) ?? str(t?.[keyArg]) ?? str(t?.key);
+  if (wanted && given.kind && given.kind.id !== wanted.id) throw new Error(`This command works on ${wanted.pluralLabel.toLowerCase()}`);
   const { connection, named } = await resolveConnection(s, arg);
-  const kind = wanted ?? given;
-  if (named && key && kind) {
-    const folderKey = str(t?.folderKey) ?? (await connection.rootFolderKey());
-    return { connection, folderKey, kind, key, name: str(object?.CommonName) ?? str(t?.name) ?? key };
+  const kind = wanted ?? given.kind;
+  if (named && given.key && kind) {
+    const folderKey = given.folderKey ?? (await connection.rootFolderKey());
+    return { connection, folderKey, kind, key: given.key, name: given.name ?? given.key };
   }
   const k = kind ?? (await pickKind('list', 'Kind of object'));
-  const folderKey = str(t?.folderKey) ?? (await pickFolder(connection));
+  const folderKey = given.folderKey ?? (await pickFolder(connection));
   const picked = await pickObject(connection, k, folderKey, kind ? `${k.label} in this folder` : undefined);
   return { connection, folderKey, kind: k, key: picked.Key ?? '', name: picked.CommonName || picked.Key || '' };
 }
@@ -143,7 +120,7 @@ export function requireOperation(kind: Kind, operation: 'create' | 'delete' | 'u
 
 /** A file named by a Uri, by args `{ uri }` (a Uri, a URI string or a path), or by a path. */
 export function uriOf(arg: unknown): vscode.Uri | undefined {
-  const given = arg instanceof vscode.Uri || typeof arg === 'string' ? arg : fieldsOf(arg)?.uri;
+  const given = arg instanceof vscode.Uri || typeof arg === 'string' ? arg : (arg as { uri?: unknown } | undefined)?.uri;
   if (given instanceof vscode.Uri) return given;
   if (typeof given !== 'string' || !given) return undefined;
   // `c:\x` is a Windows path, not a URI with scheme `c`.
@@ -152,7 +129,7 @@ export function uriOf(arg: unknown): vscode.Uri | undefined {
 
 /** A group that pages: itself, or the group of its "Load more" node. */
 export function pagedTarget(arg: unknown): Paged {
-  const t = fieldsOf(arg) as Partial<Paged> & { parent?: Partial<Paged> } | undefined;
+  const t = arg as (Partial<Paged> & { parent?: Partial<Paged> }) | undefined;
   const paged = typeof t?.loadAll === 'function' ? t : typeof t?.parent?.loadAll === 'function' ? t.parent : undefined;
   if (!paged) throw new Error('Choose a group of objects in the Objects view');
   return paged as Paged;
