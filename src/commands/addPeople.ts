@@ -23,9 +23,7 @@ import type { BatchOutcome, BatchReport } from '../api/batch';
 import { peopleToResend } from '../api/batch';
 import { kind as kindOf } from '../model/kinds';
 import type { PersonInfo } from '../model/types';
-import {
-  describeInvalid, failedFileName, invalidRows, PeopleFile, PeopleFileError, PersonRow, readPeople, serializeFailed, validRows,
-} from '../people';
+import type { PeopleFile, PersonRow } from '../people';
 import { FolderTarget, folderTarget } from './commandTargets';
 import { notify, showLogAction } from './multiStep';
 import type { Command } from './services';
@@ -77,6 +75,7 @@ export interface AddPeopleResult {
 export const addPeople: Command = {
   id: 'oms.addPeople',
   async run(s, target?: vscode.Uri | AddPeopleArgs | object): Promise<AddPeopleResult | undefined> {
+    const { describeInvalid, invalidRows, PeopleFileError, readPeople, serializeFailed, validRows } = await peopleImport();
     const args = isArgs(target) ? target : undefined;
     const node = !args && !(target instanceof vscode.Uri) ? target : undefined;
     const uri = toUri(target instanceof vscode.Uri ? target : args?.uri) ?? (await pickFile());
@@ -152,6 +151,9 @@ export const addPeople: Command = {
   },
 };
 
+/** The people import (CSV parser included) is a bundle of its own, loaded on first use. */
+const peopleImport = () => import('../people');
+
 const isArgs = (t: unknown): t is AddPeopleArgs => !!t && typeof t === 'object' && !(t instanceof vscode.Uri) && 'uri' in t;
 
 function toUri(given: vscode.Uri | string | undefined): vscode.Uri | undefined {
@@ -185,6 +187,7 @@ function concurrency(args?: AddPeopleArgs): number {
 }
 
 async function askToGoOn(name: string, valid: number, invalid: PersonRow[]): Promise<boolean> {
+  const { describeInvalid } = await peopleImport();
   const go = `Send the ${valid} Valid`;
   const detail = `${describeInvalid(invalid, 12)}\n\nThe invalid rows are not sent; they are written with any failed batches to a .people.json file next to ${name}, to fix and send again. Every problem is in the log.`;
   const choice = await vscode.window.showWarningMessage(
@@ -234,10 +237,11 @@ function failedBatch(o: BatchOutcome, rows: PersonRow[]): FailedBatch {
 }
 
 /** Writes next to the input without overwriting anything; returns the file's URI. */
-async function writeNextTo(input: vscode.Uri, name: string, people: PersonInfo[]): Promise<vscode.Uri> {
+async function writeNextTo(input: vscode.Uri, name: string, rows: PersonInfo[]): Promise<vscode.Uri> {
+  const { failedFileName, serializeFailed } = await peopleImport();
   const dir = vscode.Uri.joinPath(input, '..');
   const base = failedFileName(name, new Date());
-  const content = new TextEncoder().encode(serializeFailed(people));
+  const content = new TextEncoder().encode(serializeFailed(rows));
   for (let n = 1; n < 1000; n++) {
     const target = vscode.Uri.joinPath(dir, n === 1 ? base : base.replace(/\.people\.json$/, `-${n}.people.json`));
     const exists = await vscode.workspace.fs.stat(target).then(() => true, () => false);

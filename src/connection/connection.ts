@@ -1,6 +1,6 @@
 /** A live connection: a client whose token is fetched, refreshed and bound to one origin. */
 import * as vscode from 'vscode';
-import { createHttp, Http } from '../api/http';
+import { createHttp, Http, RequestOptions } from '../api/http';
 import { OmsClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { needsRefresh, refresh, signIn, PasswordGrant, TokenSet } from '../api/auth';
@@ -68,42 +68,58 @@ export class Connection {
     this.rootKey = undefined;
   }
 
-  private rawHttp(): Http {
+  /** An HTTP function bound to one origin and the token that goes with it (read together by the caller). */
+  private rawHttp(baseUrl = this.info.baseUrl, token?: string): Http {
     const config = vscode.workspace.getConfiguration('oms');
     return createHttp({
-      baseUrl: this.info.baseUrl,
-      token: async () => (await this.tokens.get(this.id, this.info.baseUrl))?.accessToken,
+      endpoint: () => ({ baseUrl, token }),
       timeoutMs: config.get<number>('requestTimeoutSeconds', 30) * 1000,
+      maxResponseBytes: config.get<number>('maxResponseMegabytes', 64) * 1024 * 1024,
       log: (entry) => logRequest(this.info.label, entry),
     });
   }
 
-  /** Refreshes before expiry, and once more after a 401 when a refresh token is held. */
+  /** The base URL and its token, read together: a URL change cannot send one origin's token to another. */
+  private async endpoint(req: RequestOptions): Promise<{ baseUrl: string; tokens?: TokenSet }> {
+    const baseUrl = this.info.baseUrl;
+    const tokens = await this.tokens.get(this.id, baseUrl);
+    if (!tokens) throw new ApiError('auth', `Not signed in to ${this.info.label}`, 401, req.method, req.path);
+    return { baseUrl, tokens };
+  }
+
+  /**
+   * Refreshes before expiry, and once after a 401 when a refresh token is held.
+   * After that refresh a request is sent again only when the service cannot
+   * have applied it: a read, or a write whose 401 said the token itself was
+   * refused (RFC 6750 `invalid_token`). README states the rule.
+   */
   private sessionHttp(): Http {
-    return async <T>(req: Parameters<Http>[0]): Promise<T> => {
+    return async <T>(req: RequestOptions): Promise<T> => {
       await this.prepare(this);
-      const http = this.rawHttp();
-      if (req.anonymous) return http<T>(req);
-      const tokens = await this.tokens.get(this.id, this.info.baseUrl);
-      if (!tokens) throw new ApiError('auth', `Not signed in to ${this.info.label}`, 401, req.method, req.path);
-      if (needsRefresh(tokens)) await this.refreshOnce(tokens);
+      if (req.anonymous) return this.rawHttp()<T>(req);
+      let { baseUrl, tokens } = await this.endpoint(req);
+      if (tokens && needsRefresh(tokens) && (await this.refreshOnce(tokens, baseUrl))) ({ baseUrl, tokens } = await this.endpoint(req));
       try {
-        return await http<T>(req);
+        return await this.rawHttp(baseUrl, tokens?.accessToken)<T>(req);
       } catch (e) {
-        if (e instanceof ApiError && e.kind === 'auth' && (await this.refreshOnce(await this.tokens.get(this.id, this.info.baseUrl)))) {
-          return http<T>(req);
+        if (!(e instanceof ApiError) || e.kind !== 'auth' || !(await this.refreshOnce(tokens, baseUrl))) throw e;
+        if (!(req.idempotent ?? req.method === 'GET') && !e.tokenRefused) {
+          throw new ApiError('auth', `${e.message}. Signed in again, but the ${req.method} was not sent again: the service may have applied it. Check, then try again.`, e.status, req.method, req.path);
         }
-        throw e;
+        const fresh = await this.endpoint(req);
+        return this.rawHttp(fresh.baseUrl, fresh.tokens?.accessToken)<T>(req);
       }
     };
   }
 
   /** One refresh at a time; false when there is nothing to refresh with or it failed. */
-  private refreshOnce(tokens: TokenSet | undefined): Promise<boolean> {
+  private refreshOnce(tokens: TokenSet | undefined, baseUrl: string): Promise<boolean> {
     if (!tokens?.refreshToken) return Promise.resolve(false);
-    this.refreshing ??= refresh(this.rawHttp(), tokens.refreshToken)
+    this.refreshing ??= refresh(this.rawHttp(baseUrl), tokens.refreshToken)
       .then(async (fresh) => {
-        await this.setTokens({ ...fresh, refreshToken: fresh.refreshToken ?? tokens.refreshToken });
+        // Bound to the origin that issued them, even if the definition changed meanwhile.
+        await this.tokens.set(this.id, baseUrl, { ...fresh, refreshToken: fresh.refreshToken ?? tokens.refreshToken });
+        this.rootKey = undefined;
         return true;
       })
       .catch(() => false)
