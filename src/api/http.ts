@@ -111,7 +111,7 @@ export function createHttp(options: HttpOptions): Http {
       try {
         // Never follow redirects: the bearer token must reach no other origin.
         const response = await fetch(url, { method: req.method, headers, body, redirect: 'manual', signal: controller.signal });
-        const text = await readCapped(response, maxBytes, controller);
+        const text = await readCapped(response, maxBytes);
         if (text === undefined) {
           log(response.status);
           throw fail('tooLarge', `The answer of ${base.host} to ${req.method} ${logPath} is larger than ${formatBytes(maxBytes)} (setting oms.maxResponseMegabytes); nothing of it was used`, response.status);
@@ -148,23 +148,21 @@ export function createHttp(options: HttpOptions): Http {
   };
 }
 
-/** The body as text, or undefined (and the connection dropped) once it passes `maxBytes`. */
-async function readCapped(response: Response, maxBytes: number, controller: AbortController): Promise<string | undefined> {
+/** The body as text, or undefined (the rest left unread) once it passes `maxBytes`. */
+async function readCapped(response: Response, maxBytes: number): Promise<string | undefined> {
   const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > maxBytes && !response.headers.get('content-encoding')) {
-    controller.abort();
-    return undefined;
+  const tooLarge = declared > maxBytes && !response.headers.get('content-encoding');
+  if (tooLarge || !response.body) {
+    await response.body?.cancel().catch(() => undefined);
+    return tooLarge ? undefined : '';
   }
-  if (!response.body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
   // Chunks arrive decompressed, so the cap also bounds a compressed answer's real size.
+  // Leaving the loop early cancels the body, which drops the connection.
   for await (const chunk of response.body) {
     size += chunk.byteLength;
-    if (size > maxBytes) {
-      controller.abort();
-      return undefined;
-    }
+    if (size > maxBytes) return undefined;
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size).toString('utf8');

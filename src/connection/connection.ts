@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import { createHttp, Http, RequestOptions } from '../api/http';
 import { OmsClient } from '../api/client';
 import { ApiError } from '../api/errors';
-import { needsRefresh, refresh, signIn, PasswordGrant, TokenSet } from '../api/auth';
+import { signIn, PasswordGrant, TokenSet } from '../api/auth';
+import { sessionHttp } from '../api/session';
 import { logRequest } from '../log';
 import { ConnectionInfo } from './connectionInfo';
 import { TokenStore } from './tokenStore';
@@ -11,7 +12,6 @@ import { TokenStore } from './tokenStore';
 export class Connection {
   readonly client: OmsClient;
   private rootKey?: Promise<string>;
-  private refreshing?: Promise<boolean>;
 
   constructor(
     public info: ConnectionInfo,
@@ -19,7 +19,7 @@ export class Connection {
     /** Runs before each request: the sandbox connection starts its server here. */
     private readonly prepare: (c: Connection) => Promise<void> = async () => {},
   ) {
-    this.client = new OmsClient(this.sessionHttp());
+    this.client = new OmsClient(this.preparedSession());
   }
 
   get id(): string {
@@ -68,7 +68,7 @@ export class Connection {
     this.rootKey = undefined;
   }
 
-  /** An HTTP function bound to one origin and the token that goes with it (read together by the caller). */
+  /** An HTTP function bound to one origin and the token that goes with it. */
   private rawHttp(baseUrl = this.info.baseUrl, token?: string): Http {
     const config = vscode.workspace.getConfiguration('oms');
     return createHttp({
@@ -79,51 +79,22 @@ export class Connection {
     });
   }
 
-  /** The base URL and its token, read together: a URL change cannot send one origin's token to another. */
-  private async endpoint(req: RequestOptions): Promise<{ baseUrl: string; tokens?: TokenSet }> {
-    const baseUrl = this.info.baseUrl;
-    const tokens = await this.tokens.get(this.id, baseUrl);
-    if (!tokens) throw new ApiError('auth', `Not signed in to ${this.info.label}`, 401, req.method, req.path);
-    return { baseUrl, tokens };
-  }
-
-  /**
-   * Refreshes before expiry, and once after a 401 when a refresh token is held.
-   * After that refresh a request is sent again only when the service cannot
-   * have applied it: a read, or a write whose 401 said the token itself was
-   * refused (RFC 6750 `invalid_token`). README states the rule.
-   */
-  private sessionHttp(): Http {
+  /** Starts the sandbox first when this is the sandbox connection; see api/session.ts for the rest. */
+  private preparedSession(): Http {
+    const session = sessionHttp({
+      read: async () => {
+        // One read of the definition: the URL and the token stored for it belong together.
+        const { baseUrl, label } = this.info;
+        return { baseUrl, label, tokens: await this.tokens.get(this.id, baseUrl) };
+      },
+      store: async (baseUrl, tokens) => {
+        await this.tokens.set(this.id, baseUrl, tokens);
+        this.rootKey = undefined;
+      },
+    }, (baseUrl, token) => this.rawHttp(baseUrl, token));
     return async <T>(req: RequestOptions): Promise<T> => {
       await this.prepare(this);
-      if (req.anonymous) return this.rawHttp()<T>(req);
-      let { baseUrl, tokens } = await this.endpoint(req);
-      if (tokens && needsRefresh(tokens) && (await this.refreshOnce(tokens, baseUrl))) ({ baseUrl, tokens } = await this.endpoint(req));
-      try {
-        return await this.rawHttp(baseUrl, tokens?.accessToken)<T>(req);
-      } catch (e) {
-        if (!(e instanceof ApiError) || e.kind !== 'auth' || !(await this.refreshOnce(tokens, baseUrl))) throw e;
-        if (!(req.idempotent ?? req.method === 'GET') && !e.tokenRefused) {
-          throw new ApiError('auth', `${e.message}. Signed in again, but the ${req.method} was not sent again: the service may have applied it. Check, then try again.`, e.status, req.method, req.path);
-        }
-        const fresh = await this.endpoint(req);
-        return this.rawHttp(fresh.baseUrl, fresh.tokens?.accessToken)<T>(req);
-      }
+      return session<T>(req);
     };
-  }
-
-  /** One refresh at a time; false when there is nothing to refresh with or it failed. */
-  private refreshOnce(tokens: TokenSet | undefined, baseUrl: string): Promise<boolean> {
-    if (!tokens?.refreshToken) return Promise.resolve(false);
-    this.refreshing ??= refresh(this.rawHttp(baseUrl), tokens.refreshToken)
-      .then(async (fresh) => {
-        // Bound to the origin that issued them, even if the definition changed meanwhile.
-        await this.tokens.set(this.id, baseUrl, { ...fresh, refreshToken: fresh.refreshToken ?? tokens.refreshToken });
-        this.rootKey = undefined;
-        return true;
-      })
-      .catch(() => false)
-      .finally(() => (this.refreshing = undefined));
-    return this.refreshing;
   }
 }
