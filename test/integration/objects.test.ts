@@ -4,12 +4,12 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/commands/services';
+import type { TestApi } from '../../src/testApi';
 import type { ObjectNode } from '../../src/tree/nodes/objectNode';
 import type { CollectionNode } from '../../src/tree/nodes/collectionNode';
 import { childrenOf, closeAllEditors, envConnectionId, folderWith, label, nodeAt, rest, sandboxToken, services, setText, waitFor } from './helpers';
 
-let s: Services;
+let s: TestApi;
 let rootName: string;
 let rootKey: string;
 
@@ -170,7 +170,7 @@ suite('objects', () => {
   });
 
   test('the log records requests with method, path, status and time, and never the token', async () => {
-    const logDir = vscode.Uri.joinPath(s.context.logUri, '..');
+    const logDir = vscode.Uri.joinPath(s.logUri, '..');
     const files = await findFiles(logDir, /Object Management Service\.log$/);
     assert.ok(files.length, `a log file under ${logDir.fsPath}`);
     const text = (await Promise.all(files.map(async (f) => Buffer.from(await vscode.workspace.fs.readFile(f)).toString('utf8')))).join('\n');
