@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
 import { ConnectionManager } from './connection/connectionManager';
-import { connectFromEnvironment } from './connection/envConnection';
+import { connectFromEnvironment, envConnectionId } from './connection/envConnection';
 import { SandboxHost } from './connection/sandboxHost';
 import { activeConnectionStatus } from './connection/statusBar';
 import { ObjectFileSystem } from './fs/objectFileSystem';
@@ -42,7 +42,11 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     ...registerCommands(services),
   );
   updateWelcome();
-  const ready = connectFromEnvironment(connections).catch((e: unknown) => log().error(`Environment connection: ${(e as Error).message}`));
+  const ready = connectFromEnvironment(connections).then(
+    // Handed a sandbox by `npm start` (or the tests): show its objects.
+    () => void (connections.get(envConnectionId) && vscode.commands.executeCommand('workbench.view.extension.oms')),
+    (e: unknown) => log().error(`Environment connection: ${(e as Error).message}`),
+  );
 
   // Nothing for other extensions: no context, secrets or tokens. The integration tests get a narrow view.
   return context.extensionMode === vscode.ExtensionMode.Test ? testApi(services, ready) : undefined;
