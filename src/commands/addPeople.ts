@@ -19,7 +19,7 @@
  * Returns an AddPeopleResult (below).
  */
 import * as vscode from 'vscode';
-import type { BatchOutcome, BatchReport } from '../api/batch';
+import type { BatchOutcome, BatchProgress, BatchReport } from '../api/batch';
 import { peopleToResend } from '../api/batch';
 import { kind as kindOf } from '../model/kinds';
 import type { PersonInfo } from '../model/types';
@@ -83,6 +83,7 @@ export const addPeople: Command = {
     const name = uri.path.split('/').pop() ?? 'people';
 
     let file: PeopleFile;
+    const reading = Date.now();
     try {
       file = readPeople(name, await vscode.workspace.fs.readFile(uri));
     } catch (e) {
@@ -91,6 +92,7 @@ export const addPeople: Command = {
       notify('error', `No people added: ${reason}`);
       return stopped(input, 0, [], reason);
     }
+    log().info(`${name}: ${file.rows.length} rows read and checked in ${Date.now() - reading} ms`);
     for (const note of file.notes) log().info(`${name}: ${note}`);
     const invalid = invalidRows(file);
     const valid = validRows(file);
@@ -208,21 +210,37 @@ async function send(where: FolderTarget, people: PersonInfo[], name: string, arg
       args?.signal?.addEventListener('abort', () => controller.abort(), { once: true });
       if (args?.signal?.aborted) controller.abort();
       const batches = Math.ceil(people.length / size);
-      progress.report({ message: `0 of ${people.length} people sent, ${batches} batch${batches === 1 ? '' : 'es'} left` });
+      const started = Date.now();
+      let last: BatchProgress = { sentPeople: 0, totalPeople: people.length, doneBatches: 0, totalBatches: batches };
       let done = 0;
-      return where.connection.client.addPeople(where.folderKey, people, {
-        batchSize: size,
-        concurrency: parallel,
-        signal: controller.signal,
-        onProgress: (p) => {
-          const left = p.totalBatches - p.doneBatches;
-          progress.report({
-            increment: ((p.doneBatches - done) / p.totalBatches) * 100,
-            message: `${p.sentPeople} of ${p.totalPeople} people sent, ${left} batch${left === 1 ? '' : 'es'} left${controller.signal.aborted ? ' (stopping)' : ''}`,
-          });
-          done = p.doneBatches;
-        },
-      });
+      const show = () => {
+        const left = last.totalBatches - last.doneBatches;
+        const seconds = (Date.now() - started) / 1000;
+        progress.report({
+          increment: ((last.doneBatches - done) / last.totalBatches) * 100,
+          message: `${last.sentPeople} of ${last.totalPeople} people sent, ${left} batch${left === 1 ? '' : 'es'} left, ${seconds.toFixed(1)} s${controller.signal.aborted ? ' (stopping)' : ''}`,
+        });
+        done = last.doneBatches;
+      };
+      show();
+      // A slow batch still shows time passing: at least every 250 ms.
+      const ticker = setInterval(show, 200);
+      try {
+        const report = await where.connection.client.addPeople(where.folderKey, people, {
+          batchSize: size,
+          concurrency: parallel,
+          signal: controller.signal,
+          onProgress: (p) => {
+            last = p;
+            show();
+          },
+        });
+        const seconds = (Date.now() - started) / 1000;
+        log().info(`${name}: ${last.sentPeople} people sent in ${seconds.toFixed(2)} s (${Math.round(last.sentPeople / Math.max(seconds, 0.001))} people/s)`);
+        return report;
+      } finally {
+        clearInterval(ticker);
+      }
     },
   );
 }
