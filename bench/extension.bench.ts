@@ -56,6 +56,16 @@ async function bundles(tmp: string): Promise<void> {
   const whole = load(single);
   row('  require dist/extension.js', `${split.toFixed(1)} ms`, `${ratio(split, whole)} of one bundle (${whole.toFixed(1)} ms)`);
 
+  console.log('\n## First validation: generated code against compiling the schemas at run time (fresh process, median of 9)');
+  const sample = JSON.stringify(path.join(repo, 'test', 'unit', 'validation', 'fixtures', 'inputScanner.update.json'));
+  const time = (body: string) => {
+    const runs = Array.from({ length: 9 }, () => Number(execFileSync(process.execPath, ['-e', `const t=process.hrtime.bigint();${body};console.log(Number(process.hrtime.bigint()-t)/1e6)`], { cwd: repo }).toString()));
+    return runs.sort((a, b) => a - b)[4];
+  };
+  const generated = time(`require('./dist/validators.js')['inputScanner.schema.json'](require(${sample}))`);
+  const compiled = time(`const A=require('ajv').default,f=require('ajv-formats').default,fs=require('fs');const a=new A({allErrors:true,verbose:true,strict:false,allowUnionTypes:true});f(a);for(const n of fs.readdirSync('schemas'))a.addSchema(JSON.parse(fs.readFileSync('schemas/'+n,'utf8')),n);a.getSchema('inputScanner.schema.json')(require(${sample}))`);
+  row('  load generated validators + validate', `${generated.toFixed(1)} ms`, `${ratio(generated, compiled)} of ajv compiling (${compiled.toFixed(1)} ms)`);
+
   console.log('\n## Activation as VS Code recorded it (last integration run)');
   const recorded = path.join(repo, '.diagnostics', 'integration', 'activation-times.json');
   if (fs.existsSync(recorded)) {

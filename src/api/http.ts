@@ -62,7 +62,7 @@ export interface RequestOptions {
 const retryStatuses = new Set([429, 502, 503, 504]);
 /** Form fields whose values are secrets: masked like the token in any message built from an answer. */
 const secretFields = ['password', 'refresh_token', 'client_secret'];
-export const defaultMaxResponseBytes = 64 * 1024 * 1024;
+const defaultMaxResponseBytes = 64 * 1024 * 1024;
 
 export type Http = <T = unknown>(req: RequestOptions) => Promise<T>;
 
