@@ -78,7 +78,7 @@ export function createHttp(options: HttpOptions): Http {
 
   return async function request<T>(req: RequestOptions): Promise<T> {
     const { baseUrl, token } = await endpoint();
-    const base = new URL(baseUrl);
+    const base = parseUrl(baseUrl);
     if (base.protocol !== 'http:' && base.protocol !== 'https:') {
       throw new ApiError('validation', `Unsupported URL scheme ${base.protocol}`);
     }
@@ -166,6 +166,14 @@ async function readCapped(response: Response, maxBytes: number): Promise<string 
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size).toString('utf8');
+}
+
+function parseUrl(url: string): URL {
+  try {
+    return new URL(url);
+  } catch {
+    throw new ApiError('validation', `Not a URL: ${url}`);
+  }
 }
 
 /** What went wrong below HTTP, in words: fetch wraps the socket's error in `cause`. */
