@@ -15,6 +15,7 @@
  *     onInvalid?: 'send' | 'stop',     // default 'stop': nothing is sent when a row is invalid
  *     batchSize?, concurrency?,        // default: settings oms.batchSize, oms.batchConcurrency
  *     signal?: AbortSignal,            // cancels between batches
+ *     onProgress?: (p: BatchProgress) => void, // after each batch
  *   })
  * Returns an AddPeopleResult (below).
  */
@@ -37,6 +38,7 @@ export interface AddPeopleArgs {
   batchSize?: number;
   concurrency?: number;
   signal?: AbortSignal;
+  onProgress?: (progress: BatchProgress) => void;
 }
 
 export interface FailedBatch {
@@ -233,6 +235,7 @@ async function send(where: FolderTarget, people: PersonInfo[], name: string, arg
           onProgress: (p) => {
             last = p;
             show();
+            args?.onProgress?.(p);
           },
         });
         const seconds = (Date.now() - started) / 1000;
