@@ -31,7 +31,7 @@ async function main() {
   const workspace = path.join(home, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });
 
-  writeDemoSettings(workspace);
+  writeDemoSettings(workspace, path.join(home, 'user', 'Machine'));
 
   const sandboxPort = Number(process.env.OMS_SANDBOX_PORT ?? 0);
   const sandboxToken = randomBytes(24).toString('hex');
@@ -84,10 +84,12 @@ async function main() {
  * The demo workspace: no welcome page, no Chat side bar, and the sample files
  * the extension's commands read (a people batch and a push notification).
  */
-function writeDemoSettings(workspace: string): void {
-  const vscodeDir = path.join(workspace, '.vscode');
-  fs.mkdirSync(vscodeDir, { recursive: true });
-  fs.writeFileSync(path.join(vscodeDir, 'settings.json'), `${JSON.stringify(demoSettings, null, 2)}\n`);
+function writeDemoSettings(workspace: string, machineSettings: string): void {
+  // The server's machine settings are read before the window lays itself out; the workspace's shows them.
+  for (const dir of [path.join(workspace, '.vscode'), machineSettings]) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'settings.json'), `${JSON.stringify(demoSettings, null, 2)}\n`);
+  }
   for (const [name, content] of Object.entries(sampleFiles)) {
     const file = path.join(workspace, name);
     if (!fs.existsSync(file)) fs.writeFileSync(file, content);
