@@ -19,7 +19,7 @@ export interface RequestLog {
 }
 
 /** Where a request goes and the token that belongs there: read together, once per request. */
-export interface Endpoint {
+interface Endpoint {
   /** Origin plus optional path prefix, e.g. `http://127.0.0.1:8080`. */
   baseUrl: string;
   token?: string;
@@ -217,7 +217,7 @@ function toError(response: Response, text: string, req: RequestOptions, mask: (t
 }
 
 /** Exponential back-off with jitter, or the server's Retry-After when it gives one. */
-export function waitFor(attempt: number, retryAfter: string | null, backoffMs: number, maxMs: number): number {
+function waitFor(attempt: number, retryAfter: string | null, backoffMs: number, maxMs: number): number {
   if (retryAfter) {
     const seconds = Number(retryAfter);
     const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();

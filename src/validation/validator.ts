@@ -17,7 +17,7 @@ export interface SchemaError {
 }
 
 /** A file name under `schemas/`, e.g. `engageSite.schema.json` (the `.json` may be left off). */
-export type SchemaFile = string;
+type SchemaFile = string;
 
 let generated: Readonly<Record<string, ValidateFunction>> | undefined;
 
