@@ -88,6 +88,18 @@ test('an answer larger than the cap is a clear error and is not retried', async 
   assert.equal(seen.length, 1, 'never retried');
 });
 
+test('an answer that announces more than the cap is refused before it is read', async () => {
+  const big = Buffer.alloc(3 * 1024 * 1024, 0x20);
+  const seen = await withServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(big.length) });
+    res.end(big);
+  }, async (url) => {
+    const error = await rejection(createHttp(options(url, { maxResponseBytes: 1024 * 1024 }))({ method: 'GET', path: '/api' }));
+    assert.equal(error.kind, 'tooLarge');
+  });
+  assert.equal(seen.length, 1, 'never retried');
+});
+
 test('a gzip bomb stops at the cap, counted after decompression', async () => {
   const bomb = gzipSync(Buffer.alloc(200 * 1024 * 1024, 0x20));
   assert.ok(bomb.length < 1024 * 1024, 'the compressed answer itself is under the cap');
