@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'out/', '.diagnostics/', '.oms-data/', 'node_modules/'] },
+  { ignores: ['dist/', 'out/', '.diagnostics/', '.oms-data/', 'node_modules/', 'src/validation/generated/'] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {
@@ -36,7 +36,7 @@ export default tseslint.config(
     // The build script is plain CommonJS run by node.
     files: ['**/*.js'],
     extends: [tseslint.configs.disableTypeChecked],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', console: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', console: 'readonly', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

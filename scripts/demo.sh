@@ -4,8 +4,6 @@
 # with the extension connected to it. Ctrl-C stops everything it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
-fi
+bash scripts/deps.sh
 npm run --silent package >/dev/null
 exec node --import tsx scripts/demo.ts "$@"

@@ -11,9 +11,7 @@ step() { printf '\n=== %s\n' "$*"; }
 fail() { echo "$*"; echo "total: ${passed:-0} passed, $((${failed:-0} + 1)) failed"; exit 1; }
 
 step "dependencies"
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund || fail "npm ci failed"
-fi
+bash scripts/deps.sh || fail "npm install failed"
 
 step "type-check"
 npm run --silent typecheck || fail "type-check failed"

@@ -1,8 +1,12 @@
-/** Composition root: build the services, register them, nothing else. */
+/**
+ * Composition root: build the services, register them, nothing else.
+ * Activation waits on nothing (no network, no secret store): the connection
+ * handed over by the environment is added in the background.
+ */
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
 import { ConnectionManager } from './connection/connectionManager';
-import { connectFromEnvironment } from './connection/envConnection';
+import { connectFromEnvironment, envConnectionId } from './connection/envConnection';
 import { SandboxHost } from './connection/sandboxHost';
 import { activeConnectionStatus } from './connection/statusBar';
 import { ObjectFileSystem } from './fs/objectFileSystem';
@@ -13,11 +17,12 @@ import { showSavedVersions } from './fs/showSavedVersion';
 import { log } from './log';
 import { ObjectTree } from './tree/objectTree';
 import type { Services } from './commands/services';
+import { testApi, TestApi } from './testApi';
 
 /** Kept for deactivate: its close is asynchronous, and VS Code awaits only what deactivate returns. */
 let sandbox: SandboxHost | undefined;
 
-export async function activate(context: vscode.ExtensionContext) {
+export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   sandbox = new SandboxHost(context);
   const connections = new ConnectionManager(context, sandbox);
   const fs = new ObjectFileSystem(connections, askOnConflict);
@@ -25,6 +30,8 @@ export async function activate(context: vscode.ExtensionContext) {
   const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true });
   const services: Services = { context, connections, tree, fs };
 
+  // The welcome view shows while there is no connection.
+  const updateWelcome = () => void vscode.commands.executeCommand('setContext', 'oms.hasConnections', connections.list().length > 0);
   context.subscriptions.push(
     log(), sandbox, connections, tree, view,
     vscode.workspace.registerFileSystemProvider('oms', fs, { isCaseSensitive: true }),
@@ -34,16 +41,18 @@ export async function activate(context: vscode.ExtensionContext) {
     showSavedVersions(fs),
     fs.onDidChangeObject((address) => tree.objectChanged(address)),
     activeConnectionStatus(connections),
+    connections.onDidChange(updateWelcome),
     ...registerCommands(services),
   );
-  await connectFromEnvironment(connections).catch((e) => log().error(`Environment connection: ${(e as Error).message}`));
-  // The welcome view shows while there is no connection.
-  const updateWelcome = () => vscode.commands.executeCommand('setContext', 'oms.hasConnections', connections.list().length > 0);
-  await updateWelcome();
-  context.subscriptions.push(connections.onDidChange(updateWelcome));
+  updateWelcome();
+  const ready = connectFromEnvironment(connections).then(
+    // Handed a sandbox by `npm start` (or the tests): show its objects.
+    () => void (connections.get(envConnectionId) && vscode.commands.executeCommand('workbench.view.extension.oms')),
+    (e: unknown) => log().error(`Environment connection: ${(e as Error).message}`),
+  );
 
-  // For integration tests and other extensions: the live services.
-  return services;
+  // Nothing for other extensions: no context, secrets or tokens. The integration tests get a narrow view.
+  return context.extensionMode === vscode.ExtensionMode.Test ? testApi(services, ready) : undefined;
 }
 
 export async function deactivate(): Promise<void> {

@@ -5,7 +5,7 @@ import {
 } from '../model/routes';
 import type { BaseInfo, FolderInfo, InstanceInfo, NoteInfo, PersonInfo, PushNotificationRequest } from '../model/types';
 import { ApiError } from './errors';
-import { Http } from './http';
+import { Http, RequestOptions } from './http';
 import { addPeopleInBatches, BatchOptions, BatchReport } from './batch';
 
 export interface Page<T> {
@@ -20,23 +20,39 @@ const maxPageSize = 1000;
 export class OmsClient {
   constructor(readonly http: Http) {}
 
+  /**
+   * Builds the request, then sends it. A key that would change the target
+   * (`.`, `..`, a slash: see model/routes.ts) is a rejected validation error
+   * and nothing is sent.
+   */
+  private async send<T>(build: () => RequestOptions): Promise<T> {
+    let req: RequestOptions;
+    try {
+      req = build();
+    } catch (e) {
+      if (e instanceof RangeError) throw new ApiError('validation', `${e.message}: refused before sending, it would address another object`);
+      throw e;
+    }
+    return this.http<T>(req);
+  }
+
   /** The current instance: the root folder. */
   instance(): Promise<InstanceInfo> {
-    return this.http<InstanceInfo>({ method: 'GET', path: instancePath });
+    return this.send<InstanceInfo>(() => ({ method: 'GET', path: instancePath }));
   }
 
   sysinfo(): Promise<{ ServerTime?: string; Version?: string }> {
-    return this.http({ method: 'GET', path: sysinfoPath, anonymous: true });
+    return this.send(() => ({ method: 'GET', path: sysinfoPath, anonymous: true }));
   }
 
   folder(folderKey: string): Promise<FolderInfo> {
-    return this.http<FolderInfo>({ method: 'GET', path: folderPath(folderKey) });
+    return this.send<FolderInfo>(() => ({ method: 'GET', path: folderPath(folderKey) }));
   }
 
   /** One page of a collection. A page shorter than `pageSize` is the last. */
   async list<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, page = 0, pageSize = 100, signal?: AbortSignal): Promise<Page<T>> {
     const size = Math.min(Math.max(1, pageSize), maxPageSize);
-    const body = await this.http<unknown>({ method: 'GET', path: collectionPath(kind, folderKey), query: { page, pageSize: size }, signal });
+    const body = await this.send<unknown>(() => ({ method: 'GET', path: collectionPath(kind, folderKey), query: { page, pageSize: size }, signal }));
     const items = asArray<T>(body, kind);
     return { items, next: items.length < size ? undefined : page + 1 };
   }
@@ -57,55 +73,55 @@ export class OmsClient {
   }
 
   get<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, key: string): Promise<T> {
-    return this.http<T>({ method: 'GET', path: objectPath(kind, folderKey, key) });
+    return this.send<T>(() => ({ method: 'GET', path: objectPath(kind, folderKey, key) }));
   }
 
   create<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, body: T): Promise<T> {
-    return this.http<T>({ method: 'POST', path: collectionPath(kind, folderKey), json: body });
+    return this.send<T>(() => ({ method: 'POST', path: collectionPath(kind, folderKey), json: body }));
   }
 
   /** PUT of the full object; its Key and InFolderKey say where it goes. */
   async update(kind: Kind, body: BaseInfo): Promise<void> {
     const { folderKey, key } = addressOf(body);
-    await this.http({ method: 'PUT', path: objectPath(kind, folderKey, key), json: body });
+    await this.send(() => ({ method: 'PUT', path: objectPath(kind, folderKey, key), json: body }));
   }
 
   async delete(kind: Kind, folderKey: string, key: string): Promise<void> {
-    await this.http({ method: 'DELETE', path: objectPath(kind, folderKey, key) });
+    await this.send(() => ({ method: 'DELETE', path: objectPath(kind, folderKey, key) }));
   }
 
   /** The invite body is a single JSON string: the e-mail address. */
   async invite(folderKey: string, siteKey: string, email: string): Promise<void> {
     const route = actionRoutes.invite;
-    await this.http({ method: route.method, path: itemActionPath(route, kindOf('engageSite'), folderKey, siteKey), json: email });
+    await this.send(() => ({ method: route.method, path: itemActionPath(route, kindOf('engageSite'), folderKey, siteKey), json: email }));
   }
 
   /** The spec sends a push notification as a DELETE with a body. */
   async pushNotification(folderKey: string, request: PushNotificationRequest): Promise<void> {
     const route = actionRoutes.pushNotification;
-    await this.http({ method: route.method, path: folderActionPath(route, folderKey), json: request });
+    await this.send(() => ({ method: route.method, path: folderActionPath(route, folderKey), json: request }));
   }
 
   /** One `POST /people/complex`; returns the count in whatever form the server gives it. */
   async addPeopleBatch(folderKey: string, people: PersonInfo[], signal?: AbortSignal): Promise<number> {
     const route = actionRoutes.addPeople;
-    const body = await this.http<unknown>({ method: route.method, path: collectionActionPath(route, kindOf('person'), folderKey), json: people, signal });
+    const body = await this.send<unknown>(() => ({ method: route.method, path: collectionActionPath(route, kindOf('person'), folderKey), json: people, signal }));
     return countOf(body, people.length);
   }
 
   /** An object's notes, in the order the service keeps them (chronological). */
   async notes(kind: Kind, folderKey: string, key: string): Promise<NoteInfo[]> {
-    const body = await this.http<unknown>({ method: 'GET', path: notesPath(kind, folderKey, key) });
+    const body = await this.send<unknown>(() => ({ method: 'GET', path: notesPath(kind, folderKey, key) }));
     return Array.isArray(body) ? (body as NoteInfo[]) : [];
   }
 
   /** Adds a note with a POST (a PUT of the object never changes its notes). */
   addNote(kind: Kind, folderKey: string, key: string, text: string): Promise<NoteInfo> {
-    return this.http<NoteInfo>({ method: 'POST', path: notesPath(kind, folderKey, key), json: { NoteText: text } });
+    return this.send<NoteInfo>(() => ({ method: 'POST', path: notesPath(kind, folderKey, key), json: { NoteText: text } }));
   }
 
   async deleteNote(kind: Kind, folderKey: string, key: string, noteKey: string): Promise<void> {
-    await this.http({ method: 'DELETE', path: notesPath(kind, folderKey, key, noteKey) });
+    await this.send(() => ({ method: 'DELETE', path: notesPath(kind, folderKey, key, noteKey) }));
   }
 
   /** Splits `people` into batches and reports per batch what succeeded and what to resend. */

@@ -8,10 +8,14 @@ export type ApiErrorKind =
   | 'validation' // 400, 413, 415, 422
   | 'rateLimit' // 429
   | 'server' // 5xx and anything else unexpected
-  | 'network' // no answer: refused, reset, DNS
+  | 'tooLarge' // the answer passed the size cap (never retried)
+  | 'network' // no answer, or an answer cut short: refused, reset, DNS
   | 'timeout'; // no answer in time
 
 export class ApiError extends Error {
+  /** A 401 whose challenge says the token itself was refused (RFC 6750 `invalid_token`): nothing was done. */
+  readonly tokenRefused?: boolean;
+
   constructor(
     readonly kind: ApiErrorKind,
     message: string,

@@ -1,8 +1,12 @@
 /**
  * The one HTTP function every call goes through: bearer auth, JSON bodies,
  * a time-out on every call, retries of idempotent calls, error mapping.
+ *
+ * It uses Node's own `fetch` (no bundled URL or HTTP library): it reports a
+ * body cut short inside its Content-Length at once, which node-fetch 2 did
+ * only at the time-out. Bodies are read under a size cap, counted after
+ * decompression, so a large answer or a gzip bomb stops at the cap.
  */
-import fetch, { Response } from 'node-fetch';
 import { ApiError, detailsFromBody, kindOfStatus, messageFromBody } from './errors';
 
 export interface RequestLog {
@@ -14,11 +18,14 @@ export interface RequestLog {
   attempt: number;
 }
 
-export interface HttpOptions {
+/** Where a request goes and the token that belongs there: read together, once per request. */
+interface Endpoint {
   /** Origin plus optional path prefix, e.g. `http://127.0.0.1:8080`. */
   baseUrl: string;
-  /** Current access token; called for each request so a refresh is picked up. */
-  token?: () => Promise<string | undefined> | string | undefined;
+  token?: string;
+}
+
+interface CommonOptions {
   timeoutMs?: number;
   /** Attempts for idempotent calls (1 = no retry). */
   maxAttempts?: number;
@@ -26,8 +33,16 @@ export interface HttpOptions {
   backoffMs?: number;
   /** Upper bound for one wait, also for a server's Retry-After. */
   maxBackoffMs?: number;
+  /** Largest answer read, in bytes after decompression (default 64 MB). */
+  maxResponseBytes?: number;
   log?: (entry: RequestLog) => void;
 }
+
+export type HttpOptions = CommonOptions & (
+  | { endpoint: () => Endpoint | Promise<Endpoint> }
+  /** A fixed origin; `token` is read once at the start of each request. */
+  | { baseUrl: string; token?: () => string | undefined }
+);
 
 export interface RequestOptions {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -45,56 +60,66 @@ export interface RequestOptions {
 }
 
 const retryStatuses = new Set([429, 502, 503, 504]);
+/** Form fields whose values are secrets: masked like the token in any message built from an answer. */
+const secretFields = ['password', 'refresh_token', 'client_secret'];
+const defaultMaxResponseBytes = 64 * 1024 * 1024;
 
 export type Http = <T = unknown>(req: RequestOptions) => Promise<T>;
 
 export function createHttp(options: HttpOptions): Http {
-  const base = new URL(options.baseUrl);
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new ApiError('validation', `Unsupported URL scheme ${base.protocol}`);
-  }
-  const prefix = base.pathname.replace(/\/+$/, '');
+  const endpoint = 'endpoint' in options
+    ? options.endpoint
+    : () => ({ baseUrl: options.baseUrl, token: options.token?.() });
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxAttempts = options.maxAttempts ?? 4;
   const backoffMs = options.backoffMs ?? 500;
   const maxBackoffMs = options.maxBackoffMs ?? 30_000;
+  const maxBytes = options.maxResponseBytes ?? defaultMaxResponseBytes;
 
   return async function request<T>(req: RequestOptions): Promise<T> {
-    const url = new URL(base.origin + prefix + req.path);
+    const { baseUrl, token } = await endpoint();
+    const base = parseUrl(baseUrl);
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+      throw new ApiError('validation', `Unsupported URL scheme ${base.protocol}`);
+    }
+    const url = new URL(base.origin + base.pathname.replace(/\/+$/, '') + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const logPath = url.pathname + url.search;
-    const idempotent = req.idempotent ?? req.method === 'GET';
-    const attempts = idempotent ? maxAttempts : 1;
+    const attempts = (req.idempotent ?? req.method === 'GET') ? maxAttempts : 1;
+    const mask = masker([req.anonymous ? undefined : token, ...secretFields.map((f) => req.form?.[f])]);
+    const fail = (kind: ConstructorParameters<typeof ApiError>[0], message: string, status?: number) =>
+      new ApiError(kind, mask(message), status, req.method, req.path);
+
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    let body: string | undefined;
+    if (req.form) {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(req.form).toString();
+    } else if (req.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(req.json);
+    }
+    if (!req.anonymous && token) headers.Authorization = `Bearer ${token}`;
 
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
-      const headers: Record<string, string> = { Accept: 'application/json' };
-      let body: string | undefined;
-      if (req.form) {
-        headers['Content-Type'] = 'application/x-www-form-urlencoded';
-        body = new URLSearchParams(req.form).toString();
-      } else if (req.json !== undefined) {
-        headers['Content-Type'] = 'application/json';
-        body = JSON.stringify(req.json);
-      }
-      if (!req.anonymous) {
-        const token = await options.token?.();
-        if (token) headers.Authorization = `Bearer ${token}`;
-      }
-
-      let response: Response;
       const controller = new AbortController();
       const onAbort = () => controller.abort();
       req.signal?.addEventListener('abort', onAbort);
       const timer = setTimeout(() => controller.abort(), timeoutMs);
+      const log = (status: number | 'error') => options.log?.({ method: req.method, path: logPath, status, ms: Date.now() - started, attempt });
       try {
         // Never follow redirects: the bearer token must reach no other origin.
-        response = await fetch(url.href, { method: req.method, headers, body, redirect: 'manual', signal: controller.signal });
-        const text = await response.text();
+        const response = await fetch(url, { method: req.method, headers, body, redirect: 'manual', signal: controller.signal });
+        const text = await readCapped(response, maxBytes);
+        if (text === undefined) {
+          log(response.status);
+          throw fail('tooLarge', `The answer of ${base.host} to ${req.method} ${logPath} is larger than ${formatBytes(maxBytes)} (setting oms.maxResponseMegabytes); nothing of it was used`, response.status);
+        }
         clearTimeout(timer);
-        options.log?.({ method: req.method, path: logPath, status: response.status, ms: Date.now() - started, attempt });
+        log(response.status);
         if (response.ok) return (text ? parseJson(text, req, response.status) : undefined) as T;
-        const error = toError(response, text, req);
+        const error = toError(response, text, req, mask);
         if (attempt < attempts && retryStatuses.has(response.status)) {
           await sleep(waitFor(attempt, response.headers.get('retry-after'), backoffMs, maxBackoffMs), req.signal);
           continue;
@@ -105,12 +130,12 @@ export function createHttp(options: HttpOptions): Http {
         if (e instanceof ApiError) throw e;
         const cancelled = req.signal?.aborted ?? false;
         const timedOut = !cancelled && controller.signal.aborted;
-        options.log?.({ method: req.method, path: logPath, status: 'error', ms: Date.now() - started, attempt });
+        log('error');
         const error = cancelled
-          ? new ApiError('network', 'Cancelled', undefined, req.method, req.path)
+          ? fail('network', 'Cancelled')
           : timedOut
-            ? new ApiError('timeout', `No answer from ${base.host} within ${Math.round(timeoutMs / 1000)} s`, undefined, req.method, req.path)
-            : new ApiError('network', `Cannot reach ${base.host}: ${(e as Error).message.replace(url.href, logPath)}`, undefined, req.method, req.path);
+            ? fail('timeout', `No answer from ${base.host} within ${Math.round(timeoutMs / 1000)} s`)
+            : fail('network', `Cannot reach ${base.host}: ${reason(e)}`);
         if (!cancelled && attempt < attempts) {
           await sleep(waitFor(attempt, null, backoffMs, maxBackoffMs), req.signal);
           continue;
@@ -123,6 +148,51 @@ export function createHttp(options: HttpOptions): Http {
   };
 }
 
+/** The body as text, or undefined (the rest left unread) once it passes `maxBytes`. */
+async function readCapped(response: Response, maxBytes: number): Promise<string | undefined> {
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  const tooLarge = declared > maxBytes && !response.headers.get('content-encoding');
+  if (tooLarge || !response.body) {
+    await response.body?.cancel().catch(() => undefined);
+    return tooLarge ? undefined : '';
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  // Chunks arrive decompressed, so the cap also bounds a compressed answer's real size.
+  // Leaving the loop early cancels the body, which drops the connection.
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > maxBytes) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+function parseUrl(url: string): URL {
+  try {
+    return new URL(url);
+  } catch {
+    throw new ApiError('validation', `Not a URL: ${url}`);
+  }
+}
+
+/** What went wrong below HTTP, in words: fetch wraps the socket's error in `cause`. */
+function reason(e: unknown): string {
+  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code === 'UND_ERR_SOCKET' || (e as Error).message === 'terminated') return 'the connection closed before the whole answer arrived';
+  return cause?.code ?? cause?.message ?? (e as Error).message;
+}
+
+/** Replaces every occurrence of the given secrets by `***`. */
+function masker(secrets: Array<string | undefined>): (text: string) => string {
+  const known = secrets.filter((s): s is string => !!s && s.length >= 4);
+  return (text) => known.reduce((t, s) => t.split(s).join('***'), text);
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MB` : `${n} bytes`;
+}
+
 function parseJson(text: string, req: RequestOptions, status: number): unknown {
   try {
     return JSON.parse(text);
@@ -131,13 +201,19 @@ function parseJson(text: string, req: RequestOptions, status: number): unknown {
   }
 }
 
-function toError(response: Response, text: string, req: RequestOptions): ApiError {
+function toError(response: Response, text: string, req: RequestOptions, mask: (text: string) => string): ApiError {
   const status = response.status;
   if (status >= 300 && status < 400) {
     return new ApiError('server', `The server redirected (${status}); redirects are not followed so that the token stays with its origin`, status, req.method, req.path);
   }
-  const message = messageFromBody(text, status, response.statusText);
-  return new ApiError(kindOfStatus(status), message, status, req.method, req.path, detailsFromBody(text));
+  const message = mask(messageFromBody(text, status, response.statusText));
+  const details = detailsFromBody(text).map((d) => ({ ...d, message: mask(d.message) }));
+  const error = new ApiError(kindOfStatus(status), message, status, req.method, req.path, details);
+  // RFC 6750: the service refused the token itself, before handling the request.
+  if (status === 401 && /error="?invalid_token/i.test(response.headers.get('www-authenticate') ?? '')) {
+    return Object.assign(error, { tokenRefused: true });
+  }
+  return error;
 }
 
 /** Exponential back-off with jitter, or the server's Retry-After when it gives one. */

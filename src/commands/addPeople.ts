@@ -15,17 +15,16 @@
  *     onInvalid?: 'send' | 'stop',     // default 'stop': nothing is sent when a row is invalid
  *     batchSize?, concurrency?,        // default: settings oms.batchSize, oms.batchConcurrency
  *     signal?: AbortSignal,            // cancels between batches
+ *     onProgress?: (p: BatchProgress) => void, // after each batch
  *   })
  * Returns an AddPeopleResult (below).
  */
 import * as vscode from 'vscode';
-import type { BatchOutcome, BatchReport } from '../api/batch';
+import type { BatchOutcome, BatchProgress, BatchReport } from '../api/batch';
 import { peopleToResend } from '../api/batch';
 import { kind as kindOf } from '../model/kinds';
 import type { PersonInfo } from '../model/types';
-import {
-  describeInvalid, invalidRows, PeopleFile, PeopleFileError, PersonRow, readPeople, serializeFailed, validRows, writeFailedFile,
-} from '../people';
+import type { PeopleFile, PersonRow } from '../people';
 import { notify, showLogAction } from '../ui/notify';
 import { FolderTarget, folderTarget, uriOf } from './commandTargets';
 import { Failure } from './failure';
@@ -40,6 +39,7 @@ export interface AddPeopleArgs {
   batchSize?: number;
   concurrency?: number;
   signal?: AbortSignal;
+  onProgress?: (progress: BatchProgress) => void;
 }
 
 export interface FailedBatch {
@@ -78,6 +78,7 @@ export interface AddPeopleResult {
 export const addPeople: Command = {
   id: 'oms.addPeople',
   async run(s, target?: vscode.Uri | AddPeopleArgs | object): Promise<AddPeopleResult | undefined> {
+    const { describeInvalid, invalidRows, PeopleFileError, readPeople, serializeFailed, validRows, writeFailedFile } = await peopleImport();
     const args = isArgs(target) ? target : undefined;
     const node = !args && !(target instanceof vscode.Uri) ? target : undefined;
     const uri = uriOf(target) ?? (await pickFile());
@@ -85,6 +86,7 @@ export const addPeople: Command = {
     const name = uri.path.split('/').pop() ?? 'people';
 
     let file: PeopleFile;
+    const reading = Date.now();
     try {
       file = readPeople(name, await vscode.workspace.fs.readFile(uri));
     } catch (e) {
@@ -92,6 +94,7 @@ export const addPeople: Command = {
       const reason = `${name}: ${e.message}`;
       throw new Failure(reason, stopped(input, 0, [], reason), { cause: e });
     }
+    log().info(`${name}: ${file.rows.length} rows read and checked in ${Date.now() - reading} ms`);
     for (const note of file.notes) log().info(`${name}: ${note}`);
     const invalid = invalidRows(file);
     const valid = validRows(file);
@@ -152,6 +155,9 @@ export const addPeople: Command = {
   },
 };
 
+/** The people import (CSV parser included) is a bundle of its own, loaded on first use. */
+const peopleImport = () => import('../people');
+
 const isArgs = (t: unknown): t is AddPeopleArgs => !!t && typeof t === 'object' && !(t instanceof vscode.Uri) && 'uri' in t;
 
 function display(uri: vscode.Uri): string {
@@ -180,6 +186,7 @@ function concurrency(args?: AddPeopleArgs): number {
 }
 
 async function askToGoOn(name: string, valid: number, invalid: PersonRow[]): Promise<boolean> {
+  const { describeInvalid } = await peopleImport();
   const go = `Send the ${valid} Valid`;
   const detail = `${describeInvalid(invalid, 12)}\n\nThe invalid rows are not sent; they are written with any failed batches to a .people.json file next to ${name}, to fix and send again. Every problem is in the log.`;
   const choice = await vscode.window.showWarningMessage(
@@ -200,21 +207,38 @@ async function send(where: FolderTarget, people: PersonInfo[], name: string, arg
       args?.signal?.addEventListener('abort', () => controller.abort(), { once: true });
       if (args?.signal?.aborted) controller.abort();
       const batches = Math.ceil(people.length / size);
-      progress.report({ message: `0 of ${people.length} people sent, ${batches} batch${batches === 1 ? '' : 'es'} left` });
+      const started = Date.now();
+      let last: BatchProgress = { sentPeople: 0, totalPeople: people.length, doneBatches: 0, totalBatches: batches };
       let done = 0;
-      return where.connection.client.addPeople(where.folderKey, people, {
-        batchSize: size,
-        concurrency: parallel,
-        signal: controller.signal,
-        onProgress: (p) => {
-          const left = p.totalBatches - p.doneBatches;
-          progress.report({
-            increment: ((p.doneBatches - done) / p.totalBatches) * 100,
-            message: `${p.sentPeople} of ${p.totalPeople} people sent, ${left} batch${left === 1 ? '' : 'es'} left${controller.signal.aborted ? ' (stopping)' : ''}`,
-          });
-          done = p.doneBatches;
-        },
-      });
+      const show = () => {
+        const left = last.totalBatches - last.doneBatches;
+        const seconds = (Date.now() - started) / 1000;
+        progress.report({
+          increment: ((last.doneBatches - done) / last.totalBatches) * 100,
+          message: `${last.sentPeople} of ${last.totalPeople} people sent, ${left} batch${left === 1 ? '' : 'es'} left, ${seconds.toFixed(1)} s${controller.signal.aborted ? ' (stopping)' : ''}`,
+        });
+        done = last.doneBatches;
+      };
+      show();
+      // A slow batch still shows time passing: at least every 250 ms.
+      const ticker = setInterval(show, 200);
+      try {
+        const report = await where.connection.client.addPeople(where.folderKey, people, {
+          batchSize: size,
+          concurrency: parallel,
+          signal: controller.signal,
+          onProgress: (p) => {
+            last = p;
+            show();
+            args?.onProgress?.(p);
+          },
+        });
+        const seconds = (Date.now() - started) / 1000;
+        log().info(`${name}: ${last.sentPeople} people sent in ${seconds.toFixed(2)} s (${Math.round(last.sentPeople / Math.max(seconds, 0.001))} people/s)`);
+        return report;
+      } finally {
+        clearInterval(ticker);
+      }
     },
   );
 }

@@ -1,9 +1,10 @@
 /** A live connection: a client whose token is fetched, refreshed and bound to one origin. */
 import * as vscode from 'vscode';
-import { createHttp, Http } from '../api/http';
+import { createHttp, Http, RequestOptions } from '../api/http';
 import { OmsClient } from '../api/client';
 import { ApiError } from '../api/errors';
-import { needsRefresh, refresh, signIn, PasswordGrant, TokenSet } from '../api/auth';
+import { signIn, PasswordGrant, TokenSet } from '../api/auth';
+import { sessionHttp } from '../api/session';
 import { logRequest } from '../log';
 import { ConnectionInfo } from './connectionInfo';
 import { TokenStore } from './tokenStore';
@@ -11,7 +12,6 @@ import { TokenStore } from './tokenStore';
 export class Connection {
   readonly client: OmsClient;
   private rootKey?: Promise<string>;
-  private refreshing?: Promise<boolean>;
 
   constructor(
     public info: ConnectionInfo,
@@ -19,7 +19,7 @@ export class Connection {
     /** Runs before each request: the sandbox connection starts its server here. */
     private readonly prepare: (c: Connection) => Promise<void> = async () => {},
   ) {
-    this.client = new OmsClient(this.sessionHttp());
+    this.client = new OmsClient(this.preparedSession());
   }
 
   get id(): string {
@@ -68,46 +68,33 @@ export class Connection {
     this.rootKey = undefined;
   }
 
-  private rawHttp(): Http {
+  /** An HTTP function bound to one origin and the token that goes with it. */
+  private rawHttp(baseUrl = this.info.baseUrl, token?: string): Http {
     const config = vscode.workspace.getConfiguration('oms');
     return createHttp({
-      baseUrl: this.info.baseUrl,
-      token: async () => (await this.tokens.get(this.id, this.info.baseUrl))?.accessToken,
+      endpoint: () => ({ baseUrl, token }),
       timeoutMs: config.get<number>('requestTimeoutSeconds', 30) * 1000,
+      maxResponseBytes: config.get<number>('maxResponseMegabytes', 64) * 1024 * 1024,
       log: (entry) => logRequest(this.info.label, entry),
     });
   }
 
-  /** Refreshes before expiry, and once more after a 401 when a refresh token is held. */
-  private sessionHttp(): Http {
-    return async <T>(req: Parameters<Http>[0]): Promise<T> => {
+  /** Starts the sandbox first when this is the sandbox connection; see api/session.ts for the rest. */
+  private preparedSession(): Http {
+    const session = sessionHttp({
+      read: async () => {
+        // One read of the definition: the URL and the token stored for it belong together.
+        const { baseUrl, label } = this.info;
+        return { baseUrl, label, tokens: await this.tokens.get(this.id, baseUrl) };
+      },
+      store: async (baseUrl, tokens) => {
+        await this.tokens.set(this.id, baseUrl, tokens);
+        this.rootKey = undefined;
+      },
+    }, (baseUrl, token) => this.rawHttp(baseUrl, token));
+    return async <T>(req: RequestOptions): Promise<T> => {
       await this.prepare(this);
-      const http = this.rawHttp();
-      if (req.anonymous) return http<T>(req);
-      const tokens = await this.tokens.get(this.id, this.info.baseUrl);
-      if (!tokens) throw new ApiError('auth', `Not signed in to ${this.info.label}`, 401, req.method, req.path);
-      if (needsRefresh(tokens)) await this.refreshOnce(tokens);
-      try {
-        return await http<T>(req);
-      } catch (e) {
-        if (e instanceof ApiError && e.kind === 'auth' && (await this.refreshOnce(await this.tokens.get(this.id, this.info.baseUrl)))) {
-          return http<T>(req);
-        }
-        throw e;
-      }
+      return session<T>(req);
     };
-  }
-
-  /** One refresh at a time; false when there is nothing to refresh with or it failed. */
-  private refreshOnce(tokens: TokenSet | undefined): Promise<boolean> {
-    if (!tokens?.refreshToken) return Promise.resolve(false);
-    this.refreshing ??= refresh(this.rawHttp(), tokens.refreshToken)
-      .then(async (fresh) => {
-        await this.setTokens({ ...fresh, refreshToken: fresh.refreshToken ?? tokens.refreshToken });
-        return true;
-      })
-      .catch(() => false)
-      .finally(() => (this.refreshing = undefined));
-    return this.refreshing;
   }
 }

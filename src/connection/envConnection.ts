@@ -7,7 +7,7 @@ import { isLoopback, normalizeBaseUrl } from './connectionInfo';
 import type { ConnectionManager } from './connectionManager';
 import { log } from '../log';
 
-const envConnectionId = 'env-sandbox';
+export const envConnectionId = 'env-sandbox';
 
 export async function connectFromEnvironment(connections: ConnectionManager, env = process.env): Promise<void> {
   const url = env.OMS_SANDBOX_URL, token = env.OMS_SANDBOX_TOKEN;

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import * as path from 'path';
 import { randomBytes } from 'crypto';
-import { startSandbox, Sandbox } from '../sandbox/server';
+import type { Sandbox } from '../sandbox/server';
 import { log } from '../log';
 import type { Connection } from './connection';
 
@@ -49,6 +49,8 @@ export class SandboxHost implements vscode.Disposable {
       token = randomBytes(24).toString('hex');
       await this.context.secrets.store(tokenSecret, token);
     }
+    // The sandbox is a bundle of its own, loaded when it is first started.
+    const { startSandbox } = await import('../sandbox/server');
     const sandbox = await startSandbox({ port: 0, token, seed: 'demo', dataFile: path.join(storage, 'sandbox-data.json') });
     log().info(`Local sandbox listening on ${sandbox.url} (data in ${storage})`);
     return sandbox;

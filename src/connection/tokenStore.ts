@@ -16,15 +16,19 @@ export class TokenStore {
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
   async get(connectionId: string, baseUrl: string): Promise<TokenSet | undefined> {
+    const stored = await this.stored(connectionId);
+    return stored?.origin === originOf(baseUrl) ? stored : undefined;
+  }
+
+  /** What is stored, whatever its origin (for the test API's fingerprints). */
+  async stored(connectionId: string): Promise<StoredTokens | undefined> {
     let raw: string | undefined;
     try {
       raw = await this.secrets.get(keyOf(connectionId));
     } catch (e) {
       throw new Error(`Cannot read the secret store (on Linux it needs a keyring such as gnome-keyring): ${(e as Error).message}`, { cause: e });
     }
-    if (!raw) return undefined;
-    const stored = JSON.parse(raw) as StoredTokens;
-    return stored.origin === originOf(baseUrl) ? stored : undefined;
+    return raw ? (JSON.parse(raw) as StoredTokens) : undefined;
   }
 
   async set(connectionId: string, baseUrl: string, tokens: TokenSet): Promise<void> {

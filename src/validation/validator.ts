@@ -2,24 +2,13 @@
  * Validation of service objects against the JSON schemas in `schemas/`.
  *
  * The same schema files are contributed to VS Code (`jsonValidation`), so an
- * editor and this validator agree. They use a few VS Code-only annotation
- * keywords; ajv is told about them as a vocabulary rather than run non-strict.
+ * editor and this validator agree. The validators are ajv's standalone code,
+ * generated at build time by scripts/validators.ts: nothing is compiled at
+ * run time (no eval), and the code loads on the first validation.
  *
  * Plain TypeScript: no `vscode` import, so the sandbox and tests can use it.
  */
-import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
-
-import base from '../../schemas/base.schema.json';
-import folder from '../../schemas/folder.schema.json';
-import instance from '../../schemas/instance.schema.json';
-import engageSite from '../../schemas/engageSite.schema.json';
-import inputScanner from '../../schemas/inputScanner.schema.json';
-import serviceContainer from '../../schemas/serviceContainer.schema.json';
-import serviceContainerModule from '../../schemas/serviceContainerModule.schema.json';
-import person from '../../schemas/person.schema.json';
-import peopleBatch from '../../schemas/peopleBatch.schema.json';
-import pushNotificationRequest from '../../schemas/pushNotificationRequest.schema.json';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 
 export interface SchemaError {
   /** JSON pointer of the offending value ("" for the root). */
@@ -28,81 +17,29 @@ export interface SchemaError {
 }
 
 /** A file name under `schemas/`, e.g. `engageSite.schema.json` (the `.json` may be left off). */
-export type SchemaFile = string;
+type SchemaFile = string;
 
-/** Every schema file, by file name. Refs between them are relative file names. */
-const schemaFiles: Readonly<Record<string, object>> = {
-  'base.schema.json': base,
-  'folder.schema.json': folder,
-  'instance.schema.json': instance,
-  'engageSite.schema.json': engageSite,
-  'inputScanner.schema.json': inputScanner,
-  'serviceContainer.schema.json': serviceContainer,
-  'serviceContainerModule.schema.json': serviceContainerModule,
-  'person.schema.json': person,
-  'peopleBatch.schema.json': peopleBatch,
-  'pushNotificationRequest.schema.json': pushNotificationRequest,
-};
+let generated: Readonly<Record<string, ValidateFunction>> | undefined;
+
+/** Loaded on first use: in the bundle it is a file of its own (see esbuild.js). */
+function validators(): Readonly<Record<string, ValidateFunction>> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (generated ??= require('./generated/validators') as Readonly<Record<string, ValidateFunction>>);
+}
 
 /**
  * Names of all schema files (for tests and for callers that list them).
  * @internal Exported for its unit test.
  */
-export const schemaFileNames: readonly string[] = Object.keys(schemaFiles);
-
-/** Annotation keywords VS Code understands and ajv does not. */
-const editorKeywords = [
-  'enumDescriptions',
-  'markdownEnumDescriptions',
-  'markdownDescription',
-  'defaultSnippets',
-  'patternErrorMessage',
-  'errorMessage',
-  'deprecationMessage',
-  'doNotSuggest',
-];
-
-let ajv: Ajv | undefined;
-const compiled = new Map<string, ValidateFunction>();
-
-function instanceAjv(): Ajv {
-  if (!ajv) {
-    ajv = new Ajv({
-      allErrors: true,
-      verbose: true,
-      strict: true,
-      // Kind schemas require base fields that base.schema.json declares (through allOf).
-      strictRequired: false,
-      allowUnionTypes: true,
-      // Strict mode reports through the logger; a schema mistake should fail loudly.
-      logger: {
-        log: () => undefined,
-        warn: (...args: unknown[]) => { throw new Error(`schema: ${args.join(' ')}`); },
-        error: (...args: unknown[]) => { throw new Error(`schema: ${args.join(' ')}`); },
-      },
-    });
-    ajv.addVocabulary(editorKeywords);
-    // `format: "email"` is the one e-mail rule (people/email.ts uses the same pattern).
-    addFormats(ajv, ['email']);
-    for (const [name, schema] of Object.entries(schemaFiles)) ajv.addSchema(schema, name);
-  }
-  return ajv;
-}
-
-function normalizeName(schema: SchemaFile): string {
-  const name = schema.replace(/^.*[\\/]/, '');
-  return name.endsWith('.json') ? name : `${name}.json`;
+export function schemaFileNames(): string[] {
+  return Object.keys(validators());
 }
 
 function validatorFor(schema: SchemaFile): ValidateFunction {
-  const name = normalizeName(schema);
-  let fn = compiled.get(name);
-  if (!fn) {
-    if (!(name in schemaFiles)) throw new Error(`Unknown schema ${schema}`);
-    fn = instanceAjv().getSchema(name);
-    if (!fn) throw new Error(`Schema ${name} did not compile`);
-    compiled.set(name, fn);
-  }
+  const base = schema.replace(/^.*[\\/]/, '');
+  const name = base.endsWith('.json') ? base : `${base}.json`;
+  const fn = validators()[name];
+  if (!fn) throw new Error(`Unknown schema ${schema}`);
   return fn;
 }
 

@@ -271,6 +271,33 @@ suite('commands', () => {
     assert.strictEqual((await peopleTagged(tag)).length, 0);
   });
 
+  test('batch add: Cancel while sending stops within one batch per request in flight; the rest is reported, not sent', async function () {
+    this.timeout(120_000);
+    const tag = `it-cancel-mid-${stamp}`;
+    const csv = path.join(tmp, 'cancel-mid.csv');
+    const lines = ['GivenName,Surname,Email,Tags'];
+    for (let i = 0; i < 2_000; i++) lines.push(`C${i},M${i},c${i}.${stamp}@cancel.example.com,${tag}`);
+    fs.writeFileSync(csv, lines.join('\n') + '\n');
+    const controller = new AbortController();
+    let doneAtCancel = -1;
+    const r = await run<AddPeopleResult>('oms.addPeople', {
+      uri: csv, connectionId, folderKey, batchSize: 100, concurrency: 4, signal: controller.signal,
+      onProgress: (p: { doneBatches: number }) => {
+        if (doneAtCancel < 0) {
+          doneAtCancel = p.doneBatches;
+          controller.abort();
+        }
+      },
+    });
+    assert.ok(r?.cancelled, 'cancelled');
+    const sentBatches = 20 - r.failed.filter((f) => f.skipped).length;
+    // After Cancel no batch starts: only the (at most 4) requests already in flight complete.
+    assert.ok(sentBatches <= doneAtCancel + 4, `${sentBatches} batches sent, ${doneAtCancel} done at Cancel`);
+    assert.ok(r.failed.some((f) => f.skipped), 'batches left unsent');
+    assert.strictEqual((await peopleTagged(tag)).length, r.added, 'the sandbox holds exactly what was reported added');
+    assert.strictEqual(JSON.parse(fs.readFileSync(r.failedFile!, 'utf8')).length, 2_000 - r.added, 'the rest is in the failed-items file');
+  });
+
   test('batch add: a file that is not CSV people is refused as a whole', async () => {
     const csv = path.join(tmp, 'nonames.csv');
     fs.writeFileSync(csv, 'Email,Phone\na@example.com,1\n');

@@ -2,10 +2,10 @@
 import * as assert from 'assert';
 import * as http from 'http';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/commands/services';
+import type { TestApi } from '../../src/testApi';
 import { childrenOf, label, rest, sandboxToken, sandboxUrl, services, waitFor } from './helpers';
 
-let s: Services;
+let s: TestApi;
 
 suite('connections', () => {
   suiteSetup(async () => {
@@ -25,7 +25,7 @@ suite('connections', () => {
     const url = s.connections.get(id)!.info.baseUrl;
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.notStrictEqual(url, sandboxUrl, 'its own server, not the test sandbox');
-    const data = vscode.Uri.joinPath(s.context.globalStorageUri, 'sandbox-data.json');
+    const data = vscode.Uri.joinPath(s.globalStorageUri, 'sandbox-data.json');
     const stored = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(data)).toString('utf8'));
     assert.ok(JSON.stringify(stored).includes('Head Office'), 'demo data persisted in global storage');
   });
@@ -42,7 +42,7 @@ suite('connections', () => {
     await waitFor('the renamed node', async () => (await s.tree.getChildren()).some((n) => label(n) === 'Renamed'));
     await vscode.commands.executeCommand('oms.removeConnection', id, true);
     assert.strictEqual(s.connections.get(id), undefined);
-    assert.strictEqual(await s.context.secrets.get(`oms.tokens.${id}`), undefined, 'its token is forgotten');
+    assert.strictEqual(await s.storedTokens(id), undefined, 'its token is forgotten');
   });
 
   test('sign-in with user name and password; a refused access token is renewed with the refresh token', async () => {
@@ -52,19 +52,20 @@ suite('connections', () => {
       const ok = await vscode.commands.executeCommand('oms.signIn', id, { instance: instance.CommonName, user: 'admin', password: 'admin' });
       assert.strictEqual(ok, true);
       const connection = s.connections.get(id)!;
-      const tokens = await s.connections.tokens.get(id, sandboxUrl);
-      assert.ok(tokens?.refreshToken && tokens.expiresAt! > Date.now(), 'access and refresh token with an expiry');
+      const tokens = await s.storedTokens(id);
+      assert.ok(tokens?.refresh && tokens.expiresAt! > Date.now(), 'access and refresh token with an expiry');
       assert.strictEqual(s.connections.get(id)!.info.user, 'admin', 'user remembered for next time (never the password)');
       assert.ok(!JSON.stringify(s.connections.list()).includes('password'), 'no password in the definitions');
       // The server stops accepting the access token: the next call renews it and goes through.
-      await connection.setTokens({ ...tokens, accessToken: 'revoked-access-token' });
+      await s.revokeAccessToken(id);
+      const revoked = await s.storedTokens(id);
       assert.strictEqual((await connection.client.instance()).Key, instance.Key);
-      const renewed = await s.connections.tokens.get(id, sandboxUrl);
-      assert.notStrictEqual(renewed?.accessToken, 'revoked-access-token');
-      assert.notStrictEqual(renewed?.refreshToken, tokens.refreshToken, 'the refresh token rotated');
+      const renewed = await s.storedTokens(id);
+      assert.notStrictEqual(renewed?.access, revoked?.access);
+      assert.notStrictEqual(renewed?.refresh, tokens.refresh, 'the refresh token rotated');
       // A wrong password is refused with the server's reason, and the stored tokens stay as they were.
       assert.strictEqual(await vscode.commands.executeCommand('oms.signIn', id, { instance: instance.CommonName, user: 'admin', password: 'wrong' }), undefined);
-      assert.strictEqual((await s.connections.tokens.get(id, sandboxUrl))?.accessToken, renewed?.accessToken);
+      assert.strictEqual((await s.storedTokens(id))?.access, renewed?.access);
     } finally {
       await s.connections.remove(id);
     }

@@ -1,17 +1,21 @@
-/** Shared by the integration suites: the extension's services and the test sandbox over REST. */
+/** Shared by the integration suites: the extension's test API and the test sandbox over REST. */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/commands/services';
+import type { TestApi } from '../../src/testApi';
 import type { TreeNode } from '../../src/tree/nodes/node';
 
 export const sandboxUrl = process.env.OMS_SANDBOX_URL ?? '';
 export const sandboxToken = process.env.OMS_SANDBOX_TOKEN ?? '';
 export const envConnectionId = 'env-sandbox';
 
-export async function services(): Promise<Services> {
-  const ext = vscode.extensions.getExtension<Services>('oms-team.oms-explorer');
+/** The extension's test API (exported in ExtensionMode.Test only), once the environment's connection is in place. */
+export async function services(): Promise<TestApi> {
+  const ext = vscode.extensions.getExtension<TestApi | undefined>('oms-team.oms-explorer');
   assert.ok(ext, 'extension installed');
-  return ext.activate();
+  const api = await ext.activate();
+  assert.ok(api, 'the test API is exported while VS Code runs tests');
+  await api.ready;
+  return api;
 }
 
 /** A call to the sandbox as another client would make it (not through the extension). */
@@ -42,7 +46,7 @@ export function label(node: TreeNode): string {
 }
 
 /** Walks the tree by labels from a connection node, e.g. ['Sandbox', 'Demo Instance', 'Input scanners']. */
-export async function nodeAt(s: Services, ...labels: string[]): Promise<TreeNode> {
+export async function nodeAt(s: TestApi, ...labels: string[]): Promise<TreeNode> {
   let children = await s.tree.getChildren();
   let node: TreeNode | undefined;
   for (const wanted of labels) {

@@ -4,12 +4,12 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/commands/services';
+import type { TestApi } from '../../src/testApi';
 import type { ObjectNode } from '../../src/tree/nodes/objectNode';
 import type { CollectionNode } from '../../src/tree/nodes/collectionNode';
 import { childrenOf, closeAllEditors, envConnectionId, folderWith, label, nodeAt, rest, sandboxToken, services, setText, waitFor } from './helpers';
 
-let s: Services;
+let s: TestApi;
 let rootName: string;
 let rootKey: string;
 
@@ -59,7 +59,8 @@ suite('objects', () => {
     assert.strictEqual(after.CommonName, edited.CommonName);
     assert.strictEqual(after.InputScannerReportingPriorities[2].Priority, 7);
     assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1);
-    await waitFor('the document to show the new version', () => JSON.parse(doc.getText()).ConcurrencyVersion === after.ConcurrencyVersion);
+    // The new version is put into the editor as an edit and then saved (fs/showSavedVersion.ts): wait for both.
+    await waitFor('the document to show the new version, saved', () => JSON.parse(doc.getText()).ConcurrencyVersion === after.ConcurrencyVersion && !doc.isDirty);
     assert.strictEqual(doc.isDirty, false);
   });
 
@@ -170,7 +171,7 @@ suite('objects', () => {
   });
 
   test('the log records requests with method, path, status and time, and never the token', async () => {
-    const logDir = vscode.Uri.joinPath(s.context.logUri, '..');
+    const logDir = vscode.Uri.joinPath(s.logUri, '..');
     const files = await findFiles(logDir, /Object Management Service\.log$/);
     assert.ok(files.length, `a log file under ${logDir.fsPath}`);
     const text = (await Promise.all(files.map(async (f) => Buffer.from(await vscode.workspace.fs.readFile(f)).toString('utf8')))).join('\n');

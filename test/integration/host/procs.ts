@@ -16,7 +16,8 @@ export function startProcess(
   args: string[],
   opts: SpawnOptions & { logFile: string },
 ): ChildProcess {
-  const out = fs.createWriteStream(opts.logFile, { flags: 'a' });
+  // Only the user may read the logs: a child's output may hold a URL or a name worth keeping private.
+  const out = fs.createWriteStream(opts.logFile, { flags: 'a', mode: 0o600 });
   const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout?.on('data', (d) => out.write(d));
   child.stderr?.on('data', (d) => out.write(d));

@@ -163,6 +163,11 @@ async function main(): Promise<number> {
       if (where) console.log(`       ${where.trim()}`);
     }
     console.log('');
+    const times = path.join(diag, 'activation-times.json');
+    if (fs.existsSync(times)) {
+      const t = JSON.parse(fs.readFileSync(times, 'utf8')) as { codeLoadingTime: number; activateCallTime: number; activateResolvedTime: number; event: string };
+      log(`activation as VS Code recorded it: load code ${t.codeLoadingTime} ms + call activate ${t.activateCallTime} ms + finish activate ${t.activateResolvedTime} ms = ${t.codeLoadingTime + t.activateCallTime + t.activateResolvedTime} ms (${t.event})`);
+    }
     log(`finished in ${((Date.now() - t0) / 1000).toFixed(1)} s; diagnostics in ${path.relative(repo, diag)}/`);
     if (results.passed + results.failed === 0) log('error: no tests ran');
     if (exitCode !== 0 && results.failed === 0) log(`error: the host reported exit code ${exitCode} without a failing test (see the logs)`);

@@ -70,12 +70,12 @@ test('the schema name may be given without .json or with a path', () => {
 });
 
 test('every schema compiles in strict mode (VS Code keywords declared, no unknown ones)', () => {
-  for (const name of schemaFileNames) assert.ok(Array.isArray(validate(name, {})), name);
+  for (const name of schemaFileNames()) assert.ok(Array.isArray(validate(name, {})), name);
 });
 
 test('every schema file on disk is known to the validator and every kind names one', () => {
-  assert.deepEqual([...schemaFileNames].sort(), schemaFileNamesOnDisk());
-  for (const k of kinds.values()) assert.ok(schemaFileNames.includes(k.schema), k.schema);
+  assert.deepEqual(schemaFileNames().sort(), schemaFileNamesOnDisk());
+  for (const k of kinds.values()) assert.ok(schemaFileNames().includes(k.schema), k.schema);
 });
 
 /** Walks every subschema of a schema file with its JSON pointer. */

@@ -1,0 +1,46 @@
+/**
+ * What the extension exports, and only while VS Code runs its tests
+ * (ExtensionMode.Test): a narrow view of the services for the integration
+ * suite. No context, no secret store, no token: stored tokens are seen only
+ * as fingerprints. Other extensions get nothing (see extension.ts).
+ */
+import * as vscode from 'vscode';
+import { createHash } from 'crypto';
+import type { Services } from './commands/services';
+
+export interface TestApi {
+  /** Settled once the connection handed over by the environment is in place. */
+  ready: Promise<void>;
+  tree: Services['tree'];
+  connections: Pick<Services['connections'], 'list' | 'get' | 'active' | 'update' | 'remove'>;
+  /** The conflict question, replaceable by a test. */
+  fs: Pick<Services['fs'], 'resolveConflict'>;
+  globalStorageUri: vscode.Uri;
+  logUri: vscode.Uri;
+  /** Short hashes of the stored tokens (to compare, never to use); undefined when nothing is stored. */
+  storedTokens(connectionId: string): Promise<{ access: string; refresh?: string; expiresAt?: number } | undefined>;
+  /** Replaces the stored access token by one the server refuses, keeping the refresh token (a revoked token). */
+  revokeAccessToken(connectionId: string): Promise<void>;
+}
+
+export function testApi(s: Services, ready: Promise<void>): TestApi {
+  const hash = (secret: string) => createHash('sha256').update(secret).digest('hex').slice(0, 12);
+  return {
+    ready,
+    tree: s.tree,
+    connections: s.connections,
+    fs: s.fs,
+    globalStorageUri: s.context.globalStorageUri,
+    logUri: s.context.logUri,
+    async storedTokens(connectionId) {
+      const stored = await s.connections.tokens.stored(connectionId);
+      return stored && { access: hash(stored.accessToken), refresh: stored.refreshToken && hash(stored.refreshToken), expiresAt: stored.expiresAt };
+    },
+    async revokeAccessToken(connectionId) {
+      const connection = s.connections.get(connectionId);
+      const stored = await s.connections.tokens.stored(connectionId);
+      if (!connection || !stored) throw new Error(`no tokens stored for ${connectionId}`);
+      await connection.setTokens({ ...stored, accessToken: 'revoked-access-token' });
+    },
+  };
+}

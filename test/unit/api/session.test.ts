@@ -1,0 +1,83 @@
+/**
+ * The session layer: renewal after a refused token, and the rule for sending
+ * a request again (README, "Sign-in and tokens"). Against the real sandbox,
+ * and a tiny server for the RFC 6750 `invalid_token` challenge the sandbox
+ * does not give.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { startSandbox, Sandbox } from '../../../src/sandbox/server';
+import { createHttp, RequestLog } from '../../../src/api/http';
+import { signIn, TokenSet } from '../../../src/api/auth';
+import { sessionHttp, SessionStore } from '../../../src/api/session';
+import { OmsClient } from '../../../src/api/client';
+import { ApiError } from '../../../src/api/errors';
+import { kind } from '../../../src/model/kinds';
+import { newObject } from '../../../src/model/templates';
+
+let sb: Sandbox;
+before(async () => { sb = await startSandbox({ port: 0, seed: 'demo' }); });
+after(() => sb.close());
+
+/** A session over an in-memory store, logging every request that went out. */
+function session(baseUrl: string, tokens: TokenSet) {
+  const state = { baseUrl, tokens };
+  const sent: RequestLog[] = [];
+  const store: SessionStore = {
+    read: () => Promise.resolve({ baseUrl: state.baseUrl, label: 'test', tokens: state.tokens }),
+    store: (_url, fresh) => { state.tokens = fresh; return Promise.resolve(); },
+  };
+  const client = new OmsClient(sessionHttp(store, (url, token) => createHttp({ endpoint: () => ({ baseUrl: url, token }), log: (e) => sent.push(e) })));
+  return { client, state, sent };
+}
+
+test('a read refused with 401 is sent again after the refresh', async () => {
+  const tokens = await signIn(createHttp({ baseUrl: sb.url }), { instance: 'Demo Instance', user: 'admin', password: 'admin' });
+  const { client, state, sent } = session(sb.url, { ...tokens, accessToken: 'revoked-access-token' });
+  assert.equal((await client.instance()).Key, sb.instanceKey);
+  assert.deepEqual(sent.map((e) => `${e.method} ${e.path} ${e.status}`), ['GET /api 401', 'POST /token 200', 'GET /api 200']);
+  assert.notEqual(state.tokens.accessToken, 'revoked-access-token', 'the renewed token is kept');
+});
+
+test('a write refused with a plain 401 is not sent again after the refresh', async () => {
+  const tokens = await signIn(createHttp({ baseUrl: sb.url }), { instance: 'Demo Instance', user: 'admin', password: 'admin' });
+  const { client, state, sent } = session(sb.url, { ...tokens, accessToken: 'revoked-access-token' });
+  const site = kind('engageSite');
+  const error = await client.create(site, sb.instanceKey, newObject(site, 'Sent once')).then(() => assert.fail('expected a rejection'), (e: unknown) => e);
+  assert.ok(error instanceof ApiError && error.kind === 'auth');
+  assert.match(error.message, /Signed in again, but the POST was not sent again/);
+  assert.deepEqual(sent.map((e) => `${e.method} ${e.status}`), ['POST 401', 'POST 200'], 'the create once, then the token grant');
+  assert.equal(sent[1].path, '/token');
+  assert.notEqual(state.tokens.accessToken, 'revoked-access-token', 'signed in again for the next try');
+  // The next try goes through with the renewed token.
+  assert.ok((await client.create(site, sb.instanceKey, newObject(site, 'Sent once'))).Key);
+});
+
+test('a write refused with invalid_token (never handled) is sent again after the refresh', async () => {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+      res.setHeader('Content-Type', 'application/json');
+      if (req.url === '/token') return res.end(JSON.stringify({ access_token: 'fresh', refresh_token: 'r2', expires_in: 3600 }));
+      if (req.headers.authorization !== 'Bearer fresh') {
+        res.writeHead(401, { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="The token expired"' });
+        return res.end('{"Message":"expired"}');
+      }
+      res.end(JSON.stringify({ Key: 'k1' }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const { client } = session(url, { accessToken: 'stale', refreshToken: 'r1' });
+    const site = kind('engageSite');
+    assert.equal((await client.create(site, 'f1', newObject(site, 'x'))).Key, 'k1');
+    assert.deepEqual(seen, ['POST /api/f/f1/engagesites Bearer stale', 'POST /token ', 'POST /api/f/f1/engagesites Bearer fresh']);
+  } finally {
+    server.close();
+  }
+});
+
