@@ -117,11 +117,28 @@ export function isJsonContentType(req: IncomingMessage): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
+/** Deepest nesting of arrays and objects a body may have; deeper ones are refused before anything is stored. */
+export const maxDepth = 64;
+
+/** Checks the nesting depth without recursion (a deep value must not exhaust the stack here either). */
+function checkDepth(value: unknown): void {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > maxDepth) throw new HttpError(400, `The request body is nested deeper than ${maxDepth} levels`);
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+}
+
 /**
- * The JSON body of a request that needs one: 400 when absent or malformed,
- * 415 when it is not `application/json`, 413 when too large.
+ * The JSON body of a request that needs one: 400 when absent, malformed or
+ * nested deeper than `maxDepth`, 415 when it is not `application/json`, 413
+ * when too large. `bytes` is the body's size.
  */
-export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+export async function readJsonSized(req: IncomingMessage, maxBytes: number): Promise<{ value: unknown; bytes: number }> {
   if (!hasBody(req)) throw new HttpError(400, 'A JSON request body is required');
   if (!isJsonContentType(req)) {
     const type = req.headers['content-type'] ?? 'none';
@@ -130,11 +147,19 @@ export async function readJson(req: IncomingMessage, maxBytes: number): Promise<
   const buffer = await readBody(req, maxBytes);
   const text = buffer.toString('utf8').replace(/^\uFEFF/, '');
   if (!text.trim()) throw new HttpError(400, 'A JSON request body is required');
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw new HttpError(400, `The request body is not valid JSON: ${(e as Error).message}`);
   }
+  checkDepth(value);
+  return { value, bytes: buffer.length };
+}
+
+/** `readJsonSized` without the size. */
+export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  return (await readJsonSized(req, maxBytes)).value;
 }
 
 export function methodNotAllowed(method: string, allowed: readonly string[]): HttpError {

@@ -58,13 +58,15 @@ const editorKeywords = [
   'doNotSuggest',
 ];
 
-let ajv: Ajv | undefined;
+/** Two instances: every error (editor, client), or the first one only (fast, bounded: the sandbox's screening). */
+const ajvs = new Map<boolean, Ajv>();
 const compiled = new Map<string, ValidateFunction>();
 
-function instanceAjv(): Ajv {
+function instanceAjv(allErrors: boolean): Ajv {
+  let ajv = ajvs.get(allErrors);
   if (!ajv) {
     ajv = new Ajv({
-      allErrors: true,
+      allErrors,
       verbose: true,
       strict: true,
       // Kind schemas require base fields that base.schema.json declares (through allOf).
@@ -79,6 +81,7 @@ function instanceAjv(): Ajv {
     });
     ajv.addVocabulary(editorKeywords);
     for (const [name, schema] of Object.entries(schemaFiles)) ajv.addSchema(schema, name);
+    ajvs.set(allErrors, ajv);
   }
   return ajv;
 }
@@ -88,21 +91,26 @@ function normalizeName(schema: SchemaFile): string {
   return name.endsWith('.json') ? name : `${name}.json`;
 }
 
-function validatorFor(schema: SchemaFile): ValidateFunction {
+function validatorFor(schema: SchemaFile, allErrors = true): ValidateFunction {
   const name = normalizeName(schema);
-  let fn = compiled.get(name);
+  const id = `${allErrors}:${name}`;
+  let fn = compiled.get(id);
   if (!fn) {
     if (!(name in schemaFiles)) throw new Error(`Unknown schema ${schema}`);
-    fn = instanceAjv().getSchema(name);
+    fn = instanceAjv(allErrors).getSchema(name);
     if (!fn) throw new Error(`Schema ${name} did not compile`);
-    compiled.set(name, fn);
+    compiled.set(id, fn);
   }
   return fn;
 }
 
-/** Validates `value` against a schema file; returns [] when it is valid. */
-export function validate(schema: SchemaFile, value: unknown): SchemaError[] {
-  const fn = validatorFor(schema);
+/**
+ * Validates `value` against a schema file; returns [] when it is valid.
+ * `firstOnly` stops at the first failing rule: time linear in the value and a
+ * bounded list, for inputs of any size (the sandbox's batches).
+ */
+export function validate(schema: SchemaFile, value: unknown, firstOnly = false): SchemaError[] {
+  const fn = validatorFor(schema, !firstOnly);
   if (fn(value)) return [];
   const errors = readable(fn.errors ?? [], value);
   // Collapsing never empties a failing result; this guards against a future schema doing so.
