@@ -16,7 +16,8 @@ export function startProcess(
   args: string[],
   opts: SpawnOptions & { logFile: string },
 ): ChildProcess {
-  const out = fs.createWriteStream(opts.logFile, { flags: 'a' });
+  // Logs may hold what a process prints (a sandbox URL, paths): readable by their owner only.
+  const out = fs.createWriteStream(opts.logFile, { flags: 'a', mode: 0o600 });
   const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout?.on('data', (d) => out.write(d));
   child.stderr?.on('data', (d) => out.write(d));
