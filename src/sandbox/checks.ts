@@ -53,3 +53,11 @@ export function checkBody(schemaFile: string, value: unknown, what: string, byte
 export function checkObject(kind: Kind, value: unknown, bytes: number): void {
   checkBody(kind.schema, value, kind.label.toLowerCase(), bytes, kind.typeName);
 }
+
+/** Compiles every kind's validators now, so the first request that needs one is not the one that waits. */
+export function compileSchemas(kinds: Iterable<Kind>): void {
+  for (const kind of kinds) {
+    validate(kind.schema, null, true);
+    validate(kind.schema, null);
+  }
+}

@@ -14,7 +14,7 @@ import type { ObjectLinkItem } from '../model/types';
 import { addPeople, invite, pushNotification } from './actions';
 import { create, list, read, remove, servedOperations, update } from './collections';
 import type { FolderRequest, Handler, RouteRequest, SandboxContext } from './context';
-import { HttpError, json, noContent, notFound, readBody, readJson, Reply } from './http';
+import { HttpError, json, noContent, notFound, parseJson, readBody, readJson, Reply } from './http';
 import { addNote, deleteNote, listNotes } from './notes';
 import { Router } from './router';
 
@@ -87,12 +87,13 @@ async function readForm(r: RouteRequest, maxBytes: number): Promise<URLSearchPar
   if (type.startsWith('application/json')) {
     let obj: unknown;
     try {
-      obj = JSON.parse(text);
-    } catch {
-      throw new HttpError(400, 'invalid JSON', undefined, undefined, { error: 'invalid_request', error_description: 'The body is not valid JSON' });
+      obj = parseJson(text);
+    } catch (e) {
+      const description = (e as Error).message;
+      throw new HttpError(400, description, undefined, undefined, { error: 'invalid_request', error_description: description });
     }
     const fields = obj && typeof obj === 'object' && !Array.isArray(obj) ? Object.entries(obj) : [];
-    return new URLSearchParams(fields.map(([k, v]): [string, string] => [k, String(v)]));
+    return new URLSearchParams(fields.map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
   }
   return new URLSearchParams(text);
 }

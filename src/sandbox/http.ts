@@ -120,16 +120,22 @@ export function isJsonContentType(req: IncomingMessage): boolean {
 /** Deepest nesting of arrays and objects a body may have; deeper ones are refused before anything is stored. */
 export const maxDepth = 64;
 
-/** Checks the nesting depth without recursion (a deep value must not exhaust the stack here either). */
-function checkDepth(value: unknown): void {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth > maxDepth) throw new HttpError(400, `The request body is nested deeper than ${maxDepth} levels`);
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-    }
+/**
+ * Refuses JSON text nested deeper than `maxDepth`: one pass over the
+ * characters, before parsing (so neither parsing nor anything later recurses deep).
+ */
+function checkDepth(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) throw new HttpError(400, `The request body is nested deeper than ${maxDepth} levels`);
+    } else if (c === 0x5d || c === 0x7d) depth--;
   }
 }
 
@@ -147,14 +153,17 @@ export async function readJsonSized(req: IncomingMessage, maxBytes: number): Pro
   const buffer = await readBody(req, maxBytes);
   const text = buffer.toString('utf8').replace(/^\uFEFF/, '');
   if (!text.trim()) throw new HttpError(400, 'A JSON request body is required');
-  let value: unknown;
+  return { value: parseJson(text), bytes: buffer.length };
+}
+
+/** JSON text of a request: 400 when nested deeper than `maxDepth` or malformed. */
+export function parseJson(text: string): unknown {
+  checkDepth(text);
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (e) {
     throw new HttpError(400, `The request body is not valid JSON: ${(e as Error).message}`);
   }
-  checkDepth(value);
-  return { value, bytes: buffer.length };
 }
 
 /** `readJsonSized` without the size. */

@@ -6,7 +6,9 @@
  */
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { kinds } from '../model/kinds';
 import { randomToken, TokenAuthority } from './auth';
+import { compileSchemas } from './checks';
 import type { RouteRequest, SandboxContext } from './context';
 import { Endpoint, endpoints, userLink } from './endpoints';
 import { Faults } from './faults';
@@ -86,6 +88,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     eventPublisherUrl: '',
   };
   const router = endpoints();
+  compileSchemas(kinds.values());
   const localNames = new Set(loopbackNames);
 
   let inFlight = 0;
@@ -107,12 +110,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   server.keepAliveTimeout = 5000;
   limitConnections(server, options.maxConnections ?? defaultMaxConnections);
-  // A client that breaks the protocol gets its 400/408 from Node, never an exception here.
-  server.on('clientError', (_e, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
-  });
-
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
