@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { defaultMaxBodyBytes, defaultPassword, defaultTokenTtlSeconds, defaultUser, startSandbox } from './server';
+import { defaultCompactAtBytes } from './journal';
 import { defaultInstanceName } from './seed';
 
 const usage = `Usage: oms-sandbox [options]
@@ -29,6 +30,8 @@ Options:
   --data <file>          keep data in this JSON file (created and seeded if missing);
                          without it, data lives in memory only
   --seed demo|empty      data of a new store (default demo)
+  --compact-at <bytes>   with --data: compact the journal into the data file once
+                         it is larger than this and than the data file (default ${defaultCompactAtBytes})
   --token-ttl <seconds>  lifetime of issued tokens (default ${defaultTokenTtlSeconds})
   --max-body <bytes>     largest request body (default ${defaultMaxBodyBytes})
   --verbose              log each request to stderr (never tokens or bodies)
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
         seed: { type: 'string' },
         'token-ttl': { type: 'string' },
         'max-body': { type: 'string' },
+        'compact-at': { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -95,6 +99,7 @@ async function main(): Promise<void> {
     seed: values.seed as 'demo' | 'empty' | undefined,
     tokenTtlSeconds: integer(values['token-ttl'], 'token-ttl', 1),
     maxBodyBytes: integer(values['max-body'], 'max-body', 1),
+    journal: { compactAtBytes: integer(values['compact-at'], 'compact-at', 1) },
     log: values.verbose ? (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`) : undefined,
   });
   const shown = values['print-token'] ? ` token=${sandbox.token}` : '';

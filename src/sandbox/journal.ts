@@ -49,7 +49,7 @@ export interface Snapshot {
 
 const format = 'oms-sandbox';
 /** Journal bigger than this and than the snapshot: compact. */
-const minCompactBytes = 4 * 1024 * 1024;
+export const defaultCompactAtBytes = 4 * 1024 * 1024;
 /** Records serialised between two turns of the event loop while compacting. */
 const slice = 500;
 
@@ -188,6 +188,12 @@ export interface JournalIo {
   append(handle: fs.FileHandle, text: string): Promise<void>;
 }
 
+export interface JournalOptions {
+  io?: JournalIo;
+  /** Compact once the journal is larger than this and than the snapshot; default 4 MiB. */
+  compactAtBytes?: number;
+}
+
 const defaultIo: JournalIo = {
   async append(handle, text) {
     await handle.write(text);
@@ -215,13 +221,13 @@ export class Journal {
   private compacting: Promise<void> | undefined;
   private damaged = false;
 
-  private constructor(
-    private readonly file: string,
-    seq: number,
-    private readonly snapshot: () => Snapshot,
-    private readonly io: JournalIo,
-  ) {
+  private readonly io: JournalIo;
+  private readonly compactAtBytes: number;
+
+  private constructor(private readonly file: string, seq: number, private readonly snapshot: () => Snapshot, options: JournalOptions) {
     this.seq = this.written = seq;
+    this.io = options.io ?? defaultIo;
+    this.compactAtBytes = options.compactAtBytes ?? defaultCompactAtBytes;
   }
 
   /**
@@ -230,11 +236,11 @@ export class Journal {
    * snapshot and no journal), writes that state as the new snapshot; removes
    * old journals and temp files, and opens an empty journal.
    */
-  static async open(file: string, seq: number, snapshot: () => Snapshot, clean: boolean, io: JournalIo = defaultIo): Promise<Journal> {
+  static async open(file: string, seq: number, snapshot: () => Snapshot, clean: boolean, options: JournalOptions = {}): Promise<Journal> {
     const dir = path.dirname(file);
     await fs.mkdir(dir, { recursive: true });
     await removeLeftovers(file);
-    const journal = new Journal(file, seq, snapshot, io);
+    const journal = new Journal(file, seq, snapshot, options);
     journal.snapshotBytes = clean ? (await fs.stat(file)).size : await writeSnapshot(file, seq, snapshot());
     await fs.rm(oldJournalFile(file), { force: true });
     journal.handle = await fs.open(journalFile(file), 'w', 0o600);
@@ -269,7 +275,7 @@ export class Journal {
 
   private async drain(): Promise<void> {
     for (;;) {
-      if (!this.compacting && this.size > Math.max(minCompactBytes, this.snapshotBytes)) await this.startCompaction();
+      if (!this.compacting && this.size > Math.max(this.compactAtBytes, this.snapshotBytes)) await this.startCompaction();
       if (!this.lines.length) break;
       const lines = this.lines;
       const undos = this.undos;

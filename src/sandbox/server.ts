@@ -13,7 +13,7 @@ import type { RouteRequest, SandboxContext } from './context';
 import { Endpoint, endpoints, userLink } from './endpoints';
 import { Faults } from './faults';
 import { errorBody, HttpError, Reply, send } from './http';
-import type { JournalIo } from './journal';
+import type { JournalOptions } from './journal';
 import { randomKey } from './objects';
 import { pathSegments, Router } from './router';
 import { defaultInstanceName, seedStore } from './seed';
@@ -46,8 +46,8 @@ export interface SandboxOptions {
   requestTimeoutMs?: number;
   /** Open connections beyond this get a 503 (default 256). */
   maxConnections?: number;
-  /** How the journal writes (tests make it fail); the files by default. */
-  journalIo?: JournalIo;
+  /** With a data file: when the journal is compacted, and how it writes (tests make it fail). */
+  journal?: JournalOptions;
 }
 
 export interface Sandbox {
@@ -70,7 +70,7 @@ export const defaultMaxConnections = 256;
 const closeGraceMs = 3000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const store = await Store.open(options.dataFile, () => seedStore(options.seed ?? 'demo', options.instanceName ?? defaultInstanceName), options.journalIo);
+  const store = await Store.open(options.dataFile, () => seedStore(options.seed ?? 'demo', options.instanceName ?? defaultInstanceName), options.journal);
   const token = options.token || randomToken();
   const ctx: SandboxContext = {
     store,

@@ -8,7 +8,7 @@
  */
 import type { KindId } from '../model/kinds';
 import type { BaseInfo } from '../model/types';
-import { Change, Journal, JournalIo, readStoreFiles, Record as StoredRecord } from './journal';
+import { Change, Journal, JournalOptions, readStoreFiles, Record as StoredRecord } from './journal';
 
 /** The root instance is stored like a folder, under its own kind. */
 export type StoredKind = KindId | 'instance';
@@ -37,7 +37,7 @@ export class Store {
   constructor(readonly instanceKey: string) {}
 
   /** A store backed by `file`: loaded (snapshot and journal) when it exists, else seeded by `seed`; then journalled. */
-  static async open(file: string | undefined, seed: () => Store, io?: JournalIo): Promise<Store> {
+  static async open(file: string | undefined, seed: () => Store, journal?: JournalOptions): Promise<Store> {
     if (!file) return seed();
     const loaded = await readStoreFiles(file);
     let store: Store;
@@ -49,7 +49,7 @@ export class Store {
     } else {
       store = seed();
     }
-    store.journal = await Journal.open(file, loaded?.seq ?? 0, () => store.snapshot(), loaded?.clean ?? false, io);
+    store.journal = await Journal.open(file, loaded?.seq ?? 0, () => store.snapshot(), loaded?.clean ?? false, journal);
     return store;
   }
 

@@ -48,14 +48,16 @@ test('a failed journal write fails that request alone: memory is put back and th
   try {
     await withSandbox({
       seed: 'empty', dataFile: path.join(dir, 'data.json'),
-      journalIo: {
-        async append(handle, text) {
-          if (failNext) {
-            failNext = false;
-            throw new Error('disk full (injected)');
-          }
-          await handle.write(text);
-          await handle.datasync();
+      journal: {
+        io: {
+          async append(handle, text) {
+            if (failNext) {
+              failNext = false;
+              throw new Error('disk full (injected)');
+            }
+            await handle.write(text);
+            await handle.datasync();
+          },
         },
       },
     }, async (api) => {
