@@ -35,11 +35,12 @@ export function list(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
   checkInput(pagingSchema, query, 'Query parameters page and pageSize must be whole numbers (pageSize at least 1)');
   const page = Number(query.page ?? 0);
   const pageSize = Math.min(Number(query.pageSize ?? defaultPageSize), maxPageSize);
-  return json(200, ctx.store.page(r.folderKey, kind.id, page * pageSize, pageSize));
+  const objects = ctx.store.page(r.folderKey, kind.id, page * pageSize, pageSize);
+  return { status: 200, text: `[${objects.map((o) => ctx.store.text(o)).join(',')}]` };
 }
 
 export function read(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
-  return json(200, found(ctx, r, kind));
+  return { status: 200, text: ctx.store.text(found(ctx, r, kind)) };
 }
 
 export async function create(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promise<Reply> {
@@ -48,7 +49,7 @@ export async function create(ctx: SandboxContext, r: FolderRequest, kind: Kind):
   checkObject(kind, value, bytes);
   const placed = createObject(ctx, kind, r.folderKey, value as BaseInfo);
   await ctx.store.persist();
-  return json(201, placed, { Location: placed.Href as string });
+  return { status: 201, text: ctx.store.text(placed), headers: { Location: placed.Href as string } };
 }
 
 /**

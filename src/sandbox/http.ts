@@ -9,10 +9,11 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** What a handler answers. `body === undefined` means no body (204 and the like). */
+/** What a handler answers. `body === undefined` means no body (204 and the like); `text` is a body already in JSON. */
 export interface Reply {
   status: number;
   body?: unknown;
+  text?: string;
   headers?: Record<string, string>;
 }
 
@@ -40,12 +41,12 @@ export function errorBody(err: HttpError): unknown {
 
 export function send(res: ServerResponse, reply: Reply): void {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...reply.headers };
-  if (reply.body === undefined) {
+  if (reply.body === undefined && reply.text === undefined) {
     res.writeHead(reply.status, headers);
     res.end();
     return;
   }
-  const text = JSON.stringify(reply.body);
+  const text = reply.text ?? JSON.stringify(reply.body);
   headers['Content-Type'] = 'application/json; charset=utf-8';
   headers['Content-Length'] = String(Buffer.byteLength(text));
   res.writeHead(reply.status, headers);

@@ -249,12 +249,13 @@ export class Journal {
   }
 
   /**
-   * Queues the line of a change; `undo` puts memory back if it cannot be
-   * written. Throws (and queues nothing) when the change cannot be serialised.
+   * Queues the line of a change (or of its JSON text); `undo` puts memory
+   * back if it cannot be written. Throws (and queues nothing) when the change cannot be serialised.
    * The caller then makes the change in memory and awaits `durable()`.
    */
-  append(change: Change, undo: () => void): void {
-    const line = `{"s":${this.seq + 1},"c":${JSON.stringify(change)}}\n`;
+  append(change: Change | string, undo: () => void): void {
+    const text = typeof change === 'string' ? change : JSON.stringify(change);
+    const line = `{"s":${this.seq + 1},"c":${text}}\n`;
     this.seq++;
     this.lines.push(line);
     this.undos.push(undo);

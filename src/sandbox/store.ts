@@ -33,6 +33,8 @@ export class Store {
   private readonly members = new Map<string, Set<string>>();
   private outboxEntries: OutboxEntry[] = [];
   private journal: Journal | undefined;
+  /** JSON text of stored objects, made once (stored objects are never changed in place): journal lines and answers reuse it. */
+  private readonly texts = new WeakMap<BaseInfo, string>();
 
   constructor(readonly instanceKey: string) {}
 
@@ -126,6 +128,18 @@ export class Store {
     return keys ? [...keys].map((k) => this.byKey.get(k)!.object) : [];
   }
 
+  /** The JSON text of a stored object. */
+  text(object: BaseInfo): string {
+    let text = this.texts.get(object);
+    if (text === undefined) this.texts.set(object, (text = JSON.stringify(object)));
+    return text;
+  }
+
+  /** The journal line of storing `object`. */
+  private put(kind: StoredKind, object: BaseInfo): string {
+    return `{"op":"put","kind":${JSON.stringify(kind)},"object":${this.text(object)}}`;
+  }
+
   /** `size` objects from position `from` of `list()`, without copying the rest. */
   page(folderKey: string, kind: KindId, from: number, size: number): BaseInfo[] {
     const out: BaseInfo[] = [];
@@ -150,7 +164,7 @@ export class Store {
   insert(kind: StoredKind, object: BaseInfo): void {
     const key = object.Key;
     if (!key || this.byKey.has(key)) throw new Error(`Cannot insert object with key ${key}`);
-    this.journal?.append({ op: 'put', kind, object }, () => {
+    this.journal?.append(this.put(kind, object), () => {
       if (this.byKey.get(key)?.object === object) this.unlink(key);
     });
     this.link(key, { kind, object });
@@ -161,7 +175,7 @@ export class Store {
     const e = this.byKey.get(key);
     if (!e) throw new Error(`No object ${key}`);
     const before = e.object;
-    this.journal?.append({ op: 'put', kind: e.kind, object }, () => {
+    this.journal?.append(this.put(e.kind, object), () => {
       if (e.object === object) e.object = before;
     });
     e.object = object;
