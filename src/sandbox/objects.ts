@@ -7,10 +7,19 @@ import type { Kind } from '../model/kinds';
 import { makeType, TypeNaming } from '../model/typeName';
 import type { BaseInfo, Link, ObjectLinkItem } from '../model/types';
 
+/** Random bytes drawn in blocks: one call to the system per 512 keys instead of one per key. */
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
 /** A 24-hex key in BSON ObjectId form: 4 bytes of seconds, then 8 random bytes. */
 export function randomKey(): string {
+  if (poolOffset + 8 > pool.length) {
+    pool = randomBytes(8 * 512);
+    poolOffset = 0;
+  }
   const seconds = Math.floor(Date.now() / 1000).toString(16).padStart(8, '0').slice(-8);
-  return seconds + randomBytes(8).toString('hex');
+  poolOffset += 8;
+  return seconds + pool.toString('hex', poolOffset - 8, poolOffset);
 }
 
 export const keyPattern = /^[0-9a-f]{24}$/;
@@ -39,8 +48,25 @@ const relationTexts: Record<string, string> = {
 const objectRelations = ['Meta', 'Monikers', 'CommonName', 'Images', 'TakeOwnership', 'Connections', 'References', 'Notes'];
 const folderRelations = ['Import', ...objectRelations];
 
-/** Links whose anchor Href is the lower-case relation word, as in the spec. */
+/**
+ * Links whose anchor Href is the lower-case relation word, as in the spec.
+ * One list per naming and shape, shared by the objects that carry it (stored
+ * objects are never changed in place).
+ */
+const linkLists = new Map<string, Link[]>();
+
 export function serverLinks(naming: TypeNaming, isFolder: boolean): Link[] {
+  const id = `${naming.namespace}\u0000${naming.assembly}\u0000${isFolder}`;
+  let links = linkLists.get(id);
+  if (!links) {
+    links = makeLinks(naming, isFolder);
+    // Namings come from clients' `$type`: keep a few, make the rest afresh.
+    if (linkLists.size < 16) linkLists.set(id, links);
+  }
+  return links;
+}
+
+function makeLinks(naming: TypeNaming, isFolder: boolean): Link[] {
   return (isFolder ? folderRelations : objectRelations).map((Relation) => ({
     $type: makeType('Link', naming),
     Relation,
