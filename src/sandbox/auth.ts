@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { HttpError, Reply } from './http';
 
-export interface AuthSettings {
+interface AuthSettings {
   staticToken: string;
   user: string;
   password: string;

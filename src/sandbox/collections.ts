@@ -13,7 +13,7 @@ import { ErrorDetail, HttpError, json, noContent, notFound, readJsonSized, Reply
 import { checkInput, pagingSchema } from './inputs';
 import { keyAddresses, placeObject } from './objects';
 
-export const defaultPageSize = 100;
+const defaultPageSize = 100;
 export const maxPageSize = 1000;
 
 /** Operations the sandbox serves for a kind: those the service offers and those browsing assumes. */

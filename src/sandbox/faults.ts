@@ -6,7 +6,7 @@
 import type { Reply } from './http';
 import { checkInput, faultRuleSchema } from './inputs';
 
-export interface FaultRule {
+interface FaultRule {
   path: string;
   status: number;
   count: number;

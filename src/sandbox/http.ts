@@ -62,7 +62,7 @@ export function noContent(): Reply {
 }
 
 /** True when the request announces a body (a non-zero length or a chunked transfer). */
-export function hasBody(req: IncomingMessage): boolean {
+function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   if (length !== undefined) return Number(length) > 0;
   return req.headers['transfer-encoding'] !== undefined;
@@ -113,13 +113,13 @@ function tooLarge(maxBytes: number): HttpError {
   return new HttpError(413, `The request body is larger than the limit of ${maxBytes} bytes`);
 }
 
-export function isJsonContentType(req: IncomingMessage): boolean {
+function isJsonContentType(req: IncomingMessage): boolean {
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
 /** Deepest nesting of arrays and objects a body may have; deeper ones are refused before anything is stored. */
-export const maxDepth = 64;
+const maxDepth = 64;
 
 /**
  * Refuses JSON text nested deeper than `maxDepth`: one pass over the

@@ -31,7 +31,7 @@ export type Change =
   | { op: 'outbox'; entry: unknown }
   | { op: 'clearOutbox' };
 
-export interface Loaded {
+interface Loaded {
   instanceKey: string;
   records: Record[];
   changes: Change[];
@@ -53,7 +53,7 @@ export const defaultCompactAtBytes = 4 * 1024 * 1024;
 /** Records serialised between two turns of the event loop while compacting. */
 const slice = 500;
 
-export const journalFile = (file: string) => `${file}.journal`;
+const journalFile = (file: string) => `${file}.journal`;
 const oldJournalFile = (file: string) => `${file}.journal.old`;
 const tempFile = (file: string) => `${file}.tmp`;
 
@@ -184,7 +184,7 @@ async function syncDirectory(dir: string): Promise<void> {
 }
 
 /** What the journal needs from the files; tests swap in one that fails. */
-export interface JournalIo {
+interface JournalIo {
   append(handle: fs.FileHandle, text: string): Promise<void>;
 }
 

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kind } from '../model/kinds';
+import { folderPath, objectPath } from '../model/routes';
 import { makeType, TypeNaming } from '../model/typeName';
 import type { BaseInfo, Link, ObjectLinkItem } from '../model/types';
 
@@ -22,15 +23,6 @@ export function randomKey(): string {
   return seconds + pool.toString('hex', poolOffset - 8, poolOffset);
 }
 
-export const keyPattern = /^[0-9a-f]{24}$/;
-
-export function folderHref(folderKey: string): string {
-  return `/api/f/${folderKey}`;
-}
-
-export function objectHref(folderKey: string, collection: string, key: string): string {
-  return `/api/f/${folderKey}/${collection}/${key}`;
-}
 
 /** Link relations as the spec lists them (2.3): relation, anchor text. */
 const relationTexts: Record<string, string> = {
@@ -74,16 +66,16 @@ function makeLinks(naming: TypeNaming, isFolder: boolean): Link[] {
   }));
 }
 
-export interface InstanceRef {
+interface InstanceRef {
   key: string;
   name: string;
 }
 
 /** The InInstance and InstanceScope object links; both point at the instance. */
-export function instanceLinks(instance: InstanceRef, naming: TypeNaming): ObjectLinkItem[] {
+function instanceLinks(instance: InstanceRef, naming: TypeNaming): ObjectLinkItem[] {
   return ['InInstance', 'InstanceScope'].map((Relation) => ({
     $type: makeType('ObjectLinkItem', naming),
-    Href: folderHref(instance.key),
+    Href: folderPath(instance.key),
     LinkedObjectKey: instance.key,
     CommonName: instance.name,
     Relation,
@@ -93,7 +85,7 @@ export function instanceLinks(instance: InstanceRef, naming: TypeNaming): Object
 
 const instanceRelations = new Set(['InInstance', 'InstanceScope']);
 
-export interface Placement {
+interface Placement {
   kind: Kind;
   folderKey: string;
   key: string;
@@ -115,9 +107,9 @@ export function placeObject(body: BaseInfo, p: Placement): BaseInfo {
   return {
     ...body,
     Key: p.key,
-    Href: isFolder ? folderHref(p.key) : objectHref(p.folderKey, p.kind.collection, p.key),
+    Href: isFolder ? folderPath(p.key) : objectPath(p.kind, p.folderKey, p.key),
     InFolderKey: p.folderKey,
-    InFolderHref: folderHref(p.folderKey),
+    InFolderHref: folderPath(p.folderKey),
     ConcurrencyVersion: p.version,
     IsGlobal: body.IsGlobal ?? false,
     Links: serverLinks(p.naming, isFolder),

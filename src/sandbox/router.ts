@@ -18,7 +18,7 @@ interface Compiled<H> extends Route<H> {
   segments: string[];
 }
 
-export interface Match<H> {
+interface Match<H> {
   handler: H;
   params: Params;
 }

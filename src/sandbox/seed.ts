@@ -8,10 +8,11 @@ import { newObject } from '../model/templates';
 import { makeType } from '../model/typeName';
 import type { AddressInfo, BaseInfo } from '../model/types';
 import { createObject } from './creation';
-import { folderHref, serverLinks } from './objects';
+import { folderPath } from '../model/routes';
+import { serverLinks } from './objects';
 import { Store } from './store';
 
-export type SeedName = 'demo' | 'empty';
+type SeedName = 'demo' | 'empty';
 
 export const defaultInstanceName = 'Demo Instance';
 
@@ -65,13 +66,13 @@ function keySequence(random: () => number): () => string {
   return () => (seconds++).toString(16) + hex8() + hex8();
 }
 
-export function instanceObject(key: string, name: string): BaseInfo {
+function instanceObject(key: string, name: string): BaseInfo {
   return {
     $type: makeType('InstanceInfo'),
-    Href: folderHref(key),
+    Href: folderPath(key),
     CommonName: name,
     ConcurrencyVersion: 1,
-    InFolderHref: folderHref(key),
+    InFolderHref: folderPath(key),
     InFolderKey: key,
     IsGlobal: false,
     Key: key,

@@ -63,9 +63,9 @@ export const defaultUser = 'admin';
 export const defaultPassword = 'admin';
 export const defaultMaxBodyBytes = 10 * 1024 * 1024;
 export const defaultTokenTtlSeconds = 86399;
-export const defaultHeadersTimeoutMs = 10_000;
-export const defaultRequestTimeoutMs = 30_000;
-export const defaultMaxConnections = 256;
+const defaultHeadersTimeoutMs = 10_000;
+const defaultRequestTimeoutMs = 30_000;
+const defaultMaxConnections = 256;
 /** How long `close()` lets requests in flight finish. */
 const closeGraceMs = 3000;
 

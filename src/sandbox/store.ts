@@ -11,9 +11,9 @@ import type { BaseInfo } from '../model/types';
 import { Change, Journal, JournalOptions, readStoreFiles, Record as StoredRecord } from './journal';
 
 /** The root instance is stored like a folder, under its own kind. */
-export type StoredKind = KindId | 'instance';
+type StoredKind = KindId | 'instance';
 
-export interface OutboxEntry {
+interface OutboxEntry {
   kind: 'invite' | 'push';
   /** ISO time the request was received. */
   at: string;
