@@ -59,7 +59,8 @@ suite('objects', () => {
     assert.strictEqual(after.CommonName, edited.CommonName);
     assert.strictEqual(after.InputScannerReportingPriorities[2].Priority, 7);
     assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1);
-    await waitFor('the document to show the new version', () => JSON.parse(doc.getText()).ConcurrencyVersion === after.ConcurrencyVersion);
+    // The new version arrives as an edit that is then saved (src/fs/showSavedVersion.ts): wait for both.
+    await waitFor('the document to show the new version, saved', () => JSON.parse(doc.getText()).ConcurrencyVersion === after.ConcurrencyVersion && !doc.isDirty);
     assert.strictEqual(doc.isDirty, false);
   });
 
