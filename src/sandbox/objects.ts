@@ -41,21 +41,24 @@ const objectRelations = ['Meta', 'Monikers', 'CommonName', 'Images', 'TakeOwners
 const folderRelations = ['Import', ...objectRelations];
 
 /**
- * Links whose anchor Href is the lower-case relation word, as in the spec.
- * One list per naming and shape, shared by the objects that carry it (stored
- * objects are never changed in place).
+ * Lists of links every object of a naming carries, made once and shared by
+ * the objects (stored objects are never changed in place). Namings come from
+ * clients' `$type`: a few are kept, the rest made afresh.
  */
-const linkLists = new Map<string, Link[]>();
+const shared = new Map<string, unknown[]>();
 
-export function serverLinks(naming: TypeNaming, isFolder: boolean): Link[] {
-  const id = `${naming.namespace}\u0000${naming.assembly}\u0000${isFolder}`;
-  let links = linkLists.get(id);
-  if (!links) {
-    links = makeLinks(naming, isFolder);
-    // Namings come from clients' `$type`: keep a few, make the rest afresh.
-    if (linkLists.size < 16) linkLists.set(id, links);
+function sharedList<T>(id: string, make: () => T[]): T[] {
+  let list = shared.get(id) as T[] | undefined;
+  if (!list) {
+    list = make();
+    if (shared.size < 32) shared.set(id, list);
   }
-  return links;
+  return list;
+}
+
+/** Links whose anchor Href is the lower-case relation word, as in the spec. */
+export function serverLinks(naming: TypeNaming, isFolder: boolean): Link[] {
+  return sharedList(`links\u0000${naming.namespace}\u0000${naming.assembly}\u0000${isFolder}`, () => makeLinks(naming, isFolder));
 }
 
 function makeLinks(naming: TypeNaming, isFolder: boolean): Link[] {
@@ -73,14 +76,15 @@ interface InstanceRef {
 
 /** The InInstance and InstanceScope object links; both point at the instance. */
 function instanceLinks(instance: InstanceRef, naming: TypeNaming): ObjectLinkItem[] {
-  return ['InInstance', 'InstanceScope'].map((Relation) => ({
+  const id = `instance\u0000${instance.key}\u0000${instance.name}\u0000${naming.namespace}\u0000${naming.assembly}`;
+  return sharedList(id, () => ['InInstance', 'InstanceScope'].map((Relation) => ({
     $type: makeType('ObjectLinkItem', naming),
     Href: folderPath(instance.key),
     LinkedObjectKey: instance.key,
     CommonName: instance.name,
     Relation,
     MetaDataBson: { $type: 'System.Byte[], mscorlib', $value: '' },
-  }));
+  })));
 }
 
 const instanceRelations = new Set(['InInstance', 'InstanceScope']);
