@@ -14,6 +14,7 @@ const watch = process.argv.includes('--watch');
 /** Bundle name -> module loaded on first use. */
 const lazy = {
   validators: 'src/validation/generated/validators.js',
+  firstErrorValidators: 'src/validation/generated/firstErrorValidators.js',
   people: 'src/people/index.ts',
   sandboxServer: 'src/sandbox/server.ts',
 };

@@ -51,7 +51,9 @@ export class SandboxHost implements vscode.Disposable {
     }
     // The sandbox is a bundle of its own, loaded when it is first started.
     const { startSandbox } = await import('../sandbox/server');
-    const sandbox = await startSandbox({ port: 0, token, seed: 'demo', dataFile: path.join(storage, 'sandbox-data.json') });
+    // A random password nobody knows: no local process can get a token from POST /token with a default one.
+    const password = randomBytes(24).toString('hex');
+    const sandbox = await startSandbox({ port: 0, token, password, seed: 'demo', dataFile: path.join(storage, 'sandbox-data.json') });
     log().info(`Local sandbox listening on ${sandbox.url} (data in ${storage})`);
     return sandbox;
   }

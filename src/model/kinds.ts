@@ -81,10 +81,10 @@ const kindList = [
     template: () => ({ ProductName: null, VersionString: null, EntryPointDll: null, EntryPointName: null }),
   },
   {
-    // The interface shows only the batch add; list/get/update/delete are in the public record.
+    // The interface shows the single add (one PersonInfo) and the batch add; list/get/update/delete are in the public record.
     id: 'person', typeName: 'PersonInfo', collection: 'people',
     label: 'Person', pluralLabel: 'People', icon: 'person', schema: 'person.schema.json',
-    operations: ['list', 'get', 'update', 'delete'], actions: ['addPeople'],
+    operations: ['list', 'get', 'create', 'update', 'delete'], actions: ['addPeople'],
     describedBy: 'Surname',
     template: () => ({ GivenName: '', Surname: '', Addresses: [], CardAssignments: null }),
   },

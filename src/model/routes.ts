@@ -22,24 +22,52 @@ export function keySegment(key: string, what = 'key'): string {
   return encodeURIComponent(key);
 }
 
-export function folderPath(folderKey: string): string {
-  return `${folderPrefix}/${keySegment(folderKey, 'folder key')}`;
+/**
+ * Route patterns: the same paths with `:name` for a parameter segment. The
+ * sandbox routes by them; the path builders below fill them in, so both sides
+ * share one spelling of every path.
+ */
+export const folderPattern = `${folderPrefix}/:folder`;
+
+export function collectionPattern(kind: Pick<Kind, 'collection'>): string {
+  return `${folderPattern}/${kind.collection}`;
 }
 
-export function collectionPath(kind: Pick<Kind, 'collection'>, folderKey: string): string {
-  return `${folderPath(folderKey)}/${kind.collection}`;
-}
-
-export function objectPath(kind: Pick<Kind, 'collection'>, folderKey: string, key: string): string {
-  return `${collectionPath(kind, folderKey)}/${keySegment(key)}`;
+export function objectPattern(kind: Pick<Kind, 'collection'>): string {
+  return `${collectionPattern(kind)}/:key`;
 }
 
 /** Notes: listed and added at `.../{key}/notes`, deleted at `.../notes/{noteKey}`. */
 export const notesSegment = 'notes';
 
+export function notesPattern(kind: Pick<Kind, 'collection'>, oneNote = false): string {
+  const base = `${objectPattern(kind)}/${notesSegment}`;
+  return oneNote ? `${base}/:noteKey` : base;
+}
+
+const parameterNames: Record<string, string> = { folder: 'folder key', key: 'key', noteKey: 'note key' };
+
+/** A pattern with its `:name` segments replaced by encoded key segments. */
+function fill(pattern: string, values: Record<string, string>): string {
+  return pattern.replace(/:(\w+)/g, (_, name: string) => keySegment(values[name], parameterNames[name]));
+}
+
+export function folderPath(folderKey: string): string {
+  return fill(folderPattern, { folder: folderKey });
+}
+
+export function collectionPath(kind: Pick<Kind, 'collection'>, folderKey: string): string {
+  return fill(collectionPattern(kind), { folder: folderKey });
+}
+
+export function objectPath(kind: Pick<Kind, 'collection'>, folderKey: string, key: string): string {
+  return fill(objectPattern(kind), { folder: folderKey, key });
+}
+
 export function notesPath(kind: Pick<Kind, 'collection'>, folderKey: string, key: string, noteKey?: string): string {
-  const base = `${objectPath(kind, folderKey, key)}/${notesSegment}`;
-  return noteKey === undefined ? base : `${base}/${keySegment(noteKey, 'note key')}`;
+  return noteKey === undefined
+    ? fill(notesPattern(kind), { folder: folderKey, key })
+    : fill(notesPattern(kind, true), { folder: folderKey, key, noteKey });
 }
 
 /** Where an action of the registry is sent: on one object, on a collection, or on a folder. */
@@ -58,14 +86,20 @@ export const actionRoutes: Readonly<Record<Exclude<Action, 'editPriorities'>, Ac
   pushNotification: { method: 'DELETE', on: 'folder', segment: 'pushnotifications' },
 };
 
+/** The pattern of an action's route; `kind` is needed for item and collection actions. */
+export function actionPattern(route: ActionRoute, kind?: Pick<Kind, 'collection'>): string {
+  const base = route.on === 'folder' ? folderPattern : route.on === 'collection' ? collectionPattern(kind!) : objectPattern(kind!);
+  return `${base}/${route.segment}`;
+}
+
 export function itemActionPath(route: ActionRoute, kind: Pick<Kind, 'collection'>, folderKey: string, key: string): string {
-  return `${objectPath(kind, folderKey, key)}/${route.segment}`;
+  return fill(actionPattern(route, kind), { folder: folderKey, key });
 }
 
 export function collectionActionPath(route: ActionRoute, kind: Pick<Kind, 'collection'>, folderKey: string): string {
-  return `${collectionPath(kind, folderKey)}/${route.segment}`;
+  return fill(actionPattern(route, kind), { folder: folderKey });
 }
 
 export function folderActionPath(route: ActionRoute, folderKey: string): string {
-  return `${folderPath(folderKey)}/${route.segment}`;
+  return fill(actionPattern(route), { folder: folderKey });
 }

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { HttpError, Reply } from './http';
 
-export interface AuthSettings {
+interface AuthSettings {
   staticToken: string;
   user: string;
   password: string;
@@ -42,19 +42,24 @@ export class TokenAuthority {
     this.now = settings.now ?? Date.now;
   }
 
-  /** Undefined when the `Authorization` header carries a valid token, else why not. */
-  check(header: string | undefined): string | undefined {
+  /** The user a valid bearer token in the `Authorization` header belongs to, else why it is refused. */
+  check(header: string | undefined): { user: string } | { denied: string } {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-    if (!m) return 'Authorization has been denied for this request: a bearer token is required';
+    if (!m) return { denied: 'Authorization has been denied for this request: a bearer token is required' };
     const token = m[1];
-    if (token === this.settings.staticToken) return undefined;
+    if (token === this.settings.staticToken) return { user: this.userName() };
     const issued = this.access.get(token);
-    if (!issued) return 'Authorization has been denied for this request: the token is not valid';
+    if (!issued) return { denied: 'Authorization has been denied for this request: the token is not valid' };
     if (issued.expiresAt <= this.now()) {
       this.access.delete(token);
-      return 'Authorization has been denied for this request: the token has expired';
+      return { denied: 'Authorization has been denied for this request: the token has expired' };
     }
-    return undefined;
+    return { user: issued.userName };
+  }
+
+  /** `INSTANCE\user`, as the password grant names the user. */
+  private userName(): string {
+    return `${this.settings.instance().name}\\${this.settings.user}`;
   }
 
   /** `POST /token` with its form fields. */
@@ -83,7 +88,7 @@ export class TokenAuthority {
     if (!same(userPart, this.settings.user) || password !== this.settings.password) {
       throw oauthError('invalid_grant', 'The user name or password is incorrect.');
     }
-    return this.issue(`${instance.name}\\${this.settings.user}`);
+    return this.issue(this.userName());
   }
 
   private refreshGrant(form: URLSearchParams): Reply {

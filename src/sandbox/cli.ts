@@ -2,11 +2,15 @@
 /**
  * `oms-sandbox`: runs the local service from a terminal. Prints exactly one
  * line to stdout once listening:
- *   OMS sandbox listening on http://127.0.0.1:PORT instance=<key> token=<token>
+ *   OMS sandbox listening on http://127.0.0.1:PORT instance=<key>[ token=<token>]
+ * (the token only with --print-token). The token comes from OMS_SANDBOX_TOKEN,
+ * --token-file, or is random: never from a command line others can read.
  * Request logs (with --verbose) and errors go to stderr.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { defaultMaxBodyBytes, defaultPassword, defaultTokenTtlSeconds, defaultUser, startSandbox } from './server';
+import { defaultCompactAtBytes } from './journal';
 import { defaultInstanceName } from './seed';
 
 const usage = `Usage: oms-sandbox [options]
@@ -16,20 +20,25 @@ A local object management service (HTTP + JSON) for development and tests.
 Options:
   --host <addr>          interface to listen on (default 127.0.0.1)
   --port <n>             port; 0 picks a free one (default 0)
-  --token <token>        static bearer token that never expires (default: random, printed)
+  --token-file <path>    read the static bearer token (never expires) from this file;
+                         or set OMS_SANDBOX_TOKEN; default: a random token
+  --print-token          add the token to the line printed on start
+  --token <token>        deprecated: visible to every local user (ps); use the above
   --user <name>          user for POST /token password grants (default ${defaultUser})
   --password <pw>        password for that user (default ${defaultPassword})
   --instance-name <name> name of the instance when seeding (default "${defaultInstanceName}")
   --data <file>          keep data in this JSON file (created and seeded if missing);
                          without it, data lives in memory only
   --seed demo|empty      data of a new store (default demo)
+  --compact-at <bytes>   with --data: compact the journal into the data file once
+                         it is larger than this and than the data file (default ${defaultCompactAtBytes})
   --token-ttl <seconds>  lifetime of issued tokens (default ${defaultTokenTtlSeconds})
   --max-body <bytes>     largest request body (default ${defaultMaxBodyBytes})
   --verbose              log each request to stderr (never tokens or bodies)
   --help                 show this help
 
 On start, prints one line to stdout:
-  OMS sandbox listening on http://HOST:PORT instance=<key> token=<token>
+  OMS sandbox listening on http://HOST:PORT instance=<key>[ token=<token>]
 `;
 
 function fail(message: string): never {
@@ -52,6 +61,8 @@ async function main(): Promise<void> {
         host: { type: 'string' },
         port: { type: 'string' },
         token: { type: 'string' },
+        'token-file': { type: 'string' },
+        'print-token': { type: 'boolean' },
         user: { type: 'string' },
         password: { type: 'string' },
         'instance-name': { type: 'string' },
@@ -59,6 +70,7 @@ async function main(): Promise<void> {
         seed: { type: 'string' },
         'token-ttl': { type: 'string' },
         'max-body': { type: 'string' },
+        'compact-at': { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -79,7 +91,7 @@ async function main(): Promise<void> {
   const sandbox = await startSandbox({
     host: values.host,
     port,
-    token: values.token,
+    token: tokenFrom(values.token, values['token-file']),
     user: values.user,
     password: values.password,
     instanceName: values['instance-name'],
@@ -87,15 +99,19 @@ async function main(): Promise<void> {
     seed: values.seed,
     tokenTtlSeconds: integer(values['token-ttl'], 'token-ttl', 1),
     maxBodyBytes: integer(values['max-body'], 'max-body', 1),
+    journal: { compactAtBytes: integer(values['compact-at'], 'compact-at', 1) },
     log: values.verbose ? (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`) : undefined,
   });
-  process.stdout.write(`OMS sandbox listening on ${sandbox.url} instance=${sandbox.instanceKey} token=${sandbox.token}\n`);
+  const shown = values['print-token'] ? ` token=${sandbox.token}` : '';
+  process.stdout.write(`OMS sandbox listening on ${sandbox.url} instance=${sandbox.instanceKey}${shown}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     if (values.verbose) process.stderr.write(`${signal}: closing\n`);
+    // Whatever happens while closing, the process ends within seconds.
+    setTimeout(() => process.exit(1), 8000).unref();
     sandbox.close().then(
       () => process.exit(0),
       (e) => {
@@ -106,6 +122,26 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** The static token: --token-file, else OMS_SANDBOX_TOKEN, else the deprecated --token (with a warning). */
+function tokenFrom(flag: string | undefined, file: string | undefined): string | undefined {
+  if (file !== undefined) {
+    let token: string;
+    try {
+      token = readFileSync(file, 'utf8').trim();
+    } catch (e) {
+      fail(`--token-file: ${(e as Error).message}`);
+    }
+    if (!token) fail(`--token-file: ${file} is empty`);
+    return token;
+  }
+  const env = process.env.OMS_SANDBOX_TOKEN?.trim();
+  if (env) return env;
+  if (flag !== undefined) {
+    process.stderr.write('oms-sandbox: warning: --token shows the token to every local user (ps); use OMS_SANDBOX_TOKEN or --token-file\n');
+  }
+  return flag;
 }
 
 main().catch((e) => {

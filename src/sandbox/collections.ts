@@ -1,100 +1,55 @@
 /**
- * The one collection handler: serves every kind of the registry at
- * `/api/f/{folder}/{collection}[/{key}]` according to the kind's operations
- * (and the operations browsing assumes). Adding a kind is a registry entry.
+ * The collection handlers: list/get/create/update/delete of every kind of the
+ * registry at `/api/f/{folder}/{collection}[/{key}]`. `endpoints.ts` routes a
+ * kind's operations (and those browsing assumes) here.
  */
 import type { Kind, Operation } from '../model/kinds';
 import { namingOf } from '../model/typeName';
 import type { BaseInfo } from '../model/types';
-import { collectionActions, itemActions } from './actions';
-import { checkObject } from './checks';
+import { checkObject, typeFromCollection } from './checks';
 import type { FolderRequest, SandboxContext } from './context';
-import { ErrorDetail, HttpError, json, methodNotAllowed, noContent, notFound, readJson, Reply } from './http';
-import { handleNotes } from './notes';
 import { createObject } from './creation';
+import { ErrorDetail, HttpError, noContent, notFound, readJsonSized, Reply } from './http';
+import { checkInput, pagingSchema } from './inputs';
 import { keyAddresses, placeObject } from './objects';
 
 const defaultPageSize = 100;
 const maxPageSize = 1000;
 
-const collectionMethods: Record<string, Operation> = { GET: 'list', POST: 'create' };
-const itemMethods: Record<string, Operation> = { GET: 'get', PUT: 'update', DELETE: 'delete' };
-
-/**
- * Operations the sandbox serves for a kind: those the service offers and those browsing assumes.
- * @internal Exported for its unit test.
- */
+/** Operations the sandbox serves for a kind: those the registry says the service offers. */
 export function servedOperations(kind: Kind): Set<Operation> {
   return new Set(kind.operations);
 }
 
-function allowedMethods(table: Record<string, Operation>, ops: Set<Operation>): string[] {
-  return Object.entries(table).filter(([, op]) => ops.has(op)).map(([m]) => m);
-}
-
-export async function handleCollection(ctx: SandboxContext, r: FolderRequest, kind: Kind, rest: string[]): Promise<Reply> {
-  const ops = servedOperations(kind);
-  if (rest.length === 0) {
-    const op = collectionMethods[r.method];
-    if (!op || !ops.has(op)) throw methodNotAllowed(r.method, allowedMethods(collectionMethods, ops));
-    return op === 'list' ? list(ctx, r, kind) : create(ctx, r, kind);
-  }
-
-  if (rest.length === 1) {
-    const action = collectionActions.find((a) => a.segment === rest[0] && kind.actions.includes(a.action));
-    if (action) {
-      if (r.method !== action.method) throw methodNotAllowed(r.method, [action.method]);
-      return action.run(ctx, r, kind);
-    }
-  }
-
-  const key = rest[0].toLowerCase();
-  if (rest.length === 1) {
-    const op = itemMethods[r.method];
-    if (!op || !ops.has(op)) throw methodNotAllowed(r.method, allowedMethods(itemMethods, ops));
-    const found = ctx.store.get(r.folderKey, kind.id, key);
-    if (!found) throw notFound(`No ${kind.label.toLowerCase()} ${key} in folder ${r.folderKey}`);
-    if (op === 'get') return json(200, found);
-    if (op === 'delete') return remove(ctx, key);
-    return update(ctx, r, kind, key);
-  }
-
-  if (!ops.has('get')) throw notFound(`No route ${rest.join('/')} under ${kind.collection}`);
-  if (rest[1] === 'notes') return handleNotes(ctx, r, kind, key, rest.slice(2));
-  const action = itemActions.find((a) => a.segment === rest[1] && kind.actions.includes(a.action));
-  if (!action || rest.length !== 2) throw notFound(`No route ${rest.join('/')} under ${kind.collection}`);
-  if (r.method !== action.method) throw methodNotAllowed(r.method, [action.method]);
-  const target = ctx.store.get(r.folderKey, kind.id, key);
-  if (!target) throw notFound(`No ${kind.label.toLowerCase()} ${key} in folder ${r.folderKey}`);
-  return action.run(ctx, r, kind, target);
-}
-
-function pagingNumber(query: URLSearchParams, name: string, fallback: number, min: number): number {
-  const raw = query.get(name);
-  if (raw === null || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new HttpError(400, `Query parameter ${name} must be an integer of at least ${min} (got "${raw}")`);
-  return n;
+/** The stored object at `{folder}/{collection}/{key}`, else 404. */
+export function found(ctx: SandboxContext, r: FolderRequest, kind: Kind): BaseInfo {
+  const key = r.params.key.toLowerCase();
+  const obj = ctx.store.get(r.folderKey, kind.id, key);
+  if (!obj) throw notFound(`No ${kind.label.toLowerCase()} ${key} in folder ${r.folderKey}`);
+  return obj;
 }
 
 /** `?page=` (0-based) and `?pageSize=` (default 100, larger values are cut to 1000); creation order. */
-function list(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
-  const page = pagingNumber(r.query, 'page', 0, 0);
-  const pageSize = Math.min(pagingNumber(r.query, 'pageSize', defaultPageSize, 1), maxPageSize);
-  const all = ctx.store.list(r.folderKey, kind.id);
-  return json(200, all.slice(page * pageSize, (page + 1) * pageSize));
+export function list(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
+  const query = Object.fromEntries(['page', 'pageSize'].filter((n) => r.query.get(n)).map((n) => [n, r.query.get(n)]));
+  checkInput(pagingSchema, query, 'Query parameters page and pageSize must be whole numbers (pageSize at least 1)');
+  const page = Number(query.page ?? 0);
+  const pageSize = Math.min(Number(query.pageSize ?? defaultPageSize), maxPageSize);
+  const objects = ctx.store.page(r.folderKey, kind.id, page * pageSize, pageSize);
+  return { status: 200, text: `[${objects.map((o) => ctx.store.text(o)).join(',')}]` };
 }
 
-function asObject(body: unknown): BaseInfo {
-  return body as BaseInfo;
+export function read(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
+  return { status: 200, text: ctx.store.text(found(ctx, r, kind)) };
 }
 
-async function create(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promise<Reply> {
-  const body = await readJson(r.req, ctx.maxBodyBytes);
-  checkObject(kind, body);
-  const placed = createObject(ctx, kind, r.folderKey, asObject(body));
+export async function create(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promise<Reply> {
+  const { value, bytes } = await readJsonSized(r.req, ctx.maxBodyBytes);
+  typeFromCollection(kind, value, ctx.store.instance);
+  checkObject(kind, value, bytes);
+  const placed = createObject(ctx, kind, r.folderKey, value as BaseInfo);
   await ctx.store.persist();
-  return json(201, placed, { Location: placed.Href as string });
+  return { status: 201, text: ctx.store.text(placed), headers: { Location: placed.Href as string } };
 }
 
 /**
@@ -103,17 +58,18 @@ async function create(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promis
  * different version is a 409. Notes and Links stay as stored (notes are added
  * with POST .../notes, never by a PUT). The version goes up by one.
  */
-async function update(ctx: SandboxContext, r: FolderRequest, kind: Kind, key: string): Promise<Reply> {
-  const body = await readJson(r.req, ctx.maxBodyBytes);
-  checkObject(kind, body);
-  const b = asObject(body);
+export async function update(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promise<Reply> {
+  found(ctx, r, kind);
+  const key = r.params.key.toLowerCase();
+  const { value, bytes } = await readJsonSized(r.req, ctx.maxBodyBytes);
+  checkObject(kind, value, bytes);
+  const b = value as BaseInfo;
   const errors: ErrorDetail[] = [];
   if (typeof b.Key !== 'string' || b.Key.toLowerCase() !== key) {
     errors.push({ pointer: '/Key', message: `must be the key in the path, ${key} (got ${JSON.stringify(b.Key ?? null)})` });
   }
   // Everything from here to the store's replace runs without awaiting: the check-and-set is atomic.
-  const stored = ctx.store.get(r.folderKey, kind.id, key);
-  if (!stored) throw notFound(`No ${kind.label.toLowerCase()} ${key} in folder ${r.folderKey}`);
+  const stored = found(ctx, r, kind);
   if (b.Href != null && b.Href !== stored.Href) {
     errors.push({ pointer: '/Href', message: `must be ${stored.Href} (got ${JSON.stringify(b.Href)})` });
   }
@@ -140,8 +96,8 @@ async function update(ctx: SandboxContext, r: FolderRequest, kind: Kind, key: st
   return noContent();
 }
 
-async function remove(ctx: SandboxContext, key: string): Promise<Reply> {
-  ctx.store.remove(key);
+export async function remove(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promise<Reply> {
+  ctx.store.remove(found(ctx, r, kind).Key as string);
   await ctx.store.persist();
   return noContent();
 }

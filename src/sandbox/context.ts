@@ -1,5 +1,10 @@
-/** What request handlers share: the store, limits and key generation. */
+/** What request handlers share: the store, limits, key generation, and the request as routed. */
 import type { IncomingMessage } from 'node:http';
+import type { ObjectLinkItem } from '../model/types';
+import type { TokenAuthority } from './auth';
+import type { Faults } from './faults';
+import type { Reply } from './http';
+import type { Params } from './router';
 import type { Store } from './store';
 
 export interface SandboxContext {
@@ -7,12 +12,25 @@ export interface SandboxContext {
   maxBodyBytes: number;
   newKey: () => string;
   now: () => Date;
+  auth: TokenAuthority;
+  faults: Faults;
+  /** `EventPublisherUrl` of sysinfo. */
+  eventPublisherUrl: string;
 }
 
-/** A request routed under `/api/f/{folderKey}`. */
-export interface FolderRequest {
+/** A request as the route table hands it over. */
+export interface RouteRequest {
   req: IncomingMessage;
   method: string;
-  folderKey: string;
+  params: Params;
   query: URLSearchParams;
+  /** The signed-in user as an object link (notes name their author); undefined on public routes. */
+  user?: ObjectLinkItem;
 }
+
+/** A request routed under `/api/f/{folderKey}` (the folder exists). */
+export interface FolderRequest extends RouteRequest {
+  folderKey: string;
+}
+
+export type Handler<R extends RouteRequest = RouteRequest> = (ctx: SandboxContext, r: R) => Promise<Reply> | Reply;

@@ -9,10 +9,11 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** What a handler answers. `body === undefined` means no body (204 and the like). */
+/** What a handler answers. `body === undefined` means no body (204 and the like); `text` is a body already in JSON. */
 export interface Reply {
   status: number;
   body?: unknown;
+  text?: string;
   headers?: Record<string, string>;
 }
 
@@ -40,12 +41,12 @@ export function errorBody(err: HttpError): unknown {
 
 export function send(res: ServerResponse, reply: Reply): void {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...reply.headers };
-  if (reply.body === undefined) {
+  if (reply.body === undefined && reply.text === undefined) {
     res.writeHead(reply.status, headers);
     res.end();
     return;
   }
-  const text = JSON.stringify(reply.body);
+  const text = reply.text ?? JSON.stringify(reply.body);
   headers['Content-Type'] = 'application/json; charset=utf-8';
   headers['Content-Length'] = String(Buffer.byteLength(text));
   res.writeHead(reply.status, headers);
@@ -117,11 +118,34 @@ function isJsonContentType(req: IncomingMessage): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
+/** Deepest nesting of arrays and objects a body may have; deeper ones are refused before anything is stored. */
+const maxDepth = 64;
+
 /**
- * The JSON body of a request that needs one: 400 when absent or malformed,
- * 415 when it is not `application/json`, 413 when too large.
+ * Refuses JSON text nested deeper than `maxDepth`: one pass over the
+ * characters, before parsing (so neither parsing nor anything later recurses deep).
  */
-export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+function checkDepth(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) throw new HttpError(400, `The request body is nested deeper than ${maxDepth} levels`);
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+}
+
+/**
+ * The JSON body of a request that needs one: 400 when absent, malformed or
+ * nested deeper than `maxDepth`, 415 when it is not `application/json`, 413
+ * when too large. `bytes` is the body's size.
+ */
+export async function readJsonSized(req: IncomingMessage, maxBytes: number): Promise<{ value: unknown; bytes: number }> {
   if (!hasBody(req)) throw new HttpError(400, 'A JSON request body is required');
   if (!isJsonContentType(req)) {
     const type = req.headers['content-type'] ?? 'none';
@@ -130,11 +154,22 @@ export async function readJson(req: IncomingMessage, maxBytes: number): Promise<
   const buffer = await readBody(req, maxBytes);
   const text = buffer.toString('utf8').replace(/^\uFEFF/, '');
   if (!text.trim()) throw new HttpError(400, 'A JSON request body is required');
+  return { value: parseJson(text), bytes: buffer.length };
+}
+
+/** JSON text of a request: 400 when nested deeper than `maxDepth` or malformed. */
+export function parseJson(text: string): unknown {
+  checkDepth(text);
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (e) {
     throw new HttpError(400, `The request body is not valid JSON: ${(e as Error).message}`);
   }
+}
+
+/** `readJsonSized` without the size. */
+export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  return (await readJsonSized(req, maxBytes)).value;
 }
 
 export function methodNotAllowed(method: string, allowed: readonly string[]): HttpError {

@@ -4,22 +4,25 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kind } from '../model/kinds';
+import { folderPath, objectPath } from '../model/routes';
 import { makeType, TypeNaming } from '../model/typeName';
 import type { BaseInfo, Link, ObjectLinkItem } from '../model/types';
 
+/** Random bytes drawn in blocks: one call to the system per 512 keys instead of one per key. */
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
 /** A 24-hex key in BSON ObjectId form: 4 bytes of seconds, then 8 random bytes. */
 export function randomKey(): string {
+  if (poolOffset + 8 > pool.length) {
+    pool = randomBytes(8 * 512);
+    poolOffset = 0;
+  }
   const seconds = Math.floor(Date.now() / 1000).toString(16).padStart(8, '0').slice(-8);
-  return seconds + randomBytes(8).toString('hex');
+  poolOffset += 8;
+  return seconds + pool.toString('hex', poolOffset - 8, poolOffset);
 }
 
-export function folderHref(folderKey: string): string {
-  return `/api/f/${folderKey}`;
-}
-
-function objectHref(folderKey: string, collection: string, key: string): string {
-  return `/api/f/${folderKey}/${collection}/${key}`;
-}
 
 /** Link relations as the spec lists them (2.3): relation, anchor text. */
 const relationTexts: Record<string, string> = {
@@ -37,8 +40,28 @@ const relationTexts: Record<string, string> = {
 const objectRelations = ['Meta', 'Monikers', 'CommonName', 'Images', 'TakeOwnership', 'Connections', 'References', 'Notes'];
 const folderRelations = ['Import', ...objectRelations];
 
+/**
+ * Lists of links every object of a naming carries, made once and shared by
+ * the objects (stored objects are never changed in place). Namings come from
+ * clients' `$type`: a few are kept, the rest made afresh.
+ */
+const shared = new Map<string, unknown[]>();
+
+function sharedList<T>(id: string, make: () => T[]): T[] {
+  let list = shared.get(id) as T[] | undefined;
+  if (!list) {
+    list = make();
+    if (shared.size < 32) shared.set(id, list);
+  }
+  return list;
+}
+
 /** Links whose anchor Href is the lower-case relation word, as in the spec. */
 export function serverLinks(naming: TypeNaming, isFolder: boolean): Link[] {
+  return sharedList(`links\u0000${naming.namespace}\u0000${naming.assembly}\u0000${isFolder}`, () => makeLinks(naming, isFolder));
+}
+
+function makeLinks(naming: TypeNaming, isFolder: boolean): Link[] {
   return (isFolder ? folderRelations : objectRelations).map((Relation) => ({
     $type: makeType('Link', naming),
     Relation,
@@ -46,26 +69,27 @@ export function serverLinks(naming: TypeNaming, isFolder: boolean): Link[] {
   }));
 }
 
-export interface InstanceRef {
+interface InstanceRef {
   key: string;
   name: string;
 }
 
 /** The InInstance and InstanceScope object links; both point at the instance. */
 function instanceLinks(instance: InstanceRef, naming: TypeNaming): ObjectLinkItem[] {
-  return ['InInstance', 'InstanceScope'].map((Relation) => ({
+  const id = `instance\u0000${instance.key}\u0000${instance.name}\u0000${naming.namespace}\u0000${naming.assembly}`;
+  return sharedList(id, () => ['InInstance', 'InstanceScope'].map((Relation) => ({
     $type: makeType('ObjectLinkItem', naming),
-    Href: folderHref(instance.key),
+    Href: folderPath(instance.key),
     LinkedObjectKey: instance.key,
     CommonName: instance.name,
     Relation,
     MetaDataBson: { $type: 'System.Byte[], mscorlib', $value: '' },
-  }));
+  })));
 }
 
 const instanceRelations = new Set(['InInstance', 'InstanceScope']);
 
-export interface Placement {
+interface Placement {
   kind: Kind;
   folderKey: string;
   key: string;
@@ -87,9 +111,9 @@ export function placeObject(body: BaseInfo, p: Placement): BaseInfo {
   return {
     ...body,
     Key: p.key,
-    Href: isFolder ? folderHref(p.key) : objectHref(p.folderKey, p.kind.collection, p.key),
+    Href: isFolder ? folderPath(p.key) : objectPath(p.kind, p.folderKey, p.key),
     InFolderKey: p.folderKey,
-    InFolderHref: folderHref(p.folderKey),
+    InFolderHref: folderPath(p.folderKey),
     ConcurrencyVersion: p.version,
     IsGlobal: body.IsGlobal ?? false,
     Links: serverLinks(p.naming, isFolder),

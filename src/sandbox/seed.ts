@@ -8,10 +8,11 @@ import { newObject } from '../model/templates';
 import { makeType } from '../model/typeName';
 import type { AddressInfo, BaseInfo } from '../model/types';
 import { createObject } from './creation';
-import { folderHref, serverLinks } from './objects';
+import { folderPath } from '../model/routes';
+import { serverLinks } from './objects';
 import { Store } from './store';
 
-export type SeedName = 'demo' | 'empty';
+type SeedName = 'demo' | 'empty';
 
 export const defaultInstanceName = 'Demo Instance';
 
@@ -50,8 +51,11 @@ export const demoPlan: FolderPlan = {
   ],
 };
 
-/** Mulberry32: a small deterministic PRNG, uniform in [0, 1). */
-function prng(seed: number): () => number {
+/**
+ * Mulberry32: a small deterministic PRNG, uniform in [0, 1).
+ * @internal Also drives the fuzz test's inputs.
+ */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -72,10 +76,10 @@ function keySequence(random: () => number): () => string {
 function instanceObject(key: string, name: string): BaseInfo {
   return {
     $type: makeType('InstanceInfo'),
-    Href: folderHref(key),
+    Href: folderPath(key),
     CommonName: name,
     ConcurrencyVersion: 1,
-    InFolderHref: folderHref(key),
+    InFolderHref: folderPath(key),
     InFolderKey: key,
     IsGlobal: false,
     Key: key,

@@ -1,17 +1,21 @@
 /**
  * The local service: a real HTTP server on Node's `http` that implements the
- * service interface for every kind in the registry. Routing, start and stop.
+ * service interface for every kind in the registry. Start and stop,
+ * connection hygiene (time-outs, a connection cap, local Host names only),
+ * and one answer per request: whatever a handler throws fails that request alone.
  */
-import { createServer, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { kindByCollection, kinds } from '../model/kinds';
-import { pushNotification } from './actions';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { kinds } from '../model/kinds';
 import { randomToken, TokenAuthority } from './auth';
-import { handleCollection } from './collections';
-import type { FolderRequest, SandboxContext } from './context';
+import { compileSchemas } from './checks';
+import type { RouteRequest, SandboxContext } from './context';
+import { Endpoint, endpoints, userLink } from './endpoints';
 import { Faults } from './faults';
-import { errorBody, HttpError, json, methodNotAllowed, noContent, notFound, readBody, readJson, Reply, send } from './http';
+import { errorBody, HttpError, Reply, send } from './http';
+import type { JournalOptions } from './journal';
 import { randomKey } from './objects';
+import { pathSegments, Router } from './router';
 import { defaultInstanceName, seedStore } from './seed';
 import { Store } from './store';
 
@@ -22,7 +26,7 @@ export interface SandboxOptions {
   port?: number;
   /** The static bearer token, which never expires; default a random one. */
   token?: string;
-  /** Password grant credentials; default admin / admin. */
+  /** Password grant credentials; default admin / admin (the embedded sandbox uses a random password). */
   user?: string;
   password?: string;
   /** CommonName of the instance when seeding; default "Demo Instance". */
@@ -37,6 +41,13 @@ export interface SandboxOptions {
   tokenTtlSeconds?: number;
   /** Called with one line per request (method, path, status, time); never tokens or bodies. */
   log?: (line: string) => void;
+  /** Time to receive a request's headers (default 10 s) and the whole request (default 30 s); then 408. */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** Open connections beyond this get a 503 (default 256). */
+  maxConnections?: number;
+  /** With a data file: when the journal is compacted, and how it writes (tests make it fail). */
+  journal?: JournalOptions;
 }
 
 export interface Sandbox {
@@ -47,23 +58,24 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const sandboxVersion = '0.1.0';
 export const defaultUser = 'admin';
 export const defaultPassword = 'admin';
 export const defaultMaxBodyBytes = 10 * 1024 * 1024;
 export const defaultTokenTtlSeconds = 86399;
-
-interface Services {
-  ctx: SandboxContext;
-  auth: TokenAuthority;
-  faults: Faults;
-}
+const defaultHeadersTimeoutMs = 10_000;
+const defaultRequestTimeoutMs = 30_000;
+const defaultMaxConnections = 256;
+/** How long `close()` lets requests in flight finish. */
+const closeGraceMs = 3000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const store = await Store.open(options.dataFile, () => seedStore(options.seed ?? 'demo', options.instanceName ?? defaultInstanceName));
+  const store = await Store.open(options.dataFile, () => seedStore(options.seed ?? 'demo', options.instanceName ?? defaultInstanceName), options.journal);
   const token = options.token || randomToken();
-  const services: Services = {
-    ctx: { store, maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes, newKey: randomKey, now: () => new Date() },
+  const ctx: SandboxContext = {
+    store,
+    maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
+    newKey: randomKey,
+    now: () => new Date(),
     auth: new TokenAuthority({
       staticToken: token,
       user: options.user ?? defaultUser,
@@ -72,20 +84,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       instance: () => ({ key: store.instanceKey, name: String(store.instance.CommonName ?? '') }),
     }),
     faults: new Faults(),
+    eventPublisherUrl: '',
   };
+  const router = endpoints();
+  compileSchemas(kinds.values());
+  const localNames = new Set(loopbackNames);
 
   let inFlight = 0;
   let onDrained: (() => void) | undefined;
-  const server = createServer((req, res) => {
+  const requestTimeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? defaultHeadersTimeoutMs, requestTimeout);
+  const server = createServer({
+    headersTimeout,
+    requestTimeout,
+    // Time-outs are checked this often (Node's default is 30 s, which would stretch them).
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, headersTimeout / 2)),
+  }, (req, res) => {
     inFlight++;
     res.on('close', () => {
       inFlight--;
       if (inFlight === 0) onDrained?.();
     });
-    void respond(services, req, res, options.log);
+    respond(ctx, router, localNames, req, res, options.log).catch(() => res.destroy());
   });
   server.keepAliveTimeout = 5000;
-
+  limitConnections(server, options.maxConnections ?? defaultMaxConnections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
@@ -95,10 +118,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  ctx.eventPublisherUrl = `${url}/events`;
+  localNames.add(host.toLowerCase());
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${host}:${address.port}`,
+    url,
     token,
     instanceKey: store.instanceKey,
     close() {
@@ -108,38 +134,76 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (inFlight > 0) {
           await Promise.race([
             new Promise<void>((resolve) => { onDrained = resolve; }),
-            new Promise<void>((resolve) => setTimeout(resolve, 5000).unref()),
+            new Promise<void>((resolve) => setTimeout(resolve, closeGraceMs).unref()),
           ]);
         }
         server.closeAllConnections();
         await closed;
-        await store.flushed();
+        await store.close();
       })();
       return closing;
     },
   };
 }
 
-async function respond(s: Services, req: IncomingMessage, res: ServerResponse, log?: (line: string) => void): Promise<void> {
+/**
+ * Beyond `max` open connections, new ones get a 503 and are closed, instead
+ * of waiting or exhausting file descriptors.
+ */
+function limitConnections(server: Server, max: number): void {
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    open++;
+    socket.once('close', () => open--);
+    if (open > max) {
+      const body = JSON.stringify({ Message: `The sandbox has too many open connections (${max}); try again` });
+      socket.end(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      socket.destroySoon();
+    }
+  });
+}
+
+/** Host names a local server answers to besides its bound address (and `*.localhost`, `127.*`). */
+const loopbackNames = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * True when the Host header names this machine: a loopback name or the bound
+ * address. Anything else (a DNS name pointing here from a web page) is 421.
+ */
+function isLocalHost(hostHeader: string | undefined, names: ReadonlySet<string>): boolean {
+  if (hostHeader === undefined) return true;
+  const m = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(hostHeader.trim().toLowerCase());
+  if (!m) return false;
+  const name = m[1].replace(/\.$/, '');
+  return names.has(name) || name.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+}
+
+async function respond(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, res: ServerResponse, log?: (line: string) => void): Promise<void> {
   const started = Date.now();
-  const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+  const target = req.url ?? '/';
+  const q = target.indexOf('?');
+  const pathname = q >= 0 ? target.slice(0, q) : target;
   let reply: Reply;
   try {
-    reply = await route(s, req, url);
+    reply = await route(ctx, router, names, req, pathname, q >= 0 ? target.slice(q + 1) : '');
   } catch (e) {
-    if (e instanceof HttpError) {
-      reply = { status: e.status, body: errorBody(e), headers: e.headers };
-    } else {
-      reply = { status: 500, body: { Message: `Internal sandbox error: ${(e as Error)?.message ?? String(e)}` } };
-    }
+    reply = e instanceof HttpError
+      ? { status: e.status, body: errorBody(e), headers: e.headers }
+      : { status: 500, body: { Message: `Internal sandbox error: ${(e as Error)?.message ?? String(e)}` } };
   }
   if (reply.status === 413) {
     // Stop buffering; let the client finish sending (discarded, bounded) so it can read the answer, then close.
     reply.headers = { ...reply.headers, Connection: 'close' };
-    drain(req, s.ctx.maxBodyBytes);
+    drain(req, ctx.maxBodyBytes);
   }
-  if (!res.headersSent && !res.destroyed) send(res, reply);
-  log?.(`${req.method} ${url.pathname}${url.search} ${reply.status} ${Date.now() - started}ms`);
+  if (!res.headersSent && !res.destroyed) {
+    try {
+      send(res, reply);
+    } catch (e) {
+      send(res, { status: 500, body: { Message: `Internal sandbox error: the answer could not be written (${(e as Error).message})` } });
+    }
+  }
+  log?.(`${req.method} ${pathname.slice(0, 300)} ${reply.status} ${Date.now() - started}ms`);
 }
 
 /** Discards the rest of a refused body; gives up on clients that send far more than the limit. */
@@ -152,90 +216,22 @@ function drain(req: IncomingMessage, limit: number): void {
   req.resume();
 }
 
-async function route(s: Services, req: IncomingMessage, url: URL): Promise<Reply> {
-  const method = (req.method ?? 'GET').toUpperCase();
-  let segs: string[];
-  try {
-    segs = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-  } catch {
-    throw new HttpError(400, 'The request path is not valid URL encoding');
+async function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, pathname: string, search: string): Promise<Reply> {
+  if (!isLocalHost(req.headers.host, names)) {
+    throw new HttpError(421, 'This sandbox answers only to local names (localhost, 127.0.0.1, [::1] or its bound address) in the Host header');
   }
-  const { ctx, auth, faults } = s;
-
-  if (segs[0] !== 'sandbox') {
-    const fault = faults.take(url.pathname);
+  const method = (req.method ?? 'GET').toUpperCase();
+  const segments = pathSegments(pathname);
+  if (segments[0] !== 'sandbox') {
+    const fault = ctx.faults.take(pathname);
     if (fault) return fault;
   }
-
-  if (segs.length === 1 && segs[0] === 'token') {
-    if (method !== 'POST') throw methodNotAllowed(method, ['POST']);
-    return auth.grant(await readForm(req, ctx.maxBodyBytes));
+  const { handler, params } = router.match(method, segments);
+  const r: RouteRequest = { req, method, params, query: new URLSearchParams(search) };
+  if (!handler.public) {
+    const auth = ctx.auth.check(req.headers.authorization);
+    if ('denied' in auth) throw new HttpError(401, auth.denied, undefined, { 'WWW-Authenticate': 'Bearer' });
+    r.user = userLink(auth.user, ctx.store.instance);
   }
-  if (segs.length === 2 && segs[0] === 'api' && segs[1] === 'sysinfo') {
-    if (method !== 'GET') throw methodNotAllowed(method, ['GET']);
-    return json(200, { ServerTime: ctx.now().toISOString(), Version: `${sandboxVersion} (OMS sandbox)` });
-  }
-
-  const denied = auth.check(req.headers.authorization);
-  if (denied) throw new HttpError(401, denied, undefined, { 'WWW-Authenticate': 'Bearer' });
-
-  if (segs[0] === 'sandbox') return sandboxRoute(s, req, method, segs.slice(1));
-  if (segs[0] !== 'api') throw notFound(`No route ${url.pathname}`);
-  if (segs.length === 1) {
-    if (method !== 'GET') throw methodNotAllowed(method, ['GET']);
-    return json(200, ctx.store.instance);
-  }
-  if (segs[1] !== 'f' || segs.length < 3) throw notFound(`No route ${url.pathname}`);
-
-  const folderKey = segs[2].toLowerCase();
-  const container = ctx.store.container(folderKey);
-  if (!container) throw notFound(`No folder ${folderKey}`);
-  if (segs.length === 3) {
-    if (method !== 'GET') throw methodNotAllowed(method, ['GET']);
-    return json(200, container);
-  }
-  const r: FolderRequest = { req, method, folderKey, query: url.searchParams };
-  if (segs[3].toLowerCase() === 'pushnotifications' && segs.length === 4) return pushNotification(ctx, r);
-  const kind = kindByCollection(segs[3]);
-  if (!kind) throw notFound(`No collection ${segs[3]} (known: ${[...[...kinds.values()].map((k) => k.collection), 'pushnotifications'].join(', ')})`);
-  return handleCollection(ctx, r, kind, segs.slice(4));
-}
-
-/** The form of POST /token (a JSON object is accepted too). */
-async function readForm(req: IncomingMessage, maxBytes: number): Promise<URLSearchParams> {
-  const text = (await readBody(req, maxBytes)).toString('utf8');
-  const type = (req.headers['content-type'] ?? '').toLowerCase();
-  if (type.startsWith('application/json')) {
-    try {
-      const obj = JSON.parse(text) as Record<string, unknown>;
-      return new URLSearchParams(Object.entries(obj ?? {}).map(([k, v]): [string, string] => [k, String(v)]));
-    } catch {
-      throw new HttpError(400, 'invalid JSON', undefined, undefined, { error: 'invalid_request', error_description: 'The body is not valid JSON' });
-    }
-  }
-  return new URLSearchParams(text);
-}
-
-/** Sandbox-only endpoints: the outbox of invites and pushes, and injected faults. */
-async function sandboxRoute(s: Services, req: IncomingMessage, method: string, segs: string[]): Promise<Reply> {
-  const { store } = s.ctx;
-  if (segs.length === 1 && segs[0] === 'outbox') {
-    if (method === 'GET') return json(200, store.outbox);
-    if (method === 'DELETE') {
-      store.outbox.length = 0;
-      await store.persist();
-      return noContent();
-    }
-    throw methodNotAllowed(method, ['GET', 'DELETE']);
-  }
-  if (segs.length === 1 && segs[0] === 'faults') {
-    if (method === 'GET') return json(200, s.faults.list());
-    if (method === 'POST') return json(201, s.faults.add(await readJson(req, s.ctx.maxBodyBytes)));
-    if (method === 'DELETE') {
-      s.faults.clear();
-      return noContent();
-    }
-    throw methodNotAllowed(method, ['GET', 'POST', 'DELETE']);
-  }
-  throw notFound(`No sandbox route /sandbox/${segs.join('/')}`);
+  return handler.handle(ctx, r);
 }

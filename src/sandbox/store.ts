@@ -2,16 +2,18 @@
  * The sandbox's objects: the instance, folders and every kind's objects, kept
  * in creation order, plus the outbox of invites and push notifications.
  * Mutations are synchronous (so a check-and-set cannot interleave with another
- * request); `persist()` then resolves once the change is durably on disk.
+ * request) and, with a data file, each is queued in the journal (`journal.ts`);
+ * `persist()` then resolves once it is durably on disk. A change whose line
+ * cannot be written is taken back out of memory.
  */
 import type { KindId } from '../model/kinds';
 import type { BaseInfo } from '../model/types';
-import { readJsonFile, writeFileDurably, WriteQueue } from './persistence';
+import { Change, Journal, JournalOptions, readStoreFiles, Record as StoredRecord } from './journal';
 
 /** The root instance is stored like a folder, under its own kind. */
-export type StoredKind = KindId | 'instance';
+type StoredKind = KindId | 'instance';
 
-export interface OutboxEntry {
+interface OutboxEntry {
   kind: 'invite' | 'push';
   /** ISO time the request was received. */
   at: string;
@@ -25,64 +27,90 @@ interface Entry {
   object: BaseInfo;
 }
 
-interface DataFile {
-  format: 'oms-sandbox';
-  version: 1;
-  instanceKey: string;
-  objects: Array<{ kind: StoredKind; object: BaseInfo }>;
-  outbox: OutboxEntry[];
-}
-
 export class Store {
   private readonly byKey = new Map<string, Entry>();
   /** `${folderKey}/${kind}` -> keys in creation order. */
   private readonly members = new Map<string, Set<string>>();
-  readonly outbox: OutboxEntry[] = [];
-  private queue: WriteQueue | undefined;
+  private outboxEntries: OutboxEntry[] = [];
+  private journal: Journal | undefined;
+  /** JSON text of stored objects, made once (stored objects are never changed in place): journal lines and answers reuse it. */
+  private readonly texts = new WeakMap<BaseInfo, string>();
 
   constructor(readonly instanceKey: string) {}
 
-  /** A store backed by `file`: loaded when it exists, else seeded by `seed` and written. */
-  static async open(file: string | undefined, seed: () => Store): Promise<Store> {
+  /** A store backed by `file`: loaded (snapshot and journal) when it exists, else seeded by `seed`; then journalled. */
+  static async open(file: string | undefined, seed: () => Store, journal?: JournalOptions): Promise<Store> {
     if (!file) return seed();
-    const data = await readJsonFile(file);
-    const store = data === undefined ? seed() : Store.fromData(data, file);
-    store.queue = new WriteQueue(() => store.serialize(), (text) => writeFileDurably(file, text));
-    if (data === undefined) await store.persist();
-    return store;
-  }
-
-  private static fromData(data: unknown, file: string): Store {
-    const d = data as Partial<DataFile> | null;
-    if (!d || d.format !== 'oms-sandbox' || typeof d.instanceKey !== 'string' || !Array.isArray(d.objects)) {
-      throw new Error(`${file} is not an OMS sandbox data file (expected "format": "oms-sandbox")`);
+    const loaded = await readStoreFiles(file);
+    let store: Store;
+    if (loaded) {
+      store = new Store(loaded.instanceKey);
+      for (const r of loaded.records) store.load(r, file);
+      for (const c of loaded.changes) store.apply(c);
+      if (!store.byKey.has(store.instanceKey)) throw new Error(`${file} has no instance object ${store.instanceKey}`);
+    } else {
+      store = seed();
     }
-    const store = new Store(d.instanceKey);
-    for (const { kind, object } of d.objects) store.insert(kind, object);
-    if (!store.byKey.has(d.instanceKey)) throw new Error(`${file} has no instance object ${d.instanceKey}`);
-    if (Array.isArray(d.outbox)) store.outbox.push(...d.outbox);
+    store.journal = await Journal.open(file, loaded?.seq ?? 0, () => store.snapshot(), loaded?.clean ?? false, journal);
     return store;
   }
 
-  serialize(): string {
-    const data: DataFile = {
-      format: 'oms-sandbox',
-      version: 1,
+  private load(r: StoredRecord, file: string): void {
+    if ('outbox' in r) this.outboxEntries.push(r.outbox as OutboxEntry);
+    else if (r && typeof r.kind === 'string' && r.object && typeof r.object === 'object') this.insert(r.kind as StoredKind, r.object as BaseInfo);
+    else throw new Error(`${file} holds a record that is not a stored object`);
+  }
+
+  private apply(c: Change): void {
+    if (c.op === 'put') {
+      const object = c.object as BaseInfo;
+      if (this.byKey.has(object.Key as string)) this.replace(object.Key as string, object);
+      else this.insert(c.kind as StoredKind, object);
+    } else if (c.op === 'delete') this.remove(c.key);
+    else if (c.op === 'outbox') this.addToOutbox(c.entry as OutboxEntry);
+    else this.clearOutbox();
+  }
+
+  /** The state as it is now (references taken at once; stored objects are never changed in place). */
+  private snapshot(): { instanceKey: string; records: () => Iterable<StoredRecord> } {
+    const entries = [...this.byKey.values()].map(({ kind, object }) => ({ kind, object }));
+    const outbox = [...this.outboxEntries];
+    return {
       instanceKey: this.instanceKey,
-      objects: [...this.byKey.values()].map(({ kind, object }) => ({ kind, object })),
-      outbox: this.outbox,
+      *records() {
+        yield* entries;
+        for (const entry of outbox) yield { outbox: entry };
+      },
     };
-    return JSON.stringify(data);
   }
 
-  /** Resolves once every change made so far is on disk (at once without a data file). */
+  /** Resolves once every change made so far is on disk (at once without a data file); rejects if its write failed. */
   persist(): Promise<void> {
-    return this.queue ? this.queue.request() : Promise.resolve();
+    return this.journal ? this.journal.durable() : Promise.resolve();
   }
 
-  /** Resolves when no write is pending. */
-  async flushed(): Promise<void> {
-    await this.queue?.idle();
+  /** Finishes pending writes and closes the journal. */
+  async close(): Promise<void> {
+    await this.journal?.close();
+  }
+
+  get outbox(): readonly OutboxEntry[] {
+    return this.outboxEntries;
+  }
+
+  addToOutbox(entry: OutboxEntry): void {
+    this.journal?.append({ op: 'outbox', entry }, () => {
+      this.outboxEntries = this.outboxEntries.filter((e) => e !== entry);
+    });
+    this.outboxEntries.push(entry);
+  }
+
+  clearOutbox(): void {
+    const before = this.outboxEntries;
+    this.journal?.append({ op: 'clearOutbox' }, () => {
+      if (this.outboxEntries.length === 0) this.outboxEntries = before;
+    });
+    this.outboxEntries = [];
   }
 
   get instance(): BaseInfo {
@@ -100,8 +128,30 @@ export class Store {
     return keys ? [...keys].map((k) => this.byKey.get(k)!.object) : [];
   }
 
-  count(folderKey: string, kind: KindId): number {
-    return this.members.get(`${folderKey}/${kind}`)?.size ?? 0;
+  /** The JSON text of a stored object. */
+  text(object: BaseInfo): string {
+    let text = this.texts.get(object);
+    if (text === undefined) this.texts.set(object, (text = JSON.stringify(object)));
+    return text;
+  }
+
+  /** The journal line of storing `object`. */
+  private put(kind: StoredKind, object: BaseInfo): string {
+    return `{"op":"put","kind":${JSON.stringify(kind)},"object":${this.text(object)}}`;
+  }
+
+  /** `size` objects from position `from` of `list()`, without copying the rest. */
+  page(folderKey: string, kind: KindId, from: number, size: number): BaseInfo[] {
+    const out: BaseInfo[] = [];
+    const keys = this.members.get(`${folderKey}/${kind}`);
+    if (!keys || from >= keys.size) return out;
+    let i = 0;
+    for (const key of keys) {
+      if (i++ < from) continue;
+      out.push(this.byKey.get(key)!.object);
+      if (out.length === size) break;
+    }
+    return out;
   }
 
   /** The object of `kind` with `key` in folder `folderKey`. */
@@ -110,31 +160,46 @@ export class Store {
     return e && e.kind === kind && e.object.InFolderKey === folderKey ? e.object : undefined;
   }
 
-  has(key: string): boolean {
-    return this.byKey.has(key);
-  }
-
   /** Adds a placed object (Key and InFolderKey set). */
   insert(kind: StoredKind, object: BaseInfo): void {
     const key = object.Key;
     if (!key || this.byKey.has(key)) throw new Error(`Cannot insert object with key ${key}`);
-    this.byKey.set(key, { kind, object });
-    if (kind !== 'instance') {
-      const group = `${object.InFolderKey}/${kind}`;
-      let set = this.members.get(group);
-      if (!set) this.members.set(group, (set = new Set()));
-      set.add(key);
-    }
+    this.journal?.append(this.put(kind, object), () => {
+      if (this.byKey.get(key)?.object === object) this.unlink(key);
+    });
+    this.link(key, { kind, object });
   }
 
   /** Replaces a stored object in place (its position in listings is kept). */
   replace(key: string, object: BaseInfo): void {
     const e = this.byKey.get(key);
     if (!e) throw new Error(`No object ${key}`);
+    const before = e.object;
+    this.journal?.append(this.put(e.kind, object), () => {
+      if (e.object === object) e.object = before;
+    });
     e.object = object;
   }
 
   remove(key: string): void {
+    const e = this.byKey.get(key);
+    if (!e) return;
+    this.journal?.append({ op: 'delete', key }, () => {
+      if (!this.byKey.has(key)) this.link(key, e);
+    });
+    this.unlink(key);
+  }
+
+  private link(key: string, e: Entry): void {
+    this.byKey.set(key, e);
+    if (e.kind === 'instance') return;
+    const group = `${e.object.InFolderKey}/${e.kind}`;
+    let set = this.members.get(group);
+    if (!set) this.members.set(group, (set = new Set()));
+    set.add(key);
+  }
+
+  private unlink(key: string): void {
     const e = this.byKey.get(key);
     if (!e) return;
     this.byKey.delete(key);

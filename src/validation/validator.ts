@@ -19,12 +19,19 @@ export interface SchemaError {
 /** A file name under `schemas/`, e.g. `engageSite.schema.json` (the `.json` may be left off). */
 type SchemaFile = string;
 
-let generated: Readonly<Record<string, ValidateFunction>> | undefined;
+type Validators = Readonly<Record<string, ValidateFunction>>;
+let all: Validators | undefined;
+let firstError: Validators | undefined;
 
-/** Loaded on first use: in the bundle it is a file of its own (see esbuild.js). */
-function validators(): Readonly<Record<string, ValidateFunction>> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (generated ??= require('./generated/validators') as Readonly<Record<string, ValidateFunction>>);
+/**
+ * Loaded on first use: in the bundle each set is a file of its own (see esbuild.js).
+ * `allErrors` false: the set that stops at the first error (linear, bounded: the sandbox's screening).
+ */
+function validators(allErrors = true): Validators {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  if (allErrors) return (all ??= require('./generated/validators') as Validators);
+  return (firstError ??= require('./generated/firstErrorValidators') as Validators);
+  /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
 /**
@@ -35,17 +42,21 @@ export function schemaFileNames(): string[] {
   return Object.keys(validators());
 }
 
-function validatorFor(schema: SchemaFile): ValidateFunction {
+function validatorFor(schema: SchemaFile, allErrors: boolean): ValidateFunction {
   const base = schema.replace(/^.*[\\/]/, '');
   const name = base.endsWith('.json') ? base : `${base}.json`;
-  const fn = validators()[name];
+  const fn = validators(allErrors)[name];
   if (!fn) throw new Error(`Unknown schema ${schema}`);
   return fn;
 }
 
-/** Validates `value` against a schema file; returns [] when it is valid. */
-export function validate(schema: SchemaFile, value: unknown): SchemaError[] {
-  const fn = validatorFor(schema);
+/**
+ * Validates `value` against a schema file; returns [] when it is valid.
+ * `firstOnly` stops at the first failing rule: time linear in the value and a
+ * bounded list, for inputs of any size (the sandbox's batches).
+ */
+export function validate(schema: SchemaFile, value: unknown, firstOnly = false): SchemaError[] {
+  const fn = validatorFor(schema, !firstOnly);
   if (fn(value)) return [];
   const errors = readable(fn.errors ?? [], value);
   // Collapsing never empties a failing result; this guards against a future schema doing so.

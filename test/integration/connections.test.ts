@@ -26,8 +26,9 @@ suite('connections', () => {
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.notStrictEqual(url, sandboxUrl, 'its own server, not the test sandbox');
     const data = vscode.Uri.joinPath(s.globalStorageUri, 'sandbox-data.json');
-    const stored = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(data)).toString('utf8'));
-    assert.ok(JSON.stringify(stored).includes('Head Office'), 'demo data persisted in global storage');
+    // The data file is the sandbox's snapshot (one JSON document per line, see src/sandbox/journal.ts).
+    const stored = Buffer.from(await vscode.workspace.fs.readFile(data)).toString('utf8');
+    assert.ok(stored.includes('"CommonName":"Head Office"'), 'demo data persisted in global storage');
   });
 
   test('add, rename and remove a connection; the token is kept in SecretStorage only', async () => {

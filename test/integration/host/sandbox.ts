@@ -41,8 +41,9 @@ export async function startSandbox(repo: string, tmp: string, logFile: string): 
   const entry = path.join(repo, 'dist', 'sandbox.js');
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (or \`npm run package\`) first`);
   const token = randomBytes(18).toString('hex');
-  const args = [entry, '--port', '0', '--seed', 'demo', '--data', path.join(tmp, 'data.json'), '--token', token];
-  const child = startProcess(process.execPath, args, { cwd: repo, logFile, env: process.env });
+  // The token goes through the environment, never the command line (which every local user can read with ps).
+  const args = [entry, '--port', '0', '--seed', 'demo', '--data', path.join(tmp, 'data.json')];
+  const child = startProcess(process.execPath, args, { cwd: repo, logFile, env: { ...process.env, OMS_SANDBOX_TOKEN: token } });
   const line = await waitForLine(child, /\S/, 20_000, 'sandbox');
   return parseSandboxLine(line, token);
 }

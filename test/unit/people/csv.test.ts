@@ -9,7 +9,7 @@ import type { EmailAddressInfo, MailingAddressInfo, PhoneInfo } from '../../../s
 const header = 'Given Name,Surname,E-mail,Phone,Street,City,Province,Country,Postal Code,Tags';
 
 test('a full row becomes a PersonInfo that passes the person schema', () => {
-  const file = readPeopleCsv(`${header}\nAda,Lovelace,ada@example.com,+1 613 555 0100,1 Bank St,Ottawa,ON,Canada,K1P 1A1,staff; night shift;staff\n`);
+  const file = readPeopleCsv(`${header}\nAda,Lovelace,ada@example.com,+1 613 555 0100,1 Bank St,Ottawa,ON,Canada,K1P 1A1,staff; night-shift;staff\n`);
   assert.equal(file.format, 'csv');
   assert.equal(file.rows.length, 1);
   const [row] = file.rows;
@@ -19,7 +19,7 @@ test('a full row becomes a PersonInfo that passes the person schema', () => {
   assert.equal(p.CommonName, 'Ada Lovelace');
   assert.equal(p.GivenName, 'Ada');
   assert.equal(p.Surname, 'Lovelace');
-  assert.deepEqual(p.Tags, ['staff', 'night shift']);
+  assert.deepEqual(p.Tags, ['staff', 'night-shift']);
   assert.equal(p.Key, null);
   assert.match(p.$type, /\.PersonInfo, /);
   const [email, phone, mail] = p.Addresses as [EmailAddressInfo, PhoneInfo, MailingAddressInfo];

@@ -2,21 +2,25 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 
 const root = path.resolve(__dirname, '../../..');
 const cli = path.join(root, 'src/sandbox/cli.ts');
 
-function run(args: string[]): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(args: string[], env: Record<string, string> = {}): ChildProcess {
+  const clean = { ...process.env };
+  delete clean.OMS_SANDBOX_TOKEN;
+  return spawn(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...clean, ...env } });
 }
 
-function collect(child: ChildProcess): { out: () => string; err: () => string; exit: Promise<number | null> } {
+function collect(child: ChildProcess): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => { out += d; });
   child.stderr!.on('data', (d) => { err += d; });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { out: () => out, err: () => err, exit };
+  return { child, out: () => out, err: () => err, exit };
 }
 
 async function firstLine(get: () => string, timeoutMs = 20000): Promise<string> {
@@ -29,9 +33,10 @@ async function firstLine(get: () => string, timeoutMs = 20000): Promise<string> 
 }
 
 const linePattern = /^OMS sandbox listening on (http:\/\/127\.0\.0\.1:\d+) instance=([0-9a-f]{24}) token=(\S+)$/;
+const quietPattern = /^OMS sandbox listening on (http:\/\/127\.0\.0\.1:\d+) instance=([0-9a-f]{24})$/;
 
-test('cli: prints one line with url, instance and token; serves; SIGTERM closes cleanly', async () => {
-  const child = run(['--port', '0', '--seed', 'empty', '--token', 'cli-token', '--verbose']);
+test('cli: token from OMS_SANDBOX_TOKEN, printed only with --print-token; serves; SIGTERM closes cleanly', async () => {
+  const child = run(['--port', '0', '--seed', 'empty', '--print-token', '--verbose'], { OMS_SANDBOX_TOKEN: 'cli-token' });
   const io = collect(child);
   try {
     const line = await firstLine(io.out);
@@ -56,13 +61,33 @@ test('cli: prints one line with url, instance and token; serves; SIGTERM closes 
   assert.ok(!io.err().includes('cli-token'), 'the token is never logged');
 });
 
-test('cli: a random token by default, --help, and bad flags exit 2', async () => {
+test('cli: a random token by default, not printed unless asked; --token-file; --token warns; --help; bad flags exit 2', async () => {
+  const printed = collect(run(['--port', '0', '--seed', 'empty', '--print-token']));
+  const random = linePattern.exec(await firstLine(printed.out));
+  assert.ok(random && random[3].length >= 20);
+  const dir = await mkdtemp(path.join(tmpdir(), 'oms-cli-'));
+  const tokenFile = path.join(dir, 'token');
+  await writeFile(tokenFile, 'file-token\n', { mode: 0o600 });
+  const fromFile = collect(run(['--port', '0', '--seed', 'empty', '--token-file', tokenFile]));
+  const deprecated = collect(run(['--port', '0', '--seed', 'empty', '--token', 'flag-token']));
+  try {
+    const [, fileUrl] = quietPattern.exec(await firstLine(fromFile.out)) ?? [];
+    assert.ok(fileUrl, 'no token on the line without --print-token');
+    assert.equal((await fetch(`${fileUrl}/api`, { headers: { Authorization: 'Bearer file-token' } })).status, 200);
+    const [, flagUrl] = quietPattern.exec(await firstLine(deprecated.out)) ?? [];
+    assert.equal((await fetch(`${flagUrl}/api`, { headers: { Authorization: 'Bearer flag-token' } })).status, 200);
+    assert.match(deprecated.err(), /--token shows the token to every local user/);
+  } finally {
+    for (const c of [printed, fromFile, deprecated]) c.child.kill('SIGTERM');
+    await Promise.all([printed.exit, fromFile.exit, deprecated.exit]);
+    await rm(dir, { recursive: true, force: true });
+  }
+
   const child = run(['--port', '0', '--seed', 'empty', '--user', 'ops', '--password', 'pw']);
   const io = collect(child);
   try {
-    const m = linePattern.exec(await firstLine(io.out));
+    const m = quietPattern.exec(await firstLine(io.out));
     assert.ok(m);
-    assert.ok(m[3].length >= 20);
     const form = await fetch(`${m[1]}/token`, {
       method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: 'grant_type=password&username=ops&password=pw',

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startSandbox } from '../../../src/sandbox/server';
+import { readStoreFiles } from '../../../src/sandbox/journal';
 import { start, person, sample, Api } from './harness';
 
 async function tempDir(): Promise<string> {
@@ -17,9 +18,9 @@ test('with a data file, changes survive a restart and the seed is not applied tw
   try {
     api = await start({ dataFile });
     const instanceKey = api.instanceKey;
-    const onDisk = JSON.parse(await readFile(dataFile, 'utf8'));
-    assert.equal(onDisk.format, 'oms-sandbox');
-    assert.equal(onDisk.instanceKey, instanceKey);
+    const header = JSON.parse((await readFile(dataFile, 'utf8')).split('\n')[0]);
+    assert.equal(header.format, 'oms-sandbox');
+    assert.equal(header.instanceKey, instanceKey);
 
     const base = `/api/f/${instanceKey}/engagesites`;
     const site = (await api.post(base, sample('engageSite', 'Persistent site'))).body;
@@ -32,9 +33,9 @@ test('with a data file, changes survive a restart and the seed is not applied tw
     const doomed = (await api.get(`${people}?pageSize=1`)).body[0];
     assert.equal((await api.delete(doomed.Href)).status, 204);
     assert.equal((await api.post(`${people}/complex`, [person('Per', 'Sistent')])).body, 1);
-    // What a response confirms is already on disk, before any close.
-    const written = JSON.parse(await readFile(dataFile, 'utf8'));
-    assert.ok(written.objects.some((o: { object: { SiteReference?: string } }) => o.object.SiteReference === 'kept'));
+    // What a response confirms is already on disk (snapshot and journal), before any close.
+    const written = await readStoreFiles(dataFile);
+    assert.ok(written?.changes.some((c) => c.op === 'put' && (c.object as { SiteReference?: string }).SiteReference === 'kept'));
     await api.sb.close();
 
     api = await start({ dataFile, seed: 'empty' });
@@ -66,9 +67,9 @@ test('concurrent writes are serialised: every confirmed change is in the file', 
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => live.post(base, sample('inputScanner', `Scanner ${i}`))));
     assert.ok(results.every((r) => r.status === 201));
     const keys = new Set(results.map((r) => r.body.Key));
-    // Read the file before closing: every 201 was preceded by a durable write.
-    const onDisk = JSON.parse(await readFile(dataFile, 'utf8'));
-    const stored = onDisk.objects.filter((o: { kind: string }) => o.kind === 'inputScanner').map((o: { object: { Key: string } }) => o.object.Key);
+    // Read the files before closing: every 201 was preceded by a durable write.
+    const onDisk = await readStoreFiles(dataFile);
+    const stored = onDisk!.changes.map((c) => c.op === 'put' && c.kind === 'inputScanner' && (c.object as { Key: string }).Key).filter(Boolean);
     assert.deepEqual(new Set(stored), keys);
     await api.sb.close();
     api = await start({ dataFile });
