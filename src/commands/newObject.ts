@@ -33,7 +33,13 @@ export const newObject: Command = {
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'json') await vscode.languages.setTextDocumentLanguage(doc, 'json');
     await vscode.window.showTextDocument(doc, { preview: false });
-    vscode.window.setStatusBarMessage(`Edit the new ${kind.label.toLowerCase()}, then save to create it`, 6000);
+    // Until it is created: Ctrl+S creates it (auto-save never does).
+    const hint = vscode.window.setStatusBarMessage(`Edit the new ${kind.label.toLowerCase()}, then press Ctrl+S to create it`, 6000);
+    const created = s.fs.onDidSaveObject((e) => {
+      if (e.uri.toString() !== uri.toString()) return;
+      hint.dispose();
+      created.dispose();
+    });
     return uri;
   },
 };

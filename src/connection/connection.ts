@@ -7,6 +7,7 @@ import { needsRefresh, refresh, signIn, PasswordGrant, TokenSet } from '../api/a
 import { logRequest } from '../log';
 import { ConnectionInfo } from './connectionInfo';
 import { TokenStore } from './tokenStore';
+import { gateWrites } from './writeGate';
 
 export class Connection {
   readonly client: OmsClient;
@@ -19,7 +20,7 @@ export class Connection {
     /** Runs before each request: the sandbox connection starts its server here. */
     private readonly prepare: (c: Connection) => Promise<void> = async () => {},
   ) {
-    this.client = new OmsClient(this.sessionHttp());
+    this.client = new OmsClient(gateWrites(this.sessionHttp(), () => this.info));
   }
 
   get id(): string {

@@ -45,22 +45,79 @@ suite('objects', () => {
     assert.strictEqual(doc.languageId, 'json');
     assert.ok(doc.uri.path.endsWith(`/${node.name}.json`), doc.uri.path);
     const server = (await rest('GET', `/api/f/${folder.key}/inputscanners/${node.object.Key}`)).body;
-    assert.deepStrictEqual(JSON.parse(doc.getText()), server);
+    assert.deepStrictEqual(JSON.parse(doc.getText()), shown(server), 'the object without its version');
+    assert.strictEqual(s.fs.baseOf(doc.uri)?.ConcurrencyVersion, server.ConcurrencyVersion, 'the version the text is based on');
     assert.strictEqual(doc.isDirty, false);
   });
 
   test('edit and save: the sandbox holds the change and the document shows the new version', async () => {
     const { doc, server, at } = await openFirst('Input scanners', 'inputscanners');
-    const edited = { ...server, CommonName: `${server.CommonName} (edited)` };
+    const edited = { ...shown(server), Tags: ['edited-in-test'] };
     edited.InputScannerReportingPriorities[2].Priority = 7;
-    await setText(doc, JSON.stringify(edited, null, 2));
+    await vscode.window.showTextDocument(doc);
+    await setText(doc, JSON.stringify(edited, null, 2) + '\n');
     assert.ok(await doc.save(), 'save succeeded');
     const after = (await rest('GET', at)).body;
-    assert.strictEqual(after.CommonName, edited.CommonName);
+    assert.deepStrictEqual(after.Tags, edited.Tags);
     assert.strictEqual(after.InputScannerReportingPriorities[2].Priority, 7);
-    assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1);
-    await waitFor('the document to show the new version', () => JSON.parse(doc.getText()).ConcurrencyVersion === after.ConcurrencyVersion);
+    assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1, 'one PUT');
+    assert.deepStrictEqual(JSON.parse(doc.getText()), shown(after), 'the document holds what the server holds');
+    assert.strictEqual(s.fs.baseOf(doc.uri)?.ConcurrencyVersion, after.ConcurrencyVersion, 'the next save is based on the new version');
     assert.strictEqual(doc.isDirty, false);
+    // No hidden second save: Undo takes back the user's own edit.
+    await vscode.commands.executeCommand('undo');
+    await waitFor('undo to restore the text before the edit', () => sameTags(JSON.parse(doc.getText()).Tags, server.Tags));
+    assert.strictEqual(doc.isDirty, true);
+    assert.strictEqual((await rest('GET', at)).body.ConcurrencyVersion, after.ConcurrencyVersion, 'nothing more sent');
+  });
+
+  test('auto-save sends nothing: an edit and a draft wait for an explicit save, which sends one PUT', async () => {
+    const config = vscode.workspace.getConfiguration('files');
+    await config.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    await config.update('autoSaveDelay', 300, vscode.ConfigurationTarget.Global);
+    try {
+      const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
+      await vscode.window.showTextDocument(doc);
+      await setText(doc, JSON.stringify({ ...shown(server), CommonName: `${server.CommonName} draft` }, null, 2) + '\n');
+      const before = (await rest('GET', `/api/f/${rootKey}/inputscanners?pageSize=1000`)).body.length;
+      const uri: vscode.Uri = await vscode.commands.executeCommand('oms.newObject', { connectionId: envConnectionId, folderKey: rootKey, kind: 'inputScanner', name: 'Never auto-created' });
+      const draft = await vscode.workspace.openTextDocument(uri);
+      await setText(draft, draft.getText().replace('"Tags": []', '"Tags": ["typed"]'));
+      await new Promise((r) => setTimeout(r, 3000));
+      assert.strictEqual((await rest('GET', at)).body.ConcurrencyVersion, server.ConcurrencyVersion, 'no PUT on auto-save');
+      assert.strictEqual((await rest('GET', `/api/f/${rootKey}/inputscanners?pageSize=1000`)).body.length, before, 'no draft created on auto-save');
+      assert.ok(doc.isDirty && draft.isDirty, 'both keep the typed text, unsaved');
+      await vscode.window.showTextDocument(doc);
+      assert.strictEqual(await vscode.commands.executeCommand('oms.save'), true, 'explicit save');
+      const after = (await rest('GET', at)).body;
+      assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1, 'exactly one PUT');
+      assert.strictEqual(after.CommonName, `${server.CommonName} draft`);
+      await rest('PUT', at, { ...after, CommonName: server.CommonName });
+    } finally {
+      await config.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('an edit of Notes is flagged while typing and its save refused with what to do instead', async () => {
+    const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
+    await setText(doc, JSON.stringify({ ...shown(server), Notes: [{ NoteText: 'typed into the document' }] }, null, 2));
+    const flagged = await waitFor('a diagnostic on Notes', () => vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'oms'));
+    assert.match(flagged.message, /does not store Notes.*Add Note/);
+    assert.strictEqual(await doc.save(), false, 'save refused');
+    assert.strictEqual(doc.isDirty, true, 'the text is kept');
+    assert.deepStrictEqual((await rest('GET', at)).body, server, 'nothing sent');
+  });
+
+  test('a rename moves the tab title to the new CommonName', async () => {
+    const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
+    await vscode.window.showTextDocument(doc);
+    const name = `Renamed ${Date.now().toString(36)}`;
+    await setText(doc, JSON.stringify({ ...shown(server), CommonName: name }, null, 2) + '\n');
+    assert.ok(await doc.save());
+    await waitFor('a tab titled with the new name', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `${name}.json`));
+    assert.ok(!vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === `${server.CommonName}.json`), 'the old title is gone');
+    await rest('PUT', at, { ...(await rest('GET', at)).body, CommonName: server.CommonName });
   });
 
   test('an invalid edit shows diagnostics, saving it is refused with the reason, the sandbox is unchanged', async () => {
@@ -129,7 +186,11 @@ suite('objects', () => {
     assert.strictEqual(list.length, before + 1);
     const created = list.find((o: any) => o.CommonName === 'Created in test');
     assert.deepStrictEqual(created.Tags, ['from-test']);
-    await waitFor('the editor to hold the created Key', () => JSON.parse(doc.getText()).Key === created.Key);
+    const tab = await waitFor('a tab at the created Key, named after the object', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+      .find((t) => t.input instanceof vscode.TabInputText && t.input.uri.path.includes(`/${created.Key}/`) && t.label === 'Created in test.json'));
+    const shownDoc = await vscode.workspace.openTextDocument((tab.input as vscode.TabInputText).uri);
+    assert.strictEqual(JSON.parse(shownDoc.getText()).Key, created.Key, 'the editor holds the created Key');
+    assert.strictEqual(shownDoc.isDirty, false);
 
     // Delete round-trip: confirmation skipped by argument, editor closed, server 404.
     assert.strictEqual(await vscode.commands.executeCommand('oms.deleteObject', uri, true), true);
@@ -188,8 +249,18 @@ async function openFirst(group: string, collection: string) {
   const server = (await rest('GET', at)).body;
   await vscode.commands.executeCommand('oms.openObject', node);
   const doc = await waitFor('the document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === node.uri.toString()));
-  assert.deepStrictEqual(JSON.parse(doc.getText()), server);
+  assert.deepStrictEqual(JSON.parse(doc.getText()), shown(server));
   return { doc, key, server, at };
+}
+
+function sameTags(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+}
+
+/** The object as a document shows it: without its ConcurrencyVersion, which the editor keeps. */
+function shown(object: any) {
+  const { ConcurrencyVersion: _v, ...rest } = object;
+  return rest;
 }
 
 async function findFiles(dir: vscode.Uri, pattern: RegExp, depth = 4): Promise<vscode.Uri[]> {
