@@ -34,11 +34,13 @@ const notStoredAdvice: Record<(typeof notStoredFields)[number], string> = {
 };
 
 export async function saveObject(client: OmsClient, target: SaveTarget, edited: string | BaseInfo, base: number | null, options: SaveOptions = {}): Promise<SaveOutcome> {
-  const parsed = parseEdit(target.kind, edited);
+  const parsed = parseEdit(edited);
   if ('refusal' in parsed) return { status: 'refused', refusal: parsed.refusal };
   const object = parsed.object;
   try {
     if (target.key === undefined) {
+      const invalid = schemaRefusal(target.kind, object);
+      if (invalid) return { status: 'refused', refusal: invalid };
       if (!supports(target.kind, 'create')) return refused('readonly', `The service cannot create ${target.kind.pluralLabel.toLowerCase()}.`);
       const { ConcurrencyVersion: _v, ...body } = object;
       const created = await client.create(target.kind, target.folderKey, body);
@@ -48,7 +50,8 @@ export async function saveObject(client: OmsClient, target: SaveTarget, edited: 
     if (!supports(target.kind, 'update')) return refused('readonly', `The service cannot update ${target.kind.pluralLabel.toLowerCase()}.`);
 
     const current = await client.get(target.kind, target.folderKey, target.key);
-    const problem = unsendable(current, object);
+    // What to do instead (Add Note…, undo a Key edit) says more than the schema's complaint about the same field.
+    const problem = unsendable(current, object) ?? schemaRefusal(target.kind, object);
     if (problem) return { status: 'refused', refusal: problem };
     const version = current.ConcurrencyVersion ?? null;
     if (version !== base && !options.overwrite) return { status: 'conflict', server: current, base };
@@ -72,7 +75,7 @@ export async function saveObject(client: OmsClient, target: SaveTarget, edited: 
   }
 }
 
-function parseEdit(kind: Kind, edited: string | BaseInfo): { object: BaseInfo } | { refusal: Refusal } {
+function parseEdit(edited: string | BaseInfo): { object: BaseInfo } | { refusal: Refusal } {
   let value: unknown = edited;
   if (typeof edited === 'string') {
     try {
@@ -84,13 +87,15 @@ function parseEdit(kind: Kind, edited: string | BaseInfo): { object: BaseInfo } 
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     return { refusal: { kind: 'invalid', message: 'The document must hold one JSON object: fix it and save again.' } };
   }
-  const errors = validate(kind.schema, value);
-  if (errors.length) {
-    const first = formatErrors(errors, 1).split('\n')[0];
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-    return { refusal: { kind: 'invalid', message: `${errors.length} schema problem${errors.length > 1 ? 's' : ''}: ${first}${more}. Fix them (Problems view) and save again.`, pointers: errors.map((e) => e.pointer) } };
-  }
   return { object: value as BaseInfo };
+}
+
+function schemaRefusal(kind: Kind, object: BaseInfo): Refusal | undefined {
+  const errors = validate(kind.schema, object);
+  if (!errors.length) return undefined;
+  const first = formatErrors(errors, 1).split('\n')[0];
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return { kind: 'invalid', message: `${errors.length} schema problem${errors.length > 1 ? 's' : ''}: ${first}${more}. Fix them (Problems view) and save again.`, pointers: errors.map((e) => e.pointer) };
 }
 
 /** Edits no PUT can carry: identifying fields moved, or fields the service does not store. */

@@ -92,7 +92,7 @@ suite('objects', () => {
       const after = (await rest('GET', at)).body;
       assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1, 'exactly one PUT');
       assert.strictEqual(after.CommonName, `${server.CommonName} draft`);
-      await rest('PUT', at, { ...after, CommonName: server.CommonName });
+      await restoreName(at, server.CommonName);
     } finally {
       await config.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
       await config.update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Global);
@@ -116,8 +116,8 @@ suite('objects', () => {
     await setText(doc, JSON.stringify({ ...shown(server), CommonName: name }, null, 2) + '\n');
     assert.ok(await doc.save());
     await waitFor('a tab titled with the new name', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `${name}.json`));
-    assert.ok(!vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === `${server.CommonName}.json`), 'the old title is gone');
-    await rest('PUT', at, { ...(await rest('GET', at)).body, CommonName: server.CommonName });
+    await waitFor('the old title to be gone', () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === `${server.CommonName}.json`));
+    await restoreName(at, server.CommonName);
   });
 
   test('an invalid edit shows diagnostics, saving it is refused with the reason, the sandbox is unchanged', async () => {
@@ -251,6 +251,18 @@ async function openFirst(group: string, collection: string) {
   const doc = await waitFor('the document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === node.uri.toString()));
   assert.deepStrictEqual(JSON.parse(doc.getText()), shown(server));
   return { doc, key, server, at };
+}
+
+/** Puts the name back as another client would, and drops the extension's open copies so the next test reads it again. */
+async function restoreName(at: string, name: string): Promise<void> {
+  const current = (await rest('GET', at)).body;
+  assert.strictEqual((await rest('PUT', at, { ...current, CommonName: name })).status, 204);
+  await closeAllEditors();
+  for (const doc of vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'oms')) {
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  }
 }
 
 function sameTags(a: unknown, b: unknown): boolean {
