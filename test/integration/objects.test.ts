@@ -109,6 +109,20 @@ suite('objects', () => {
     assert.deepStrictEqual((await rest('GET', at)).body, server, 'nothing sent');
   });
 
+  test('Review Changes shows the server version beside the unsaved edit; nothing is sent', async () => {
+    const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
+    await vscode.window.showTextDocument(doc);
+    await setText(doc, JSON.stringify({ ...shown(server), Tags: ['to-review'] }, null, 2) + '\n');
+    await vscode.commands.executeCommand('oms.reviewChanges');
+    const diff = await waitFor('a diff tab', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff
+      ? vscode.window.tabGroups.activeTabGroup.activeTab.input as vscode.TabInputTextDiff : undefined);
+    assert.strictEqual(diff.original.scheme, 'oms-server');
+    assert.strictEqual(diff.modified.toString(), doc.uri.toString());
+    const original = await vscode.workspace.openTextDocument(diff.original);
+    assert.deepStrictEqual(JSON.parse(original.getText()), shown(server), 'the server side is the server copy as a document shows it');
+    assert.strictEqual((await rest('GET', at)).body.ConcurrencyVersion, server.ConcurrencyVersion);
+  });
+
   test('a rename moves the tab title to the new CommonName', async () => {
     const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
     await vscode.window.showTextDocument(doc);

@@ -4,11 +4,13 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { maxEntries, maxEntryBytes, SaveHistory } from '../../../src/save/history';
+import { HistoryEntry, maxEntries, maxEntryBytes, SaveHistory } from '../../../src/save/history';
+import { newObject } from '../../../src/model/templates';
+import { kind } from '../../../src/model/kinds';
 
-const entry = (key: string, version: number, extra: Record<string, unknown> = {}) => ({
+const entry = (key: string, version: number, extra: Record<string, unknown> = {}): HistoryEntry => ({
   savedAt: new Date(2026, 0, 1, 0, 0, version).toISOString(), kind: 'engageSite', folderKey: 'f', key,
-  object: { Key: key, ConcurrencyVersion: version, CommonName: `v${version}`, ...extra },
+  object: { ...newObject(kind('engageSite'), `v${version}`), Key: key, ConcurrencyVersion: version, ...extra },
 });
 
 test('entries per object, newest first, in a file only its owner can read', async () => {
