@@ -56,7 +56,7 @@ suite('objects', () => {
     edited.InputScannerReportingPriorities[2].Priority = 7;
     await vscode.window.showTextDocument(doc);
     await setText(doc, JSON.stringify(edited, null, 2) + '\n');
-    assert.ok(await doc.save(), 'save succeeded');
+    assert.ok(await explicitSave(doc), 'save succeeded');
     const after = (await rest('GET', at)).body;
     assert.deepStrictEqual(after.Tags, edited.Tags);
     assert.strictEqual(after.InputScannerReportingPriorities[2].Priority, 7);
@@ -128,7 +128,7 @@ suite('objects', () => {
     await vscode.window.showTextDocument(doc);
     const name = `Renamed ${Date.now().toString(36)}`;
     await setText(doc, JSON.stringify({ ...shown(server), CommonName: name }, null, 2) + '\n');
-    assert.ok(await doc.save());
+    assert.ok(await explicitSave(doc));
     await waitFor('a tab titled with the new name', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `${name}.json`));
     await waitFor('the old title to be gone', () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === `${server.CommonName}.json`));
     await restoreName(at, server.CommonName);
@@ -195,7 +195,7 @@ suite('objects', () => {
     assert.strictEqual(template.Key, null);
     assert.strictEqual(template.InputScannerReportingPriorities.length, 8);
     await setText(doc, JSON.stringify({ ...template, Tags: ['from-test'] }, null, 2));
-    assert.ok(await doc.save(), 'first save creates');
+    assert.ok(await explicitSave(doc), 'first save creates');
     const list = (await rest('GET', `/api/f/${rootKey}/inputscanners?pageSize=1000`)).body;
     assert.strictEqual(list.length, before + 1);
     const created = list.find((o: any) => o.CommonName === 'Created in test');
@@ -277,6 +277,15 @@ async function restoreName(at: string, name: string): Promise<void> {
     await vscode.commands.executeCommand('workbench.action.files.revert');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   }
+}
+
+/**
+ * Ctrl+S in an object editor (the oms.save keybinding). With auto-save on, a
+ * bare doc.save() can join an auto-save VS Code started a moment earlier and
+ * share its refusal; the keybinding's command cannot.
+ */
+async function explicitSave(doc: vscode.TextDocument): Promise<boolean> {
+  return (await vscode.commands.executeCommand<boolean>('oms.save', doc.uri)) === true;
 }
 
 function sameTags(a: unknown, b: unknown): boolean {

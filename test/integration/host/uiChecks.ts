@@ -191,6 +191,8 @@ async function renameMovesTab(page: Page, env: Env): Promise<void> {
   for (let i = 0; i < ' renamed'.length; i++) await page.keyboard.press('Backspace');
   await page.keyboard.press('Control+s');
   await until('the name back on the server', async () => (await get(env, at)).CommonName === site.CommonName);
+  await page.locator('.tabs-container .tab.active', { hasText: `${site.CommonName}.json` }).waitFor({ timeout: 10_000 });
+  await until('the renamed tab to go', async () => (await page.locator('.tabs-container .tab', { hasText: 'renamed.json' }).count()) === 0);
 }
 
 /** New engage site from the group's + button: a pause creates nothing; Ctrl+S creates it and the breadcrumb shows its Key. */
