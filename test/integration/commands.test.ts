@@ -296,7 +296,8 @@ suite('commands', () => {
 
     // The editor shows the new version without anyone reverting it.
     const deadline = Date.now() + 10_000;
-    while ((await services()).fs.baseOf(doc.uri)?.ConcurrencyVersion !== after.ConcurrencyVersion && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
+    const reloaded = async () => (await services()).fs.baseOf(doc.uri)?.ConcurrencyVersion === after.ConcurrencyVersion && JSON.parse(doc.getText()).InputScannerReportingPriorities[2].Priority === 7;
+    while (!(await reloaded()) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
     const shown = JSON.parse(doc.getText());
     assert.strictEqual((await services()).fs.baseOf(doc.uri)?.ConcurrencyVersion, after.ConcurrencyVersion, 'the open document reloaded');
     assert.strictEqual(shown.InputScannerReportingPriorities[2].Priority, 7);

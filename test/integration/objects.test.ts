@@ -121,6 +121,8 @@ suite('objects', () => {
     const original = await vscode.workspace.openTextDocument(diff.original);
     assert.deepStrictEqual(JSON.parse(original.getText()), shown(server), 'the server side is the server copy as a document shows it');
     assert.strictEqual((await rest('GET', at)).body.ConcurrencyVersion, server.ConcurrencyVersion);
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
   test('a rename moves the tab title to the new CommonName', async () => {
