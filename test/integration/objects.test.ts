@@ -121,8 +121,11 @@ suite('objects', () => {
     const original = await vscode.workspace.openTextDocument(diff.original);
     assert.deepStrictEqual(JSON.parse(original.getText()), shown(server), 'the server side is the server copy as a document shows it');
     assert.strictEqual((await rest('GET', at)).body.ConcurrencyVersion, server.ConcurrencyVersion);
+    const diffTab = vscode.window.tabGroups.activeTabGroup.activeTab!;
+    await vscode.window.tabGroups.close(diffTab);
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('workbench.action.files.revert');
+    await waitFor('the edit reverted', () => !doc.isDirty);
   });
 
   test('a rename moves the tab title to the new CommonName', async () => {
@@ -275,8 +278,11 @@ async function restoreName(at: string, name: string): Promise<void> {
   assert.strictEqual((await rest('PUT', at, { ...current, CommonName: name })).status, 204);
   await closeAllEditors();
   for (const doc of vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'oms')) {
+    const diffTab = vscode.window.tabGroups.activeTabGroup.activeTab!;
+    await vscode.window.tabGroups.close(diffTab);
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('workbench.action.files.revert');
+    await waitFor('the edit reverted', () => !doc.isDirty);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   }
 }
