@@ -18,6 +18,8 @@ export function followSavedObjects(fs: ObjectFileSystem): vscode.Disposable {
     const sub = vscode.workspace.onDidSaveTextDocument((doc) => {
       if (doc.uri.toString() !== uri.toString()) return;
       sub.dispose();
+      // VS Code may still hold a copy of the object's own address from before (a rename back): read it again.
+      fs.reload(wanted);
       void replaceEditors(uri, wanted);
     });
     setTimeout(() => sub.dispose(), 60_000);

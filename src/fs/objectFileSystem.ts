@@ -232,6 +232,13 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     }
   }
 
+  /** Makes VS Code read a document again (a copy of it it still holds may be stale); edits in it are kept. */
+  reload(uri: vscode.Uri): void {
+    this.snapshots.delete(uri.toString());
+    this.bases.delete(uri.toString());
+    this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+  }
+
   /** True while the document is a draft nothing has been created for. */
   isUncreatedDraft(uri: vscode.Uri): boolean {
     return !!this.drafts.get(uri.toString()) && !this.drafts.get(uri.toString())?.created;

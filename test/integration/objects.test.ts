@@ -78,7 +78,7 @@ suite('objects', () => {
     try {
       const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
       await vscode.window.showTextDocument(doc);
-      await setText(doc, JSON.stringify({ ...shown(server), CommonName: `${server.CommonName} draft` }, null, 2) + '\n');
+      await setText(doc, JSON.stringify({ ...shown(server), Tags: ['typed-with-auto-save'] }, null, 2) + '\n');
       const before = (await rest('GET', `/api/f/${rootKey}/inputscanners?pageSize=1000`)).body.length;
       const uri: vscode.Uri = await vscode.commands.executeCommand('oms.newObject', { connectionId: envConnectionId, folderKey: rootKey, kind: 'inputScanner', name: 'Never auto-created' });
       const draft = await vscode.workspace.openTextDocument(uri);
@@ -91,8 +91,9 @@ suite('objects', () => {
       assert.strictEqual(await vscode.commands.executeCommand('oms.save'), true, 'explicit save');
       const after = (await rest('GET', at)).body;
       assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1, 'exactly one PUT');
-      assert.strictEqual(after.CommonName, `${server.CommonName} draft`);
-      await restoreName(at, server.CommonName);
+      assert.deepStrictEqual(after.Tags, ['typed-with-auto-save']);
+      await setText(doc, JSON.stringify(shown(server), null, 2) + '\n');
+      assert.ok(await explicitSave(doc), 'the edit taken back the same way');
     } finally {
       await config.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
       await config.update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Global);
@@ -136,7 +137,16 @@ suite('objects', () => {
     assert.ok(await explicitSave(doc));
     await waitFor('a tab titled with the new name', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `${name}.json`));
     await waitFor('the old title to be gone', () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === `${server.CommonName}.json`));
-    await restoreName(at, server.CommonName);
+    // And back: the tab returns to the old name, holding the server's copy.
+    const renamed = vscode.window.activeTextEditor!.document;
+    assert.ok(renamed.uri.path.endsWith(`/${name}.json`), renamed.uri.path);
+    await setText(renamed, JSON.stringify({ ...shown(server), CommonName: server.CommonName }, null, 2) + '\n');
+    assert.ok(await explicitSave(renamed));
+    const back = await waitFor('the tab back at the old name', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `${server.CommonName}.json`));
+    const backDoc = await vscode.workspace.openTextDocument((back.input as vscode.TabInputText).uri);
+    const now = (await rest('GET', at)).body;
+    await waitFor('the old name\'s document to be based on the server version', () => s.fs.baseOf(backDoc.uri)?.ConcurrencyVersion === now.ConcurrencyVersion);
+    assert.deepStrictEqual(JSON.parse(backDoc.getText()), shown(now));
   });
 
   test('an invalid edit shows diagnostics, saving it is refused with the reason, the sandbox is unchanged', async () => {
@@ -270,21 +280,6 @@ async function openFirst(group: string, collection: string) {
   const doc = await waitFor('the document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === node.uri.toString()));
   assert.deepStrictEqual(JSON.parse(doc.getText()), shown(server));
   return { doc, key, server, at };
-}
-
-/** Puts the name back as another client would, and drops the extension's open copies so the next test reads it again. */
-async function restoreName(at: string, name: string): Promise<void> {
-  const current = (await rest('GET', at)).body;
-  assert.strictEqual((await rest('PUT', at, { ...current, CommonName: name })).status, 204);
-  await closeAllEditors();
-  for (const doc of vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'oms')) {
-    const diffTab = vscode.window.tabGroups.activeTabGroup.activeTab!;
-    await vscode.window.tabGroups.close(diffTab);
-    await vscode.window.showTextDocument(doc);
-    await vscode.commands.executeCommand('workbench.action.files.revert');
-    await waitFor('the edit reverted', () => !doc.isDirty);
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-  }
 }
 
 /**
