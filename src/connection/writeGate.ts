@@ -21,7 +21,7 @@ export function gateWrites(http: Http, info: () => ConnectionInfo, confirm: Writ
 }
 
 /** What will be sent where, in words: `PUT /api/f/…/inputscanners/… (CommonName "Door 1")`. */
-export function describeWrite(info: ConnectionInfo, req: RequestOptions): string {
+function describeWrite(info: ConnectionInfo, req: RequestOptions): string {
   const name = (req.json as { CommonName?: unknown } | undefined)?.CommonName;
   const what = Array.isArray(req.json) ? `${req.json.length} item${req.json.length === 1 ? '' : 's'}`
     : typeof name === 'string' ? `"${name}"` : typeof req.json === 'string' ? JSON.stringify(req.json) : undefined;

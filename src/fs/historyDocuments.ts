@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { BaseInfo } from '../model/types';
 import { documentText } from '../save/documentForm';
 
-export const historyScheme = 'oms-history';
+const historyScheme = 'oms-history';
 const texts = new Map<string, string>();
 let next = 0;
 

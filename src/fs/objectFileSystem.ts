@@ -23,7 +23,7 @@ export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
 export type ConflictResolver = (uri: vscode.Uri, serverVersion: BaseInfo) => Promise<ConflictChoice>;
 
 /** A save that was not sent, with the one-line reason the user reads. */
-export class SaveRefused extends vscode.FileSystemError {
+class SaveRefused extends vscode.FileSystemError {
   constructor(readonly outcome: Exclude<SaveOutcome, { status: 'saved' | 'unchanged' }> | { status: 'heldBack' }, message: string) {
     super(message);
   }
@@ -328,4 +328,4 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
 const sameAddress = (a: ObjectAddress | undefined, b: ObjectAddress) => !!a && sameObject(a, b);
 
-export const heldBackMessage = 'Not sent: auto-save never writes to the service. Press Ctrl+S (File: Save) to send this object.';
+const heldBackMessage = 'Not sent: auto-save never writes to the service. Press Ctrl+S (File: Save) to send this object.';

@@ -11,8 +11,3 @@ export function documentText(object: BaseInfo): string {
   const { ConcurrencyVersion: _version, ...rest } = object;
   return prettyJson(rest);
 }
-
-/** The version an object document shows the user (status bar, history). */
-export function versionOf(object: BaseInfo): number | null {
-  return object.ConcurrencyVersion ?? null;
-}

@@ -25,7 +25,7 @@ export interface SaveOptions {
 }
 
 /** Fields the service keeps out of a PUT: it never stores an edit of them. */
-export const notStoredFields = ['Notes', 'Links'] as const;
+const notStoredFields = ['Notes', 'Links'] as const;
 
 /** What to do instead of editing a field a PUT does not store. */
 const notStoredAdvice: Record<(typeof notStoredFields)[number], string> = {
@@ -120,7 +120,7 @@ export function unsendable(current: BaseInfo, edited: BaseInfo): Refusal | undef
 }
 
 /** Notes or Links that differ from the server's (an absent field counts as empty). */
-export function changedNotStoredFields(current: BaseInfo, edited: BaseInfo): Array<(typeof notStoredFields)[number]> {
+function changedNotStoredFields(current: BaseInfo, edited: BaseInfo): Array<(typeof notStoredFields)[number]> {
   return notStoredFields.filter((f) => f in edited && !sameJson(edited[f] ?? [], current[f] ?? []));
 }
 
@@ -134,7 +134,7 @@ function refused(kind: Refusal['kind'], message: string): SaveOutcome {
 }
 
 /** One line per kind of failure, saying what to do next. */
-export function refusalOf(e: ApiError): Refusal {
+function refusalOf(e: ApiError): Refusal {
   const reason = e.message.replace(/\s+/g, ' ').replace(/[.\s]+$/, '');
   const pointers = e.details.map((d) => d.pointer).filter((p): p is string => !!p);
   switch (e.kind) {
