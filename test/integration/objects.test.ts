@@ -145,8 +145,11 @@ suite('objects', () => {
     const back = await waitFor('the tab back at the old name', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `${server.CommonName}.json`));
     const backDoc = await vscode.workspace.openTextDocument((back.input as vscode.TabInputText).uri);
     const now = (await rest('GET', at)).body;
-    await waitFor('the old name\'s document to be based on the server version', () => s.fs.baseOf(backDoc.uri)?.ConcurrencyVersion === now.ConcurrencyVersion);
+    // The copy VS Code still held of the old address (the text typed before the rename) is read again.
+    await waitFor('the old name\'s document to hold the server copy', () => s.fs.baseOf(backDoc.uri)?.ConcurrencyVersion === now.ConcurrencyVersion
+      && JSON.parse(backDoc.getText()).CommonName === server.CommonName);
     assert.deepStrictEqual(JSON.parse(backDoc.getText()), shown(now));
+    assert.strictEqual(backDoc.isDirty, false);
   });
 
   test('an invalid edit shows diagnostics, saving it is refused with the reason, the sandbox is unchanged', async () => {
