@@ -209,7 +209,7 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     const at = { ...address, key: outcome.object.Key ?? address.key };
     log().info(`${outcome.created ? 'Created' : 'Saved'} ${address.kind.label} ${outcome.object.CommonName ?? ''} (${at.key}), version ${outcome.object.ConcurrencyVersion}`);
     if (outcome.replaced) {
-      this.history?.record(address.connectionId, { savedAt: new Date().toISOString(), kind: address.kind.id, folderKey: address.folderKey, key: at.key, object: outcome.replaced })
+      void this.history?.record(address.connectionId, { savedAt: new Date().toISOString(), kind: address.kind.id, folderKey: address.folderKey, key: at.key, object: outcome.replaced })
         .catch((e) => log().warn(`Save history not recorded: ${(e as Error).message}`));
     }
     this.saved.fire(at);
