@@ -14,6 +14,8 @@ export default tseslint.config(
   },
   {
     rules: {
+      // `const { Notes: _notes, ...rest } = object` leaves fields out on purpose.
+      '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^_', argsIgnorePattern: '^_', ignoreRestSiblings: true }],
       // node:test's test() and suite() return promises the runner itself awaits.
       '@typescript-eslint/no-floating-promises': ['error', {
         allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'suite', 'describe', 'it'] }],

@@ -13,7 +13,10 @@ import { ObjectFileSystem } from './fs/objectFileSystem';
 import { askOnConflict, registerServerVersions } from './fs/serverVersion';
 import { registerStatusCodeHints } from './fs/statusCodeHints';
 import { registerDocumentDiagnostics } from './fs/documentDiagnostics';
-import { showSavedVersions } from './fs/showSavedVersion';
+import { followSavedObjects } from './fs/followSavedObject';
+import { registerHistoryDocuments } from './fs/historyDocuments';
+import { trackSaveReasons } from './fs/saveReasons';
+import { SaveHistory } from './save/history';
 import { log } from './log';
 import { ObjectTree } from './tree/objectTree';
 import type { Services } from './commands/services';
@@ -25,7 +28,7 @@ let sandbox: SandboxHost | undefined;
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   sandbox = new SandboxHost(context);
   const connections = new ConnectionManager(context, sandbox);
-  const fs = new ObjectFileSystem(connections, askOnConflict);
+  const fs = new ObjectFileSystem(connections, askOnConflict, new SaveHistory(context.globalStorageUri.fsPath));
   const tree = new ObjectTree(connections);
   const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true });
   const services: Services = { context, connections, tree, fs };
@@ -33,14 +36,19 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   // The welcome view shows while there is no connection.
   const updateWelcome = () => void vscode.commands.executeCommand('setContext', 'oms.hasConnections', connections.list().length > 0);
   context.subscriptions.push(
-    log(), sandbox, connections, tree, view,
+    log(), sandbox, connections, tree, view, fs,
     vscode.workspace.registerFileSystemProvider('oms', fs, { isCaseSensitive: true }),
+    trackSaveReasons(fs),
+    followSavedObjects(fs),
+    registerHistoryDocuments(),
     registerServerVersions(fs),
     registerStatusCodeHints(),
     registerDocumentDiagnostics(fs),
-    showSavedVersions(fs),
     fs.onDidChangeObject((address) => tree.objectChanged(address)),
-    activeConnectionStatus(connections),
+    activeConnectionStatus(connections, {
+      connectionId: (uri) => (uri.scheme === 'oms' ? uri.authority : undefined),
+      version: (uri) => fs.baseOf(uri)?.ConcurrencyVersion,
+    }),
     connections.onDidChange(updateWelcome),
     ...registerCommands(services),
   );

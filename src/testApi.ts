@@ -13,8 +13,8 @@ export interface TestApi {
   ready: Promise<void>;
   tree: Services['tree'];
   connections: Pick<Services['connections'], 'list' | 'get' | 'active' | 'update' | 'remove'>;
-  /** The conflict question, replaceable by a test. */
-  fs: Pick<Services['fs'], 'resolveConflict'>;
+  /** The conflict question, replaceable by a test; the version a document's next save is based on. */
+  fs: Pick<Services['fs'], 'resolveConflict' | 'baseOf'>;
   globalStorageUri: vscode.Uri;
   logUri: vscode.Uri;
   /** Short hashes of the stored tokens (to compare, never to use); undefined when nothing is stored. */

@@ -1,11 +1,9 @@
 /**
  * Quick edit of an input scanner's eight reporting priorities: pick a range
  * (label, resistance range, priority, status), type its new priority, pick its
- * status code by name. Saving uses the same version check as a document save:
- * the scanner is read again and, when its ConcurrencyVersion is no longer the
- * one shown, nothing is written and the user is offered Reload. The write goes
- * through the object file system, so open editors of the scanner reload and the
- * tree's group refreshes.
+ * status code by name. Saving uses the one save operation (save/saveObject.ts)
+ * with the version shown as its base: when the scanner changed meanwhile,
+ * nothing is written and the user is offered Reload.
  *
  * Args (tests, scripts; no prompts):
  *   executeCommand('oms.editScannerPriorities', {
@@ -17,11 +15,8 @@
  * Returns `{ ok: true, changed }` or `{ ok: false, reason, conflict?, serverVersion? }`.
  */
 import * as vscode from 'vscode';
-import { prettyJson } from '../model/saveChecks';
 import { statusCodeLabels, statusLabel } from '../model/statusCodes';
 import type { InputScannerInfo, InputScannerReportingPriority } from '../model/types';
-import { objectUri, parseObjectUri, sameObject } from '../fs/objectUri';
-import { formatErrors, validate } from '../validation/validator';
 import { ObjectTarget, objectTarget } from './commandTargets';
 import { MultiStepInput, Step } from '../ui/multiStepInput';
 import { notify, showLogAction } from '../ui/notify';
@@ -39,7 +34,7 @@ export interface EditPrioritiesArgs {
 
 export type EditPrioritiesResult =
   | { ok: true; changed: boolean }
-  | { ok: false; reason: string; conflict?: boolean; serverVersion?: number | null };
+  | { ok: false; reason: string; conflict?: boolean; serverVersion?: number | null; cancelled?: boolean };
 
 const int32 = { min: -2147483648, max: 2147483647 };
 
@@ -67,12 +62,13 @@ export const editScannerPriorities: Command = {
     for (;;) {
       const shown = await scanner.connection.client.get<InputScannerInfo>(scanner.kind, scanner.folderKey, scanner.key);
       const edit = await askEdit(scanner, shown);
-      const result = await save(s, scanner, shown.ConcurrencyVersion ?? null, edit.index, edit.priority, edit.statusCode);
+      const result = await save(s, scanner, shown, shown.ConcurrencyVersion ?? null, edit.index, edit.priority, edit.statusCode);
       if (result.ok) {
         if (result.changed) notify('info', `Saved reporting priority ${edit.index + 1} of "${scanner.name}".`);
         else vscode.window.setStatusBarMessage('No changes to save', 4000);
         return result;
       }
+      if (result.cancelled) return result;
       if (!result.conflict) {
         notify('error', `Not saved: ${result.reason}`, showLogAction);
         return result;
@@ -95,12 +91,10 @@ async function editFromArgs(s: Services, scanner: ObjectTarget, a: EditPrioritie
   };
   if (!Number.isInteger(a.index) || a.index < 0 || a.index > 7) return fail(`index must be 0 to 7 (got ${a.index})`);
   if (a.priority !== undefined && checkPriority(String(a.priority))) return fail(`priority ${a.priority}: ${checkPriority(String(a.priority))}`);
-  let expected = a.expectedVersion;
-  if (expected === undefined) {
-    expected = (await scanner.connection.client.get<InputScannerInfo>(scanner.kind, scanner.folderKey, scanner.key)).ConcurrencyVersion ?? null;
-  }
-  const result = await save(s, scanner, expected, a.index, a.priority, a.statusCode);
-  if (!result.ok) {
+  const shown = await scanner.connection.client.get<InputScannerInfo>(scanner.kind, scanner.folderKey, scanner.key);
+  const expected = a.expectedVersion === undefined ? shown.ConcurrencyVersion ?? null : a.expectedVersion;
+  const result = await save(s, scanner, shown, expected, a.index, a.priority, a.statusCode);
+  if (!result.ok && !result.cancelled) {
     notify(result.conflict ? 'warning' : 'error', result.conflict
       ? `"${scanner.name}" changed on the server (now version ${result.serverVersion}, the edit was based on ${expected}); not saved.`
       : `Not saved: ${result.reason}`);
@@ -172,41 +166,24 @@ async function askEdit(scanner: ObjectTarget, shown: InputScannerInfo): Promise<
 }
 
 /**
- * Reads the scanner again; writes only when its version is still `expected`.
- * The write is a document save of the object (same checks, same PUT), so open
- * editors reload and the tree refreshes.
+ * Applies the edit to the scanner as shown and sends it through the one save
+ * operation, based on version `expected`: a scanner changed since then is a
+ * typed conflict, nothing is written. Open editors of the scanner reload and
+ * the tree refreshes (the file system's events).
  */
-async function save(s: Services, scanner: ObjectTarget, expected: number | null, index: number, priority?: number, statusCode?: number): Promise<EditPrioritiesResult> {
-  const current = await scanner.connection.client.get<InputScannerInfo>(scanner.kind, scanner.folderKey, scanner.key);
-  if ((current.ConcurrencyVersion ?? null) !== expected) {
-    return { ok: false, conflict: true, reason: `the scanner changed on the server (version ${current.ConcurrencyVersion}, expected ${expected})`, serverVersion: current.ConcurrencyVersion ?? null };
-  }
-  const entry = current.InputScannerReportingPriorities?.[index];
+async function save(s: Services, scanner: ObjectTarget, shown: InputScannerInfo, expected: number | null, index: number, priority?: number, statusCode?: number): Promise<EditPrioritiesResult> {
+  const entry = shown.InputScannerReportingPriorities?.[index];
   if (!entry) return { ok: false, reason: `the scanner has no reporting priority ${index + 1}` };
   const next = { ...entry, Priority: priority ?? entry.Priority, StatusCode: statusCode ?? entry.StatusCode };
   if (next.Priority === entry.Priority && next.StatusCode === entry.StatusCode) return { ok: true, changed: false };
-  const edited: InputScannerInfo = {
-    ...current,
-    InputScannerReportingPriorities: current.InputScannerReportingPriorities.map((p, i) => (i === index ? next : p)),
-  };
-  const errors = validate(scanner.kind.schema, edited);
-  if (errors.length) return { ok: false, reason: formatErrors(errors, 3).replace(/\n/g, '; ') };
-
+  const { Notes: _notes, Links: _links, ...rest } = shown;
+  const edited = { ...rest, InputScannerReportingPriorities: shown.InputScannerReportingPriorities.map((p, i) => (i === index ? next : p)) };
   const address = { connectionId: scanner.connection.id, folderKey: scanner.folderKey, kind: scanner.kind, key: scanner.key };
-  const open = vscode.workspace.textDocuments.find((d) => {
-    const a = parseObjectUri(d.uri);
-    return d.uri.scheme === 'oms' && a && sameObject(a, address);
-  });
-  const uri = open?.uri ?? objectUri(address, current.CommonName ?? scanner.name);
-  try {
-    await s.fs.writeFile(uri, new TextEncoder().encode(prettyJson(edited)));
-  } catch (e) {
-    const message = (e as Error).message.replace(/\s*\((FileSystemError|Unknown)\)$/, '');
-    if (/changed on the server|changed by someone else|ConcurrencyVersion/i.test(message)) {
-      const now = await scanner.connection.client.get(scanner.kind, scanner.folderKey, scanner.key).catch(() => undefined);
-      return { ok: false, conflict: true, reason: message, serverVersion: now?.ConcurrencyVersion ?? null };
-    }
-    return { ok: false, reason: message };
+  const outcome = await s.fs.sendEdit(address, edited, expected);
+  switch (outcome.status) {
+    case 'saved': return { ok: true, changed: true };
+    case 'unchanged': return { ok: true, changed: false };
+    case 'conflict': return { ok: false, conflict: true, reason: `the scanner changed on the server (version ${outcome.server.ConcurrencyVersion}, expected ${expected})`, serverVersion: outcome.server.ConcurrencyVersion ?? null };
+    case 'refused': return { ok: false, reason: outcome.refusal.message, cancelled: outcome.refusal.kind === 'cancelled' };
   }
-  return { ok: true, changed: true };
 }

@@ -16,12 +16,17 @@ import { sendPushNotification } from './sendPushNotification';
 import { sendPushNotificationFromFile } from './sendPushNotificationFromFile';
 import { addPeople } from './addPeople';
 import { editScannerPriorities } from './editScannerPriorities';
+import { saveDocument } from './saveDocument';
+import { reviewChanges } from './reviewChanges';
+import { showSaveHistory } from './showSaveHistory';
+import { markProduction, unmarkProduction } from './markProduction';
 
 const commands: readonly Command[] = [
   addConnection, renameConnection, removeConnection, signIn, signOut, selectConnection, trySandbox,
   refresh, loadMore, loadAll,
   openObject, newObject, deleteObject, showLog,
   inviteUser, sendPushNotification, sendPushNotificationFromFile, addPeople, editScannerPriorities,
+  saveDocument, reviewChanges, showSaveHistory, markProduction, unmarkProduction,
 ];
 
 export function registerCommands(services: Services): vscode.Disposable[] {

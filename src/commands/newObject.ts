@@ -19,7 +19,13 @@ export const newObject = targeted({
     const name = args?.name ?? `New ${kind.label.toLowerCase()}`;
     const uri = s.fs.newDraft({ connectionId: connection.id, folderKey, kind }, name);
     await showJson(uri, { preview: false });
-    vscode.window.setStatusBarMessage(`Edit the new ${kind.label.toLowerCase()}, then save to create it`, 6000);
+    // Until it is created: Ctrl+S creates it (auto-save never does).
+    const hint = vscode.window.setStatusBarMessage(`Edit the new ${kind.label.toLowerCase()}, then press Ctrl+S to create it`, 6000);
+    const created = s.fs.onDidSaveObject((e) => {
+      if (e.uri.toString() !== uri.toString()) return;
+      hint.dispose();
+      created.dispose();
+    });
     return uri;
   },
 });

@@ -8,6 +8,7 @@ import { sessionHttp } from '../api/session';
 import { logRequest } from '../log';
 import { ConnectionInfo } from './connectionInfo';
 import { TokenStore } from './tokenStore';
+import { gateWrites } from './writeGate';
 
 export class Connection {
   readonly client: OmsClient;
@@ -19,7 +20,7 @@ export class Connection {
     /** Runs before each request: the sandbox connection starts its server here. */
     private readonly prepare: (c: Connection) => Promise<void> = async () => {},
   ) {
-    this.client = new OmsClient(this.preparedSession());
+    this.client = new OmsClient(gateWrites(this.preparedSession(), () => this.info));
   }
 
   get id(): string {

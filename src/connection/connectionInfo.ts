@@ -11,6 +11,8 @@ export interface ConnectionInfo {
   instance?: string;
   /** The embedded local sandbox: started on demand, its URL may change. */
   sandbox?: boolean;
+  /** A live system: every write asks first, and the UI shows it in its own colour. */
+  production?: boolean;
 }
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);

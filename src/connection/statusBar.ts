@@ -1,19 +1,41 @@
-/** Shows the active connection; a click switches it. */
+/**
+ * Shows the connection in use: the one of the object in the active editor
+ * (with the version its text is based on), else the active connection. A
+ * production connection has the warning colour. A click switches connection.
+ */
 import * as vscode from 'vscode';
 import type { ConnectionManager } from './connectionManager';
 
-export function activeConnectionStatus(connections: ConnectionManager): vscode.Disposable {
+/** What the status bar needs to know about an object document. */
+export interface DocumentInfo {
+  connectionId(uri: vscode.Uri): string | undefined;
+  version(uri: vscode.Uri): number | null | undefined;
+}
+
+export function activeConnectionStatus(connections: ConnectionManager, documents: DocumentInfo): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('oms.activeConnection', vscode.StatusBarAlignment.Left, 50);
   item.name = 'OMS Connection';
   item.command = 'oms.selectConnection';
   const update = () => {
-    const active = connections.active;
-    if (!active) return item.hide();
-    item.text = `$(${active.info.sandbox ? 'beaker' : 'plug'}) ${active.info.label}`;
-    item.tooltip = `Object management service: ${active.info.baseUrl}\nClick to switch connection`;
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    const fromEditor = uri && documents.connectionId(uri);
+    const connection = (fromEditor && connections.get(fromEditor)) || connections.active;
+    if (!connection) return item.hide();
+    const { info } = connection;
+    const version = fromEditor && uri ? documents.version(uri) : undefined;
+    item.text = `$(${info.production ? 'flame' : info.sandbox ? 'beaker' : 'plug'}) ${info.label}${info.production ? ' (production)' : ''}${version != null ? ` · v${version}` : ''}`;
+    item.backgroundColor = info.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    item.tooltip = `Object management service: ${info.baseUrl}` +
+      (info.production ? '\nProduction: every write asks for confirmation first' : '') +
+      (version != null ? `\nThis document is based on version ${version} of the object` : '') +
+      '\nClick to switch connection';
     item.show();
   };
   update();
-  const sub = connections.onDidChange(update);
-  return vscode.Disposable.from(item, sub);
+  return vscode.Disposable.from(
+    item,
+    connections.onDidChange(update),
+    vscode.window.onDidChangeActiveTextEditor(update),
+    vscode.workspace.onDidSaveTextDocument(update),
+  );
 }

@@ -1,11 +1,12 @@
 /**
- * Problems the JSON schema cannot see, shown while typing in object documents:
- * edits of fields that identify the object ($type, Key, Href, folder), which a
- * save would refuse. Schema problems come from the jsonValidation contribution.
+ * Problems the JSON schema cannot see, flagged while typing in object
+ * documents: edits of fields that identify the object ($type, Key, Href,
+ * folder) and of fields a PUT does not store (Notes, Links). A save with
+ * either is refused. Schema problems come from the jsonValidation contribution.
  */
 import * as vscode from 'vscode';
-import { changedImmutableFields } from '../model/saveChecks';
 import type { BaseInfo } from '../model/types';
+import { unsendable } from '../save/saveObject';
 import { locate } from '../validation/locate';
 import type { ObjectFileSystem } from './objectFileSystem';
 import { scheme } from './objectUri';
@@ -14,19 +15,20 @@ export function registerDocumentDiagnostics(fs: ObjectFileSystem): vscode.Dispos
   const collection = vscode.languages.createDiagnosticCollection('oms');
   const check = (doc: vscode.TextDocument) => {
     if (doc.uri.scheme !== scheme) return;
-    const original = fs.lastRead(doc.uri);
-    let edited: BaseInfo;
+    const original = fs.baseOf(doc.uri);
+    let edited: unknown;
     try {
       edited = JSON.parse(doc.getText()) as BaseInfo;
     } catch {
       return collection.delete(doc.uri); // syntax errors are the JSON language's to show
     }
-    if (!original || typeof edited !== 'object' || !edited) return collection.delete(doc.uri);
+    if (!original || typeof edited !== 'object' || !edited || Array.isArray(edited)) return collection.delete(doc.uri);
+    const problem = unsendable(original, edited as BaseInfo);
     const text = doc.getText();
-    collection.set(doc.uri, changedImmutableFields(original, edited).map((field) => {
-      const at = locate(text, `/${field === '$type' ? '$type' : field}`) ?? { offset: 0, length: 1 };
+    collection.set(doc.uri, (problem?.pointers ?? []).map((pointer) => {
+      const at = locate(text, pointer) ?? { offset: 0, length: 1 };
       const range = new vscode.Range(doc.positionAt(at.offset), doc.positionAt(at.offset + at.length));
-      const diagnostic = new vscode.Diagnostic(range, `${field} cannot be changed: it identifies the object (the server has ${JSON.stringify(original[field])}). A save will be refused.`, vscode.DiagnosticSeverity.Error);
+      const diagnostic = new vscode.Diagnostic(range, `${pointer.slice(1)}: ${problem!.message}`, vscode.DiagnosticSeverity.Error);
       diagnostic.source = 'oms';
       return diagnostic;
     }));
@@ -37,9 +39,9 @@ export function registerDocumentDiagnostics(fs: ObjectFileSystem): vscode.Dispos
     vscode.workspace.onDidOpenTextDocument(check),
     vscode.workspace.onDidChangeTextDocument((e) => check(e.document)),
     vscode.workspace.onDidCloseTextDocument((doc) => collection.delete(doc.uri)),
-    fs.onDidChangeFile((events) => events.forEach((e) => {
-      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === e.uri.toString());
+    fs.onDidSaveObject(({ uri }) => {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       if (doc) check(doc);
-    })),
+    }),
   );
 }

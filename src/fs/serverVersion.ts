@@ -12,7 +12,7 @@ export function registerServerVersions(fs: ObjectFileSystem): vscode.Disposable 
   });
 }
 
-async function compareWithServer(uri: vscode.Uri): Promise<void> {
+export async function compareWithServer(uri: vscode.Uri): Promise<void> {
   const server = uri.with({ scheme: serverScheme });
   const name = uri.path.split('/').pop();
   await vscode.commands.executeCommand('vscode.diff', server, uri, `${name} (server) ↔ yours`);

@@ -8,11 +8,6 @@ export function changedImmutableFields(current: BaseInfo, edited: BaseInfo): str
   return immutableFields.filter((f) => (current[f] ?? null) !== (edited[f] ?? null));
 }
 
-/** True when the server's version moved on since the document was opened. */
-export function isStale(edited: BaseInfo, current: BaseInfo): boolean {
-  return (edited.ConcurrencyVersion ?? null) !== (current.ConcurrencyVersion ?? null);
-}
-
 /** Deep equality of JSON values, for the "no changes" short-cut. */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;

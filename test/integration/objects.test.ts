@@ -45,23 +45,111 @@ suite('objects', () => {
     assert.strictEqual(doc.languageId, 'json');
     assert.ok(doc.uri.path.endsWith(`/${node.name}.json`), doc.uri.path);
     const server = (await rest('GET', `/api/f/${folder.key}/inputscanners/${node.object.Key}`)).body;
-    assert.deepStrictEqual(JSON.parse(doc.getText()), server);
+    assert.deepStrictEqual(JSON.parse(doc.getText()), shown(server), 'the object without its version');
+    assert.strictEqual(s.fs.baseOf(doc.uri)?.ConcurrencyVersion, server.ConcurrencyVersion, 'the version the text is based on');
     assert.strictEqual(doc.isDirty, false);
   });
 
   test('edit and save: the sandbox holds the change and the document shows the new version', async () => {
     const { doc, server, at } = await openFirst('Input scanners', 'inputscanners');
-    const edited = { ...server, CommonName: `${server.CommonName} (edited)` };
+    const edited = { ...shown(server), Tags: ['edited-in-test'] };
     edited.InputScannerReportingPriorities[2].Priority = 7;
-    await setText(doc, JSON.stringify(edited, null, 2));
-    assert.ok(await doc.save(), 'save succeeded');
+    await vscode.window.showTextDocument(doc);
+    await setText(doc, JSON.stringify(edited, null, 2) + '\n');
+    assert.ok(await explicitSave(doc), 'save succeeded');
     const after = (await rest('GET', at)).body;
-    assert.strictEqual(after.CommonName, edited.CommonName);
+    assert.deepStrictEqual(after.Tags, edited.Tags);
     assert.strictEqual(after.InputScannerReportingPriorities[2].Priority, 7);
-    assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1);
-    // The new version is put into the editor as an edit and then saved (fs/showSavedVersion.ts): wait for both.
-    await waitFor('the document to show the new version, saved', () => JSON.parse(doc.getText()).ConcurrencyVersion === after.ConcurrencyVersion && !doc.isDirty);
+    assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1, 'one PUT');
+    assert.deepStrictEqual(JSON.parse(doc.getText()), shown(after), 'the document holds what the server holds');
+    assert.strictEqual(s.fs.baseOf(doc.uri)?.ConcurrencyVersion, after.ConcurrencyVersion, 'the next save is based on the new version');
     assert.strictEqual(doc.isDirty, false);
+    // No hidden second save: Undo takes back the user's own edit.
+    await vscode.commands.executeCommand('undo');
+    await waitFor('undo to restore the text before the edit', () => sameTags(JSON.parse(doc.getText()).Tags, server.Tags));
+    assert.strictEqual(doc.isDirty, true);
+    assert.strictEqual((await rest('GET', at)).body.ConcurrencyVersion, after.ConcurrencyVersion, 'nothing more sent');
+  });
+
+  test('auto-save sends nothing: an edit and a draft wait for an explicit save, which sends one PUT', async () => {
+    const config = vscode.workspace.getConfiguration('files');
+    await config.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    await config.update('autoSaveDelay', 300, vscode.ConfigurationTarget.Global);
+    try {
+      const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
+      await vscode.window.showTextDocument(doc);
+      await setText(doc, JSON.stringify({ ...shown(server), Tags: ['typed-with-auto-save'] }, null, 2) + '\n');
+      const before = (await rest('GET', `/api/f/${rootKey}/inputscanners?pageSize=1000`)).body.length;
+      const uri: vscode.Uri = await vscode.commands.executeCommand('oms.newObject', { connectionId: envConnectionId, folderKey: rootKey, kind: 'inputScanner', name: 'Never auto-created' });
+      const draft = await vscode.workspace.openTextDocument(uri);
+      await setText(draft, draft.getText().replace('"Tags": []', '"Tags": ["typed"]'));
+      await new Promise((r) => setTimeout(r, 3000));
+      assert.strictEqual((await rest('GET', at)).body.ConcurrencyVersion, server.ConcurrencyVersion, 'no PUT on auto-save');
+      assert.strictEqual((await rest('GET', `/api/f/${rootKey}/inputscanners?pageSize=1000`)).body.length, before, 'no draft created on auto-save');
+      assert.ok(doc.isDirty && draft.isDirty, 'both keep the typed text, unsaved');
+      await vscode.window.showTextDocument(doc);
+      assert.strictEqual(await vscode.commands.executeCommand('oms.save'), true, 'explicit save');
+      const after = (await rest('GET', at)).body;
+      assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1, 'exactly one PUT');
+      assert.deepStrictEqual(after.Tags, ['typed-with-auto-save']);
+      await setText(doc, JSON.stringify(shown(server), null, 2) + '\n');
+      assert.ok(await explicitSave(doc), 'the edit taken back the same way');
+    } finally {
+      await config.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('an edit of Notes is flagged while typing and its save refused with what to do instead', async () => {
+    const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
+    await setText(doc, JSON.stringify({ ...shown(server), Notes: [{ NoteText: 'typed into the document' }] }, null, 2));
+    const flagged = await waitFor('a diagnostic on Notes', () => vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'oms'));
+    assert.match(flagged.message, /does not store Notes.*Add Note/);
+    assert.strictEqual(await doc.save(), false, 'save refused');
+    assert.strictEqual(doc.isDirty, true, 'the text is kept');
+    assert.deepStrictEqual((await rest('GET', at)).body, server, 'nothing sent');
+  });
+
+  test('Review Changes shows the server version beside the unsaved edit; nothing is sent', async () => {
+    const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
+    await vscode.window.showTextDocument(doc);
+    await setText(doc, JSON.stringify({ ...shown(server), Tags: ['to-review'] }, null, 2) + '\n');
+    await vscode.commands.executeCommand('oms.reviewChanges');
+    const diff = await waitFor('a diff tab', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff
+      ? vscode.window.tabGroups.activeTabGroup.activeTab.input : undefined);
+    assert.strictEqual(diff.original.scheme, 'oms-server');
+    assert.strictEqual(diff.modified.toString(), doc.uri.toString());
+    const original = await vscode.workspace.openTextDocument(diff.original);
+    assert.deepStrictEqual(JSON.parse(original.getText()), shown(server), 'the server side is the server copy as a document shows it');
+    assert.strictEqual((await rest('GET', at)).body.ConcurrencyVersion, server.ConcurrencyVersion);
+    // Typing the server's text back and saving sends nothing (no changes) and leaves the editor clean.
+    await setText(doc, JSON.stringify(shown(server), null, 2) + '\n');
+    assert.ok(await explicitSave(doc));
+    assert.strictEqual(doc.isDirty, false);
+    assert.strictEqual((await rest('GET', at)).body.ConcurrencyVersion, server.ConcurrencyVersion, 'no PUT for an unchanged object');
+  });
+
+  test('a rename moves the tab title to the new CommonName', async () => {
+    const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
+    await vscode.window.showTextDocument(doc);
+    const name = `Renamed ${Date.now().toString(36)}`;
+    await setText(doc, JSON.stringify({ ...shown(server), CommonName: name }, null, 2) + '\n');
+    assert.ok(await explicitSave(doc));
+    await waitFor('a tab titled with the new name', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `${name}.json`));
+    await waitFor('the old title to be gone', () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === `${server.CommonName}.json`));
+    // And back: the tab returns to the old name, holding the server's copy.
+    const renamed = vscode.window.activeTextEditor!.document;
+    assert.ok(renamed.uri.path.endsWith(`/${name}.json`), renamed.uri.path);
+    await setText(renamed, JSON.stringify({ ...shown(server), CommonName: server.CommonName }, null, 2) + '\n');
+    assert.ok(await explicitSave(renamed));
+    const back = await waitFor('the tab back at the old name', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `${server.CommonName}.json`));
+    const backDoc = await vscode.workspace.openTextDocument((back.input as vscode.TabInputText).uri);
+    const now = (await rest('GET', at)).body;
+    // The copy VS Code still held of the old address (the text typed before the rename) is read again.
+    await waitFor('the old name\'s document to hold the server copy', () => s.fs.baseOf(backDoc.uri)?.ConcurrencyVersion === now.ConcurrencyVersion
+      && JSON.parse(backDoc.getText()).CommonName === server.CommonName);
+    assert.deepStrictEqual(JSON.parse(backDoc.getText()), shown(now));
+    assert.strictEqual(backDoc.isDirty, false);
   });
 
   test('an invalid edit shows diagnostics, saving it is refused with the reason, the sandbox is unchanged', async () => {
@@ -125,12 +213,16 @@ suite('objects', () => {
     assert.strictEqual(template.Key, null);
     assert.strictEqual(template.InputScannerReportingPriorities.length, 8);
     await setText(doc, JSON.stringify({ ...template, Tags: ['from-test'] }, null, 2));
-    assert.ok(await doc.save(), 'first save creates');
+    assert.ok(await explicitSave(doc), 'first save creates');
     const list = (await rest('GET', `/api/f/${rootKey}/inputscanners?pageSize=1000`)).body;
     assert.strictEqual(list.length, before + 1);
     const created = list.find((o: any) => o.CommonName === 'Created in test');
     assert.deepStrictEqual(created.Tags, ['from-test']);
-    await waitFor('the editor to hold the created Key', () => JSON.parse(doc.getText()).Key === created.Key);
+    const tab = await waitFor('a tab at the created Key, named after the object', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+      .find((t) => t.input instanceof vscode.TabInputText && t.input.uri.path.includes(`/${created.Key}/`) && t.label === 'Created in test.json'));
+    const shownDoc = await vscode.workspace.openTextDocument((tab.input as vscode.TabInputText).uri);
+    assert.strictEqual(JSON.parse(shownDoc.getText()).Key, created.Key, 'the editor holds the created Key');
+    assert.strictEqual(shownDoc.isDirty, false);
 
     // Delete round-trip: confirmation skipped by argument, editor closed, server 404.
     assert.strictEqual(await vscode.commands.executeCommand('oms.deleteObject', uri, true), true);
@@ -189,8 +281,27 @@ async function openFirst(group: string, collection: string) {
   const server = (await rest('GET', at)).body;
   await vscode.commands.executeCommand('oms.openObject', node);
   const doc = await waitFor('the document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === node.uri.toString()));
-  assert.deepStrictEqual(JSON.parse(doc.getText()), server);
+  assert.deepStrictEqual(JSON.parse(doc.getText()), shown(server));
   return { doc, key, server, at };
+}
+
+/**
+ * Ctrl+S in an object editor (the oms.save keybinding). With auto-save on, a
+ * bare doc.save() can join an auto-save VS Code started a moment earlier and
+ * share its refusal; the keybinding's command cannot.
+ */
+async function explicitSave(doc: vscode.TextDocument): Promise<boolean> {
+  return (await vscode.commands.executeCommand<boolean>('oms.save', doc.uri)) === true;
+}
+
+function sameTags(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+}
+
+/** The object as a document shows it: without its ConcurrencyVersion, which the editor keeps. */
+function shown(object: any) {
+  const { ConcurrencyVersion: _v, ...rest } = object;
+  return rest;
 }
 
 async function findFiles(dir: vscode.Uri, pattern: RegExp, depth = 4): Promise<vscode.Uri[]> {

@@ -21,10 +21,12 @@ export class ConnectionNode implements TreeNode {
     const info = this.connection.info;
     const item = new vscode.TreeItem(info.label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
-    item.iconPath = new vscode.ThemeIcon(info.sandbox ? 'beaker' : 'plug', this.active ? new vscode.ThemeColor('charts.green') : undefined);
-    item.description = (this.active ? '● ' : '') + (info.sandbox ? 'local sandbox' : new URL(info.baseUrl).host);
-    item.tooltip = `${info.label}\n${info.baseUrl}${this.active ? '\nActive connection' : ''}`;
-    item.contextValue = contextValue('oms-connection', info.sandbox && 'sandbox');
+    // Production has a colour of its own (the status bar's warning colour), whatever is active.
+    const colour = info.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : this.active ? new vscode.ThemeColor('charts.green') : undefined;
+    item.iconPath = new vscode.ThemeIcon(info.production ? 'flame' : info.sandbox ? 'beaker' : 'plug', colour);
+    item.description = (this.active ? '● ' : '') + (info.production ? 'PRODUCTION · ' : '') + (info.sandbox ? 'local sandbox' : new URL(info.baseUrl).host);
+    item.tooltip = `${info.label}\n${info.baseUrl}${info.production ? '\nProduction: every write asks first' : ''}${this.active ? '\nActive connection' : ''}`;
+    item.contextValue = contextValue('oms-connection', info.sandbox && 'sandbox', info.production && 'production');
     return item;
   }
 

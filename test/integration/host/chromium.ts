@@ -82,6 +82,9 @@ async function startServer(hostDir: string, run: HostRun): Promise<number> {
     '--extensions-dir', path.join(run.tmp, 'extensions'),
     '--logsPath', path.join(run.diag, 'vscode-logs'),
   ];
+  // Auto-save on, as many users have it (and the web build's default): nothing may reach the service by it.
+  fs.mkdirSync(path.join(run.tmp, 'user', 'User'), { recursive: true });
+  fs.writeFileSync(path.join(run.tmp, 'user', 'User', 'settings.json'), JSON.stringify({ 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 1000 }));
   const child = startProcess(node, args, { cwd: run.workspace, logFile: path.join(run.diag, 'server.log'), env: childEnv(run.env) });
   await waitForLine(child, /Extension host agent listening on|Server bound to/, 60_000, 'VS Code server');
   return port;

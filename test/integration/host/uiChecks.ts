@@ -127,11 +127,207 @@ async function editPriorityFromTree(page: Page, env: Env): Promise<void> {
   throw new Error(`the scanner's first priority did not become ${wanted}`);
 }
 
+// ---- Safe writes (files.autoSave is afterDelay in this host: the web build's default, and set in settings.json)
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  for (const end = Date.now() + ms; ;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function rootSite(env: Env): Promise<{ at: string; site: any; folderKey: string }> {
+  const root = await get(env, '/api');
+  const [first] = await get(env, `/api/f/${root.Key}/engagesites`);
+  const at = `/api/f/${root.Key}/engagesites/${first.Key}`;
+  return { at, site: await get(env, at), folderKey: root.Key };
+}
+
+/** Clicks the site in the tree and puts the cursor in its editor. */
+async function openSiteEditor(page: Page, name: string): Promise<void> {
+  await page.locator('.part.sidebar .monaco-list-row[aria-level="4"]', { hasText: name }).first().dblclick();
+  await page.locator('.tabs-container .tab.active', { hasText: `${name}.json` }).waitFor({ timeout: 10_000 });
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  if (await activeTabDirty(page)) await revertActive(page); // left over from a check that failed
+}
+
+/** Puts the cursor right after the first match of `text` (Ctrl+F, Enter, Escape, Right). */
+async function cursorAfter(page: Page, text: string): Promise<void> {
+  await page.keyboard.press('Control+f');
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('ArrowRight');
+}
+
+const activeTabDirty = (page: Page) => page.locator('.tabs-container .tab.active.dirty').count().then((n) => n > 0);
+/** A notification, read in the notification centre (a headless window has no focus, so VS Code holds toasts back). */
+async function notification(page: Page, text: RegExp) {
+  await page.keyboard.press('F1');
+  await page.keyboard.type('Notifications: Show Notifications');
+  await page.waitForTimeout(600);
+  await page.keyboard.press('Enter');
+  const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
+  await item.waitFor({ timeout: 10_000 });
+  return item;
+}
+
+/** Types into Tags, pauses past the auto-save delay (nothing sent), Ctrl+S (one PUT), Ctrl+Z (the typed text goes, nothing sent). */
+async function autoSaveHeldThenCtrlS(page: Page, env: Env): Promise<void> {
+  const { at, site } = await rootSite(env);
+  await openSiteEditor(page, site.CommonName);
+  await cursorAfter(page, '"Tags": [');
+  await page.keyboard.type('"ui-check"');
+  await page.waitForTimeout(3000);
+  if ((await get(env, at)).ConcurrencyVersion !== site.ConcurrencyVersion) throw new Error('auto-save sent a PUT');
+  if (!(await activeTabDirty(page))) throw new Error('the tab is not dirty after the held-back auto-save');
+  await page.keyboard.press('Control+s');
+  const saved = await until('the PUT', async () => ((await get(env, at)).ConcurrencyVersion !== site.ConcurrencyVersion) && get(env, at));
+  if (saved.ConcurrencyVersion !== site.ConcurrencyVersion + 1) throw new Error(`version ${saved.ConcurrencyVersion}, expected exactly one PUT (${site.ConcurrencyVersion + 1})`);
+  if (JSON.stringify(saved.Tags) !== '["ui-check"]') throw new Error(`server Tags ${JSON.stringify(saved.Tags)}`);
+  await until('the tab to be clean', async () => !(await activeTabDirty(page)));
+  await page.keyboard.press('Control+z');
+  await until('Ctrl+Z to take back the typed tag', async () => !(await page.locator('.editor-instance .view-lines').first().innerText()).includes('ui-check'));
+  await until('the tab to be dirty after Ctrl+Z (the saved text differs)', () => activeTabDirty(page), 3000);
+  await page.waitForTimeout(2000);
+  if ((await get(env, at)).ConcurrencyVersion !== saved.ConcurrencyVersion) throw new Error('something was sent after Ctrl+Z');
+  await page.keyboard.press('Control+s'); // send the undo: the server has its Tags back
+  await until('the undo to be saved', async () => (await get(env, at)).ConcurrencyVersion === saved.ConcurrencyVersion + 1);
+}
+
+/** Types a note into Notes: flagged as typed; Ctrl+S refused with "Add Note…", nothing sent. */
+async function notesEditRefused(page: Page, env: Env): Promise<void> {
+  const { at, site } = await rootSite(env);
+  await openSiteEditor(page, site.CommonName);
+  await cursorAfter(page, '"Notes": [');
+  await page.keyboard.type('{"NoteText": "typed"');
+  await page.locator('.editor-instance .squiggly-error').first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Control+s');
+  await page.waitForTimeout(1000);
+  await notification(page, /does not store Notes.*Add Note/);
+  if ((await get(env, at)).ConcurrencyVersion !== site.ConcurrencyVersion) throw new Error('the Notes edit was sent');
+  await page.keyboard.press('Escape');
+  await revertActive(page);
+}
+
+async function revertActive(page: Page): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.keyboard.type('File: Revert File');
+  await page.waitForTimeout(600);
+  await page.keyboard.press('Enter');
+  await until('the tab to be clean after Revert', async () => !(await activeTabDirty(page)));
+}
+
+/** Edits the CommonName and saves: the tab title follows; then puts the name back the same way. */
+async function renameMovesTab(page: Page, env: Env): Promise<void> {
+  const { at, site } = await rootSite(env);
+  await openSiteEditor(page, site.CommonName);
+  await cursorAfter(page, `"CommonName": "${site.CommonName}`);
+  await page.keyboard.type(' renamed');
+  await page.keyboard.press('Control+s');
+  await page.locator('.tabs-container .tab.active', { hasText: `${site.CommonName} renamed.json` }).waitFor({ timeout: 10_000 });
+  await until('the old tab title to go', async () => (await page.locator('.tabs-container .tab', { hasText: `${site.CommonName}.json` }).count()) === 0);
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await cursorAfter(page, ' renamed');
+  for (let i = 0; i < ' renamed'.length; i++) await page.keyboard.press('Backspace');
+  await page.keyboard.press('Control+s');
+  await until('the name back on the server', async () => (await get(env, at)).CommonName === site.CommonName);
+  await page.locator('.tabs-container .tab.active', { hasText: `${site.CommonName}.json` }).waitFor({ timeout: 10_000 });
+  await until('the renamed tab to go', async () => (await page.locator('.tabs-container .tab', { hasText: 'renamed.json' }).count()) === 0);
+}
+
+/** New engage site from the group's + button: a pause creates nothing; Ctrl+S creates it and the breadcrumb shows its Key. */
+async function draftCreatedOnlyByCtrlS(page: Page, env: Env): Promise<void> {
+  const { folderKey } = await rootSite(env);
+  const before: any[] = await get(env, `/api/f/${folderKey}/engagesites?pageSize=1000`);
+  const group = page.locator('.part.sidebar .monaco-list-row[aria-level="3"]', { hasText: /^\s*Engage sites/ }).first();
+  await group.hover();
+  await group.locator('.action-label[aria-label^="New Object"]').click();
+  await page.locator('.tabs-container .tab.active', { hasText: 'New engage site.json' }).waitFor({ timeout: 10_000 });
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await cursorAfter(page, '"Tags": [');
+  await page.keyboard.type('"ui-created"');
+  await page.waitForTimeout(3000);
+  if ((await get(env, `/api/f/${folderKey}/engagesites?pageSize=1000`)).length !== before.length) throw new Error('auto-save created the draft');
+  await page.keyboard.press('Control+s');
+  const created = await until('the created site', async () =>
+    (await get(env, `/api/f/${folderKey}/engagesites?pageSize=1000`)).find((o: any) => !before.some((b) => b.Key === o.Key)));
+  await page.locator('.tabs-container .tab.active', { hasText: 'New engage site.json' }).waitFor({ timeout: 10_000 });
+  await until('the breadcrumb to show the Key', async () => (await page.locator('.breadcrumbs-control').first().innerText()).includes(created.Key));
+  await page.screenshot({ path: `${env.OMS_UI_DIAG ?? '.'}/ui-created-breadcrumb.png` }).catch(() => undefined);
+  await fetch(`${env.OMS_SANDBOX_URL}/api/f/${folderKey}/engagesites/${created.Key}`, { method: 'DELETE', headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}` } });
+}
+
+/** Marks the connection as production from the tree; Ctrl+S then asks, Escape (Cancel) sends nothing. */
+async function productionAsksFirst(page: Page, env: Env): Promise<void> {
+  const { at, site } = await rootSite(env);
+  const connection = page.locator('.part.sidebar .monaco-list-row[aria-level="1"]').first();
+  await connection.click({ button: 'right' });
+  await menuItem(page, 'Mark as Production');
+  await connection.filter({ hasText: 'PRODUCTION' }).waitFor({ timeout: 10_000 });
+  await page.locator('.statusbar-item', { hasText: '(production)' }).first().waitFor({ timeout: 10_000 });
+  await openSiteEditor(page, site.CommonName);
+  await cursorAfter(page, '"Tags": [');
+  await page.keyboard.type('"prod"');
+  await page.keyboard.press('Control+s');
+  const dialog = page.locator('.monaco-dialog-box', { hasText: /production/ });
+  await dialog.waitFor({ timeout: 10_000 });
+  const said = await dialog.innerText();
+  if (!said.includes('PUT') || !said.includes(site.Key)) throw new Error(`the confirmation does not say what goes where: ${said}`);
+  await page.screenshot({ path: `${env.OMS_UI_DIAG ?? '.'}/ui-production-confirm.png` }).catch(() => undefined);
+  await page.keyboard.press('Escape');
+  await page.waitForTimeout(1500);
+  if ((await get(env, at)).ConcurrencyVersion !== site.ConcurrencyVersion) throw new Error('Cancel sent the PUT');
+  if (!(await activeTabDirty(page))) throw new Error('the edit was not kept after Cancel');
+  await revertActive(page);
+  await connection.click({ button: 'right' });
+  await menuItem(page, 'Unmark as Production');
+  await page.locator('.statusbar-item', { hasText: '(production)' }).first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+}
+
+/** Show Save History (palette) on the open site, newest entry, Restore: the server holds that version again. */
+async function restoreFromHistory(page: Page, env: Env): Promise<void> {
+  const { at, site } = await rootSite(env);
+  await openSiteEditor(page, site.CommonName);
+  await page.keyboard.press('F1');
+  await page.keyboard.type('OMS: Show Save History');
+  await page.waitForTimeout(600);
+  await page.keyboard.press('Enter');
+  const pick = page.locator('.quick-input-widget .monaco-list-row', { hasText: /^\s*Version/ }).first();
+  await pick.waitFor({ timeout: 10_000 });
+  const label = await pick.innerText();
+  const version = /Version (\d+)/.exec(label)?.[1];
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(1000);
+  const offer = await notification(page, /Restore version/);
+  await page.screenshot({ path: `${env.OMS_UI_DIAG ?? '.'}/ui-save-history.png` }).catch(() => undefined);
+  await offer.locator('.monaco-button', { hasText: 'Restore' }).click();
+  const restored = await until('the restored version on the server', async () => {
+    const now = await get(env, at);
+    return now.ConcurrencyVersion === site.ConcurrencyVersion + 1 && now;
+  });
+  if (!label.startsWith(`Version ${version}: ${restored.CommonName}`)) throw new Error(`restored "${restored.CommonName}", expected version ${version} as listed: ${label}`);
+  const listed = await get(env, at);
+  if (listed.ConcurrencyVersion !== site.ConcurrencyVersion + 1) throw new Error('Restore sent more than one PUT');
+}
+
 export async function runUiChecks(page: Page, env: Env, diag: string): Promise<UiCheck[]> {
+  const uiEnv = { ...env, OMS_UI_DIAG: diag };
   const checks: Array<[string, () => Promise<void>]> = [
     ['ui: invite from the tree with mouse and keyboard; a bad address is flagged as typed', () => inviteFromTree(page, env)],
     ['ui: a refused token is reported with Sign In and Show Log; nothing is sent', () => refusedTokenOffersSignIn(page, env, diag)],
     ['ui: edit a scanner priority from the tree with the keyboard; the server holds it', () => editPriorityFromTree(page, env)],
+    ['ui: with auto-save on, an edit and a 3 s pause send nothing; Ctrl+S sends one PUT; Ctrl+Z then undoes the edit', () => autoSaveHeldThenCtrlS(page, uiEnv)],
+    ['ui: a Notes edit is flagged while typing and Ctrl+S is refused with "Add Note…"', () => notesEditRefused(page, uiEnv)],
+    ['ui: a rename moves the tab title', () => renameMovesTab(page, uiEnv)],
+    ['ui: a new draft is not created by auto-save; Ctrl+S creates it and the breadcrumb shows its Key', () => draftCreatedOnlyByCtrlS(page, uiEnv)],
+    ['ui: a production connection asks before a save; Cancel sends nothing', () => productionAsksFirst(page, uiEnv)],
+    ['ui: Show Save History, Restore: the server holds the earlier version again', () => restoreFromHistory(page, uiEnv)],
   ];
   const results: UiCheck[] = [];
   for (const [title, check] of checks) {

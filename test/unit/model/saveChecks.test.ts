@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changedImmutableFields, isStale, sameJson } from '../../../src/model/saveChecks';
+import { changedImmutableFields, sameJson } from '../../../src/model/saveChecks';
 import { makeType, namingOf, parseType } from '../../../src/model/typeName';
 import { kinds } from '../../../src/model/kinds';
 import type { BaseInfo } from '../../../src/model/types';
@@ -14,12 +14,6 @@ test('immutable fields: an edit of $type, Key, Href or folder is caught, other e
   assert.deepEqual(changedImmutableFields(stored, { ...stored, CommonName: 'Renamed' }), []);
   assert.deepEqual(changedImmutableFields(stored, { ...stored, Key: 'c'.repeat(24), InFolderKey: null }), ['Key', 'InFolderKey']);
   assert.deepEqual(changedImmutableFields(stored, { ...stored, $type: makeType('InputScannerInfo') }), ['$type']);
-});
-
-test('a version that moved on is stale', () => {
-  assert.equal(isStale(stored, { ...stored }), false);
-  assert.equal(isStale(stored, { ...stored, ConcurrencyVersion: 4 }), true);
-  assert.equal(isStale({ ...stored, ConcurrencyVersion: undefined }, stored), true);
 });
 
 test('sameJson compares deeply and ignores key order', () => {

@@ -1,0 +1,79 @@
+/**
+ * Show Save History of an object: the versions its saves replaced (recorded
+ * on this machine), newest first, with their time; picking one shows it beside
+ * the server's current version and offers Restore, which writes it back
+ * through the same save operation as any save (version check included).
+ *
+ * Args (tests, scripts): executeCommand('oms.showSaveHistory', target, { index, restore: true })
+ * restores the index-th entry without prompts; returns the save outcome.
+ */
+import * as vscode from 'vscode';
+import { historyUri } from '../fs/historyDocuments';
+import { ObjectAddress, scheme } from '../fs/objectUri';
+import type { HistoryEntry } from '../save/history';
+import type { SaveOutcome } from '../save/outcome';
+import type { ObjectNode } from '../tree/nodes/objectNode';
+import { reportNotSaved } from './saveFeedback';
+import type { Command, Services } from './services';
+
+interface HistoryArgs {
+  index: number;
+  restore?: boolean;
+}
+
+export const showSaveHistory: Command = {
+  id: 'oms.showSaveHistory',
+  async run(s, target?: ObjectNode | vscode.Uri, args?: HistoryArgs): Promise<SaveOutcome | undefined> {
+    const uri = target instanceof vscode.Uri ? target : target?.uri ?? vscode.window.activeTextEditor?.document.uri;
+    const address = uri?.scheme === scheme ? s.fs.addressOf(uri) : undefined;
+    if (!address || !s.fs.history) throw new Error('Select an object in the Objects view, or open one, to see its save history');
+    const entries = await s.fs.history.list(address.connectionId, address.key);
+    if (!entries.length) {
+      vscode.window.setStatusBarMessage('No saves of this object recorded on this machine yet: nothing to show', 5000);
+      return undefined;
+    }
+    const entry = args ? entries[args.index] : await pickEntry(entries);
+    if (!entry) return undefined;
+    if (args?.restore) return restore(s, address, entry);
+
+    const connection = s.connections.get(address.connectionId);
+    const current = await connection!.client.get(address.kind, address.folderKey, address.key);
+    const name = current.CommonName ?? address.key;
+    await vscode.commands.executeCommand('vscode.diff', historyUri(entry.object, `${name} v${entry.object.ConcurrencyVersion}`), historyUri(current, `${name} v${current.ConcurrencyVersion}`),
+      `${name}: version ${entry.object.ConcurrencyVersion} (${when(entry)}) ↔ server (version ${current.ConcurrencyVersion})`);
+    const restoreLabel = 'Restore';
+    const choice = await vscode.window.showInformationMessage(`Restore version ${entry.object.ConcurrencyVersion} of "${name}" on the server? It replaces version ${current.ConcurrencyVersion}.`, restoreLabel);
+    return choice === restoreLabel ? restore(s, address, entry, current.ConcurrencyVersion ?? null) : undefined;
+  },
+};
+
+async function pickEntry(entries: HistoryEntry[]): Promise<HistoryEntry | undefined> {
+  const picked = await vscode.window.showQuickPick(entries.map((entry) => ({
+    label: `Version ${entry.object.ConcurrencyVersion}: ${entry.object.CommonName ?? entry.key}`,
+    description: when(entry),
+    detail: 'Replaced by a save; pick to compare with the server and restore',
+    entry,
+  })), { title: 'Save History', placeHolder: 'Earlier versions replaced by saves, newest first' });
+  return picked?.entry;
+}
+
+/**
+ * Writes the earlier version back, based on `base` (the server version the
+ * user saw; by default the one read now). Notes and Links are left out: a PUT
+ * does not store them, the server keeps its own.
+ */
+async function restore(s: Services, address: ObjectAddress, entry: HistoryEntry, base?: number | null): Promise<SaveOutcome> {
+  const from = base !== undefined ? base
+    : (await s.connections.get(address.connectionId)!.client.get(address.kind, address.folderKey, address.key)).ConcurrencyVersion ?? null;
+  const { Notes: _notes, Links: _links, ...edited } = entry.object;
+  const outcome = await s.fs.sendEdit(address, edited, from);
+  const name = entry.object.CommonName ?? address.key;
+  if (outcome.status === 'saved') vscode.window.setStatusBarMessage(`Restored "${name}" to its version ${entry.object.ConcurrencyVersion} (now version ${outcome.object.ConcurrencyVersion})`, 5000);
+  else if (outcome.status === 'unchanged') vscode.window.setStatusBarMessage(`"${name}" already holds that version: nothing to restore`, 5000);
+  else reportNotSaved(outcome, name, undefined, address.connectionId);
+  return outcome;
+}
+
+function when(entry: HistoryEntry): string {
+  return new Date(entry.savedAt).toLocaleString();
+}

@@ -1,0 +1,37 @@
+/**
+ * After a save, an editor whose name no longer matches the object (a renamed
+ * CommonName, or a draft that now has its real Key) is replaced by one opened
+ * at the object's own address, so the tab title and the breadcrumb follow.
+ * The text is not touched: the user's document already equals the server's.
+ */
+import * as vscode from 'vscode';
+import type { ObjectFileSystem } from './objectFileSystem';
+import { objectUri } from './objectUri';
+
+export function followSavedObjects(fs: ObjectFileSystem): vscode.Disposable {
+  return fs.onDidSaveObject(({ uri, object }) => {
+    const address = fs.addressOf(uri);
+    if (!address || !object.Key) return;
+    const wanted = objectUri({ ...address, key: object.Key }, object.CommonName ?? object.Key);
+    if (wanted.toString() === uri.toString()) return;
+    // After VS Code has marked the document saved (the write returns first).
+    const sub = vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (doc.uri.toString() !== uri.toString()) return;
+      sub.dispose();
+      // VS Code may still hold a copy of the object's own address from before (a rename back): read it again.
+      fs.reload(wanted);
+      void replaceEditors(uri, wanted);
+    });
+    setTimeout(() => { sub.dispose(); }, 60_000);
+  });
+}
+
+async function replaceEditors(from: vscode.Uri, to: vscode.Uri): Promise<void> {
+  for (const group of vscode.window.tabGroups.all) {
+    const tab = group.tabs.find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === from.toString());
+    if (!tab || tab.isDirty) continue;
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === from.toString() && e.viewColumn === group.viewColumn);
+    await vscode.window.showTextDocument(to, { viewColumn: group.viewColumn, preview: false, preserveFocus: !tab.isActive, selection: editor?.selection });
+    await vscode.window.tabGroups.close(tab);
+  }
+}
