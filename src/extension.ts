@@ -12,6 +12,8 @@ import { registerDocumentDiagnostics } from './fs/documentDiagnostics';
 import { showSavedVersions } from './fs/showSavedVersion';
 import { log } from './log';
 import { ObjectTree } from './tree/objectTree';
+import { Indexes } from './search/indexes';
+import { registerObjectEditors } from './editor';
 import type { Services } from './commands/services';
 
 export async function activate(context: vscode.ExtensionContext) {
@@ -20,7 +22,9 @@ export async function activate(context: vscode.ExtensionContext) {
   const fs = new ObjectFileSystem(connections, askOnConflict);
   const tree = new ObjectTree(connections);
   const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true });
-  const services: Services = { context, connections, tree, fs };
+  tree.view = view;
+  const search = new Indexes((id) => connections.get(id));
+  const services: Services = { context, connections, tree, fs, search };
 
   context.subscriptions.push(
     log(), sandbox, connections, tree, view,
@@ -30,6 +34,9 @@ export async function activate(context: vscode.ExtensionContext) {
     registerDocumentDiagnostics(fs),
     showSavedVersions(fs),
     fs.onDidChangeObject((address) => tree.objectChanged(address)),
+    fs.onDidChangeObject((a) => search.changed(a.connectionId, a.folderKey, a.kind.id)),
+    { dispose: () => search.stopAll() },
+    ...registerObjectEditors(services),
     activeConnectionStatus(connections),
     ...registerCommands(services),
   );

@@ -16,12 +16,21 @@ import { sendPushNotification } from './sendPushNotification';
 import { sendPushNotificationFromFile } from './sendPushNotificationFromFile';
 import { addPeople } from './addPeople';
 import { editScannerPriorities } from './editScannerPriorities';
+import { goToObject } from './goToObject';
+import { revealInTree } from './revealInTree';
+import { followLink } from './followLink';
+import { clearGroupFilter, filterGroup } from './filterGroup';
+import { addNote } from './addNote';
+import { deleteNote } from './deleteNote';
+import { copyAsCurl } from './copyAsCurl';
+import { openPrioritiesTable } from './openPrioritiesTable';
 
 export const commands: readonly Command[] = [
   addConnection, renameConnection, removeConnection, signIn, signOut, selectConnection, trySandbox,
   refresh, retry, loadMore, loadAll,
   openObject, newObject, deleteObject, showLog,
   inviteUser, sendPushNotification, sendPushNotificationFromFile, addPeople, editScannerPriorities,
+  goToObject, revealInTree, followLink, filterGroup, clearGroupFilter, addNote, deleteNote, copyAsCurl, openPrioritiesTable,
 ];
 
 export function registerCommands(services: Services): vscode.Disposable[] {

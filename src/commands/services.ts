@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connection/connectionManager';
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
+import type { Indexes } from '../search/indexes';
 import type { ObjectTree } from '../tree/objectTree';
 
 export interface Services {
@@ -9,6 +10,8 @@ export interface Services {
   connections: ConnectionManager;
   tree: ObjectTree;
   fs: ObjectFileSystem;
+  /** Objects by name, per connection (Go to Object, links by key). */
+  search: Indexes;
 }
 
 export interface Command {
