@@ -27,6 +27,8 @@ import {
   describeInvalid, failedFileName, invalidRows, PeopleFile, PeopleFileError, PersonRow, readPeople, serializeFailed, validRows,
 } from '../people';
 import { FolderTarget, folderTarget } from './commandTargets';
+import { placeText } from './names';
+import { copyCurl } from './copyAsCurl';
 import { notify, showLogAction } from './multiStep';
 import type { Command } from './services';
 import { log } from '../log';
@@ -102,7 +104,7 @@ export const addPeople: Command = {
     }
 
     const where = await folderTarget(s, args ?? node);
-    const folderLabel = `folder ${where.folderKey} on ${where.connection.info.label}`;
+    const folderLabel = await placeText(where);
 
     if (invalid.length) {
       log().warn(`${name}: ${invalid.length} invalid row(s):\n${describeInvalid(invalid, invalid.length)}`);
@@ -114,16 +116,25 @@ export const addPeople: Command = {
       }
     } else if (!args) {
       const add = `Add ${valid.length}`;
-      const choice = await vscode.window.showInformationMessage(
-        `Add ${valid.length} ${valid.length === 1 ? 'person' : 'people'} from ${name} to ${folderLabel}?`,
-        { modal: true, detail: `${file.notes.join('\n')}\nSent in batches of ${batchSize(args)}, ${concurrency(args)} at a time.`.trim() },
-        add,
-      );
+      const curl = 'Copy as cURL';
+      let choice: string | undefined;
+      do {
+        choice = await vscode.window.showInformationMessage(
+          `Add ${valid.length} ${valid.length === 1 ? 'person' : 'people'} from ${name} to ${folderLabel}?`,
+          { modal: true, detail: `${file.notes.join('\n')}\nSent in batches of ${batchSize(args)}, ${concurrency(args)} at a time.`.trim() },
+          add, curl,
+        );
+        // One command per batch, exactly as they would be sent.
+        if (choice === curl) {
+          const people = valid.map((r) => r.person);
+          await copyCurl(where.connection, (c) => c.addPeople(where.folderKey, people, { batchSize: batchSize(args), concurrency: 1 }), `the batches to ${folderLabel}`);
+        }
+      } while (choice === curl);
       if (choice !== add) return { ...stopped(input, file.rows.length, [], 'cancelled before sending'), folderKey: where.folderKey };
     }
 
     const people = valid.map((r) => r.person);
-    const report = await send(where, people, name, args);
+    const report = await send(where, people, `${name} to ${folderLabel}`, args);
     s.tree.objectChanged({ connectionId: where.connection.id, folderKey: where.folderKey, kind: kindOf('person'), key: '' });
 
     const failed = report.failed.map((o) => failedBatch(o, valid));

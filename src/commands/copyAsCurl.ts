@@ -32,6 +32,9 @@ export async function copyCurl(connection: Connection, call: (c: OmsClient) => P
   return text;
 }
 
+/** A Copy as cURL button for confirmations. */
+export const curlButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('terminal'), tooltip: 'Copy as cURL' };
+
 function requestOf(s: Services, target: unknown): { connectionId: string; call: (c: OmsClient) => Promise<unknown>; what: string } {
   if (target instanceof CollectionNode) {
     return {

@@ -23,7 +23,8 @@ export class ConnectionNode implements TreeNode {
     const item = new vscode.TreeItem(info.label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(info.sandbox ? 'beaker' : 'plug', this.active ? new vscode.ThemeColor('charts.green') : undefined);
-    item.description = (this.active ? '● ' : '') + (info.sandbox ? 'local sandbox' : new URL(info.baseUrl).host);
+    // The label already names the connection: the description adds only what it does not say.
+    item.description = [this.active && '● active', !info.sandbox && new URL(info.baseUrl).host].filter(Boolean).join(' · ');
     item.tooltip = `${info.label}\n${info.baseUrl}${this.active ? '\nActive connection' : ''}`;
     item.contextValue = contextValue('oms-connection', info.sandbox && 'sandbox');
     return item;
