@@ -12,6 +12,8 @@ const options = {
   target: 'node18',
   format: 'cjs',
   external: ['vscode'],
+  // ES module builds first: jsonc-parser's UMD build loads its parts with a require esbuild cannot follow.
+  mainFields: ['module', 'main'],
   minify: release,
   sourcemap: !release,
   logLevel: 'warning',
