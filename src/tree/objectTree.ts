@@ -64,9 +64,9 @@ export class ObjectTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
 
   /** After a note was added or deleted: reload that object's notes if the tree shows it. */
   notesChanged(address: ObjectAddress): void {
+    // The group is the node VS Code holds (object nodes are made anew on each load): redrawing it reloads the open notes.
     const group = this.ctx.collections.get(collectionId(address.connectionId, address.folderKey, address.kind.id));
-    const node = group instanceof CollectionNode ? group.loaded(address.key) : undefined;
-    if (node) this.emitter.fire(node);
+    if (group instanceof CollectionNode && group.loaded(address.key)) this.emitter.fire(group);
   }
 
   /**
