@@ -55,6 +55,8 @@ export const goToObject: Command = {
         description: `${entry.kind.label} · ${folderPathText(entry)}`,
         detail: recentSet.has(entry.key) ? 'recently opened' : undefined,
         buttons: [revealButton],
+        // Matched here by every word in any order; VS Code's own filter would hide "contact floor" for "Floor 1 Door Contact".
+        alwaysShow: true,
         entry,
       }));
       const p = index.progress;

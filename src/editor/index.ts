@@ -84,7 +84,14 @@ function foldOnOpen(): vscode.Disposable {
     if (!doc || doc.uri.scheme !== scheme || done.has(doc.uri.toString())) return;
     done.add(doc.uri.toString());
     const lines = foldedSections(doc.getText()).map((sec) => doc.positionAt(sec.offset).line);
-    if (lines.length) await vscode.commands.executeCommand('editor.fold', { levels: 1, selectionLines: lines });
+    if (!lines.length) return;
+    // The editor computes its folding regions after it opens: fold again until the first section is closed.
+    const hidden = (line: number) => !editor!.visibleRanges.some((r) => r.start.line <= line && line <= r.end.line);
+    for (let attempt = 0; attempt < 15 && vscode.window.activeTextEditor === editor; attempt++) {
+      await vscode.commands.executeCommand('editor.fold', { levels: 1, selectionLines: lines });
+      if (hidden(lines[0] + 1)) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
   };
   void fold(vscode.window.activeTextEditor);
   return vscode.Disposable.from(
