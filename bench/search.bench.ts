@@ -53,7 +53,7 @@ async function main() {
   fs.writeFileSync(dataFile, buildStore().serialize());
   const sb = await startSandbox({ port: 0, dataFile });
   const client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
-  const connection = { client, rootFolderKey: async () => sb.instanceKey };
+  const connection = { client, rootFolderKey: () => Promise.resolve(sb.instanceKey) };
   const query = queryWords('vault 77');
 
   const measure = async (options: { pageSize: number; concurrency: number }) => {

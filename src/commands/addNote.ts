@@ -30,7 +30,7 @@ export const addNote: Command = {
     if (text === undefined) return undefined;
     const note = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: `Adding a note to "${name}"` },
-      () => connection.client.addNote(address.kind, address.folderKey, address.key, text!.trim()),
+      () => connection.client.addNote(address.kind, address.folderKey, address.key, text.trim()),
     );
     s.tree.notesChanged(address);
     notify('info', `Note added to "${name}".`);

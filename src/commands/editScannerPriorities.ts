@@ -20,7 +20,7 @@ import * as vscode from 'vscode';
 import { prettyJson } from '../model/saveChecks';
 import { statusCodeLabels, statusLabel } from '../model/statusCodes';
 import type { InputScannerInfo, InputScannerReportingPriority } from '../model/types';
-import { objectUri, parseObjectUri, sameObject } from '../fs/objectUri';
+import { documentUriOf } from '../fs/objectUri';
 import { formatErrors, validate } from '../validation/validator';
 import { ObjectTarget, objectTarget } from './commandTargets';
 import { MultiStepInput, notify, showLogAction, Step } from './multiStep';
@@ -192,11 +192,7 @@ async function save(s: Services, scanner: ObjectTarget, expected: number | null,
   if (errors.length) return { ok: false, reason: formatErrors(errors, 3).replace(/\n/g, '; ') };
 
   const address = { connectionId: scanner.connection.id, folderKey: scanner.folderKey, kind: scanner.kind, key: scanner.key };
-  const open = vscode.workspace.textDocuments.find((d) => {
-    const a = parseObjectUri(d.uri);
-    return d.uri.scheme === 'oms' && a && sameObject(a, address);
-  });
-  const uri = open?.uri ?? objectUri(address, current.CommonName ?? scanner.name);
+  const uri = documentUriOf(address, current.CommonName ?? scanner.name);
   try {
     await s.fs.writeFile(uri, new TextEncoder().encode(prettyJson(edited)));
   } catch (e) {

@@ -27,7 +27,7 @@ export const filterGroup: Command = {
     const hidden = new Promise<void>((resolve) => disposables.push(box.onDidHide(() => resolve())));
     box.show();
     await hidden;
-    disposables.forEach((d) => d.dispose());
+    for (const d of disposables) d.dispose();
     box.dispose();
     if (!accepted) group.setFilter(before);
   },

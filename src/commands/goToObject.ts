@@ -116,7 +116,7 @@ export const goToObject: Command = {
     index.stop(); // closing the picker ends the walk; what was fetched is kept
     await walk;
     if (timer) clearTimeout(timer);
-    disposables.forEach((d) => d.dispose());
+    for (const d of disposables) d.dispose();
     pick.dispose();
   },
 };

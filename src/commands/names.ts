@@ -1,7 +1,7 @@
 /** Folders named as people know them: by CommonName, the key only when no name is known. */
 import type { FolderTarget } from './commandTargets';
 
-export async function folderName(where: FolderTarget): Promise<string> {
+async function folderName(where: FolderTarget): Promise<string> {
   const folder = await where.connection.client.folder(where.folderKey).catch(() => undefined);
   return folder?.CommonName || where.folderKey;
 }

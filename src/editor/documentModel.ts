@@ -22,7 +22,7 @@ export interface LinkSpan {
 }
 
 /** Sections that are the service's bookkeeping rather than the kind's own fields. */
-export const foldedFields = ['Links', 'ObjectLinks', 'Metadata', 'Monikers'] as const;
+const foldedFields = ['Links', 'ObjectLinks', 'Metadata', 'Monikers'] as const;
 
 export interface Section {
   name: string;

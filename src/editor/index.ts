@@ -14,7 +14,7 @@ import { describe, targetOf } from './targets';
 const selector: vscode.DocumentSelector = { scheme };
 
 /** The command a link runs; its arguments are the document's connection and the reference. */
-export const followLinkCommand = 'oms.followLink';
+const followLinkCommand = 'oms.followLink';
 
 export function registerObjectEditors(s: Services): vscode.Disposable[] {
   return [
@@ -86,7 +86,7 @@ function foldOnOpen(): vscode.Disposable {
     const lines = foldedSections(doc.getText()).map((sec) => doc.positionAt(sec.offset).line);
     if (!lines.length) return;
     // The editor computes its folding regions after it opens: fold again until the first section is closed.
-    const hidden = (line: number) => !editor!.visibleRanges.some((r) => r.start.line <= line && line <= r.end.line);
+    const hidden = (line: number) => !editor.visibleRanges.some((r) => r.start.line <= line && line <= r.end.line);
     for (let attempt = 0; attempt < 15 && vscode.window.activeTextEditor === editor; attempt++) {
       await vscode.commands.executeCommand('editor.fold', { levels: 1, selectionLines: lines });
       if (hidden(lines[0] + 1)) return;

@@ -103,7 +103,7 @@ export async function placeOf(s: Services, connectionId: string, kind: Kind, key
 }
 
 /** An object by key: from the index, walking the connection (with a cancellable progress) until it shows up. */
-export async function findByKey(s: Services, connectionId: string, key: string): Promise<IndexEntry | undefined> {
+async function findByKey(s: Services, connectionId: string, key: string): Promise<IndexEntry | undefined> {
   const index = s.search.of(connectionId);
   const known = index.entry(key);
   if (known) return known;

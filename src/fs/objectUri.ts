@@ -50,3 +50,12 @@ export function sameObject(a: ObjectAddress, b: ObjectAddress): boolean {
 export function isDirectoryPath(uri: vscode.Uri): boolean {
   return uri.path.split('/').filter(Boolean).length < 4;
 }
+
+/** The URI to write an object through: its open document's (so the editor shows the result), else a new one named `name`. */
+export function documentUriOf(a: ObjectAddress, name: string): vscode.Uri {
+  const open = vscode.workspace.textDocuments.find((d) => {
+    const b = d.uri.scheme === scheme ? parseObjectUri(d.uri) : undefined;
+    return b && sameObject(a, b);
+  });
+  return open?.uri ?? objectUri(a, name);
+}

@@ -4,9 +4,8 @@
  * check, PUT, read back); it is the single call to switch to the shared save
  * operation of src/save/ when that lands.
  */
-import * as vscode from 'vscode';
 import type { Services } from '../commands/services';
-import { objectUri, ObjectAddress, parseObjectUri, sameObject } from '../fs/objectUri';
+import { documentUriOf, ObjectAddress } from '../fs/objectUri';
 import { prettyJson } from '../model/saveChecks';
 import type { BaseInfo } from '../model/types';
 
@@ -20,12 +19,7 @@ export async function saveObject(s: Services, address: ObjectAddress, basedOn: n
   if (!connection) return { outcome: 'refused', reason: 'the connection was removed' };
   const server = await connection.client.get(address.kind, address.folderKey, address.key);
   if ((server.ConcurrencyVersion ?? null) !== basedOn) return { outcome: 'conflict', server };
-  // Through an open editor's URI when there is one, so it shows the saved version.
-  const open = vscode.workspace.textDocuments.find((d) => {
-    const a = parseObjectUri(d.uri);
-    return d.uri.scheme === 'oms' && a && sameObject(a, address);
-  });
-  const uri = open?.uri ?? objectUri(address, server.CommonName ?? address.key);
+  const uri = documentUriOf(address, server.CommonName ?? address.key);
   try {
     await s.fs.writeFile(uri, new TextEncoder().encode(prettyJson(edited)));
   } catch (e) {

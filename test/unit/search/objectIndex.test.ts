@@ -19,7 +19,7 @@ before(async () => {
 });
 after(() => sb.close());
 
-const connection = () => ({ client, rootFolderKey: async () => sb.instanceKey });
+const connection = () => ({ client, rootFolderKey: () => Promise.resolve(sb.instanceKey) });
 
 async function everything(): Promise<Map<string, string>> {
   // What a user could find by browsing: every folder and every object, by key.
