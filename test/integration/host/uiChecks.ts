@@ -280,6 +280,35 @@ async function pushNamesFolder(page: Page, env: Env): Promise<void> {
   void env;
 }
 
+/** A CSV made in the terminal, Batch-Add People from its explorer menu, into Head Office: the confirmation names the folder. */
+async function batchNamesFolder(page: Page): Promise<void> {
+  await page.keyboard.press('Control+Backquote');
+  const terminal = page.locator('.terminal-wrapper textarea, .xterm-helper-textarea').first();
+  await terminal.waitFor({ timeout: 15_000 });
+  await page.waitForTimeout(1_000);
+  await terminal.focus();
+  await page.keyboard.type(`printf 'GivenName,Surname,Email\\nAda,Lovelace,ada.ui@example.com\\n' > ui-batch.csv\n`);
+  await page.keyboard.press('Control+Backquote');
+  await page.keyboard.press('Control+Shift+E');
+  const file = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'ui-batch.csv' }).first();
+  await file.waitFor({ timeout: 15_000 });
+  await file.click({ button: 'right' });
+  await menuItem(page, 'Batch-Add People from File');
+  const folder = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Head Office' }).first();
+  await folder.waitFor({ timeout: 10_000 });
+  await folder.click();
+  const use = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Use Head Office' }).first();
+  await use.waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  const dialog = page.locator('.monaco-dialog-box').first();
+  await dialog.waitFor({ timeout: 10_000 });
+  const text = (await dialog.innerText()).replace(/\s+/g, ' ');
+  await page.keyboard.press('Escape'); // nothing is sent
+  if (!text.includes('to "Head Office" on')) throw new Error(`the confirmation says "${text}"`);
+  if (/\b[0-9a-f]{24}\b/.test(text)) throw new Error(`a key in "${text}"`);
+  await page.keyboard.press('Control+Shift+E'); // back to the OMS view
+}
+
 export async function runUiChecks(page: Page, env: Env, diag: string): Promise<UiCheck[]> {
   const checks: Array<[string, () => Promise<void>]> = [
     ['ui: invite from the tree with mouse and keyboard; a bad address is flagged as typed', () => inviteFromTree(page, env)],
@@ -290,6 +319,7 @@ export async function runUiChecks(page: Page, env: Env, diag: string): Promise<U
     ['ui: add a note from the object\'s menu and delete it from the tree', () => notesCheck(page, env)],
     ['ui: Copy as cURL, pasted into a terminal with TOKEN set, returns the object', () => curlCheck(page, env, diag)],
     ['ui: the push notification summary names the folder', () => pushNamesFolder(page, env)],
+    ['ui: the batch-add confirmation names the folder', () => batchNamesFolder(page)],
   ];
   const results: UiCheck[] = [];
   for (const [title, check] of checks) {
