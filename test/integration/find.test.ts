@@ -110,6 +110,11 @@ suite('find and follow', () => {
       assert.ok(vscode.window.activeTextEditor!.document.uri.path.startsWith(`/${siteFolder.key}/engagesites/`));
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     }
+    // InFolderHref leads to the folder: revealed and selected in the tree.
+    const folderLink = links.find((l) => doc.getText(l.range) === scanner.InFolderHref)!;
+    await vscode.commands.executeCommand(folderLink.target!.path, ...JSON.parse(decodeURIComponent(folderLink.target!.query)));
+    const folderName = (await rest('GET', `/api/f/${folder.key}`)).body.CommonName;
+    await waitFor('the folder selected in the tree', () => s.tree.view?.selection[0] && label(s.tree.view.selection[0]) === folderName);
   });
 
   test('an object opens with Links, ObjectLinks, Metadata and Monikers folded; the text is the server\'s, unchanged', async () => {
