@@ -96,6 +96,8 @@
     });
     save.disabled = !dirty || bad.length > 0;
     revert.disabled = !dirty;
+    // The extension marks the tab and warns if the table is closed with these.
+    vscode.postMessage({ type: 'edits', version: shown.version, edits: dirty ? list : undefined });
     if (bad.length) say({ level: 'error', text: `Priority in row ${bad.join(', ')} must be a whole number` });
     else if (status.className === 'error' && status.textContent && status.textContent.startsWith('Priority in row')) say(undefined);
     return dirty && bad.length === 0;
@@ -148,6 +150,18 @@
       const col = focused && focused.dataset.col;
       shown = m;
       render();
+      if (m.restore) {
+        [...rows.querySelectorAll('tr')].forEach((tr, i) => {
+          const e = m.restore[i];
+          if (!e) return;
+          const [label, priority] = tr.querySelectorAll('input');
+          const select = tr.querySelector('select');
+          label.value = e.label;
+          priority.value = Number.isFinite(e.priority) ? String(e.priority) : '';
+          if (select) select.value = String(e.statusCode);
+        });
+        update();
+      }
       say(m.message);
       // Keep the keyboard where it was after a save or reload.
       const again = at >= 0 && col ? rows.children[at] && rows.children[at].querySelector(`[data-col="${col}"]`) : null;

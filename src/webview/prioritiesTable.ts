@@ -13,9 +13,14 @@ import { applyEdits, checkEdits, RowEdit, rowsOf, statusOptions } from '../model
 import type { InputScannerInfo } from '../model/types';
 import { validate, formatErrors } from '../validation/validator';
 import { saveObject } from './saveObject';
+import { notify } from '../commands/multiStep';
 
 /** From the webview. */
-type Incoming = { type: 'ready' } | { type: 'reload' } | { type: 'save'; version: number | null; edits: RowEdit[] };
+type Incoming =
+  | { type: 'ready' } | { type: 'reload' }
+  | { type: 'save'; version: number | null; edits: RowEdit[] }
+  /** Sent as the user types: unsaved edits (none when the table matches the server). */
+  | { type: 'edits'; version: number | null; edits?: RowEdit[] };
 
 /** To the webview. */
 interface Shown {
@@ -25,6 +30,8 @@ interface Shown {
   rows: ReturnType<typeof rowsOf>;
   statuses: ReturnType<typeof statusOptions>;
   message?: { level: 'info' | 'error'; text: string };
+  /** Edits to put back into the table (a reopened table). */
+  restore?: RowEdit[];
 }
 
 const viewType = 'oms.prioritiesTable';
@@ -32,8 +39,10 @@ const panels = new Map<string, PrioritiesTable>();
 
 export class PrioritiesTable {
   private scanner?: InputScannerInfo;
+  /** What the user typed and has not saved, with the version it was typed on. */
+  private unsaved?: { version: number | null; edits: RowEdit[] };
 
-  static show(s: Services, address: ObjectAddress): void {
+  static show(s: Services, address: ObjectAddress, restore?: { version: number | null; edits: RowEdit[] }): void {
     const id = `${address.connectionId}|${address.key}`;
     const known = panels.get(id);
     if (known) {
@@ -42,11 +51,17 @@ export class PrioritiesTable {
     }
     const panel = vscode.window.createWebviewPanel(viewType, 'Scanner priorities', vscode.ViewColumn.Active, {
       enableScripts: true,
+      // Unsaved edits live in the page: keep it while its tab is in the background.
+      retainContextWhenHidden: true,
       localResourceRoots: [vscode.Uri.joinPath(s.context.extensionUri, 'media')],
     });
     const table = new PrioritiesTable(s, address, panel);
+    table.unsaved = restore;
     panels.set(id, table);
-    panel.onDidDispose(() => panels.delete(id));
+    panel.onDidDispose(() => {
+      panels.delete(id);
+      table.closedUnsaved();
+    });
   }
 
   private constructor(private readonly s: Services, private readonly address: ObjectAddress, readonly panel: vscode.WebviewPanel) {
@@ -54,7 +69,22 @@ export class PrioritiesTable {
     panel.webview.onDidReceiveMessage((m: Incoming) => void this.receive(m));
   }
 
+  /** A panel cannot refuse to close: say so, and offer the edits back. */
+  private closedUnsaved(): void {
+    const unsaved = this.unsaved;
+    if (!unsaved) return;
+    const name = this.scanner?.CommonName ?? this.address.key;
+    notify('warning', `The priorities table of "${name}" was closed with edits that were not saved.`, {
+      title: 'Reopen with My Edits', run: () => PrioritiesTable.show(this.s, this.address, unsaved),
+    });
+  }
+
   private async receive(m: Incoming): Promise<void> {
+    if (m.type === 'edits') {
+      this.unsaved = m.edits ? { version: m.version, edits: m.edits } : undefined;
+      this.panel.title = `${this.unsaved ? '● ' : ''}Priorities: ${this.scanner?.CommonName ?? this.address.key}`;
+      return;
+    }
     try {
       if (m.type === 'ready' || m.type === 'reload') await this.load();
       if (m.type === 'save') await this.save(m.version, m.edits);
@@ -97,7 +127,7 @@ export class PrioritiesTable {
   /** Sends the scanner (or, with `replace` false, only a message: the user's edits stay). */
   private async post(message?: Shown['message'], replace = true): Promise<void> {
     const scanner = this.scanner;
-    if (scanner) this.panel.title = `Priorities: ${scanner.CommonName ?? this.address.key}`;
+    if (scanner) this.panel.title = `${this.unsaved && !replace ? '● ' : ''}Priorities: ${scanner.CommonName ?? this.address.key}`;
     if (!replace || !scanner) {
       await this.panel.webview.postMessage({ type: 'message', message });
       return;
@@ -105,7 +135,10 @@ export class PrioritiesTable {
     const shown: Shown = {
       type: 'show', name: scanner.CommonName ?? this.address.key, version: scanner.ConcurrencyVersion ?? null,
       rows: rowsOf(scanner), statuses: statusOptions(scanner), message,
+      // Edits typed on the version shown come back (a reopened table); edits on an older version do not.
+      restore: this.unsaved?.version === (scanner.ConcurrencyVersion ?? null) ? this.unsaved.edits : undefined,
     };
+    this.unsaved = undefined;
     await this.panel.webview.postMessage(shown);
   }
 

@@ -201,6 +201,31 @@ async function tableCheck(page: Page, env: Env, diag: string): Promise<void> {
   if (now.ConcurrencyVersion !== scanner.ConcurrencyVersion + 1) throw new Error(`version ${now.ConcurrencyVersion}, expected ${scanner.ConcurrencyVersion + 1}`);
   await frame!.locator('#version', { hasText: `version ${now.ConcurrencyVersion}` }).waitFor({ timeout: 10_000 });
   await page.screenshot({ path: `${diag}/readme-priorities-table.png` });
+
+  // An edit left unsaved: the tab says so; closing it warns and offers the edit back; nothing was sent.
+  const third = frame!.locator('#rows tr').nth(2).locator('input.priority');
+  await third.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('9');
+  await until('the tab marked unsaved', async () => (await activeTab(page).innerText()).includes('● Priorities'));
+  await page.keyboard.press('Control+W');
+  // The warning, in the toast or (when toasts are held back) in the notification centre.
+  const reopen = page.locator('.monaco-button', { hasText: 'Reopen with My Edits' }).first();
+  await reopen.waitFor({ timeout: 5_000 }).catch(async () => {
+    await palette(page, 'Notifications: Show Notifications');
+    await reopen.waitFor({ timeout: 10_000 });
+  });
+  await reopen.click();
+  let again = undefined as import('playwright-core').Frame | undefined;
+  await until('the table back with the edit', async () => {
+    for (const f of page.frames()) {
+      if ((await f.locator('#rows tr').nth(2).locator('input.priority').inputValue({ timeout: 500 }).catch(() => '')) === '9') again = f;
+    }
+    return !!again;
+  });
+  if ((await get(env, path)).ConcurrencyVersion !== now.ConcurrencyVersion) throw new Error('the unsaved edit reached the server');
+  await again!.locator('#revert').click();
+  await page.keyboard.press('Control+W');
 }
 
 /** Right-click an object, Add Note…, type, Enter; expand it, right-click the note, Delete Note, confirm. */
