@@ -44,6 +44,8 @@ const options = {
   plugins: [lazyBundles],
   // `import()` of a lazy bundle becomes a plain require: the extension host's loader, no ESM.
   supported: { 'dynamic-import': false },
+  // ES module builds first: jsonc-parser's UMD build loads its parts with a require esbuild cannot follow.
+  mainFields: ['module', 'main'],
   minify: release,
   sourcemap: !release,
   metafile: true,

@@ -35,6 +35,13 @@ export default tseslint.config(
     },
   },
   {
+    // Webview scripts run in the webview's browser page: its DOM names are globals there (the files are `@ts-check`ed).
+    files: ['media/**/*.js'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { sourceType: 'script' },
+    rules: { 'no-undef': 'off' },
+  },
+  {
     // The build script is plain CommonJS run by node.
     files: ['**/*.js'],
     extends: [tseslint.configs.disableTypeChecked],

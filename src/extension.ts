@@ -19,6 +19,8 @@ import { trackSaveReasons } from './fs/saveReasons';
 import { SaveHistory } from './save/history';
 import { log } from './log';
 import { ObjectTree } from './tree/objectTree';
+import { Indexes } from './search/indexes';
+import { registerObjectEditors } from './editor';
 import type { Services } from './commands/services';
 import { testApi, TestApi } from './testApi';
 
@@ -31,7 +33,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const fs = new ObjectFileSystem(connections, askOnConflict, new SaveHistory(context.globalStorageUri.fsPath));
   const tree = new ObjectTree(connections);
   const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true });
-  const services: Services = { context, connections, tree, fs };
+  tree.view = view;
+  const search = new Indexes((id) => connections.get(id));
+  const services: Services = { context, connections, tree, fs, search };
 
   // The welcome view shows while there is no connection.
   const updateWelcome = () => void vscode.commands.executeCommand('setContext', 'oms.hasConnections', connections.list().length > 0);
@@ -45,6 +49,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     registerStatusCodeHints(),
     registerDocumentDiagnostics(fs),
     fs.onDidChangeObject((address) => tree.objectChanged(address)),
+    fs.onDidChangeObject((a) => search.changed(a.connectionId, a.folderKey, a.kind.id)),
+    { dispose: () => search.stopAll() },
+    ...registerObjectEditors(services),
     activeConnectionStatus(connections, {
       connectionId: (uri) => (uri.scheme === 'oms' ? uri.authority : undefined),
       version: (uri) => fs.baseOf(uri)?.ConcurrencyVersion,

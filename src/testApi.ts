@@ -12,6 +12,8 @@ export interface TestApi {
   /** Settled once the connection handed over by the environment is in place. */
   ready: Promise<void>;
   tree: Services['tree'];
+  /** Go to Object's per-connection index. */
+  search: Services['search'];
   connections: Pick<Services['connections'], 'list' | 'get' | 'active' | 'update' | 'remove'>;
   /** The conflict question, replaceable by a test; the version a document's next save is based on. */
   fs: Pick<Services['fs'], 'resolveConflict' | 'baseOf'>;
@@ -28,6 +30,7 @@ export function testApi(s: Services, ready: Promise<void>): TestApi {
   return {
     ready,
     tree: s.tree,
+    search: s.search,
     connections: s.connections,
     fs: s.fs,
     globalStorageUri: s.context.globalStorageUri,

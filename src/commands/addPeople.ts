@@ -28,6 +28,8 @@ import type { PeopleFile, PersonRow } from '../people';
 import { notify, showLogAction } from '../ui/notify';
 import { FolderTarget, folderTarget, uriOf } from './commandTargets';
 import { Failure } from './failure';
+import { placeText } from './names';
+import { copyCurl } from './copyAsCurl';
 import type { Command } from './services';
 import { log } from '../log';
 
@@ -102,7 +104,7 @@ export const addPeople: Command = {
     if (file.rows.length === 0) throw new Failure(`No people in ${name}`, stopped(input, 0, [], 'the file has no people'));
 
     const where = await folderTarget(s, args ?? node);
-    const folderLabel = `folder ${where.folderKey} on ${where.connection.info.label}`;
+    const folderLabel = await placeText(where);
 
     if (invalid.length) {
       log().warn(`${name}: ${invalid.length} invalid row(s):\n${describeInvalid(invalid, invalid.length)}`);
@@ -115,16 +117,25 @@ export const addPeople: Command = {
       }
     } else if (!args) {
       const add = `Add ${valid.length}`;
-      const choice = await vscode.window.showInformationMessage(
-        `Add ${valid.length} ${valid.length === 1 ? 'person' : 'people'} from ${name} to ${folderLabel}?`,
-        { modal: true, detail: `${file.notes.join('\n')}\nSent in batches of ${batchSize(args)}, ${concurrency(args)} at a time.`.trim() },
-        add,
-      );
+      const curl = 'Copy as cURL';
+      let choice: string | undefined;
+      do {
+        choice = await vscode.window.showInformationMessage(
+          `Add ${valid.length} ${valid.length === 1 ? 'person' : 'people'} from ${name} to ${folderLabel}?`,
+          { modal: true, detail: `${file.notes.join('\n')}\nSent in batches of ${batchSize(args)}, ${concurrency(args)} at a time.`.trim() },
+          add, curl,
+        );
+        // One command per batch, exactly as they would be sent.
+        if (choice === curl) {
+          const people = valid.map((r) => r.person);
+          await copyCurl(where.connection, (c) => c.addPeople(where.folderKey, people, { batchSize: batchSize(args), concurrency: 1 }), `the batches to ${folderLabel}`);
+        }
+      } while (choice === curl);
       if (choice !== add) return { ...stopped(input, file.rows.length, [], 'cancelled before sending'), folderKey: where.folderKey };
     }
 
     const people = valid.map((r) => r.person);
-    const report = await send(where, people, name, args);
+    const report = await send(where, people, `${name} to ${folderLabel}`, args);
     s.tree.objectChanged({ connectionId: where.connection.id, folderKey: where.folderKey, kind: kindOf('person'), key: '' });
 
     const failed = report.failed.map((o) => failedBatch(o, valid));

@@ -20,6 +20,14 @@ import { saveDocument } from './saveDocument';
 import { reviewChanges } from './reviewChanges';
 import { showSaveHistory } from './showSaveHistory';
 import { markProduction, unmarkProduction } from './markProduction';
+import { goToObject } from './goToObject';
+import { revealInTree } from './revealInTree';
+import { followLink } from './followLink';
+import { clearGroupFilter, filterGroup } from './filterGroup';
+import { addNote } from './addNote';
+import { deleteNote } from './deleteNote';
+import { copyAsCurl } from './copyAsCurl';
+import { openPrioritiesTable } from './openPrioritiesTable';
 
 const commands: readonly Command[] = [
   addConnection, renameConnection, removeConnection, signIn, signOut, selectConnection, trySandbox,
@@ -27,6 +35,7 @@ const commands: readonly Command[] = [
   openObject, newObject, deleteObject, showLog,
   inviteUser, sendPushNotification, sendPushNotificationFromFile, addPeople, editScannerPriorities,
   saveDocument, reviewChanges, showSaveHistory, markProduction, unmarkProduction,
+  goToObject, revealInTree, followLink, filterGroup, clearGroupFilter, addNote, deleteNote, copyAsCurl, openPrioritiesTable,
 ];
 
 export function registerCommands(services: Services): vscode.Disposable[] {

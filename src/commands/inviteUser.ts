@@ -15,6 +15,7 @@ import { MultiStepInput } from '../ui/multiStepInput';
 import { notify } from '../ui/notify';
 import { ObjectTarget, objectTarget, targeted } from './commandTargets';
 import { Failure, failWith, messageOf } from './failure';
+import { copyCurl, curlButton } from './copyAsCurl';
 
 export interface InviteUserArgs {
   connectionId?: string;
@@ -36,8 +37,9 @@ export const inviteUser = targeted({
       await MultiStepInput.run(async (input) => {
         email = await input.input({
           title: `Invite User to "${site.name}"`,
-          step: 1,
-          totalSteps: 1,
+          buttons: [curlButton],
+          // What Enter would send: the address as typed now.
+          onButton: (_b, typed) => void copyCurl(site.connection, (c) => c.invite(site.folderKey, site.key, typed.trim()), `the invitation of ${typed.trim() || 'an empty address'}`),
           prompt: 'E-mail address of the user to invite to this engage site',
           placeholder: 'name@example.com',
           value: email,

@@ -26,6 +26,16 @@ export async function runCommand(services: Services, command: Command, args: unk
   }
 }
 
+/**
+ * Reports, the same way, a failure of work a command hands on rather than
+ * awaits (what a quick pick's Enter starts after the command returned).
+ */
+export function reportFailure(services: Services, title: string, error: unknown, connectionId: string | undefined, retry: () => unknown): void {
+  if (error instanceof vscode.CancellationError) return;
+  const known = connectionId !== undefined && services.connections.get(connectionId) !== undefined;
+  void report(describeFailure(title, error, known), { signIn: () => vscode.commands.executeCommand('oms.signIn', connectionId), retry });
+}
+
 async function report(failure: ReturnType<typeof describeFailure>, actions: { signIn(): unknown; retry(): unknown }): Promise<void> {
   log().error(failure.message);
   const choice = await vscode.window.showErrorMessage(failure.message, ...failure.actions);

@@ -31,6 +31,8 @@ import { MultiStepInput, Step } from '../ui/multiStepInput';
 import { notify } from '../ui/notify';
 import { FolderTarget, folderTarget, targeted } from './commandTargets';
 import { Failure, failWith, messageOf } from './failure';
+import { placeText } from './names';
+import { copyCurl } from './copyAsCurl';
 
 export interface SendPushArgs extends Partial<PushInput> {
   connectionId?: string;
@@ -79,12 +81,13 @@ export async function sendPush(where: FolderTarget, request: PushNotificationReq
     throw new Failure(reason.replace(/\n/g, '; '), { ok: false, reason, errors, sent: false } satisfies PushResult);
   }
   const what = describePushType(request.PushNotificationType, mapping);
+  const place = await placeText(where);
   await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Sending ${what} push notification…` },
+    { location: vscode.ProgressLocation.Notification, title: `Sending ${what} push notification to ${place}…` },
     () => where.connection.client.pushNotification(where.folderKey, request),
   ).then(undefined, failWith((e): PushResult => ({ ok: false, reason: messageOf(e), status: e instanceof ApiError ? e.status : undefined, sent: true })));
   const count = (request.RecipientKeys?.length ?? 0) + (request.EventRecipientKeys?.length ?? 0);
-  notify('info', `${what} push notification sent${count ? ` to ${count} recipient${count > 1 ? 's' : ''}` : ''}.`);
+  notify('info', `${what} push notification sent in ${place}${count ? ` to ${count} recipient${count > 1 ? 's' : ''}` : ''}.`);
   return { ok: true, request };
 }
 
@@ -114,16 +117,17 @@ const title = 'Send Push Notification';
 async function guidedRequest(where: FolderTarget, mapping: PushTypeMapping): Promise<PushNotificationRequest> {
   const state: PushState = { recipients: [], eventRecipients: [], image: {} };
   const naming = await namingFor(where);
+  const place = await placeText(where);
   let request: PushNotificationRequest | undefined;
 
   const email = () => state.type === 'Email';
   const total = () => 6 + (email() ? 2 + (state.attach ? 3 : 0) : 0);
 
   const pickType: Step = async (input) => {
-    const items = pushTypeNames.map((name) => ({ label: pushTypeLabels[name], description: `PushNotificationType ${mapping[name]}`, name }));
+    const items = pushTypeNames.map((name) => ({ label: pushTypeLabels[name], name }));
     const picked = await input.pick({
       title, step: 1, totalSteps: total(), items, active: items.find((i) => i.name === state.type),
-      placeholder: 'Delivery type (numbers from the setting oms.pushNotificationTypes)',
+      placeholder: 'Delivery type',
     });
     state.type = picked.name;
     return pickContent;
@@ -236,11 +240,12 @@ async function guidedRequest(where: FolderTarget, mapping: PushTypeMapping): Pro
       recipientKeys: state.recipients, eventRecipientKeys: state.eventRecipients, subject: state.subject, attachedImage: image,
     }, mapping, naming);
     const errors = validate(pushSchema, built);
-    const send = { label: '$(send) Send', description: `to folder ${where.folderKey} on ${where.connection.info.label}`, send: true };
-    const items: Array<vscode.QuickPickItem & { send?: boolean }> = [
-      ...(errors.length ? [] : [send]),
+    const send = { label: '$(send) Send', description: `to ${place}`, send: true };
+    const curl = { label: '$(terminal) Copy as cURL', description: 'the request as a shell command, with $TOKEN for the token', curl: true };
+    const items: Array<vscode.QuickPickItem & { send?: boolean; curl?: boolean }> = [
+      ...(errors.length ? [] : [send, curl]),
       { label: 'Summary', kind: vscode.QuickPickItemKind.Separator },
-      ...summarizePushRequest(built, mapping).map((line) => {
+      ...summarizePushRequest(built, mapping, (key) => state.people?.find((p) => p.key === key)?.label).map((line) => {
         const [k, ...rest] = line.split(': ');
         return { label: k, description: rest.join(': ') };
       }),
@@ -249,7 +254,13 @@ async function guidedRequest(where: FolderTarget, mapping: PushTypeMapping): Pro
     await input.pick({
       title, step: total(), totalSteps: total(), items, active: errors.length ? undefined : send,
       placeholder: errors.length ? 'The request is not valid: go Back to fix it' : 'Enter to send, Back to change, Escape to cancel',
-      check: (sel) => (sel[0]?.send ? undefined : errors.length ? 'go Back to fix the request' : 'choose Send, or Back to change'),
+      check: (sel) => {
+        if (sel[0]?.curl) {
+          void copyCurl(where.connection, (c) => c.pushNotification(where.folderKey, built), `the push notification to ${place}`);
+          return 'copied as cURL; Enter on Send sends it';
+        }
+        return sel[0]?.send ? undefined : errors.length ? 'go Back to fix the request' : 'choose Send, or Back to change';
+      },
     });
     request = built;
     return undefined;

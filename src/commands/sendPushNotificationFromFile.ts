@@ -17,6 +17,8 @@ import { locateNearest } from '../validation/locate';
 import { SchemaError, validate } from '../validation/validator';
 import { folderTarget, uriOf } from './commandTargets';
 import { Failure, messageOf } from './failure';
+import { placeText } from './names';
+import { copyCurl } from './copyAsCurl';
 import { currentPushTypes, PushResult, pushSchema, sendPush } from './sendPushNotification';
 import type { Command } from './services';
 
@@ -55,11 +57,17 @@ export const sendPushNotificationFromFile: Command = {
     const where = await folderTarget(s, args);
     if (!args) {
       const send = 'Send';
-      const choice = await vscode.window.showInformationMessage(
-        `Send the push notification in ${name} to folder ${where.folderKey} on ${where.connection.info.label}?`,
-        { modal: true, detail: summarizePushRequest(request, mapping).join('\n') },
-        send,
-      );
+      const curl = 'Copy as cURL';
+      const place = await placeText(where);
+      let choice: string | undefined;
+      do {
+        choice = await vscode.window.showInformationMessage(
+          `Send the push notification in ${name} to ${place}?`,
+          { modal: true, detail: summarizePushRequest(request, mapping).join('\n') },
+          send, curl,
+        );
+        if (choice === curl) await copyCurl(where.connection, (c) => c.pushNotification(where.folderKey, request), `the push notification in ${name}`);
+      } while (choice === curl);
       if (choice !== send) return undefined;
     }
     return sendPush(where, request, mapping);

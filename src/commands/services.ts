@@ -3,6 +3,7 @@ import type * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
 import type { ConnectionManager } from '../connection/connectionManager';
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
+import type { Indexes } from '../search/indexes';
 import type { ObjectTree } from '../tree/objectTree';
 
 export interface Services {
@@ -10,6 +11,8 @@ export interface Services {
   connections: ConnectionManager;
   tree: ObjectTree;
   fs: ObjectFileSystem;
+  /** Objects by name, per connection (Go to Object, links by key). */
+  search: Indexes;
   /**
    * Set by the registration helper for one run of a command: the target
    * resolvers note the connection they resolve, so a failure can offer Sign In.

@@ -65,11 +65,11 @@ export function pushTypeNumber(value: string | number, mapping: PushTypeMapping 
   return mapping[name];
 }
 
-/** E.g. `E-mail (0)`, or `type 7 (not in oms.pushNotificationTypes)`. */
+/** E.g. `E-mail` (the name only: the number is the service's business), or `type 7 (not in oms.pushNotificationTypes)`. */
 export function describePushType(value: unknown, mapping: PushTypeMapping = defaultPushTypes): string {
   const name = pushTypeName(value, mapping);
   if (!name) return `type ${JSON.stringify(value)} (not in oms.pushNotificationTypes)`;
-  return typeof value === 'number' ? `${pushTypeLabels[name]} (${value})` : `${pushTypeLabels[name]} (${JSON.stringify(value)})`;
+  return pushTypeLabels[name];
 }
 
 export interface ImageLink {
@@ -132,12 +132,14 @@ function imageLink(image: ImageLink, naming?: TypeNaming): ObjectLinkItem {
 }
 
 /** Lines for a confirmation summary of a request (from the flow or from a file). */
-export function summarizePushRequest(request: PushNotificationRequest, mapping: PushTypeMapping = defaultPushTypes): string[] {
+export function summarizePushRequest(
+  request: PushNotificationRequest, mapping: PushTypeMapping = defaultPushTypes, nameOf: (key: string) => string | undefined = () => undefined,
+): string[] {
   const lines = [`Delivery: ${describePushType(request.PushNotificationType, mapping)}`];
   if (request.Message) lines.push(`Message: ${ellipsis(request.Message, 80)}`);
   if (request.MessageTemplateKey) lines.push(`Message template: ${request.MessageTemplateKey}`);
-  lines.push(`Recipients: ${listOf(request.RecipientKeys)}`);
-  lines.push(`Event recipients: ${listOf(request.EventRecipientKeys)}`);
+  lines.push(`Recipients: ${listOf(request.RecipientKeys, nameOf)}`);
+  lines.push(`Event recipients: ${listOf(request.EventRecipientKeys, nameOf)}`);
   if (request.Subject) lines.push(`Subject: ${ellipsis(request.Subject, 80)}`);
   if (request.AttachedImage) {
     const i = request.AttachedImage;
@@ -147,9 +149,11 @@ export function summarizePushRequest(request: PushNotificationRequest, mapping: 
   return lines;
 }
 
-function listOf(keys: readonly string[] | null | undefined): string {
+/** People by name where known, else by key. */
+function listOf(keys: readonly string[] | null | undefined, nameOf: (key: string) => string | undefined): string {
   if (!keys?.length) return 'none';
-  return keys.length <= 4 ? keys.join(', ') : `${keys.slice(0, 3).join(', ')} and ${keys.length - 3} more`;
+  const names = keys.map((k) => nameOf(k) ?? k);
+  return names.length <= 4 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
 }
 
 function ellipsis(text: string, max: number): string {

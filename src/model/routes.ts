@@ -103,3 +103,23 @@ export function collectionActionPath(route: ActionRoute, kind: Pick<Kind, 'colle
 export function folderActionPath(route: ActionRoute, folderKey: string): string {
   return fill(actionPattern(route), { folder: folderKey });
 }
+
+/** What an `Href` of the service points at: a folder, an object, or something below an object (`.../notes`). */
+export type HrefTarget =
+  | { folderKey: string }
+  | { folderKey: string; collection: string; key: string; rest: string[] };
+
+/** Reads `/api/f/{folder}[/{collection}/{key}[/...]]` (query and fragment ignored); undefined for anything else. */
+export function parseHref(href: string): HrefTarget | undefined {
+  const path = href.split(/[?#]/)[0];
+  if (!path.startsWith(`${folderPrefix}/`)) return undefined;
+  let parts: string[];
+  try {
+    parts = path.slice(folderPrefix.length + 1).split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+  if (parts.length === 1) return { folderKey: parts[0] };
+  if (parts.length < 3) return undefined;
+  return { folderKey: parts[0], collection: parts[1], key: parts[2], rest: parts.slice(3) };
+}

@@ -4,7 +4,7 @@
  * against the person schema and keeps the line it starts on. Plain TypeScript.
  */
 // The ES module build: the package's main entry is a UMD wrapper whose requires esbuild cannot follow.
-import { visit } from 'jsonc-parser/lib/esm/main';
+import { visit } from 'jsonc-parser';
 import type { PersonInfo } from '../model/types';
 import { PeopleFile, PeopleFileError, personErrors, PersonRow } from './rows';
 

@@ -17,11 +17,13 @@ const cancel = new FlowSignal('cancel');
 
 export interface StepInfo {
   title: string;
-  step: number;
-  totalSteps: number;
+  /** Left out for a one-step input: no "1/1" shown. */
+  step?: number;
+  totalSteps?: number;
   placeholder?: string;
   buttons?: vscode.QuickInputButton[];
-  onButton?: (button: vscode.QuickInputButton) => void;
+  /** A button of the step other than Back, with what is typed now. */
+  onButton?: (button: vscode.QuickInputButton, value: string) => void;
 }
 
 export interface PickOptions<T extends vscode.QuickPickItem> extends StepInfo {
@@ -119,7 +121,7 @@ export class MultiStepInput {
       disposables.push(
         pick.onDidTriggerButton((button) => {
           if (button === vscode.QuickInputButtons.Back) reject(back);
-          else o.onButton?.(button);
+          else o.onButton?.(button, pick.value);
         }),
         pick.onDidChangeValue((value) => {
           pick.title = o.title;
@@ -171,7 +173,7 @@ export class MultiStepInput {
       disposables.push(
         box.onDidTriggerButton((button) => {
           if (button === vscode.QuickInputButtons.Back) reject(back);
-          else o.onButton?.(button);
+          else o.onButton?.(button, box.value);
         }),
         box.onDidChangeValue((value) => void check(value)),
         box.onDidAccept(async () => {

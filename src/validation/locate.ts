@@ -8,7 +8,7 @@
  * Plain TypeScript: no `vscode` import.
  */
 // The ES module build: the package's main entry is a UMD wrapper whose requires esbuild cannot follow.
-import { Node, parseTree, ParseError } from 'jsonc-parser/lib/esm/main';
+import { Node, parseTree, ParseError } from 'jsonc-parser';
 
 export interface TextRange {
   offset: number;

@@ -13,6 +13,8 @@ import { ObjectNode } from './objectNode';
 export class CollectionNode implements Paged {
   readonly id: string;
   private pager: Pager<BaseInfo>;
+  /** Shows only objects whose name holds this text (pages loaded later too). */
+  filter = '';
 
   constructor(readonly parent: TreeNode, private readonly ctx: TreeContext, readonly kind: Kind, readonly connectionId: string, readonly folderKey: string) {
     this.id = `${parent.id}/${kind.collection}`;
@@ -24,8 +26,10 @@ export class CollectionNode implements Paged {
     const item = new vscode.TreeItem(this.kind.pluralLabel, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.kind.icon);
-    if (this.pager.started) item.description = `${this.pager.items.length}${this.pager.hasMore ? '+' : ''}`;
-    item.contextValue = contextValue('oms-collection', `kind-${this.kind.id}`, ...this.kind.operations, ...this.kind.actions);
+    const loaded = `${this.pager.items.length}${this.pager.hasMore ? '+' : ''}`;
+    if (this.filter) item.description = `“${this.filter}”: ${this.pager.started ? `${this.shown().length} of ${loaded}` : 'filtered'}`;
+    else if (this.pager.started) item.description = loaded;
+    item.contextValue = contextValue('oms-collection', `kind-${this.kind.id}`, this.filter && 'filtered', ...this.kind.operations, ...this.kind.actions);
     return item;
   }
 
@@ -36,10 +40,45 @@ export class CollectionNode implements Paged {
       this.pager = this.newPager();
       return [errorNode(this, e, this.connectionId)];
     }
-    const nodes: TreeNode[] = this.pager.items.map((o) => new ObjectNode(this, this.kind, this.connectionId, this.folderKey, o));
+    const nodes: TreeNode[] = this.shown().map((o) => new ObjectNode(this, this.kind, this.connectionId, this.folderKey, o, this.ctx));
     if (this.pager.hasMore) nodes.push(new LoadMoreNode(this, this.pager.items.length));
-    if (!nodes.length) nodes.push(new MessageNode(this, `${this.id}/empty`, `No ${this.kind.pluralLabel.toLowerCase()}`, { icon: 'info' }));
+    if (!nodes.length) {
+      const none = this.filter ? `No ${this.kind.pluralLabel.toLowerCase()} named like “${this.filter}”` : `No ${this.kind.pluralLabel.toLowerCase()}`;
+      nodes.push(new MessageNode(this, `${this.id}/empty`, none, { icon: 'info' }));
+    }
     return nodes;
+  }
+
+  /** Loaded objects that pass the filter. */
+  private shown(): BaseInfo[] {
+    const words = this.filter.toLowerCase().split(/\s+/).filter(Boolean);
+    if (!words.length) return this.pager.items;
+    return this.pager.items.filter((o) => words.every((w) => (o.CommonName ?? o.Key ?? '').toLowerCase().includes(w)));
+  }
+
+  setFilter(text: string): void {
+    this.filter = text.trim();
+    this.ctx.changed(this);
+  }
+
+  /** The node of an object among the pages loaded so far. */
+  loaded(key: string): ObjectNode | undefined {
+    const object = this.pager.items.find((o) => o.Key === key);
+    return object && new ObjectNode(this, this.kind, this.connectionId, this.folderKey, object, this.ctx);
+  }
+
+  /** The node of one object, loading pages until it shows up (for reveal). */
+  async find(key: string): Promise<ObjectNode | undefined> {
+    for (;;) {
+      const node = this.loaded(key);
+      if (node) {
+        if (this.filter && !this.shown().includes(node.object)) this.setFilter('');
+        return node;
+      }
+      if (this.pager.started && !this.pager.hasMore) return undefined;
+      await this.pager.loadMore();
+      this.ctx.changed(this);
+    }
   }
 
   async loadMore(): Promise<void> {

@@ -24,7 +24,8 @@ export class ConnectionNode implements TreeNode {
     // Production has a colour of its own (the status bar's warning colour), whatever is active.
     const colour = info.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : this.active ? new vscode.ThemeColor('charts.green') : undefined;
     item.iconPath = new vscode.ThemeIcon(info.production ? 'flame' : info.sandbox ? 'beaker' : 'plug', colour);
-    item.description = (this.active ? '● ' : '') + (info.production ? 'PRODUCTION · ' : '') + (info.sandbox ? 'local sandbox' : new URL(info.baseUrl).host);
+    // The label already names the connection: the description adds only what it does not say.
+    item.description = [this.active && '● active', info.production && 'PRODUCTION', !info.sandbox && new URL(info.baseUrl).host].filter(Boolean).join(' · ');
     item.tooltip = `${info.label}\n${info.baseUrl}${info.production ? '\nProduction: every write asks first' : ''}${this.active ? '\nActive connection' : ''}`;
     item.contextValue = contextValue('oms-connection', info.sandbox && 'sandbox', info.production && 'production');
     return item;

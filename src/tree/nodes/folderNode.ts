@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { kind as kindOf, objectKinds, supports } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
-import { TreeContext } from './context';
+import { collectionId, TreeContext } from './context';
 import { CollectionNode } from './collectionNode';
 import { errorNode } from './errorNode';
 import { contextValue, TreeNode } from './node';
@@ -39,11 +39,15 @@ export class FolderNode implements TreeNode {
     } catch (e) {
       subfolders = [errorNode(this, e, this.connectionId)];
     }
-    this.groups ??= objectKinds.filter((k) => supports(k, 'list')).map((k) => new CollectionNode(this, this.ctx, k, this.connectionId, this.folderKey));
+    // The same group (and its loaded pages) whichever node of this folder asks: a reveal walks the tree too.
+    this.groups ??= objectKinds.filter((k) => supports(k, 'list')).map((k) =>
+      (this.ctx.collections.get(collectionId(this.connectionId, this.folderKey, k.id)) as CollectionNode | undefined)
+      ?? new CollectionNode(this, this.ctx, k, this.connectionId, this.folderKey));
     return [...subfolders, ...this.groups];
   }
 
   refresh(): void {
+    for (const g of this.groups ?? []) this.ctx.collections.delete(collectionId(this.connectionId, this.folderKey, g.kind.id));
     this.groups = undefined;
   }
 }

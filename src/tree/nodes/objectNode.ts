@@ -1,15 +1,22 @@
-/** One object: labelled by CommonName, opens as a JSON document. */
+/** One object: labelled by CommonName, opens as a JSON document; its notes are its children. */
 import * as vscode from 'vscode';
 import type { Kind } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { objectUri, ObjectAddress } from '../../fs/objectUri';
+import type { TreeContext } from './context';
+import { errorNode } from './errorNode';
+import { MessageNode } from './messageNode';
 import { contextValue, TreeNode } from './node';
+import { NoteNode } from './noteNode';
 
 export class ObjectNode implements TreeNode {
   readonly id: string;
   readonly address: ObjectAddress;
 
-  constructor(readonly parent: TreeNode, readonly kind: Kind, readonly connectionId: string, readonly folderKey: string, readonly object: BaseInfo) {
+  constructor(
+    readonly parent: TreeNode, readonly kind: Kind, readonly connectionId: string, readonly folderKey: string, readonly object: BaseInfo,
+    private readonly ctx?: TreeContext,
+  ) {
     this.address = { connectionId, folderKey, kind, key: object.Key ?? '' };
     this.id = `${parent.id}/${object.Key}`;
   }
@@ -23,7 +30,7 @@ export class ObjectNode implements TreeNode {
   }
 
   getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.name, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(this.name, this.ctx ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.kind.icon);
     const described = this.kind.describedBy ? this.object[this.kind.describedBy] : undefined;
@@ -33,6 +40,23 @@ export class ObjectNode implements TreeNode {
     item.contextValue = contextValue('oms-object', `kind-${this.kind.id}`, ...this.kind.operations, ...this.kind.actions);
     item.resourceUri = this.uri;
     return item;
+  }
+
+  /** The object's notes, oldest first, as the service keeps them. */
+  async getChildren(): Promise<TreeNode[]> {
+    const connection = this.ctx?.connections.get(this.connectionId);
+    if (!connection) return [];
+    try {
+      const notes = await connection.client.notes(this.kind, this.folderKey, this.address.key);
+      if (!notes.length) {
+        return [new MessageNode(this, `${this.id}/no-notes`, 'No notes: Add Note…', {
+          icon: 'note', command: { command: 'oms.addNote', title: 'Add Note…', arguments: [this] },
+        })];
+      }
+      return notes.map((n, i) => new NoteNode(this, n, i));
+    } catch (e) {
+      return [errorNode(this, e, this.connectionId)];
+    }
   }
 
   private tooltip(): vscode.MarkdownString {

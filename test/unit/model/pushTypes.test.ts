@@ -37,8 +37,8 @@ test('names <-> numbers both ways, with aliases', () => {
   assert.equal(pushTypeName(null, m), undefined);
   assert.throws(() => pushTypeNumber('fax', m), /Unknown push notification type "fax"/);
   assert.throws(() => pushTypeNumber(0, m), /Unknown/);
-  assert.equal(describePushType(3, m), 'E-mail (3)');
-  assert.equal(describePushType('Sms', m), 'SMS ("Sms")');
+  assert.equal(describePushType(3, m), 'E-mail');
+  assert.equal(describePushType('Sms', m), 'SMS');
   assert.match(describePushType(9, m), /not in oms.pushNotificationTypes/);
 });
 
@@ -79,7 +79,7 @@ test('neither message nor template: the schema refuses the built request', () =>
 test('summary lines name the type, the content and the recipients', () => {
   const keys = Array.from({ length: 6 }, (_, i) => `65a1f00000000000000000${String(i).padStart(2, '0')}`);
   const lines = summarizePushRequest(buildPushRequest({ type: 0, message: 'Hi', recipientKeys: keys, subject: 'S' }));
-  assert.deepEqual(lines.slice(0, 2), ['Delivery: E-mail (0)', 'Message: Hi']);
+  assert.deepEqual(lines.slice(0, 2), ['Delivery: E-mail', 'Message: Hi']);
   assert.match(lines[2], /and 3 more$/);
   assert.equal(lines[3], 'Event recipients: none');
   assert.equal(lines[4], 'Subject: S');

@@ -1,0 +1,174 @@
+// Scanner priorities table (webview side). Native inputs and selects: Tab
+// moves between cells, Up/Down between rows in the same column, Ctrl+S or
+// Cmd+S saves. Nothing is sent until Save; the extension does the saving.
+// @ts-check
+(function () {
+  const vscode = acquireVsCodeApi();
+  const rows = /** @type {HTMLTableSectionElement} */ (document.getElementById('rows'));
+  const title = /** @type {HTMLElement} */ (document.getElementById('title'));
+  const version = /** @type {HTMLElement} */ (document.getElementById('version'));
+  const status = /** @type {HTMLElement} */ (document.getElementById('status'));
+  const save = /** @type {HTMLButtonElement} */ (document.getElementById('save'));
+  const revert = /** @type {HTMLButtonElement} */ (document.getElementById('revert'));
+  const reload = /** @type {HTMLButtonElement} */ (document.getElementById('reload'));
+  /** @type {any} */
+  let shown;
+
+  function say(message) {
+    status.textContent = message ? message.text : '';
+    status.className = message && message.level === 'error' ? 'error' : '';
+  }
+
+  function cell(tr, child, className) {
+    const td = document.createElement('td');
+    if (className) td.className = className;
+    if (typeof child === 'string') td.textContent = child;
+    else td.appendChild(child);
+    tr.appendChild(td);
+  }
+
+  function render() {
+    title.textContent = shown.name;
+    version.textContent = `version ${shown.version ?? '?'}`;
+    rows.textContent = '';
+    shown.rows.forEach((row, i) => {
+      const tr = document.createElement('tr');
+      const what = `row ${i + 1} (${row.range})`;
+      cell(tr, String(i + 1), 'num');
+      const label = document.createElement('input');
+      label.className = 'label';
+      label.value = row.label;
+      label.dataset.col = 'label';
+      label.setAttribute('aria-label', `Label of ${what}`);
+      cell(tr, label);
+      cell(tr, row.range, 'range');
+      const priority = document.createElement('input');
+      priority.className = 'priority';
+      priority.inputMode = 'numeric';
+      priority.value = String(row.priority);
+      priority.dataset.col = 'priority';
+      priority.setAttribute('aria-label', `Priority of ${what}`);
+      cell(tr, priority);
+      const select = document.createElement('select');
+      select.dataset.col = 'status';
+      select.setAttribute('aria-label', `Status of ${what}`);
+      for (const s of shown.statuses) {
+        const option = document.createElement('option');
+        option.value = String(s.code);
+        option.textContent = `${s.code}: ${s.label}`;
+        option.selected = s.code === row.statusCode;
+        select.appendChild(option);
+      }
+      cell(tr, select);
+      rows.appendChild(tr);
+    });
+    update();
+  }
+
+  /** The rows as edited; `bad` lists the cells that are not whole numbers. */
+  function edits() {
+    const bad = [];
+    const list = [...rows.querySelectorAll('tr')].map((tr, i) => {
+      const [label, priority] = tr.querySelectorAll('input');
+      const select = tr.querySelector('select');
+      const text = priority.value.trim();
+      const ok = /^-?\d+$/.test(text);
+      priority.setAttribute('aria-invalid', String(!ok));
+      if (!ok) bad.push(i + 1);
+      return { label: label.value, priority: ok ? Number(text) : NaN, statusCode: Number(select && select.value) };
+    });
+    return { list, bad };
+  }
+
+  function update() {
+    const { list, bad } = edits();
+    let dirty = false;
+    [...rows.querySelectorAll('tr')].forEach((tr, i) => {
+      const row = shown.rows[i];
+      const [label, priority] = tr.querySelectorAll('input');
+      const select = tr.querySelector('select');
+      const changed = [label.value !== row.label, list[i].priority !== row.priority, list[i].statusCode !== row.statusCode];
+      label.classList.toggle('changed', changed[0]);
+      priority.classList.toggle('changed', changed[1]);
+      if (select) select.classList.toggle('changed', changed[2]);
+      dirty = dirty || changed.some(Boolean);
+    });
+    save.disabled = !dirty || bad.length > 0;
+    revert.disabled = !dirty;
+    // The extension marks the tab and warns if the table is closed with these.
+    vscode.postMessage({ type: 'edits', version: shown.version, edits: dirty ? list : undefined });
+    if (bad.length) say({ level: 'error', text: `Priority in row ${bad.join(', ')} must be a whole number` });
+    else if (status.className === 'error' && status.textContent && status.textContent.startsWith('Priority in row')) say(undefined);
+    return dirty && bad.length === 0;
+  }
+
+  function send() {
+    if (!shown || !update()) return;
+    save.disabled = true;
+    say({ level: 'info', text: 'Saving…' });
+    vscode.postMessage({ type: 'save', version: shown.version, edits: edits().list });
+  }
+
+  rows.addEventListener('input', update);
+  rows.addEventListener('change', update);
+  rows.addEventListener('keydown', (e) => {
+    const target = /** @type {HTMLElement} */ (e.target);
+    const col = target.dataset.col;
+    if (!col || target.tagName === 'SELECT' || (e.key !== 'ArrowDown' && e.key !== 'ArrowUp')) return;
+    const tr = target.closest('tr');
+    const next = e.key === 'ArrowDown' ? tr && tr.nextElementSibling : tr && tr.previousElementSibling;
+    const to = next && next.querySelector(`[data-col="${col}"]`);
+    if (to instanceof HTMLElement) {
+      e.preventDefault();
+      to.focus();
+      if (to instanceof HTMLInputElement) to.select();
+    }
+  });
+  document.addEventListener('keydown', (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
+      e.preventDefault();
+      send();
+    }
+  });
+  save.addEventListener('click', send);
+  revert.addEventListener('click', () => {
+    render();
+    say(undefined);
+  });
+  reload.addEventListener('click', () => {
+    say({ level: 'info', text: 'Reloading…' });
+    vscode.postMessage({ type: 'reload' });
+  });
+
+  window.addEventListener('message', (event) => {
+    const m = event.data;
+    if (m.type === 'show') {
+      const focused = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
+      const tr = focused && focused.closest('tr');
+      const at = tr ? [...rows.children].indexOf(tr) : -1;
+      const col = focused && focused.dataset.col;
+      shown = m;
+      render();
+      if (m.restore) {
+        [...rows.querySelectorAll('tr')].forEach((tr, i) => {
+          const e = m.restore[i];
+          if (!e) return;
+          const [label, priority] = tr.querySelectorAll('input');
+          const select = tr.querySelector('select');
+          label.value = e.label;
+          priority.value = Number.isFinite(e.priority) ? String(e.priority) : '';
+          if (select) select.value = String(e.statusCode);
+        });
+        update();
+      }
+      say(m.message);
+      // Keep the keyboard where it was after a save or reload.
+      const again = at >= 0 && col ? rows.children[at] && rows.children[at].querySelector(`[data-col="${col}"]`) : null;
+      if (again instanceof HTMLElement) again.focus();
+    } else if (m.type === 'message') {
+      say(m.message);
+      update();
+    }
+  });
+  vscode.postMessage({ type: 'ready' });
+})();

@@ -1,0 +1,42 @@
+/**
+ * Copy as cURL: a request as a shell command, ready to paste. The token is
+ * never written: the command reads it from `$TOKEN`. Requests are taken from
+ * the client itself (a client whose HTTP function records instead of
+ * sending), so the command is exactly what the extension would send.
+ */
+import { OmsClient } from './client';
+import type { Http, RequestOptions } from './http';
+
+/** POSIX shell single quotes: safe for any text, including quotes and `$`. */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+export function curlCommand(baseUrl: string, req: Pick<RequestOptions, 'method' | 'path' | 'query' | 'json' | 'anonymous'>): string {
+  const base = new URL(baseUrl);
+  const url = new URL(base.origin + base.pathname.replace(/\/+$/, '') + req.path);
+  for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  const parts = ['curl', '-sS', '--fail-with-body'];
+  if (req.method !== 'GET' || req.json !== undefined) parts.push('-X', req.method);
+  parts.push(shellQuote(url.toString()));
+  // Double quotes: the shell puts the token in, it is never part of the text.
+  if (!req.anonymous) parts.push('-H', '"Authorization: Bearer $TOKEN"');
+  if (req.json !== undefined) parts.push('-H', shellQuote('Content-Type: application/json'), '--data-raw', shellQuote(JSON.stringify(req.json)));
+  return parts.join(' ');
+}
+
+/** The requests a client call would send, without sending anything. */
+export async function requestsOf(call: (client: OmsClient) => Promise<unknown>): Promise<RequestOptions[]> {
+  const seen: RequestOptions[] = [];
+  const recorder = ((req: RequestOptions) => {
+    seen.push(req);
+    return Promise.resolve(req.method === 'GET' ? [] : undefined);
+  }) as Http;
+  await call(new OmsClient(recorder)).catch(() => undefined);
+  return seen;
+}
+
+/** The cURL commands of a client call, one a line. */
+export async function curlOf(baseUrl: string, call: (client: OmsClient) => Promise<unknown>): Promise<string> {
+  return (await requestsOf(call)).map((r) => curlCommand(baseUrl, r)).join('\n');
+}

@@ -1,0 +1,39 @@
+/**
+ * Add Note…: adds a note to an object with a POST (a PUT of the object never
+ * changes its notes). From an object in the tree, an open object document
+ * (editor title, palette) or `{ connectionId, folderKey, kind, key, text }`
+ * (no prompt). The object's notes in the tree are reloaded.
+ */
+import * as vscode from 'vscode';
+import type { NoteInfo } from '../model/types';
+import { notify } from '../ui/notify';
+import { ObjectArgs, objectInContext } from './objectInContext';
+import type { Command } from './services';
+
+export interface AddNoteArgs extends ObjectArgs {
+  text?: string;
+}
+
+export const addNote: Command = {
+  id: 'oms.addNote',
+  async run(s, target?: unknown): Promise<NoteInfo | undefined> {
+    const { address, name } = objectInContext(s, target);
+    const connection = s.connections.get(address.connectionId);
+    if (!connection) throw new Error('The connection was removed');
+    let text = (target as AddNoteArgs | undefined)?.text;
+    text ??= await vscode.window.showInputBox({
+      title: `Add Note to "${name}"`,
+      prompt: 'The note is added at once (a POST); notes are kept in the order they were added',
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : 'Type the note'),
+    });
+    if (text === undefined) return undefined;
+    const note = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Adding a note to "${name}"` },
+      () => connection.client.addNote(address.kind, address.folderKey, address.key, text.trim()),
+    );
+    s.tree.notesChanged(address);
+    notify('info', `Note added to "${name}".`);
+    return note;
+  },
+};

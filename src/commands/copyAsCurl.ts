@@ -1,0 +1,51 @@
+/**
+ * Copy as cURL: the request that reads an object (from the tree or an open
+ * document), a group (its first page) or a folder, as a shell command with
+ * `$TOKEN` in place of the token. Returns the command.
+ */
+import * as vscode from 'vscode';
+import type { OmsClient } from '../api/client';
+import { curlOf } from '../api/curl';
+import { CollectionNode } from '../tree/nodes/collectionNode';
+import { FolderNode } from '../tree/nodes/folderNode';
+import { pageSize } from '../tree/nodes/context';
+import type { Connection } from '../connection/connection';
+import { notify } from '../ui/notify';
+import { objectInContext } from './objectInContext';
+import type { Command, Services } from './services';
+
+export const copyAsCurl: Command = {
+  id: 'oms.copyAsCurl',
+  async run(s, target?: unknown): Promise<string> {
+    const { connectionId, call, what } = requestOf(s, target);
+    const connection = s.connections.get(connectionId);
+    if (!connection) throw new Error('The connection was removed');
+    return copyCurl(connection, call, what);
+  },
+};
+
+/** Copies the cURL form of a client call and says how to use it. */
+export async function copyCurl(connection: Connection, call: (c: OmsClient) => Promise<unknown>, what: string): Promise<string> {
+  const text = await curlOf(connection.info.baseUrl, call);
+  await vscode.env.clipboard.writeText(text);
+  notify('info', `Copied the cURL command for ${what}. Set TOKEN to your access token before running it.`);
+  return text;
+}
+
+/** A Copy as cURL button for confirmations. */
+export const curlButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('terminal'), tooltip: 'Copy as cURL' };
+
+function requestOf(s: Services, target: unknown): { connectionId: string; call: (c: OmsClient) => Promise<unknown>; what: string } {
+  if (target instanceof CollectionNode) {
+    return {
+      connectionId: target.connectionId,
+      call: (c) => c.list(target.kind, target.folderKey, 0, pageSize()),
+      what: `the first page of ${target.kind.pluralLabel.toLowerCase()}`,
+    };
+  }
+  if (target instanceof FolderNode) {
+    return { connectionId: target.connectionId, call: (c) => c.folder(target.folderKey), what: `folder "${target.folder.CommonName ?? target.folderKey}"` };
+  }
+  const { address, name } = objectInContext(s, target);
+  return { connectionId: address.connectionId, call: (c) => c.get(address.kind, address.folderKey, address.key), what: `"${name}"` };
+}

@@ -1,0 +1,36 @@
+/**
+ * Delete Note: removes one note of an object (`DELETE .../notes/{noteKey}`),
+ * after a confirmation that quotes it. From a note in the tree, or
+ * `{ connectionId, folderKey, kind, key, noteKey }` (no confirmation).
+ */
+import * as vscode from 'vscode';
+import { kind as kindOf } from '../model/kinds';
+import { NoteNode } from '../tree/nodes/noteNode';
+import type { AddNoteArgs } from './addNote';
+import { notify } from '../ui/notify';
+import type { Command } from './services';
+
+export const deleteNote: Command = {
+  id: 'oms.deleteNote',
+  async run(s, target: NoteNode | (AddNoteArgs & { noteKey: string })): Promise<boolean> {
+    const fromTree = target instanceof NoteNode;
+    const address = fromTree ? target.parent.address : { ...target, kind: kindOf(target.kind) };
+    const noteKey = fromTree ? target.note.Key : target.noteKey;
+    if (!noteKey) throw new Error('This note has no key, so it cannot be deleted');
+    const name = fromTree ? target.parent.name : address.key;
+    if (fromTree) {
+      const text = (target.note.NoteText ?? '').trim();
+      const quoted = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+      const choice = await vscode.window.showWarningMessage(
+        `Delete the note "${quoted}" of "${name}"?`, { modal: true, detail: `Written by ${target.author}. This cannot be undone.` }, 'Delete',
+      );
+      if (choice !== 'Delete') return false;
+    }
+    const connection = s.connections.get(address.connectionId);
+    if (!connection) throw new Error('The connection was removed');
+    await connection.client.deleteNote(address.kind, address.folderKey, address.key, noteKey);
+    s.tree.notesChanged(address);
+    notify('info', `Note deleted from "${name}".`);
+    return true;
+  },
+};

@@ -1,0 +1,22 @@
+/**
+ * Follows a reference of an object document (the target of its links):
+ * `{ connectionId, href?, key? }`. Objects open, folders and notes are
+ * revealed in the tree, an object known only by its key is looked up.
+ */
+import { follow, targetOf } from '../editor/targets';
+import type { Command } from './services';
+
+export interface FollowLinkArgs {
+  connectionId: string;
+  href?: string;
+  key?: string;
+}
+
+export const followLink: Command = {
+  id: 'oms.followLink',
+  async run(s, args: FollowLinkArgs) {
+    const target = targetOf(args.connectionId, args);
+    if (!target) throw new Error('This reference leads nowhere the extension can show');
+    await follow(s, target);
+  },
+};

@@ -1,0 +1,123 @@
+/**
+ * Go to Object…: type part of a name; matches show as the connection's
+ * folders and kinds are paged in the background (src/search/objectIndex.ts).
+ * The picker's progress bar runs while the walk does, its title counts what
+ * was searched, the stop button (or Escape) ends the walk. Recently opened
+ * objects are listed first. Enter opens the object; the item's tree button
+ * reveals it in the Objects view.
+ *
+ * Args: `{ connectionId?, query? }` (the query fills the box).
+ */
+import * as vscode from 'vscode';
+import { folderPathText, matches, queryWords, rank } from '../search/match';
+import type { IndexEntry } from '../search/objectIndex';
+import { follow } from '../editor/targets';
+import { connectionTarget } from './commandTargets';
+import { reportFailure } from './runCommand';
+import type { Command } from './services';
+
+interface ResultItem extends vscode.QuickPickItem {
+  entry: IndexEntry;
+}
+
+/** Items shown at once: more would slow the list and nobody reads them. */
+const shownMax = 200;
+const revealButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('list-tree'), tooltip: 'Reveal in Tree' };
+const stopButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: 'Stop searching' };
+
+export const goToObject: Command = {
+  id: 'oms.goToObject',
+  async run(s, args?: { connectionId?: string; query?: string }) {
+    // The named connection, else the active one: searching should not start with a question.
+    const connection = (args?.connectionId ? undefined : s.connections.active) ?? (await connectionTarget(s, args)).connection;
+    const index = s.search.of(connection.id);
+    const pick = vscode.window.createQuickPick<ResultItem>();
+    pick.placeholder = 'Part of an object’s name; Enter opens it';
+    pick.matchOnDescription = false;
+    pick.value = args?.query ?? '';
+    let words = queryWords(pick.value);
+    let timer: NodeJS.Timeout | undefined;
+
+    const render = () => {
+      timer = undefined;
+      const recent = s.search.recentKeys(connection.id);
+      const found: IndexEntry[] = [];
+      if (words.length) {
+        for (const e of index.entries) if (matches(e, words)) found.push(e);
+      } else {
+        for (const key of recent) {
+          const e = index.entry(key);
+          if (e) found.push(e);
+        }
+      }
+      const recentSet = new Set(recent);
+      pick.items = rank(found, words, recent).slice(0, shownMax).map((entry) => ({
+        label: `$(${entry.kind.icon}) ${entry.name}`,
+        description: `${entry.kind.label} · ${folderPathText(entry)}`,
+        detail: recentSet.has(entry.key) ? 'recently opened' : undefined,
+        buttons: [revealButton],
+        // Matched here by every word in any order; VS Code's own filter would hide "contact floor" for "Floor 1 Door Contact".
+        alwaysShow: true,
+        entry,
+      }));
+      const p = index.progress;
+      const more = found.length > shownMax ? ` (first ${shownMax} shown)` : '';
+      pick.title = `Go to Object on ${connection.info.label}: ${found.length} match${found.length === 1 ? '' : 'es'}${more} in ${p.objects} objects, ${p.folders} folders`
+        + (p.done ? '' : pick.busy ? ', searching…' : ', stopped');
+    };
+    // Pages arrive fast: redraw at most every 50 ms.
+    const later = () => (timer ??= setTimeout(render, 50));
+
+    const disposables: vscode.Disposable[] = [
+      pick.onDidChangeValue((v) => {
+        words = queryWords(v); // the newest query wins: results are always for what is typed now
+        render();
+      }),
+      pick.onDidAccept(() => {
+        const item = pick.activeItems[0];
+        if (!item) return;
+        pick.hide();
+        void open(item.entry);
+      }),
+      pick.onDidTriggerItemButton((e) => {
+        pick.hide();
+        void open(e.item.entry, true);
+      }),
+      pick.onDidTriggerButton((b) => {
+        if (b === stopButton) index.stop();
+      }),
+      new vscode.Disposable(index.onEntries(later)),
+      new vscode.Disposable(index.onProgress(later)),
+    ];
+    const open = (entry: IndexEntry, reveal = false): Promise<unknown> => {
+      const target = entry.kind.id === 'folder'
+        ? { type: 'folder' as const, connectionId: connection.id, key: entry.key }
+        : { type: 'object' as const, connectionId: connection.id, folderKey: entry.folderKey, kind: entry.kind, key: entry.key };
+      const run = reveal && target.type === 'object'
+        ? vscode.commands.executeCommand('oms.revealInTree', { connectionId: connection.id, folderKey: entry.folderKey, kind: entry.kind.id, key: entry.key })
+        : follow(s, target);
+      return Promise.resolve(run).catch((e: unknown) => reportFailure(s, reveal ? 'Could not reveal the object' : 'Could not open the object', e, connection.id, () => open(entry, reveal)));
+    };
+
+    pick.busy = true;
+    pick.buttons = [stopButton];
+    render();
+    pick.show();
+    const walk = index.ensure().then(
+      () => undefined,
+      (e: unknown) => {
+        pick.title = `Go to Object: search stopped: ${(e as Error).message}`;
+      },
+    ).finally(() => {
+      pick.busy = false;
+      pick.buttons = [];
+      render();
+    });
+    await new Promise<void>((resolve) => disposables.push(pick.onDidHide(() => resolve())));
+    index.stop(); // closing the picker ends the walk; what was fetched is kept
+    await walk;
+    if (timer) clearTimeout(timer);
+    for (const d of disposables) d.dispose();
+    pick.dispose();
+  },
+};

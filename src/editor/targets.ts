@@ -1,0 +1,137 @@
+/**
+ * Where a reference in an object document leads, and how to get there: open
+ * the object, reveal the folder (or the object's notes) in the tree, or show
+ * another resource of the service read-only.
+ */
+import * as vscode from 'vscode';
+import type { Services } from '../commands/services';
+import { Kind, kind as kindOf, kindByCollection } from '../model/kinds';
+import { parseHref } from '../model/routes';
+import type { IndexEntry, ObjectIndex } from '../search/objectIndex';
+import type { TreePlace } from '../tree/objectTree';
+import type { LinkSpan } from './documentModel';
+
+export type Target =
+  | { type: 'object'; connectionId: string; folderKey: string; kind: Kind; key: string; notes?: boolean }
+  | { type: 'folder'; connectionId: string; key: string }
+  | { type: 'resource'; connectionId: string; path: string }
+  | { type: 'key'; connectionId: string; key: string };
+
+export function targetOf(connectionId: string, link: Pick<LinkSpan, 'href' | 'key'>): Target | undefined {
+  if (link.href) {
+    const parsed = parseHref(link.href);
+    if (!parsed) return link.href.startsWith('/') ? { type: 'resource', connectionId, path: link.href } : undefined;
+    if (!('key' in parsed)) return { type: 'folder', connectionId, key: parsed.folderKey };
+    const kind = kindByCollection(parsed.collection);
+    if (kind?.id === 'folder' && !parsed.rest.length) return { type: 'folder', connectionId, key: parsed.key };
+    if (kind && (!parsed.rest.length || (parsed.rest.length === 1 && parsed.rest[0] === 'notes'))) {
+      return { type: 'object', connectionId, folderKey: parsed.folderKey, kind, key: parsed.key, notes: parsed.rest.length === 1 };
+    }
+    return { type: 'resource', connectionId, path: link.href };
+  }
+  return link.key ? { type: 'key', connectionId, key: link.key } : undefined;
+}
+
+/** Kind and name of a target, for a hover ("Input scanner · Front Door"). */
+export async function describe(s: Services, target: Target): Promise<{ kind: string; name: string; key?: string }> {
+  const connection = s.connections.get(target.connectionId);
+  if (!connection) throw new Error('The connection of this document was removed');
+  const client = connection.client;
+  switch (target.type) {
+    case 'object': {
+      const o = await client.get(target.kind, target.folderKey, target.key);
+      return { kind: target.notes ? `Notes of ${target.kind.label.toLowerCase()}` : target.kind.label, name: o.CommonName || target.key, key: target.key };
+    }
+    case 'folder': {
+      const f = await client.folder(target.key);
+      return { kind: target.key === (await connection.rootFolderKey()) ? 'Instance (root folder)' : 'Folder', name: f.CommonName || target.key, key: target.key };
+    }
+    case 'resource':
+      return { kind: 'Resource of the service', name: target.path };
+    case 'key': {
+      const entry = s.search.existing(target.connectionId)?.entry(target.key);
+      if (entry) return { kind: entry.kind.label, name: entry.name, key: entry.key };
+      if (target.key === (await connection.rootFolderKey())) return describe(s, { type: 'folder', connectionId: target.connectionId, key: target.key });
+      return { kind: 'Object found by its key', name: 'Ctrl+click to look it up', key: target.key };
+    }
+  }
+}
+
+/** Opens or reveals a target. */
+export async function follow(s: Services, target: Target): Promise<void> {
+  const connection = s.connections.get(target.connectionId);
+  if (!connection) throw new Error('The connection of this document was removed');
+  if (target.type === 'object' && !target.notes) {
+    // The tab is named after the object: from the index, else as the service has it.
+    const name = s.search.existing(target.connectionId)?.entry(target.key)?.name
+      ?? (await connection.client.get(target.kind, target.folderKey, target.key)).CommonName ?? target.key;
+    await vscode.commands.executeCommand('oms.openObject', { connectionId: target.connectionId, folderKey: target.folderKey, kind: target.kind.id, key: target.key, name });
+    return;
+  }
+  if (target.type === 'object' || target.type === 'folder') {
+    const place = await placeOf(s, target.connectionId, target.type === 'folder' ? kindOf('folder') : target.kind, target.key, target.type === 'object' ? target.folderKey : undefined);
+    const node = await s.tree.reveal(place);
+    if (!node) throw new Error('Not found in the tree');
+    if (target.type === 'object') await s.tree.view?.reveal(node, { expand: true, select: true, focus: true });
+    return;
+  }
+  if (target.type === 'resource') {
+    const body = await connection.client.http({ method: 'GET', path: target.path });
+    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(body, null, 2) });
+    await vscode.window.showTextDocument(doc, { preview: true });
+    return;
+  }
+  const entry = await findByKey(s, target.connectionId, target.key);
+  if (entry) return follow(s, entry.kind.id === 'folder'
+    ? { type: 'folder', connectionId: target.connectionId, key: entry.key }
+    : { type: 'object', connectionId: target.connectionId, folderKey: entry.folderKey, kind: entry.kind, key: entry.key });
+  if (target.key === (await connection.rootFolderKey())) return follow(s, { type: 'folder', connectionId: target.connectionId, key: target.key });
+  throw new Error(`No object with the key ${target.key} on ${connection.info.label}`);
+}
+
+/** Where an object or folder sits in the tree; the folders on its way come from the index. */
+export async function placeOf(s: Services, connectionId: string, kind: Kind, key: string, folderKey?: string): Promise<TreePlace> {
+  const rootKey = await s.connections.get(connectionId)!.rootFolderKey();
+  if (kind.id === 'folder' && key === rootKey) return { connectionId, folderKeys: [], kindId: 'folder', key };
+  if (folderKey === rootKey) return { connectionId, folderKeys: [rootKey], kindId: kind.id, key };
+  const entry = await findByKey(s, connectionId, folderKey ?? key);
+  if (!entry) throw new Error(`Folder ${folderKey ?? key} not found on this connection`);
+  const path = entry.folders.map((f) => f.key);
+  return folderKey === undefined
+    ? { connectionId, folderKeys: path, kindId: kind.id, key }
+    : { connectionId, folderKeys: [...path, entry.key], kindId: kind.id, key };
+}
+
+/** An object by key: from the index, walking the connection (with a cancellable progress) until it shows up. */
+async function findByKey(s: Services, connectionId: string, key: string): Promise<IndexEntry | undefined> {
+  const index = s.search.of(connectionId);
+  const known = index.entry(key);
+  if (known) return known;
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Looking for the object on the service…', cancellable: true },
+    (_progress, token) => waitForEntry(index, key, token),
+  );
+}
+
+function waitForEntry(index: ObjectIndex, key: string, token: vscode.CancellationToken): Promise<IndexEntry | undefined> {
+  return new Promise<IndexEntry | undefined>((resolve, reject) => {
+    const done = (entry: IndexEntry | undefined) => {
+      stopListening();
+      cancel.dispose();
+      resolve(entry);
+    };
+    const stopListening = index.onEntries((added) => {
+      const found = added.find((e) => e.key === key);
+      if (found) done(found);
+    });
+    const cancel = token.onCancellationRequested(() => {
+      index.stop();
+      done(undefined);
+    });
+    index.ensure().then(() => done(index.entry(key)), (e: unknown) => {
+      stopListening();
+      cancel.dispose();
+      reject(e instanceof Error ? e : new Error(String(e)));
+    });
+  });
+}

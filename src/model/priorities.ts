@@ -1,0 +1,80 @@
+/**
+ * An input scanner's reporting priorities as rows of a table (label,
+ * resistance range, priority, status), and edits of those rows applied back
+ * to the scanner. Plain TypeScript: the table view and tests use it.
+ */
+import type { InputScannerInfo } from './types';
+import { statusCodeLabels, statusLabel } from './statusCodes';
+
+export interface PriorityRow {
+  label: string;
+  min: number;
+  max: number;
+  range: string;
+  priority: number;
+  statusCode: number;
+  statusLabel: string;
+}
+
+/** What the user can change in a row. */
+export interface RowEdit {
+  label: string;
+  priority: number;
+  statusCode: number;
+}
+
+const int32 = { min: -2147483648, max: 2147483647 };
+
+/**
+ * A resistance range as a reader wants it: `850 – 1150`, `25000 – open circuit (-1)`,
+ * negative codes called special codes (`special codes -4 – -3`).
+ */
+export function rangeText(min: number | undefined, max: number | undefined): string {
+  const end = (v: number | undefined) => (v === undefined ? '?' : v === -1 ? 'open circuit (-1)' : String(v));
+  if (min !== undefined && max !== undefined && min < 0 && max < -1) return `special codes ${min} – ${max}`;
+  const start = min === undefined ? '?' : min < 0 ? `${min} (special)` : String(min);
+  return `${start} – ${end(max)}`;
+}
+
+export function rowsOf(scanner: InputScannerInfo): PriorityRow[] {
+  return (scanner.InputScannerReportingPriorities ?? []).map((p) => ({
+    label: p.CommonName ?? '',
+    min: p.MinResistanceCode,
+    max: p.MaxResistanceCode,
+    range: rangeText(p.MinResistanceCode, p.MaxResistanceCode),
+    priority: p.Priority,
+    statusCode: p.StatusCode,
+    statusLabel: statusLabel(p.StatusCode),
+  }));
+}
+
+/** The status codes offered: the known ones, plus any code the scanner uses. */
+export function statusOptions(scanner: InputScannerInfo): Array<{ code: number; label: string }> {
+  const codes = new Set(Object.keys(statusCodeLabels).map(Number));
+  for (const p of scanner.InputScannerReportingPriorities ?? []) codes.add(p.StatusCode);
+  return [...codes].sort((a, b) => a - b).map((code) => ({ code, label: statusLabel(code) }));
+}
+
+/** Why an edit cannot be saved (row numbers from 1), or nothing. */
+export function checkEdits(edits: readonly RowEdit[], count: number): string | undefined {
+  if (edits.length !== count) return `expected ${count} rows, got ${edits.length}`;
+  for (const [i, e] of edits.entries()) {
+    for (const [what, v] of [['priority', e.priority], ['status', e.statusCode]] as const) {
+      if (!Number.isInteger(v) || v < int32.min || v > int32.max) return `row ${i + 1}: the ${what} must be a whole number`;
+    }
+    if (typeof e.label !== 'string') return `row ${i + 1}: the label must be text`;
+  }
+  return undefined;
+}
+
+/** The scanner with the rows' edits; every other field exactly as it was. */
+export function applyEdits(scanner: InputScannerInfo, edits: readonly RowEdit[]): InputScannerInfo {
+  return {
+    ...scanner,
+    InputScannerReportingPriorities: scanner.InputScannerReportingPriorities.map((p, i) => {
+      const e = edits[i];
+      if (!e || (e.label === (p.CommonName ?? '') && e.priority === p.Priority && e.statusCode === p.StatusCode)) return p;
+      return { ...p, CommonName: e.label === '' && p.CommonName === null ? null : e.label, Priority: e.priority, StatusCode: e.statusCode };
+    }),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * One object index per connection, the objects opened recently, and the
+ * adapter from a client to the index's source. Plain TypeScript: the
+ * extension passes a lookup from connection id to client.
+ */
+import type { OmsClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import { IndexOptions, IndexSource, ObjectIndex } from './objectIndex';
+import { touch } from './match';
+
+/** What the indexes need of a connection. */
+export interface Indexable {
+  client: OmsClient;
+  rootFolderKey(): Promise<string>;
+}
+
+export function sourceOf(c: Indexable): IndexSource {
+  return {
+    async root() {
+      const key = await c.rootFolderKey();
+      // A service may not serve the root folder itself; its key is enough to walk.
+      const folder = await c.client.folder(key).catch((e: unknown) => {
+        if (e instanceof ApiError && e.kind !== 'network' && e.kind !== 'timeout') return undefined;
+        throw e;
+      });
+      return { key, name: folder?.CommonName || 'Root folder' };
+    },
+    list: (kind, folderKey, page, pageSize, signal) => c.client.list(kind, folderKey, page, pageSize, signal),
+  };
+}
+
+export class Indexes {
+  private readonly indexes = new Map<string, { index: ObjectIndex; of: Indexable }>();
+  private readonly recent = new Map<string, string[]>();
+
+  constructor(private readonly lookup: (connectionId: string) => Indexable | undefined, private readonly options: IndexOptions = {}) {}
+
+  /** The index of a connection (a new one when the connection was replaced). */
+  of(connectionId: string): ObjectIndex {
+    const connection = this.lookup(connectionId);
+    if (!connection) throw new Error(`No connection "${connectionId}"`);
+    const known = this.indexes.get(connectionId);
+    if (known?.of === connection) return known.index;
+    known?.index.stop();
+    const index = new ObjectIndex(sourceOf(connection), this.options);
+    this.indexes.set(connectionId, { index, of: connection });
+    return index;
+  }
+
+  /** The index if one exists already (no walk is started). */
+  existing(connectionId: string): ObjectIndex | undefined {
+    return this.indexes.get(connectionId)?.index;
+  }
+
+  opened(connectionId: string, key: string): void {
+    this.recent.set(connectionId, touch(this.recent.get(connectionId) ?? [], key));
+  }
+
+  recentKeys(connectionId: string): readonly string[] {
+    return this.recent.get(connectionId) ?? [];
+  }
+
+  /** After a save, create or delete: that collection is listed again by the next walk. */
+  changed(connectionId: string, folderKey: string, kindId: string): void {
+    this.indexes.get(connectionId)?.index.invalidate(folderKey, kindId);
+  }
+
+  stopAll(): void {
+    for (const { index } of this.indexes.values()) index.stop();
+  }
+}

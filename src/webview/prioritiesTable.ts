@@ -1,0 +1,187 @@
+/**
+ * An input scanner's eight reporting priorities as an editable table
+ * (a webview panel, one per scanner). Built to VS Code's webview guidelines:
+ * a content security policy with a nonce, local scripts and styles only,
+ * theme colours from CSS variables, native form controls (keyboard and screen
+ * readers work as anywhere), no Node or remote content: it runs the same in
+ * the desktop and in the web/server build. Saves go through the one save operation (`fs.sendEdit`).
+ */
+import * as vscode from 'vscode';
+import type { Services } from '../commands/services';
+import type { ObjectAddress } from '../fs/objectUri';
+import { applyEdits, checkEdits, RowEdit, rowsOf, statusOptions } from '../model/priorities';
+import type { InputScannerInfo } from '../model/types';
+import { validate, formatErrors } from '../validation/validator';
+import { notify } from '../ui/notify';
+
+/** From the webview. */
+type Incoming =
+  | { type: 'ready' } | { type: 'reload' }
+  | { type: 'save'; version: number | null; edits: RowEdit[] }
+  /** Sent as the user types: unsaved edits (none when the table matches the server). */
+  | { type: 'edits'; version: number | null; edits?: RowEdit[] };
+
+/** To the webview. */
+interface Shown {
+  type: 'show';
+  name: string;
+  version: number | null;
+  rows: ReturnType<typeof rowsOf>;
+  statuses: ReturnType<typeof statusOptions>;
+  message?: { level: 'info' | 'error'; text: string };
+  /** Edits to put back into the table (a reopened table). */
+  restore?: RowEdit[];
+}
+
+const viewType = 'oms.prioritiesTable';
+const panels = new Map<string, PrioritiesTable>();
+
+export class PrioritiesTable {
+  private scanner?: InputScannerInfo;
+  /** What the user typed and has not saved, with the version it was typed on. */
+  private unsaved?: { version: number | null; edits: RowEdit[] };
+
+  static show(s: Services, address: ObjectAddress, restore?: { version: number | null; edits: RowEdit[] }): void {
+    const id = `${address.connectionId}|${address.key}`;
+    const known = panels.get(id);
+    if (known) {
+      known.panel.reveal();
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(viewType, 'Scanner priorities', vscode.ViewColumn.Active, {
+      enableScripts: true,
+      // Unsaved edits live in the page: keep it while its tab is in the background.
+      retainContextWhenHidden: true,
+      localResourceRoots: [vscode.Uri.joinPath(s.context.extensionUri, 'media')],
+    });
+    const table = new PrioritiesTable(s, address, panel);
+    table.unsaved = restore;
+    panels.set(id, table);
+    panel.onDidDispose(() => {
+      panels.delete(id);
+      table.closedUnsaved();
+    });
+  }
+
+  private constructor(private readonly s: Services, private readonly address: ObjectAddress, readonly panel: vscode.WebviewPanel) {
+    panel.webview.html = this.html();
+    panel.webview.onDidReceiveMessage((m: Incoming) => void this.receive(m));
+  }
+
+  /** A panel cannot refuse to close: say so, and offer the edits back. */
+  private closedUnsaved(): void {
+    const unsaved = this.unsaved;
+    if (!unsaved) return;
+    const name = this.scanner?.CommonName ?? this.address.key;
+    notify('warning', `The priorities table of "${name}" was closed with edits that were not saved.`, {
+      title: 'Reopen with My Edits', run: () => PrioritiesTable.show(this.s, this.address, unsaved),
+    });
+  }
+
+  private async receive(m: Incoming): Promise<void> {
+    if (m.type === 'edits') {
+      this.unsaved = m.edits ? { version: m.version, edits: m.edits } : undefined;
+      this.panel.title = `${this.unsaved ? '● ' : ''}Priorities: ${this.scanner?.CommonName ?? this.address.key}`;
+      return;
+    }
+    try {
+      if (m.type === 'ready' || m.type === 'reload') await this.load();
+      if (m.type === 'save') await this.save(m.version, m.edits);
+    } catch (e) {
+      await this.post({ level: 'error', text: (e as Error).message });
+    }
+  }
+
+  private async load(message?: Shown['message']): Promise<void> {
+    const connection = this.s.connections.get(this.address.connectionId);
+    if (!connection) throw new Error('The connection was removed');
+    this.scanner = await connection.client.get<InputScannerInfo>(this.address.kind, this.address.folderKey, this.address.key);
+    await this.post(message);
+  }
+
+  private async save(version: number | null, edits: RowEdit[]): Promise<void> {
+    const scanner = this.scanner;
+    if (!scanner) return this.load();
+    const problem = checkEdits(edits, scanner.InputScannerReportingPriorities?.length ?? 0);
+    if (problem) return this.post({ level: 'error', text: `Not saved: ${problem}` }, false);
+    if (version !== (scanner.ConcurrencyVersion ?? null)) return this.post({ level: 'error', text: 'Not saved: the table was reloaded meanwhile; make the change again' });
+    const edited = applyEdits(scanner, edits);
+    const errors = validate(this.address.kind.schema, edited);
+    if (errors.length) return this.post({ level: 'error', text: `Not saved: ${formatErrors(errors, 3).replace(/\n/g, '; ')}` }, false);
+    // Notes and Links are the service's own: a PUT does not store them, so they are not sent.
+    const { Notes: _notes, Links: _links, ...body } = edited;
+    const result = await this.s.fs.sendEdit(this.address, body, version);
+    if (result.status === 'saved' || result.status === 'unchanged') {
+      this.scanner = result.object as InputScannerInfo;
+      return this.post({ level: 'info', text: result.status === 'saved' ? `Saved: version ${this.scanner.ConcurrencyVersion ?? '?'} on the server.` : 'No changes to save.' });
+    }
+    if (result.status === 'conflict') {
+      // The edits stay in the table; Reload shows the server's priorities.
+      return this.post({
+        level: 'error',
+        text: `Not saved: "${scanner.CommonName}" changed on the server (now version ${result.server.ConcurrencyVersion}, the table shows ${version}). Reload to see it, then make your change again.`,
+      }, false);
+    }
+    return this.post({ level: 'error', text: result.refusal.message }, false);
+  }
+
+  /** Sends the scanner (or, with `replace` false, only a message: the user's edits stay). */
+  private async post(message?: Shown['message'], replace = true): Promise<void> {
+    const scanner = this.scanner;
+    if (scanner) this.panel.title = `${this.unsaved && !replace ? '● ' : ''}Priorities: ${scanner.CommonName ?? this.address.key}`;
+    if (!replace || !scanner) {
+      await this.panel.webview.postMessage({ type: 'message', message });
+      return;
+    }
+    const shown: Shown = {
+      type: 'show', name: scanner.CommonName ?? this.address.key, version: scanner.ConcurrencyVersion ?? null,
+      rows: rowsOf(scanner), statuses: statusOptions(scanner), message,
+      // Edits typed on the version shown come back (a reopened table); edits on an older version do not.
+      restore: this.unsaved?.version === (scanner.ConcurrencyVersion ?? null) ? this.unsaved.edits : undefined,
+    };
+    this.unsaved = undefined;
+    await this.panel.webview.postMessage(shown);
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const media = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.s.context.extensionUri, 'media', file));
+    const nonce = newNonce();
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link href="${media('priorities.css').toString()}" rel="stylesheet">
+<title>Scanner priorities</title>
+</head>
+<body>
+<header>
+  <h1 id="title">Loading…</h1>
+  <span id="version"></span>
+</header>
+<p class="hint">Tab moves between cells, Up and Down move between rows, Ctrl+S saves. Nothing is sent until you save.</p>
+<table id="table" aria-describedby="title">
+  <thead><tr>
+    <th scope="col">#</th><th scope="col">Label</th><th scope="col">Resistance range</th><th scope="col">Priority</th><th scope="col">Status</th>
+  </tr></thead>
+  <tbody id="rows"></tbody>
+</table>
+<div class="actions">
+  <button id="save" type="button" disabled>Save</button>
+  <button id="revert" type="button" class="secondary" disabled>Revert</button>
+  <button id="reload" type="button" class="secondary">Reload from Server</button>
+</div>
+<p id="status" role="status" aria-live="polite"></p>
+<script nonce="${nonce}" src="${media('priorities.js').toString()}"></script>
+</body>
+</html>`;
+  }
+}
+
+function newNonce(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+}
