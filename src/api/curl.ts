@@ -7,11 +7,15 @@
 import { OmsClient } from './client';
 import type { Http, RequestOptions } from './http';
 
-/** POSIX shell single quotes: safe for any text, including quotes and `$`. */
+/**
+ * POSIX shell single quotes: safe for any text, including quotes and `$`.
+ * @internal Exported for its unit test.
+ */
 export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** @internal Exported for its unit test. */
 export function curlCommand(baseUrl: string, req: Pick<RequestOptions, 'method' | 'path' | 'query' | 'json' | 'anonymous'>): string {
   const base = new URL(baseUrl);
   const url = new URL(base.origin + base.pathname.replace(/\/+$/, '') + req.path);
@@ -25,7 +29,10 @@ export function curlCommand(baseUrl: string, req: Pick<RequestOptions, 'method' 
   return parts.join(' ');
 }
 
-/** The requests a client call would send, without sending anything. */
+/**
+ * The requests a client call would send, without sending anything.
+ * @internal Exported for its unit test.
+ */
 export async function requestsOf(call: (client: OmsClient) => Promise<unknown>): Promise<RequestOptions[]> {
   const seen: RequestOptions[] = [];
   const recorder = ((req: RequestOptions) => {
