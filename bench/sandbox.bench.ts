@@ -38,7 +38,7 @@ function startServer(which: string, arg: string): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'peers', 'servers.ts'), which, arg], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d) => {
+    child.stdout.on('data', (d) => {
       out += d;
       const m = /listening (\S+) (\S+) (\S+)/.exec(out);
       if (m) resolve({ url: m[1], token: m[2], folder: m[3], child });

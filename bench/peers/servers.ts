@@ -17,7 +17,7 @@ async function sandbox(dataFile: string): Promise<void> {
   process.stdout.write(`listening ${sb.url} ${sb.token} ${sb.instanceKey}\n`);
 }
 
-async function jsonServer(db: string): Promise<void> {
+function jsonServer(db: string): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const js = require('json-server') as {
     create(): { use(m: unknown): void; listen(port: number, host: string, cb: () => void): { address(): AddressInfo } };
@@ -59,5 +59,5 @@ function bare(file: string): void {
 
 const [which, arg] = process.argv.slice(2);
 if (which === 'sandbox') void sandbox(arg);
-else if (which === 'json-server') void jsonServer(arg);
+else if (which === 'json-server') jsonServer(arg);
 else bare(arg);

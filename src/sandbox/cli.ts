@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     password: values.password,
     instanceName: values['instance-name'],
     dataFile: values.data,
-    seed: values.seed as 'demo' | 'empty' | undefined,
+    seed: values.seed,
     tokenTtlSeconds: integer(values['token-ttl'], 'token-ttl', 1),
     maxBodyBytes: integer(values['max-body'], 'max-body', 1),
     journal: { compactAtBytes: integer(values['compact-at'], 'compact-at', 1) },

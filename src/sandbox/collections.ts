@@ -9,7 +9,7 @@ import type { BaseInfo } from '../model/types';
 import { checkObject, typeFromCollection } from './checks';
 import type { FolderRequest, SandboxContext } from './context';
 import { createObject } from './creation';
-import { ErrorDetail, HttpError, json, noContent, notFound, readJsonSized, Reply } from './http';
+import { ErrorDetail, HttpError, noContent, notFound, readJsonSized, Reply } from './http';
 import { checkInput, pagingSchema } from './inputs';
 import { keyAddresses, placeObject } from './objects';
 

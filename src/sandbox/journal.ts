@@ -93,7 +93,7 @@ async function readSnapshot(file: string): Promise<{ instanceKey: string; seq: n
       try {
         header = JSON.parse(line) as typeof header;
       } catch (e) {
-        throw new Error(`The sandbox data file ${file} is not valid JSON (${(e as Error).message}); fix or remove it`);
+        throw new Error(`The sandbox data file ${file} is not valid JSON (${(e as Error).message}); fix or remove it`, { cause: e });
       }
       if (!header || header.format !== format || typeof header.instanceKey !== 'string') {
         throw new Error(`${file} is not an OMS sandbox data file (expected "format": "${format}")`);

@@ -131,7 +131,7 @@ class DemoSeeder {
   }
 
   private add(k: Kind, folderKey: string, fields: Record<string, unknown>): BaseInfo {
-    const obj = { ...newObject(k, String(fields.CommonName ?? '')), ...fields } as BaseInfo;
+    const obj: BaseInfo = { ...newObject(k, typeof fields.CommonName === 'string' ? fields.CommonName : ''), ...fields };
     return createObject({ store: this.store, newKey: this.newKey }, k, folderKey, obj);
   }
 

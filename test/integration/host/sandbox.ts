@@ -21,7 +21,7 @@ export function parseSandboxLine(line: string, tokenGiven: string): SandboxInfo 
   if (brace >= 0) {
     try {
       const o = JSON.parse(line.slice(brace)) as Record<string, unknown>;
-      const pick = (...keys: string[]) => keys.map((k) => o[k]).find((v) => typeof v === 'string') as string | undefined;
+      const pick = (...keys: string[]) => keys.map((k) => o[k]).find((v): v is string => typeof v === 'string');
       url = pick('url', 'baseUrl', 'base_url');
       instance = pick('instance', 'instanceKey', 'instance_key');
       token = pick('token', 'accessToken');
