@@ -13,7 +13,7 @@
  */
 import { spawn, ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fdatasyncSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -258,9 +258,26 @@ async function load50k(dir: string): Promise<void> {
   console.log(`\nStart on 50,000 objects (${(bytes / 1024 / 1024).toFixed(0)} MB data file) + 2,000 journal lines: ${(ms / 1000).toFixed(2)} s (process start included)`);
 }
 
+/** What the disk allows right now: synced appends of one PUT's journal line (4.3 KB), one after another, for a second. */
+function syncedAppends(dir: string): void {
+  const { O_WRONLY, O_CREAT, O_APPEND, O_DSYNC } = constants;
+  const fd = openSync(path.join(dir, 'sync-probe'), O_WRONLY | O_CREAT | O_APPEND | (O_DSYNC ?? 0));
+  const line = Buffer.alloc(4300, 'x');
+  const until = performance.now() + 1000;
+  let n = 0;
+  while (performance.now() < until) {
+    writeSync(fd, line);
+    if (O_DSYNC === undefined) fdatasyncSync(fd);
+    n++;
+  }
+  closeSync(fd);
+  console.log(`\nThis disk now: ${n} synced appends/s (one at a time; a group commit shares one among the requests waiting)`);
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'oms-sandbox-bench-'));
   try {
+    syncedAppends(dir);
     await durablePut(dir);
     await pageGet(dir);
     await batchAdd(dir);

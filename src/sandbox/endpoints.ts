@@ -28,15 +28,20 @@ export interface Endpoint {
 
 type KindHandler = (ctx: SandboxContext, r: FolderRequest, kind: Kind) => Promise<Reply> | Reply;
 
-/** Resolves `:folder` (404 when it is not the instance or a folder) and hands the kind over. */
-function inFolder(handler: KindHandler, kind?: Kind): Endpoint {
+/** Resolves `:folder` (404 when it is not the instance or a folder) before the handler runs. */
+function inFolder(handler: Handler<FolderRequest>): Endpoint {
   return {
     handle(ctx, r) {
       const folderKey = r.params.folder.toLowerCase();
       if (!ctx.store.container(folderKey)) throw notFound(`No folder ${folderKey}`);
-      return handler(ctx, { ...r, folderKey }, kind!);
+      return handler(ctx, { ...r, folderKey });
     },
   };
+}
+
+/** A handler of one kind's route, in a folder. */
+function ofKind(kind: Kind, handler: KindHandler): Endpoint {
+  return inFolder((ctx, r) => handler(ctx, r, kind));
 }
 
 const collectionOps = [['GET', 'list', list], ['POST', 'create', create]] as const;
@@ -57,14 +62,14 @@ export function endpoints(): Router<Endpoint> {
 
   for (const kind of kinds.values()) {
     const ops = servedOperations(kind);
-    for (const [method, op, handler] of collectionOps) if (ops.has(op)) router.add(method, collectionPattern(kind), inFolder(handler, kind));
-    for (const [method, op, handler] of itemOps) if (ops.has(op)) router.add(method, objectPattern(kind), inFolder(handler, kind));
-    if (kind.actions.includes('addPeople')) router.add(actionRoutes.addPeople.method, actionPattern(actionRoutes.addPeople, kind), inFolder(addPeople, kind));
-    if (kind.actions.includes('invite')) router.add(actionRoutes.invite.method, actionPattern(actionRoutes.invite, kind), inFolder(invite, kind));
+    for (const [method, op, handler] of collectionOps) if (ops.has(op)) router.add(method, collectionPattern(kind), ofKind(kind, handler));
+    for (const [method, op, handler] of itemOps) if (ops.has(op)) router.add(method, objectPattern(kind), ofKind(kind, handler));
+    if (kind.actions.includes('addPeople')) router.add(actionRoutes.addPeople.method, actionPattern(actionRoutes.addPeople, kind), ofKind(kind, addPeople));
+    if (kind.actions.includes('invite')) router.add(actionRoutes.invite.method, actionPattern(actionRoutes.invite, kind), ofKind(kind, invite));
     if (ops.has('get')) {
-      router.add('GET', notesPattern(kind), inFolder(listNotes, kind));
-      router.add('POST', notesPattern(kind), inFolder(addNote, kind));
-      router.add('DELETE', notesPattern(kind, true), inFolder(deleteNote, kind));
+      router.add('GET', notesPattern(kind), ofKind(kind, listNotes));
+      router.add('POST', notesPattern(kind), ofKind(kind, addNote));
+      router.add('DELETE', notesPattern(kind, true), ofKind(kind, deleteNote));
     }
   }
   return router;

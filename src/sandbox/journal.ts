@@ -50,6 +50,9 @@ export interface Snapshot {
 const format = 'oms-sandbox';
 /** Journal bigger than this and than the snapshot: compact. */
 export const defaultCompactAtBytes = 4 * 1024 * 1024;
+/** Writes slower than this make a small batch wait for its peers, at most `maxGatherMs`. */
+const minGatherWriteMs = 1;
+const maxGatherMs = 2;
 /** Records serialised between two turns of the event loop while compacting. */
 const slice = 500;
 
@@ -232,6 +235,10 @@ export class Journal {
   private running: Promise<void> | undefined;
   private compacting: Promise<void> | undefined;
   private damaged = false;
+  /** Size and duration of the last write: a smaller batch on a slow disk waits briefly for its peers (see `drain`). */
+  private lastBatch = 1;
+  private lastWriteMs = 0;
+  private wake: (() => void) | undefined;
 
   private readonly io: JournalIo;
   private readonly compactAtBytes: number;
@@ -271,6 +278,7 @@ export class Journal {
     this.seq++;
     this.lines.push(line);
     this.undos.push(undo);
+    if (this.wake && this.lines.length >= this.lastBatch) this.wake();
     this.running ??= this.drain();
   }
 
@@ -290,6 +298,9 @@ export class Journal {
     for (;;) {
       if (!this.compacting && this.size > Math.max(this.compactAtBytes, this.snapshotBytes)) await this.startCompaction();
       if (!this.lines.length) break;
+      // Clients answered by the last write send their next change within a moment: when a write
+      // costs more than that, waiting for them (bounded) lets one write carry them all.
+      if (this.lines.length < this.lastBatch && this.lastWriteMs >= minGatherWriteMs) await this.gather();
       const lines = this.lines;
       const undos = this.undos;
       this.lines = [];
@@ -299,7 +310,10 @@ export class Journal {
       try {
         // After a write that could not be cut back, start on a fresh line so the torn one stays alone.
         const text = (this.damaged ? '\n' : '') + lines.join('');
+        const started = performance.now();
         await this.io.append(this.handle, text);
+        this.lastWriteMs = performance.now() - started;
+        this.lastBatch = lines.length;
         this.size += Buffer.byteLength(text);
         this.damaged = false;
       } catch (e) {
@@ -311,6 +325,19 @@ export class Journal {
       this.settle(last, failure);
     }
     this.running = undefined;
+  }
+
+  /** Resolves once as many lines wait as the last write carried, or after half a write's time (at most `maxGatherMs`). */
+  private gather(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, Math.min(maxGatherMs, this.lastWriteMs / 2));
+      this.wake = done;
+    });
   }
 
   private settle(upTo: number, failure: unknown): void {
