@@ -5,21 +5,24 @@
  * (no prompt). The object's notes in the tree are reloaded.
  */
 import * as vscode from 'vscode';
+import type { KindId } from '../model/kinds';
 import type { NoteInfo } from '../model/types';
 import { notify } from '../ui/notify';
-import { ObjectArgs, objectInContext } from './objectInContext';
+import { thisObject } from './commandTargets';
 import type { Command } from './services';
 
-export interface AddNoteArgs extends ObjectArgs {
+export interface AddNoteArgs {
+  connectionId: string;
+  folderKey: string;
+  kind: KindId;
+  key: string;
   text?: string;
 }
 
 export const addNote: Command = {
   id: 'oms.addNote',
   async run(s, target?: unknown): Promise<NoteInfo | undefined> {
-    const { address, name } = objectInContext(s, target);
-    const connection = s.connections.get(address.connectionId);
-    if (!connection) throw new Error('The connection was removed');
+    const { address, name, connection } = await thisObject(s, target);
     let text = (target as AddNoteArgs | undefined)?.text;
     text ??= await vscode.window.showInputBox({
       title: `Add Note to "${name}"`,

@@ -8,6 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
+import type { ObjectAddress } from '../fs/objectUri';
 import { Kind, KindId, kind as kindOf, supports } from '../model/kinds';
 import type { Paged } from '../tree/nodes/loadMoreNode';
 import { namedBy } from './namedBy';
@@ -111,6 +112,16 @@ async function objectOfUri(s: Services, kindId: KindId | undefined, uri: vscode.
   const { connection } = await resolveConnection(s, uri);
   const name = uri.path.split('/').pop()?.replace(/\.json$/, '') || address.key;
   return { connection, folderKey: address.folderKey, kind: address.kind, key: address.key, name };
+}
+
+/**
+ * The object a command about "this object" acts on: a tree node, an object
+ * document's Uri, args, or else the object in the active editor (then the pickers).
+ */
+export async function thisObject(s: Services, arg: unknown): Promise<ObjectTarget & { address: ObjectAddress }> {
+  const editor = vscode.window.activeTextEditor?.document.uri;
+  const t = await objectTarget(s, undefined, arg ?? (editor?.scheme === 'oms' ? editor : undefined));
+  return { ...t, address: { connectionId: t.connection.id, folderKey: t.folderKey, kind: t.kind, key: t.key } };
 }
 
 /** Refuses an operation the registry says the service does not offer for the kind. */

@@ -11,13 +11,13 @@ import { FolderNode } from '../tree/nodes/folderNode';
 import { pageSize } from '../tree/nodes/context';
 import type { Connection } from '../connection/connection';
 import { notify } from '../ui/notify';
-import { objectInContext } from './objectInContext';
+import { thisObject } from './commandTargets';
 import type { Command, Services } from './services';
 
 export const copyAsCurl: Command = {
   id: 'oms.copyAsCurl',
   async run(s, target?: unknown): Promise<string> {
-    const { connectionId, call, what } = requestOf(s, target);
+    const { connectionId, call, what } = await requestOf(s, target);
     const connection = s.connections.get(connectionId);
     if (!connection) throw new Error('The connection was removed');
     return copyCurl(connection, call, what);
@@ -35,7 +35,7 @@ export async function copyCurl(connection: Connection, call: (c: OmsClient) => P
 /** A Copy as cURL button for confirmations. */
 export const curlButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('terminal'), tooltip: 'Copy as cURL' };
 
-function requestOf(s: Services, target: unknown): { connectionId: string; call: (c: OmsClient) => Promise<unknown>; what: string } {
+async function requestOf(s: Services, target: unknown): Promise<{ connectionId: string; call: (c: OmsClient) => Promise<unknown>; what: string }> {
   if (target instanceof CollectionNode) {
     return {
       connectionId: target.connectionId,
@@ -46,6 +46,6 @@ function requestOf(s: Services, target: unknown): { connectionId: string; call: 
   if (target instanceof FolderNode) {
     return { connectionId: target.connectionId, call: (c) => c.folder(target.folderKey), what: `folder "${target.folder.CommonName ?? target.folderKey}"` };
   }
-  const { address, name } = objectInContext(s, target);
+  const { address, name } = await thisObject(s, target);
   return { connectionId: address.connectionId, call: (c) => c.get(address.kind, address.folderKey, address.key), what: `"${name}"` };
 }
