@@ -76,7 +76,10 @@ function symbols(doc: vscode.TextDocument): vscode.DocumentSymbol[] {
   return topLevel(doc.getText()).map((sec) => toSymbol(sec, sec.children ? vscode.SymbolKind.Array : vscode.SymbolKind.Property));
 }
 
-/** The first time an object document shows in an editor, its bookkeeping sections are folded. */
+/**
+ * The first time an object document shows in a tab, its bookkeeping sections
+ * are folded (not again while that tab stays open: the user may unfold them).
+ */
 function foldOnOpen(): vscode.Disposable {
   const done = new Set<string>();
   const fold = async (editor: vscode.TextEditor | undefined) => {
@@ -96,7 +99,11 @@ function foldOnOpen(): vscode.Disposable {
   void fold(vscode.window.activeTextEditor);
   return vscode.Disposable.from(
     vscode.window.onDidChangeActiveTextEditor((e) => void fold(e)),
-    vscode.workspace.onDidCloseTextDocument((doc) => done.delete(doc.uri.toString())),
+    // VS Code keeps a closed tab's document open for a while: forget it when its last tab closes.
+    vscode.window.tabGroups.onDidChangeTabs(({ closed }) => {
+      const open = new Set(vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => (t.input instanceof vscode.TabInputText ? t.input.uri.toString() : '')));
+      for (const tab of closed) if (tab.input instanceof vscode.TabInputText && !open.has(tab.input.uri.toString())) done.delete(tab.input.uri.toString());
+    }),
   );
 }
 

@@ -85,3 +85,9 @@ export async function folderWith(collection: string, minimum = 1): Promise<{ nam
   }
   return assert.fail(`no folder with ${minimum} ${collection}`);
 }
+
+/** An object as its document shows it: without its ConcurrencyVersion, which the editor keeps beside the text. */
+export function asShown<T extends { ConcurrencyVersion?: unknown }>(object: T): Omit<T, 'ConcurrencyVersion'> {
+  const { ConcurrencyVersion: _v, ...rest } = object;
+  return rest;
+}
