@@ -14,14 +14,24 @@ export function followSavedObjects(fs: ObjectFileSystem): vscode.Disposable {
     if (!address || !object.Key) return;
     const wanted = objectUri({ ...address, key: object.Key }, object.CommonName ?? object.Key);
     if (wanted.toString() === uri.toString()) return;
-    // After VS Code has marked the document saved (the write returns first).
-    const sub = vscode.workspace.onDidSaveTextDocument((doc) => {
-      if (doc.uri.toString() !== uri.toString()) return;
+    let done = false;
+    const follow = () => {
+      if (done) return;
+      done = true;
       sub.dispose();
       // VS Code may still hold a copy of the object's own address from before (a rename back): read it again.
       fs.reload(wanted);
       void replaceEditors(uri, wanted);
+    };
+    // After VS Code has marked the document saved (the write returns first)...
+    const sub = vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (doc.uri.toString() === uri.toString()) follow();
     });
+    // ...or at once if it already counts as saved (a save it had joined), which fires no further event.
+    setTimeout(() => {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      if (doc && !doc.isDirty) follow();
+    }, 1000);
     setTimeout(() => { sub.dispose(); }, 60_000);
   });
 }

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { TestApi } from '../../src/testApi';
 import type { ObjectNode } from '../../src/tree/nodes/objectNode';
 import type { CollectionNode } from '../../src/tree/nodes/collectionNode';
-import { childrenOf, closeAllEditors, envConnectionId, folderWith, label, nodeAt, rest, sandboxToken, services, setText, waitFor } from './helpers';
+import { asShown, childrenOf, closeAllEditors, envConnectionId, folderWith, label, nodeAt, rest, sandboxToken, services, setText, waitFor } from './helpers';
 
 let s: TestApi;
 let rootName: string;
@@ -45,14 +45,14 @@ suite('objects', () => {
     assert.strictEqual(doc.languageId, 'json');
     assert.ok(doc.uri.path.endsWith(`/${node.name}.json`), doc.uri.path);
     const server = (await rest('GET', `/api/f/${folder.key}/inputscanners/${node.object.Key}`)).body;
-    assert.deepStrictEqual(JSON.parse(doc.getText()), shown(server), 'the object without its version');
+    assert.deepStrictEqual(JSON.parse(doc.getText()), asShown(server), 'the object without its version');
     assert.strictEqual(s.fs.baseOf(doc.uri)?.ConcurrencyVersion, server.ConcurrencyVersion, 'the version the text is based on');
     assert.strictEqual(doc.isDirty, false);
   });
 
   test('edit and save: the sandbox holds the change and the document shows the new version', async () => {
     const { doc, server, at } = await openFirst('Input scanners', 'inputscanners');
-    const edited = { ...shown(server), Tags: ['edited-in-test'] };
+    const edited = { ...asShown(server), Tags: ['edited-in-test'] };
     edited.InputScannerReportingPriorities[2].Priority = 7;
     await vscode.window.showTextDocument(doc);
     await setText(doc, JSON.stringify(edited, null, 2) + '\n');
@@ -61,7 +61,7 @@ suite('objects', () => {
     assert.deepStrictEqual(after.Tags, edited.Tags);
     assert.strictEqual(after.InputScannerReportingPriorities[2].Priority, 7);
     assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1, 'one PUT');
-    assert.deepStrictEqual(JSON.parse(doc.getText()), shown(after), 'the document holds what the server holds');
+    assert.deepStrictEqual(JSON.parse(doc.getText()), asShown(after), 'the document holds what the server holds');
     assert.strictEqual(s.fs.baseOf(doc.uri)?.ConcurrencyVersion, after.ConcurrencyVersion, 'the next save is based on the new version');
     assert.strictEqual(doc.isDirty, false);
     // No hidden second save: Undo takes back the user's own edit.
@@ -78,7 +78,7 @@ suite('objects', () => {
     try {
       const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
       await vscode.window.showTextDocument(doc);
-      await setText(doc, JSON.stringify({ ...shown(server), Tags: ['typed-with-auto-save'] }, null, 2) + '\n');
+      await setText(doc, JSON.stringify({ ...asShown(server), Tags: ['typed-with-auto-save'] }, null, 2) + '\n');
       const before = (await rest('GET', `/api/f/${rootKey}/inputscanners?pageSize=1000`)).body.length;
       const uri: vscode.Uri = await vscode.commands.executeCommand('oms.newObject', { connectionId: envConnectionId, folderKey: rootKey, kind: 'inputScanner', name: 'Never auto-created' });
       const draft = await vscode.workspace.openTextDocument(uri);
@@ -92,7 +92,7 @@ suite('objects', () => {
       const after = (await rest('GET', at)).body;
       assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1, 'exactly one PUT');
       assert.deepStrictEqual(after.Tags, ['typed-with-auto-save']);
-      await setText(doc, JSON.stringify(shown(server), null, 2) + '\n');
+      await setText(doc, JSON.stringify(asShown(server), null, 2) + '\n');
       assert.ok(await explicitSave(doc), 'the edit taken back the same way');
     } finally {
       await config.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
@@ -102,7 +102,7 @@ suite('objects', () => {
 
   test('an edit of Notes is flagged while typing and its save refused with what to do instead', async () => {
     const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
-    await setText(doc, JSON.stringify({ ...shown(server), Notes: [{ NoteText: 'typed into the document' }] }, null, 2));
+    await setText(doc, JSON.stringify({ ...asShown(server), Notes: [{ NoteText: 'typed into the document' }] }, null, 2));
     const flagged = await waitFor('a diagnostic on Notes', () => vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'oms'));
     assert.match(flagged.message, /does not store Notes.*Add Note/);
     assert.strictEqual(await doc.save(), false, 'save refused');
@@ -113,17 +113,17 @@ suite('objects', () => {
   test('Review Changes shows the server version beside the unsaved edit; nothing is sent', async () => {
     const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
     await vscode.window.showTextDocument(doc);
-    await setText(doc, JSON.stringify({ ...shown(server), Tags: ['to-review'] }, null, 2) + '\n');
+    await setText(doc, JSON.stringify({ ...asShown(server), Tags: ['to-review'] }, null, 2) + '\n');
     await vscode.commands.executeCommand('oms.reviewChanges');
     const diff = await waitFor('a diff tab', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff
       ? vscode.window.tabGroups.activeTabGroup.activeTab.input : undefined);
     assert.strictEqual(diff.original.scheme, 'oms-server');
     assert.strictEqual(diff.modified.toString(), doc.uri.toString());
     const original = await vscode.workspace.openTextDocument(diff.original);
-    assert.deepStrictEqual(JSON.parse(original.getText()), shown(server), 'the server side is the server copy as a document shows it');
+    assert.deepStrictEqual(JSON.parse(original.getText()), asShown(server), 'the server side is the server copy as a document shows it');
     assert.strictEqual((await rest('GET', at)).body.ConcurrencyVersion, server.ConcurrencyVersion);
     // Typing the server's text back and saving sends nothing (no changes) and leaves the editor clean.
-    await setText(doc, JSON.stringify(shown(server), null, 2) + '\n');
+    await setText(doc, JSON.stringify(asShown(server), null, 2) + '\n');
     assert.ok(await explicitSave(doc));
     assert.strictEqual(doc.isDirty, false);
     assert.strictEqual((await rest('GET', at)).body.ConcurrencyVersion, server.ConcurrencyVersion, 'no PUT for an unchanged object');
@@ -133,14 +133,14 @@ suite('objects', () => {
     const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
     await vscode.window.showTextDocument(doc);
     const name = `Renamed ${Date.now().toString(36)}`;
-    await setText(doc, JSON.stringify({ ...shown(server), CommonName: name }, null, 2) + '\n');
+    await setText(doc, JSON.stringify({ ...asShown(server), CommonName: name }, null, 2) + '\n');
     assert.ok(await explicitSave(doc));
     await waitFor('a tab titled with the new name', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `${name}.json`));
     await waitFor('the old title to be gone', () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === `${server.CommonName}.json`));
     // And back: the tab returns to the old name, holding the server's copy.
     const renamed = vscode.window.activeTextEditor!.document;
     assert.ok(renamed.uri.path.endsWith(`/${name}.json`), renamed.uri.path);
-    await setText(renamed, JSON.stringify({ ...shown(server), CommonName: server.CommonName }, null, 2) + '\n');
+    await setText(renamed, JSON.stringify({ ...asShown(server), CommonName: server.CommonName }, null, 2) + '\n');
     assert.ok(await explicitSave(renamed));
     const back = await waitFor('the tab back at the old name', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `${server.CommonName}.json`));
     const backDoc = await vscode.workspace.openTextDocument((back.input as vscode.TabInputText).uri);
@@ -148,7 +148,7 @@ suite('objects', () => {
     // The copy VS Code still held of the old address (the text typed before the rename) is read again.
     await waitFor('the old name\'s document to hold the server copy', () => s.fs.baseOf(backDoc.uri)?.ConcurrencyVersion === now.ConcurrencyVersion
       && JSON.parse(backDoc.getText()).CommonName === server.CommonName);
-    assert.deepStrictEqual(JSON.parse(backDoc.getText()), shown(now));
+    assert.deepStrictEqual(JSON.parse(backDoc.getText()), asShown(now));
     assert.strictEqual(backDoc.isDirty, false);
   });
 
@@ -281,7 +281,7 @@ async function openFirst(group: string, collection: string) {
   const server = (await rest('GET', at)).body;
   await vscode.commands.executeCommand('oms.openObject', node);
   const doc = await waitFor('the document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === node.uri.toString()));
-  assert.deepStrictEqual(JSON.parse(doc.getText()), shown(server));
+  assert.deepStrictEqual(JSON.parse(doc.getText()), asShown(server));
   return { doc, key, server, at };
 }
 
@@ -298,11 +298,6 @@ function sameTags(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
 }
 
-/** The object as a document shows it: without its ConcurrencyVersion, which the editor keeps. */
-function shown(object: any) {
-  const { ConcurrencyVersion: _v, ...rest } = object;
-  return rest;
-}
 
 async function findFiles(dir: vscode.Uri, pattern: RegExp, depth = 4): Promise<vscode.Uri[]> {
   const found: vscode.Uri[] = [];
