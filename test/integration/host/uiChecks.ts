@@ -390,6 +390,8 @@ async function ctrlClickLink(page: Page, env: Env): Promise<void> {
   const link = scanner.ObjectLinks.find((l: any) => l.Relation === 'Site');
   const site = (await get(env, `/api/f/${floor2.Key}/engagesites`)).find((x: any) => x.Key === link.LinkedObjectKey);
   await goToObject(page, scanner.CommonName);
+  // As a person would: see the bookkeeping folded (the extension folds it once the editor has its regions), then unfold.
+  await page.locator('.monaco-editor .inline-folded').first().waitFor({ timeout: 5_000 }).catch(() => undefined);
   await page.locator('.monaco-editor .view-lines').first().click();
   await page.keyboard.press('Control+K');
   await page.keyboard.press('Control+J'); // unfold all
