@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { createHash } from 'crypto';
 import type { Services } from './commands/services';
+import { answerProductionWrites } from './connection/writeGate';
 
 export interface TestApi {
   /** Settled once the connection handed over by the environment is in place. */
@@ -19,6 +20,8 @@ export interface TestApi {
   fs: Pick<Services['fs'], 'resolveConflict' | 'baseOf'>;
   globalStorageUri: vscode.Uri;
   logUri: vscode.Uri;
+  /** Answers the production write question instead of the user (undefined: the user again). */
+  answerProductionWrites(answer: ((detail: string) => boolean) | undefined): void;
   /** Short hashes of the stored tokens (to compare, never to use); undefined when nothing is stored. */
   storedTokens(connectionId: string): Promise<{ access: string; refresh?: string; expiresAt?: number } | undefined>;
   /** Replaces the stored access token by one the server refuses, keeping the refresh token (a revoked token). */
@@ -35,6 +38,7 @@ export function testApi(s: Services, ready: Promise<void>): TestApi {
     fs: s.fs,
     globalStorageUri: s.context.globalStorageUri,
     logUri: s.context.logUri,
+    answerProductionWrites,
     async storedTokens(connectionId) {
       const stored = await s.connections.tokens.stored(connectionId);
       return stored && { access: hash(stored.accessToken), refresh: stored.refreshToken && hash(stored.refreshToken), expiresAt: stored.expiresAt };

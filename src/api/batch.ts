@@ -4,6 +4,7 @@
  */
 import type { PersonInfo } from '../model/types';
 import { ApiError } from './errors';
+import type { WriteApproval } from './http';
 
 export interface BatchOptions {
   /** People per request; the public documentation recommends about 100. */
@@ -12,6 +13,8 @@ export interface BatchOptions {
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (progress: BatchProgress) => void;
+  /** The confirmation the whole batch add was given (production connections). */
+  approval?: WriteApproval;
 }
 
 export interface BatchProgress {

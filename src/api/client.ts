@@ -5,7 +5,7 @@ import {
 } from '../model/routes';
 import type { BaseInfo, FolderInfo, InstanceInfo, NoteInfo, PersonInfo, PushNotificationRequest } from '../model/types';
 import { ApiError } from './errors';
-import { Http, RequestOptions } from './http';
+import { Http, RequestOptions, WriteApproval } from './http';
 import { addPeopleInBatches, BatchOptions, BatchReport } from './batch';
 
 export interface Page<T> {
@@ -103,9 +103,9 @@ export class OmsClient {
   }
 
   /** One `POST /people/complex`; returns the count in whatever form the server gives it. */
-  async addPeopleBatch(folderKey: string, people: PersonInfo[], signal?: AbortSignal): Promise<number> {
+  async addPeopleBatch(folderKey: string, people: PersonInfo[], signal?: AbortSignal, approval?: WriteApproval): Promise<number> {
     const route = actionRoutes.addPeople;
-    const body = await this.send<unknown>(() => ({ method: route.method, path: collectionActionPath(route, kindOf('person'), folderKey), json: people, signal }));
+    const body = await this.send<unknown>(() => ({ method: route.method, path: collectionActionPath(route, kindOf('person'), folderKey), json: people, signal, approval }));
     return countOf(body, people.length);
   }
 
@@ -126,7 +126,7 @@ export class OmsClient {
 
   /** Splits `people` into batches and reports per batch what succeeded and what to resend. */
   addPeople(folderKey: string, people: PersonInfo[], options?: BatchOptions): Promise<BatchReport> {
-    return addPeopleInBatches((batch, signal) => this.addPeopleBatch(folderKey, batch, signal), people, options);
+    return addPeopleInBatches((batch, signal) => this.addPeopleBatch(folderKey, batch, signal, options?.approval), people, options);
   }
 }
 

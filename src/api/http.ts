@@ -57,6 +57,13 @@ export interface RequestOptions {
   /** Safe to repeat: GETs are; writes never are, unless the caller says so. */
   idempotent?: boolean;
   signal?: AbortSignal;
+  /** One confirmation, given before, that covers this write (an operation of many requests, such as a batch add). */
+  approval?: WriteApproval;
+}
+
+/** What the user agreed to send as one operation; requests that carry it need no question of their own. */
+export interface WriteApproval {
+  readonly what: string;
 }
 
 const retryStatuses = new Set([429, 502, 503, 504]);

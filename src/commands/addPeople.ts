@@ -23,6 +23,7 @@ import * as vscode from 'vscode';
 import type { BatchOutcome, BatchProgress, BatchReport } from '../api/batch';
 import { peopleToResend } from '../api/batch';
 import { kind as kindOf } from '../model/kinds';
+import { actionRoutes, collectionActionPath } from '../model/routes';
 import type { PersonInfo } from '../model/types';
 import type { PeopleFile, PersonRow } from '../people';
 import { notify, showLogAction } from '../ui/notify';
@@ -210,6 +211,9 @@ async function askToGoOn(name: string, valid: number, invalid: PersonRow[]): Pro
 
 async function send(where: FolderTarget, people: PersonInfo[], name: string, args?: AddPeopleArgs): Promise<BatchReport> {
   const size = batchSize(args), parallel = concurrency(args);
+  // A production connection asks once for the whole batch add, before anything is sent (Cancel: nothing is).
+  const path = collectionActionPath(actionRoutes.addPeople, kindOf('person'), where.folderKey);
+  const approval = await where.connection.approveWrites(`POST ${path}: ${people.length} ${people.length === 1 ? 'person' : 'people'} from ${name} in ${Math.ceil(people.length / size)} batch requests`);
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Adding people from ${name}`, cancellable: true },
     async (progress, token) => {
@@ -235,6 +239,7 @@ async function send(where: FolderTarget, people: PersonInfo[], name: string, arg
       const ticker = setInterval(show, 200);
       try {
         const report = await where.connection.client.addPeople(where.folderKey, people, {
+          approval,
           batchSize: size,
           concurrency: parallel,
           signal: controller.signal,

@@ -1,6 +1,6 @@
 /** A live connection: a client whose token is fetched, refreshed and bound to one origin. */
 import * as vscode from 'vscode';
-import { createHttp, Http, RequestOptions } from '../api/http';
+import { createHttp, Http, RequestOptions, WriteApproval } from '../api/http';
 import { OmsClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { signIn, PasswordGrant, TokenSet } from '../api/auth';
@@ -12,6 +12,8 @@ import { gateWrites } from './writeGate';
 
 export class Connection {
   readonly client: OmsClient;
+  /** One confirmation for an operation of many writes (production connections); see writeGate.ts. */
+  readonly approveWrites: (what: string) => Promise<WriteApproval>;
   private rootKey?: Promise<string>;
 
   constructor(
@@ -20,7 +22,9 @@ export class Connection {
     /** Runs before each request: the sandbox connection starts its server here. */
     private readonly prepare: (c: Connection) => Promise<void> = async () => {},
   ) {
-    this.client = new OmsClient(gateWrites(this.preparedSession(), () => this.info));
+    const gate = gateWrites(this.preparedSession(), () => this.info);
+    this.client = new OmsClient(gate.http);
+    this.approveWrites = gate.approve;
   }
 
   get id(): string {

@@ -1,22 +1,54 @@
 /**
  * Writes to a production connection ask first. Wraps the connection's Http, so
  * every write (save, create, delete, invite, push notification, batch add,
- * notes) goes through it whichever command sends it. Cancel sends nothing.
+ * notes) goes through it whichever command sends it. Cancel sends nothing. An
+ * operation of many requests (a batch add) asks once for all of them.
  */
 import * as vscode from 'vscode';
-import type { Http, RequestOptions } from '../api/http';
+import type { Http, RequestOptions, WriteApproval } from '../api/http';
 import type { ConnectionInfo } from './connectionInfo';
 
 /** Asks whether to send; true sends. Replaceable by tests. */
-export type WriteConfirmer = (info: ConnectionInfo, req: RequestOptions) => Promise<boolean>;
+type WriteConfirmer = (info: ConnectionInfo, detail: string) => Promise<boolean>;
 
-export function gateWrites(http: Http, info: () => ConnectionInfo, confirm: WriteConfirmer = askBeforeWrite): Http {
-  return async <T>(req: RequestOptions): Promise<T> => {
-    const current = info();
-    if (req.method !== 'GET' && current.production && !(await confirm(current, req))) {
-      throw new vscode.CancellationError();
-    }
-    return http<T>(req);
+export interface WriteGate {
+  /** The connection's Http with the question in front of every write. */
+  http: Http;
+  /**
+   * Asks once for an operation of many writes (a batch add) and returns the
+   * approval its requests carry; throws CancellationError when the user says no.
+   * Without production, approves at once.
+   */
+  approve(this: void, what: string): Promise<WriteApproval>;
+}
+
+/** Who answers the question: the user (a modal), or an integration test through the test API. */
+let answerer: WriteConfirmer | undefined;
+
+/** The integration tests answer the production question without a modal (through src/testApi.ts). */
+export function answerProductionWrites(answer: ((detail: string) => boolean) | undefined): void {
+  answerer = answer && ((_info, detail) => Promise.resolve(answer(detail)));
+}
+
+export function gateWrites(http: Http, info: () => ConnectionInfo): WriteGate {
+  const confirm: WriteConfirmer = (i, detail) => (answerer ?? askBeforeWrite)(i, detail);
+  const approved = new WeakSet<WriteApproval>();
+  return {
+    http: async <T>(req: RequestOptions): Promise<T> => {
+      const current = info();
+      const covered = req.approval !== undefined && approved.has(req.approval);
+      if (req.method !== 'GET' && current.production && !covered && !(await confirm(current, describeWrite(current, req)))) {
+        throw new vscode.CancellationError();
+      }
+      return http<T>(req);
+    },
+    async approve(what) {
+      const approval: WriteApproval = { what };
+      const current = info();
+      if (current.production && !(await confirm(current, `${what} to ${current.label} (${current.baseUrl})`))) throw new vscode.CancellationError();
+      approved.add(approval);
+      return approval;
+    },
   };
 }
 
@@ -28,11 +60,11 @@ function describeWrite(info: ConnectionInfo, req: RequestOptions): string {
   return `${req.method} ${req.path}${what ? ` with ${what}` : ''} to ${info.label} (${info.baseUrl})`;
 }
 
-async function askBeforeWrite(info: ConnectionInfo, req: RequestOptions): Promise<boolean> {
+async function askBeforeWrite(info: ConnectionInfo, detail: string): Promise<boolean> {
   const send = 'Send';
   const choice = await vscode.window.showWarningMessage(
     `${info.label} is a production connection. Send this write?`,
-    { modal: true, detail: describeWrite(info, req) },
+    { modal: true, detail },
     send,
   );
   return choice === send;

@@ -226,6 +226,29 @@ suite('commands', () => {
     assert.strictEqual(new Set(stored.map((p) => p.Addresses.find((a: any) => a.MailTo)?.MailTo)).size, 250);
   });
 
+  test('batch add on a production connection asks once for all its batches; No sends nothing', async () => {
+    const tag = `it-prod-${stamp}`;
+    const csv = path.join(tmp, `production-${stamp}.csv`);
+    fs.writeFileSync(csv, ['GivenName,Surname,Email,Tags', ...[1, 2, 3, 4, 5].map((i) => `G${i},S${i},p${i}.${stamp}@prod.example.com,${tag}`)].join('\n') + '\n');
+    const questions: string[] = [];
+    const s = await services();
+    await s.connections.update(connectionId, { production: true });
+    try {
+      s.answerProductionWrites((detail: string) => { questions.push(detail); return false; });
+      assert.strictEqual(await run('oms.addPeople', { uri: csv, connectionId, folderKey, batchSize: 1 }), undefined, 'cancelled');
+      assert.strictEqual((await peopleTagged(tag)).length, 0, 'nothing sent after No');
+      s.answerProductionWrites((detail: string) => { questions.push(detail); return true; });
+      const r = await run<AddPeopleResult>('oms.addPeople', { uri: csv, connectionId, folderKey, batchSize: 1, concurrency: 4 });
+      assert.strictEqual(r.added, 5);
+      assert.strictEqual((await peopleTagged(tag)).length, 5);
+      assert.strictEqual(questions.length, 2, `one question per batch add, not per batch: ${questions.join(' | ')}`);
+      assert.match(questions[1], /5 people .* in 5 batch requests/);
+    } finally {
+      s.answerProductionWrites(undefined);
+      await s.connections.update(connectionId, { production: false });
+    }
+  });
+
   test('batch add: 10,000 people from CSV complete against the sandbox, each once', async function () {
     this.timeout(180_000);
     const tag = `it-10k-${stamp}`;

@@ -385,8 +385,15 @@ async function ctrlClickLink(page: Page, env: Env): Promise<void> {
   const root = await get(env, '/api');
   const warehouse = (await get(env, `/api/f/${root.Key}/folders`)).find((f: any) => f.CommonName === 'Warehouse');
   const scanners = [...await get(env, `/api/f/${warehouse.Key}/inputscanners`), ...await get(env, `/api/f/${floor1.Key}/inputscanners`)];
-  const scanner = scanners.find((x: any) => x.ObjectLinks.some((l: any) => l.Relation === 'Site'));
-  if (!scanner) throw new Error('no scanner with a Site link (the find-and-follow suite adds it)');
+  let scanner = scanners.find((x: any) => x.ObjectLinks.some((l: any) => l.Relation === 'Site'));
+  if (!scanner) {
+    // The find-and-follow suite adds one; run alone (a grep), the check adds its own.
+    const [first] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
+    const [target] = await get(env, `/api/f/${floor2.Key}/engagesites`);
+    const at = `/api/f/${floor1.Key}/inputscanners/${first.Key}`;
+    await send(env, 'PUT', at, { ...first, ObjectLinks: [...first.ObjectLinks, { ...first.ObjectLinks[0], Href: target.Href, LinkedObjectKey: target.Key, CommonName: target.CommonName, Relation: 'Site' }] });
+    scanner = await get(env, at);
+  }
   const link = scanner.ObjectLinks.find((l: any) => l.Relation === 'Site');
   const site = (await get(env, `/api/f/${floor2.Key}/engagesites`)).find((x: any) => x.Key === link.LinkedObjectKey);
   await goToObject(page, scanner.CommonName);
