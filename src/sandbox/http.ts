@@ -123,21 +123,28 @@ const maxDepth = 64;
 
 /**
  * Refuses JSON text nested deeper than `maxDepth`: one pass over the
- * characters, before parsing (so neither parsing nor anything later recurses deep).
+ * characters, before parsing (so neither parsing nor anything later recurses
+ * deep). String contents are skipped with `indexOf`, most of a body's bytes.
  */
 function checkDepth(text: string): void {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
+    if (c === 0x22) i = stringEnd(text, i);
     else if (c === 0x5b || c === 0x7b) {
       if (++depth > maxDepth) throw new HttpError(400, `The request body is nested deeper than ${maxDepth} levels`);
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
+}
+
+/** Index of the quote closing the string opened at `open` (the text's length when there is none). */
+function stringEnd(text: string, open: number): number {
+  for (let q = text.indexOf('"', open + 1); q !== -1; q = text.indexOf('"', q + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(q - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return q;
+  }
+  return text.length;
 }
 
 /**

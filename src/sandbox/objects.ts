@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kind } from '../model/kinds';
 import { folderPath, objectPath } from '../model/routes';
-import { makeType, TypeNaming } from '../model/typeName';
+import { makeType, namingOf, TypeNaming } from '../model/typeName';
 import type { BaseInfo, Link, ObjectLinkItem } from '../model/types';
 
 /** Random bytes drawn in blocks: one call to the system per 512 keys instead of one per key. */
@@ -61,12 +61,43 @@ export function serverLinks(naming: TypeNaming, isFolder: boolean): Link[] {
   return sharedList(`links\u0000${naming.namespace}\u0000${naming.assembly}\u0000${isFolder}`, () => makeLinks(naming, isFolder));
 }
 
+/** Every list `serverLinks` made, with its JSON text. */
+const serverLinksJson = new WeakMap<readonly Link[], string>();
+
 function makeLinks(naming: TypeNaming, isFolder: boolean): Link[] {
-  return (isFolder ? folderRelations : objectRelations).map((Relation) => ({
+  const links = (isFolder ? folderRelations : objectRelations).map((Relation) => ({
     $type: makeType('Link', naming),
     Relation,
     Anchor: { $type: makeType('Anchor', naming), Href: Relation.toLowerCase(), Text: relationTexts[Relation] },
   }));
+  serverLinksJson.set(links, JSON.stringify(links));
+  return links;
+}
+
+/**
+ * Stored objects are written without the server's own Links, half of a
+ * person's bytes: the journal and the snapshot hold only what cannot be
+ * derived, and `withServerLinks` puts them back on load.
+ */
+export function storedJson(object: BaseInfo): string {
+  return linksLeftOut(object) === undefined ? JSON.stringify(object) : JSON.stringify({ ...object, Links: undefined });
+}
+
+/** The object as answered, from its `storedJson`: the server's Links, when left out, come last. */
+export function answerJson(object: BaseInfo, stored: string): string {
+  const links = linksLeftOut(object);
+  return links === undefined ? stored : `${stored.slice(0, -1)}${stored === '{}' ? '' : ','}"Links":${links}}`;
+}
+
+/** The JSON of the object's Links when they are the server's own (left out of the stored form). */
+function linksLeftOut(object: BaseInfo): string | undefined {
+  return object.Links ? serverLinksJson.get(object.Links) : undefined;
+}
+
+/** A loaded object whose Links were left out gets the server's again (folders and the instance theirs). */
+export function withServerLinks(object: BaseInfo, isFolder: boolean): BaseInfo {
+  if (object.Links === undefined) object.Links = serverLinks(namingOf(object), isFolder);
+  return object;
 }
 
 interface InstanceRef {

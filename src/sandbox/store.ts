@@ -8,7 +8,8 @@
  */
 import type { KindId } from '../model/kinds';
 import type { BaseInfo } from '../model/types';
-import { Change, Journal, JournalOptions, readStoreFiles, Record as StoredRecord } from './journal';
+import { Change, Journal, JournalOptions, readStoreFiles, Record as StoredRecord, Snapshot } from './journal';
+import { answerJson, storedJson, withServerLinks } from './objects';
 
 /** The root instance is stored like a folder, under its own kind. */
 type StoredKind = KindId | 'instance';
@@ -33,7 +34,7 @@ export class Store {
   private readonly members = new Map<string, Set<string>>();
   private outboxEntries: OutboxEntry[] = [];
   private journal: Journal | undefined;
-  /** JSON text of stored objects, made once (stored objects are never changed in place): journal lines and answers reuse it. */
+  /** `storedJson` of stored objects, made once (stored objects are never changed in place): journal lines, snapshots and answers reuse it. */
   private readonly texts = new WeakMap<BaseInfo, string>();
 
   constructor(readonly instanceKey: string) {}
@@ -57,13 +58,13 @@ export class Store {
 
   private load(r: StoredRecord, file: string): void {
     if ('outbox' in r) this.outboxEntries.push(r.outbox as OutboxEntry);
-    else if (r && typeof r.kind === 'string' && r.object && typeof r.object === 'object') this.insert(r.kind as StoredKind, r.object as BaseInfo);
+    else if (r && typeof r.kind === 'string' && r.object && typeof r.object === 'object') this.insert(r.kind as StoredKind, loaded(r.kind, r.object as BaseInfo));
     else throw new Error(`${file} holds a record that is not a stored object`);
   }
 
   private apply(c: Change): void {
     if (c.op === 'put') {
-      const object = c.object as BaseInfo;
+      const object = loaded(c.kind, c.object as BaseInfo);
       if (this.byKey.has(object.Key as string)) this.replace(object.Key as string, object);
       else this.insert(c.kind as StoredKind, object);
     } else if (c.op === 'delete') this.remove(c.key);
@@ -72,14 +73,16 @@ export class Store {
   }
 
   /** The state as it is now (references taken at once; stored objects are never changed in place). */
-  private snapshot(): { instanceKey: string; records: () => Iterable<StoredRecord> } {
+  private snapshot(): Snapshot {
     const entries = [...this.byKey.values()].map(({ kind, object }) => ({ kind, object }));
     const outbox = [...this.outboxEntries];
+    const text = (object: BaseInfo) => this.stored(object);
     return {
       instanceKey: this.instanceKey,
+      // Objects by the text already made for the journal and for answers: a snapshot serialises nothing twice.
       *records() {
-        yield* entries;
-        for (const entry of outbox) yield { outbox: entry };
+        for (const { kind, object } of entries) yield `{"kind":${JSON.stringify(kind)},"object":${text(object)}}`;
+        for (const entry of outbox) yield JSON.stringify({ outbox: entry } satisfies StoredRecord);
       },
     };
   }
@@ -128,16 +131,20 @@ export class Store {
     return keys ? [...keys].map((k) => this.byKey.get(k)!.object) : [];
   }
 
-  /** The JSON text of a stored object. */
+  /** The JSON text of a stored object, as answered. */
   text(object: BaseInfo): string {
+    return answerJson(object, this.stored(object));
+  }
+
+  private stored(object: BaseInfo): string {
     let text = this.texts.get(object);
-    if (text === undefined) this.texts.set(object, (text = JSON.stringify(object)));
+    if (text === undefined) this.texts.set(object, (text = storedJson(object)));
     return text;
   }
 
   /** The journal line of storing `object`. */
   private put(kind: StoredKind, object: BaseInfo): string {
-    return `{"op":"put","kind":${JSON.stringify(kind)},"object":${this.text(object)}}`;
+    return `{"op":"put","kind":${JSON.stringify(kind)},"object":${this.stored(object)}}`;
   }
 
   /** `size` objects from position `from` of `list()`, without copying the rest. */
@@ -205,4 +212,9 @@ export class Store {
     this.byKey.delete(key);
     this.members.get(`${e.object.InFolderKey}/${e.kind}`)?.delete(key);
   }
+}
+
+/** An object read from the files, with what was left out of it put back. */
+function loaded(kind: string, object: BaseInfo): BaseInfo {
+  return withServerLinks(object, kind === 'folder' || kind === 'instance');
 }
