@@ -38,7 +38,7 @@ test('with a data file, changes survive a restart and the seed is not applied tw
     assert.ok(written?.changes.some((c) => c.op === 'put' && (c.object as { SiteReference?: string }).SiteReference === 'kept'));
     // The server's own Links are not written (half of a person's bytes); a restart answers them again.
     assert.ok(!(await readFile(`${dataFile}.journal`, 'utf8')).includes('"TakeOwnership"'), 'no server Links in the journal');
-    const answered = { site: (await api.get(site.Href)).body, office: (await api.get(office.Href)).body, instance: (await api.get(`/api/f/${instanceKey}`)).body };
+    const answered = { site: (await api.get(site.Href)).body, office: (await api.get(`/api/f/${office.Key}`)).body, instance: (await api.get(`/api/f/${instanceKey}`)).body };
     assert.equal(answered.site.Links.length, 8);
     assert.equal(answered.office.Links.length, 9, 'a folder has Import too');
     await api.sb.close();
@@ -47,7 +47,7 @@ test('with a data file, changes survive a restart and the seed is not applied tw
     assert.equal(api.instanceKey, instanceKey);
     const again = (await api.get(site.Href)).body;
     assert.deepEqual(again, answered.site);
-    assert.deepEqual((await api.get(office.Href)).body, answered.office);
+    assert.deepEqual((await api.get(`/api/f/${office.Key}`)).body, answered.office);
     assert.deepEqual((await api.get(`/api/f/${instanceKey}`)).body, answered.instance);
     assert.equal(again.SiteReference, 'kept');
     assert.equal(again.ConcurrencyVersion, 2);
