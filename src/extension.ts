@@ -4,7 +4,7 @@
  * handed over by the environment is added in the background.
  */
 import * as vscode from 'vscode';
-import { registerCommands } from './commands';
+import { registerCommands } from './commands/register';
 import { ConnectionManager } from './connection/connectionManager';
 import { connectFromEnvironment, envConnectionId } from './connection/envConnection';
 import { SandboxHost } from './connection/sandboxHost';

@@ -1,5 +1,4 @@
-/** Every command, registered in one place, each run by `runCommand`. */
-import * as vscode from 'vscode';
+/** Every command, each run by `runCommand`; loaded on the first command run (`register.ts` registers them at activation). */
 import { addConnection } from './addConnection';
 import { removeConnection, renameConnection, selectConnection, signOut } from './connectionCommands';
 import { deleteObject } from './deleteObject';
@@ -38,6 +37,11 @@ const commands: readonly Command[] = [
   goToObject, revealInTree, followLink, filterGroup, clearGroupFilter, addNote, deleteNote, copyAsCurl, openPrioritiesTable,
 ];
 
-export function registerCommands(services: Services): vscode.Disposable[] {
-  return commands.map((command) => vscode.commands.registerCommand(command.id, (...args: unknown[]) => runCommand(services, command, args)));
+const byId = new Map(commands.map((c) => [c.id, c]));
+
+/** Runs the command `id` (one the manifest contributes) with the arguments VS Code passed. */
+export function runCommandById(services: Services, id: string, args: unknown[]): Promise<unknown> {
+  const command = byId.get(id);
+  if (!command) throw new Error(`The command ${id} is contributed but has no implementation`);
+  return runCommand(services, command, args);
 }
