@@ -61,8 +61,8 @@ export function serverLinks(naming: TypeNaming, isFolder: boolean): Link[] {
   return sharedList(`links\u0000${naming.namespace}\u0000${naming.assembly}\u0000${isFolder}`, () => makeLinks(naming, isFolder));
 }
 
-/** Every list `serverLinks` made, with its JSON text. */
-const serverLinksJson = new WeakMap<readonly Link[], string>();
+/** Every list `serverLinks` made. */
+const serverLinkLists = new WeakSet<readonly Link[]>();
 
 function makeLinks(naming: TypeNaming, isFolder: boolean): Link[] {
   const links = (isFolder ? folderRelations : objectRelations).map((Relation) => ({
@@ -70,33 +70,24 @@ function makeLinks(naming: TypeNaming, isFolder: boolean): Link[] {
     Relation,
     Anchor: { $type: makeType('Anchor', naming), Href: Relation.toLowerCase(), Text: relationTexts[Relation] },
   }));
-  serverLinksJson.set(links, JSON.stringify(links));
+  serverLinkLists.add(links);
   return links;
 }
 
+/** What the files hold in place of the server's own Links (the key keeps its place in the object). */
+const serverLinksMark = 'server';
+
 /**
- * Stored objects are written without the server's own Links, half of a
- * person's bytes: the journal and the snapshot hold only what cannot be
- * derived, and `withServerLinks` puts them back on load.
+ * An object as the journal and the snapshot hold it: the server's own Links,
+ * half of a person's bytes, are only marked (`withServerLinks` puts them back on load).
  */
 export function storedJson(object: BaseInfo): string {
-  return linksLeftOut(object) === undefined ? JSON.stringify(object) : JSON.stringify({ ...object, Links: undefined });
+  return object.Links && serverLinkLists.has(object.Links) ? JSON.stringify({ ...object, Links: serverLinksMark }) : JSON.stringify(object);
 }
 
-/** The object as answered, from its `storedJson`: the server's Links, when left out, come last. */
-export function answerJson(object: BaseInfo, stored: string): string {
-  const links = linksLeftOut(object);
-  return links === undefined ? stored : `${stored.slice(0, -1)}${stored === '{}' ? '' : ','}"Links":${links}}`;
-}
-
-/** The JSON of the object's Links when they are the server's own (left out of the stored form). */
-function linksLeftOut(object: BaseInfo): string | undefined {
-  return object.Links ? serverLinksJson.get(object.Links) : undefined;
-}
-
-/** A loaded object whose Links were left out gets the server's again (folders and the instance theirs). */
+/** A loaded object whose Links are marked as the server's gets them back (folders and the instance theirs). */
 export function withServerLinks(object: BaseInfo, isFolder: boolean): BaseInfo {
-  if (object.Links === undefined) object.Links = serverLinks(namingOf(object), isFolder);
+  if ((object.Links as unknown) === serverLinksMark) object.Links = serverLinks(namingOf(object), isFolder);
   return object;
 }
 

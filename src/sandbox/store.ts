@@ -9,7 +9,7 @@
 import type { KindId } from '../model/kinds';
 import type { BaseInfo } from '../model/types';
 import { Change, Journal, JournalOptions, readStoreFiles, Record as StoredRecord, Snapshot } from './journal';
-import { answerJson, storedJson, withServerLinks } from './objects';
+import { storedJson, withServerLinks } from './objects';
 
 /** The root instance is stored like a folder, under its own kind. */
 type StoredKind = KindId | 'instance';
@@ -34,8 +34,11 @@ export class Store {
   private readonly members = new Map<string, Set<string>>();
   private outboxEntries: OutboxEntry[] = [];
   private journal: Journal | undefined;
-  /** `storedJson` of stored objects, made once (stored objects are never changed in place): journal lines, snapshots and answers reuse it. */
-  private readonly texts = new WeakMap<BaseInfo, string>();
+  /**
+   * JSON text of stored objects, made once (stored objects are never changed in place): as answered once
+   * answered, else as the files hold them (`storedJson`). Either serves the journal and the snapshot.
+   */
+  private readonly texts = new WeakMap<BaseInfo, { answer?: string; stored?: string }>();
 
   constructor(readonly instanceKey: string) {}
 
@@ -79,7 +82,7 @@ export class Store {
     const text = (object: BaseInfo) => this.stored(object);
     return {
       instanceKey: this.instanceKey,
-      // Objects by the text already made for the journal and for answers: a snapshot serialises nothing twice.
+      // Objects answered already by the text of their answer: serialised once.
       *records() {
         for (const { kind, object } of entries) yield `{"kind":${JSON.stringify(kind)},"object":${text(object)}}`;
         for (const entry of outbox) yield JSON.stringify({ outbox: entry } satisfies StoredRecord);
@@ -133,13 +136,20 @@ export class Store {
 
   /** The JSON text of a stored object, as answered. */
   text(object: BaseInfo): string {
-    return answerJson(object, this.stored(object));
+    const texts = this.texts.get(object);
+    if (texts?.answer !== undefined) return texts.answer;
+    const answer = JSON.stringify(object);
+    this.texts.set(object, { answer });
+    return answer;
   }
 
+  /** The object's text for the journal and the snapshot: its answer when one was made (it loads the same), else its stored form. */
   private stored(object: BaseInfo): string {
-    let text = this.texts.get(object);
-    if (text === undefined) this.texts.set(object, (text = storedJson(object)));
-    return text;
+    const texts = this.texts.get(object);
+    if (texts) return (texts.answer ?? texts.stored)!;
+    const stored = storedJson(object);
+    this.texts.set(object, { stored });
+    return stored;
   }
 
   /** The journal line of storing `object`. */
