@@ -194,7 +194,7 @@ function batchSize(args?: AddPeopleArgs): number {
 }
 
 function concurrency(args?: AddPeopleArgs): number {
-  return args?.concurrency ?? vscode.workspace.getConfiguration('oms').get<number>('batchConcurrency', 4);
+  return args?.concurrency ?? vscode.workspace.getConfiguration('oms').get<number>('batchConcurrency', 8);
 }
 
 async function askToGoOn(name: string, valid: number, invalid: PersonRow[]): Promise<boolean> {

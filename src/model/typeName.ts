@@ -26,12 +26,14 @@ export function typeNameOf(value: unknown): string | undefined {
   return parseType(value)?.typeName;
 }
 
-export function makeType(typeName: string, naming: TypeNaming = { namespace: defaultNamespace, assembly: defaultAssembly }): string {
+const defaultNaming: TypeNaming = { namespace: defaultNamespace, assembly: defaultAssembly };
+
+export function makeType(typeName: string, naming: TypeNaming = defaultNaming): string {
   return `${naming.namespace}.${typeName}, ${naming.assembly}`;
 }
 
 /** Learns the naming from any object carrying `$type`; falls back to the default. */
 export function namingOf(obj: unknown): TypeNaming {
   const parsed = parseType((obj as { $type?: unknown } | null)?.$type);
-  return parsed ? { namespace: parsed.namespace, assembly: parsed.assembly } : { namespace: defaultNamespace, assembly: defaultAssembly };
+  return parsed ? { namespace: parsed.namespace, assembly: parsed.assembly } : defaultNaming;
 }

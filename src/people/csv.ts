@@ -116,9 +116,10 @@ export function readPeopleCsv(input: string | Uint8Array, naming?: TypeNaming): 
   const { columns, ignored } = mapHeader(header);
   const notes = ignored.length ? [`Ignored column${ignored.length > 1 ? 's' : ''}: ${ignored.join(', ')}`] : [];
 
+  const fieldColumns = Object.entries(columns) as Array<[Field, number]>;
   const rows: PersonRow[] = kept.slice(1).map(({ record, line }, index) => {
     const fields: PersonFields = {};
-    for (const [field, col] of Object.entries(columns) as Array<[Field, number]>) fields[field] = record[col] ?? '';
+    for (const [field, col] of fieldColumns) fields[field] = record[col] ?? '';
     const person = personFromFields(fields, naming);
     const errors: string[] = [];
     if (record.length !== header.length) errors.push(`has ${record.length} field${record.length === 1 ? '' : 's'}, the header has ${header.length}`);
