@@ -12,7 +12,8 @@
 // The generated validators are loaded with a synchronous `require` (see
 // src/validation/validator.ts): each set is a CommonJS bundle of its own
 // (stateless code, built apart), and `lazy` turns every import of it into a
-// require of its file in dist/.
+// require of its file in dist/. The sandbox CLI (dist/sandbox.js) is one
+// CommonJS bundle: a process of its own shares nothing with the extension.
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
@@ -64,7 +65,7 @@ const common = { bundle: true, platform: 'node', target: 'node18', minify: relea
 
 const chunks = {
   ...common,
-  entryPoints: { extension: 'src/extension.ts', sandbox: 'src/sandbox/cli.ts' },
+  entryPoints: { extension: 'src/extension.ts' },
   outdir: staging,
   format: 'esm',
   splitting: true,
@@ -77,6 +78,9 @@ const chunks = {
 };
 
 const validators = { ...common, entryPoints: lazy, outdir: dist, format: 'cjs' };
+
+/** The sandbox CLI runs in a process of its own: one CommonJS bundle, sharing no state with the extension's chunks. */
+const cli = { ...common, entryPoints: { sandbox: 'src/sandbox/cli.ts' }, outdir: dist, format: 'cjs', plugins: [lazyBundles] };
 
 /** Writes every chunk of the split as CommonJS into dist/ (nothing else there), and the metafile of the split. */
 async function toCommonJs(metafile) {
@@ -91,7 +95,7 @@ async function toCommonJs(metafile) {
     // `import()` of a chunk becomes a require: the extension host's loader, no ESM.
     supported: { 'dynamic-import': false },
   });
-  await esbuild.build(validators);
+  await Promise.all([esbuild.build(validators), esbuild.build(cli)]);
   fs.writeFileSync(path.join(dist, 'meta.json'), JSON.stringify(metafile));
 }
 
