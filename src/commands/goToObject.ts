@@ -25,6 +25,20 @@ const shownMax = 200;
 const revealButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('list-tree'), tooltip: 'Reveal in Tree' };
 const stopButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: 'Stop searching' };
 
+/**
+ * Our order (recently opened first) also while the user types: VS Code re-sorts a quick pick by its
+ * labels unless `sortByLabel` is false, a property the extension host honours but the published API
+ * does not name yet (microsoft/vscode#73904, an accepted proposal). Where it is refused, VS Code's
+ * order stands and recent matches keep their "recently opened" mark.
+ */
+function keepOurOrder(pick: vscode.QuickPick<ResultItem>): void {
+  try {
+    (pick as { sortByLabel?: boolean }).sortByLabel = false;
+  } catch {
+    // A host that guards the proposal: its own order.
+  }
+}
+
 export const goToObject: Command = {
   id: 'oms.goToObject',
   async run(s, args?: { connectionId?: string; query?: string }) {
@@ -34,6 +48,7 @@ export const goToObject: Command = {
     const pick = vscode.window.createQuickPick<ResultItem>();
     pick.placeholder = 'Part of an object’s name; Enter opens it';
     pick.matchOnDescription = false;
+    keepOurOrder(pick);
     pick.value = args?.query ?? '';
     let words = queryWords(pick.value);
     let timer: NodeJS.Timeout | undefined;

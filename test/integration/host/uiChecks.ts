@@ -377,6 +377,17 @@ async function goToObjectCheck(page: Page, env: Env, diag: string): Promise<void
   await page.screenshot({ path: `${diag}/readme-go-to-object.png` });
   await page.keyboard.press('Escape');
   await goToObject(page, site.CommonName);
+  // Recently opened first, also while typing: "floor" matches the Floor folders (shorter names, first by
+  // VS Code's own sort) and the site just opened, which comes first.
+  await page.keyboard.press('Control+Alt+O');
+  await input(page).waitFor({ timeout: 10_000 });
+  await input(page).pressSequentially('floor');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Floor 1\b/ }).first().waitFor({ timeout: 15_000 });
+  await page.waitForTimeout(500);
+  const first = (await page.locator('.quick-input-list .monaco-list-row').first().innerText()).replace(/\s+/g, ' ');
+  await page.screenshot({ path: `${diag}/ui-go-to-object-recent.png` });
+  await page.keyboard.press('Escape');
+  if (!first.includes(site.CommonName)) throw new Error(`the first match for "floor" is "${first}", not the site opened last (${site.CommonName})`);
 }
 
 /** Opens the scanner the suite linked to a Floor 2 site, unfolds, Ctrl+clicks the site's Href: the site opens. */
@@ -587,7 +598,7 @@ export async function runUiChecks(page: Page, env: Env, diag: string): Promise<U
     ['ui: a new draft is not created by auto-save; Ctrl+S creates it and the breadcrumb shows its Key', () => draftCreatedOnlyByCtrlS(page, uiEnv)],
     ['ui: a production connection asks before a save; Cancel sends nothing', () => productionAsksFirst(page, uiEnv)],
     ['ui: Show Save History, Restore: the server holds the earlier version again', () => restoreFromHistory(page, uiEnv)],
-    ['ui: Go to Object (Ctrl+Alt+O) finds an object in a folder never expanded; Enter opens it', () => goToObjectCheck(page, env, diag)],
+    ['ui: Go to Object (Ctrl+Alt+O) finds an object in a folder never expanded; Enter opens it; typing, the object opened last comes first', () => goToObjectCheck(page, env, diag)],
     ['ui: Ctrl+click an ObjectLinks Href in a scanner lands on the linked site', () => ctrlClickLink(page, env)],
     ['ui: edit a priority in the table with the keyboard, Ctrl+S; the server\'s version goes up', () => tableCheck(page, env, diag)],
     ['ui: add a note from the object\'s menu and delete it from the tree', () => notesCheck(page, env)],
