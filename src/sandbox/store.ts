@@ -82,7 +82,7 @@ export class Store {
     const text = (object: BaseInfo) => this.stored(object);
     return {
       instanceKey: this.instanceKey,
-      // Objects answered already by the text of their answer: serialised once.
+      // Each object by the text it already has (its answer or its stored form): nothing is serialised twice.
       *records() {
         for (const { kind, object } of entries) yield `{"kind":${JSON.stringify(kind)},"object":${text(object)}}`;
         for (const entry of outbox) yield JSON.stringify({ outbox: entry } satisfies StoredRecord);
