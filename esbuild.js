@@ -12,8 +12,9 @@
 // The generated validators are loaded with a synchronous `require` (see
 // src/validation/validator.ts): each set is a CommonJS bundle of its own
 // (stateless code, built apart), and `lazy` turns every import of it into a
-// require of its file in dist/. The sandbox CLI (dist/sandbox.js) is one
-// CommonJS bundle: a process of its own shares nothing with the extension.
+// require of its file in dist/. The sandbox CLI (dist/sandbox.cjs) is one
+// CommonJS bundle: a process of its own shares nothing with the extension,
+// and its extension keeps it out of the .vsix (.vscodeignore ships dist/*.js).
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
@@ -80,11 +81,11 @@ const chunks = {
 const validators = { ...common, entryPoints: lazy, outdir: dist, format: 'cjs' };
 
 /** The sandbox CLI runs in a process of its own: one CommonJS bundle, sharing no state with the extension's chunks. */
-const cli = { ...common, entryPoints: { sandbox: 'src/sandbox/cli.ts' }, outdir: dist, format: 'cjs', plugins: [lazyBundles] };
+const cli = { ...common, entryPoints: { sandbox: 'src/sandbox/cli.ts' }, outdir: dist, outExtension: { '.js': '.cjs' }, format: 'cjs', plugins: [lazyBundles] };
 
 /** Writes every chunk of the split as CommonJS into dist/ (nothing else there), and the metafile of the split. */
 async function toCommonJs(metafile) {
-  for (const f of fs.readdirSync(dist)) if (/\.js(\.map)?$/.test(f)) fs.rmSync(path.join(dist, f));
+  for (const f of fs.readdirSync(dist)) if (/\.c?js(\.map)?$/.test(f)) fs.rmSync(path.join(dist, f));
   const files = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js')).map((f) => path.resolve(__dirname, f));
   await esbuild.build({
     ...common,

@@ -103,7 +103,7 @@ async function bundles(tmp: string): Promise<void> {
 
 async function sandbox(tmp: string, dataFile?: string) {
   const token = randomBytes(24).toString('hex');
-  const args = [path.join(dist, 'sandbox.js'), '--port', '0', '--seed', 'demo', ...(dataFile ? ['--data', dataFile] : [])];
+  const args = [path.join(dist, 'sandbox.cjs'), '--port', '0', '--seed', 'demo', ...(dataFile ? ['--data', dataFile] : [])];
   const child = startProcess(process.execPath, args, { logFile: path.join(tmp, 'sandbox.log'), env: { ...process.env, OMS_SANDBOX_TOKEN: token } });
   const info = parseSandboxLine(await waitForLine(child, /listening/, 20_000, 'sandbox'), token);
   return { ...info, stop: () => { child.kill('SIGTERM'); } };

@@ -35,7 +35,7 @@ async function main() {
 
   const sandboxPort = Number(process.env.OMS_SANDBOX_PORT ?? 0);
   const sandboxToken = randomBytes(24).toString('hex');
-  const sandbox = startProcess(process.execPath, [path.join(repo, 'dist', 'sandbox.js'), '--port', String(sandboxPort), '--seed', 'demo', '--data', path.join(home, 'sandbox-data.json')], {
+  const sandbox = startProcess(process.execPath, [path.join(repo, 'dist', 'sandbox.cjs'), '--port', String(sandboxPort), '--seed', 'demo', '--data', path.join(home, 'sandbox-data.json')], {
     logFile: path.join(home, 'sandbox.log'),
     env: { ...process.env, OMS_SANDBOX_TOKEN: sandboxToken },
   });

@@ -1,4 +1,4 @@
-// Starts the project's sandbox service (dist/sandbox.js) for one run and reads
+// Starts the project's sandbox service (dist/sandbox.cjs) for one run and reads
 // its first stdout line: the base URL, the instance key and the token.
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
@@ -38,7 +38,7 @@ export function parseSandboxLine(line: string, tokenGiven: string): SandboxInfo 
 }
 
 export async function startSandbox(repo: string, tmp: string, logFile: string): Promise<SandboxInfo> {
-  const entry = path.join(repo, 'dist', 'sandbox.js');
+  const entry = path.join(repo, 'dist', 'sandbox.cjs');
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (or \`npm run package\`) first`);
   const token = randomBytes(18).toString('hex');
   // The token goes through the environment, never the command line (which every local user can read with ps).
