@@ -5,17 +5,12 @@
  * (no prompt). The object's notes in the tree are reloaded.
  */
 import * as vscode from 'vscode';
-import type { KindId } from '../model/kinds';
 import type { NoteInfo } from '../model/types';
 import { notify } from '../ui/notify';
-import { thisObject } from './commandTargets';
+import { ObjectArgs, thisObject } from './commandTargets';
 import type { Command } from './services';
 
-export interface AddNoteArgs {
-  connectionId: string;
-  folderKey: string;
-  kind: KindId;
-  key: string;
+interface AddNoteArgs extends ObjectArgs {
   text?: string;
 }
 

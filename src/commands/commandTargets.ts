@@ -83,6 +83,14 @@ export async function collectionTarget(s: Services, arg: unknown, operation: 'li
   return { connection, folderKey, kind };
 }
 
+/** An object named in a command's args (scripts, tests, links): what `objectTarget` reads. */
+export interface ObjectArgs {
+  connectionId: string;
+  folderKey: string;
+  kind: KindId;
+  key: string;
+}
+
 /**
  * An object node, an `oms:` Uri of an object document, args with
  * `connectionId`, `folderKey` and `key` (or `keyArg`, e.g. `siteKey`), or the

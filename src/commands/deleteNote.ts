@@ -6,13 +6,13 @@
 import * as vscode from 'vscode';
 import { kind as kindOf } from '../model/kinds';
 import { NoteNode } from '../tree/nodes/noteNode';
-import type { AddNoteArgs } from './addNote';
+import type { ObjectArgs } from './commandTargets';
 import { notify } from '../ui/notify';
 import type { Command } from './services';
 
 export const deleteNote: Command = {
   id: 'oms.deleteNote',
-  async run(s, target: NoteNode | (AddNoteArgs & { noteKey: string })): Promise<boolean> {
+  async run(s, target: NoteNode | (ObjectArgs & { noteKey: string })): Promise<boolean> {
     const fromTree = target instanceof NoteNode;
     const address = fromTree ? target.parent.address : { ...target, kind: kindOf(target.kind) };
     const noteKey = fromTree ? target.note.Key : target.noteKey;

@@ -5,19 +5,13 @@
  */
 import * as vscode from 'vscode';
 import { placeOf } from '../editor/targets';
-import { KindId, kind as kindOf } from '../model/kinds';
+import { kind as kindOf } from '../model/kinds';
+import type { ObjectArgs } from './commandTargets';
 import type { Command } from './services';
-
-export interface RevealArgs {
-  connectionId: string;
-  folderKey: string;
-  kind: KindId;
-  key: string;
-}
 
 export const revealInTree: Command = {
   id: 'oms.revealInTree',
-  async run(s, target?: vscode.Uri | RevealArgs) {
+  async run(s, target?: vscode.Uri | ObjectArgs) {
     const uri = target instanceof vscode.Uri ? target : target ? undefined : vscode.window.activeTextEditor?.document.uri;
     const address = uri ? s.fs.addressOf(uri) : target && !(target instanceof vscode.Uri) ? { ...target, kind: kindOf(target.kind) } : undefined;
     if (!address) throw new Error('Open an object first: Reveal in Tree shows the object of the active editor');
