@@ -7,7 +7,7 @@
 import { parse } from 'csv-parse/sync';
 import type { TypeNaming } from '../model/typeName';
 import type { PersonInfo } from '../model/types';
-import { PeopleFile, PeopleFileError, PersonFields, personErrors, personFromFields, PersonRow } from './rows';
+import { PeopleFile, PeopleFileError, PersonFields, personErrors, personMaker, PersonRow } from './rows';
 
 type Field = keyof PersonFields;
 
@@ -117,10 +117,11 @@ export function readPeopleCsv(input: string | Uint8Array, naming?: TypeNaming): 
   const notes = ignored.length ? [`Ignored column${ignored.length > 1 ? 's' : ''}: ${ignored.join(', ')}`] : [];
 
   const fieldColumns = Object.entries(columns) as Array<[Field, number]>;
+  const personFromFields = personMaker(naming);
   const rows: PersonRow[] = kept.slice(1).map(({ record, line }, index) => {
     const fields: PersonFields = {};
     for (const [field, col] of fieldColumns) fields[field] = record[col] ?? '';
-    const person = personFromFields(fields, naming);
+    const person = personFromFields(fields);
     const errors: string[] = [];
     if (record.length !== header.length) errors.push(`has ${record.length} field${record.length === 1 ? '' : 's'}, the header has ${header.length}`);
     errors.push(...personErrors(person, (p) => columnOf(person, p)));
