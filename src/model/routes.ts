@@ -47,9 +47,16 @@ export function notesPattern(kind: Pick<Kind, 'collection'>, oneNote = false): s
 
 const parameterNames: Record<string, string> = { folder: 'folder key', key: 'key', noteKey: 'note key' };
 
+/** Each pattern split once into text and parameter names: `['/api/f/', 'folder', '/people/', 'key', '']`. */
+const patternParts = new Map<string, string[]>();
+
 /** A pattern with its `:name` segments replaced by encoded key segments. */
 function fill(pattern: string, values: Record<string, string>): string {
-  return pattern.replace(/:(\w+)/g, (_, name: string) => keySegment(values[name], parameterNames[name]));
+  let parts = patternParts.get(pattern);
+  if (!parts) patternParts.set(pattern, (parts = pattern.split(/:(\w+)/)));
+  let path = parts[0];
+  for (let i = 1; i < parts.length; i += 2) path += keySegment(values[parts[i]], parameterNames[parts[i]]) + parts[i + 1];
+  return path;
 }
 
 export function folderPath(folderKey: string): string {

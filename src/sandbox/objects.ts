@@ -8,21 +8,27 @@ import { folderPath, objectPath } from '../model/routes';
 import { makeType, namingOf, TypeNaming } from '../model/typeName';
 import type { BaseInfo, Link, ObjectLinkItem } from '../model/types';
 
-/** Random bytes drawn in blocks: one call to the system per 512 keys instead of one per key. */
-let pool = Buffer.alloc(0);
+/** Random bytes drawn in blocks, as hex: one call to the system per 512 keys instead of one per key. */
+let pool = '';
 let poolOffset = 0;
+/** The seconds part of keys, made once a second. */
+let secondsHex = '';
+let secondsAt = -1;
 
 /** A 24-hex key in BSON ObjectId form: 4 bytes of seconds, then 8 random bytes. */
 export function randomKey(): string {
-  if (poolOffset + 8 > pool.length) {
-    pool = randomBytes(8 * 512);
+  if (poolOffset === pool.length) {
+    pool = randomBytes(8 * 512).toString('hex');
     poolOffset = 0;
   }
-  const seconds = Math.floor(Date.now() / 1000).toString(16).padStart(8, '0').slice(-8);
-  poolOffset += 8;
-  return seconds + pool.toString('hex', poolOffset - 8, poolOffset);
+  const seconds = Math.floor(Date.now() / 1000);
+  if (seconds !== secondsAt) {
+    secondsAt = seconds;
+    secondsHex = seconds.toString(16).padStart(8, '0').slice(-8);
+  }
+  poolOffset += 16;
+  return secondsHex + pool.slice(poolOffset - 16, poolOffset);
 }
-
 
 /** Link relations as the spec lists them (2.3): relation, anchor text. */
 const relationTexts: Record<string, string> = {
@@ -82,7 +88,16 @@ const serverLinksMark = 'server';
  * half of a person's bytes, are only marked (`withServerLinks` puts them back on load).
  */
 export function storedJson(object: BaseInfo): string {
-  return object.Links && serverLinkLists.has(object.Links) ? JSON.stringify({ ...object, Links: serverLinksMark }) : JSON.stringify(object);
+  const links = object.Links;
+  if (!links || !serverLinkLists.has(links)) return JSON.stringify(object);
+  // The mark stands in for the Links while the text is made, not in a copy of the object: no one
+  // else runs before they are back.
+  (object as { Links: unknown }).Links = serverLinksMark;
+  try {
+    return JSON.stringify(object);
+  } finally {
+    object.Links = links;
+  }
 }
 
 /** A loaded object whose Links are marked as the server's gets them back (folders and the instance theirs). */
