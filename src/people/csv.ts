@@ -104,13 +104,13 @@ export function readPeopleCsv(input: string | Uint8Array, naming?: TypeNaming): 
   // Lines from byte offsets: csv-parse's own line count drifts on CRLF inside quoted fields.
   const lineOf = lineCounter(bytes);
   let end = 0;
-  const located = records.map(({ record, info }) => {
+  const kept: Array<{ record: string[]; line: number }> = [];
+  for (const { record, info } of records) {
     const line = lineOf(end);
     end = info.bytes;
-    return { record, line };
-  });
-  // skip_empty_lines keeps lines of only commas: drop records whose fields are all blank.
-  const kept = located.filter((r) => r.record.some((f) => f.trim() !== ''));
+    // skip_empty_lines keeps lines of only commas: drop records whose fields are all blank.
+    if (record.some((f) => f.trim() !== '')) kept.push({ record, line });
+  }
   if (kept.length === 0) throw new PeopleFileError('the file is empty (a header row is expected)');
   const header = kept[0].record;
   const { columns, ignored } = mapHeader(header);
@@ -122,9 +122,8 @@ export function readPeopleCsv(input: string | Uint8Array, naming?: TypeNaming): 
     const fields: PersonFields = {};
     for (const [field, col] of fieldColumns) fields[field] = record[col] ?? '';
     const person = personFromFields(fields);
-    const errors: string[] = [];
-    if (record.length !== header.length) errors.push(`has ${record.length} field${record.length === 1 ? '' : 's'}, the header has ${header.length}`);
-    errors.push(...personErrors(person, (p) => columnOf(person, p)));
+    const errors = personErrors(person, (p) => columnOf(person, p));
+    if (record.length !== header.length) errors.unshift(`has ${record.length} field${record.length === 1 ? '' : 's'}, the header has ${header.length}`);
     return { line, index, person, errors };
   });
   return { format: 'csv', rows, notes };

@@ -90,7 +90,8 @@ export function personMaker(naming?: TypeNaming): (fields: PersonFields) => Pers
     if (Street || City || Province || Country || PostalCode) addresses.push({ ...mailing, Street, City, Province, Country, PostalCode });
     const person = { ...template };
     person.CommonName = blank(f.commonName) || (given && surname ? `${given} ${surname}` : given || surname);
-    person.Tags = [...new Set(blank(f.tags).split(';').map((t) => t.trim()).filter(Boolean))];
+    const tags = blank(f.tags);
+    person.Tags = tags.includes(';') ? [...new Set(tags.split(';').map((t) => t.trim()).filter(Boolean))] : tags ? [tags] : [];
     person.GivenName = given || null;
     person.Surname = surname || null;
     person.Addresses = addresses;
@@ -108,6 +109,9 @@ export function personErrors(person: unknown, where: (pointer: string) => string
   const schemaErrors = validate('person.schema.json', person);
   if (!person || typeof person !== 'object' || Array.isArray(person)) return schemaErrors.map((e) => `${where(e.pointer)} ${e.message}`);
   const p = person as Partial<PersonInfo>;
+  const named = isNamed(p.CommonName) || isNamed(p.GivenName) || isNamed(p.Surname);
+  // A valid person, as nearly every row is: nothing more to look at.
+  if (schemaErrors.length === 0) return named ? [] : [noName];
   // The schema's `format: "email"` and checkEmail are one rule; checkEmail says why, so it speaks for
   // the addresses the schema refused (it refuses no other: a valid row costs no second look).
   const mailErrors = new Map<string, string>();
@@ -118,7 +122,9 @@ export function personErrors(person: unknown, where: (pointer: string) => string
     if (problem) mailErrors.set(pointer, `${where(pointer)} ${JSON.stringify(mailTo)}: ${problem.charAt(0).toLowerCase()}${problem.slice(1)}`);
   }
   const errors = schemaErrors.filter((e) => !mailErrors.has(e.pointer)).map((e) => `${where(e.pointer)} ${e.message}`);
-  const named = [p.CommonName, p.GivenName, p.Surname].some((v) => typeof v === 'string' && v.trim() !== '');
-  if (!named && !errors.some((e) => e.includes('CommonName'))) errors.push('has no name (given name, surname or common name)');
+  if (!named && !errors.some((e) => e.includes('CommonName'))) errors.push(noName);
   return [...errors, ...mailErrors.values()];
 }
+
+const noName = 'has no name (given name, surname or common name)';
+const isNamed = (v: unknown) => typeof v === 'string' && v.trim() !== '';
