@@ -267,6 +267,13 @@ suite('commands', () => {
     if (dir) fs.writeFileSync(path.join(dir, 'batch-10000.txt'), `${seconds.toFixed(2)} s, ${(10_000 / seconds).toFixed(0)} people/s\n`);
   });
 
+  test('batch add: a file that is not there is named in a clear error and nothing is sent', async () => {
+    const missing = path.join(tmp, 'no-such-people.csv');
+    const r = await run<AddPeopleResult>('oms.addPeople', { uri: missing, connectionId, folderKey });
+    assert.ok(r && r.stopped && !r.ok && r.sent === 0, JSON.stringify(r));
+    assert.match(r.reason ?? '', /^no-such-people\.csv: .*no such file/i);
+  });
+
   test('batch add: with invalid rows and no go-ahead nothing is sent', async () => {
     const tag = `it-stop-${stamp}`;
     const csv = path.join(tmp, 'stop.csv');
