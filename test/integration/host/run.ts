@@ -14,7 +14,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { IntegrationResults } from '../index';
-import { HostRun, Manifest, runInChromium } from './chromium';
+import { hostNode, HostRun, installHost, Manifest, runInChromium } from './chromium';
 import type { UiCheck } from './uiChecks';
 import { findDesktopVSCode, runInElectron } from './electron';
 import { log, stopAll } from './procs';
@@ -109,18 +109,22 @@ async function main(): Promise<number> {
 
     const env: Record<string, string> = { OMS_TEST_DIAGNOSTICS: diag };
     if (process.env.OMS_TEST_GREP) env.OMS_TEST_GREP = process.env.OMS_TEST_GREP;
+    const forced = process.env.OMS_IT_HOST;
+    const desktop = forced === 'chromium' ? undefined : findDesktopVSCode();
+    if (forced === 'electron' && !desktop) throw new Error('OMS_IT_HOST=electron but no VSCODE_EXECUTABLE / desktop `code` found');
+    const hostDir = desktop ? undefined : installHost(repo);
+
     if (process.env.OMS_IT_NO_SANDBOX === '1') {
       log('warning: OMS_IT_NO_SANDBOX=1, no sandbox started (development only)');
     } else {
-      const sandbox = await startSandbox(repo, tmp, path.join(diag, 'sandbox.log'));
-      log(`sandbox ${sandbox.url} instance ${sandbox.instance}`);
+      // On the VS Code server's Node.js, the runtime the extension's embedded sandbox runs on in that host
+      // (a desktop VS Code's is Electron's: there, this runner's Node.js).
+      const sandbox = await startSandbox(repo, tmp, path.join(diag, 'sandbox.log'), hostDir ? hostNode(hostDir) : process.execPath);
+      log(`sandbox ${sandbox.url} instance ${sandbox.instance} on Node.js ${sandbox.nodeVersion}`);
       Object.assign(env, { OMS_SANDBOX_URL: sandbox.url, OMS_SANDBOX_TOKEN: sandbox.token, OMS_SANDBOX_INSTANCE: sandbox.instance });
     }
 
     const run: HostRun = { repo, tmp, diag, workspace, extensionPath, testsEntry, env, manifest };
-    const forced = process.env.OMS_IT_HOST;
-    const desktop = forced === 'chromium' ? undefined : findDesktopVSCode();
-    if (forced === 'electron' && !desktop) throw new Error('OMS_IT_HOST=electron but no VSCODE_EXECUTABLE / desktop `code` found');
 
     let exitCode: number;
     let look: (() => Promise<UiCheck[]>) | undefined;
@@ -129,7 +133,7 @@ async function main(): Promise<number> {
       exitCode = await runInElectron(desktop, run);
     } else {
       log('host: VS Code server build in headless Chromium');
-      ({ exitCode, look } = await runInChromium(run));
+      ({ exitCode, look } = await runInChromium(run, hostDir!));
     }
 
     const results = readResults();

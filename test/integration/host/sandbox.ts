@@ -1,5 +1,6 @@
 // Starts the project's sandbox service (dist/sandbox.cjs) for one run and reads
 // its first stdout line: the base URL, the instance key and the token.
+import { execFileSync } from 'child_process';
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -10,10 +11,12 @@ export interface SandboxInfo {
   token: string;
   instance: string;
   firstLine: string;
+  /** `v24.1.0`: the Node.js it runs on. */
+  nodeVersion: string;
 }
 
 /** Parses the sandbox's first line: JSON, or free text with the URL, instance key and token in it. */
-export function parseSandboxLine(line: string, tokenGiven: string): SandboxInfo {
+export function parseSandboxLine(line: string, tokenGiven: string): Omit<SandboxInfo, 'nodeVersion'> {
   let url: string | undefined;
   let instance: string | undefined;
   let token: string | undefined;
@@ -37,13 +40,13 @@ export function parseSandboxLine(line: string, tokenGiven: string): SandboxInfo 
   return { url: url.replace(/\/+$/, ''), instance, token: token ?? tokenGiven, firstLine: line };
 }
 
-export async function startSandbox(repo: string, tmp: string, logFile: string): Promise<SandboxInfo> {
+export async function startSandbox(repo: string, tmp: string, logFile: string, node: string): Promise<SandboxInfo> {
   const entry = path.join(repo, 'dist', 'sandbox.cjs');
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (or \`npm run package\`) first`);
   const token = randomBytes(18).toString('hex');
   // The token goes through the environment, never the command line (which every local user can read with ps).
   const args = [entry, '--port', '0', '--seed', 'demo', '--data', path.join(tmp, 'data.json')];
-  const child = startProcess(process.execPath, args, { cwd: repo, logFile, env: { ...process.env, OMS_SANDBOX_TOKEN: token } });
+  const child = startProcess(node, args, { cwd: repo, logFile, env: { ...process.env, OMS_SANDBOX_TOKEN: token } });
   const line = await waitForLine(child, /\S/, 20_000, 'sandbox');
-  return parseSandboxLine(line, token);
+  return { ...parseSandboxLine(line, token), nodeVersion: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim() };
 }
