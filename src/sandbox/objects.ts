@@ -84,25 +84,35 @@ function makeLinks(naming: TypeNaming, isFolder: boolean): Link[] {
 const serverLinksMark = 'server';
 
 /**
- * An object as the journal and the snapshot hold it: the server's own Links,
- * half of a person's bytes, are only marked (`withServerLinks` puts them back on load).
+ * An object as the journal and the snapshot hold it: what the server made of
+ * it and shares among objects is only marked (`withServerLinks` puts it back
+ * on load). The Links, half of a person's bytes, become `"server"`; the
+ * instance links, a third of the rest, `{"server": <instance name>}`, the
+ * name they carry (an object keeps the name the instance had when it was placed).
  */
 export function storedJson(object: BaseInfo): string {
-  const links = object.Links;
-  if (!links || !serverLinkLists.has(links)) return JSON.stringify(object);
-  // The mark stands in for the Links while the text is made, not in a copy of the object: no one
-  // else runs before they are back.
-  (object as { Links: unknown }).Links = serverLinksMark;
+  const links = object.Links, objectLinks = object.ObjectLinks;
+  const ownLinks = !!links && serverLinkLists.has(links);
+  const instanceName = objectLinks ? instanceLinkNames.get(objectLinks) : undefined;
+  if (!ownLinks && instanceName === undefined) return JSON.stringify(object);
+  // The marks stand in while the text is made, not in a copy of the object: no one else runs before
+  // the lists are back.
+  const marked = object as { Links: unknown; ObjectLinks: unknown };
+  if (ownLinks) marked.Links = serverLinksMark;
+  if (instanceName !== undefined) marked.ObjectLinks = { [serverLinksMark]: instanceName };
   try {
     return JSON.stringify(object);
   } finally {
-    object.Links = links;
+    marked.Links = links;
+    marked.ObjectLinks = objectLinks;
   }
 }
 
-/** A loaded object whose Links are marked as the server's gets them back (folders and the instance theirs). */
-export function withServerLinks(object: BaseInfo, isFolder: boolean): BaseInfo {
+/** A loaded object gets back what its marks stand for (folders and the instance their own Links). */
+export function withServerLinks(object: BaseInfo, isFolder: boolean, instanceKey: string): BaseInfo {
   if ((object.Links as unknown) === serverLinksMark) object.Links = serverLinks(namingOf(object), isFolder);
+  const name = (object.ObjectLinks as { [serverLinksMark]?: unknown } | null | undefined)?.[serverLinksMark];
+  if (typeof name === 'string') object.ObjectLinks = instanceLinks({ key: instanceKey, name }, namingOf(object));
   return object;
 }
 
@@ -111,17 +121,24 @@ interface InstanceRef {
   name: string;
 }
 
+/** Every list `instanceLinks` made, with the instance name it carries. */
+const instanceLinkNames = new WeakMap<readonly ObjectLinkItem[], string>();
+
 /** The InInstance and InstanceScope object links; both point at the instance. */
 function instanceLinks(instance: InstanceRef, naming: TypeNaming): ObjectLinkItem[] {
   const id = `instance\u0000${instance.key}\u0000${instance.name}\u0000${naming.namespace}\u0000${naming.assembly}`;
-  return sharedList(id, () => ['InInstance', 'InstanceScope'].map((Relation) => ({
-    $type: makeType('ObjectLinkItem', naming),
-    Href: folderPath(instance.key),
-    LinkedObjectKey: instance.key,
-    CommonName: instance.name,
-    Relation,
-    MetaDataBson: { $type: 'System.Byte[], mscorlib', $value: '' },
-  })));
+  return sharedList(id, () => {
+    const links = ['InInstance', 'InstanceScope'].map((Relation) => ({
+      $type: makeType('ObjectLinkItem', naming),
+      Href: folderPath(instance.key),
+      LinkedObjectKey: instance.key,
+      CommonName: instance.name,
+      Relation,
+      MetaDataBson: { $type: 'System.Byte[], mscorlib', $value: '' },
+    }));
+    instanceLinkNames.set(links, instance.name);
+    return links;
+  });
 }
 
 const instanceRelations = new Set(['InInstance', 'InstanceScope']);
@@ -157,7 +174,8 @@ export function placeObject(body: BaseInfo, p: Placement): BaseInfo {
     Metadata: body.Metadata ?? [],
     Monikers: body.Monikers ?? [],
     Notes: body.Notes ?? [],
-    ObjectLinks: [...instanceLinks(p.instance, p.naming), ...clientLinks],
+    // Shared by the objects without links of their own, as the Links are.
+    ObjectLinks: clientLinks.length ? [...instanceLinks(p.instance, p.naming), ...clientLinks] : instanceLinks(p.instance, p.naming),
     Tags: body.Tags ?? [],
   };
 }

@@ -61,13 +61,18 @@ export class Store {
 
   private load(r: StoredRecord, file: string): void {
     if ('outbox' in r) this.outboxEntries.push(r.outbox as OutboxEntry);
-    else if (r && typeof r.kind === 'string' && r.object && typeof r.object === 'object') this.insert(r.kind as StoredKind, loaded(r.kind, r.object as BaseInfo));
+    else if (r && typeof r.kind === 'string' && r.object && typeof r.object === 'object') this.insert(r.kind as StoredKind, this.loaded(r.kind, r.object as BaseInfo));
     else throw new Error(`${file} holds a record that is not a stored object`);
+  }
+
+  /** An object read from the files, with what was left out of it put back. */
+  private loaded(kind: string, object: BaseInfo): BaseInfo {
+    return withServerLinks(object, kind === 'folder' || kind === 'instance', this.instanceKey);
   }
 
   private apply(c: Change): void {
     if (c.op === 'put') {
-      const object = loaded(c.kind, c.object as BaseInfo);
+      const object = this.loaded(c.kind, c.object as BaseInfo);
       if (this.byKey.has(object.Key as string)) this.replace(object.Key as string, object);
       else this.insert(c.kind as StoredKind, object);
     } else if (c.op === 'delete') this.remove(c.key);
@@ -224,7 +229,3 @@ export class Store {
   }
 }
 
-/** An object read from the files, with what was left out of it put back. */
-function loaded(kind: string, object: BaseInfo): BaseInfo {
-  return withServerLinks(object, kind === 'folder' || kind === 'instance');
-}

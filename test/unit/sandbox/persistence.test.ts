@@ -32,13 +32,24 @@ test('with a data file, changes survive a restart and the seed is not applied tw
     const before = (await api.listAll(office.Key, 'people')).length;
     const doomed = (await api.get(`${people}?pageSize=1`)).body[0];
     assert.equal((await api.delete(doomed.Href)).status, 204);
-    assert.equal((await api.post(`${people}/complex`, [person('Per', 'Sistent')])).body, 1);
+    // One person with an object link of its own: its ObjectLinks are the instance's plus that one.
+    const siteLink = { $type: 'Feenics.Keep.WebApi.Model.ObjectLinkItem, Feenics.Keep.WebApi.Model', Href: site.Href, LinkedObjectKey: site.Key, CommonName: 'Persistent site', Relation: 'Site' };
+    assert.equal((await api.post(`${people}/complex`, [{ ...person('Linked', 'Person'), ObjectLinks: [siteLink] }, person('Per', 'Sistent')])).body, 2);
     // What a response confirms is already on disk (snapshot and journal), before any close.
     const written = await readStoreFiles(dataFile);
     assert.ok(written?.changes.some((c) => c.op === 'put' && (c.object as { SiteReference?: string }).SiteReference === 'kept'));
     // The server's own Links are not written, only marked (half of a person's bytes); a restart answers them again.
-    assert.ok(!(await readFile(`${dataFile}.journal`, 'utf8')).includes('"TakeOwnership"'), 'no server Links in the journal');
-    const answered = { site: (await api.get(site.Href)).body, office: (await api.get(`/api/f/${office.Key}`)).body, instance: (await api.get(`/api/f/${instanceKey}`)).body };
+    // Nor the instance links every object shares (a third of the rest): only where an object has links of its own.
+    const journal = await readFile(`${dataFile}.journal`, 'utf8');
+    assert.ok(!journal.includes('"TakeOwnership"'), 'no server Links in the journal');
+    assert.equal(journal.split('"InInstance"').length - 1, 1, 'instance links written only with the linked person');
+    const added = (await api.listAll(office.Key, 'people')).slice(-2);
+    const answered = {
+      site: (await api.get(site.Href)).body, office: (await api.get(`/api/f/${office.Key}`)).body, instance: (await api.get(`/api/f/${instanceKey}`)).body,
+      people: await Promise.all(added.map(async (p) => (await api!.get(p.Href)).body)),
+    };
+    assert.deepEqual(answered.people[0].ObjectLinks.map((l: { Relation: string }) => l.Relation), ['InInstance', 'InstanceScope', 'Site']);
+    assert.deepEqual(answered.people[1].ObjectLinks.map((l: { Relation: string }) => l.Relation), ['InInstance', 'InstanceScope']);
     assert.equal(answered.site.Links.length, 8);
     assert.equal(answered.office.Links.length, 9, 'a folder has Import too');
     await api.sb.close();
@@ -50,12 +61,17 @@ test('with a data file, changes survive a restart and the seed is not applied tw
     assert.deepEqual(Object.keys(again), Object.keys(answered.site), 'fields in the same order');
     assert.deepEqual((await api.get(`/api/f/${office.Key}`)).body, answered.office);
     assert.deepEqual((await api.get(`/api/f/${instanceKey}`)).body, answered.instance);
+    for (const p of answered.people) {
+      const back = (await api.get(p.Href)).body;
+      assert.deepEqual(back, p);
+      assert.deepEqual(Object.keys(back), Object.keys(p), 'a person\'s fields in the same order');
+    }
     assert.equal(again.SiteReference, 'kept');
     assert.equal(again.ConcurrencyVersion, 2);
     assert.deepEqual(again.Notes.map((n: { NoteText: string }) => n.NoteText), ['kept note']);
     assert.equal((await api.get('/sandbox/outbox')).body[0].body, 'kept@example.com');
     const after = await api.listAll(office.Key, 'people');
-    assert.equal(after.length, before, 'one deleted, one added, no reseeding');
+    assert.equal(after.length, before + 1, 'one deleted, two added, no reseeding');
     assert.ok(!after.some((p) => p.Key === doomed.Key));
     assert.equal(after[after.length - 1].Surname, 'Sistent');
     await api.sb.close();
