@@ -46,7 +46,7 @@ test('with a data file, changes survive a restart and the seed is not applied tw
     const added = (await api.listAll(office.Key, 'people')).slice(-2);
     const answered = {
       site: (await api.get(site.Href)).body, office: (await api.get(`/api/f/${office.Key}`)).body, instance: (await api.get(`/api/f/${instanceKey}`)).body,
-      people: await Promise.all(added.map(async (p) => (await api!.get(p.Href)).body)),
+      people: await Promise.all(added.map(async (p) => (await api!.get(p.Href!)).body as { Href: string; ObjectLinks: Array<{ Relation: string }> })),
     };
     assert.deepEqual(answered.people[0].ObjectLinks.map((l: { Relation: string }) => l.Relation), ['InInstance', 'InstanceScope', 'Site']);
     assert.deepEqual(answered.people[1].ObjectLinks.map((l: { Relation: string }) => l.Relation), ['InInstance', 'InstanceScope']);
@@ -62,7 +62,7 @@ test('with a data file, changes survive a restart and the seed is not applied tw
     assert.deepEqual((await api.get(`/api/f/${office.Key}`)).body, answered.office);
     assert.deepEqual((await api.get(`/api/f/${instanceKey}`)).body, answered.instance);
     for (const p of answered.people) {
-      const back = (await api.get(p.Href)).body;
+      const back: Record<string, unknown> = (await api.get(p.Href)).body;
       assert.deepEqual(back, p);
       assert.deepEqual(Object.keys(back), Object.keys(p), 'a person\'s fields in the same order');
     }
