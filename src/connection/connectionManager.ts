@@ -85,6 +85,7 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.tokens.dispose();
     this.changed.dispose();
   }
 }
