@@ -344,11 +344,19 @@ async function floors(env: Env): Promise<{ floor1: any; floor2: any }> {
 }
 
 /** Ctrl+Alt+O, type part of a name, Enter: the object opens (its folder was never expanded in this window). */
+/**
+ * The Go to Object box itself, by its placeholder: typing into whatever quick input is open when the
+ * keys come would lose the text once the command's own box replaces it.
+ */
+const goToObjectInput = (page: Page) => page.locator('.quick-input-widget input[placeholder^="Part of an object"]').first();
+
 async function goToObject(page: Page, name: string): Promise<void> {
-  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 5 } }).catch(() => undefined);
+  // Focus on the workbench (not a webview): the title bar's empty right part, clear of the command
+  // center in its middle, which opens a quick input of its own when clicked.
+  await page.locator('.monaco-workbench').click({ position: { x: 1100, y: 5 } }).catch(() => undefined);
   await page.keyboard.press('Control+Alt+O');
-  await input(page).waitFor({ timeout: 10_000 });
-  await input(page).pressSequentially(name.split(' ').slice(-2).join(' '));
+  await goToObjectInput(page).waitFor({ timeout: 10_000 });
+  await goToObjectInput(page).pressSequentially(name.split(' ').slice(-2).join(' '));
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
   await row.waitFor({ timeout: 15_000 });
   // The wanted one first: arrow down to it as a keyboard user would.
@@ -370,8 +378,8 @@ async function goToObjectCheck(page: Page, env: Env, diag: string): Promise<void
   const [site] = await get(env, `/api/f/${floor2.Key}/engagesites`);
   // For README: several kinds and folders at once.
   await page.keyboard.press('Control+Alt+O');
-  await input(page).waitFor({ timeout: 10_000 });
-  await input(page).pressSequentially('floor 1');
+  await goToObjectInput(page).waitFor({ timeout: 10_000 });
+  await goToObjectInput(page).pressSequentially('floor 1');
   await page.locator('.quick-input-list .monaco-list-row').nth(3).waitFor({ timeout: 15_000 });
   await page.waitForTimeout(1_000);
   await page.screenshot({ path: `${diag}/readme-go-to-object.png` });
@@ -380,8 +388,8 @@ async function goToObjectCheck(page: Page, env: Env, diag: string): Promise<void
   // Recently opened first, also while typing: "floor" matches the Floor folders (shorter names, first by
   // VS Code's own sort) and the site just opened, which comes first.
   await page.keyboard.press('Control+Alt+O');
-  await input(page).waitFor({ timeout: 10_000 });
-  await input(page).pressSequentially('floor');
+  await goToObjectInput(page).waitFor({ timeout: 10_000 });
+  await goToObjectInput(page).pressSequentially('floor');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Floor 1\b/ }).first().waitFor({ timeout: 15_000 });
   await page.waitForTimeout(500);
   const first = (await page.locator('.quick-input-list .monaco-list-row').first().innerText()).replace(/\s+/g, ' ');
