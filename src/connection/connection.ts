@@ -1,5 +1,4 @@
 /** A live connection: a client whose token is fetched, refreshed and bound to one origin. */
-import * as vscode from 'vscode';
 import { createHttp, Http, RequestOptions, WriteApproval } from '../api/http';
 import { OmsClient } from '../api/client';
 import { ApiError } from '../api/errors';
@@ -7,6 +6,7 @@ import { signIn, PasswordGrant, TokenSet } from '../api/auth';
 import { sessionHttp } from '../api/session';
 import { logRequest } from '../log';
 import { ConnectionInfo } from './connectionInfo';
+import type { HttpSettings } from './httpSettings';
 import { TokenStore } from './tokenStore';
 import { gateWrites } from './writeGate';
 
@@ -19,6 +19,7 @@ export class Connection {
   constructor(
     public info: ConnectionInfo,
     private readonly tokens: TokenStore,
+    private readonly settings: HttpSettings,
     /** Runs before each request: the sandbox connection starts its server here. */
     private readonly prepare: (c: Connection) => Promise<void> = async () => {},
   ) {
@@ -75,11 +76,9 @@ export class Connection {
 
   /** An HTTP function bound to one origin and the token that goes with it. */
   private rawHttp(baseUrl = this.info.baseUrl, token?: string): Http {
-    const config = vscode.workspace.getConfiguration('oms');
     return createHttp({
       endpoint: () => ({ baseUrl, token }),
-      timeoutMs: config.get<number>('requestTimeoutSeconds', 30) * 1000,
-      maxResponseBytes: config.get<number>('maxResponseMegabytes', 64) * 1024 * 1024,
+      ...this.settings.get(),
       log: (entry) => logRequest(this.info.label, entry),
     });
   }

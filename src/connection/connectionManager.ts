@@ -4,6 +4,7 @@ import { randomUUID } from 'crypto';
 import type { TokenSet } from '../api/auth';
 import { Connection } from './connection';
 import { ConnectionInfo } from './connectionInfo';
+import { HttpSettings } from './httpSettings';
 import { TokenStore } from './tokenStore';
 import type { SandboxHost } from './sandboxHost';
 
@@ -15,6 +16,7 @@ export class ConnectionManager implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   readonly tokens: TokenStore;
+  private readonly settings = new HttpSettings();
 
   constructor(private readonly context: vscode.ExtensionContext, readonly sandbox: SandboxHost) {
     this.tokens = new TokenStore(context.secrets);
@@ -30,7 +32,7 @@ export class ConnectionManager implements vscode.Disposable {
     let connection = this.live.get(id);
     if (!connection) {
       const prepare = info.sandbox ? (c: Connection) => this.sandbox.ensureRunning(c, (baseUrl) => this.update(c.id, { baseUrl })) : undefined;
-      connection = new Connection(info, this.tokens, prepare);
+      connection = new Connection(info, this.tokens, this.settings, prepare);
       this.live.set(id, connection);
     }
     return connection;
@@ -86,6 +88,7 @@ export class ConnectionManager implements vscode.Disposable {
 
   dispose(): void {
     this.tokens.dispose();
+    this.settings.dispose();
     this.changed.dispose();
   }
 }

@@ -267,6 +267,20 @@ suite('commands', () => {
     if (dir) fs.writeFileSync(path.join(dir, 'batch-10000.txt'), `${seconds.toFixed(2)} s, ${(10_000 / seconds).toFixed(0)} people/s\n`);
   });
 
+  test('a changed answer size cap applies to the next request (settings are read again after a change)', async () => {
+    // After the 10,000 above, a page of 1,000 people is larger than 1 MB.
+    const client = (await services()).connections.get(connectionId)!.client;
+    assert.strictEqual((await client.list(kind('person'), folderKey, 0, 1000)).items.length, 1000);
+    const config = vscode.workspace.getConfiguration('oms');
+    await config.update('maxResponseMegabytes', 1, vscode.ConfigurationTarget.Global);
+    try {
+      await assert.rejects(client.list(kind('person'), folderKey, 0, 1000), /larger than 1 MB \(setting oms\.maxResponseMegabytes\)/);
+    } finally {
+      await config.update('maxResponseMegabytes', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.strictEqual((await client.list(kind('person'), folderKey, 0, 1000)).items.length, 1000);
+  });
+
   test('batch add: a file that is not there is named in a clear error and nothing is sent', async () => {
     const missing = path.join(tmp, 'no-such-people.csv');
     const r = await run<AddPeopleResult>('oms.addPeople', { uri: missing, connectionId, folderKey });
