@@ -39,11 +39,11 @@ export type EditPrioritiesResult =
 const int32 = { min: -2147483648, max: 2147483647 };
 
 /** `850..1150`; an upper bound of -1 is the open-ended range. */
-export function rangeText(p: Pick<InputScannerReportingPriority, 'MinResistanceCode' | 'MaxResistanceCode'>): string {
+function rangeText(p: Pick<InputScannerReportingPriority, 'MinResistanceCode' | 'MaxResistanceCode'>): string {
   return `${p.MinResistanceCode}..${p.MaxResistanceCode === -1 ? 'open' : p.MaxResistanceCode}`;
 }
 
-export function checkPriority(text: string): string | undefined {
+function checkPriority(text: string): string | undefined {
   const v = text.trim();
   if (!/^-?\d+$/.test(v)) return 'Enter a whole number';
   const n = Number(v);

@@ -8,12 +8,13 @@ export const tokenPath = '/token';
 export const instancePath = '/api';
 export const sysinfoPath = '/api/sysinfo';
 /** Every folder-scoped path starts with this, then the folder key. */
-export const folderPrefix = '/api/f';
+const folderPrefix = '/api/f';
 
 /**
  * A key as one path segment. `.`/`..`, empty keys and keys holding `/` or `\`
  * are refused: percent-encoded or not, servers and proxies may resolve them
  * and address another object than the one meant.
+ * @internal Exported for its unit test.
  */
 export function keySegment(key: string, what = 'key'): string {
   if (typeof key !== 'string' || key === '' || key === '.' || key === '..' || /[/\\]/.test(key)) {
@@ -38,7 +39,7 @@ export function objectPattern(kind: Pick<Kind, 'collection'>): string {
 }
 
 /** Notes: listed and added at `.../{key}/notes`, deleted at `.../notes/{noteKey}`. */
-export const notesSegment = 'notes';
+const notesSegment = 'notes';
 
 export function notesPattern(kind: Pick<Kind, 'collection'>, oneNote = false): string {
   const base = `${objectPattern(kind)}/${notesSegment}`;
