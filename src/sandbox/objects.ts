@@ -162,6 +162,7 @@ export function placeObject(body: BaseInfo, p: Placement): BaseInfo {
     ? body.ObjectLinks.filter((l) => !instanceRelations.has(String(l?.Relation)))
     : [];
   const isFolder = p.kind.id === 'folder';
+  const instance = instanceLinks(p.instance, p.naming);
   return {
     ...body,
     Key: p.key,
@@ -175,7 +176,7 @@ export function placeObject(body: BaseInfo, p: Placement): BaseInfo {
     Monikers: body.Monikers ?? [],
     Notes: body.Notes ?? [],
     // Shared by the objects without links of their own, as the Links are.
-    ObjectLinks: clientLinks.length ? [...instanceLinks(p.instance, p.naming), ...clientLinks] : instanceLinks(p.instance, p.naming),
+    ObjectLinks: clientLinks.length ? [...instance, ...clientLinks] : instance,
     Tags: body.Tags ?? [],
   };
 }
