@@ -33,15 +33,18 @@ export interface NoteInfo extends Typed {
   User?: ObjectLinkItem | null;
 }
 
-/** Fields every stored object has (Item, then BaseInfo). */
+/**
+ * Fields every stored object has (Item, then BaseInfo). Keys and hrefs are
+ * the server's to give: a body that creates an object may leave them out.
+ */
 export interface BaseInfo extends Typed {
-  Href: string | null;
+  Href?: string | null;
   CommonName: string | null;
   ConcurrencyVersion?: number | null;
-  InFolderHref: string | null;
-  InFolderKey: string | null;
+  InFolderHref?: string | null;
+  InFolderKey?: string | null;
   IsGlobal?: boolean;
-  Key: string | null;
+  Key?: string | null;
   Links?: Link[] | null;
   Metadata?: MetadataItem[] | null;
   Monikers?: MonikerItem[] | null;
@@ -73,27 +76,27 @@ export interface InputScannerInfo extends BaseInfo {
 }
 
 export interface AddressBase extends Typed {
-  Key: string | null;
-  Href: string | null;
+  Key?: string | null;
+  Href?: string | null;
   IsPrivate: boolean;
   Type: string | null;
 }
 export interface PhoneInfo extends AddressBase { Number: string | null }
 export interface EmailAddressInfo extends AddressBase { MailTo: string | null }
 export interface MailingAddressInfo extends AddressBase {
-  Street: string | null;
-  City: string | null;
-  Province: string | null;
-  Country: string | null;
-  PostalCode: string | null;
+  Street?: string | null;
+  City?: string | null;
+  Province?: string | null;
+  Country?: string | null;
+  PostalCode?: string | null;
 }
 export type AddressInfo = PhoneInfo | EmailAddressInfo | MailingAddressInfo;
 
 export interface PersonInfo extends BaseInfo {
-  GivenName: string | null;
-  Surname: string | null;
-  Addresses: AddressInfo[] | null;
-  CardAssignments: unknown[] | null;
+  GivenName?: string | null;
+  Surname?: string | null;
+  Addresses?: AddressInfo[] | null;
+  CardAssignments?: unknown[] | null;
 }
 
 export type FolderInfo = BaseInfo;

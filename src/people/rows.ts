@@ -5,7 +5,7 @@
 import { kind } from '../model/kinds';
 import { newObject } from '../model/templates';
 import { makeType, TypeNaming } from '../model/typeName';
-import type { AddressInfo, PersonInfo } from '../model/types';
+import type { AddressInfo, MailingAddressInfo, PersonInfo } from '../model/types';
 import { validate } from '../validation/validator';
 import { checkEmail } from './email';
 
@@ -69,35 +69,51 @@ export interface PersonFields {
 const blank = (v: string | undefined) => (v ?? '').trim();
 
 /**
- * Makes people from CSV fields: PersonInfo shaped as a create sample, keys and
- * hrefs null. The e-mail and phone are `Work` addresses, the mailing address a
- * `Home` one (free labels). What all people of a file share (the template, the
- * type names) is made once: a batch add builds ten thousand before its first request.
+ * Makes people from CSV fields: PersonInfo holding what the row says, and of
+ * the create sample only what has a value (`$type`, `IsGlobal`). Keys, hrefs
+ * and empty lists are the server's to fill in, and an empty column is left
+ * out rather than sent as null (the same to the service): a batch body is a
+ * third smaller, which a batch add of 10,000 people feels at both ends.
+ * The e-mail and phone are `Work` addresses, the mailing address a `Home` one
+ * (free labels). What all people of a file share (the template, the type
+ * names) is made once: a batch add builds ten thousand before its first request.
  */
 export function personMaker(naming?: TypeNaming): (fields: PersonFields) => PersonInfo {
-  const template = newObject(kind('person'), '', naming) as PersonInfo & Record<string, unknown>;
-  // The template's empty lists are shared by every person, so frozen: nothing can fill one for all.
-  for (const [key, value] of Object.entries(template)) if (Array.isArray(value) && value.length === 0) template[key] = Object.freeze([]);
-  const address = (typeName: string, Type: string) => ({ $type: makeType(typeName, naming), Key: null, Href: null, IsPrivate: false, Type });
+  const template = withValues(newObject(kind('person'), '', naming)) as PersonInfo;
+  const address = (typeName: string, Type: string) => ({ $type: makeType(typeName, naming), IsPrivate: false, Type });
   const email = address('EmailAddressInfo', 'Work'), phone = address('PhoneInfo', 'Work'), mailing = address('MailingAddressInfo', 'Home');
   return (f) => {
     const given = blank(f.givenName), surname = blank(f.surname), mailTo = blank(f.email), number = blank(f.phone);
-    const addresses: AddressInfo[] = [];
-    if (mailTo) addresses.push({ ...email, MailTo: mailTo });
-    if (number) addresses.push({ ...phone, Number: number });
-    const Street = blank(f.street) || null, City = blank(f.city) || null, Province = blank(f.province) || null;
-    const Country = blank(f.country) || null, PostalCode = blank(f.postalCode) || null;
-    if (Street || City || Province || Country || PostalCode) addresses.push({ ...mailing, Street, City, Province, Country, PostalCode });
     const person = { ...template };
     person.CommonName = blank(f.commonName) || (given && surname ? `${given} ${surname}` : given || surname);
     const tags = blank(f.tags);
-    person.Tags = tags.includes(';') ? [...new Set(tags.split(';').map((t) => t.trim()).filter(Boolean))] : tags ? [tags] : [];
-    person.GivenName = given || null;
-    person.Surname = surname || null;
-    person.Addresses = addresses;
-    person.CardAssignments = null;
+    if (tags) person.Tags = tags.includes(';') ? [...new Set(tags.split(';').map((t) => t.trim()).filter(Boolean))] : [tags];
+    if (given) person.GivenName = given;
+    if (surname) person.Surname = surname;
+    const addresses: AddressInfo[] = [];
+    if (mailTo) addresses.push({ ...email, MailTo: mailTo });
+    if (number) addresses.push({ ...phone, Number: number });
+    const place: MailingAddressInfo = { ...mailing };
+    let placed = false;
+    for (const [field, name] of placeParts) {
+      const value = blank(f[field]);
+      if (value) {
+        place[name] = value;
+        placed = true;
+      }
+    }
+    if (placed) addresses.push(place);
+    if (addresses.length) person.Addresses = addresses;
     return person;
   };
+}
+
+/** The fields of a mailing address, each after the CSV field that fills it. */
+const placeParts = [['street', 'Street'], ['city', 'City'], ['province', 'Province'], ['country', 'Country'], ['postalCode', 'PostalCode']] as const;
+
+/** The fields of `object` that hold something (not null, '' or an empty list). */
+function withValues<T extends object>(object: T): Partial<T> {
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== null && v !== '' && !(Array.isArray(v) && v.length === 0))) as Partial<T>;
 }
 
 /**
