@@ -42,7 +42,7 @@ function fault(path: string, status: number, count: number, retryAfter?: number)
 const person = (i: number): PersonInfo => ({
   ...newObject(kind('person'), `Person ${i}`), GivenName: `Given${i}`, Surname: `Surname${i}`,
   Addresses: [{ $type: makeType('EmailAddressInfo'), Key: null, Href: null, IsPrivate: false, Type: 'Work', MailTo: `p${i}@example.com` }],
-}) as PersonInfo;
+});
 
 test('instance is the root folder and folders list its children', async () => {
   const instance = await client.instance();
