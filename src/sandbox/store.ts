@@ -35,10 +35,11 @@ export class Store {
   private outboxEntries: OutboxEntry[] = [];
   private journal: Journal | undefined;
   /**
-   * JSON text of stored objects, made once (stored objects are never changed in place): as answered once
-   * answered, else as the files hold them (`storedJson`). Either serves the journal and the snapshot.
+   * JSON text of answered objects, made once (stored objects are never changed in place); it also serves
+   * the journal and the snapshot. The files' shorter form (`storedJson`) is made when written and not
+   * kept: most objects are written once, and keeping it doubled their memory.
    */
-  private readonly texts = new WeakMap<BaseInfo, { answer?: string; stored?: string }>();
+  private readonly texts = new WeakMap<BaseInfo, string>();
 
   constructor(readonly instanceKey: string) {}
 
@@ -87,7 +88,7 @@ export class Store {
     const text = (object: BaseInfo) => this.stored(object);
     return {
       instanceKey: this.instanceKey,
-      // Each object by the text it already has (its answer or its stored form): nothing is serialised twice.
+      // An answered object by the text it was answered with; the others in their stored form.
       *records() {
         for (const { kind, object } of entries) yield `{"kind":${JSON.stringify(kind)},"object":${text(object)}}`;
         for (const entry of outbox) yield JSON.stringify({ outbox: entry } satisfies StoredRecord);
@@ -141,20 +142,14 @@ export class Store {
 
   /** The JSON text of a stored object, as answered. */
   text(object: BaseInfo): string {
-    const texts = this.texts.get(object);
-    if (texts?.answer !== undefined) return texts.answer;
-    const answer = JSON.stringify(object);
-    this.texts.set(object, { answer });
+    let answer = this.texts.get(object);
+    if (answer === undefined) this.texts.set(object, (answer = JSON.stringify(object)));
     return answer;
   }
 
   /** The object's text for the journal and the snapshot: its answer when one was made (it loads the same), else its stored form. */
   private stored(object: BaseInfo): string {
-    const texts = this.texts.get(object);
-    if (texts) return (texts.answer ?? texts.stored)!;
-    const stored = storedJson(object);
-    this.texts.set(object, { stored });
-    return stored;
+    return this.texts.get(object) ?? storedJson(object);
   }
 
   /** The journal line of storing `object`. */
