@@ -1,6 +1,7 @@
 // Bundles the extension and the sandbox CLI. `--watch` rebuilds; `--release` minifies.
 //
-// Activation loads dist/extension.js and the chunks it imports. Code behind an
+// Activation loads dist/extension.js and the one chunk it imports (see
+// `oneActivationChunk`). Code behind an
 // `import()` (a command's code, the editor features, the people import, the
 // embedded sandbox...) is a chunk of its own, loaded on first use: esbuild
 // splits the code into chunks that share every module, so there is one copy of
@@ -32,16 +33,47 @@ const lazy = {
 };
 const lazyFiles = new Map(Object.entries(lazy).map(([name, file]) => [path.resolve(__dirname, file), name]));
 
+/** Marks the resolve a plugin asks esbuild for, so that no plugin handles it again. */
+const nested = 'nested-resolve';
+const resolveAsUsual = (build, args) => build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: nested });
+
 /** Imports of a `lazy` module become requires of its bundle instead of a copy. */
 const lazyBundles = {
   name: 'lazy-bundles',
   setup(build) {
     build.onResolve({ filter: /^\./ }, async (args) => {
-      if (args.kind === 'entry-point' || args.pluginData === 'lazy-bundles') return undefined;
-      const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: 'lazy-bundles' });
+      if (args.kind === 'entry-point' || args.pluginData === nested) return undefined;
+      const resolved = await resolveAsUsual(build, args);
       const name = lazyFiles.get(resolved.path);
       return name ? { path: `./${name}.js`, external: true } : resolved;
     });
+  },
+};
+
+/**
+ * Activation loads the entry and the chunks it imports, and all of that stays
+ * in memory: code behind an `import()` always loads after it. esbuild makes a
+ * chunk per set of entry points that share a module, so the activation set
+ * came in 8 files. Each `import()` target here also imports the entry: then
+ * every module of the activation set is shared by all entry points alike and
+ * lands in one chunk (2 files at activation, the entry a stub). Loading the
+ * bundle in Node went from 8.5 to 5 ms, half of the difference in resolving files.
+ */
+const oneActivationChunk = {
+  name: 'one-activation-chunk',
+  setup(build) {
+    const entry = path.resolve(__dirname, 'src/extension.ts');
+    const loadedLater = new Set();
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.pluginData === nested) return undefined;
+      const resolved = await resolveAsUsual(build, args);
+      loadedLater.add(resolved.path);
+      return resolved;
+    });
+    build.onLoad({ filter: /\.ts$/ }, (args) => (loadedLater.has(args.path)
+      // At the end, so that the source map's lines stay those of the file (an import is hoisted anyway).
+      ? { contents: `${fs.readFileSync(args.path, 'utf8')}\nimport ${JSON.stringify(entry)};\n`, loader: 'ts' }
+      : undefined));
   },
 };
 
@@ -72,7 +104,7 @@ const chunks = {
   splitting: true,
   chunkNames: '[name]-[hash]',
   external: ['vscode'],
-  plugins: [lazyBundles],
+  plugins: [oneActivationChunk, lazyBundles],
   // ES module builds first: jsonc-parser's UMD build loads its parts with a require esbuild cannot follow.
   mainFields: ['module', 'main'],
   metafile: true,
