@@ -226,6 +226,26 @@ suite('commands', () => {
     assert.strictEqual(new Set(stored.map((p) => p.Addresses.find((a: any) => a.MailTo)?.MailTo)).size, 250);
   });
 
+  test('batch add: 10,000 people from CSV complete against the sandbox, each once', async function () {
+    this.timeout(180_000);
+    // Before the production test: its connection updates refresh the tree in the background, which would
+    // share the sandbox with this batch.
+    const tag = `it-10k-${stamp}`;
+    const lines = ['GivenName,Surname,Email,Phone,City,Tags'];
+    for (let i = 0; i < 10_000; i++) lines.push(`G${i},S${i},p${i}.${stamp}@big.example.com,555-${String(i).padStart(5, '0')},Ottawa,${tag}`);
+    const csv = path.join(tmp, 'ten-thousand.csv');
+    fs.writeFileSync(csv, lines.join('\n') + '\n');
+    const started = Date.now();
+    const r = await run<AddPeopleResult>('oms.addPeople', { uri: csv, connectionId, folderKey });
+    const seconds = (Date.now() - started) / 1000;
+    assert.ok(r?.ok, JSON.stringify(r?.failed));
+    assert.strictEqual(r.added, 10_000);
+    assert.strictEqual((await peopleTagged(tag)).length, 10_000);
+    // A number for the closing note, not an assertion on speed.
+    const dir = process.env.OMS_TEST_DIAGNOSTICS;
+    if (dir) fs.writeFileSync(path.join(dir, 'batch-10000.txt'), `${seconds.toFixed(2)} s, ${(10_000 / seconds).toFixed(0)} people/s\n`);
+  });
+
   test('batch add on a production connection asks once for all its batches; No sends nothing', async () => {
     const tag = `it-prod-${stamp}`;
     const csv = path.join(tmp, `production-${stamp}.csv`);
@@ -247,24 +267,6 @@ suite('commands', () => {
       s.answerProductionWrites(undefined);
       await s.connections.update(connectionId, { production: false });
     }
-  });
-
-  test('batch add: 10,000 people from CSV complete against the sandbox, each once', async function () {
-    this.timeout(180_000);
-    const tag = `it-10k-${stamp}`;
-    const lines = ['GivenName,Surname,Email,Phone,City,Tags'];
-    for (let i = 0; i < 10_000; i++) lines.push(`G${i},S${i},p${i}.${stamp}@big.example.com,555-${String(i).padStart(5, '0')},Ottawa,${tag}`);
-    const csv = path.join(tmp, 'ten-thousand.csv');
-    fs.writeFileSync(csv, lines.join('\n') + '\n');
-    const started = Date.now();
-    const r = await run<AddPeopleResult>('oms.addPeople', { uri: csv, connectionId, folderKey });
-    const seconds = (Date.now() - started) / 1000;
-    assert.ok(r?.ok, JSON.stringify(r?.failed));
-    assert.strictEqual(r.added, 10_000);
-    assert.strictEqual((await peopleTagged(tag)).length, 10_000);
-    // A number for the closing note, not an assertion on speed.
-    const dir = process.env.OMS_TEST_DIAGNOSTICS;
-    if (dir) fs.writeFileSync(path.join(dir, 'batch-10000.txt'), `${seconds.toFixed(2)} s, ${(10_000 / seconds).toFixed(0)} people/s\n`);
   });
 
   test('a changed answer size cap applies to the next request (settings are read again after a change)', async () => {
