@@ -79,6 +79,19 @@ test('BOM, CRLF, quoted commas, quotes and line breaks inside fields', () => {
   assert.deepEqual(b.errors, []);
 });
 
+test('a file without quotes (split directly) reads as the same file read by csv-parse', () => {
+  for (const eol of ['\n', '\r\n', '\r']) {
+    const lines = ['\uFEFFGiven Name,Surname,E-mail,City,Tags', 'Ada,Lovelace,ada@example.com,,a;b', '', ',,,,', 'Bob,Smith,bad,Ottawa,', 'Too,Few', ' Chloé , Müller ,c@example.org,Lyon,x'];
+    for (const text of [lines.join(eol), lines.join(eol) + eol]) {
+      // One quoted field sends the same content through csv-parse.
+      const quoted = text.replace('Lovelace', '"Lovelace"');
+      assert.deepEqual(readPeopleCsv(text), readPeopleCsv(quoted), JSON.stringify(eol));
+    }
+  }
+  const rows = readPeopleCsv('Given Name,Surname\n\nA,B\n').rows;
+  assert.deepEqual(rows.map((r) => [r.line, r.person.CommonName]), [[3, 'A B']]);
+});
+
 test('bytes are read as UTF-8 (accents survive)', () => {
   const bytes = new TextEncoder().encode('Given Name,Surname\nChloé,Müller\n');
   assert.equal(readPeopleCsv(bytes).rows[0].person.CommonName, 'Chloé Müller');
