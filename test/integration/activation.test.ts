@@ -5,6 +5,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { quietMachine } from './helpers';
 
 const EXTENSION_ID = 'oms-team.oms-explorer';
 
@@ -35,6 +36,9 @@ function extension(): vscode.Extension<unknown> {
 }
 
 suite('activation', () => {
+  /** How busy the machine was just before the first activation. */
+  let quiet: { busy: number; waitedMs: number } | undefined;
+
   test('the extension is present', () => {
     const ext = extension();
     assert.strictEqual(ext.packageJSON.publisher, 'oms-team');
@@ -44,6 +48,9 @@ suite('activation', () => {
   test('the extension activates without throwing', async () => {
     const ext = extension();
     const wasActive = ext.isActive;
+    // The timed activation waits for the rest of the workbench to finish starting, so that VS Code's
+    // record of it measures this extension, not the other processes sharing the CPUs at that moment.
+    quiet = await quietMachine();
     const started = Date.now();
     await ext.activate();
     // Recorded for the closing note and README (a number, not an assertion).
@@ -75,7 +82,7 @@ suite('activation', () => {
     const times = await waitForRow(doc);
     console.log(`[activation] ${EXTENSION_ID}: load code ${times.codeLoadingTime} ms, call activate ${times.activateCallTime} ms, finish activate ${times.activateResolvedTime} ms (${times.event})`);
     const dir = process.env.OMS_TEST_DIAGNOSTICS;
-    if (dir) fs.writeFileSync(path.join(dir, 'activation-times.json'), `${JSON.stringify(times)}\n`);
+    if (dir) fs.writeFileSync(path.join(dir, 'activation-times.json'), `${JSON.stringify({ ...times, quiet })}\n`);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const n of [times.codeLoadingTime, times.activateCallTime, times.activateResolvedTime]) assert.ok(Number.isFinite(n) && n >= 0, JSON.stringify(times));
   });

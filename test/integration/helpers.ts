@@ -1,5 +1,6 @@
 /** Shared by the integration suites: the extension's test API and the test sandbox over REST. */
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/testApi';
 import type { TreeNode } from '../../src/tree/nodes/node';
@@ -90,4 +91,33 @@ export async function folderWith(collection: string, minimum = 1): Promise<{ nam
 export function asShown(object: any): any {
   const { ConcurrencyVersion: _v, ...rest } = object;
   return rest;
+}
+
+/** Machine-wide CPU time so far (Linux /proc/stat, in clock ticks): all of it, and the busy part. */
+function cpuTicks(): { total: number; busy: number } | undefined {
+  try {
+    const [user, nice, system, idle, iowait, ...rest] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = [user, nice, system, idle, iowait, ...rest].reduce((a, b) => a + b, 0);
+    return { total, busy: total - idle - iowait };
+  } catch {
+    return undefined; // not Linux: nothing to wait for
+  }
+}
+
+/**
+ * Waits (at most `limitMs`) until the machine's CPUs were mostly idle over the last `windowMs`,
+ * so that a timing measures our code rather than the rest of the workbench starting beside it.
+ * Returns the busy share of the last window and how long it waited.
+ */
+export async function quietMachine(limitMs = 20_000, windowMs = 500, busyBelow = 0.12): Promise<{ busy: number; waitedMs: number }> {
+  const started = Date.now();
+  let busy = 0;
+  for (let before = cpuTicks(); before; ) {
+    await new Promise((r) => setTimeout(r, windowMs));
+    const after = cpuTicks()!;
+    busy = (after.busy - before.busy) / Math.max(1, after.total - before.total);
+    if (busy < busyBelow || Date.now() - started > limitMs) break;
+    before = after;
+  }
+  return { busy, waitedMs: Date.now() - started };
 }

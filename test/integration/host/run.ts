@@ -169,8 +169,9 @@ async function main(): Promise<number> {
     console.log('');
     const times = path.join(diag, 'activation-times.json');
     if (fs.existsSync(times)) {
-      const t = JSON.parse(fs.readFileSync(times, 'utf8')) as { codeLoadingTime: number; activateCallTime: number; activateResolvedTime: number; event: string };
-      log(`activation as VS Code recorded it: load code ${t.codeLoadingTime} ms + call activate ${t.activateCallTime} ms + finish activate ${t.activateResolvedTime} ms = ${t.codeLoadingTime + t.activateCallTime + t.activateResolvedTime} ms (${t.event})`);
+      const t = JSON.parse(fs.readFileSync(times, 'utf8')) as { codeLoadingTime: number; activateCallTime: number; activateResolvedTime: number; event: string; quiet?: { busy: number; waitedMs: number } };
+      const before = t.quiet ? `; machine ${Math.round(t.quiet.busy * 100)}% busy just before, after waiting ${t.quiet.waitedMs} ms for it to settle` : '';
+      log(`activation as VS Code recorded it: load code ${t.codeLoadingTime} ms + call activate ${t.activateCallTime} ms + finish activate ${t.activateResolvedTime} ms = ${t.codeLoadingTime + t.activateCallTime + t.activateResolvedTime} ms (${t.event}${before})`);
     }
     log(`finished in ${((Date.now() - t0) / 1000).toFixed(1)} s; diagnostics in ${path.relative(repo, diag)}/`);
     if (results.passed + results.failed === 0) log('error: no tests ran');
