@@ -11,6 +11,7 @@ export interface BatchOptions {
   batchSize?: number;
   /** Requests in flight at once. */
   concurrency?: number;
+  /** Cancels between batches, and ends a wait to resend a batch refused with 429; never a batch in flight. */
   signal?: AbortSignal;
   onProgress?: (progress: BatchProgress) => void;
   /** The confirmation the whole batch add was given (production connections). */
@@ -45,7 +46,8 @@ export interface BatchReport {
 }
 
 export async function addPeopleInBatches(
-  send: (batch: PersonInfo[], signal?: AbortSignal) => Promise<number>,
+  /** Sends one batch; `stopWaiting` ends a wait to send it again, never a request in flight. */
+  send: (batch: PersonInfo[], stopWaiting?: AbortSignal) => Promise<number>,
   people: PersonInfo[],
   options: BatchOptions = {},
 ): Promise<BatchReport> {
@@ -64,7 +66,7 @@ export async function addPeopleInBatches(
       const outcome = outcomes[next++];
       outcome.skipped = false;
       try {
-        outcome.added = await send(people.slice(outcome.start, outcome.end));
+        outcome.added = await send(people.slice(outcome.start, outcome.end), options.signal);
         outcome.ok = true;
         progress.sentPeople += outcome.end - outcome.start;
       } catch (e) {

@@ -102,10 +102,14 @@ export class OmsClient {
     await this.send(() => ({ method: route.method, path: folderActionPath(route, folderKey), json: request }));
   }
 
-  /** One `POST /people/complex`; returns the count in whatever form the server gives it. */
-  async addPeopleBatch(folderKey: string, people: PersonInfo[], signal?: AbortSignal, approval?: WriteApproval): Promise<number> {
+  /**
+   * One `POST /people/complex`; returns the count in whatever form the server gives it. Sent again
+   * after a 429 (nobody was added); `stopWaiting` ends such a wait, never the request in flight.
+   */
+  async addPeopleBatch(folderKey: string, people: PersonInfo[], stopWaiting?: AbortSignal, approval?: WriteApproval): Promise<number> {
     const route = actionRoutes.addPeople;
-    const body = await this.send<unknown>(() => ({ method: route.method, path: collectionActionPath(route, kindOf('person'), folderKey), json: people, signal, approval }));
+    const path = collectionActionPath(route, kindOf('person'), folderKey);
+    const body = await this.send<unknown>(() => ({ method: route.method, path, json: people, resendWhenThrottled: true, stopWaiting, approval }));
     return countOf(body, people.length);
   }
 
@@ -126,7 +130,7 @@ export class OmsClient {
 
   /** Splits `people` into batches and reports per batch what succeeded and what to resend. */
   addPeople(folderKey: string, people: PersonInfo[], options?: BatchOptions): Promise<BatchReport> {
-    return addPeopleInBatches((batch, signal) => this.addPeopleBatch(folderKey, batch, signal, options?.approval), people, options);
+    return addPeopleInBatches((batch, stopWaiting) => this.addPeopleBatch(folderKey, batch, stopWaiting, options?.approval), people, options);
   }
 }
 

@@ -56,7 +56,16 @@ export interface RequestOptions {
   anonymous?: boolean;
   /** Safe to repeat: GETs are; writes never are, unless the caller says so. */
   idempotent?: boolean;
+  /**
+   * A write sent again when the service refuses it with 429, which it gives before doing anything
+   * (it is the service's own retry advice). Only for creations: a PUT sent later could overwrite,
+   * unseen, a change made in the meantime.
+   */
+  resendWhenThrottled?: boolean;
+  /** Cuts the call, even in flight. */
   signal?: AbortSignal;
+  /** Ends a wait to send again (the last answer is then the outcome); never cuts a request in flight. */
+  stopWaiting?: AbortSignal;
   /** One confirmation, given before, that covers this write (an operation of many requests, such as a batch add). */
   approval?: WriteApproval;
 }
@@ -92,7 +101,9 @@ export function createHttp(options: HttpOptions): Http {
     const url = new URL(base.origin + base.pathname.replace(/\/+$/, '') + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const logPath = url.pathname + url.search;
-    const attempts = (req.idempotent ?? req.method === 'GET') ? maxAttempts : 1;
+    const idempotent = req.idempotent ?? req.method === 'GET';
+    const attempts = idempotent || req.resendWhenThrottled ? maxAttempts : 1;
+    const again = (status: number) => (idempotent ? retryStatuses.has(status) : status === 429);
     const mask = masker([req.anonymous ? undefined : token, ...secretFields.map((f) => req.form?.[f])]);
     const fail = (kind: ConstructorParameters<typeof ApiError>[0], message: string, status?: number) =>
       new ApiError(kind, mask(message), status, req.method, req.path);
@@ -127,8 +138,8 @@ export function createHttp(options: HttpOptions): Http {
         log(response.status);
         if (response.ok) return (text ? parseJson(text, req, response.status) : undefined) as T;
         const error = toError(response, text, req, mask);
-        if (attempt < attempts && retryStatuses.has(response.status)) {
-          await sleep(waitFor(attempt, response.headers.get('retry-after'), backoffMs, maxBackoffMs), req.signal);
+        if (attempt < attempts && again(response.status)) {
+          await sleep(waitFor(attempt, response.headers.get('retry-after'), backoffMs, maxBackoffMs), req.signal, req.stopWaiting, error);
           continue;
         }
         throw error;
@@ -143,7 +154,7 @@ export function createHttp(options: HttpOptions): Http {
           : timedOut
             ? fail('timeout', `No answer from ${base.host} within ${Math.round(timeoutMs / 1000)} s`)
             : fail('network', `Cannot reach ${base.host}: ${reason(e)}`);
-        if (!cancelled && attempt < attempts) {
+        if (!cancelled && idempotent && attempt < attempts) {
           await sleep(waitFor(attempt, null, backoffMs, maxBackoffMs), req.signal);
           continue;
         }
@@ -234,10 +245,19 @@ function waitFor(attempt: number, retryAfter: string | null, backoffMs: number, 
   return Math.min(exp / 2 + Math.random() * (exp / 2), maxMs);
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`. A cancel ends it with Cancelled; a stop, with `answer` (the refusal that made it wait). */
+function sleep(ms: number, cancel?: AbortSignal, stop?: AbortSignal, answer?: ApiError): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new ApiError('network', 'Cancelled'));
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(t); reject(new ApiError('network', 'Cancelled')); }, { once: true });
+    const signals = [cancel, stop].filter((s): s is AbortSignal => !!s);
+    const settle = (outcome?: ApiError) => {
+      clearTimeout(timer);
+      for (const s of signals) s.removeEventListener('abort', onAbort);
+      if (outcome) reject(outcome);
+      else resolve();
+    };
+    const onAbort = () => settle(cancel?.aborted || !answer ? new ApiError('network', 'Cancelled') : answer);
+    const timer = setTimeout(settle, ms);
+    for (const s of signals) s.addEventListener('abort', onAbort);
+    if (signals.some((s) => s.aborted)) onAbort();
   });
 }

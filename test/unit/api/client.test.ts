@@ -231,6 +231,43 @@ test('batch add honours cancellation between batches', async () => {
   assert.deepEqual(report.failed.map((f) => f.skipped), [true, true, true]);
 });
 
+test('a batch refused with 429 is sent again after the wait, everyone added once; after a 503 it is not', async () => {
+  const path = `/api/f/${sb.instanceKey}/people/complex`;
+  const people = Array.from({ length: 30 }, (_, i) => person(2000 + i));
+  await fault(path, 429, 2);
+  logs.length = 0;
+  const report = await client.addPeople(sb.instanceKey, people, { batchSize: 10, concurrency: 1 });
+  assert.equal(report.added, 30);
+  assert.deepEqual(report.failed, []);
+  assert.deepEqual(logs.map((l) => [l.status, l.attempt]), [[429, 1], [429, 2], [200, 3], [200, 1], [200, 1]]);
+  const stored = (await client.listAll<PersonInfo>(kind('person'), sb.instanceKey)).filter((p) => /^Given20\d\d$/.test(p.GivenName ?? ''));
+  assert.deepEqual(stored.map((p) => p.GivenName).sort(), people.map((p) => p.GivenName).sort(), 'each person once');
+
+  // A 503 may come from a proxy after the service did the work: that batch is reported, not resent.
+  await fault(path, 503, 1);
+  logs.length = 0;
+  const second = await client.addPeople(sb.instanceKey, [person(2100)], { batchSize: 10 });
+  assert.equal(second.failed[0].error?.status, 503);
+  assert.equal(logs.length, 1);
+});
+
+test('Cancel ends the wait to resend a throttled batch: nobody added, all reported for resending', async () => {
+  await fault(`/api/f/${sb.instanceKey}/people/complex`, 429, 1, 30);
+  const controller = new AbortController();
+  const people = Array.from({ length: 5 }, (_, i) => person(2200 + i));
+  const started = Date.now();
+  setTimeout(() => controller.abort(), 200);
+  const report = await client.addPeople(sb.instanceKey, people, { batchSize: 10, signal: controller.signal });
+  assert.ok(Date.now() - started < 5_000, `stopped waiting at once (${Date.now() - started} ms), not after the 30 s Retry-After`);
+  assert.equal(report.cancelled, true);
+  assert.equal(report.added, 0);
+  assert.equal(report.failed[0].error?.kind, 'rateLimit', 'the refusal is the outcome');
+  const { peopleToResend } = await import('../../../src/api/batch');
+  assert.equal(peopleToResend(people, report).length, 5);
+  const stored = await client.listAll<PersonInfo>(kind('person'), sb.instanceKey);
+  assert.ok(!stored.some((p) => /^Given22\d\d$/.test(p.GivenName ?? '')), 'nobody of that batch was added');
+});
+
 test('the batch count is read from a number, an array, an object or nothing', () => {
   assert.equal(countOf(7, 10), 7);
   assert.equal(countOf('7', 10), 7);
