@@ -34,7 +34,8 @@ const repo = path.resolve(__dirname, '..');
 const dist = path.join(repo, 'dist');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
-const row = (...cells: Array<string | number>) => console.log(cells.map((c, i) => String(c).padEnd(i === 0 ? 52 : 14)).join(''));
+/** Columns padded to their width; a cell that fills its column still gets a space after it. */
+const row = (...cells: Array<string | number>) => console.log(cells.map((c, i) => `${String(c).padEnd(i === 0 ? 51 : 13)} `).join('').trimEnd());
 
 /** dist/extension.js and the chunks it requires at load (not those behind an `import()`), from esbuild's metafile of the split. */
 function activationSet(): string[] {
@@ -93,9 +94,10 @@ async function bundles(tmp: string): Promise<void> {
   console.log('\n## Activation as VS Code recorded it (last integration run)');
   const recorded = path.join(repo, '.diagnostics', 'integration', 'activation-times.json');
   if (fs.existsSync(recorded)) {
-    const t = JSON.parse(fs.readFileSync(recorded, 'utf8')) as { codeLoadingTime: number; activateCallTime: number; activateResolvedTime: number; event: string };
+    const t = JSON.parse(fs.readFileSync(recorded, 'utf8')) as { codeLoadingTime: number; activateCallTime: number; activateResolvedTime: number; event: string; quiet?: { busy: number } };
     const sum = t.codeLoadingTime + t.activateCallTime + t.activateResolvedTime;
-    row('  load code + call activate + finish activate', `${t.codeLoadingTime} + ${t.activateCallTime} + ${t.activateResolvedTime} = ${sum} ms`, `${ratio(sum, 20)} of the 20 ms limit (${t.event})`);
+    const before = t.quiet ? `; machine ${Math.round(t.quiet.busy * 100)}% busy just before` : '';
+    row('  load code + call activate + finish activate', `${t.codeLoadingTime} + ${t.activateCallTime} + ${t.activateResolvedTime} = ${sum} ms`, `${ratio(sum, 20)} of the 20 ms limit (${t.event}${before})`);
   } else {
     console.log(`  (none yet: run the integration suite, which writes ${path.relative(repo, recorded)})`);
   }
