@@ -29,6 +29,7 @@ import { readPeopleCsv } from '../src/people/csv';
 import { validRows } from '../src/people';
 import { startProcess, stopAll, waitForLine } from '../test/integration/host/procs';
 import { parseSandboxLine } from '../test/integration/host/sandbox';
+import type { ActivationRecord } from '../test/integration/index';
 
 const repo = path.resolve(__dirname, '..');
 const dist = path.join(repo, 'dist');
@@ -94,7 +95,7 @@ async function bundles(tmp: string): Promise<void> {
   console.log('\n## Activation as VS Code recorded it (last integration run)');
   const recorded = path.join(repo, '.diagnostics', 'integration', 'activation-times.json');
   if (fs.existsSync(recorded)) {
-    const t = JSON.parse(fs.readFileSync(recorded, 'utf8')) as { codeLoadingTime: number; activateCallTime: number; activateResolvedTime: number; event: string; quiet?: { busy: number } };
+    const t = JSON.parse(fs.readFileSync(recorded, 'utf8')) as ActivationRecord;
     const sum = t.codeLoadingTime + t.activateCallTime + t.activateResolvedTime;
     const before = t.quiet ? `; machine ${Math.round(t.quiet.busy * 100)}% busy just before` : '';
     row('  load code + call activate + finish activate', `${t.codeLoadingTime} + ${t.activateCallTime} + ${t.activateResolvedTime} = ${sum} ms`, `${ratio(sum, 20)} of the 20 ms limit (${t.event}${before})`);

@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { quietMachine } from './helpers';
+import type { ActivationRecord } from './index';
 
 const EXTENSION_ID = 'oms-team.oms-explorer';
 
@@ -14,7 +15,7 @@ interface ContributedCommand {
   title?: string;
 }
 
-interface ActivationTimes { codeLoadingTime: number; activateCallTime: number; activateResolvedTime: number; event: string }
+type ActivationTimes = Omit<ActivationRecord, 'quiet'>;
 
 /** Our row of the perfview's "Extension Activation Stats" table, once the view has filled it in. */
 async function waitForRow(doc: vscode.TextDocument): Promise<ActivationTimes> {
@@ -37,7 +38,7 @@ function extension(): vscode.Extension<unknown> {
 
 suite('activation', () => {
   /** How busy the machine was just before the first activation. */
-  let quiet: { busy: number; waitedMs: number } | undefined;
+  let quiet: ActivationRecord['quiet'];
 
   test('the extension is present', () => {
     const ext = extension();
@@ -82,7 +83,7 @@ suite('activation', () => {
     const times = await waitForRow(doc);
     console.log(`[activation] ${EXTENSION_ID}: load code ${times.codeLoadingTime} ms, call activate ${times.activateCallTime} ms, finish activate ${times.activateResolvedTime} ms (${times.event})`);
     const dir = process.env.OMS_TEST_DIAGNOSTICS;
-    if (dir) fs.writeFileSync(path.join(dir, 'activation-times.json'), `${JSON.stringify({ ...times, quiet })}\n`);
+    if (dir) fs.writeFileSync(path.join(dir, 'activation-times.json'), `${JSON.stringify({ ...times, quiet } satisfies ActivationRecord)}\n`);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const n of [times.codeLoadingTime, times.activateCallTime, times.activateResolvedTime]) assert.ok(Number.isFinite(n) && n >= 0, JSON.stringify(times));
   });

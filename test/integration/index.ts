@@ -30,6 +30,17 @@ export interface IntegrationResults {
   finishedAt?: string;
 }
 
+/** VS Code's record of this extension's activation (its ExtensionActivationTimes), as `activation-times.json` holds it. */
+export interface ActivationRecord {
+  codeLoadingTime: number;
+  activateCallTime: number;
+  activateResolvedTime: number;
+  /** What activated it, e.g. `api`. */
+  event: string;
+  /** How busy the machine was just before the first activation, and how long the test waited for it to settle. */
+  quiet?: { busy: number; waitedMs: number };
+}
+
 function writeResults(results: IntegrationResults): void {
   const dir = process.env.OMS_TEST_DIAGNOSTICS;
   if (!dir) return;

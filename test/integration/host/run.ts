@@ -13,7 +13,7 @@ import * as esbuild from 'esbuild';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { IntegrationResults } from '../index';
+import type { ActivationRecord, IntegrationResults } from '../index';
 import { hostNode, HostRun, installHost, Manifest, runInChromium } from './chromium';
 import type { UiCheck } from './uiChecks';
 import { findDesktopVSCode, runInElectron } from './electron';
@@ -169,7 +169,7 @@ async function main(): Promise<number> {
     console.log('');
     const times = path.join(diag, 'activation-times.json');
     if (fs.existsSync(times)) {
-      const t = JSON.parse(fs.readFileSync(times, 'utf8')) as { codeLoadingTime: number; activateCallTime: number; activateResolvedTime: number; event: string; quiet?: { busy: number; waitedMs: number } };
+      const t = JSON.parse(fs.readFileSync(times, 'utf8')) as ActivationRecord;
       const before = t.quiet ? `; machine ${Math.round(t.quiet.busy * 100)}% busy just before, after waiting ${t.quiet.waitedMs} ms for it to settle` : '';
       log(`activation as VS Code recorded it: load code ${t.codeLoadingTime} ms + call activate ${t.activateCallTime} ms + finish activate ${t.activateResolvedTime} ms = ${t.codeLoadingTime + t.activateCallTime + t.activateResolvedTime} ms (${t.event}${before})`);
     }
