@@ -20,20 +20,33 @@ export interface SessionStore {
 }
 
 export function sessionHttp(store: SessionStore, httpFor: (baseUrl: string, token?: string) => Http): Http {
-  let refreshing: Promise<boolean> | undefined;
+  /** The last renewal, by the access token it replaces; kept once it succeeded, dropped when it failed. */
+  let renewal: { from: string; done: Promise<boolean> } | undefined;
 
-  /** One renewal at a time; false when there is nothing to renew with or it failed. */
-  const renew = (baseUrl: string, tokens: TokenSet): Promise<boolean> => {
-    const refreshToken = tokens.refreshToken;
-    if (!refreshToken) return Promise.resolve(false);
-    refreshing ??= refresh(httpFor(baseUrl), refreshToken)
+  /**
+   * Renews the tokens a request used, once for all the requests that used them; false when there is
+   * nothing to renew with or it failed. A refresh token is good once, and a second use may revoke the
+   * whole grant: so a 401 that arrives after its tokens were renewed takes the new ones. Tokens the
+   * user has signed out of, or those of a URL the connection has left, are not renewed.
+   */
+  const renew = async (baseUrl: string, used: TokenSet): Promise<boolean> => {
+    const now = await store.read();
+    if (now.baseUrl !== baseUrl || !now.tokens) return false;
+    if (now.tokens.accessToken !== used.accessToken) return true;
+    if (renewal?.from === used.accessToken) return renewal.done;
+    const refreshToken = used.refreshToken;
+    if (!refreshToken) return false;
+    const done = refresh(httpFor(baseUrl), refreshToken)
       .then(async (fresh) => {
         await store.store(baseUrl, { ...fresh, refreshToken: fresh.refreshToken ?? refreshToken });
         return true;
       })
-      .catch(() => false)
-      .finally(() => (refreshing = undefined));
-    return refreshing;
+      .catch(() => {
+        if (renewal?.done === done) renewal = undefined;
+        return false;
+      });
+    renewal = { from: used.accessToken, done };
+    return done;
   };
 
   const signedIn = async (req: RequestOptions) => {

@@ -81,3 +81,46 @@ test('a write refused with invalid_token (never handled) is sent again after the
   }
 });
 
+
+test('a 401 that comes after another request renewed the token takes the new token, with no second refresh', async () => {
+  // Refresh tokens are good once (as the sandbox's): a second refresh with r1 is refused. The answer to
+  // /api/f/late is held until the token was renewed for /api/f/early.
+  const seen: string[] = [];
+  let renewed: () => void = () => {};
+  const renewal = new Promise<void>((r) => (renewed = r));
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const auth = req.headers.authorization ?? '';
+      seen.push(`${req.method} ${req.url} ${auth}`);
+      res.setHeader('Content-Type', 'application/json');
+      if (req.url === '/token') {
+        if (seen.filter((s) => s.startsWith('POST /token')).length > 1) {
+          res.writeHead(400);
+          return res.end('{"error":"invalid_grant"}');
+        }
+        res.end(JSON.stringify({ access_token: 'fresh', refresh_token: 'r2', expires_in: 3600 }));
+        return renewed();
+      }
+      if (auth !== 'Bearer fresh') {
+        void (req.url === '/api/f/late' ? renewal : Promise.resolve()).then(() => {
+          res.writeHead(401);
+          res.end('{"Message":"expired"}');
+        });
+        return;
+      }
+      res.end(JSON.stringify({ Key: req.url!.split('/').pop() }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const { client } = session(url, { accessToken: 'stale', refreshToken: 'r1' });
+    const [early, late] = await Promise.all([client.folder('early'), client.folder('late')]);
+    assert.deepEqual([early.Key, late.Key], ['early', 'late']);
+    assert.deepEqual(seen.filter((s) => s.startsWith('POST /token')), ['POST /token '], 'one refresh');
+    assert.ok(seen.includes('GET /api/f/late Bearer fresh'), seen.join('\n'));
+  } finally {
+    server.close();
+  }
+});
