@@ -4,7 +4,8 @@
  * line to stdout once listening:
  *   OMS sandbox listening on http://127.0.0.1:PORT instance=<key>[ token=<token>]
  * (the token only with --print-token). The token comes from OMS_SANDBOX_TOKEN,
- * --token-file, or is random: never from a command line others can read.
+ * --token-file, or is random; the password from OMS_SANDBOX_PASSWORD or
+ * --password-file: never from a command line others can read.
  * Request logs (with --verbose) and errors go to stderr.
  */
 import { readFileSync } from 'node:fs';
@@ -25,7 +26,9 @@ Options:
   --print-token          add the token to the line printed on start
   --token <token>        deprecated: visible to every local user (ps); use the above
   --user <name>          user for POST /token password grants (default ${defaultUser})
-  --password <pw>        password for that user (default ${defaultPassword})
+  --password-file <path> read that user's password from this file; or set
+                         OMS_SANDBOX_PASSWORD (default ${defaultPassword})
+  --password <pw>        deprecated: visible to every local user (ps); use the above
   --instance-name <name> name of the instance when seeding (default "${defaultInstanceName}")
   --data <file>          keep data in this JSON file (created and seeded if missing);
                          without it, data lives in memory only
@@ -65,6 +68,7 @@ async function main(): Promise<void> {
         'print-token': { type: 'boolean' },
         user: { type: 'string' },
         password: { type: 'string' },
+        'password-file': { type: 'string' },
         'instance-name': { type: 'string' },
         data: { type: 'string' },
         seed: { type: 'string' },
@@ -91,9 +95,9 @@ async function main(): Promise<void> {
   const sandbox = await startSandbox({
     host: values.host,
     port,
-    token: tokenFrom(values.token, values['token-file']),
+    token: secretFrom('token', values.token, values['token-file'], 'OMS_SANDBOX_TOKEN'),
     user: values.user,
-    password: values.password,
+    password: secretFrom('password', values.password, values['password-file'], 'OMS_SANDBOX_PASSWORD'),
     instanceName: values['instance-name'],
     dataFile: values.data,
     seed: values.seed,
@@ -124,22 +128,22 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-/** The static token: --token-file, else OMS_SANDBOX_TOKEN, else the deprecated --token (with a warning). */
-function tokenFrom(flag: string | undefined, file: string | undefined): string | undefined {
+/** A secret (`name`): --<name>-file, else the environment variable, else the deprecated --<name> (with a warning). */
+function secretFrom(name: string, flag: string | undefined, file: string | undefined, envName: string): string | undefined {
   if (file !== undefined) {
-    let token: string;
+    let secret: string;
     try {
-      token = readFileSync(file, 'utf8').trim();
+      secret = readFileSync(file, 'utf8').trim();
     } catch (e) {
-      fail(`--token-file: ${(e as Error).message}`);
+      fail(`--${name}-file: ${(e as Error).message}`);
     }
-    if (!token) fail(`--token-file: ${file} is empty`);
-    return token;
+    if (!secret) fail(`--${name}-file: ${file} is empty`);
+    return secret;
   }
-  const env = process.env.OMS_SANDBOX_TOKEN?.trim();
+  const env = process.env[envName]?.trim();
   if (env) return env;
   if (flag !== undefined) {
-    process.stderr.write('oms-sandbox: warning: --token shows the token to every local user (ps); use OMS_SANDBOX_TOKEN or --token-file\n');
+    process.stderr.write(`oms-sandbox: warning: --${name} shows the ${name} to every local user (ps); use ${envName} or --${name}-file\n`);
   }
   return flag;
 }

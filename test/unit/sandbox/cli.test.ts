@@ -11,6 +11,7 @@ const cli = path.join(root, 'src/sandbox/cli.ts');
 function run(args: string[], env: Record<string, string> = {}): ChildProcess {
   const clean = { ...process.env };
   delete clean.OMS_SANDBOX_TOKEN;
+  delete clean.OMS_SANDBOX_PASSWORD;
   return spawn(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...clean, ...env } });
 }
 
@@ -61,7 +62,7 @@ test('cli: token from OMS_SANDBOX_TOKEN, printed only with --print-token; serves
   assert.ok(!io.err().includes('cli-token'), 'the token is never logged');
 });
 
-test('cli: a random token by default, not printed unless asked; --token-file; --token warns; --help; bad flags exit 2', async () => {
+test('cli: a random token by default, not printed unless asked; --token-file; --token warns; the password from the environment or a file; --help; bad flags exit 2', async () => {
   const printed = collect(run(['--port', '0', '--seed', 'empty', '--print-token']));
   const random = linePattern.exec(await firstLine(printed.out));
   assert.ok(random && random[3].length >= 20);
@@ -83,21 +84,36 @@ test('cli: a random token by default, not printed unless asked; --token-file; --
     await rm(dir, { recursive: true, force: true });
   }
 
-  const child = run(['--port', '0', '--seed', 'empty', '--user', 'ops', '--password', 'pw']);
-  const io = collect(child);
-  try {
-    const m = quietPattern.exec(await firstLine(io.out));
-    assert.ok(m);
-    const form = await fetch(`${m[1]}/token`, {
-      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=password&username=ops&password=pw',
-    });
-    assert.equal(form.status, 200);
-  } finally {
-    child.kill('SIGINT');
+  // The password: from the environment, or a file, never needed on the command line.
+  const passwordDir = await mkdtemp(path.join(tmpdir(), 'oms-cli-pw-'));
+  const passwordFile = path.join(passwordDir, 'password');
+  await writeFile(passwordFile, 'from-file\n', { mode: 0o600 });
+  for (const [args, env, password] of [
+    [['--user', 'ops'], { OMS_SANDBOX_PASSWORD: 'pw' }, 'pw'],
+    [['--user', 'ops', '--password-file', passwordFile], {}, 'from-file'],
+  ] as const) {
+    const io = collect(run(['--port', '0', '--seed', 'empty', ...args], env));
+    try {
+      const m = quietPattern.exec(await firstLine(io.out));
+      assert.ok(m);
+      const grant = (pw: string) => fetch(`${m[1]}/token`, {
+        method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: `grant_type=password&username=ops&password=${pw}`,
+      });
+      assert.equal((await grant(password)).status, 200, args.join(' '));
+      assert.equal((await grant('wrong')).status, 400, 'a wrong password is refused');
+    } finally {
+      io.child.kill('SIGINT');
+    }
+    assert.equal(await io.exit, 0);
+    assert.equal(io.err(), '', 'quiet without --verbose');
   }
-  assert.equal(await io.exit, 0);
-  assert.equal(io.err(), '', 'quiet without --verbose');
+  await rm(passwordDir, { recursive: true, force: true });
+  const shown = collect(run(['--port', '0', '--seed', 'empty', '--password', 'pw']));
+  await firstLine(shown.out);
+  shown.child.kill('SIGINT');
+  await shown.exit;
+  assert.match(shown.err(), /--password shows the password to every local user/);
 
   const help = collect(run(['--help']));
   assert.equal(await help.exit, 0);
