@@ -355,8 +355,7 @@ async function goToObject(page: Page, name: string): Promise<void> {
   // center in its middle, which opens a quick input of its own when clicked.
   await page.locator('.monaco-workbench').click({ position: { x: 1100, y: 5 } }).catch(() => undefined);
   await page.keyboard.press('Control+Alt+O');
-  await goToObjectInput(page).waitFor({ timeout: 10_000 });
-  await goToObjectInput(page).pressSequentially(name.split(' ').slice(-2).join(' '));
+  await typeQuery(page, name.split(' ').slice(-2).join(' '));
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
   await row.waitFor({ timeout: 15_000 });
   // The wanted one first: arrow down to it as a keyboard user would.
@@ -371,15 +370,25 @@ async function goToObject(page: Page, name: string): Promise<void> {
     if (await input(page).isVisible()) await page.keyboard.press('Enter');
     await until(`tab "${name}"`, opened);
   });
+  // A person sees the object before going on: its text shown and the caret in it. Keys pressed before
+  // that would land wherever the focus ends up once the editor takes it.
+  await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+}
+
+/** Types into the Go to Object box once it shows, and checks the text is there (not in an editor behind it). */
+async function typeQuery(page: Page, query: string): Promise<void> {
+  await goToObjectInput(page).waitFor({ timeout: 10_000 });
+  await goToObjectInput(page).pressSequentially(query);
+  await until(`"${query}" in the Go to Object box`, async () => (await goToObjectInput(page).inputValue()) === query, 5_000);
 }
 
 async function goToObjectCheck(page: Page, env: Env, diag: string): Promise<void> {
   const { floor2 } = await floors(env);
   const [site] = await get(env, `/api/f/${floor2.Key}/engagesites`);
   // For README: several kinds and folders at once.
+  await tidyForReadme(page);
   await page.keyboard.press('Control+Alt+O');
-  await goToObjectInput(page).waitFor({ timeout: 10_000 });
-  await goToObjectInput(page).pressSequentially('floor 1');
+  await typeQuery(page, 'floor 1');
   await page.locator('.quick-input-list .monaco-list-row').nth(3).waitFor({ timeout: 15_000 });
   await page.waitForTimeout(1_000);
   await page.screenshot({ path: `${diag}/readme-go-to-object.png` });
@@ -388,8 +397,7 @@ async function goToObjectCheck(page: Page, env: Env, diag: string): Promise<void
   // Recently opened first, also while typing: "floor" matches the Floor folders (shorter names, first by
   // VS Code's own sort) and the site just opened, which comes first.
   await page.keyboard.press('Control+Alt+O');
-  await goToObjectInput(page).waitFor({ timeout: 10_000 });
-  await goToObjectInput(page).pressSequentially('floor');
+  await typeQuery(page, 'floor');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Floor 1\b/ }).first().waitFor({ timeout: 15_000 });
   await page.waitForTimeout(500);
   const first = (await page.locator('.quick-input-list .monaco-list-row').first().innerText()).replace(/\s+/g, ' ');
@@ -437,10 +445,29 @@ async function ctrlClickLink(page: Page, env: Env): Promise<void> {
   await until(`tab "${site.CommonName}"`, async () => (await activeTab(page).innerText().catch(() => '')).includes(site.CommonName));
 }
 
+/**
+ * For README's pictures: no editors or notifications left by the checks before, and the tree folded
+ * back to the instance's folders and kinds (objects other checks made stay out of sight).
+ */
+async function tidyForReadme(page: Page): Promise<void> {
+  await palette(page, 'View: Close All Editors');
+  // An edit an earlier check left unsaved is not for the picture: discard it, as a person tidying up would.
+  const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" }).first();
+  while (await dontSave.waitFor({ timeout: 1_000 }).then(() => true, () => false)) await dontSave.click();
+  await palette(page, 'Notifications: Clear All Notifications');
+  await page.locator('.sidebar .title-actions .action-label[aria-label="Collapse All"]').first().click();
+  for (const label of ['Sandbox', 'Demo Instance']) {
+    const row = page.locator('.sidebar .monaco-list-row', { hasText: label }).first();
+    await row.click();
+    await until(`${label} expanded`, async () => (await row.getAttribute('aria-expanded')) === 'true');
+  }
+}
+
 /** The priorities table of a scanner: click the first priority, type a new one, Ctrl+S; the server's version goes up. */
 async function tableCheck(page: Page, env: Env, diag: string): Promise<void> {
   const { floor1 } = await floors(env);
   const [, scanner] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
+  await tidyForReadme(page);
   await goToObject(page, scanner.CommonName);
   await palette(page, 'OMS: Open Priorities Table');
   let frame = undefined as import('playwright-core').Frame | undefined;
@@ -522,6 +549,10 @@ async function curlCheck(page: Page, env: Env, diag: string): Promise<void> {
   const root = await get(env, '/api');
   const [site] = await get(env, `/api/f/${root.Key}/engagesites`);
   const row = page.locator('.part.sidebar .monaco-list-row', { hasText: site.CommonName }).first();
+  if (!(await row.isVisible())) {
+    // The instance's own Engage sites (level 3: connection, instance, kind), opened as a person would.
+    await page.locator('.part.sidebar .monaco-list-row[aria-level="3"]', { hasText: /^\s*Engage sites/ }).first().click();
+  }
   await row.waitFor({ timeout: 15_000 });
   await row.click({ button: 'right' });
   await menuItem(page, 'Copy as cURL');
