@@ -354,8 +354,7 @@ async function goToObject(page: Page, name: string): Promise<void> {
   // Focus on the workbench (not a webview): the title bar's empty right part, clear of the command
   // center in its middle, which opens a quick input of its own when clicked.
   await page.locator('.monaco-workbench').click({ position: { x: 1100, y: 5 } }).catch(() => undefined);
-  await page.keyboard.press('Control+Alt+O');
-  await typeQuery(page, name.split(' ').slice(-2).join(' '));
+  await query(page, name.split(' ').slice(-2).join(' '));
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
   await row.waitFor({ timeout: 15_000 });
   // The wanted one first: arrow down to it as a keyboard user would.
@@ -375,11 +374,16 @@ async function goToObject(page: Page, name: string): Promise<void> {
   await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
 }
 
-/** Types into the Go to Object box once it shows, and checks the text is there (not in an editor behind it). */
-async function typeQuery(page: Page, query: string): Promise<void> {
+/**
+ * Ctrl+Alt+O, then `text` typed into the box once it shows, checked to be there (not in an editor
+ * behind it). A box closed just before has the same placeholder: it must be gone first.
+ */
+async function query(page: Page, text: string): Promise<void> {
+  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 10_000 });
+  await page.keyboard.press('Control+Alt+O');
   await goToObjectInput(page).waitFor({ timeout: 10_000 });
-  await goToObjectInput(page).pressSequentially(query);
-  await until(`"${query}" in the Go to Object box`, async () => (await goToObjectInput(page).inputValue()) === query, 5_000);
+  await goToObjectInput(page).pressSequentially(text);
+  await until(`"${text}" in the Go to Object box`, async () => (await goToObjectInput(page).inputValue()) === text, 5_000);
 }
 
 async function goToObjectCheck(page: Page, env: Env, diag: string): Promise<void> {
@@ -387,8 +391,7 @@ async function goToObjectCheck(page: Page, env: Env, diag: string): Promise<void
   const [site] = await get(env, `/api/f/${floor2.Key}/engagesites`);
   // For README: several kinds and folders at once.
   await tidyForReadme(page);
-  await page.keyboard.press('Control+Alt+O');
-  await typeQuery(page, 'floor 1');
+  await query(page, 'floor 1');
   await page.locator('.quick-input-list .monaco-list-row').nth(3).waitFor({ timeout: 15_000 });
   await page.waitForTimeout(1_000);
   await page.screenshot({ path: `${diag}/readme-go-to-object.png` });
@@ -396,8 +399,7 @@ async function goToObjectCheck(page: Page, env: Env, diag: string): Promise<void
   await goToObject(page, site.CommonName);
   // Recently opened first, also while typing: "floor" matches the Floor folders (shorter names, first by
   // VS Code's own sort) and the site just opened, which comes first.
-  await page.keyboard.press('Control+Alt+O');
-  await typeQuery(page, 'floor');
+  await query(page, 'floor');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Floor 1\b/ }).first().waitFor({ timeout: 15_000 });
   await page.waitForTimeout(500);
   const first = (await page.locator('.quick-input-list .monaco-list-row').first().innerText()).replace(/\s+/g, ' ');
