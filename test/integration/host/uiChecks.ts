@@ -1,39 +1,12 @@
 // Checks made as a person would, in the page after the Mocha run: mouse and
 // keyboard only, the result read from the sandbox. Each one counts as a test.
 import type { Page } from 'playwright-core';
+import { get, send, outbox, menuItem, until, rootSite, openSiteEditor, cursorAfter, activeTabDirty, notification, revertActive, input, activeTab, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './uiHelpers';
 
-export interface UiCheck {
-  title: string;
-  ok: boolean;
-  message?: string;
-}
+/** Each area's own checks (`ui<Area>.ts`): one import and one entry here. */
+const areas: UiCheckList[] = [];
 
-type Env = Record<string, string>;
-
-async function get(env: Env, path: string): Promise<any> {
-  const res = await fetch(env.OMS_SANDBOX_URL + path, { headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}` } });
-  return res.json();
-}
-
-async function send(env: Env, method: string, path: string, body?: unknown): Promise<void> {
-  const res = await fetch(env.OMS_SANDBOX_URL + path, {
-    method,
-    headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status}`);
-}
-
-const outbox = async (env: Env) => JSON.stringify(await get(env, '/sandbox/outbox'));
-
-/** Chooses an entry of the open context menu as a keyboard user would: point at it, Enter. */
-async function menuItem(page: Page, label: string): Promise<void> {
-  const item = page.locator('.context-view .action-menu-item', { hasText: label }).first();
-  await item.waitFor({ timeout: 10_000 });
-  await item.hover();
-  await page.waitForTimeout(200);
-  await page.keyboard.press('Enter');
-}
+export type { UiCheck } from './uiHelpers';
 
 /** Right-click an engage site in the tree, "Invite User to Engage Site…", type an address, Enter. */
 async function inviteFromTree(page: Page, env: Env): Promise<void> {
@@ -129,54 +102,6 @@ async function editPriorityFromTree(page: Page, env: Env): Promise<void> {
 
 // ---- Safe writes (files.autoSave is afterDelay in this host: the web build's default, and set in settings.json)
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  for (const end = Date.now() + ms; ;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function rootSite(env: Env): Promise<{ at: string; site: any; folderKey: string }> {
-  const root = await get(env, '/api');
-  const [first] = await get(env, `/api/f/${root.Key}/engagesites`);
-  const at = `/api/f/${root.Key}/engagesites/${first.Key}`;
-  return { at, site: await get(env, at), folderKey: root.Key };
-}
-
-/** Clicks the site in the tree and puts the cursor in its editor. */
-async function openSiteEditor(page: Page, name: string): Promise<void> {
-  await page.locator('.part.sidebar .monaco-list-row[aria-level="4"]', { hasText: name }).first().dblclick();
-  await page.locator('.tabs-container .tab.active', { hasText: `${name}.json` }).waitFor({ timeout: 10_000 });
-  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
-  if (await activeTabDirty(page)) await revertActive(page); // left over from a check that failed
-}
-
-/** Puts the cursor right after the first match of `text` (Ctrl+F, Enter, Escape, Right). */
-async function cursorAfter(page: Page, text: string): Promise<void> {
-  await page.keyboard.press('Control+f');
-  await page.waitForTimeout(300);
-  await page.keyboard.press('Control+a');
-  await page.keyboard.type(text);
-  await page.keyboard.press('Enter');
-  await page.waitForTimeout(300);
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('ArrowRight');
-}
-
-const activeTabDirty = (page: Page) => page.locator('.tabs-container .tab.active.dirty').count().then((n) => n > 0);
-/** A notification, read in the notification centre (a headless window has no focus, so VS Code holds toasts back). */
-async function notification(page: Page, text: RegExp) {
-  await page.keyboard.press('F1');
-  await page.keyboard.type('Notifications: Show Notifications');
-  await page.waitForTimeout(600);
-  await page.keyboard.press('Enter');
-  const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
-  await item.waitFor({ timeout: 10_000 });
-  return item;
-}
-
 /** Types into Tags, pauses past the auto-save delay (nothing sent), Ctrl+S (one PUT), Ctrl+Z (the typed text goes, nothing sent). */
 async function autoSaveHeldThenCtrlS(page: Page, env: Env): Promise<void> {
   const { at, site } = await rootSite(env);
@@ -213,14 +138,6 @@ async function notesEditRefused(page: Page, env: Env): Promise<void> {
   if ((await get(env, at)).ConcurrencyVersion !== site.ConcurrencyVersion) throw new Error('the Notes edit was sent');
   await page.keyboard.press('Escape');
   await revertActive(page);
-}
-
-async function revertActive(page: Page): Promise<void> {
-  await page.keyboard.press('F1');
-  await page.keyboard.type('File: Revert File');
-  await page.waitForTimeout(600);
-  await page.keyboard.press('Enter');
-  await until('the tab to be clean after Revert', async () => !(await activeTabDirty(page)));
 }
 
 /** Edits the CommonName and saves: the tab title follows; then puts the name back the same way. */
@@ -314,76 +231,6 @@ async function restoreFromHistory(page: Page, env: Env): Promise<void> {
   if (!label.startsWith(`Version ${version}: ${restored.CommonName}`)) throw new Error(`restored "${restored.CommonName}", expected version ${version} as listed: ${label}`);
   const listed = await get(env, at);
   if (listed.ConcurrencyVersion !== site.ConcurrencyVersion + 1) throw new Error('Restore sent more than one PUT');
-}
-
-const input = (page: Page) => page.locator('.quick-input-widget input').first();
-
-const activeTab = (page: Page) => page.locator('.tabs-container .tab.active').first();
-
-/** F1, wait for the palette (never type into an editor), the command's title, Enter. */
-async function palette(page: Page, title: string): Promise<void> {
-  for (const keys of ['F1', 'Control+Shift+P', 'F1']) {
-    await page.keyboard.press(keys);
-    try {
-      await input(page).waitFor({ state: 'visible', timeout: 3_000 });
-      break;
-    } catch {
-      await page.keyboard.press('Escape');
-    }
-  }
-  await input(page).fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 5_000 });
-  await page.keyboard.press('Enter');
-}
-
-async function floors(env: Env): Promise<{ floor1: any; floor2: any }> {
-  const root = await get(env, '/api');
-  const head = (await get(env, `/api/f/${root.Key}/folders`)).find((f: any) => f.CommonName === 'Head Office');
-  const all = await get(env, `/api/f/${head.Key}/folders`);
-  return { floor1: all.find((f: any) => f.CommonName === 'Floor 1'), floor2: all.find((f: any) => f.CommonName === 'Floor 2') };
-}
-
-/** Ctrl+Alt+O, type part of a name, Enter: the object opens (its folder was never expanded in this window). */
-/**
- * The Go to Object box itself, by its placeholder: typing into whatever quick input is open when the
- * keys come would lose the text once the command's own box replaces it.
- */
-const goToObjectInput = (page: Page) => page.locator('.quick-input-widget input[placeholder^="Part of an object"]').first();
-
-async function goToObject(page: Page, name: string): Promise<void> {
-  // Focus on the workbench (not a webview): the title bar's empty right part, clear of the command
-  // center in its middle, which opens a quick input of its own when clicked.
-  await page.locator('.monaco-workbench').click({ position: { x: 1100, y: 5 } }).catch(() => undefined);
-  await query(page, name.split(' ').slice(-2).join(' '));
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
-  await row.waitFor({ timeout: 15_000 });
-  // The wanted one first: arrow down to it as a keyboard user would.
-  await page.waitForTimeout(500);
-  for (let i = 0; i < 20 && !((await page.locator('.quick-input-list .monaco-list-row.focused').first().innerText().catch(() => '')).includes(name)); i++) {
-    await page.keyboard.press('ArrowDown');
-  }
-  await page.keyboard.press('Enter');
-  const opened = async () => (await activeTab(page).innerText().catch(() => '')).includes(name);
-  await until(`tab "${name}"`, opened, 3_000).catch(async () => {
-    // The list was being redrawn as the Enter came: once more, as a person would.
-    if (await input(page).isVisible()) await page.keyboard.press('Enter');
-    await until(`tab "${name}"`, opened);
-  });
-  // A person sees the object before going on: its text shown and the caret in it. Keys pressed before
-  // that would land wherever the focus ends up once the editor takes it.
-  await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
-}
-
-/**
- * Ctrl+Alt+O, then `text` typed into the box once it shows, checked to be there (not in an editor
- * behind it). A box closed just before has the same placeholder: it must be gone first.
- */
-async function query(page: Page, text: string): Promise<void> {
-  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 10_000 });
-  await page.keyboard.press('Control+Alt+O');
-  await goToObjectInput(page).waitFor({ timeout: 10_000 });
-  await goToObjectInput(page).pressSequentially(text);
-  await until(`"${text}" in the Go to Object box`, async () => (await goToObjectInput(page).inputValue()) === text, 5_000);
 }
 
 async function goToObjectCheck(page: Page, env: Env, diag: string): Promise<void> {
@@ -646,6 +493,7 @@ export async function runUiChecks(page: Page, env: Env, diag: string): Promise<U
     ['ui: Copy as cURL, pasted into a terminal with TOKEN set, returns the object', () => curlCheck(page, env, diag)],
     ['ui: the push notification summary names the folder', () => pushNamesFolder(page, env)],
     ['ui: the batch-add confirmation names the folder', () => batchNamesFolder(page)],
+    ...areas.flatMap((area) => area(page, uiEnv, diag)),
   ];
   // OMS_UI_GREP runs only the checks whose title contains it (development; CI runs all).
   const grep = process.env.OMS_UI_GREP;

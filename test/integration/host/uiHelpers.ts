@@ -1,0 +1,165 @@
+// What the UI checks share: reading the sandbox, and moving through the workbench as a person would.
+import type { Page } from 'playwright-core';
+
+export interface UiCheck {
+  title: string;
+  ok: boolean;
+  message?: string;
+}
+
+export type Env = Record<string, string>;
+
+export async function get(env: Env, path: string): Promise<any> {
+  const res = await fetch(env.OMS_SANDBOX_URL + path, { headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}` } });
+  return res.json();
+}
+
+export async function send(env: Env, method: string, path: string, body?: unknown): Promise<void> {
+  const res = await fetch(env.OMS_SANDBOX_URL + path, {
+    method,
+    headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status}`);
+}
+
+export const outbox = async (env: Env) => JSON.stringify(await get(env, '/sandbox/outbox'));
+
+/** Chooses an entry of the open context menu as a keyboard user would: point at it, Enter. */
+export async function menuItem(page: Page, label: string): Promise<void> {
+  const item = page.locator('.context-view .action-menu-item', { hasText: label }).first();
+  await item.waitFor({ timeout: 10_000 });
+  await item.hover();
+  await page.waitForTimeout(200);
+  await page.keyboard.press('Enter');
+}
+
+export async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  for (const end = Date.now() + ms; ;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export async function rootSite(env: Env): Promise<{ at: string; site: any; folderKey: string }> {
+  const root = await get(env, '/api');
+  const [first] = await get(env, `/api/f/${root.Key}/engagesites`);
+  const at = `/api/f/${root.Key}/engagesites/${first.Key}`;
+  return { at, site: await get(env, at), folderKey: root.Key };
+}
+
+/** Clicks the site in the tree and puts the cursor in its editor. */
+export async function openSiteEditor(page: Page, name: string): Promise<void> {
+  await page.locator('.part.sidebar .monaco-list-row[aria-level="4"]', { hasText: name }).first().dblclick();
+  await page.locator('.tabs-container .tab.active', { hasText: `${name}.json` }).waitFor({ timeout: 10_000 });
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  if (await activeTabDirty(page)) await revertActive(page); // left over from a check that failed
+}
+
+/** Puts the cursor right after the first match of `text` (Ctrl+F, Enter, Escape, Right). */
+export async function cursorAfter(page: Page, text: string): Promise<void> {
+  await page.keyboard.press('Control+f');
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('ArrowRight');
+}
+
+export const activeTabDirty = (page: Page) => page.locator('.tabs-container .tab.active.dirty').count().then((n) => n > 0);
+
+/** A notification, read in the notification centre (a headless window has no focus, so VS Code holds toasts back). */
+export async function notification(page: Page, text: RegExp) {
+  await page.keyboard.press('F1');
+  await page.keyboard.type('Notifications: Show Notifications');
+  await page.waitForTimeout(600);
+  await page.keyboard.press('Enter');
+  const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
+  await item.waitFor({ timeout: 10_000 });
+  return item;
+}
+
+export async function revertActive(page: Page): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.keyboard.type('File: Revert File');
+  await page.waitForTimeout(600);
+  await page.keyboard.press('Enter');
+  await until('the tab to be clean after Revert', async () => !(await activeTabDirty(page)));
+}
+
+export const input = (page: Page) => page.locator('.quick-input-widget input').first();
+
+export const activeTab = (page: Page) => page.locator('.tabs-container .tab.active').first();
+
+/** F1, wait for the palette (never type into an editor), the command's title, Enter. */
+export async function palette(page: Page, title: string): Promise<void> {
+  for (const keys of ['F1', 'Control+Shift+P', 'F1']) {
+    await page.keyboard.press(keys);
+    try {
+      await input(page).waitFor({ state: 'visible', timeout: 3_000 });
+      break;
+    } catch {
+      await page.keyboard.press('Escape');
+    }
+  }
+  await input(page).fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 5_000 });
+  await page.keyboard.press('Enter');
+}
+
+export async function floors(env: Env): Promise<{ floor1: any; floor2: any }> {
+  const root = await get(env, '/api');
+  const head = (await get(env, `/api/f/${root.Key}/folders`)).find((f: any) => f.CommonName === 'Head Office');
+  const all = await get(env, `/api/f/${head.Key}/folders`);
+  return { floor1: all.find((f: any) => f.CommonName === 'Floor 1'), floor2: all.find((f: any) => f.CommonName === 'Floor 2') };
+}
+
+/** Ctrl+Alt+O, type part of a name, Enter: the object opens (its folder was never expanded in this window). */
+/**
+ * The Go to Object box itself, by its placeholder: typing into whatever quick input is open when the
+ * keys come would lose the text once the command's own box replaces it.
+ */
+const goToObjectInput = (page: Page) => page.locator('.quick-input-widget input[placeholder^="Part of an object"]').first();
+
+export async function goToObject(page: Page, name: string): Promise<void> {
+  // Focus on the workbench (not a webview): the title bar's empty right part, clear of the command
+  // center in its middle, which opens a quick input of its own when clicked.
+  await page.locator('.monaco-workbench').click({ position: { x: 1100, y: 5 } }).catch(() => undefined);
+  await query(page, name.split(' ').slice(-2).join(' '));
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+  await row.waitFor({ timeout: 15_000 });
+  // The wanted one first: arrow down to it as a keyboard user would.
+  await page.waitForTimeout(500);
+  for (let i = 0; i < 20 && !((await page.locator('.quick-input-list .monaco-list-row.focused').first().innerText().catch(() => '')).includes(name)); i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  await page.keyboard.press('Enter');
+  const opened = async () => (await activeTab(page).innerText().catch(() => '')).includes(name);
+  await until(`tab "${name}"`, opened, 3_000).catch(async () => {
+    // The list was being redrawn as the Enter came: once more, as a person would.
+    if (await input(page).isVisible()) await page.keyboard.press('Enter');
+    await until(`tab "${name}"`, opened);
+  });
+  // A person sees the object before going on: its text shown and the caret in it. Keys pressed before
+  // that would land wherever the focus ends up once the editor takes it.
+  await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+}
+
+/**
+ * Ctrl+Alt+O, then `text` typed into the box once it shows, checked to be there (not in an editor
+ * behind it). A box closed just before has the same placeholder: it must be gone first.
+ */
+export async function query(page: Page, text: string): Promise<void> {
+  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 10_000 });
+  await page.keyboard.press('Control+Alt+O');
+  await goToObjectInput(page).waitFor({ timeout: 10_000 });
+  await goToObjectInput(page).pressSequentially(text);
+  await until(`"${text}" in the Go to Object box`, async () => (await goToObjectInput(page).inputValue()) === text, 5_000);
+}
+
+/** The UI checks of one area (a file `ui<Area>.ts`), each a title and what to do; `uiChecks.ts` runs them after its own. */
+export type UiCheckList = (page: Page, env: Env, diag: string) => Array<[string, () => Promise<void>]>;
