@@ -97,9 +97,7 @@ export class CollectionNode implements Paged {
 
   private newPager(): Pager<BaseInfo> {
     return new Pager((page) => {
-      const connection = this.ctx.connections.get(this.connectionId);
-      if (!connection) throw new Error('The connection was removed');
-      return connection.client.list(this.kind, this.folderKey, page, pageSize());
+      return this.ctx.connections.require(this.connectionId).client.list(this.kind, this.folderKey, page, pageSize());
     });
   }
 }
