@@ -20,7 +20,7 @@ export const deleteObject = targeted({
       if (choice !== yes) return false;
     }
     const address: ObjectAddress = { connectionId: o.connection.id, folderKey: o.folderKey, kind: o.kind, key: o.key };
-    await s.fs.deleteObject(address);
+    await s.saves.delete(address);
     await closeEditorsOf(s, address);
     vscode.window.setStatusBarMessage(`Deleted ${o.kind.label.toLowerCase()} "${o.name}"`, 4000);
     return true;

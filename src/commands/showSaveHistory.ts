@@ -13,7 +13,7 @@ import { ObjectAddress, scheme } from '../fs/objectUri';
 import type { HistoryEntry } from '../save/history';
 import type { SaveOutcome } from '../save/outcome';
 import type { ObjectNode } from '../tree/nodes/objectNode';
-import { reportNotSaved } from './saveFeedback';
+import { reportNotSaved } from '../objects/saveMessages';
 import type { Command, Services } from './services';
 
 interface HistoryArgs {
@@ -26,8 +26,8 @@ export const showSaveHistory: Command = {
   async run(s, target?: ObjectNode | vscode.Uri, args?: HistoryArgs): Promise<SaveOutcome | undefined> {
     const uri = target instanceof vscode.Uri ? target : target?.uri ?? vscode.window.activeTextEditor?.document.uri;
     const address = uri?.scheme === scheme ? s.fs.addressOf(uri) : undefined;
-    if (!address || !s.fs.history) throw new Error('Select an object in the Objects view, or open one, to see its save history');
-    const entries = await s.fs.history.list(address.connectionId, address.key);
+    if (!address || !s.saves.history) throw new Error('Select an object in the Objects view, or open one, to see its save history');
+    const entries = await s.saves.history.list(address.connectionId, address.key);
     if (!entries.length) {
       vscode.window.setStatusBarMessage('No saves of this object recorded on this machine yet: nothing to show', 5000);
       return undefined;
@@ -58,18 +58,17 @@ async function pickEntry(entries: HistoryEntry[]): Promise<HistoryEntry | undefi
 
 /**
  * Writes the earlier version back, based on `base` (the server version the
- * user saw; by default the one read now). Notes and Links are left out: a PUT
- * does not store them, the server keeps its own.
+ * user saw; by default the one read now). Its Notes and Links are the old
+ * ones: the save ignores them (the server keeps its own).
  */
 async function restore(s: Services, address: ObjectAddress, entry: HistoryEntry, base?: number | null): Promise<SaveOutcome> {
   const from = base !== undefined ? base
     : (await s.connections.require(address.connectionId).client.get(address.kind, address.folderKey, address.key)).ConcurrencyVersion ?? null;
-  const { Notes: _notes, Links: _links, ...edited } = entry.object;
-  const outcome = await s.fs.sendEdit(address, edited, from);
+  const outcome = await s.saves.save({ address, edit: entry.object, base: from, options: { notStored: 'ignore' } });
   const name = entry.object.CommonName ?? address.key;
   if (outcome.status === 'saved') vscode.window.setStatusBarMessage(`Restored "${name}" to its version ${entry.object.ConcurrencyVersion} (now version ${outcome.object.ConcurrencyVersion})`, 5000);
   else if (outcome.status === 'unchanged') vscode.window.setStatusBarMessage(`"${name}" already holds that version: nothing to restore`, 5000);
-  else reportNotSaved(outcome, name, undefined, address.connectionId);
+  else reportNotSaved(outcome, name, { connectionId: address.connectionId });
   return outcome;
 }
 
