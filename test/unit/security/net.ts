@@ -21,8 +21,9 @@ export interface AskOptions {
   headersOnly?: boolean;
   /** Connect from this loopback address (127.0.0.2 is another peer). */
   localAddress?: string;
-  /** HTTPS: the CA to trust. */
+  /** HTTPS: the CA to trust, and the name the certificate must hold (default: the Host header, else the URL's host). */
   ca?: string | Buffer;
+  servername?: string;
   token?: string;
 }
 
@@ -43,7 +44,7 @@ export function ask(base: string, o: AskOptions): Promise<Asked> {
   if (body !== undefined && !o.chunked) headers['Content-Length'] ??= String(Buffer.byteLength(body));
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: o.method ?? 'GET', headers, localAddress: o.localAddress, ca: o.ca, agent: false }, (res) => {
+    const req = request(url, { method: o.method ?? 'GET', headers, localAddress: o.localAddress, ca: o.ca, servername: o.servername, agent: false }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => { text += d; });
