@@ -20,10 +20,10 @@ import { performance } from 'node:perf_hooks';
 import { kind } from '../src/model/kinds';
 import { newObject } from '../src/model/templates';
 import type { BaseInfo } from '../src/model/types';
-import { createObject } from '../src/sandbox/creation';
-import { randomKey } from '../src/sandbox/objects';
-import { seedStore } from '../src/sandbox/seed';
-import { Store } from '../src/sandbox/store';
+import { createObject } from '../src/sandbox/store/creation';
+import { randomKey } from '../src/sandbox/store/objects';
+import { seedStore } from '../src/sandbox/store/seed';
+import { Store } from '../src/sandbox/store/store';
 
 const clients = 8;
 

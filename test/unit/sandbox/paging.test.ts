@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { demoPlan } from '../../../src/sandbox/seed';
+import { demoPlan } from '../../../src/sandbox/store/seed';
 import { withSandbox, person } from './harness';
 
 const headOfficePeople = demoPlan.folders!.find((f) => f.name === 'Head Office')!.people!;

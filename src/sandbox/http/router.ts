@@ -3,7 +3,7 @@
  * service's paths from `src/model/routes.ts` (`:name` marks a parameter);
  * a path that matches with another method is a 405 naming the allowed ones.
  */
-import { HttpError, methodNotAllowed, notFound } from './http';
+import { HttpError, methodNotAllowed, notFound } from './replies';
 
 export type Params = Readonly<Record<string, string>>;
 

@@ -6,9 +6,11 @@
  * `persist()` then resolves once it is durably on disk. A change whose line
  * cannot be written is taken back out of memory.
  */
-import type { KindId } from '../model/kinds';
-import type { BaseInfo } from '../model/types';
-import { Change, Journal, JournalOptions, readStoreFiles, Record as StoredRecord, Snapshot } from './journal';
+import type { KindId } from '../../model/kinds';
+import type { BaseInfo } from '../../model/types';
+import { Journal, JournalOptions } from './journal';
+import type { Change, Snapshot, StoredEntry } from './logFormat';
+import { readStoreFiles } from './recovery';
 import { storedJson, withServerLinks } from './objects';
 
 /** The root instance is stored like a folder, under its own kind. */
@@ -50,7 +52,7 @@ export class Store {
     let store: Store;
     if (loaded) {
       store = new Store(loaded.instanceKey);
-      for (const r of loaded.records) store.load(r, file);
+      for (const r of loaded.entries) store.load(r, file);
       for (const c of loaded.changes) store.apply(c);
       if (!store.byKey.has(store.instanceKey)) throw new Error(`${file} has no instance object ${store.instanceKey}`);
     } else {
@@ -60,7 +62,7 @@ export class Store {
     return store;
   }
 
-  private load(r: StoredRecord, file: string): void {
+  private load(r: StoredEntry, file: string): void {
     if ('outbox' in r) this.outboxEntries.push(r.outbox as OutboxEntry);
     else if (r && typeof r.kind === 'string' && r.object && typeof r.object === 'object') this.insert(r.kind as StoredKind, this.loaded(r.kind, r.object as BaseInfo));
     else throw new Error(`${file} holds a record that is not a stored object`);
@@ -89,9 +91,9 @@ export class Store {
     return {
       instanceKey: this.instanceKey,
       // An answered object by the text it was answered with; the others in their stored form.
-      *records() {
+      *entries() {
         for (const { kind, object } of entries) yield `{"kind":${JSON.stringify(kind)},"object":${text(object)}}`;
-        for (const entry of outbox) yield JSON.stringify({ outbox: entry } satisfies StoredRecord);
+        for (const entry of outbox) yield JSON.stringify({ outbox: entry } satisfies StoredEntry);
       },
     };
   }

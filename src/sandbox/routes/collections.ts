@@ -3,15 +3,15 @@
  * registry at `/api/f/{folder}/{collection}[/{key}]`. `endpoints.ts` routes a
  * kind's operations (and those browsing assumes) here.
  */
-import type { Kind, Operation } from '../model/kinds';
-import { namingOf } from '../model/typeName';
-import type { BaseInfo } from '../model/types';
+import type { Kind, Operation } from '../../model/kinds';
+import { namingOf } from '../../model/typeName';
+import type { BaseInfo } from '../../model/types';
 import { checkObject, typeFromCollection } from './checks';
 import type { FolderRequest, SandboxContext } from './context';
-import { createObject } from './creation';
-import { ErrorDetail, HttpError, noContent, notFound, readJsonSized, Reply } from './http';
+import { createObject } from '../store/creation';
+import { ErrorDetail, HttpError, noContent, notFound, readJsonSized, Reply } from '../http/replies';
 import { checkInput, pagingSchema } from './inputs';
-import { keyAddresses, placeObject } from './objects';
+import { keyAddresses, placeObject } from '../store/objects';
 
 const defaultPageSize = 100;
 const maxPageSize = 1000;

@@ -5,18 +5,18 @@
  * routes; adding a route is one line here.
  */
 import { createHash } from 'node:crypto';
-import { Kind, kinds } from '../model/kinds';
+import { Kind, kinds } from '../../model/kinds';
 import {
   actionPattern, actionRoutes, collectionPattern, folderPattern, instancePath, notesPattern, objectPattern, sysinfoPath, tokenPath,
-} from '../model/routes';
-import { makeType, namingOf } from '../model/typeName';
-import type { ObjectLinkItem } from '../model/types';
+} from '../../model/routes';
+import { makeType, namingOf } from '../../model/typeName';
+import type { ObjectLinkItem } from '../../model/types';
 import { addPeople, invite, pushNotification } from './actions';
 import { create, list, read, remove, servedOperations, update } from './collections';
 import type { FolderRequest, Handler, RouteRequest, SandboxContext } from './context';
-import { HttpError, json, noContent, notFound, parseJson, readBody, readJson, Reply } from './http';
+import { HttpError, json, noContent, notFound, parseJson, readBody, readJson, Reply } from '../http/replies';
 import { addNote, deleteNote, listNotes } from './notes';
-import { Router } from './router';
+import { Router } from '../http/router';
 
 const sandboxVersion = '0.1.0';
 /** Largest body read before authentication (the form of POST /token): a form needs far less. */
