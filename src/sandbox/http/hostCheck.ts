@@ -32,6 +32,17 @@ function machineNames(): string[] {
  */
 export function isLocalHost(hostHeader: string | undefined, names: ReadonlySet<string>): boolean {
   if (hostHeader === undefined) return true;
+  // Clients send the same Host on every request: the last answer is kept per set of names.
+  const last = lastAnswer.get(names);
+  if (last?.host === hostHeader) return last.local;
+  const local = hostNamesThisMachine(hostHeader, names);
+  lastAnswer.set(names, { host: hostHeader, local });
+  return local;
+}
+
+const lastAnswer = new WeakMap<ReadonlySet<string>, { host: string; local: boolean }>();
+
+function hostNamesThisMachine(hostHeader: string, names: ReadonlySet<string>): boolean {
   const m = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(hostHeader.trim().toLowerCase());
   if (!m) return false;
   const name = m[1].replace(/\.$/, '');

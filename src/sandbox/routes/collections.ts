@@ -35,8 +35,7 @@ export function list(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
   checkInput(pagingSchema, query, 'Query parameters page and pageSize must be whole numbers (pageSize at least 1)');
   const page = Number(query.page ?? 0);
   const pageSize = Math.min(Number(query.pageSize ?? defaultPageSize), maxPageSize);
-  const objects = ctx.store.page(r.folderKey, kind.id, page * pageSize, pageSize);
-  return { status: 200, text: `[${objects.map((o) => ctx.store.text(o)).join(',')}]` };
+  return { status: 200, bytes: ctx.store.pageBytes(r.folderKey, kind.id, page * pageSize, pageSize) };
 }
 
 export function read(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {

@@ -115,12 +115,21 @@ async function readForm(r: RouteRequest, maxBytes: number): Promise<URLSearchPar
 
 /** The signed-in user as notes name it: an object link with a key derived from the name. */
 export function userLink(userName: string, instance: unknown): ObjectLinkItem {
-  return {
-    $type: makeType('ObjectLinkItem', namingOf(instance)),
+  const $type = makeType('ObjectLinkItem', namingOf(instance));
+  const known = userLinks.get(userName);
+  if (known?.$type === $type) return known;
+  const link: ObjectLinkItem = {
+    $type,
     Href: null,
     LinkedObjectKey: createHash('sha256').update(userName).digest('hex').slice(0, 24),
     CommonName: userName,
     Relation: 'User',
     MetaDataBson: null,
   };
+  // Every authenticated request names its user: hashed once per user, not per request (a few users sign in).
+  if (userLinks.size > 100) userLinks.clear();
+  userLinks.set(userName, link);
+  return link;
 }
+
+const userLinks = new Map<string, ObjectLinkItem>();

@@ -32,7 +32,7 @@ export async function addNote(ctx: SandboxContext, r: FolderRequest, kind: Kind)
     Href: notesPath(kind, r.folderKey, obj.Key as string, noteKey),
     NoteText: text,
     CreatedOn: ctx.now().toISOString(),
-    User: r.user ?? null,
+    User: r.user ? { ...r.user } : null,
   };
   ctx.store.replace(obj.Key as string, { ...obj, Notes: [...(obj.Notes ?? []), note] });
   await ctx.store.persist();
