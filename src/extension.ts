@@ -49,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     registerStatusCodeHints(),
     registerDocumentDiagnostics(fs),
     fs.onDidChangeObject((address) => tree.objectChanged(address)),
-    fs.onDidChangeObject((a) => search.changed(a.connectionId, a.folderKey, a.kind.id)),
+    fs.onDidChangeObject((a) => search.changed(a.connectionId, a.folderKey, a.kind.id, a.key)),
     { dispose: () => search.stopAll() },
     ...registerObjectEditors(services),
     activeConnectionStatus(connections, {

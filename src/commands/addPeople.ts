@@ -139,6 +139,7 @@ export const addPeople: Command = {
     const people = valid.map((r) => r.person);
     const report = await send(where, people, `${name} to ${folderLabel}`, args);
     s.tree.objectChanged({ connectionId: where.connection.id, folderKey: where.folderKey, kind: kindOf('person'), key: '' });
+    s.search.changed(where.connection.id, where.folderKey, 'person');
 
     const failed = report.failed.map((o) => failedBatch(o, valid));
     const resend = [...peopleToResend(people, report), ...invalid.map((r) => r.person)];
