@@ -34,6 +34,7 @@ import { placeText } from './names';
 import { copyCurl } from './copyAsCurl';
 import type { Command } from './services';
 import { log } from '../log';
+import { wholeNumberSetting } from '../settings';
 
 export interface AddPeopleArgs {
   uri?: vscode.Uri | string;
@@ -202,11 +203,11 @@ function stopped(input: string, rows: number, invalid: AddPeopleResult['invalid'
 }
 
 function batchSize(args?: AddPeopleArgs): number {
-  return args?.batchSize ?? vscode.workspace.getConfiguration('oms').get<number>('batchSize', 100);
+  return args?.batchSize ?? wholeNumberSetting('batchSize');
 }
 
 function concurrency(args?: AddPeopleArgs): number {
-  return args?.concurrency ?? vscode.workspace.getConfiguration('oms').get<number>('batchConcurrency', 8);
+  return args?.concurrency ?? wholeNumberSetting('batchConcurrency');
 }
 
 async function askToGoOn(name: string, valid: number, invalid: PersonRow[]): Promise<boolean> {
