@@ -68,10 +68,11 @@ async function signInBrowseSave(name: string, baseUrl: string, instanceName: str
   await vscode.commands.executeCommand('oms.openObject', node);
   const doc = await waitFor('the document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === node.uri.toString()));
   await vscode.window.showTextDocument(doc);
-  await setText(doc, JSON.stringify({ ...asShown(before), Tags: [`saved-via-${name}`] }, null, 2) + '\n');
+  const tag = `saved-via-${name.toLowerCase().replace(/\W+/g, '-')}`;
+  await setText(doc, JSON.stringify({ ...asShown(before), Tags: [tag] }, null, 2) + '\n');
   assert.strictEqual(await vscode.commands.executeCommand('oms.save', doc.uri), true, 'saved');
   const after = await connection.client.get(node.kind, node.folderKey, node.object.Key!);
-  assert.deepStrictEqual(after.Tags, [`saved-via-${name}`]);
+  assert.deepStrictEqual(after.Tags, [tag]);
   assert.strictEqual(after.ConcurrencyVersion, before.ConcurrencyVersion! + 1, 'one PUT');
   return { id, put: node };
 }
@@ -82,7 +83,8 @@ async function setHttp(key: string, value: unknown): Promise<void> {
 
 /** The project's sandbox command line, serving HTTPS with the given certificate; resolves with its URL. */
 async function httpsSandbox(certFile: string, keyFile: string, token: string, sandboxPassword: string): Promise<{ url: string; child: ChildProcess }> {
-  const entry = path.join(vscode.extensions.getExtension('oms-team.oms-explorer')!.extensionPath, 'dist', 'sandbox.cjs');
+  // The repository's build of the command line: the tests are bundled to out/integration/run-<pid>/ (host/run.ts).
+  const entry = path.resolve(__dirname, '..', '..', '..', 'dist', 'sandbox.cjs');
   const child = spawn(process.execPath, [entry, '--port', '0', '--seed', 'demo', '--cert', certFile, '--key', keyFile], {
     env: { ...process.env, OMS_SANDBOX_TOKEN: token, OMS_SANDBOX_PASSWORD: sandboxPassword, ELECTRON_RUN_AS_NODE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
