@@ -37,10 +37,13 @@ async function loadAllKeptAfterSave(page: Page, env: Env): Promise<void> {
     await group.locator('.action-label[aria-label^="Refresh"]').click(); // loaded before the scanners were added
     await group.hover();
     await group.locator('.action-label[aria-label^="Load All"]').click();
-    await until(`the group to say ${all.length}`, async () => (await group.innerText()).replace(/\s+/g, ' ').endsWith(` ${all.length}`), 15_000);
-    const scanner = all[all.length - 1];
+    await page.mouse.move(900, 500); // away from the row: its description shows again
+    const count = () => group.locator('.label-description').innerText().catch(() => '');
+    await until(`the group to say ${all.length}`, async () => (await count()).trim() === String(all.length), 15_000);
+    if ((await group.getAttribute('aria-expanded')) !== 'true') await group.locator('.monaco-tl-twistie').click();
+    const scanner = all.find((o) => o.CommonName === 'Load All Check 0');
     const row = tree(page).filter({ hasText: scanner.CommonName }).first();
-    await row.scrollIntoViewIfNeeded();
+    await row.waitFor({ timeout: 10_000 });
     await row.click({ button: 'right' });
     await menuItem(page, 'Edit Scanner Priorities');
     await input(page).waitFor({ timeout: 10_000 });
@@ -52,9 +55,10 @@ async function loadAllKeptAfterSave(page: Page, env: Env): Promise<void> {
     await page.waitForTimeout(500);
     await page.keyboard.press('Enter'); // the status as it is
     await until('the quick edit saved', async () => (await get(env, `${at}/${scanner.Key}`)).ConcurrencyVersion === scanner.ConcurrencyVersion + 1);
+    await page.mouse.move(900, 500);
     await page.waitForTimeout(2_000); // the group is updated after the save
-    const said = (await group.innerText()).replace(/\s+/g, ' ');
-    if (!said.endsWith(` ${all.length}`)) throw new Error(`after the save the group says "${said}", not all ${all.length} loaded`);
+    const said = (await count()).trim();
+    if (said !== String(all.length)) throw new Error(`after the save the group says "${said}", not all ${all.length} loaded`);
     if (await tree(page).filter({ hasText: 'Load more…' }).count()) throw new Error('"Load more…" is back after the save');
   } finally {
     for (const o of all) if (o.CommonName.startsWith('Load All Check')) await send(env, 'DELETE', `${at}/${o.Key}`);
@@ -100,7 +104,44 @@ async function statusArrowsMove(page: Page, env: Env): Promise<void> {
   if ((await get(env, `/api/f/${floor1.Key}/inputscanners/${scanner.Key}`)).ConcurrencyVersion !== scanner.ConcurrencyVersion) throw new Error('something was sent');
 }
 
+/**
+ * 26.12 and the one wizard way: Send Push Notification from a folder's menu counts its steps without a
+ * jump; naming nobody, the summary warns and Enter there sends nothing; Send without recipients sends.
+ */
+async function pushWarnsWithoutRecipients(page: Page, env: Env): Promise<void> {
+  const message = `Nobody named ${Date.now()}`;
+  const row = tree(page).filter({ hasText: /^\s*Floor 2/ }).first();
+  if (!(await row.isVisible())) {
+    await treeFromTop(page);
+    await tree(page).filter({ hasText: /^\s*Head Office/ }).first().click();
+  }
+  await row.waitFor({ timeout: 15_000 });
+  await row.click({ button: 'right' });
+  await menuItem(page, 'Send Push Notification');
+  const counts: string[] = [];
+  const stepText = async () => /(\d+)\/(\d+)/.exec(await page.locator('.quick-input-widget .quick-input-titlebar').first().innerText())?.[0] ?? '';
+  for (const answer of ['', '', message, '', '']) {
+    await input(page).waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(700);
+    counts.push(await stepText());
+    if (answer) await input(page).fill(answer);
+    await page.keyboard.press('Enter');
+  }
+  const warning = page.locator('.quick-input-list .monaco-list-row', { hasText: 'No recipients and no event recipients' }).first();
+  await warning.waitFor({ timeout: 10_000 });
+  counts.push(await stepText());
+  if (counts.join(' ') !== '1/6 2/6 3/6 4/6 5/6 6/6') throw new Error(`the steps counted ${counts.join(', ')}`);
+  await page.keyboard.press('Enter'); // on the warning: refused
+  await page.waitForTimeout(1_000);
+  const outbox = async () => JSON.stringify(await get(env, '/sandbox/outbox'));
+  if ((await outbox()).includes(message)) throw new Error('Enter on the summary sent a notification that names nobody');
+  await page.locator('.quick-input-widget .quick-input-titlebar', { hasText: /no one is named/ }).first().waitFor({ timeout: 5_000 });
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Send without recipients' }).first().click();
+  await until('the push in the outbox', async () => (await outbox()).includes(message));
+}
+
 export const defectChecks: UiCheckList = (page, env) => [
   ['ui: defects: Up and Down in the priorities table\'s Status column move between rows; typing picks a status', () => statusArrowsMove(page, env)],
+  ['ui: defects: Send Push Notification counts 6 steps throughout; naming nobody, it warns and Enter sends nothing', () => pushWarnsWithoutRecipients(page, env)],
   ['ui: defects: Load all on a group, a quick edit of one scanner: the group keeps all it loaded', () => loadAllKeptAfterSave(page, env)],
 ];
