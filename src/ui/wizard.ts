@@ -40,7 +40,9 @@ export async function runWizard<C>(title: string, context: C, steps: readonly Wi
     const step = steps[at];
     return async (input: MultiStepInput) => {
       asked.add(step);
-      const info = { title, step: steps.slice(0, at).filter((s) => asked.has(s)).length + 1, totalSteps: steps.filter(asks).length };
+      const total = steps.filter(asks).length;
+      // A flow of one question shows no "1/1".
+      const info = total > 1 ? { title, step: steps.slice(0, at).filter((s) => asked.has(s)).length + 1, totalSteps: total } : { title };
       const ask: Ask = {
         pick: (o) => input.pick({ ...o, ...info }),
         pickMany: (o) => input.pickMany({ ...o, ...info }),
