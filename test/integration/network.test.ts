@@ -7,7 +7,6 @@
  */
 import * as assert from 'assert';
 import { ChildProcess, spawn } from 'child_process';
-import * as fs from 'fs';
 import * as http from 'http';
 import * as https from 'https';
 import * as net from 'net';
@@ -15,7 +14,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/testApi';
 import type { ObjectNode } from '../../src/tree/nodes/objectNode';
-import { makePrivateCa } from './host/privateCa';
+import { makeCertificates } from '../unit/sandbox/certificates';
 import { asShown, childrenOf, closeAllEditors, folderWith, label, nodeAt, sandboxUrl, services, setText, waitFor } from './helpers';
 
 let s: TestApi;
@@ -142,10 +141,10 @@ suite('network: proxy and private CA', () => {
   });
 
   test('a certificate nobody trusted: one clear message naming the host and why, in the error and the tree', async () => {
-    const dir = fs.mkdtempSync(path.join(process.env.OMS_TEST_DIAGNOSTICS ?? '/tmp', 'untrusted-'));
-    const ca = makePrivateCa(dir, 'Nobody');
+    const ca = makeCertificates();
+    cleanups.push(() => ca.remove());
     let requests = 0;
-    const server = https.createServer({ cert: fs.readFileSync(ca.certFile), key: fs.readFileSync(ca.keyFile) }, (_req, res) => { requests++; res.end('{}'); });
+    const server = https.createServer({ cert: ca.cert, key: ca.key }, (_req, res) => { requests++; res.end('{}'); });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     cleanups.push(() => new Promise((r) => { server.closeAllConnections(); server.close(r); }));
     const host = `127.0.0.1:${(server.address() as net.AddressInfo).port}`;
