@@ -20,8 +20,11 @@ import { asShown, childrenOf, closeAllEditors, folderWith, label, nodeAt, sandbo
 let s: TestApi;
 const password = process.env.OMS_SANDBOX_PASSWORD ?? 'admin';
 
-/** Forwards every request it gets (plain, or in a CONNECT tunnel) to `target`, whatever host was asked for; counts them. */
-async function forwardingProxy(target: URL): Promise<{ url: string; seen: string[]; tunnels: string[]; close: () => Promise<void> }> {
+/**
+ * Forwards every request it gets (plain, or in a CONNECT tunnel) to `target`, whatever host was asked
+ * for; counts them. With `credentials` (user:password) it asks for them first (407), as a company proxy does.
+ */
+async function forwardingProxy(target: URL, credentials?: string): Promise<{ url: string; seen: string[]; tunnels: string[]; close: () => Promise<void> }> {
   const seen: string[] = [];
   const tunnels: string[] = [];
   const forward = (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -39,6 +42,10 @@ async function forwardingProxy(target: URL): Promise<{ url: string; seen: string
   const proxy = http.createServer(forward);
   proxy.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
     tunnels.push(req.url!);
+    if (credentials && req.headers['proxy-authorization'] !== `Basic ${Buffer.from(credentials).toString('base64')}`) {
+      socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="company"\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length) socket.unshift(head);
     inner.emit('connection', socket);
@@ -128,6 +135,23 @@ suite('network: proxy and private CA', () => {
     assert.ok(proxy.seen.some((r) => r.startsWith(`GET ${host}/api/f/`)), 'browsing through the proxy');
     assert.ok(proxy.seen.includes(`PUT ${host}/api/f/${put.folderKey}/inputscanners/${put.object.Key}`), `the save through the proxy: ${proxy.seen.join(', ')}`);
     assert.ok(proxy.seen.every((r) => r.includes(host)), 'only that host');
+  });
+
+  test('a proxy that asks for credentials: those in http.proxy are used; without them, one message saying where they go', async () => {
+    const sandbox = new URL(sandboxUrl);
+    const proxy = await forwardingProxy(sandbox, 'staff:proxy-pass-42');
+    cleanups.push(proxy.close);
+    cleanups.push(() => setHttp('proxy', undefined));
+    const host = `sandbox.oms.test:${sandbox.port}`;
+    const id: string = await vscode.commands.executeCommand('oms.addConnection', { label: 'Proxy with credentials', baseUrl: `http://${host}`, token: process.env.OMS_SANDBOX_TOKEN });
+    cleanups.push(() => s.connections.remove(id));
+    const client = s.connections.get(id)!.client;
+    await setHttp('proxy', proxy.url.replace('http://', 'http://staff:proxy-pass-42@'));
+    assert.ok((await client.instance()).Key, 'through the proxy with the credentials of http.proxy');
+    assert.ok(proxy.seen.includes(`GET ${host}/api`), proxy.seen.join(', '));
+    await setHttp('proxy', proxy.url);
+    const error = await client.instance().then(() => undefined, (e: Error) => e);
+    assert.strictEqual(error?.message, `Cannot reach ${host}: the proxy (setting http.proxy) answered 407: it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port)`);
   });
 
   test('the HTTPS sandbox with a private CA the system trusts: sign in, browse and save', async function () {
