@@ -1,0 +1,150 @@
+/**
+ * Apply the ticked entries of a plan, object by object through the one
+ * executor (version-checked: nothing is sent for an object that moved on the
+ * server). An entry whose file changed since the plan, or which was pulled
+ * again since, is refused before anything is sent: a saved plan applies only
+ * what it showed. The manifest moves forward per applied object.
+ * A dry run sends no write: it lists the exact requests as cURL.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { OmsClient } from '../../api/client';
+import { curlCommand } from '../../api/curl';
+import type { Http, RequestOptions } from '../../api/http';
+import { kind as kindOf } from '../../model/kinds';
+import type { BaseInfo } from '../../model/types';
+import { Change, ChangeResult, RunOptions, runChanges } from './executor';
+import { bodyToSend, canonicalText, createBody, fileForm, hashOf, objectFileName } from './fileForm';
+import { parseObjectText, readLocalFile } from './localFiles';
+import { basePath, checkBinding, ConnectionBinding, journal, Manifest, readBase, readManifest, writeManifest } from './manifest';
+import { Plan, PlanEntry, sendable } from './plan';
+
+export type ApplyOptions = Omit<RunOptions, 'onResult'> & { onResult?(r: ChangeResult): void };
+
+export async function applyPlan(client: OmsClient, root: string, connection: ConnectionBinding, plan: Plan, options: ApplyOptions): Promise<ChangeResult[]> {
+  const { manifest, changes, refused } = await prepare(root, connection, plan);
+  refused.forEach((r) => options.onResult?.(r));
+  try {
+    const results = await runChanges(client, changes.map((c) => c.change), {
+      ...options,
+      onResult: async (r) => {
+        const entry = changes.find((c) => c.change.id === r.id)!.entry;
+        if (r.outcome === 'applied' || (r.outcome === 'unchanged' && r.after)) await record(root, manifest, entry, r);
+        options.onResult?.(r);
+      },
+    });
+    return [...refused, ...results];
+  } finally {
+    await writeManifest(root, manifest);
+  }
+}
+
+/** The requests an apply would send, as cURL (`$TOKEN` for the token): objects are read, nothing is written. */
+export async function dryRun(client: OmsClient, root: string, connection: ConnectionBinding, plan: Plan): Promise<{ commands: string[]; results: ChangeResult[] }> {
+  const { changes, refused } = await prepare(root, connection, plan);
+  const commands: string[] = [];
+  let current = '';
+  const recording: Http = async <T>(req: RequestOptions): Promise<T> => {
+    if (req.method === 'GET') return client.http<T>(req);
+    commands.push(`# ${current}`, curlCommand(connection.url, req));
+    // What the service would answer, so the run goes on as it would: a create returns its object.
+    return (req.method === 'POST' ? { ...(req.json as BaseInfo), Key: '(new)' } : undefined) as T;
+  };
+  const results: ChangeResult[] = [];
+  for (const { change } of changes) {
+    current = `${change.op} ${change.label}`;
+    results.push(...(await runChanges(new OmsClient(recording), [change], { stopOnError: false, concurrency: 1 })));
+  }
+  return { commands, results: [...refused, ...results] };
+}
+
+interface Prepared {
+  manifest: Manifest;
+  changes: Array<{ entry: PlanEntry; change: Change }>;
+  refused: ChangeResult[];
+}
+
+async function prepare(root: string, connection: ConnectionBinding, plan: Plan): Promise<Prepared> {
+  const manifest = await readManifest(root);
+  if (!manifest) throw new Error('This folder holds no pulled objects (no oms.manifest.json)');
+  checkBinding(manifest, connection);
+  checkBinding({ ...manifest, connection: plan.connection }, connection);
+  const changes: Prepared['changes'] = [];
+  const refused: ChangeResult[] = [];
+  for (const entry of plan.entries.filter((e) => e.selected)) {
+    const notSent = (reason: string) => refused.push({ id: entry.id, label: entry.label, outcome: 'notSent', reason });
+    if (!sendable.has(entry.action)) {
+      notSent(`${entry.action}: ${entry.reason ?? 'nothing to send'}`);
+      continue;
+    }
+    const kind = kindOf(entry.kind);
+    const pulled = entry.key ? manifest.objects[entry.key] : undefined;
+    if (entry.key && (!pulled || pulled.version !== entry.base?.version || pulled.hash !== entry.base?.hash)) {
+      notSent('Pulled or applied again since the plan: plan again');
+      continue;
+    }
+    const common = { id: entry.id, label: entry.label, kind, folderKey: entry.folderKey, key: entry.key, op: entry.action as Change['op'] };
+    if (entry.action === 'delete') {
+      if (await fileExists(path.join(root, entry.path))) notSent('The file is back since the plan: plan again');
+      else changes.push({ entry, change: { ...common, baseVersion: entry.live?.version ?? null, build: () => ({ skip: 'delete' }) } });
+      continue;
+    }
+    const file = await readLocalFile(root, entry.path, entry.folderKey, kind);
+    if (!file.object || file.hash !== entry.local?.hash) {
+      notSent('The file changed since the plan: plan again');
+      continue;
+    }
+    const local = file.object;
+    if (entry.action === 'create') {
+      changes.push({ entry, change: { ...common, build: () => createBody(kind, local) } });
+      continue;
+    }
+    const baseText = await readBase(root, entry.key!);
+    const base = baseText === undefined ? undefined : parseObjectText(kind, baseText);
+    changes.push({
+      entry,
+      change: {
+        ...common,
+        baseVersion: entry.live?.version ?? null,
+        build: (live) => bodyToSend(kind, live!, base && 'object' in base ? base.object : fileForm(kind, live!), local),
+      },
+    });
+  }
+  return { manifest, changes, refused };
+}
+
+/** After a write: the file holds what the server now holds (a create's file takes its Key), and the manifest and merge base move forward. */
+async function record(root: string, manifest: Manifest, entry: PlanEntry, r: ChangeResult): Promise<void> {
+  const kind = kindOf(entry.kind);
+  if (entry.action === 'delete') {
+    await fs.rm(basePath(root, entry.key!), { force: true });
+    await journal(root, manifest, [{ key: entry.key!, object: null }]);
+    return;
+  }
+  const after = r.after!;
+  const text = canonicalText(kind, fileForm(kind, after));
+  const dir = path.posix.dirname(entry.path);
+  const rel = entry.action === 'create' ? `${dir}/${objectFileName(after)}` : entry.path;
+  if ((await readOptional(path.join(root, rel))) !== text) await fs.writeFile(path.join(root, rel), text);
+  if (rel !== entry.path) await fs.rm(path.join(root, entry.path), { force: true });
+  await fs.writeFile(basePath(root, after.Key!), text);
+  await journal(root, manifest, [{ key: after.Key!, object: { path: rel, kind: kind.id, folderKey: entry.folderKey, version: after.ConcurrencyVersion ?? null, hash: hashOf(text) } }]);
+}
+
+async function fileExists(p: string): Promise<boolean> {
+  return fs.stat(p).then(() => true, () => false);
+}
+
+async function readOptional(p: string): Promise<string | undefined> {
+  return fs.readFile(p, 'utf8').catch(() => undefined);
+}
+
+/** A run's report in the local cache (`.oms/runs/`, out of git): per object its outcome and reason, no object bodies. */
+export async function writeRunReport(root: string, plan: Plan, results: ChangeResult[]): Promise<string> {
+  const at = new Date().toISOString();
+  const file = path.join(root, '.oms', 'runs', `${at.replace(/[:.]/g, '-')}.json`);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const report = { at, planId: plan.id, connection: plan.connection, results: results.map(({ id, label, outcome, reason }) => ({ id, label, outcome, reason })) };
+  await fs.writeFile(file, JSON.stringify(report, null, 2) + '\n');
+  return file;
+}
