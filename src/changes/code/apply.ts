@@ -89,7 +89,7 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
       else changes.push({ entry, change: { ...common, baseVersion: entry.live?.version ?? null, build: () => ({ skip: 'delete' }) } });
       continue;
     }
-    const file = await readLocalFile(root, entry.path, entry.folderKey, kind);
+    const file = readLocalFile(root, entry.path, entry.folderKey, kind);
     if (!file.object || file.hash !== entry.local?.hash) {
       notSent('The file changed since the plan: plan again');
       continue;

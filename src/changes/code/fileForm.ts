@@ -40,8 +40,11 @@ function ordered(value: Json, front: readonly string[]): Json {
 }
 const nestedFront = ['$type'];
 
+const fronts = new Map<string, readonly string[]>();
+
 export function canonicalText(kind: Kind, object: BaseInfo): string {
-  const front = ['$type', 'Key', 'CommonName', ...Object.keys(kind.template())];
+  let front = fronts.get(kind.id);
+  if (!front) fronts.set(kind.id, (front = ['$type', 'Key', 'CommonName', ...Object.keys(kind.template())]));
   return JSON.stringify(ordered(object as Json, front), null, 2) + '\n';
 }
 

@@ -85,34 +85,31 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   let unchanged = 0;
 
   const byKey = new Map<string, LocalFile[]>();
-  for (const f of files) {
-    const key = f.object?.Key;
-    if (typeof key === 'string' && key) byKey.set(key, [...(byKey.get(key) ?? []), f]);
-  }
+  for (const f of files) if (f.key) byKey.set(f.key, [...(byKey.get(f.key) ?? []), f]);
 
   for (const f of files) {
     const label = labelOf(f.object?.CommonName, f.path);
     const common = { path: f.path, kind: f.kind.id, folderKey: f.folderKey, label, changes: [], selected: false };
-    if (!f.object || f.error) {
-      entries.push({ ...common, id: f.path, action: 'invalid', reason: `The file is ${f.error ?? 'unreadable'}: fix it or restore it from git`, local: undefined });
+    if (f.error) {
+      entries.push({ ...common, id: f.path, action: 'invalid', reason: `The file is ${f.error}: fix it or restore it from git` });
       continue;
     }
-    const key = f.object.Key;
-    if (key === undefined || key === null || key === '') {
+    const key = f.key;
+    if (key === undefined) {
       entries.push(createEntry(f, common));
       continue;
     }
-    const same = byKey.get(String(key)) ?? [];
+    const same = byKey.get(key) ?? [];
     if (same.length > 1) {
-      entries.push({ ...common, id: f.path, key: String(key), action: 'invalid', reason: `${same.length} files hold Key ${String(key)} (${same.map((s) => s.path).join(', ')}): keep one`, local: { hash: f.hash! } });
+      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: `${same.length} files hold Key ${key} (${same.map((s) => s.path).join(', ')}): keep one`, local: { hash: f.hash! } });
       continue;
     }
-    const pulled = manifest.objects[String(key)];
+    const pulled = manifest.objects[key];
     if (!pulled) {
-      entries.push({ ...common, id: f.path, key: String(key), action: 'invalid', reason: `Key ${String(key)} was not pulled into this folder: remove the Key to create a new object, or pull it`, local: { hash: f.hash! } });
+      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: `Key ${key} was not pulled into this folder: remove the Key to create a new object, or pull it`, local: { hash: f.hash! } });
       continue;
     }
-    const entry = await updateEntry(root, f, pulled, live.get(String(key)), common);
+    const entry = await updateEntry(root, f, pulled, live.get(key), common);
     if (entry) entries.push(entry);
     else unchanged++;
   }
@@ -185,9 +182,8 @@ function createEntry(f: LocalFile, common: Common): PlanEntry {
 }
 
 async function updateEntry(root: string, f: LocalFile, pulled: ManifestObject, live: BaseInfo | undefined, common: Common): Promise<PlanEntry | undefined> {
-  const local = f.object!;
-  const key = String(local.Key);
-  const entry = { ...common, id: key, key, base: { version: pulled.version, hash: pulled.hash }, local: { hash: f.hash! } };
+  const key = f.key!;
+  const entry = { ...common, label: labelOf(f.object?.CommonName ?? live?.CommonName, f.path), id: key, key, base: { version: pulled.version, hash: pulled.hash }, local: { hash: f.hash! } };
   const localChanged = f.hash !== pulled.hash;
   if (!live) {
     return localChanged
@@ -201,6 +197,7 @@ async function updateEntry(root: string, f: LocalFile, pulled: ManifestObject, l
   const liveForm = fileForm(kind, live);
   const withLive = { ...entry, live: { version: liveVersion } };
   if (!localChanged) return { ...withLive, action: 'behind', reason: `Changed on the server (v${pulled.version} → v${liveVersion}): pull to get it`, serverChanges: fieldChanges(await baseObject(root, key, kind), liveForm) };
+  const local = f.object!; // changed, so it was parsed
   if (serverMoved) {
     const base = await baseObject(root, key, kind);
     return {

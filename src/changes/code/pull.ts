@@ -6,13 +6,12 @@
  * moves forward a page at a time: a cancelled pull keeps what it wrote, and
  * the next pull writes only what is still missing.
  */
-import { promises as fs } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { OmsClient, Page } from '../../api/client';
 import { kind as kindOf, supports } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { canonicalText, fileForm, hashOf, objectFileName, slug } from './fileForm';
-import { inBatches } from './localFiles';
 import {
   basePath, checkBinding, ConnectionBinding, ensureCache, journal, JournalStep, Manifest, ManifestObject, PullScope, readManifest, writeManifest,
 } from './manifest';
@@ -57,7 +56,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   if (existing) checkBinding(existing, connection);
   const scope = options.scope ?? existing?.scope;
   if (!scope) throw new Error('Nothing was pulled into this folder yet: choose what to pull');
-  const freshCache = !(await exists(path.join(root, '.oms', 'base')));
+  const freshCache = !exists(path.join(root, '.oms', 'base'));
   await ensureCache(root);
   const manifest: Manifest = existing && sameScope(existing.scope, scope)
     ? { ...existing, connection }
@@ -65,7 +64,9 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   const report: PullReport = { folders: 0, objects: 0, written: 0, removed: 0, bytesWritten: 0, keptEdits: [], cancelled: false };
   const seen = new Set<string>();
 
-  const writeObject = async (obj: BaseInfo, folderKey: string, dir: string, kindId: ManifestObject['kind']): Promise<JournalStep | undefined> => {
+  const made = new Set<string>();
+  // Synchronous file calls: several times faster than the thread pool's for many small files; pages yield between them.
+  const writeObject = (obj: BaseInfo, folderKey: string, dir: string, kindId: ManifestObject['kind']): JournalStep | undefined => {
     const k = kindOf(kindId);
     const key = obj.Key;
     if (!key) return undefined;
@@ -75,28 +76,27 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
     const hash = hashOf(text);
     const entry: ManifestObject = { path: `${dir}/${k.collection}/${objectFileName(obj)}`, kind: kindId, folderKey, version: obj.ConcurrencyVersion ?? null, hash };
     const prev = manifest.objects[key];
-    let current: string | undefined;
-    if (prev) {
-      current = await readText(path.join(root, prev.path));
+    let current = readText(path.join(root, prev?.path ?? entry.path));
+    if (prev && current !== text) {
       const edited = current === undefined || (hashOf(current) !== prev.hash && localHash(prev, current) !== prev.hash);
       if (edited && !options.overwriteEdits) {
         report.keptEdits.push(prev.path);
         return undefined;
       }
-      if (prev.path !== entry.path) {
-        await fs.rm(path.join(root, prev.path), { force: true });
-        current = undefined;
-      }
-    } else {
-      current = await readText(path.join(root, entry.path));
     }
+    if (prev && prev.path !== entry.path) {
+      rmSync(path.join(root, prev.path), { force: true });
+      current = undefined;
+    }
+    const file = path.join(root, entry.path);
     if (current !== text) {
-      await fs.mkdir(path.dirname(path.join(root, entry.path)), { recursive: true });
-      await fs.writeFile(path.join(root, entry.path), text);
+      if (!made.has(path.dirname(file))) mkdirSync(path.dirname(file), { recursive: true });
+      made.add(path.dirname(file));
+      writeFileSync(file, text);
       report.written++;
       report.bytesWritten += Buffer.byteLength(text);
     }
-    if (current !== text || freshCache || prev?.hash !== hash || prev.version !== entry.version) await fs.writeFile(basePath(root, key), text);
+    if (current !== text || freshCache || prev?.hash !== hash || prev.version !== entry.version) writeFileSync(basePath(root, key), text);
     return prev && sameEntry(prev, entry) ? undefined : { key, object: entry };
   };
 
@@ -114,14 +114,20 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
       for (const kindId of scope.kinds) {
         const k = kindOf(kindId);
         if (!supports(k, 'list')) continue;
-        for (let page: number | undefined = 0; page !== undefined;) {
+        // The next page is on its way while this one is written.
+        const fetchPage = (page: number) => {
+          const p = client.list(k, folderKey, page, pageSize, options.signal);
+          p.catch(() => undefined); // awaited below; never an unhandled rejection if writing fails first
+          return p;
+        };
+        for (let pending: Promise<Page<BaseInfo>> | undefined = fetchPage(0); pending;) {
+          const result: Page<BaseInfo> = await pending;
           options.signal?.throwIfAborted();
-          const result: Page<BaseInfo> = await client.list(k, folderKey, page, pageSize, options.signal);
-          const steps = await inBatches(result.items, 16, (obj) => writeObject(obj, folderKey, dir, kindId));
+          pending = result.next === undefined ? undefined : fetchPage(result.next);
+          const steps = result.items.map((obj) => writeObject(obj, folderKey, dir, kindId));
           await journal(root, manifest, steps.filter((s): s is JournalStep => s !== undefined));
           report.objects += result.items.length;
           options.onProgress?.({ folders: report.folders, objects: report.objects, written: report.written });
-          page = result.next;
         }
       }
       report.folders++;
@@ -142,14 +148,14 @@ async function removeGone(root: string, manifest: Manifest, seen: Set<string>, o
   const steps: JournalStep[] = [];
   for (const [key, entry] of Object.entries(manifest.objects)) {
     if (seen.has(key) || (options.only && !options.only.has(key))) continue;
-    const current = await readText(path.join(root, entry.path));
+    const current = readText(path.join(root, entry.path));
     const edited = current !== undefined && hashOf(current) !== entry.hash && localHash(entry, current) !== entry.hash;
     if (edited && !options.overwriteEdits) {
       report.keptEdits.push(entry.path);
       continue;
     }
-    await fs.rm(path.join(root, entry.path), { force: true });
-    await fs.rm(basePath(root, key), { force: true });
+    rmSync(path.join(root, entry.path), { force: true });
+    rmSync(basePath(root, key), { force: true });
     steps.push({ key, object: null });
     report.removed++;
   }
@@ -179,17 +185,22 @@ function sameEntry(a: ManifestObject, b: ManifestObject): boolean {
   return a.path === b.path && a.kind === b.kind && a.folderKey === b.folderKey && a.version === b.version && a.hash === b.hash;
 }
 
-async function readText(file: string): Promise<string | undefined> {
+function readText(file: string): string | undefined {
   try {
-    return await fs.readFile(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
 }
 
-async function exists(p: string): Promise<boolean> {
-  return fs.stat(p).then(() => true, () => false);
+function exists(p: string): boolean {
+  try {
+    statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Paths of files edited or deleted since the last pull (a pull keeps them unless told to overwrite). */
@@ -197,8 +208,8 @@ export async function editsSincePull(root: string): Promise<string[]> {
   const manifest = await readManifest(root);
   if (!manifest) return [];
   const entries = Object.values(manifest.objects);
-  const edited = await inBatches(entries, 64, async (entry) => {
-    const text = await readText(path.join(root, entry.path));
+  const edited = entries.map((entry) => {
+    const text = readText(path.join(root, entry.path));
     return text === undefined || (hashOf(text) !== entry.hash && localHash(entry, text) !== entry.hash) ? entry.path : undefined;
   });
   return edited.filter((p): p is string => p !== undefined);
