@@ -21,7 +21,7 @@ import { log } from './log';
 import { ObjectTree } from './tree/objectTree';
 import { Indexes } from './search/indexes';
 import { registerObjectEditors } from './editor';
-import type { Services } from './commands/services';
+import type { Services } from './services';
 import { testApi, TestApi } from './testApi';
 import { registerPlanView } from './views/planView';
 
@@ -35,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const tree = new ObjectTree(connections);
   const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true });
   tree.view = view;
-  const search = new Indexes((id) => connections.get(id));
+  const search = new Indexes((id) => connections.require(id));
   const services: Services = { context, connections, tree, fs, search };
 
   // The welcome view shows while there is no connection.
@@ -50,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     registerStatusCodeHints(),
     registerDocumentDiagnostics(fs),
     fs.onDidChangeObject((address) => tree.objectChanged(address)),
-    fs.onDidChangeObject((a) => search.changed(a.connectionId, a.folderKey, a.kind.id)),
+    fs.onDidChangeObject((a) => search.changed(a.connectionId, a.folderKey, a.kind.id, a.key)),
     { dispose: () => search.stopAll() },
     ...registerObjectEditors(services),
     activeConnectionStatus(connections, {

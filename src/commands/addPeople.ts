@@ -34,6 +34,7 @@ import { placeText } from './names';
 import { copyCurl } from './copyAsCurl';
 import type { Command } from './services';
 import { log } from '../log';
+import { wholeNumberSetting } from '../settings';
 
 export interface AddPeopleArgs {
   uri?: vscode.Uri | string;
@@ -139,6 +140,7 @@ export const addPeople: Command = {
     const people = valid.map((r) => r.person);
     const report = await send(where, people, `${name} to ${folderLabel}`, args);
     s.tree.objectChanged({ connectionId: where.connection.id, folderKey: where.folderKey, kind: kindOf('person'), key: '' });
+    s.search.changed(where.connection.id, where.folderKey, 'person');
 
     const failed = report.failed.map((o) => failedBatch(o, valid));
     const resend = [...peopleToResend(people, report), ...invalid.map((r) => r.person)];
@@ -201,11 +203,11 @@ function stopped(input: string, rows: number, invalid: AddPeopleResult['invalid'
 }
 
 function batchSize(args?: AddPeopleArgs): number {
-  return args?.batchSize ?? vscode.workspace.getConfiguration('oms').get<number>('batchSize', 100);
+  return args?.batchSize ?? wholeNumberSetting('batchSize');
 }
 
 function concurrency(args?: AddPeopleArgs): number {
-  return args?.concurrency ?? vscode.workspace.getConfiguration('oms').get<number>('batchConcurrency', 8);
+  return args?.concurrency ?? wholeNumberSetting('batchConcurrency');
 }
 
 async function askToGoOn(name: string, valid: number, invalid: PersonRow[]): Promise<boolean> {
