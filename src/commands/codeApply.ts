@@ -8,8 +8,9 @@ import * as vscode from 'vscode';
 import { OmsClient } from '../api/client';
 import type { Http } from '../api/http';
 import { applyPlan, dryRun, writeRunReport } from '../changes/code/apply';
-import type { ChangeResult, Outcome } from '../changes/code/executor';
+import type { ChangeResult, Outcome } from '../changes/executor';
 import { sendable } from '../changes/code/plan';
+import { RunJournal } from '../changes/runJournal';
 import { notify } from '../ui/notify';
 import { planView, ShownPlan } from '../views/planView';
 import { bindingFor, withCancellableProgress } from './codeFolder';
@@ -30,11 +31,20 @@ export const applyPlanCommand: Command = {
     const approval = await connection.approveWrites(vscode.l10n.t('Apply {0}', what));
     const approved: Http = (req) => connection.client.http({ ...req, approval });
     const binding = await bindingFor(connection);
-    const results = await withCancellableProgress(vscode.l10n.t('Applying to {0}', connection.info.label), (say, signal) =>
-      applyPlan(new OmsClient(approved), shown.root, binding, shown.plan, {
-        stopOnError, signal,
-        onProgress: (p) => say(vscode.l10n.t('{0}/{1} · {2} failed', p.done, p.total, p.failed)),
-      }));
+    // The run journal of bulk runs (Undo Run…, Retry Failed… read it): what each applied object was before.
+    const journal = await new RunJournal(vscode.Uri.joinPath(s.context.globalStorageUri, 'runs').fsPath)
+      .begin({ title: vscode.l10n.t('Apply plan: {0}', what), connectionId: connection.id, total: ticked.length });
+    let results: ChangeResult[];
+    try {
+      results = await withCancellableProgress(vscode.l10n.t('Applying to {0}', connection.info.label), (say, signal) =>
+        applyPlan(new OmsClient(approved), shown.root, binding, shown.plan, {
+          stopOnError, signal,
+          onProgress: (p) => say(vscode.l10n.t('{0}/{1} · {2} failed', p.done, p.total, p.failed)),
+          onResult: (r, change) => void (change && journal.record(change, r).catch(() => undefined)),
+        }));
+    } finally {
+      await journal.close();
+    }
     const report = await writeRunReport(shown.root, shown.plan, results);
     const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
     const line = vscode.l10n.t('Applied {0} · unchanged {1} · stale {2} · failed {3} · not sent {4}', count('applied'), count('unchanged'), count('stale'), count('failed'), count('notSent'));

@@ -30,6 +30,7 @@ import { openPrioritiesTable } from './openPrioritiesTable';
 import { pullAgain, pullAsFiles, pullPlanEntry } from './codePull';
 import { openPlanEntry, openSavedPlan, planChanges, planExcludeDeletes, planIncludeDeletes, savePlan } from './codePlan';
 import { applyPlanCommand, dryRunPlan } from './codeApply';
+import { mergePlanEntry } from './codeMerge';
 
 const commands: readonly Command[] = [
   addConnection, renameConnection, removeConnection, signIn, signOut, selectConnection, trySandbox,
@@ -39,7 +40,7 @@ const commands: readonly Command[] = [
   saveDocument, reviewChanges, showSaveHistory, markProduction, unmarkProduction,
   goToObject, revealInTree, followLink, filterGroup, clearGroupFilter, addNote, deleteNote, copyAsCurl, openPrioritiesTable,
   pullAsFiles, pullAgain, pullPlanEntry, planChanges, planIncludeDeletes, planExcludeDeletes, openPlanEntry, savePlan, openSavedPlan,
-  applyPlanCommand, dryRunPlan,
+  applyPlanCommand, dryRunPlan, mergePlanEntry,
 ];
 
 const byId = new Map(commands.map((c) => [c.id, c]));

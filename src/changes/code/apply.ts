@@ -6,31 +6,35 @@
  * what it showed. The manifest moves forward per applied object.
  * A dry run sends no write: it lists the exact requests as cURL.
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { OmsClient } from '../../api/client';
 import { curlCommand } from '../../api/curl';
 import type { Http, RequestOptions } from '../../api/http';
 import { kind as kindOf } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
-import { Change, ChangeResult, RunOptions, runChanges } from './executor';
+import { Change, ChangeResult, RunOptions, runChanges } from '../executor';
 import { bodyToSend, canonicalText, createBody, fileForm, hashOf, objectFileName } from './fileForm';
 import { parseObjectText, readLocalFile } from './localFiles';
-import { basePath, checkBinding, ConnectionBinding, journal, Manifest, readBase, readManifest, writeManifest } from './manifest';
+import { basePath, checkBinding, ConnectionBinding, journalSync, Manifest, readBase, readManifest, writeManifest } from './manifest';
 import { Plan, PlanEntry, sendable } from './plan';
 
-export type ApplyOptions = Omit<RunOptions, 'onResult'> & { onResult?(r: ChangeResult): void };
+export type ApplyOptions = Omit<RunOptions, 'onResult'> & {
+  /** Per entry as it ends; `change` when it went to the executor (for the run journal, src/changes/runJournal.ts). */
+  onResult?(r: ChangeResult, change?: Change): void;
+};
 
 export async function applyPlan(client: OmsClient, root: string, connection: ConnectionBinding, plan: Plan, options: ApplyOptions): Promise<ChangeResult[]> {
   const { manifest, changes, refused } = await prepare(root, connection, plan);
   refused.forEach((r) => options.onResult?.(r));
+  const byId = new Map(changes.map((c) => [c.change.id, c]));
   try {
     const results = await runChanges(client, changes.map((c) => c.change), {
       ...options,
-      onResult: async (r) => {
-        const entry = changes.find((c) => c.change.id === r.id)!.entry;
-        if (r.outcome === 'applied' || (r.outcome === 'unchanged' && r.after)) await record(root, manifest, entry, r);
-        options.onResult?.(r);
+      onResult: (r) => {
+        const { entry, change } = byId.get(r.id)!;
+        if (r.outcome === 'applied') record(root, manifest, entry, r);
+        options.onResult?.(r, change);
       },
     });
     return [...refused, ...results];
@@ -86,7 +90,7 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
     const common = { id: entry.id, label: entry.label, kind, folderKey: entry.folderKey, key: entry.key, op: entry.action as Change['op'] };
     if (entry.action === 'delete') {
       if (await fileExists(path.join(root, entry.path))) notSent('The file is back since the plan: plan again');
-      else changes.push({ entry, change: { ...common, baseVersion: entry.live?.version ?? null, build: () => ({ skip: 'delete' }) } });
+      else changes.push({ entry, change: { ...common, baseVersion: entry.live?.version ?? null, build: (live) => live! } });
       continue;
     }
     const file = readLocalFile(root, entry.path, entry.folderKey, kind);
@@ -113,30 +117,37 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
   return { manifest, changes, refused };
 }
 
-/** After a write: the file holds what the server now holds (a create's file takes its Key), and the manifest and merge base move forward. */
-async function record(root: string, manifest: Manifest, entry: PlanEntry, r: ChangeResult): Promise<void> {
+/**
+ * After a write (synchronously, inside the executor's report of it): the file holds what the
+ * server now holds (a create's file takes its Key), and the manifest and merge base move forward.
+ */
+function record(root: string, manifest: Manifest, entry: PlanEntry, r: ChangeResult): void {
   const kind = kindOf(entry.kind);
   if (entry.action === 'delete') {
-    await fs.rm(basePath(root, entry.key!), { force: true });
-    await journal(root, manifest, [{ key: entry.key!, object: null }]);
+    rmSync(basePath(root, entry.key!), { force: true });
+    journalSync(root, manifest, [{ key: entry.key!, object: null }]);
     return;
   }
-  const after = r.after!;
+  const after = r.after;
+  if (!after?.Key) return; // written, but not read back: the next plan shows where it stands
   const text = canonicalText(kind, fileForm(kind, after));
-  const dir = path.posix.dirname(entry.path);
-  const rel = entry.action === 'create' ? `${dir}/${objectFileName(after)}` : entry.path;
-  if ((await readOptional(path.join(root, rel))) !== text) await fs.writeFile(path.join(root, rel), text);
-  if (rel !== entry.path) await fs.rm(path.join(root, entry.path), { force: true });
-  await fs.writeFile(basePath(root, after.Key!), text);
-  await journal(root, manifest, [{ key: after.Key!, object: { path: rel, kind: kind.id, folderKey: entry.folderKey, version: after.ConcurrencyVersion ?? null, hash: hashOf(text) } }]);
+  const rel = entry.action === 'create' ? `${path.posix.dirname(entry.path)}/${objectFileName(after)}` : entry.path;
+  if (readOptional(path.join(root, rel)) !== text) writeFileSync(path.join(root, rel), text);
+  if (rel !== entry.path) rmSync(path.join(root, entry.path), { force: true });
+  writeFileSync(basePath(root, after.Key), text);
+  journalSync(root, manifest, [{ key: after.Key, object: { path: rel, kind: kind.id, folderKey: entry.folderKey, version: after.ConcurrencyVersion ?? null, hash: hashOf(text) } }]);
+}
+
+function readOptional(p: string): string | undefined {
+  try {
+    return readFileSync(p, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 async function fileExists(p: string): Promise<boolean> {
   return fs.stat(p).then(() => true, () => false);
-}
-
-async function readOptional(p: string): Promise<string | undefined> {
-  return fs.readFile(p, 'utf8').catch(() => undefined);
 }
 
 /** A run's report in the local cache (`.oms/runs/`, out of git): per object its outcome and reason, no object bodies. */

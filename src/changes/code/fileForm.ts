@@ -9,7 +9,7 @@ import type { Kind } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 
 /** The server's to set: kept in the manifest (version) or not at all, never in a file. */
-const serverOwnedFields = ['ConcurrencyVersion', 'Notes', 'Links', 'Href', 'InFolderHref', 'InFolderKey'] as const;
+const notInFiles = ['ConcurrencyVersion', 'Notes', 'Links', 'Href', 'InFolderHref', 'InFolderKey'] as const;
 
 /**
  * Stands for a secret the pull did not write; apply keeps the live value (auth0-deploy-cli #437).
@@ -22,7 +22,7 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** The file form of a live object: no server-owned fields, secrets as the placeholder. */
 export function fileForm(kind: Kind, live: BaseInfo): BaseInfo {
   const out: BaseInfo = { ...live };
-  for (const f of serverOwnedFields) delete out[f];
+  for (const f of notInFiles) delete out[f];
   for (const f of kind.sensitiveFields ?? []) if (out[f] !== null && out[f] !== undefined) out[f] = secretPlaceholder;
   return out;
 }
@@ -68,13 +68,13 @@ export function bodyToSend(kind: Kind, live: BaseInfo, base: BaseInfo | undefine
 /** A new object's body from its file: a placeholder secret means "none". */
 export function createBody(kind: Kind, local: BaseInfo): BaseInfo {
   const body: BaseInfo = { ...local };
-  for (const f of serverOwnedFields) delete body[f];
+  for (const f of notInFiles) delete body[f];
   for (const f of kind.sensitiveFields ?? []) if (body[f] === secretPlaceholder) body[f] = null;
   return body;
 }
 
 export function isServerOwned(field: string): boolean {
-  return (serverOwnedFields as readonly string[]).includes(field);
+  return (notInFiles as readonly string[]).includes(field);
 }
 
 /** For people: NFC, lower case, `[a-z0-9-]`, at most 60 characters. */

@@ -6,7 +6,7 @@
  * merge base of each object and a journal that moves the manifest forward one
  * object at a time, so an interrupted pull or apply continues where it stopped.
  */
-import { promises as fs } from 'node:fs';
+import { appendFileSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { kinds, KindId } from '../../model/kinds';
 
@@ -107,6 +107,13 @@ export async function journal(root: string, manifest: Manifest, steps: JournalSt
   if (!steps.length) return;
   applySteps(manifest, steps);
   await fs.appendFile(journalPath(root), steps.map((s) => JSON.stringify(s)).join('\n') + '\n');
+}
+
+/** The same, synchronously: for a step recorded inside a report that is not awaited (the executor's onResult). */
+export function journalSync(root: string, manifest: Manifest, steps: JournalStep[]): void {
+  if (!steps.length) return;
+  applySteps(manifest, steps);
+  appendFileSync(journalPath(root), steps.map((s) => JSON.stringify(s)).join('\n') + '\n');
 }
 
 function applySteps(manifest: Manifest, steps: JournalStep[]): void {

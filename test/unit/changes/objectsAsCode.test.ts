@@ -8,6 +8,7 @@ import { createHttp, RequestLog } from '../../../src/api/http';
 import { OmsClient } from '../../../src/api/client';
 import { applyPlan, dryRun } from '../../../src/changes/code/apply';
 import { canonicalText, secretPlaceholder } from '../../../src/changes/code/fileForm';
+import { mergeEntry } from '../../../src/changes/code/merge';
 import { ConnectionBinding, manifestName, readManifest } from '../../../src/changes/code/manifest';
 import { makePlan, Plan, PlanAction } from '../../../src/changes/code/plan';
 import { bindingOf, pull } from '../../../src/changes/code/pull';
@@ -202,6 +203,35 @@ test('apply: only the ticked entries, each version +1; a stale entry sends nothi
   assert.deepEqual(await live(keyOf(c)), movedOn);
 });
 
+test('merge a stale entry: the server\'s row-5 change and my row-2 change both land; a conflict is left to a choice', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const [a, b] = await scannerFiles();
+  for (const f of [a, b]) await editFile(f, (o) => { o.InputScannerReportingPriorities[1].Priority = 4; });
+  const liveA = await live(keyOf(a));
+  liveA.InputScannerReportingPriorities[4].StatusCode = 3;
+  await api.put(`/api/f/${floor1}/inputscanners/${keyOf(a)}`, liveA);
+  const liveB = await live(keyOf(b));
+  liveB.InputScannerReportingPriorities[1].Priority = 5;
+  await api.put(`/api/f/${floor1}/inputscanners/${keyOf(b)}`, liveB);
+
+  const { plan, live: onServer } = await makePlan(client, root, binding);
+  assert.deepEqual(actions(plan), { stale: 2 });
+  const entryA = plan.entries.find((e) => e.path === a)!;
+  assert.deepEqual((await mergeEntry(root, entryA, onServer.get(keyOf(a))!)).conflicts, []);
+  const entryB = plan.entries.find((e) => e.path === b)!;
+  const { conflicts } = await mergeEntry(root, entryB, onServer.get(keyOf(b))!);
+  assert.deepEqual(conflicts.map((c) => [c.pointer, c.mine, c.theirs]), [['/InputScannerReportingPriorities/1/Priority', 4, 5]]);
+  assert.deepEqual((await mergeEntry(root, entryB, onServer.get(keyOf(b))!, { '/InputScannerReportingPriorities/1/Priority': 'theirs' })).conflicts, []);
+
+  const merged = (await makePlan(client, root, binding)).plan;
+  assert.deepEqual(actions(merged), { update: 1 }, 'b now equals the server: nothing to send for it');
+  const results = await applyPlan(client, root, binding, merged, { stopOnError: false });
+  assert.deepEqual(results.map((r) => r.outcome), ['applied']);
+  const after = await live(keyOf(a));
+  assert.equal(after.InputScannerReportingPriorities[1].Priority, 4);
+  assert.equal(after.InputScannerReportingPriorities[4].StatusCode, 3);
+});
+
 test('a cancelled apply: applied objects are in the manifest, the rest not sent; planning again shows only the rest', async () => {
   await pull(client, root, binding, { scope: scope() });
   const edited = (await scannerFiles()).slice(0, 3);
@@ -236,10 +266,10 @@ test('dry run: the exact writes as cURL with $TOKEN, and nothing changes on the 
   const { plan } = await makePlan(client, root, binding);
   const before = await live(keyOf(a));
   const { commands } = await dryRun(client, root, binding, plan);
-  const curl = commands.filter((c) => c.startsWith('curl'));
+  const curl = commands.filter((c) => !c.startsWith('#'));
   assert.equal(curl.length, 1);
   assert.match(curl[0], new RegExp(`-X PUT '${api.sb.url}/api/f/${floor1}/inputscanners/${keyOf(a)}'`));
-  assert.match(curl[0], /"Authorization: Bearer \$TOKEN"/);
+  assert.match(curl[0], /Authorization: Bearer %s.*"\$TOKEN"/);
   assert.ok(!curl[0].includes(api.sb.token));
   assert.match(curl[0], /"NonSettlingErrorPriority":2/);
   assert.deepEqual(await live(keyOf(a)), before);
