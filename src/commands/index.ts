@@ -27,6 +27,9 @@ import { addNote } from './addNote';
 import { deleteNote } from './deleteNote';
 import { copyAsCurl } from './copyAsCurl';
 import { openPrioritiesTable } from './openPrioritiesTable';
+import { bulkEdit } from './bulkEdit';
+import { retryFailedRun } from './retryFailedRun';
+import { undoRun } from './undoRun';
 
 const commands: readonly Command[] = [
   addConnection, renameConnection, removeConnection, signIn, signOut, selectConnection, trySandbox,
@@ -35,6 +38,7 @@ const commands: readonly Command[] = [
   inviteUser, sendPushNotification, sendPushNotificationFromFile, addPeople, editScannerPriorities,
   saveDocument, reviewChanges, showSaveHistory, markProduction, unmarkProduction,
   goToObject, revealInTree, followLink, filterGroup, clearGroupFilter, addNote, deleteNote, copyAsCurl, openPrioritiesTable,
+  bulkEdit, retryFailedRun, undoRun,
 ];
 
 const byId = new Map(commands.map((c) => [c.id, c]));
