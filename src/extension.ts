@@ -33,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const connections = new ConnectionManager(context, sandbox);
   const fs = new ObjectFileSystem(connections, askOnConflict, new SaveHistory(context.globalStorageUri.fsPath));
   const tree = new ObjectTree(connections);
-  const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true });
+  const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
   tree.view = view;
   const search = new Indexes((id) => connections.require(id));
   const services: Services = { context, connections, tree, fs, search };
