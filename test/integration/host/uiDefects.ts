@@ -136,7 +136,9 @@ async function pushWarnsWithoutRecipients(page: Page, env: Env): Promise<void> {
   const outbox = async () => JSON.stringify(await get(env, '/sandbox/outbox'));
   if ((await outbox()).includes(message)) throw new Error('Enter on the summary sent a notification that names nobody');
   await page.locator('.quick-input-widget .quick-input-titlebar', { hasText: /no one is named/ }).first().waitFor({ timeout: 5_000 });
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Send without recipients' }).first().click();
+  await page.keyboard.press('ArrowDown'); // to "Send without recipients", as a keyboard user would
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Send without recipients' }).first().waitFor({ timeout: 5_000 });
+  await page.keyboard.press('Enter');
   await until('the push in the outbox', async () => (await outbox()).includes(message));
 }
 
