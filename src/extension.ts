@@ -21,7 +21,7 @@ import { log } from './log';
 import { ObjectTree } from './tree/objectTree';
 import { Indexes } from './search/indexes';
 import { registerObjectEditors } from './editor';
-import type { Services } from './commands/services';
+import type { Services } from './services';
 import { testApi, TestApi } from './testApi';
 
 /** Kept for deactivate: its close is asynchronous, and VS Code awaits only what deactivate returns. */
@@ -34,7 +34,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const tree = new ObjectTree(connections);
   const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true });
   tree.view = view;
-  const search = new Indexes((id) => connections.get(id));
+  const search = new Indexes((id) => connections.require(id));
   const services: Services = { context, connections, tree, fs, search };
 
   // The welcome view shows while there is no connection.

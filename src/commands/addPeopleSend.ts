@@ -10,6 +10,7 @@ import { actionRoutes, collectionActionPath } from '../model/routes';
 import type { PersonInfo } from '../model/types';
 import type { FolderTarget } from './commandTargets';
 import { log } from '../log';
+import { wholeNumberSetting } from '../settings';
 
 /** How the batches go out (arguments of a script, else the settings). */
 export interface SendOptions {
@@ -20,11 +21,11 @@ export interface SendOptions {
 }
 
 export function batchSize(args?: SendOptions): number {
-  return args?.batchSize ?? vscode.workspace.getConfiguration('oms').get<number>('batchSize', 100);
+  return args?.batchSize ?? wholeNumberSetting('batchSize');
 }
 
 export function concurrency(args?: SendOptions): number {
-  return args?.concurrency ?? vscode.workspace.getConfiguration('oms').get<number>('batchConcurrency', 8);
+  return args?.concurrency ?? wholeNumberSetting('batchConcurrency');
 }
 
 export async function sendPeople(where: FolderTarget, people: PersonInfo[], name: string, args?: SendOptions): Promise<BatchReport> {

@@ -26,9 +26,7 @@ export const deleteNote: Command = {
       );
       if (choice !== 'Delete') return false;
     }
-    const connection = s.connections.get(address.connectionId);
-    if (!connection) throw new Error('The connection was removed');
-    await connection.client.deleteNote(address.kind, address.folderKey, address.key, noteKey);
+    await s.connections.require(address.connectionId).client.deleteNote(address.kind, address.folderKey, address.key, noteKey);
     s.tree.notesChanged(address);
     notify('info', `Note deleted from "${name}".`);
     return true;

@@ -16,6 +16,8 @@ export interface SandboxContext {
   faults: Faults;
   /** `EventPublisherUrl` of sysinfo. */
   eventPublisherUrl: string;
+  /** Connections and tokens held, for `GET /sandbox/stats`; set once listening. */
+  stats?: () => object;
 }
 
 /** A request as the route table hands it over. */

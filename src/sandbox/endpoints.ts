@@ -19,6 +19,8 @@ import { addNote, deleteNote, listNotes } from './notes';
 import { Router } from './router';
 
 const sandboxVersion = '0.1.0';
+/** Largest body read before authentication (the form of POST /token): a form needs far less. */
+const maxTokenBodyBytes = 4096;
 
 /** A handler and whether it needs a bearer token. */
 export interface Endpoint {
@@ -49,11 +51,12 @@ const itemOps = [['GET', 'get', read], ['PUT', 'update', update], ['DELETE', 'de
 
 export function endpoints(): Router<Endpoint> {
   const router = new Router<Endpoint>()
-    .add('POST', tokenPath, { public: true, handle: async (ctx, r) => ctx.auth.grant(await readForm(r, ctx.maxBodyBytes)) })
+    .add('POST', tokenPath, { public: true, handle: async (ctx, r) => ctx.auth.grant(await readForm(r, maxTokenBodyBytes), r.req.socket.remoteAddress ?? '') })
     .add('GET', sysinfoPath, { public: true, handle: sysinfo })
     .add('GET', instancePath, { handle: (ctx) => json(200, ctx.store.instance) })
     .add('GET', folderPattern, inFolder((ctx, r) => json(200, ctx.store.container(r.folderKey))))
     .add(actionRoutes.pushNotification.method, actionPattern(actionRoutes.pushNotification), inFolder(pushNotification))
+    .add('GET', '/sandbox/stats', { handle: stats })
     .add('GET', '/sandbox/outbox', { handle: (ctx) => json(200, ctx.store.outbox) })
     .add('DELETE', '/sandbox/outbox', { handle: clearOutbox })
     .add('GET', '/sandbox/faults', { handle: (ctx) => json(200, ctx.faults.list()) })
@@ -77,6 +80,13 @@ export function endpoints(): Router<Endpoint> {
 
 function sysinfo(ctx: SandboxContext): Reply {
   return json(200, { ServerTime: ctx.now().toISOString(), Version: `${sandboxVersion} (OMS sandbox)`, EventPublisherUrl: ctx.eventPublisherUrl });
+}
+
+/** What the sandbox holds: its memory (peak resident set included), connections and issued tokens. */
+function stats(ctx: SandboxContext): Reply {
+  const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+  const maxRss = process.resourceUsage().maxRSS * 1024;
+  return json(200, { memory: { rss, maxRss, heapUsed, external, arrayBuffers }, ...ctx.stats?.() });
 }
 
 async function clearOutbox(ctx: SandboxContext): Promise<Reply> {

@@ -16,10 +16,11 @@
  * `seq`); each further line is one stored object or outbox entry. Version 1
  * files (one JSON document with `objects` and `outbox`) are still read.
  */
-import { constants as fsConstants, createReadStream, promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createTemp, isLinkRefusal, makePrivateDir, openNoFollow } from '../util/privateFile';
 
 /** One stored object or outbox entry as it is written, in order. */
 export type Record = { kind: string; object: unknown } | { outbox: unknown };
@@ -64,7 +65,6 @@ const slice = 500;
 
 const journalFile = (file: string) => `${file}.journal`;
 const oldJournalFile = (file: string) => `${file}.journal.old`;
-const tempFile = (file: string) => `${file}.tmp`;
 
 /**
  * Reads the snapshot and the journals of `file` as they are on disk, without
@@ -131,33 +131,36 @@ function parseLine(line: string): unknown {
   }
 }
 
-/** Calls `fn` for each non-empty line; false when the file does not exist. */
+/** Calls `fn` for each non-empty line; false when the file does not exist. Never follows a symbolic link. */
 async function eachLine(file: string, fn: (line: string, n: number) => void): Promise<boolean> {
-  const stream = createReadStream(file, { encoding: 'utf8' });
+  let handle: fs.FileHandle;
   try {
-    await new Promise<void>((resolve, reject) => {
-      stream.once('open', () => resolve());
-      stream.once('error', reject);
-    });
+    handle = await openNoFollow(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if (isLinkRefusal(e)) throw new Error(`${file} is a symbolic link: the sandbox does not follow links to its data files (give the real path)`, { cause: e });
     throw e;
   }
+  const stream = handle.createReadStream({ encoding: 'utf8' });
   let n = 0;
-  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
-    if (line.trim()) fn(line.replace(/^\uFEFF/, ''), n++);
+  try {
+    for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+      if (line.trim()) fn(line.replace(/^\uFEFF/, ''), n++);
+    }
+  } finally {
+    stream.destroy(); // closes the file, also when `fn` threw
   }
   return true;
 }
 
+/** True when something (a dangling link included) is at `file`. */
 async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(() => true, () => false);
+  return fs.lstat(file).then(() => true, () => false);
 }
 
-/** Writes a snapshot durably: temp file in slices, fsync, rename, directory fsync. Returns its size. */
+/** Writes a snapshot durably: new temp file (random name, exclusive) in slices, fsync, rename, directory fsync. Returns its size. */
 async function writeSnapshot(file: string, seq: number, snapshot: Snapshot): Promise<number> {
-  const temp = tempFile(file);
-  const handle = await fs.open(temp, 'w', 0o600);
+  const { path: temp, handle } = await createTemp(file);
   let bytes = 0;
   try {
     let text = `${JSON.stringify({ format, version: 2, instanceKey: snapshot.instanceKey, seq })}\n`;
@@ -204,15 +207,23 @@ export interface JournalOptions {
 }
 
 /**
- * A new, empty journal file, appended to only. Where the platform has O_DSYNC
+ * A new, empty journal file, appended to only: created under a random name
+ * (exclusive, 0600) and renamed into place. Where the platform has O_DSYNC
  * each write returns once its data is on disk: one call per batch instead of
  * a write and an fdatasync.
  */
-const { O_WRONLY, O_CREAT, O_TRUNC, O_APPEND, O_DSYNC } = fsConstants;
-const journalFlags = O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | (O_DSYNC ?? 0);
+const { O_APPEND, O_DSYNC } = fsConstants;
 
-function openJournal(file: string): Promise<fs.FileHandle> {
-  return fs.open(file, journalFlags, 0o600);
+async function openJournal(file: string): Promise<fs.FileHandle> {
+  const { path: temp, handle } = await createTemp(file, O_APPEND | (O_DSYNC ?? 0));
+  try {
+    await fs.rename(temp, file);
+  } catch (e) {
+    await handle.close();
+    await fs.rm(temp, { force: true });
+    throw e;
+  }
+  return handle;
 }
 
 const defaultIo: JournalIo = {
@@ -263,10 +274,10 @@ export class Journal {
    */
   static async open(file: string, seq: number, snapshot: () => Snapshot, clean: boolean, options: JournalOptions = {}): Promise<Journal> {
     const dir = path.dirname(file);
-    await fs.mkdir(dir, { recursive: true });
+    await makePrivateDir(dir);
     await removeLeftovers(file);
     const journal = new Journal(file, seq, snapshot, options);
-    journal.snapshotBytes = clean ? (await fs.stat(file)).size : await writeSnapshot(file, seq, snapshot());
+    journal.snapshotBytes = clean ? (await fs.lstat(file)).size : await writeSnapshot(file, seq, snapshot());
     await fs.rm(oldJournalFile(file), { force: true });
     journal.handle = await openJournal(journalFile(file));
     await syncDirectory(dir);
@@ -391,12 +402,15 @@ export class Journal {
   }
 }
 
-/** Temp files of an interrupted snapshot, including the `.{name}.{pid}.tmp` files of earlier versions. */
+/**
+ * Temp files of an interrupted snapshot or journal start (`{name}.{random}.tmp`,
+ * `{name}.journal.{random}.tmp`), and those of earlier versions (`{name}.tmp`, `.{name}.{pid}.tmp`).
+ */
 async function removeLeftovers(file: string): Promise<void> {
   const dir = path.dirname(file);
-  const base = path.basename(file);
-  const old = new RegExp(`^\\.${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.\\d+\\.tmp$`);
+  const base = path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const leftover = new RegExp(`^(${base}(\\.journal)?(\\.[0-9a-f]+)?|\\.${base}\\.\\d+)\\.tmp$`);
   for (const name of await fs.readdir(dir)) {
-    if (name === path.basename(tempFile(file)) || old.test(name)) await fs.rm(path.join(dir, name), { force: true });
+    if (leftover.test(name)) await fs.rm(path.join(dir, name), { force: true });
   }
 }

@@ -7,7 +7,7 @@
  * the desktop and in the web/server build. Saves go through the one save operation (`fs.sendEdit`).
  */
 import * as vscode from 'vscode';
-import type { Services } from '../commands/services';
+import type { Services } from '../services';
 import type { ObjectAddress } from '../fs/objectUri';
 import { applyEdits, checkEdits, RowEdit, rowsOf, statusOptions } from '../model/priorities';
 import type { InputScannerInfo } from '../model/types';
@@ -93,9 +93,7 @@ export class PrioritiesTable {
   }
 
   private async load(message?: Shown['message']): Promise<void> {
-    const connection = this.s.connections.get(this.address.connectionId);
-    if (!connection) throw new Error('The connection was removed');
-    this.scanner = await connection.client.get<InputScannerInfo>(this.address.kind, this.address.folderKey, this.address.key);
+    this.scanner = await this.s.connections.require(this.address.connectionId).client.get<InputScannerInfo>(this.address.kind, this.address.folderKey, this.address.key);
     await this.post(message);
   }
 

@@ -8,7 +8,7 @@ import { collectionId, TreeContext, pageSize } from './context';
 import { errorNode } from './errorNode';
 import { LoadMoreNode, Paged } from './loadMoreNode';
 import { MessageNode } from './messageNode';
-import { contextValue, TreeNode } from './node';
+import { contextValue, spoken, TreeNode } from './node';
 import { ObjectNode } from './objectNode';
 
 export class CollectionNode implements Paged {
@@ -30,6 +30,12 @@ export class CollectionNode implements Paged {
     const loaded = `${this.pager.items.length}${this.pager.hasMore ? '+' : ''}`;
     if (this.filter) item.description = `“${this.filter}”: ${this.pager.started ? `${this.shown().length} of ${loaded}` : 'filtered'}`;
     else if (this.pager.started) item.description = loaded;
+    item.accessibilityInformation = spoken(
+      vscode.l10n.t('Group {0}', this.kind.pluralLabel),
+      this.pager.started && vscode.l10n.t('{0} loaded', this.pager.items.length),
+      this.pager.hasMore && vscode.l10n.t('more to load'),
+      this.filter && vscode.l10n.t('filtered by “{0}”: {1} shown', this.filter, this.shown().length),
+    );
     item.contextValue = contextValue('oms-collection', `kind-${this.kind.id}`, this.filter && 'filtered', ...this.kind.operations, ...this.kind.actions);
     return item;
   }
@@ -118,9 +124,7 @@ export class CollectionNode implements Paged {
 
   private newPager(): Pager<BaseInfo> {
     return new Pager((page) => {
-      const connection = this.ctx.connections.get(this.connectionId);
-      if (!connection) throw new Error('The connection was removed');
-      return connection.client.list(this.kind, this.folderKey, page, pageSize());
+      return this.ctx.connections.require(this.connectionId).client.list(this.kind, this.folderKey, page, pageSize());
     });
   }
 }

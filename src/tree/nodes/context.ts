@@ -1,7 +1,7 @@
 /** What nodes need from the tree around them. */
-import * as vscode from 'vscode';
 import type { ConnectionManager } from '../../connection/connectionManager';
 import type { TreeNode } from './node';
+import { wholeNumberSetting } from '../../settings';
 
 export interface TreeContext {
   connections: ConnectionManager;
@@ -14,5 +14,5 @@ export interface TreeContext {
 export const collectionId = (connectionId: string, folderKey: string, kindId: string) => `${connectionId}|${folderKey}|${kindId}`;
 
 export function pageSize(): number {
-  return vscode.workspace.getConfiguration('oms').get<number>('pageSize', 100);
+  return wholeNumberSetting('pageSize');
 }
