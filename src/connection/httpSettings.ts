@@ -4,6 +4,7 @@
  * cost the extension host about as much as the rest of building the request.
  */
 import * as vscode from 'vscode';
+import { wholeNumberSetting } from '../settings';
 
 export interface HttpLimits {
   timeoutMs: number;
@@ -18,10 +19,9 @@ export class HttpSettings implements vscode.Disposable {
 
   get(): HttpLimits {
     if (!this.current) {
-      const config = vscode.workspace.getConfiguration('oms');
       this.current = {
-        timeoutMs: config.get<number>('requestTimeoutSeconds', 30) * 1000,
-        maxResponseBytes: config.get<number>('maxResponseMegabytes', 64) * 1024 * 1024,
+        timeoutMs: wholeNumberSetting('requestTimeoutSeconds') * 1000,
+        maxResponseBytes: wholeNumberSetting('maxResponseMegabytes') * 1024 * 1024,
       };
     }
     return this.current;

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { ObjectAddress, objectUri } from '../fs/objectUri';
 import { Kind, kind as kindOf, kindByCollection } from '../model/kinds';
-import { parseHref } from '../model/routes';
+import { leavesBase, parseHref } from '../model/routes';
 import type { IndexEntry, ObjectIndex } from '../search/objectIndex';
 import type { TreePlace } from '../tree/objectTree';
 import { showJson } from '../ui/showJson';
@@ -22,7 +22,7 @@ export type Target =
 export function targetOf(connectionId: string, link: Pick<LinkSpan, 'href' | 'key'>): Target | undefined {
   if (link.href) {
     const parsed = parseHref(link.href);
-    if (!parsed) return link.href.startsWith('/') ? { type: 'resource', connectionId, path: link.href } : undefined;
+    if (!parsed) return leavesBase(link.href) ? undefined : { type: 'resource', connectionId, path: link.href };
     if (!('key' in parsed)) return { type: 'folder', connectionId, key: parsed.folderKey };
     const kind = kindByCollection(parsed.collection);
     if (kind?.id === 'folder' && !parsed.rest.length) return { type: 'folder', connectionId, key: parsed.key };

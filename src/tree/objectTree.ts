@@ -1,7 +1,7 @@
 /** The Objects view: connections > folders > kind groups > objects. */
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connection/connectionManager';
-import type { ObjectAddress } from '../fs/objectUri';
+import { parseObjectUri, type ObjectAddress } from '../fs/objectUri';
 import { collectionId, TreeContext } from './nodes/context';
 import { CollectionNode } from './nodes/collectionNode';
 import { ConnectionNode } from './nodes/connectionNode';
@@ -23,12 +23,27 @@ export class ObjectTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
   /** The connection nodes VS Code holds now: reveal walks down from them. */
   private roots: ConnectionNode[] = [];
   private readonly subscription: vscode.Disposable;
+  /** Object documents with unsaved edits: their tree items say so to screen readers. */
+  private readonly dirty = new Set<string>();
+  private readonly dirtyWatch: vscode.Disposable;
   /** The view showing this tree (set by the composition root), for reveal. */
   view?: vscode.TreeView<TreeNode>;
 
   constructor(private readonly connections: ConnectionManager) {
     this.ctx = { connections, changed: (node) => this.emitter.fire(node), collections: new Map() };
     this.subscription = connections.onDidChange(() => this.refresh());
+    const dirtyChanged = (uri: vscode.Uri, isDirty: boolean) => {
+      const address = parseObjectUri(uri);
+      const key = uri.toString();
+      if (!address || isDirty === this.dirty.has(key)) return;
+      if (isDirty) this.dirty.add(key);
+      else this.dirty.delete(key);
+      this.notesChanged(address); // redraws the object's group, which holds its state
+    };
+    this.dirtyWatch = vscode.Disposable.from(
+      vscode.workspace.onDidChangeTextDocument((e) => dirtyChanged(e.document.uri, e.document.isDirty)),
+      vscode.workspace.onDidCloseTextDocument((doc) => dirtyChanged(doc.uri, false)),
+    );
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -57,10 +72,9 @@ export class ObjectTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
     this.emitter.fire(node);
   }
 
-  /** After a create, update or delete: reload that kind's group in that folder. */
+  /** After a create, update or delete (no key: a batch): that kind's group in that folder, as much as was loaded. */
   objectChanged(address: ObjectAddress): void {
-    const group = this.ctx.collections.get(collectionId(address.connectionId, address.folderKey, address.kind.id));
-    if (group) this.refresh(group);
+    void this.ctx.collections.get(collectionId(address.connectionId, address.folderKey, address.kind.id))?.update(address.key || undefined);
   }
 
   /** After a note was added or deleted: reload that object's notes if the tree shows it. */
@@ -102,6 +116,7 @@ export class ObjectTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
 
   dispose(): void {
     this.subscription.dispose();
+    this.dirtyWatch.dispose();
     this.emitter.dispose();
   }
 }

@@ -2,12 +2,13 @@
 import * as vscode from 'vscode';
 import type { Kind } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
+import { log } from '../../log';
 import { Pager } from '../pager';
 import { collectionId, TreeContext, pageSize } from './context';
 import { errorNode } from './errorNode';
 import { LoadMoreNode, Paged } from './loadMoreNode';
 import { MessageNode } from './messageNode';
-import { contextValue, TreeNode } from './node';
+import { contextValue, spoken, TreeNode } from './node';
 import { ObjectNode } from './objectNode';
 
 export class CollectionNode implements Paged {
@@ -29,6 +30,12 @@ export class CollectionNode implements Paged {
     const loaded = `${this.pager.items.length}${this.pager.hasMore ? '+' : ''}`;
     if (this.filter) item.description = `“${this.filter}”: ${this.pager.started ? `${this.shown().length} of ${loaded}` : 'filtered'}`;
     else if (this.pager.started) item.description = loaded;
+    item.accessibilityInformation = spoken(
+      vscode.l10n.t('Group {0}', this.kind.pluralLabel),
+      this.pager.started && vscode.l10n.t('{0} loaded', this.pager.items.length),
+      this.pager.hasMore && vscode.l10n.t('more to load'),
+      this.filter && vscode.l10n.t('filtered by “{0}”: {1} shown', this.filter, this.shown().length),
+    );
     item.contextValue = contextValue('oms-collection', `kind-${this.kind.id}`, this.filter && 'filtered', ...this.kind.operations, ...this.kind.actions);
     return item;
   }
@@ -91,8 +98,28 @@ export class CollectionNode implements Paged {
     this.ctx.changed(this);
   }
 
+  /** The Refresh command: from the first page again. */
   refresh(): void {
     this.pager = this.newPager();
+  }
+
+  /**
+   * After a save, create or delete: what was loaded stays loaded (a Load all of thousands is not lost to
+   * a quick edit). An object already shown is read again by its key; anything else lists the loaded
+   * pages again (a new or deleted object moves the pages after it).
+   */
+  async update(key?: string): Promise<void> {
+    try {
+      const at = key ? this.pager.items.findIndex((o) => o.Key === key) : -1;
+      const client = this.ctx.connections.get(this.connectionId)?.client;
+      const object = at >= 0 && client ? await client.get(this.kind, this.folderKey, key!).catch(() => undefined) : undefined;
+      if (object && this.pager.items[at]?.Key === key) this.pager.items[at] = object;
+      else await this.pager.reload();
+    } catch (e) {
+      log().warn(`${this.kind.pluralLabel} not listed again: ${(e as Error).message}`);
+      this.pager = this.newPager(); // the next expand shows the failure
+    }
+    this.ctx.changed(this);
   }
 
   private newPager(): Pager<BaseInfo> {

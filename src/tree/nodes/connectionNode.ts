@@ -7,7 +7,7 @@ import { TreeContext } from './context';
 import { errorNode } from './errorNode';
 import { FolderNode } from './folderNode';
 import { MessageNode } from './messageNode';
-import { contextValue, TreeNode } from './node';
+import { contextValue, spoken, TreeNode } from './node';
 
 export class ConnectionNode implements TreeNode {
   readonly parent = undefined;
@@ -27,6 +27,12 @@ export class ConnectionNode implements TreeNode {
     // The label already names the connection: the description adds only what it does not say.
     item.description = [this.active && '● active', info.production && 'PRODUCTION', !info.sandbox && new URL(info.baseUrl).host].filter(Boolean).join(' · ');
     item.tooltip = `${info.label}\n${info.baseUrl}${info.production ? '\nProduction: every write asks first' : ''}${this.active ? '\nActive connection' : ''}`;
+    item.accessibilityInformation = spoken(
+      vscode.l10n.t('Connection {0}', info.label),
+      info.sandbox ? vscode.l10n.t('local sandbox') : new URL(info.baseUrl).host,
+      this.active && vscode.l10n.t('active'),
+      info.production && vscode.l10n.t('production: every write asks first'),
+    );
     item.contextValue = contextValue('oms-connection', info.sandbox && 'sandbox', info.production && 'production');
     return item;
   }

@@ -1,23 +1,25 @@
 /** Turns a failed load into a node with the reason and what to do about it. */
+import * as vscode from 'vscode';
 import { ApiError } from '../../api/errors';
 import { MessageNode } from './messageNode';
 import type { TreeNode } from './node';
 
 export function errorNode(parent: TreeNode, error: unknown, connectionId: string): TreeNode {
   const message = error instanceof Error ? error.message : String(error);
+  const reason = message.replace(/[.\s]+$/, '');
   if (error instanceof ApiError && error.kind === 'auth') {
     return new MessageNode(parent, `${parent.id}/error`, 'Sign in to load this', {
-      icon: 'key', tooltip: message,
+      icon: 'key', tooltip: message, spoken: vscode.l10n.t('Error: sign in to load this. {0}', reason),
       command: { command: 'oms.signIn', title: 'Sign In', arguments: [connectionId] },
       contextValue: 'oms-error',
     });
   }
   if (error instanceof ApiError && (error.kind === 'permission' || error.kind === 'notFound' || error.status === 405)) {
     // The spec does not promise list/get for every kind: say so, don't fail.
-    return new MessageNode(parent, `${parent.id}/error`, `Not available: ${message}`, { icon: 'circle-slash', tooltip: message });
+    return new MessageNode(parent, `${parent.id}/error`, `Not available: ${message}`, { icon: 'circle-slash', tooltip: message, spoken: vscode.l10n.t('Not available: {0}', message) });
   }
   return new MessageNode(parent, `${parent.id}/error`, `Failed to load: ${message}`, {
-    icon: 'error', tooltip: `${message}\nClick to retry.`,
+    icon: 'error', tooltip: `${message}\nClick to retry.`, spoken: vscode.l10n.t('Error: failed to load. {0}. Press Enter to retry.', reason),
     command: { command: 'oms.refresh', title: 'Retry', arguments: [parent] },
     contextValue: 'oms-error',
   });

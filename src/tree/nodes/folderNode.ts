@@ -5,7 +5,7 @@ import type { BaseInfo } from '../../model/types';
 import { collectionId, TreeContext } from './context';
 import { CollectionNode } from './collectionNode';
 import { errorNode } from './errorNode';
-import { contextValue, TreeNode } from './node';
+import { contextValue, spoken, TreeNode } from './node';
 
 export class FolderNode implements TreeNode {
   readonly id: string;
@@ -25,6 +25,8 @@ export class FolderNode implements TreeNode {
     item.iconPath = new vscode.ThemeIcon(this.isRoot ? 'root-folder' : 'folder');
     item.description = this.isRoot ? 'instance' : undefined;
     item.tooltip = `${this.folder.CommonName ?? ''}\nKey: ${this.folderKey}`;
+    const name = this.folder.CommonName || this.folderKey;
+    item.accessibilityInformation = spoken(this.isRoot ? vscode.l10n.t('Instance {0}', name) : vscode.l10n.t('Folder {0}', name));
     item.contextValue = contextValue('oms-folder', this.isRoot && 'root');
     return item;
   }

@@ -1,6 +1,6 @@
 /** "Load more" at the end of a paged list; "Load all" is its inline action. */
 import * as vscode from 'vscode';
-import { TreeNode } from './node';
+import { spoken, TreeNode } from './node';
 
 export interface Paged extends TreeNode {
   loadMore(): Promise<void>;
@@ -19,6 +19,7 @@ export class LoadMoreNode implements TreeNode {
     item.description = `${this.loaded} loaded`;
     item.iconPath = new vscode.ThemeIcon('ellipsis');
     item.command = { command: 'oms.loadMore', title: 'Load More', arguments: [this.parent] };
+    item.accessibilityInformation = spoken(vscode.l10n.t('Load more'), vscode.l10n.t('{0} loaded', this.loaded));
     item.contextValue = 'oms-loadMore';
     return item;
   }

@@ -1,13 +1,13 @@
 /** A leaf that says something: an error with a retry, "sign in", or "nothing here". */
 import * as vscode from 'vscode';
-import { TreeNode } from './node';
+import { spoken, TreeNode } from './node';
 
 export class MessageNode implements TreeNode {
   constructor(
     readonly parent: TreeNode | undefined,
     readonly id: string,
     private readonly label: string,
-    private readonly options: { icon?: string; tooltip?: string; command?: vscode.Command; contextValue?: string } = {},
+    private readonly options: { icon?: string; tooltip?: string; command?: vscode.Command; contextValue?: string; spoken?: string } = {},
   ) {}
 
   getTreeItem(): vscode.TreeItem {
@@ -16,6 +16,7 @@ export class MessageNode implements TreeNode {
     item.iconPath = this.options.icon ? new vscode.ThemeIcon(this.options.icon) : undefined;
     item.tooltip = this.options.tooltip;
     item.command = this.options.command;
+    item.accessibilityInformation = spoken(this.options.spoken ?? this.label);
     item.contextValue = this.options.contextValue ?? 'oms-message';
     return item;
   }

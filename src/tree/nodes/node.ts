@@ -9,6 +9,14 @@ export interface TreeNode {
   getChildren?(): Promise<TreeNode[]>;
 }
 
+/**
+ * What a screen reader says for an item: its kind and name first, then its state
+ * (the parts that are set), as one sentence the tree's row announces.
+ */
+export function spoken(...parts: Array<string | false | undefined>): vscode.AccessibilityInformation {
+  return { label: parts.filter(Boolean).join(', '), role: 'treeitem' };
+}
+
 /** Context value words: `viewItem =~ /\bdelete\b/` in package.json menus. */
 export function contextValue(...words: Array<string | false | undefined>): string {
   return words.filter(Boolean).join(' ');

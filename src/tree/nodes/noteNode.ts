@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { NoteInfo } from '../../model/types';
 import type { ObjectNode } from './objectNode';
-import { TreeNode } from './node';
+import { spoken, TreeNode } from './node';
 
 export class NoteNode implements TreeNode {
   readonly id: string;
@@ -26,6 +26,7 @@ export class NoteNode implements TreeNode {
     md.appendMarkdown(`\n\n---\n`);
     md.appendText(`${this.author}, ${this.note.CreatedOn ? new Date(this.note.CreatedOn).toLocaleString() : 'time not given'}`);
     item.tooltip = md;
+    item.accessibilityInformation = spoken(vscode.l10n.t('Note by {0}', this.author), item.description?.toString().split(' · ')[1], text || vscode.l10n.t('empty'));
     item.contextValue = this.note.Key ? 'oms-note delete' : 'oms-note';
     return item;
   }

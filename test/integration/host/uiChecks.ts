@@ -3,10 +3,11 @@
 import type { Page } from 'playwright-core';
 import { get, send, outbox, menuItem, until, rootSite, openSiteEditor, cursorAfter, activeTabDirty, notification, revertActive, input, activeTab, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './uiHelpers';
 
+import { defectChecks } from './uiDefects';
 import { houseChecks } from './uiHouse';
 
 /** Each area's own checks (`ui<Area>.ts`): one import and one entry here. */
-const areas: UiCheckList[] = [houseChecks];
+const areas: UiCheckList[] = [defectChecks, houseChecks];
 
 export type { UiCheck } from './uiHelpers';
 
