@@ -18,7 +18,7 @@ import * as vscode from 'vscode';
 import { rangeText, wholeNumberProblem, withRow } from '../model/priorities';
 import { statusCodeLabels, statusLabel } from '../model/statusCodes';
 import type { InputScannerInfo } from '../model/types';
-import { conflictText, notSavedText, savedText } from '../objects/saveMessages';
+import { conflictText, mergedText, notSavedText, savedText } from '../objects/saveMessages';
 import { ObjectTarget, objectTarget } from './commandTargets';
 import { MultiStepInput, Step } from '../ui/multiStepInput';
 import { notify, showLogAction } from '../ui/notify';
@@ -58,7 +58,7 @@ export const editScannerPriorities: Command = {
     for (;;) {
       const shown = await scanner.connection.client.get<InputScannerInfo>(scanner.kind, scanner.folderKey, scanner.key);
       const edit = await askEdit(scanner, shown);
-      const result = await save(s, scanner, shown, shown.ConcurrencyVersion ?? null, edit.index, edit.priority, edit.statusCode);
+      const result = await save(s, scanner, shown, shown.ConcurrencyVersion ?? null, edit.index, edit.priority, edit.statusCode, true);
       if (result.ok || result.cancelled) return result;
       if (!result.conflict) {
         notify('error', result.reason, showLogAction);
@@ -155,14 +155,15 @@ async function askEdit(scanner: ObjectTarget, shown: InputScannerInfo): Promise<
  * conflict, nothing is written. Open editors of the scanner without edits
  * then show the new version; the tree refreshes.
  */
-async function save(s: Services, scanner: ObjectTarget, shown: InputScannerInfo, expected: number | null, index: number, priority?: number, statusCode?: number): Promise<EditPrioritiesResult> {
+async function save(s: Services, scanner: ObjectTarget, shown: InputScannerInfo, expected: number | null, index: number, priority?: number, statusCode?: number, merge = false): Promise<EditPrioritiesResult> {
   if (!shown.InputScannerReportingPriorities?.[index]) return { ok: false, reason: vscode.l10n.t('the scanner has no reporting priority {0}', String(index + 1)) };
   const edited = withRow(shown, index, { priority, statusCode });
   const address = { connectionId: scanner.connection.id, folderKey: scanner.folderKey, kind: scanner.kind, key: scanner.key };
-  const outcome = await s.saves.save({ address, edit: edited, base: expected, options: { notStored: 'ignore' } });
+  // Interactive, the scanner as shown is the edit's base: a change made meanwhile on another row merges in.
+  const { outcome, tookTheirs } = await s.saves.saveMerging({ address, edit: edited, base: expected, options: { notStored: 'ignore' } }, merge ? shown : undefined, scanner.name);
   switch (outcome.status) {
     case 'saved':
-      notify('info', savedText(scanner.name, outcome.object));
+      notify('info', tookTheirs ? mergedText(scanner.name, outcome.object, tookTheirs) : savedText(scanner.name, outcome.object));
       return { ok: true, changed: true };
     case 'unchanged':
       vscode.window.setStatusBarMessage(vscode.l10n.t('No changes to save'), 4000);

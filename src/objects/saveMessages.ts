@@ -22,6 +22,12 @@ export function unchangedText(name: string): string {
   return vscode.l10n.t('"{0}": no changes to send', name);
 }
 
+/** A save merged with the server's changes: which fields it took in. */
+export function mergedText(name: string, object: BaseInfo, tookTheirs: readonly string[]): string {
+  const fields = tookTheirs.map((p) => p.slice(1)).join(', ') || vscode.l10n.t('none');
+  return vscode.l10n.t('Saved "{0}" (version {1}), merged with the server\'s changes to: {2}', object.CommonName ?? name, String(object.ConcurrencyVersion), fields);
+}
+
 /** The one wording of a conflict: whose version is where. */
 export function conflictText(name: string, server: BaseInfo, base: number | null): string {
   return vscode.l10n.t('"{0}" changed on the server (now version {1}; your edit is based on version {2}).', name, String(server.ConcurrencyVersion), String(base));

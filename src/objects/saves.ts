@@ -21,10 +21,14 @@ import type { BaseInfo } from '../model/types';
 import type { SaveHistory } from '../save/history';
 import type { SaveOutcome } from '../save/outcome';
 import { saveObject, SaveOptions } from '../save/saveObject';
-import { conflictText, notSavedText, reportNotSaved, savedText, unchangedText } from './saveMessages';
+import { merge3, MergeChoices, MergeConflict } from '../changes/merge3';
+import { documentText } from '../save/documentForm';
+import { conflictText, mergedText, notSavedText, reportNotSaved, savedText, unchangedText } from './saveMessages';
 
 export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
 export type ConflictQuestion = (uri: vscode.Uri, name: string, server: BaseInfo, base: number | null) => Promise<ConflictChoice>;
+/** The user's side per conflicting field (undefined: stop, nothing sent). */
+export type FieldChoices = (name: string, conflicts: MergeConflict[], uri?: vscode.Uri) => Promise<MergeChoices | undefined>;
 
 export interface SaveRequest {
   address: ObjectAddress;
@@ -60,8 +64,10 @@ export class ObjectSaves implements vscode.Disposable {
     private readonly files: ObjectFileSystem,
     /** Where each save records the version it replaced. */
     readonly history?: SaveHistory,
-    /** The one question on a conflict (replaceable by tests). */
+    /** The one question on a conflict the merge cannot settle without the user (replaceable by tests). */
     public resolveConflict: ConflictQuestion = askOnConflict,
+    /** Keep mine or take theirs, per field changed on both sides (replaceable by tests). */
+    public chooseFields: FieldChoices = askPerField,
   ) {
     files.writer = (uri, text) => this.writeDocument(uri, text);
     this.subscriptions = [
@@ -92,6 +98,29 @@ export class ObjectSaves implements vscode.Disposable {
     }
     if (outcome.status === 'saved') this.saved(address, outcome.object, outcome.replaced, request.uri);
     return outcome;
+  }
+
+  /**
+   * `save`, and on a conflict the three-way merge of `baseObject` (what the
+   * edit started from), the edit and the server's copy (changes/merge3.ts, the
+   * one merge of every surface): a clean merge is sent based on the server's
+   * version; fields changed on both sides get the user's choice each first.
+   * `merged` says what the server's changes brought in.
+   */
+  async saveMerging(request: SaveRequest, baseObject: BaseInfo | undefined, name: string): Promise<{ outcome: SaveOutcome; tookTheirs?: string[]; asked?: boolean }> {
+    const outcome = await this.save(request);
+    if (outcome.status !== 'conflict' || !baseObject) return { outcome };
+    const mine = typeof request.edit === 'string' ? parsed(request.edit) : request.edit;
+    if (!mine) return { outcome };
+    let merge = merge3(request.address.kind, baseObject, mine, outcome.server);
+    if (merge.conflicts.length) {
+      const choices = await this.chooseFields(name, merge.conflicts, request.uri);
+      if (!choices) return { outcome, asked: true };
+      merge = merge3(request.address.kind, baseObject, mine, outcome.server, choices);
+      if (merge.conflicts.length) return { outcome, asked: true };
+    }
+    const merged = await this.save({ ...request, edit: merge.merged, base: outcome.server.ConcurrencyVersion ?? null });
+    return { outcome: merged, tookTheirs: merge.tookTheirs };
   }
 
   /**
@@ -137,7 +166,23 @@ export class ObjectSaves implements vscode.Disposable {
     if (!address) throw vscode.FileSystemError.FileNotFound(uri);
     const create = this.files.isUncreatedDraft(uri);
     const base = create ? null : (this.files.baseOf(uri)?.ConcurrencyVersion ?? null);
-    let outcome = await this.save({ address, edit: text, base, create, uri });
+    const merging = await this.saveMerging({ address, edit: text, base, create, uri }, create ? undefined : this.files.baseOf(uri), name);
+    let outcome = merging.outcome;
+    if (merging.tookTheirs && (outcome.status === 'saved' || outcome.status === 'unchanged')) {
+      // Merged with the server's changes: the editor shows the merge as one undoable edit, then settles (nothing more is sent).
+      const object = outcome.object;
+      this.files.rebase(uri, object);
+      await replaceText(uri, documentText(object));
+      vscode.window.setStatusBarMessage(mergedText(name, object, merging.tookTheirs), 8000);
+      notifyInfo(mergedText(name, object, merging.tookTheirs));
+      setTimeout(() => void vscode.workspace.textDocuments.find((d) => d.uri.toString() === key)?.save(), 0);
+      return;
+    }
+    if (outcome.status === 'conflict' && merging.asked) {
+      // The per-field question was the one question: nothing more is said, the edits stay.
+      if (reason === undefined) throw vscode.FileSystemError.Unavailable(notSavedText(name, outcome));
+      return keepDirty(uri);
+    }
     if (outcome.status === 'conflict') {
       const choice = await this.resolveConflict(uri, name, outcome.server, base);
       if (choice === 'overwrite') outcome = await this.save({ address, edit: text, base, uri, options: { overwrite: true } });
@@ -190,6 +235,52 @@ async function keepDirty(uri: vscode.Uri): Promise<void> {
   const edit = new vscode.WorkspaceEdit();
   edit.replace(uri, last, doc.getText(last));
   await vscode.workspace.applyEdit(edit);
+}
+
+function parsed(text: string): BaseInfo | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? value as BaseInfo : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function notifyInfo(message: string): void {
+  void vscode.window.showInformationMessage(message);
+}
+
+/** The document's whole text replaced, as one undoable edit. */
+async function replaceText(uri: vscode.Uri, text: string): Promise<void> {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (!doc || doc.getText() === text) return;
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
+  await vscode.workspace.applyEdit(edit);
+}
+
+/** Keep mine, take theirs, or compare, for each field changed on both sides. */
+async function askPerField(name: string, conflicts: MergeConflict[], uri?: vscode.Uri): Promise<MergeChoices | undefined> {
+  const choices: Record<string, 'mine' | 'theirs'> = {};
+  const show = (v: unknown) => (v === undefined ? vscode.l10n.t('(absent)') : JSON.stringify(v).slice(0, 120));
+  for (const [i, c] of conflicts.entries()) {
+    const items = [
+      { label: vscode.l10n.t('Keep mine'), detail: show(c.mine), side: 'mine' as const },
+      { label: vscode.l10n.t('Take theirs'), detail: show(c.theirs), side: 'theirs' as const },
+      ...(uri ? [{ label: vscode.l10n.t('Compare'), detail: vscode.l10n.t('Show the server version beside yours; nothing is sent'), side: undefined }] : []),
+    ];
+    const picked = await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('"{0}" changed on the server too ({1}/{2})', name, String(i + 1), String(conflicts.length)),
+      placeHolder: vscode.l10n.t('{0}: changed by you and on the server', c.pointer),
+      ignoreFocusOut: true,
+    });
+    if (!picked?.side) {
+      if (picked && uri) await compareWithServer(uri);
+      return undefined;
+    }
+    choices[c.pointer] = picked.side;
+  }
+  return choices;
 }
 
 /** Asks, once, what to do when the object changed on the server since the edit's base. */

@@ -13,7 +13,7 @@ import { applyEdits, checkEdits, RowEdit, rowsOf, statusOptions } from '../model
 import type { InputScannerInfo } from '../model/types';
 import { validate, formatErrors } from '../validation/validator';
 import { notify } from '../ui/notify';
-import { conflictText, notSavedText, savedText, unchangedText } from '../objects/saveMessages';
+import { conflictText, mergedText, notSavedText, savedText, unchangedText } from '../objects/saveMessages';
 
 /** From the webview. */
 type Incoming =
@@ -108,10 +108,12 @@ export class PrioritiesTable {
     const errors = validate(this.address.kind.schema, edited);
     if (errors.length) return this.post({ level: 'error', text: `Not saved: ${formatErrors(errors, 3).replace(/\n/g, '; ')}` }, false);
     const name = scanner.CommonName ?? this.address.key;
-    const result = await this.s.saves.save({ address: this.address, edit: edited, base: version, options: { notStored: 'ignore' } });
+    // The scanner the table shows is the edit's base: a change made meanwhile elsewhere merges in.
+    const { outcome: result, tookTheirs } = await this.s.saves.saveMerging({ address: this.address, edit: edited, base: version, options: { notStored: 'ignore' } }, scanner, name);
     if (result.status === 'saved' || result.status === 'unchanged') {
       this.scanner = result.object as InputScannerInfo;
-      return this.post({ level: 'info', text: result.status === 'saved' ? savedText(name, this.scanner) : unchangedText(name) });
+      const text = result.status === 'unchanged' ? unchangedText(name) : tookTheirs ? mergedText(name, this.scanner, tookTheirs) : savedText(name, this.scanner);
+      return this.post({ level: 'info', text });
     }
     if (result.status === 'conflict') {
       // The edits stay in the table; Reload shows the server's priorities.

@@ -134,9 +134,47 @@ async function saveAllWithInvalidDraft(page: Page, env: Env, diag: string): Prom
   await send(env, 'PUT', at, { ...(await get(env, at)), Tags: site.Tags });
 }
 
+/** A scanner open in the editor, changed over REST on another field: Ctrl+S merges, says so, both on the server; the same field: asked. */
+async function editorSaveMerges(page: Page, env: Env, diag: string): Promise<void> {
+  const { floor1 } = await floors(env);
+  const [, listed] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
+  const at = `/api/f/${floor1.Key}/inputscanners/${listed.Key}`;
+  const scanner = await get(env, at);
+  await clearNotifications(page);
+  await goToObject(page, scanner.CommonName);
+  const theirsPriority = scanner.InputScannerReportingPriorities[7].Priority + 11;
+  const rows = scanner.InputScannerReportingPriorities.map((p: any, i: number) => (i === 7 ? { ...p, Priority: theirsPriority } : p));
+  await send(env, 'PUT', at, { ...scanner, InputScannerReportingPriorities: rows });
+  await cursorAfter(page, '"Tags": [');
+  await page.keyboard.type('"merged-ui"');
+  await page.keyboard.press('Control+s');
+  const both = await until('both edits on the server', async () => {
+    const now = await get(env, at);
+    return JSON.stringify(now.Tags).includes('merged-ui') && now.InputScannerReportingPriorities[7].Priority === theirsPriority && now;
+  });
+  await until('the tab to be clean', async () => !(await activeTabDirty(page)));
+  const texts = await notificationTexts(page);
+  await page.screenshot({ path: `${diag}/ui-house-merge.png` });
+  if (!texts.some((t) => /merged with the server's changes to: .*InputScannerReportingPriorities/.test(t))) throw new Error(`no word of the merge: ${JSON.stringify(texts)}`);
+  if (!(await editorText(page)).includes(`"Priority": ${theirsPriority}`)) throw new Error('the editor does not show the server\'s change it took in');
+
+  // The same field changed on both sides: the user is asked; Escape sends nothing and keeps the edit.
+  await send(env, 'PUT', at, { ...both, Tags: ['theirs-ui'] });
+  await cursorAfter(page, '"merged-ui"');
+  await page.keyboard.type(', "mine-ui"');
+  await page.keyboard.press('Control+s');
+  await page.locator('.quick-input-widget', { hasText: 'changed on the server too' }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Escape');
+  await page.waitForTimeout(1500);
+  if (JSON.stringify((await get(env, at)).Tags).includes('mine-ui')) throw new Error('the conflicting edit was sent');
+  if (!(await activeTabDirty(page))) throw new Error('the edit is no longer marked unsaved');
+  await revertActive(page);
+}
+
 export const houseChecks: UiCheckList = (page, env, diag) => [
   ['ui house: a scanner open in a clean editor follows Edit Scanner Priorities… from the tree (text and status bar version)', () => quickEditFollowedByEditor(page, env, diag)],
   ['ui house: a refused save is reported once, ours; no raw error after auto-save or a focus change', () => refusedSaveReportedOnce(page, env, diag)],
   ['ui house: a version conflict is one question; after Escape no other message, the edit kept', () => conflictAskedOnce(page, env, diag)],
+  ['ui house: an editor save meets a change on another field: merged, said, both on the server; the same field: asked', () => editorSaveMerges(page, env, diag)],
   ['ui house: Save All with an invalid draft: ours with Show Problems, no raw toast; the valid edit saved', () => saveAllWithInvalidDraft(page, env, diag)],
 ];
