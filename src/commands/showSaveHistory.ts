@@ -9,24 +9,23 @@
  */
 import * as vscode from 'vscode';
 import { historyUri } from '../fs/historyDocuments';
-import { ObjectAddress, scheme } from '../fs/objectUri';
+import type { ObjectAddress } from '../fs/objectUri';
 import type { HistoryEntry } from '../save/history';
 import type { SaveOutcome } from '../save/outcome';
-import type { ObjectNode } from '../tree/nodes/objectNode';
 import { reportNotSaved } from '../objects/saveMessages';
-import type { Command, Services } from './services';
+import { ObjectTarget, targeted, thisObject } from './commandTargets';
+import type { Services } from './services';
 
 interface HistoryArgs {
   index: number;
   restore?: boolean;
 }
 
-export const showSaveHistory: Command = {
+export const showSaveHistory = targeted({
   id: 'oms.showSaveHistory',
-  async run(s, target?: ObjectNode | vscode.Uri, args?: HistoryArgs): Promise<SaveOutcome | undefined> {
-    const uri = target instanceof vscode.Uri ? target : target?.uri ?? vscode.window.activeTextEditor?.document.uri;
-    const address = uri?.scheme === scheme ? s.fs.addressOf(uri) : undefined;
-    if (!address || !s.saves.history) throw new Error('Select an object in the Objects view, or open one, to see its save history');
+  target: thisObject,
+  async run(s, { address }: ObjectTarget & { address: ObjectAddress }, _target: unknown, args?: HistoryArgs): Promise<SaveOutcome | undefined> {
+    if (!s.saves.history) throw new Error('No save history on this machine');
     const entries = await s.saves.history.list(address.connectionId, address.key);
     if (!entries.length) {
       vscode.window.setStatusBarMessage('No saves of this object recorded on this machine yet: nothing to show', 5000);
@@ -44,7 +43,7 @@ export const showSaveHistory: Command = {
     const choice = await vscode.window.showInformationMessage(`Restore version ${entry.object.ConcurrencyVersion} of "${name}" on the server? It replaces version ${current.ConcurrencyVersion}.`, restoreLabel);
     return choice === restoreLabel ? restore(s, address, entry, current.ConcurrencyVersion ?? null) : undefined;
   },
-};
+});
 
 async function pickEntry(entries: HistoryEntry[]): Promise<HistoryEntry | undefined> {
   const picked = await vscode.window.showQuickPick(entries.map((entry) => ({
