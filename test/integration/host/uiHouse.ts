@@ -1,7 +1,7 @@
 // The one save entry, as a person sees it: editors follow a save made elsewhere; a refused or
 // conflicting save is reported once, in our words, with no raw VS Code error after it.
 import type { Page } from 'playwright-core';
-import { get, send, until, menuItem, input, palette, floors, goToObject, cursorAfter, activeTabDirty, revertActive, rootSite, openSiteEditor, type Env, type UiCheckList } from './uiHelpers';
+import { get, send, until, menuItem, palette, quickEditFirstPriority, newSiteDraft, floors, goToObject, cursorAfter, activeTabDirty, revertActive, rootSite, openSiteEditor, type Env, type UiCheckList } from './uiHelpers';
 
 const statusVersion = (page: Page) => page.locator('.statusbar-item', { hasText: /· v\d+/ }).first().innerText().catch(() => '');
 const editorText = (page: Page) => page.locator('.editor-instance .view-lines').first().innerText();
@@ -37,14 +37,7 @@ async function quickEditFollowedByEditor(page: Page, env: Env, diag: string): Pr
   await row.waitFor({ timeout: 15_000 });
   await row.click({ button: 'right' });
   await menuItem(page, 'Edit Scanner Priorities');
-  await input(page).waitFor({ timeout: 10_000 });
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Enter'); // the first range
-  await page.waitForTimeout(500);
-  await input(page).fill(String(wanted));
-  await page.keyboard.press('Enter');
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Enter'); // its status as it is
+  await quickEditFirstPriority(page, wanted);
   const saved = await until('the server to hold the new priority', async () => {
     const now = await get(env, at);
     return now.InputScannerReportingPriorities[0].Priority === wanted && now;
@@ -112,11 +105,7 @@ async function saveAllWithInvalidDraft(page: Page, env: Env, diag: string): Prom
   await openSiteEditor(page, site.CommonName);
   await cursorAfter(page, '"Tags": [');
   await page.keyboard.type('"save-all"');
-  const group = page.locator('.part.sidebar .monaco-list-row[aria-level="3"]', { hasText: /^\s*Engage sites/ }).first();
-  await group.hover();
-  await group.locator('.action-label[aria-label^="New Object"]').click();
-  await page.locator('.tabs-container .tab.active', { hasText: 'New engage site.json' }).waitFor({ timeout: 10_000 });
-  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await newSiteDraft(page);
   await cursorAfter(page, '"Tags": [');
   await page.keyboard.type('broken');
   await palette(page, 'File: Save All');
