@@ -1,20 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { makePrivateCa } from '../../integration/host/privateCa';
 import { ask } from '../security/net';
 import { runCli, startCli } from '../security/child';
 import { withSandbox } from './harness';
-
-/** A throwaway private CA and a server certificate (127.0.0.1, localhost, ::1) made with openssl in a temp folder. */
-function makeCertificates() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'oms-tls-'));
-  const files = makePrivateCa(dir, 'OMS sandbox', ['127.0.0.1', 'localhost', '::1']);
-  const read = (f: string) => readFileSync(f, 'utf8');
-  return { ...files, ca: read(files.caFile), cert: read(files.certFile), key: read(files.keyFile), remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+import { makeCertificates } from './certificates';
 
 test('https: the CLI serves HTTPS with --cert and --key; a client trusting the private CA gets in, one that does not is refused; the Host check still applies', async () => {
   const certs = makeCertificates();
