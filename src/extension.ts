@@ -17,7 +17,7 @@ import { followSavedObjects } from './fs/followSavedObject';
 import { registerHistoryDocuments } from './fs/historyDocuments';
 import { trackSaveReasons } from './fs/saveReasons';
 import { SaveHistory } from './save/history';
-import { log } from './log';
+import { keepLogPrivate, log } from './log';
 import { ObjectTree } from './tree/objectTree';
 import { Indexes } from './search/indexes';
 import { registerObjectEditors } from './editor';
@@ -60,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     ...registerCommands(services),
   );
   updateWelcome();
+  void keepLogPrivate(context.logUri).catch((e: Error) => log().warn(`The log folder could not be made private: ${e.message}`));
   const ready = connectFromEnvironment(connections).then(
     // Handed a sandbox by `npm start` (or the tests): show its objects.
     () => void (connections.get(envConnectionId) && vscode.commands.executeCommand('workbench.view.extension.oms')),

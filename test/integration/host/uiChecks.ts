@@ -1,10 +1,11 @@
 // Checks made as a person would, in the page after the Mocha run: mouse and
 // keyboard only, the result read from the sandbox. Each one counts as a test.
 import type { Page } from 'playwright-core';
+import { clientChecks } from './uiClient';
 import { get, send, outbox, menuItem, until, rootSite, openSiteEditor, cursorAfter, activeTabDirty, notification, revertActive, input, activeTab, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './uiHelpers';
 
 /** Each area's own checks (`ui<Area>.ts`): one import and one entry here. */
-const areas: UiCheckList[] = [];
+const areas: UiCheckList[] = [clientChecks];
 
 export type { UiCheck } from './uiHelpers';
 
