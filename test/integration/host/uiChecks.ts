@@ -3,11 +3,12 @@
 import type { Page } from 'playwright-core';
 import { get, send, outbox, menuItem, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, activeTabDirty, notification, revertActive, input, activeTab, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './uiHelpers';
 
+import { clientChecks } from './uiClient';
 import { defectChecks } from './uiDefects';
 import { houseChecks } from './uiHouse';
 
 /** Each area's own checks (`ui<Area>.ts`): one import and one entry here. */
-const areas: UiCheckList[] = [defectChecks, houseChecks];
+const areas: UiCheckList[] = [defectChecks, houseChecks, clientChecks];
 
 export type { UiCheck } from './uiHelpers';
 
