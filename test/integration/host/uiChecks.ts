@@ -6,9 +6,10 @@ import { get, send, outbox, menuItem, newSiteDraft, until, rootSite, openSiteEdi
 import { clientChecks } from './uiClient';
 import { defectChecks } from './uiDefects';
 import { houseChecks } from './uiHouse';
+import { planChecks } from './uiPlan';
 
 /** Each area's own checks (`ui<Area>.ts`): one import and one entry here. */
-const areas: UiCheckList[] = [defectChecks, houseChecks, clientChecks];
+const areas: UiCheckList[] = [defectChecks, houseChecks, clientChecks, planChecks];
 
 export type { UiCheck } from './uiHelpers';
 
