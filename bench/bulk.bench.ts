@@ -17,7 +17,7 @@ import { createObject } from '../src/sandbox/creation';
 import { seedStore } from '../src/sandbox/seed';
 import { kind } from '../src/model/kinds';
 import { newObject } from '../src/model/templates';
-import type { BaseInfo, InputScannerInfo } from '../src/model/types';
+import type { InputScannerInfo } from '../src/model/types';
 import { bulkChanges, countsOf, previewChanges, Target } from '../src/changes/bulk';
 import { runChanges } from '../src/changes/executor';
 import { merge3 } from '../src/changes/merge3';
@@ -129,7 +129,7 @@ function mergeBench() {
     theirs.InputScannerReportingPriorities[(i + 3) % 8].StatusCode = 5;
     theirs.ConcurrencyVersion = 4;
     const t = process.hrtime.bigint();
-    merge3(scannerKind, base, mine as BaseInfo, theirs as BaseInfo);
+    merge3(scannerKind, base, mine, theirs);
     times.push(ms(t) * 1000);
   }
   times.sort((a, b) => a - b);
