@@ -23,6 +23,7 @@ import { Indexes } from './search/indexes';
 import { registerObjectEditors } from './editor';
 import type { Services } from './services';
 import { testApi, TestApi } from './testApi';
+import { registerPlanView } from './views/planView';
 
 /** Kept for deactivate: its close is asynchronous, and VS Code awaits only what deactivate returns. */
 let sandbox: SandboxHost | undefined;
@@ -58,6 +59,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     }),
     connections.onDidChange(updateWelcome),
     ...registerCommands(services),
+    ...registerPlanView(),
   );
   updateWelcome();
   const ready = connectFromEnvironment(connections).then(

@@ -9,6 +9,7 @@
  */
 import { ApiError, detailsFromBody, kindOfStatus, messageFromBody } from './errors';
 import { masker } from './secrets';
+import { networkReason } from './networkErrors';
 import { leavesBase } from '../model/routes';
 
 export interface RequestLog {
@@ -155,12 +156,13 @@ export function createHttp(options: HttpOptions): Http {
         const cancelled = req.signal?.aborted ?? false;
         const timedOut = !cancelled && controller.signal.aborted;
         log('error');
+        const below = cancelled || timedOut ? undefined : networkReason(e, base.host);
         const error = cancelled
           ? fail('network', 'Cancelled')
           : timedOut
             ? fail('timeout', `No answer from ${base.host} within ${Math.round(timeoutMs / 1000)} s`)
-            : fail('network', `Cannot reach ${base.host}: ${reason(e)}`);
-        if (!cancelled && idempotent && attempt < attempts) {
+            : fail('network', below!.text);
+        if (!cancelled && (timedOut || below!.transient) && idempotent && attempt < attempts) {
           await sleep(waitFor(attempt, null, backoffMs, maxBackoffMs), req.signal);
           continue;
         }
@@ -198,13 +200,6 @@ function parseUrl(url: string): URL {
   } catch {
     throw new ApiError('validation', `Not a URL: ${url}`);
   }
-}
-
-/** What went wrong below HTTP, in words: fetch wraps the socket's error in `cause`. */
-function reason(e: unknown): string {
-  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code === 'UND_ERR_SOCKET' || (e as Error).message === 'terminated') return 'the connection closed before the whole answer arrived';
-  return cause?.code ?? cause?.message ?? (e as Error).message;
 }
 
 /**

@@ -159,7 +159,7 @@ export class PrioritiesTable {
   <h1 id="title">Loading…</h1>
   <span id="version"></span>
 </header>
-<p class="hint">Tab moves between cells, Up and Down move between rows, Ctrl+S saves. Nothing is sent until you save.</p>
+<p class="hint">Tab moves between cells, Up and Down move between rows; in Status, Enter or Space opens the list and typing picks a status. Ctrl+S saves. Nothing is sent until you save.</p>
 <table id="table" aria-describedby="title">
   <thead><tr>
     <th scope="col">#</th><th scope="col">Label</th><th scope="col">Resistance range</th><th scope="col">Priority</th><th scope="col">Status</th>
