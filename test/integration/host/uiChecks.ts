@@ -4,9 +4,10 @@ import type { Page } from 'playwright-core';
 import { get, send, outbox, menuItem, until, rootSite, openSiteEditor, cursorAfter, activeTabDirty, notification, revertActive, input, activeTab, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './uiHelpers';
 
 import { defectChecks } from './uiDefects';
+import { bulkChecks } from './uiBulk';
 
 /** Each area's own checks (`ui<Area>.ts`): one import and one entry here. */
-const areas: UiCheckList[] = [defectChecks];
+const areas: UiCheckList[] = [defectChecks, bulkChecks];
 
 export type { UiCheck } from './uiHelpers';
 
