@@ -236,6 +236,7 @@ async function latin1AskedNotMangled(page: Page, env: Env): Promise<void> {
 async function signOutShowsAtOnce(page: Page, env: Env): Promise<void> {
   const { at, site } = await rootSite(env);
   await treeFromTop(page);
+  await tree(page).filter({ hasText: /^\s*Engage sites/ }).and(page.locator('[aria-level="3"]')).first().click();
   await openSiteEditor(page, site.CommonName);
   await cursorAfter(page, '"Tags": [');
   await page.keyboard.type('"signed-out"');
