@@ -23,6 +23,7 @@ import { Indexes } from './search/indexes';
 import { registerObjectEditors } from './editor';
 import type { Services } from './services';
 import { testApi, TestApi } from './testApi';
+import { registerPlanView } from './views/planView';
 
 /** Kept for deactivate: its close is asynchronous, and VS Code awaits only what deactivate returns. */
 let sandbox: SandboxHost | undefined;
@@ -32,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const connections = new ConnectionManager(context, sandbox);
   const fs = new ObjectFileSystem(connections, askOnConflict, new SaveHistory(context.globalStorageUri.fsPath));
   const tree = new ObjectTree(connections);
-  const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true });
+  const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
   tree.view = view;
   const search = new Indexes((id) => connections.require(id));
   const services: Services = { context, connections, tree, fs, search };
@@ -58,6 +59,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     }),
     connections.onDidChange(updateWelcome),
     ...registerCommands(services),
+    ...registerPlanView(),
   );
   updateWelcome();
   const ready = connectFromEnvironment(connections).then(

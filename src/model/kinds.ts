@@ -61,6 +61,8 @@ interface KindEntry {
   readonly actions: readonly Action[];
   /** Shown in the tree as the object's description (a field name), unless the name already says it (`descriptionOf`). */
   readonly describedBy?: string;
+  /** Secrets: pulled as files only as a placeholder that is never sent (src/changes/code/fileForm.ts). */
+  readonly sensitiveFields?: readonly string[];
   /** The kind's own fields of a new object, beside the base fields (see `templates.ts`). */
   readonly template: (naming?: TypeNaming) => Readonly<Record<string, unknown>>;
   /** The kind's own array fields whose items a merge matches one by one (beside `baseArrays`). */
@@ -81,6 +83,7 @@ const kindList = [
     label: 'Engage site', pluralLabel: 'Engage sites', icon: 'globe', schema: 'engageSite.schema.json',
     operations: ['list', 'get', 'create', 'update', 'delete'], actions: ['invite'],
     describedBy: 'SiteReference',
+    sensitiveFields: ['SiteKeyBase64'],
     template: () => ({ SiteKeyBase64: null, SiteReference: null }),
   },
   {

@@ -5,18 +5,18 @@
  * routes; adding a route is one line here.
  */
 import { createHash } from 'node:crypto';
-import { Kind, kinds } from '../model/kinds';
+import { Kind, kinds } from '../../model/kinds';
 import {
   actionPattern, actionRoutes, collectionPattern, folderPattern, instancePath, notesPattern, objectPattern, sysinfoPath, tokenPath,
-} from '../model/routes';
-import { makeType, namingOf } from '../model/typeName';
-import type { ObjectLinkItem } from '../model/types';
+} from '../../model/routes';
+import { makeType, namingOf } from '../../model/typeName';
+import type { ObjectLinkItem } from '../../model/types';
 import { addPeople, invite, pushNotification } from './actions';
 import { create, list, read, remove, servedOperations, update } from './collections';
 import type { FolderRequest, Handler, RouteRequest, SandboxContext } from './context';
-import { HttpError, json, noContent, notFound, parseJson, readBody, readJson, Reply } from './http';
+import { HttpError, json, noContent, notFound, parseJson, readBody, readJson, Reply } from '../http/replies';
 import { addNote, deleteNote, listNotes } from './notes';
-import { Router } from './router';
+import { Router } from '../http/router';
 
 const sandboxVersion = '0.1.0';
 /** Largest body read before authentication (the form of POST /token): a form needs far less. */
@@ -115,12 +115,21 @@ async function readForm(r: RouteRequest, maxBytes: number): Promise<URLSearchPar
 
 /** The signed-in user as notes name it: an object link with a key derived from the name. */
 export function userLink(userName: string, instance: unknown): ObjectLinkItem {
-  return {
-    $type: makeType('ObjectLinkItem', namingOf(instance)),
+  const $type = makeType('ObjectLinkItem', namingOf(instance));
+  const known = userLinks.get(userName);
+  if (known?.$type === $type) return known;
+  const link: ObjectLinkItem = {
+    $type,
     Href: null,
     LinkedObjectKey: createHash('sha256').update(userName).digest('hex').slice(0, 24),
     CommonName: userName,
     Relation: 'User',
     MetaDataBson: null,
   };
+  // Every authenticated request names its user: hashed once per user, not per request (a few users sign in).
+  if (userLinks.size > 100) userLinks.clear();
+  userLinks.set(userName, link);
+  return link;
 }
+
+const userLinks = new Map<string, ObjectLinkItem>();

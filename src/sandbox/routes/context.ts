@@ -1,11 +1,11 @@
 /** What request handlers share: the store, limits, key generation, and the request as routed. */
 import type { IncomingMessage } from 'node:http';
-import type { ObjectLinkItem } from '../model/types';
-import type { TokenAuthority } from './auth';
-import type { Faults } from './faults';
-import type { Reply } from './http';
-import type { Params } from './router';
-import type { Store } from './store';
+import type { ObjectLinkItem } from '../../model/types';
+import type { TokenAuthority } from '../http/auth';
+import type { Faults } from '../routes/faults';
+import type { Reply } from '../http/replies';
+import type { Params } from '../http/router';
+import type { Store } from '../store/store';
 
 export interface SandboxContext {
   store: Store;

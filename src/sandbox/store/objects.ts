@@ -3,10 +3,10 @@
  * these fields; what a client sends for them is replaced.
  */
 import { randomBytes } from 'node:crypto';
-import type { Kind } from '../model/kinds';
-import { folderPath, objectPath } from '../model/routes';
-import { makeType, namingOf, TypeNaming } from '../model/typeName';
-import type { BaseInfo, Link, ObjectLinkItem } from '../model/types';
+import type { Kind } from '../../model/kinds';
+import { folderPath, objectPath } from '../../model/routes';
+import { makeType, namingOf, TypeNaming } from '../../model/typeName';
+import type { BaseInfo, Link, ObjectLinkItem } from '../../model/types';
 
 /** Random bytes drawn in blocks, as hex: one call to the system per 512 keys instead of one per key. */
 let pool = '';

@@ -6,7 +6,7 @@
  * configured (there is no default one), and failed sign-ins are limited per peer.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { HttpError, Reply } from './http';
+import { HttpError, Reply } from './replies';
 
 interface AuthSettings {
   staticToken: string;

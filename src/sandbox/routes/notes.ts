@@ -4,13 +4,13 @@
  * object's ConcurrencyVersion and a PUT of the object does not touch them.
  * A stored note names its author (`User`, the signed-in user) and `CreatedOn`.
  */
-import type { Kind } from '../model/kinds';
-import { notesPath } from '../model/routes';
-import { makeType, namingOf } from '../model/typeName';
-import type { NoteInfo } from '../model/types';
+import type { Kind } from '../../model/kinds';
+import { notesPath } from '../../model/routes';
+import { makeType, namingOf } from '../../model/typeName';
+import type { NoteInfo } from '../../model/types';
 import { found } from './collections';
 import type { FolderRequest, SandboxContext } from './context';
-import { HttpError, json, noContent, notFound, readJson, Reply } from './http';
+import { HttpError, json, noContent, notFound, readJson, Reply } from '../http/replies';
 import { inputErrors, noteSchema } from './inputs';
 
 export function listNotes(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
@@ -32,7 +32,7 @@ export async function addNote(ctx: SandboxContext, r: FolderRequest, kind: Kind)
     Href: notesPath(kind, r.folderKey, obj.Key as string, noteKey),
     NoteText: text,
     CreatedOn: ctx.now().toISOString(),
-    User: r.user ?? null,
+    User: r.user ? { ...r.user } : null,
   };
   ctx.store.replace(obj.Key as string, { ...obj, Notes: [...(obj.Notes ?? []), note] });
   await ctx.store.persist();

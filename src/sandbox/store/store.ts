@@ -6,9 +6,11 @@
  * `persist()` then resolves once it is durably on disk. A change whose line
  * cannot be written is taken back out of memory.
  */
-import type { KindId } from '../model/kinds';
-import type { BaseInfo } from '../model/types';
-import { Change, Journal, JournalOptions, readStoreFiles, Record as StoredRecord, Snapshot } from './journal';
+import type { KindId } from '../../model/kinds';
+import type { BaseInfo } from '../../model/types';
+import { Journal, JournalOptions } from './journal';
+import type { Change, Snapshot, StoredEntry } from './logFormat';
+import { readStoreFiles } from './recovery';
 import { storedJson, withServerLinks } from './objects';
 
 /** The root instance is stored like a folder, under its own kind. */
@@ -22,6 +24,9 @@ interface OutboxEntry {
   objectKey?: string;
   body: unknown;
 }
+
+/** Bytes of cached list pages in all (beyond it the cache starts afresh). */
+const maxCachedPageBytes = 32 * 1024 * 1024;
 
 interface Entry {
   kind: StoredKind;
@@ -40,6 +45,13 @@ export class Store {
    * kept: most objects are written once, and keeping it doubled their memory.
    */
   private readonly texts = new WeakMap<BaseInfo, string>();
+  /**
+   * Pages as answered (the bytes of a list), per `${folderKey}/${kind}`, made on the first GET of a
+   * page and dropped when anything in that group changes: a list read again and again is a lookup
+   * and a write, with nothing to join, encode or collect. At most `maxCachedPageBytes` in all.
+   */
+  private readonly pages = new Map<string, Map<string, Buffer>>();
+  private cachedPageBytes = 0;
 
   constructor(readonly instanceKey: string) {}
 
@@ -50,7 +62,7 @@ export class Store {
     let store: Store;
     if (loaded) {
       store = new Store(loaded.instanceKey);
-      for (const r of loaded.records) store.load(r, file);
+      for (const r of loaded.entries) store.load(r, file);
       for (const c of loaded.changes) store.apply(c);
       if (!store.byKey.has(store.instanceKey)) throw new Error(`${file} has no instance object ${store.instanceKey}`);
     } else {
@@ -60,7 +72,7 @@ export class Store {
     return store;
   }
 
-  private load(r: StoredRecord, file: string): void {
+  private load(r: StoredEntry, file: string): void {
     if ('outbox' in r) this.outboxEntries.push(r.outbox as OutboxEntry);
     else if (r && typeof r.kind === 'string' && r.object && typeof r.object === 'object') this.insert(r.kind as StoredKind, this.loaded(r.kind, r.object as BaseInfo));
     else throw new Error(`${file} holds a record that is not a stored object`);
@@ -89,9 +101,9 @@ export class Store {
     return {
       instanceKey: this.instanceKey,
       // An answered object by the text it was answered with; the others in their stored form.
-      *records() {
+      *entries() {
         for (const { kind, object } of entries) yield `{"kind":${JSON.stringify(kind)},"object":${text(object)}}`;
-        for (const entry of outbox) yield JSON.stringify({ outbox: entry } satisfies StoredRecord);
+        for (const entry of outbox) yield JSON.stringify({ outbox: entry } satisfies StoredEntry);
       },
     };
   }
@@ -157,6 +169,30 @@ export class Store {
     return `{"op":"put","kind":${JSON.stringify(kind)},"object":${this.stored(object)}}`;
   }
 
+  /** The JSON array of `page(...)` as bytes, from the cache when nothing in the group changed since. */
+  pageBytes(folderKey: string, kind: KindId, from: number, size: number): Buffer {
+    const group = `${folderKey}/${kind}`;
+    const id = `${from}/${size}`;
+    const cached = this.pages.get(group)?.get(id);
+    if (cached) return cached;
+    const bytes = Buffer.from(`[${this.page(folderKey, kind, from, size).map((o) => this.text(o)).join(',')}]`);
+    if (this.cachedPageBytes + bytes.length > maxCachedPageBytes) this.dropPages();
+    let pages = this.pages.get(group);
+    if (!pages) this.pages.set(group, (pages = new Map<string, Buffer>()));
+    pages.set(id, bytes);
+    this.cachedPageBytes += bytes.length;
+    return bytes;
+  }
+
+  /** Forgets the cached pages of a group (anything in it changed), or all of them. */
+  private dropPages(group?: string): void {
+    for (const [g, pages] of this.pages) {
+      if (group !== undefined && g !== group) continue;
+      for (const bytes of pages.values()) this.cachedPageBytes -= bytes.length;
+      this.pages.delete(g);
+    }
+  }
+
   /** `size` objects from position `from` of `list()`, without copying the rest. */
   page(folderKey: string, kind: KindId, from: number, size: number): BaseInfo[] {
     const out: BaseInfo[] = [];
@@ -193,9 +229,13 @@ export class Store {
     if (!e) throw new Error(`No object ${key}`);
     const before = e.object;
     this.journal?.append(this.put(e.kind, object), () => {
-      if (e.object === object) e.object = before;
+      if (e.object === object) {
+        e.object = before;
+        this.dropPages(`${before.InFolderKey}/${e.kind}`);
+      }
     });
     e.object = object;
+    this.dropPages(`${object.InFolderKey}/${e.kind}`);
   }
 
   remove(key: string): void {
@@ -211,6 +251,7 @@ export class Store {
     this.byKey.set(key, e);
     if (e.kind === 'instance') return;
     const group = `${e.object.InFolderKey}/${e.kind}`;
+    this.dropPages(group);
     let set = this.members.get(group);
     if (!set) this.members.set(group, (set = new Set()));
     set.add(key);
@@ -221,6 +262,7 @@ export class Store {
     if (!e) return;
     this.byKey.delete(key);
     this.members.get(`${e.object.InFolderKey}/${e.kind}`)?.delete(key);
+    this.dropPages(`${e.object.InFolderKey}/${e.kind}`);
   }
 }
 

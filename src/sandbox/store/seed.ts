@@ -3,12 +3,12 @@
  * deterministic (a seeded PRNG, fixed keys) so tests can rely on names and
  * counts. `empty`: the instance only.
  */
-import { Kind, kind } from '../model/kinds';
-import { newObject } from '../model/templates';
-import { makeType } from '../model/typeName';
-import type { AddressInfo, BaseInfo } from '../model/types';
+import { Kind, kind } from '../../model/kinds';
+import { newObject } from '../../model/templates';
+import { makeType } from '../../model/typeName';
+import type { AddressInfo, BaseInfo } from '../../model/types';
 import { createObject } from './creation';
-import { folderPath } from '../model/routes';
+import { folderPath } from '../../model/routes';
 import { serverLinks } from './objects';
 import { Store } from './store';
 

@@ -3,7 +3,7 @@
  * starts with `path` with `status` (e.g. 429 with Retry-After, or 503), so
  * clients' retry logic can be tested against a real server.
  */
-import type { Reply } from './http';
+import type { Reply } from '../http/replies';
 import { checkInput, faultRuleSchema } from './inputs';
 
 interface FaultRule {

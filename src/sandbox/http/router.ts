@@ -3,7 +3,7 @@
  * service's paths from `src/model/routes.ts` (`:name` marks a parameter);
  * a path that matches with another method is a 405 naming the allowed ones.
  */
-import { HttpError, methodNotAllowed, notFound } from './http';
+import { HttpError, methodNotAllowed, notFound } from './replies';
 
 export type Params = Readonly<Record<string, string>>;
 
@@ -16,6 +16,8 @@ export interface Route<H> {
 interface Compiled<H> extends Route<H> {
   /** Literal segments in lower case; parameters as `:name`. */
   segments: string[];
+  /** How many segments are literal: the more, the better a match. */
+  literals: number;
 }
 
 interface Match<H> {
@@ -28,11 +30,13 @@ export function pathSegments(pathname: string): string[] {
   const segments: string[] = [];
   for (const raw of pathname.split('/')) {
     if (!raw) continue;
-    let s: string;
-    try {
-      s = decodeURIComponent(raw);
-    } catch {
-      throw new HttpError(400, 'The request path is not valid URL encoding');
+    let s = raw;
+    if (raw.includes('%')) {
+      try {
+        s = decodeURIComponent(raw);
+      } catch {
+        throw new HttpError(400, 'The request path is not valid URL encoding');
+      }
     }
     if (s === '.' || s === '..') throw new HttpError(400, 'The request path must not hold "." or ".." segments');
     segments.push(s);
@@ -41,11 +45,15 @@ export function pathSegments(pathname: string): string[] {
 }
 
 export class Router<H> {
-  private readonly routes: Compiled<H>[] = [];
+  /** Routes by their number of segments: a path is compared with those of its length only. */
+  private readonly byLength = new Map<number, Compiled<H>[]>();
 
   add(method: string, pattern: string, handler: H): this {
     const segments = pattern.split('/').filter(Boolean).map((s) => (s.startsWith(':') ? s : s.toLowerCase()));
-    this.routes.push({ method, pattern, handler, segments });
+    const literals = segments.filter((s) => !s.startsWith(':')).length;
+    const list = this.byLength.get(segments.length) ?? [];
+    list.push({ method, pattern, handler, segments, literals });
+    this.byLength.set(segments.length, list);
     return this;
   }
 
@@ -58,10 +66,10 @@ export class Router<H> {
     let best = -1;
     let found: Match<H> | undefined;
     let allowed: string[] = [];
-    for (const route of this.routes) {
+    for (const route of this.byLength.get(segments.length) ?? []) {
       const params = matchSegments(route.segments, segments);
       if (!params) continue;
-      const literals = route.segments.filter((s) => !s.startsWith(':')).length;
+      const literals = route.literals;
       if (literals < best) continue;
       if (literals > best) {
         best = literals;
@@ -78,7 +86,6 @@ export class Router<H> {
 }
 
 function matchSegments(pattern: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
-  if (pattern.length !== segments.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
     const p = pattern[i];

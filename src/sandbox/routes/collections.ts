@@ -3,15 +3,15 @@
  * registry at `/api/f/{folder}/{collection}[/{key}]`. `endpoints.ts` routes a
  * kind's operations (and those browsing assumes) here.
  */
-import type { Kind, Operation } from '../model/kinds';
-import { namingOf } from '../model/typeName';
-import type { BaseInfo } from '../model/types';
+import type { Kind, Operation } from '../../model/kinds';
+import { namingOf } from '../../model/typeName';
+import type { BaseInfo } from '../../model/types';
 import { checkObject, typeFromCollection } from './checks';
 import type { FolderRequest, SandboxContext } from './context';
-import { createObject } from './creation';
-import { ErrorDetail, HttpError, noContent, notFound, readJsonSized, Reply } from './http';
+import { createObject } from '../store/creation';
+import { ErrorDetail, HttpError, noContent, notFound, readJsonSized, Reply } from '../http/replies';
 import { checkInput, pagingSchema } from './inputs';
-import { keyAddresses, placeObject } from './objects';
+import { keyAddresses, placeObject } from '../store/objects';
 
 const defaultPageSize = 100;
 const maxPageSize = 1000;
@@ -35,8 +35,7 @@ export function list(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
   checkInput(pagingSchema, query, 'Query parameters page and pageSize must be whole numbers (pageSize at least 1)');
   const page = Number(query.page ?? 0);
   const pageSize = Math.min(Number(query.pageSize ?? defaultPageSize), maxPageSize);
-  const objects = ctx.store.page(r.folderKey, kind.id, page * pageSize, pageSize);
-  return { status: 200, text: `[${objects.map((o) => ctx.store.text(o)).join(',')}]` };
+  return { status: 200, bytes: ctx.store.pageBytes(r.folderKey, kind.id, page * pageSize, pageSize) };
 }
 
 export function read(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {

@@ -1,8 +1,8 @@
 /** Request body checks: JSON Schema (shared schemas/ via the validator) and `$type`. */
-import type { Kind } from '../model/kinds';
-import { makeType, namingOf, typeNameOf } from '../model/typeName';
-import { validate } from '../validation/validator';
-import { ErrorDetail, HttpError } from './http';
+import type { Kind } from '../../model/kinds';
+import { makeType, namingOf, typeNameOf } from '../../model/typeName';
+import { validate } from '../../validation/validator';
+import { ErrorDetail, HttpError } from '../http/replies';
 
 /** Most errors listed in one response body. */
 export const maxListed = 50;

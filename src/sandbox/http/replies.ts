@@ -9,11 +9,12 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** What a handler answers. `body === undefined` means no body (204 and the like); `text` is a body already in JSON. */
+/** What a handler answers. No `body`, `text` or `bytes`: no body (204 and the like); `text` and `bytes` are a body already in JSON. */
 export interface Reply {
   status: number;
   body?: unknown;
   text?: string;
+  bytes?: Buffer;
   headers?: Record<string, string>;
 }
 
@@ -41,16 +42,16 @@ export function errorBody(err: HttpError): unknown {
 
 export function send(res: ServerResponse, reply: Reply): void {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...reply.headers };
-  if (reply.body === undefined && reply.text === undefined) {
+  if (reply.body === undefined && reply.text === undefined && reply.bytes === undefined) {
     res.writeHead(reply.status, headers);
     res.end();
     return;
   }
-  const text = reply.text ?? JSON.stringify(reply.body);
+  const content = reply.bytes ?? reply.text ?? JSON.stringify(reply.body);
   headers['Content-Type'] = 'application/json; charset=utf-8';
-  headers['Content-Length'] = String(Buffer.byteLength(text));
+  headers['Content-Length'] = String(typeof content === 'string' ? Buffer.byteLength(content) : content.length);
   res.writeHead(reply.status, headers);
-  res.end(text);
+  res.end(content);
 }
 
 export function json(status: number, body: unknown, headers?: Record<string, string>): Reply {

@@ -4,13 +4,13 @@
  * `actionRoutes` of `src/model/routes.ts`.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Kind } from '../model/kinds';
-import type { BaseInfo } from '../model/types';
+import type { Kind } from '../../model/kinds';
+import type { BaseInfo } from '../../model/types';
 import { bodyErrors, checkBody, describeErrors, maxListed, typeFromCollection } from './checks';
 import { found } from './collections';
 import type { FolderRequest, SandboxContext } from './context';
-import { createObject } from './creation';
-import { ErrorDetail, HttpError, json, noContent, readJson, readJsonSized, Reply } from './http';
+import { createObject } from '../store/creation';
+import { ErrorDetail, HttpError, json, noContent, readJson, readJsonSized, Reply } from '../http/replies';
 import { inputErrors, inviteSchema } from './inputs';
 
 /** POST .../engagesites/{key}/invite with a JSON string body: the e-mail address. */
