@@ -232,6 +232,22 @@ async function latin1AskedNotMangled(page: Page, env: Env): Promise<void> {
   await showObjects(page);
 }
 
+/** 26.10: every row invalid: the dialog does not promise a .people.json file (stopping writes none), and none is written. */
+async function allInvalidPromisesNoFile(page: Page): Promise<void> {
+  await inTerminal(page, `printf 'Given Name,Surname,Email\\nAda,Lovelace,not-an-address\\n' > ui-bad.csv`);
+  await batchAddFromExplorer(page, 'ui-bad.csv');
+  await intoHeadOffice(page);
+  const dialog = page.locator('.monaco-dialog-box').first();
+  await dialog.waitFor({ timeout: 10_000 });
+  const text = (await dialog.innerText()).replace(/\s+/g, ' ');
+  await page.keyboard.press('Escape');
+  if (/\.people\.json/.test(text)) throw new Error(`the dialog promises a file: "${text}"`);
+  if (!/No row can be sent/.test(text)) throw new Error(`the dialog says "${text}"`);
+  await page.waitForTimeout(1_000);
+  if (await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'ui-bad.failed-' }).count()) throw new Error('a failed-items file was written');
+  await showObjects(page);
+}
+
 /** 26.14: Sign Out from the tree: the folders go at once; a save then says signed out and sends nothing; Sign in brings them back. */
 async function signOutShowsAtOnce(page: Page, env: Env): Promise<void> {
   const { at, site } = await rootSite(env);
@@ -270,6 +286,7 @@ export const defectChecks: UiCheckList = (page, env) => [
   ['ui: defects: Send Push Notification counts 6 steps throughout; naming nobody, it warns and Enter sends nothing', () => pushWarnsWithoutRecipients(page, env)],
   ['ui: defects: Batch-Add flags a second row with the same e-mail and says the blank row; Go to Object finds the person at once', () => batchFlagsDuplicatesAndFindsAtOnce(page, env)],
   ['ui: defects: a Latin-1 CSV asks its encoding, showing the line as each reads; the names arrive as written', () => latin1AskedNotMangled(page, env)],
+  ['ui: defects: Batch-Add with every row invalid promises no .people.json file and writes none', () => allInvalidPromisesNoFile(page)],
   ['ui: defects: Sign Out empties the tree at once; a save then says signed out and sends nothing', () => signOutShowsAtOnce(page, env)],
   ['ui: defects: Load all on a group, a quick edit of one scanner: the group keeps all it loaded', () => loadAllKeptAfterSave(page, env)],
 ];
