@@ -152,7 +152,12 @@ export async function runWithProgress(s: Services, connection: Connection, title
     let last = 0;
     return runChanges(connection.client, changes, {
       stopOnError, signal: controller.signal, approval,
-      onResult: (r) => void writer.record(byId.get(r.id)!, r),
+      onResult: (r) => {
+        void writer.record(byId.get(r.id)!, r);
+        const c = byId.get(r.id)!;
+        // Open editors of the object follow, as after any save (objects/saves.ts).
+        if (r.outcome === 'applied' && r.after && c.key) s.saves.saved({ connectionId: connection.id, folderKey: c.folderKey, kind: c.kind, key: c.key }, r.after);
+      },
       onProgress: (p) => {
         const waiting = p.waitingSeconds ? ` · ${vscode.l10n.t('waiting {0} s', p.waitingSeconds)}` : '';
         progress.report({ message: `${p.done}/${p.total} · ${vscode.l10n.t('{0} failed', p.failed)}${waiting}`, increment: ((p.done - last) / p.total) * 100 });
