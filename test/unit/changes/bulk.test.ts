@@ -37,6 +37,15 @@ async function scanners(n: number, prefix: string): Promise<Target[]> {
   }
   return out;
 }
+/** A bulk run (row 850–1150 Priority = 7) journalled as the commands do. */
+async function journalledRun(targets: Target[]): Promise<{ journal: RunJournal; runId: string }> {
+  const journal = new RunJournal(join(await mkdtemp(join(tmpdir(), 'oms-undo-')), 'runs'));
+  const changes = bulkChanges(targets, { type: 'setRow', min: 850, max: 1150, field: 'Priority', value: 7 });
+  const writer = await journal.begin({ title: 'set', connectionId: 'c', total: changes.length });
+  await runChanges(client, changes, { stopOnError: false, onResult: (r) => void writer.record(changes.find((c) => c.id === r.id)!, r) });
+  await writer.close();
+  return { journal, runId: writer.header.runId };
+}
 const read = async (t: Target) => (await api.get(`/api/f/${folderKey}/inputscanners/${t.key}`)).body as InputScannerInfo;
 
 test('a priority row is found by its resistance range, not its place; a scanner without that range is not applicable', () => {
@@ -81,15 +90,11 @@ test('the preview reads every object and counts changes, no-ops, invalid and not
 
 test('undo puts back what a run changed; an object changed by someone since is stale and keeps that change', async () => {
   const targets = await scanners(4, 'Undo');
-  const journal = new RunJournal(join(await mkdtemp(join(tmpdir(), 'oms-undo-')), 'runs'));
-  const changes = bulkChanges(targets, { type: 'setRow', min: 850, max: 1150, field: 'Priority', value: 7 });
-  const writer = await journal.begin({ title: 'set', connectionId: 'c', total: changes.length });
-  await runChanges(client, changes, { stopOnError: false, onResult: (r) => void writer.record(changes.find((c) => c.id === r.id)!, r) });
-  await writer.close();
+  const { journal, runId } = await journalledRun(targets);
   const edited = await read(targets[3]);
   await api.put(`/api/f/${folderKey}/inputscanners/${targets[3].key}`, { ...edited, CommonName: 'Edited after the run' });
 
-  const undo = undoChanges((await journal.read(writer.header.runId)).entries, (id) => kind(id));
+  const undo = undoChanges((await journal.read(runId)).entries, (id) => kind(id));
   assert.deepEqual(countsOf(await previewChanges(client, undo)), { change: 3, noop: 0, invalid: 0, notApplicable: 0, stale: 1 });
   const results = await runChanges(client, undo, { stopOnError: false });
   assert.deepEqual(results.map((r) => r.outcome), ['applied', 'applied', 'applied', 'stale']);
@@ -101,17 +106,13 @@ test('undo puts back what a run changed; an object changed by someone since is s
 
 test('a stale undo merges: a later edit of another field is kept and the run\'s change is put back; an edit of the same field is a conflict and nothing is sent', async () => {
   const targets = await scanners(2, 'Merge');
-  const journal = new RunJournal(join(await mkdtemp(join(tmpdir(), 'oms-merge-')), 'runs'));
-  const changes = bulkChanges(targets, { type: 'setRow', min: 850, max: 1150, field: 'Priority', value: 7 });
-  const writer = await journal.begin({ title: 'set', connectionId: 'c', total: changes.length });
-  await runChanges(client, changes, { stopOnError: false, onResult: (r) => void writer.record(changes.find((c) => c.id === r.id)!, r) });
-  await writer.close();
+  const { journal, runId } = await journalledRun(targets);
   const [other, same] = await Promise.all(targets.map(read));
   await api.put(`/api/f/${folderKey}/inputscanners/${other.Key}`, { ...other, CommonName: 'Renamed after the run' });
   const rows = same.InputScannerReportingPriorities.map((r) => (r.MinResistanceCode === 850 ? { ...r, Priority: 8 } : r));
   await api.put(`/api/f/${folderKey}/inputscanners/${same.Key}`, { ...same, InputScannerReportingPriorities: rows });
 
-  const { entries } = await journal.read(writer.header.runId);
+  const { entries } = await journal.read(runId);
   const entryOf = (key: string) => entries.find((e) => e.key === key)!;
   const clean = mergedUndo(entryOf(other.Key!), scannerKind, await read(targets[0]));
   const conflict = mergedUndo(entryOf(same.Key!), scannerKind, await read(targets[1]));
