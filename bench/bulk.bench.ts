@@ -85,18 +85,18 @@ async function editBench() {
     setOnLine(() => {
       if (++seen % 20 === 0) void fetch(faults, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${sb.token}` }, body: JSON.stringify({ path: '/api/f/', status: 429, count: 1, retryAfter: 1 }) });
     });
-    let waits = 0;
+    let updates = 0, waits = 0;
     t = process.hrtime.bigint();
     const throttled = await runChanges(client, bulkChanges(targets, { type: 'setRow', min: 850, max: 1150, field: 'Priority', value: 6 }), {
       stopOnError: false,
-      onProgress: (p) => { if (p.waitingSeconds) waits++; },
+      onProgress: (p) => { updates++; if (p.waitingSeconds) waits++; },
     });
     const throttledMs = ms(t);
     setOnLine(undefined);
     const answered429 = served.filter((l) => / 429 /.test(l.replace(/^\S+ \S+/, ''))).length;
     const apiRequests = served.filter((l) => /^\S+ \/api\/f\//.test(l)).length;
     const outcome = (o: string) => throttled.filter((r) => r.outcome === o).length;
-    console.log(`same with ${answered429} of ${apiRequests} requests answered 429 (${((answered429 / apiRequests) * 100).toFixed(1)}%, Retry-After 1 s): ${(throttledMs / 1000).toFixed(2)} s (${(bulkMs / 1000).toFixed(2)} s without), waits ${waits}, applied ${outcome('applied')}, failed ${outcome('failed')}, duplicate writes ${duplicateWrites(served)} (must be 0)`);
+    console.log(`same with ${answered429} of ${apiRequests} requests answered 429 (${((answered429 / apiRequests) * 100).toFixed(1)}%, Retry-After 1 s): ${(throttledMs / 1000).toFixed(2)} s (${(bulkMs / 1000).toFixed(2)} s without), 'waiting' shown in ${waits} of ${updates} progress updates, applied ${outcome('applied')}, failed ${outcome('failed')}, duplicate writes ${duplicateWrites(served)} (must be 0)`);
   } finally {
     await sb.close();
   }

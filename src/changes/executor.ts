@@ -219,7 +219,8 @@ async function tryOnce(client: OmsClient, change: Change, approval: WriteApprova
     }
   }
 
-  const outcome = await saveObject(watched.client, { kind: change.kind, folderKey: change.folderKey, key: change.key }, built, change.op === 'create' ? null : liveVersion);
+  // The object just read is what saveObject checks against: no second read before the write.
+  const outcome = await saveObject(watched.client, { kind: change.kind, folderKey: change.folderKey, key: change.key }, built, change.op === 'create' ? null : liveVersion, live ? { current: live } : {});
   switch (outcome.status) {
     case 'saved': return result('applied', { before: outcome.replaced ?? live, after: outcome.object });
     case 'unchanged': return result('unchanged', { reason: 'already as wanted', before: live });
