@@ -1,7 +1,7 @@
 // The defects of issue 26 where a person sees them: each check does what the report did, with mouse and
 // keyboard, and reads the result from the sandbox or the screen.
 import type { Frame, Page } from 'playwright-core';
-import { get, send, menuItem, until, input, palette, floors, goToObject, notification, rootSite, openSiteEditor, cursorAfter, revertActive, activeTabDirty, type Env, type UiCheckList } from './uiHelpers';
+import { get, send, menuItem, until, input, palette, floors, goToObject, notification, rootSite, openSiteEditor, cursorAfter, revertActive, activeTabDirty, type Env, type UiCheckList, quickEditFirstPriority } from './uiHelpers';
 
 const tree = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 
@@ -64,14 +64,7 @@ async function loadAllKeptAfterSave(page: Page, env: Env): Promise<void> {
     await row.waitFor({ timeout: 10_000 });
     await row.click({ button: 'right' });
     await menuItem(page, 'Edit Scanner Priorities');
-    await input(page).waitFor({ timeout: 10_000 });
-    await page.waitForTimeout(500);
-    await page.keyboard.press('Enter'); // the first range
-    await page.waitForTimeout(500);
-    await input(page).fill(String((scanner.InputScannerReportingPriorities[0].Priority + 1) % 10));
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(500);
-    await page.keyboard.press('Enter'); // the status as it is
+    await quickEditFirstPriority(page, (scanner.InputScannerReportingPriorities[0].Priority + 1) % 10);
     await until('the quick edit saved', async () => (await get(env, `${at}/${scanner.Key}`)).ConcurrencyVersion === scanner.ConcurrencyVersion + 1);
     await page.mouse.move(900, 500);
     await page.waitForTimeout(2_000); // the group is updated after the save
