@@ -159,6 +159,7 @@ export class ObjectSaves implements vscode.Disposable {
     const name = documentName(uri);
     if (reason !== undefined && automatic.has(reason)) {
       // Auto-save never writes to the service; the edits stay, unsent.
+      log().info(`Auto-save of ${name} held back: nothing sent`);
       this.once(uri, vscode.l10n.t('"{0}" not sent: auto-save never writes to the service. Press Ctrl+S to send it.', name), (m) => vscode.window.setStatusBarMessage(m, 5000));
       return keepDirty(uri);
     }
