@@ -17,7 +17,7 @@ import { followSavedDocuments } from './objects/followSavedDocument';
 import { ObjectSaves } from './objects/saves';
 import { registerHistoryDocuments } from './fs/historyDocuments';
 import { SaveHistory } from './save/history';
-import { log } from './log';
+import { keepLogPrivate, log } from './log';
 import { ObjectTree } from './tree/objectTree';
 import { Indexes } from './search/indexes';
 import { registerObjectEditors } from './editor';
@@ -63,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     ...registerPlanView(),
   );
   updateWelcome();
+  void keepLogPrivate(context.logUri).catch((e: Error) => log().warn(`The log folder could not be made private: ${e.message}`));
   const ready = connectFromEnvironment(connections).then(
     // Handed a sandbox by `npm start` (or the tests): show its objects.
     () => void (connections.get(envConnectionId) && vscode.commands.executeCommand('workbench.view.extension.oms')),

@@ -3,11 +3,14 @@
 import type { Page } from 'playwright-core';
 import { get, send, outbox, menuItem, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, activeTabDirty, notification, revertActive, input, activeTab, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './uiHelpers';
 
+import { bulkChecks } from './uiBulk';
+import { clientChecks } from './uiClient';
 import { defectChecks } from './uiDefects';
 import { houseChecks } from './uiHouse';
+import { planChecks } from './uiPlan';
 
 /** Each area's own checks (`ui<Area>.ts`): one import and one entry here. */
-const areas: UiCheckList[] = [defectChecks, houseChecks];
+const areas: UiCheckList[] = [defectChecks, houseChecks, clientChecks, planChecks, bulkChecks];
 
 export type { UiCheck } from './uiHelpers';
 
