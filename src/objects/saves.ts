@@ -7,9 +7,10 @@
  * follows: one without edits shows the server's text and version, one with
  * edits keeps them and its base (its next save meets the conflict).
  *
- * A refused save of a document is reported once, in our words, and the
- * document stays dirty without an error thrown at VS Code (which would add its
- * own raw "Failed to save" notification, and a second conflict prompt).
+ * A refused explicit save of a document is reported once, in our words, and
+ * the document stays dirty without an error thrown at VS Code (which would
+ * add its own raw "Failed to save" notification, and a second conflict
+ * prompt). An auto-save is refused with an error (see `writeDocument`).
  */
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connection/connectionManager';
@@ -158,10 +159,12 @@ export class ObjectSaves implements vscode.Disposable {
     this.reasons.delete(key);
     const name = documentName(uri);
     if (reason !== undefined && automatic.has(reason)) {
-      // Auto-save never writes to the service; the edits stay, unsent.
+      // Auto-save never writes to the service; the edits stay, unsent. Thrown, not kept dirty by an edit
+      // as a refused explicit save is: that edit would start the next auto-save, and the next, each
+      // an undo step. The error puts the document in VS Code's error state, where auto-save waits for
+      // the next explicit save (VS Code shows it once, in its own words).
       log().info(`Auto-save of ${name} held back: nothing sent`);
-      this.once(uri, vscode.l10n.t('"{0}" not sent: auto-save never writes to the service. Press Ctrl+S to send it.', name), (m) => vscode.window.setStatusBarMessage(m, 5000));
-      return keepDirty(uri);
+      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Not sent: auto-save never writes to the service. Press Ctrl+S to send "{0}".', name));
     }
     const address = this.files.addressOf(uri);
     if (!address) throw vscode.FileSystemError.FileNotFound(uri);
