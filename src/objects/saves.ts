@@ -228,17 +228,20 @@ function documentName(uri: vscode.Uri): string {
 
 /**
  * Keeps a document dirty after a write that sent nothing, without throwing at
- * VS Code: a change made while the write runs (the last character replaced by
- * itself) makes VS Code keep the document dirty when the write returns.
+ * VS Code: a change made while the write runs makes VS Code keep the document
+ * dirty when the write returns. The change leaves the text as it was (a space
+ * added at the end and taken away again; an edit of a text by itself would be
+ * no change at all).
  */
 async function keepDirty(uri: vscode.Uri): Promise<void> {
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  const length = doc?.getText().length ?? 0;
-  if (!doc || !length) return;
-  const last = new vscode.Range(doc.positionAt(length - 1), doc.positionAt(length));
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(uri, last, doc.getText(last));
-  await vscode.workspace.applyEdit(edit);
+  if (!doc) return;
+  const end = doc.positionAt(doc.getText().length);
+  const add = new vscode.WorkspaceEdit();
+  add.insert(uri, end, ' ');
+  const remove = new vscode.WorkspaceEdit();
+  remove.delete(uri, new vscode.Range(end, end.translate(0, 1)));
+  if (!(await vscode.workspace.applyEdit(add)) || !(await vscode.workspace.applyEdit(remove))) log().warn(`${uri.path}: could not keep the unsent edit marked unsaved`);
 }
 
 function parsed(text: string): BaseInfo | undefined {

@@ -83,19 +83,16 @@ async function refusedSaveReportedOnce(page: Page, env: Env, diag: string): Prom
   await revertActive(page);
 }
 
-/** Changed over REST, edited here, Ctrl+S: one question; Escape: no other message; the edit kept, nothing sent. */
+/** The same field changed over REST and here, Ctrl+S: one question; Escape: no other message; the edit kept, nothing sent. */
 async function conflictAskedOnce(page: Page, env: Env, diag: string): Promise<void> {
   const { at, site } = await rootSite(env);
   await clearNotifications(page);
   await openObject(page, site.CommonName);
   await send(env, 'PUT', at, { ...site, SiteReference: `theirs-${Date.now()}` });
-  await cursorAfter(page, '"Tags": [');
-  await page.keyboard.type('"mine"');
+  await cursorAfter(page, '"SiteReference": "');
+  await page.keyboard.type('mine-');
   await page.keyboard.press('Control+s');
-  const dialog = page.locator('.monaco-dialog-box').first();
-  await dialog.waitFor({ timeout: 10_000 });
-  const question = (await dialog.innerText()).replace(/\s+/g, ' ');
-  if (!question.includes('changed on the server')) throw new Error(`the dialog says "${question}"`);
+  await page.locator('.quick-input-widget', { hasText: 'changed on the server too' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Escape');
   await page.waitForTimeout(3000);
   const texts = await notificationTexts(page);
@@ -104,7 +101,7 @@ async function conflictAskedOnce(page: Page, env: Env, diag: string): Promise<vo
   if (await page.locator('.monaco-dialog-box').count()) throw new Error('a second dialog');
   if (!(await activeTabDirty(page))) throw new Error('the edit is no longer marked unsaved');
   const server = await get(env, at);
-  if (JSON.stringify(server.Tags).includes('mine')) throw new Error('the conflicting edit was sent');
+  if (String(server.SiteReference).startsWith('mine-')) throw new Error('the conflicting edit was sent');
   await revertActive(page);
 }
 
@@ -157,15 +154,16 @@ async function editorSaveMerges(page: Page, env: Env, diag: string): Promise<voi
   await page.screenshot({ path: `${diag}/ui-house-merge.png` });
   if (!texts.some((t) => /merged with the server's changes to: .*InputScannerReportingPriorities/.test(t))) throw new Error(`no word of the merge: ${JSON.stringify(texts)}`);
 
-  // The same field changed on both sides: the user is asked; Escape sends nothing and keeps the edit.
-  await send(env, 'PUT', at, { ...both, Tags: ['theirs-ui'] });
-  await cursorAfter(page, '"merged-ui"');
-  await page.keyboard.type(', "mine-ui"');
+  // The same field changed on both sides (the first range's priority): the user is asked; Escape sends nothing and keeps the edit.
+  const row0 = both.InputScannerReportingPriorities.map((p: any, i: number) => (i === 0 ? { ...p, Priority: p.Priority + 500 } : p));
+  await send(env, 'PUT', at, { ...both, InputScannerReportingPriorities: row0 });
+  await cursorAfter(page, '"Priority": ');
+  await page.keyboard.type('9');
   await page.keyboard.press('Control+s');
   await page.locator('.quick-input-widget', { hasText: 'changed on the server too' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Escape');
   await page.waitForTimeout(1500);
-  if (JSON.stringify((await get(env, at)).Tags).includes('mine-ui')) throw new Error('the conflicting edit was sent');
+  if ((await get(env, at)).InputScannerReportingPriorities[0].Priority !== row0[0].Priority) throw new Error('the conflicting edit was sent');
   if (!(await activeTabDirty(page))) throw new Error('the edit is no longer marked unsaved');
   await revertActive(page);
 }
