@@ -14,7 +14,7 @@
  */
 import { OmsClient } from '../api/client';
 import { ApiError } from '../api/errors';
-import type { Http, RequestOptions } from '../api/http';
+import type { Http, RequestOptions, WriteApproval } from '../api/http';
 import { Kind, serverOwnedFields } from '../model/kinds';
 import { sameJson } from '../model/saveChecks';
 import type { BaseInfo } from '../model/types';
@@ -36,9 +36,11 @@ export interface Change {
    * precondition (a bulk edit re-applies its operations to the fresh read).
    */
   baseVersion?: number | null;
-  /** What to send, from the object as read right before sending (undefined for a create). `{ skip }`: nothing to send. */
-  build(live: BaseInfo | undefined): BaseInfo | { skip: string };
+  /** What to send, from the object as read right before sending (undefined for a create). `{ skip }`: nothing to send (a no-op, or not applicable to this object). */
+  build(live: BaseInfo | undefined): BaseInfo | Skip;
 }
+
+export interface Skip { skip: string; notApplicable?: boolean }
 
 export type Outcome = 'applied' | 'unchanged' | 'stale' | 'failed' | 'notSent';
 
@@ -69,6 +71,8 @@ export interface RunOptions {
   maxWaitMs?: number;
   /** Tries per object when throttled or unanswered (default 5). */
   maxAttempts?: number;
+  /** The user's one confirmation of the whole run on a production connection (src/connection/writeGate.ts). */
+  approval?: WriteApproval;
 }
 
 /** Successes after which a lowered concurrency goes up by one again. */
@@ -92,8 +96,10 @@ export async function runChanges(client: OmsClient, changes: Change[], options: 
     maxWaitMs: options.maxWaitMs ?? 30_000,
     maxAttempts: options.maxAttempts ?? 5,
     signal: options.signal,
+    approval: options.approval,
     throttled(index, ms) {
-      limit = Math.max(1, Math.floor(limit / 2));
+      // One slow-down per episode: refusals that arrive while others already wait do not halve again.
+      if (!waits.size) limit = Math.max(1, Math.floor(limit / 2));
       successes = 0;
       waits.set(index, Date.now() + ms);
       progress();
@@ -143,6 +149,7 @@ interface Runner {
   maxWaitMs: number;
   maxAttempts: number;
   signal?: AbortSignal;
+  approval?: WriteApproval;
   throttled(index: number, ms: number): void;
   resumed(index: number): void;
 }
@@ -155,7 +162,7 @@ async function runOne(runner: Runner, change: Change, index: number): Promise<Ch
   try {
     for (let attempt = 1; ; attempt++) {
       if (attempt > 1 && runner.signal?.aborted) return end('notSent', 'not sent: the run was cancelled while this object waited to be sent again');
-      const step = await tryOnce(runner.client, change);
+      const step = await tryOnce(runner.client, change, runner.approval);
       if ('result' in step) return step.result;
       if (attempt >= runner.maxAttempts) return end('failed', `${step.again} (gave up after ${attempt} tries)`);
       const ms = Math.min(step.waitMs, runner.maxWaitMs);
@@ -169,9 +176,9 @@ async function runOne(runner: Runner, change: Change, index: number): Promise<Ch
   }
 }
 
-async function tryOnce(client: OmsClient, change: Change): Promise<Step> {
+async function tryOnce(client: OmsClient, change: Change, approval: WriteApproval | undefined): Promise<Step> {
   const result = (outcome: Outcome, more: Partial<ChangeResult> = {}): Step => ({ result: { id: change.id, label: change.label, outcome, ...more } });
-  const watched = watch(client);
+  const watched = watch(client, approval);
   let live: BaseInfo | undefined;
   if (change.op !== 'create') {
     try {
@@ -228,7 +235,7 @@ async function tryOnce(client: OmsClient, change: Change): Promise<Step> {
   return retryable(write.error) ?? result('failed', { reason: reasonOf(write.error), before: live });
 }
 
-function isSkip(built: BaseInfo | { skip: string }): built is { skip: string } {
+export function isSkip(built: BaseInfo | Skip): built is Skip {
   return typeof built.skip === 'string' && !('$type' in built);
 }
 
@@ -272,13 +279,13 @@ interface Sent { method: RequestOptions['method']; json?: unknown; ok?: boolean;
  * executor does its own waiting and reading again, so it can lower the pace and never
  * resend a write unseen.
  */
-function watch(client: OmsClient): { client: OmsClient; log: Sent[] } {
+function watch(client: OmsClient, approval: WriteApproval | undefined): { client: OmsClient; log: Sent[] } {
   const log: Sent[] = [];
   const http = (async (req: RequestOptions) => {
     const sent: Sent = { method: req.method, json: req.json };
     log.push(sent);
     try {
-      const answer = await client.http({ ...req, idempotent: false, resendWhenThrottled: false });
+      const answer = await client.http({ ...req, idempotent: false, resendWhenThrottled: false, ...(approval && req.method !== 'GET' ? { approval } : {}) });
       sent.ok = true;
       return answer;
     } catch (e) {

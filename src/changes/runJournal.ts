@@ -38,7 +38,8 @@ export interface JournalEntry {
   before?: BaseInfo;
   /** Its version right after the run wrote it: an undo is stale if the object moved past it. */
   afterVersion?: number | null;
-  afterKey?: string;
+  /** The object as the run left it: the base when an undo meets a later change and merges. */
+  after?: BaseInfo;
 }
 
 export interface RunSummary { header: RunHeader; counts: Partial<Record<Outcome, number>> }
@@ -124,7 +125,7 @@ export class RunWriter {
       id: change.id, label: change.label, kind: change.kind.id, folderKey: change.folderKey, op: change.op, outcome: result.outcome,
       ...(change.key ? { key: change.key } : {}),
       ...(result.reason ? { reason: result.reason } : {}),
-      ...(result.outcome === 'applied' ? { before: result.before, afterVersion: result.after?.ConcurrencyVersion ?? null, afterKey: result.after?.Key ?? undefined } : {}),
+      ...(result.outcome === 'applied' ? { before: result.before, afterVersion: result.after?.ConcurrencyVersion ?? null, after: result.after } : {}),
     };
     return this.line(entry);
   }

@@ -1,13 +1,19 @@
 /** Small commands on one connection: rename, remove, sign out, make active. */
 import * as vscode from 'vscode';
+import { connectionNameProblem } from '../connection/connectionInfo';
+import { discardAndClose, objectDocuments, unsavedNote } from '../objects/closeDocuments';
 import { ConnectionTarget, connectionTarget, targeted } from './commandTargets';
 
 export const renameConnection = targeted({
   id: 'oms.renameConnection',
   target: connectionTarget,
   async run(s, { connection: c }: ConnectionTarget, _target: unknown, newName?: string) {
-    const label = newName ?? (await vscode.window.showInputBox({ title: 'Rename Connection', value: c.info.label, validateInput: (v) => (v.trim() ? undefined : 'Enter a name') }));
-    if (label) await s.connections.update(c.id, { label: label.trim() });
+    const problem = (v: string) => connectionNameProblem(v, s.connections.list(), c.id);
+    const label = newName ?? (await vscode.window.showInputBox({ title: 'Rename Connection', value: c.info.label, validateInput: problem }));
+    if (label === undefined) return;
+    const refused = problem(label);
+    if (refused) throw new Error(refused);
+    await s.connections.update(c.id, { label: label.trim() });
   },
 });
 
@@ -15,11 +21,15 @@ export const removeConnection = targeted({
   id: 'oms.removeConnection',
   target: connectionTarget,
   async run(s, { connection: c }: ConnectionTarget, _target: unknown, confirmed?: boolean) {
+    const ofIt = (uri: vscode.Uri) => uri.authority === c.id;
     if (!confirmed) {
-      const yes = 'Remove';
-      const choice = await vscode.window.showWarningMessage(`Remove the connection "${c.info.label}" and forget its token?`, { modal: true }, yes);
+      const yes = vscode.l10n.t('Remove');
+      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Remove the connection "{0}" and forget its token?', c.info.label),
+        { modal: true, detail: unsavedNote(objectDocuments(ofIt).dirty) }, yes);
       if (choice !== yes) return;
     }
+    // Its editors close first: none is left showing an object of a connection that is gone.
+    await discardAndClose(ofIt);
     await s.connections.remove(c.id);
   },
 });

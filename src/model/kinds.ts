@@ -59,7 +59,7 @@ interface KindEntry {
    */
   readonly operations: readonly Operation[];
   readonly actions: readonly Action[];
-  /** Shown in the tree as the object's description (a field name). */
+  /** Shown in the tree as the object's description (a field name), unless the name already says it (`descriptionOf`). */
   readonly describedBy?: string;
   /** Secrets: pulled as files only as a placeholder that is never sent (src/changes/code/fileForm.ts). */
   readonly sensitiveFields?: readonly string[];
@@ -167,4 +167,15 @@ export function arrayIdentity(k: Kind, field: string): ArrayIdentity | undefined
 
 export function supports(k: Kind, op: Operation): boolean {
   return k.operations.includes(op);
+}
+
+/**
+ * What the tree shows beside an object's name: its `describedBy` field, unless the name already holds
+ * it (a person "Zanele Brown" is not described as "Brown" again); undefined then, or when it is empty.
+ */
+export function descriptionOf(k: Kind, object: Readonly<Record<string, unknown>>): string | undefined {
+  const value = k.describedBy ? object[k.describedBy] : undefined;
+  if (typeof value !== 'string' || !value.trim()) return undefined;
+  const name = typeof object.CommonName === 'string' ? object.CommonName.toLowerCase() : '';
+  return name.includes(value.trim().toLowerCase()) ? undefined : value;
 }

@@ -10,9 +10,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { defaultMaxBodyBytes, defaultTokenTtlSeconds, defaultUser, isLoopback, startSandbox } from './server';
-import { defaultCompactAtBytes } from './journal';
-import { defaultInstanceName } from './seed';
+import { isLoopback } from './http/hostCheck';
+import { defaultMaxBodyBytes, defaultTokenTtlSeconds, defaultUser, startSandbox } from './server';
+import { defaultCompactAtBytes } from './store/compaction';
+import { defaultInstanceName } from './store/seed';
 
 const usage = `Usage: oms-sandbox [options]
 

@@ -7,21 +7,21 @@
  */
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import { isIP, type AddressInfo } from 'node:net';
-import { hostname, networkInterfaces } from 'node:os';
+import type { AddressInfo } from 'node:net';
 import { kinds } from '../model/kinds';
-import { randomToken, TokenAuthority } from './auth';
-import { compileSchemas } from './checks';
-import { Connections } from './connections';
-import type { RouteRequest, SandboxContext } from './context';
-import { Endpoint, endpoints, userLink } from './endpoints';
-import { Faults } from './faults';
-import { errorBody, HttpError, Reply, send } from './http';
-import type { JournalOptions } from './journal';
-import { randomKey } from './objects';
-import { pathSegments, Router } from './router';
-import { defaultInstanceName, seedStore } from './seed';
-import { Store } from './store';
+import { randomToken, TokenAuthority } from './http/auth';
+import { compileSchemas } from './routes/checks';
+import { Connections } from './http/connections';
+import { isLocalHost, isLoopback, localNamesFor } from './http/hostCheck';
+import type { RouteRequest, SandboxContext } from './routes/context';
+import { Endpoint, endpoints } from './routes/endpoints';
+import { Faults } from './routes/faults';
+import { errorBody, hasBody, HttpError, Reply, send } from './http/replies';
+import type { JournalOptions } from './store/journal';
+import { randomKey } from './store/objects';
+import { pathSegments, Router } from './http/router';
+import { defaultInstanceName, seedStore } from './store/seed';
+import { Store } from './store/store';
 
 export interface SandboxOptions {
   /** Interface to listen on; default 127.0.0.1. Anything but a loopback address needs `allowRemote`. */
@@ -103,8 +103,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const router = endpoints();
   compileSchemas(kinds.values());
-  const localNames = new Set(loopbackNames);
-  if (options.allowRemote) for (const name of machineNames()) localNames.add(name);
+  const localNames = localNamesFor(!!options.allowRemote);
 
   let inFlight = 0;
   let onDrained: (() => void) | undefined;
@@ -171,38 +170,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-/** Host names a local server answers to besides its bound address (and `*.localhost`, `127.*`). */
-const loopbackNames = ['localhost', '127.0.0.1', '[::1]'];
-
-/** True for `localhost` and loopback addresses (127.0.0.0/8, ::1): the only hosts served without `allowRemote`. */
-export function isLoopback(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  return h === '::1' || h === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(h);
-}
-
-/** With `allowRemote`: the names other machines reach this one by (its host name and interface addresses). */
-function machineNames(): string[] {
-  const names = [hostname().toLowerCase()];
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) names.push(a.family === 'IPv6' ? `[${a.address.toLowerCase()}]` : a.address);
-  }
-  return names;
-}
-
-/**
- * True when the Host header names this machine: a loopback name or the bound
- * address. Anything else (a DNS name pointing here from a web page) is 421.
- */
-function isLocalHost(hostHeader: string | undefined, names: ReadonlySet<string>): boolean {
-  if (hostHeader === undefined) return true;
-  const m = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(hostHeader.trim().toLowerCase());
-  if (!m) return false;
-  const name = m[1].replace(/\.$/, '');
-  return names.has(name) || name.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
-}
-
 async function respond(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, res: ServerResponse, log?: (line: string) => void): Promise<void> {
   const started = Date.now();
   const target = req.url ?? '/';
@@ -211,13 +178,15 @@ async function respond(ctx: SandboxContext, router: Router<Endpoint>, names: Rea
   const r: Routed = { authenticated: false };
   let reply: Reply;
   try {
-    reply = await route(ctx, router, names, req, pathname, q >= 0 ? target.slice(q + 1) : '', r);
+    // Most handlers answer at once: awaited only when they did not (no turn of the event loop for a read).
+    const routed = route(ctx, router, names, req, pathname, q >= 0 ? target.slice(q + 1) : '', r);
+    reply = routed instanceof Promise ? await routed : routed;
   } catch (e) {
     reply = e instanceof HttpError
       ? { status: e.status, body: errorBody(e), headers: e.headers }
       : { status: 500, body: { Message: `Internal sandbox error: ${(e as Error)?.message ?? String(e)}` } };
   }
-  if (!req.complete) {
+  if (hasBody(req) && !req.complete) {
     // A body left unread (refused, too large, or sent where none is read): discard a bounded
     // amount so the client can read the answer, then close. Never buffered.
     reply.headers = { ...reply.headers, Connection: 'close' };
@@ -249,7 +218,7 @@ function drain(req: IncomingMessage, limit: number): void {
 }
 
 /** Host check, routing, authentication, then injected faults (authenticated requests only), then the handler. */
-async function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, pathname: string, search: string, routed: Routed): Promise<Reply> {
+function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, pathname: string, search: string, routed: Routed): Reply | Promise<Reply> {
   if (!isLocalHost(req.headers.host, names)) {
     throw new HttpError(421, 'This sandbox answers only to local names (localhost, 127.0.0.1, [::1] or its bound address) in the Host header');
   }
@@ -261,7 +230,7 @@ async function route(ctx: SandboxContext, router: Router<Endpoint>, names: Reado
     const auth = ctx.auth.check(req.headers.authorization);
     if ('denied' in auth) throw new HttpError(401, auth.denied, undefined, { 'WWW-Authenticate': 'Bearer' });
     routed.authenticated = true;
-    r.user = userLink(auth.user, ctx.store.instance);
+    r.userName = auth.user;
     if (segments[0] !== 'sandbox') {
       const fault = ctx.faults.take(pathname);
       if (fault) return fault;

@@ -22,6 +22,17 @@ export interface SaveTarget {
 export interface SaveOptions {
   /** The user chose to overwrite the server's newer version. */
   overwrite?: boolean;
+  /**
+   * The object as just read from the server (a run that read it to build the
+   * edit): no second read before the write. Its version still decides the conflict.
+   */
+  current?: BaseInfo;
+  /**
+   * Notes and Links in the edit: 'refuse' an edit of them (a user's text, the
+   * default), or 'ignore' them (an edit built on an older copy: Restore, a
+   * table or quick edit read a while ago): the server's are kept.
+   */
+  notStored?: 'refuse' | 'ignore';
 }
 
 /** Fields the service keeps out of a PUT: it never stores an edit of them. */
@@ -49,15 +60,16 @@ export async function saveObject(client: OmsClient, target: SaveTarget, edited: 
     }
     if (!supports(target.kind, 'update')) return refused('readonly', `The service cannot update ${target.kind.pluralLabel.toLowerCase()}.`);
 
-    const current = await client.get(target.kind, target.folderKey, target.key);
+    const current = options.current ?? await client.get(target.kind, target.folderKey, target.key);
     // What to do instead (Add Note…, undo a Key edit) says more than the schema's complaint about the same field.
-    const problem = unsendable(current, object) ?? schemaRefusal(target.kind, object);
+    const edit = options.notStored === 'ignore' ? withServerFields(object, current) : object;
+    const problem = unsendable(current, edit) ?? schemaRefusal(target.kind, edit);
     if (problem) return { status: 'refused', refusal: problem };
     const version = current.ConcurrencyVersion ?? null;
     if (version !== base && !options.overwrite) return { status: 'conflict', server: current, base };
-    if (sameJson(withoutVersion(object), withoutVersion(current))) return { status: 'unchanged', object: current };
+    if (sameJson(withoutVersion(edit), withoutVersion(current))) return { status: 'unchanged', object: current };
 
-    const body = { ...object, Key: target.key, InFolderKey: current.InFolderKey ?? target.folderKey, ConcurrencyVersion: version };
+    const body = { ...edit, Key: target.key, InFolderKey: current.InFolderKey ?? target.folderKey, ConcurrencyVersion: version };
     try {
       await client.update(target.kind, body);
     } catch (e) {
@@ -124,6 +136,18 @@ function changedNotStoredFields(current: BaseInfo, edited: BaseInfo): Array<(typ
   return notStoredFields.filter((f) => f in edited && !sameJson(edited[f] ?? [], current[f] ?? []));
 }
 
+/**
+ * The edit with the server's Notes and Links, in their place: an edit built on
+ * an older copy carries old ones, and a PUT does not store them anyway (the
+ * one place they are set aside).
+ */
+function withServerFields(object: BaseInfo, current: BaseInfo): BaseInfo {
+  const edit: BaseInfo = { ...object };
+  if ('Notes' in object || 'Notes' in current) edit.Notes = current.Notes;
+  if ('Links' in object || 'Links' in current) edit.Links = current.Links;
+  return edit;
+}
+
 function withoutVersion(object: BaseInfo): BaseInfo {
   const { ConcurrencyVersion: _v, ...rest } = object;
   return rest;
@@ -138,7 +162,9 @@ function refusalOf(e: ApiError): Refusal {
   const reason = e.message.replace(/\s+/g, ' ').replace(/[.\s]+$/, '');
   const pointers = e.details.map((d) => d.pointer).filter((p): p is string => !!p);
   switch (e.kind) {
-    case 'auth': return { kind: 'auth', message: `The service did not accept your sign-in (${reason}): sign in and save again.` };
+    case 'auth': return e.notSignedIn
+      ? { kind: 'auth', message: `Not sent: you are signed out (${reason}): sign in, then save again; your text is kept.` }
+      : { kind: 'auth', message: `The service did not accept your sign-in (${reason}): sign in and save again.` };
     case 'permission': return { kind: 'permission', message: `The service does not let you change this object (${reason}): ask for access; your text is kept.` };
     case 'notFound': return { kind: 'notFound', message: `The object is gone from the server (${reason}): copy your text if you need it, then close the editor.` };
     case 'network': case 'timeout': return { kind: 'unreachable', message: `The service did not answer (${reason}): save again when it is reachable.` };

@@ -7,7 +7,6 @@
  */
 import * as assert from 'assert';
 import { ChildProcess, spawn } from 'child_process';
-import * as fs from 'fs';
 import * as http from 'http';
 import * as https from 'https';
 import * as net from 'net';
@@ -15,14 +14,17 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/testApi';
 import type { ObjectNode } from '../../src/tree/nodes/objectNode';
-import { makePrivateCa } from './host/privateCa';
+import { makeCertificates } from '../unit/sandbox/certificates';
 import { asShown, childrenOf, closeAllEditors, folderWith, label, nodeAt, sandboxUrl, services, setText, waitFor } from './helpers';
 
 let s: TestApi;
 const password = process.env.OMS_SANDBOX_PASSWORD ?? 'admin';
 
-/** Forwards every request it gets (plain, or in a CONNECT tunnel) to `target`, whatever host was asked for; counts them. */
-async function forwardingProxy(target: URL): Promise<{ url: string; seen: string[]; tunnels: string[]; close: () => Promise<void> }> {
+/**
+ * Forwards every request it gets (plain, or in a CONNECT tunnel) to `target`, whatever host was asked
+ * for; counts them. With `credentials` (user:password) it asks for them first (407), as a company proxy does.
+ */
+async function forwardingProxy(target: URL, credentials?: string): Promise<{ url: string; seen: string[]; tunnels: string[]; close: () => Promise<void> }> {
   const seen: string[] = [];
   const tunnels: string[] = [];
   const forward = (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -40,6 +42,10 @@ async function forwardingProxy(target: URL): Promise<{ url: string; seen: string
   const proxy = http.createServer(forward);
   proxy.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
     tunnels.push(req.url!);
+    if (credentials && req.headers['proxy-authorization'] !== `Basic ${Buffer.from(credentials).toString('base64')}`) {
+      socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="company"\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length) socket.unshift(head);
     inner.emit('connection', socket);
@@ -131,6 +137,23 @@ suite('network: proxy and private CA', () => {
     assert.ok(proxy.seen.every((r) => r.includes(host)), 'only that host');
   });
 
+  test('a proxy that asks for credentials: those in http.proxy are used; without them, one message saying where they go', async () => {
+    const sandbox = new URL(sandboxUrl);
+    const proxy = await forwardingProxy(sandbox, 'staff:proxy-pass-42');
+    cleanups.push(proxy.close);
+    cleanups.push(() => setHttp('proxy', undefined));
+    const host = `sandbox.oms.test:${sandbox.port}`;
+    const id: string = await vscode.commands.executeCommand('oms.addConnection', { label: 'Proxy with credentials', baseUrl: `http://${host}`, token: process.env.OMS_SANDBOX_TOKEN });
+    cleanups.push(() => s.connections.remove(id));
+    const client = s.connections.get(id)!.client;
+    await setHttp('proxy', proxy.url.replace('http://', 'http://staff:proxy-pass-42@'));
+    assert.ok((await client.instance()).Key, 'through the proxy with the credentials of http.proxy');
+    assert.ok(proxy.seen.includes(`GET ${host}/api`), proxy.seen.join(', '));
+    await setHttp('proxy', proxy.url);
+    const error = await client.instance().then(() => undefined, (e: Error) => e);
+    assert.strictEqual(error?.message, `Cannot reach ${host}: the proxy (setting http.proxy) answered 407: it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port)`);
+  });
+
   test('the HTTPS sandbox with a private CA the system trusts: sign in, browse and save', async function () {
     const cert = process.env.OMS_TEST_TLS_CERT, key = process.env.OMS_TEST_TLS_KEY;
     if (!cert || !key) this.skip();
@@ -142,10 +165,10 @@ suite('network: proxy and private CA', () => {
   });
 
   test('a certificate nobody trusted: one clear message naming the host and why, in the error and the tree', async () => {
-    const dir = fs.mkdtempSync(path.join(process.env.OMS_TEST_DIAGNOSTICS ?? '/tmp', 'untrusted-'));
-    const ca = makePrivateCa(dir, 'Nobody');
+    const ca = makeCertificates();
+    cleanups.push(() => ca.remove());
     let requests = 0;
-    const server = https.createServer({ cert: fs.readFileSync(ca.certFile), key: fs.readFileSync(ca.keyFile) }, (_req, res) => { requests++; res.end('{}'); });
+    const server = https.createServer({ cert: ca.cert, key: ca.key }, (_req, res) => { requests++; res.end('{}'); });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     cleanups.push(() => new Promise((r) => { server.closeAllConnections(); server.close(r); }));
     const host = `127.0.0.1:${(server.address() as net.AddressInfo).port}`;

@@ -1,12 +1,20 @@
 // The defects of issue 26 where a person sees them: each check does what the report did, with mouse and
 // keyboard, and reads the result from the sandbox or the screen.
 import type { Frame, Page } from 'playwright-core';
-import { get, send, menuItem, until, input, palette, floors, goToObject, type Env, type UiCheckList } from './uiHelpers';
+import { get, send, menuItem, until, input, palette, floors, goToObject, notification, rootSite, openSiteEditor, cursorAfter, revertActive, activeTabDirty, type Env, type UiCheckList, quickEditFirstPriority } from './uiHelpers';
 
 const tree = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 
+/** The Objects view in front: its activity-bar item, unless it is in front already (a second click would hide it). */
+async function showObjects(page: Page): Promise<void> {
+  const shown = await page.locator('.sidebar .title-actions .action-label[aria-label="Collapse All"]').first().isVisible().catch(() => false);
+  if (!shown) await page.locator('.part.activitybar .action-item a[aria-label^="OMS"], .part.activitybar .action-item[aria-label^="OMS"]').first().click();
+  await page.locator('.sidebar .title-actions .action-label[aria-label="Collapse All"]').first().waitFor({ timeout: 10_000 });
+}
+
 /** Collapse All, then open the connection and its instance: the root's folders and kinds show at level 3. */
 async function treeFromTop(page: Page): Promise<void> {
+  await showObjects(page);
   await palette(page, 'View: Close All Editors');
   const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" }).first();
   while (await dontSave.waitFor({ timeout: 1_000 }).then(() => true, () => false)) await dontSave.click();
@@ -46,14 +54,7 @@ async function loadAllKeptAfterSave(page: Page, env: Env): Promise<void> {
     await row.waitFor({ timeout: 10_000 });
     await row.click({ button: 'right' });
     await menuItem(page, 'Edit Scanner Priorities');
-    await input(page).waitFor({ timeout: 10_000 });
-    await page.waitForTimeout(500);
-    await page.keyboard.press('Enter'); // the first range
-    await page.waitForTimeout(500);
-    await input(page).fill(String((scanner.InputScannerReportingPriorities[0].Priority + 1) % 10));
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(500);
-    await page.keyboard.press('Enter'); // the status as it is
+    await quickEditFirstPriority(page, (scanner.InputScannerReportingPriorities[0].Priority + 1) % 10);
     await until('the quick edit saved', async () => (await get(env, `${at}/${scanner.Key}`)).ConcurrencyVersion === scanner.ConcurrencyVersion + 1);
     await page.mouse.move(900, 500);
     await page.waitForTimeout(2_000); // the group is updated after the save
@@ -136,12 +137,149 @@ async function pushWarnsWithoutRecipients(page: Page, env: Env): Promise<void> {
   const outbox = async () => JSON.stringify(await get(env, '/sandbox/outbox'));
   if ((await outbox()).includes(message)) throw new Error('Enter on the summary sent a notification that names nobody');
   await page.locator('.quick-input-widget .quick-input-titlebar', { hasText: /no one is named/ }).first().waitFor({ timeout: 5_000 });
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Send without recipients' }).first().click();
+  await page.keyboard.press('ArrowDown'); // to "Send without recipients", as a keyboard user would
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Send without recipients' }).first().waitFor({ timeout: 5_000 });
+  await page.keyboard.press('Enter');
   await until('the push in the outbox', async () => (await outbox()).includes(message));
+}
+
+/** Types a command into a terminal (opened and closed with Ctrl+`): files made as a person would. */
+async function inTerminal(page: Page, line: string): Promise<void> {
+  await page.keyboard.press('Control+Backquote');
+  const terminal = page.locator('.terminal-wrapper textarea, .xterm-helper-textarea').first();
+  await terminal.waitFor({ timeout: 15_000 });
+  await page.waitForTimeout(1_000);
+  await terminal.focus();
+  await page.keyboard.type(`${line}\n`);
+  await page.waitForTimeout(500);
+  await page.keyboard.press('Control+Backquote');
+}
+
+/** Explorer, right-click the file, Batch-Add People from File. */
+async function batchAddFromExplorer(page: Page, file: string): Promise<void> {
+  await page.keyboard.press('Control+Shift+E');
+  const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first();
+  await row.waitFor({ timeout: 15_000 });
+  await row.click({ button: 'right' });
+  await menuItem(page, 'Batch-Add People from File');
+}
+
+async function intoHeadOffice(page: Page): Promise<void> {
+  const folder = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Head Office' }).first();
+  await folder.waitFor({ timeout: 10_000 });
+  await folder.click();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Use Head Office' }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+}
+
+const peopleNamed = async (env: Env, surname: string) => {
+  const root = await get(env, '/api');
+  const head = (await get(env, `/api/f/${root.Key}/folders`)).find((f: any) => f.CommonName === 'Head Office');
+  return (await get(env, `/api/f/${head.Key}/people?pageSize=1000`)).filter((p: any) => p.Surname === surname);
+};
+
+/**
+ * 26.9 and 26.4: a CSV with the same person twice and a blank row: the duplicate is flagged and not
+ * sent, the blank row is said; the person added is found by Go to Object at once.
+ */
+async function batchFlagsDuplicatesAndFindsAtOnce(page: Page, env: Env): Promise<void> {
+  const stamp = Date.now().toString(36);
+  const surname = `Dupe${stamp}`;
+  const { floor1 } = await floors(env);
+  const [scanner] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
+  await goToObject(page, scanner.CommonName); // a full walk of Go to Object first, as in the report
+  await palette(page, 'View: Close All Editors');
+  await inTerminal(page, `printf 'GivenName,Surname,Email\\nZed,${surname},zed.${stamp}@example.com\\n\\nZed,${surname},zed.${stamp}@example.com\\n' > ui-dup.csv`);
+  await batchAddFromExplorer(page, 'ui-dup.csv');
+  await intoHeadOffice(page);
+  const dialog = page.locator('.monaco-dialog-box').first();
+  await dialog.waitFor({ timeout: 10_000 });
+  const text = (await dialog.innerText()).replace(/\s+/g, ' ');
+  if (!/same e-mail address as line 2/.test(text)) throw new Error(`the duplicate is not flagged: "${text}"`);
+  if (!/1 blank row skipped \(line 3\)/.test(text)) throw new Error(`the blank row is not said: "${text}"`);
+  await dialog.locator('.monaco-button', { hasText: 'Send the 1 Valid' }).click();
+  await until('the person on the server', async () => (await peopleNamed(env, surname)).length === 1);
+  await page.waitForTimeout(1_000);
+  if ((await peopleNamed(env, surname)).length !== 1) throw new Error('the duplicate row was sent too');
+  await showObjects(page);
+  await goToObject(page, `Zed ${surname}`);
+}
+
+/** 26.5: a Latin-1 CSV: the encoding is asked (each choice shows the line as it reads), the names arrive as written. */
+async function latin1AskedNotMangled(page: Page, env: Env): Promise<void> {
+  const surname = `M\u00fcller${Date.now().toString(36)}`;
+  // \351 is é and \374 ü in Latin-1: the bytes a spreadsheet saving "Latin-1" writes.
+  await inTerminal(page, `printf 'Given Name,Surname\\nJos\\351,M\\374ller${surname.slice(6)}\\n' > ui-latin1.csv`);
+  await batchAddFromExplorer(page, 'ui-latin1.csv');
+  const western = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Western (Windows-1252' }).first();
+  await western.waitFor({ timeout: 10_000 });
+  const shown = (await western.innerText()).replace(/\s+/g, ' ');
+  if (!shown.includes(`José,${surname}`)) throw new Error(`the choice shows "${shown}"`);
+  await page.keyboard.press('Enter');
+  await intoHeadOffice(page);
+  const dialog = page.locator('.monaco-dialog-box').first();
+  await dialog.waitFor({ timeout: 10_000 });
+  await dialog.locator('.monaco-button', { hasText: 'Add 1' }).click();
+  const [person] = await until('the person on the server', async () => { const p = await peopleNamed(env, surname); return p.length ? p : undefined; });
+  if (person.GivenName !== 'José') throw new Error(`stored as "${person.GivenName} ${person.Surname}"`);
+  await showObjects(page);
+}
+
+/** 26.10: every row invalid: the dialog does not promise a .people.json file (stopping writes none), and none is written. */
+async function allInvalidPromisesNoFile(page: Page): Promise<void> {
+  await inTerminal(page, `printf 'Given Name,Surname,Email\\nAda,Lovelace,not-an-address\\n' > ui-bad.csv`);
+  await batchAddFromExplorer(page, 'ui-bad.csv');
+  await intoHeadOffice(page);
+  const dialog = page.locator('.monaco-dialog-box').first();
+  await dialog.waitFor({ timeout: 10_000 });
+  const text = (await dialog.innerText()).replace(/\s+/g, ' ');
+  await page.keyboard.press('Escape');
+  if (/\.people\.json/.test(text)) throw new Error(`the dialog promises a file: "${text}"`);
+  if (!/No row can be sent/.test(text)) throw new Error(`the dialog says "${text}"`);
+  await page.waitForTimeout(1_000);
+  if (await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'ui-bad.failed-' }).count()) throw new Error('a failed-items file was written');
+  await showObjects(page);
+}
+
+/** 26.14: Sign Out from the tree: the folders go at once; a save then says signed out and sends nothing; Sign in brings them back. */
+async function signOutShowsAtOnce(page: Page, env: Env): Promise<void> {
+  const { at, site } = await rootSite(env);
+  await treeFromTop(page);
+  await tree(page).filter({ hasText: /^\s*Engage sites/ }).and(page.locator('[aria-level="3"]')).first().click();
+  await openSiteEditor(page, site.CommonName);
+  await cursorAfter(page, '"Tags": [');
+  await page.keyboard.type('"signed-out"');
+  const connection = tree(page).and(page.locator('[aria-level="1"]')).first();
+  await connection.click({ button: 'right' });
+  await menuItem(page, 'Sign Out');
+  const signIn = tree(page).filter({ hasText: 'Sign in' }).first();
+  await signIn.waitFor({ timeout: 5_000 });
+  if (await tree(page).filter({ hasText: /^\s*Head Office/ }).count()) throw new Error('the folders are still listed after Sign Out');
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+s');
+  const said = await notification(page, /signed out|sign-in/);
+  const text = (await said.innerText()).replace(/\s+/g, ' ');
+  await page.keyboard.press('Escape');
+  if (/did not accept/.test(text)) throw new Error(`the save says "${text}"`);
+  if (!/Not sent: you are signed out/.test(text)) throw new Error(`the save says "${text}"`);
+  if ((await get(env, at)).ConcurrencyVersion !== site.ConcurrencyVersion) throw new Error('the save was sent');
+  if (!(await activeTabDirty(page))) throw new Error('the edit was lost');
+  await signIn.click();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Paste an access token' }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  await input(page).waitFor({ timeout: 10_000 });
+  await input(page).fill(env.OMS_SANDBOX_TOKEN);
+  await page.keyboard.press('Enter');
+  await tree(page).filter({ hasText: /^\s*Head Office/ }).first().waitFor({ timeout: 15_000 });
+  await revertActive(page);
 }
 
 export const defectChecks: UiCheckList = (page, env) => [
   ['ui: defects: Up and Down in the priorities table\'s Status column move between rows; typing picks a status', () => statusArrowsMove(page, env)],
   ['ui: defects: Send Push Notification counts 6 steps throughout; naming nobody, it warns and Enter sends nothing', () => pushWarnsWithoutRecipients(page, env)],
+  ['ui: defects: Batch-Add flags a second row with the same e-mail and says the blank row; Go to Object finds the person at once', () => batchFlagsDuplicatesAndFindsAtOnce(page, env)],
+  ['ui: defects: a Latin-1 CSV asks its encoding, showing the line as each reads; the names arrive as written', () => latin1AskedNotMangled(page, env)],
+  ['ui: defects: Batch-Add with every row invalid promises no .people.json file and writes none', () => allInvalidPromisesNoFile(page)],
+  ['ui: defects: Sign Out empties the tree at once; a save then says signed out and sends nothing', () => signOutShowsAtOnce(page, env)],
   ['ui: defects: Load all on a group, a quick edit of one scanner: the group keeps all it loaded', () => loadAllKeptAfterSave(page, env)],
 ];

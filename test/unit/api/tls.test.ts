@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttp } from '../../../src/api/http';
 import { ApiError } from '../../../src/api/errors';
-import { makePrivateCa } from '../../integration/host/privateCa';
+import { makeCertificates } from '../sandbox/certificates';
 
 let dir: string;
 before(() => {
@@ -38,9 +38,10 @@ async function refusal(p: Promise<unknown>): Promise<ApiError> {
 }
 
 test('a certificate signed by a CA this system does not trust: one message naming the host and why; sent once, no request reached the server', async () => {
-  const ca = makePrivateCa(dir, 'Untrusted');
+  const ca = makeCertificates();
+  after(() => ca.remove());
   let requests = 0;
-  const srv = await listen(createHttpsServer({ cert: readFileSync(ca.certFile), key: readFileSync(ca.keyFile) }, (_req, res) => { requests++; res.end('{}'); }));
+  const srv = await listen(createHttpsServer({ cert: ca.cert, key: ca.key }, (_req, res) => { requests++; res.end('{}'); }));
   try {
     const http = createHttp({ baseUrl: `https://127.0.0.1:${srv.port}`, token: () => 'tls-token-1234', backoffMs: 1, maxAttempts: 4 });
     const e = await refusal(http({ method: 'GET', path: '/api' }));
