@@ -97,13 +97,14 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
 
   // Plan: 3 updates, no delete until deletes are included.
   await palette(page, 'OMS: Plan Changes');
+  // The Objects view folded: the Object Changes view gets the side bar (its rows are drawn only when in view).
   await planRow(page, 'Update (3)').waitFor({ timeout: 20_000 });
+  await page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first().click();
   await planRow(page, 'Deleted files, not sent (1)').waitFor({ timeout: 5_000 });
   if (await planPane(page).locator('.monaco-list-row', { hasText: /^\s*Delete \(/ }).count()) throw new Error('a delete shown before deletes were included');
   await planAction(page, 'Include Deletes');
   await planRow(page, /Delete \(1\)/).waitFor({ timeout: 20_000 });
-  // For the README: the Objects view folded, the side bar wider, an update opened beside the server's version.
-  await page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first().click();
+  // For the README: the side bar wider, an update opened beside the server's version.
   const sash = await page.locator('.part.sidebar').boundingBox();
   if (sash) {
     await page.mouse.move(sash.x + sash.width + 1, 400);
