@@ -49,10 +49,11 @@ export const bulkEdit: Command = {
 async function targetsOf(connection: Connection, arg: unknown, selected: unknown): Promise<Target[]> {
   const nodes = Array.isArray(selected) && selected.length > 1 ? selected : [arg];
   const query = (arg as { query?: unknown } | undefined)?.query;
-  if (typeof query === 'string') return queryResults(connection, query);
-  if (arg === undefined || typeof arg === 'string') {
+  if (typeof query === 'string' && query.trim()) return queryResults(connection, query);
+  // Nothing typed yet (or the palette): ask; an empty query would select everything.
+  if (arg === undefined || typeof arg === 'string' || typeof query === 'string') {
     const typed = await vscode.window.showInputBox({ title: vscode.l10n.t('Bulk Edit: objects whose name holds'), prompt: vscode.l10n.t('Every object that matches, in every folder, is selected'), ignoreFocusOut: true });
-    if (typed === undefined) throw new vscode.CancellationError();
+    if (!typed?.trim()) throw new vscode.CancellationError();
     return queryResults(connection, typed);
   }
   const out: Target[] = [];
