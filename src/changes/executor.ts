@@ -4,8 +4,9 @@
  * from it, check the version the change was planned against, send through the one save
  * (src/save/saveObject.ts), read it back. Rules (see EXECUTOR.md beside the worktrees and
  * the design note on many objects):
- * - bounded concurrency, halved on 429/503, raised again by one after 20 successes;
- * - 429/503 honour Retry-After (capped) and the object restarts from its read;
+ * - bounded concurrency, lowered by one (not below two) on 429/503, raised again after
+ *   successes; 429/503 honour Retry-After (capped) and the object restarts from its read;
+ *   a waiting object holds no slot, so waits overlap rather than add up;
  * - a write is never resent blindly: after a write of unknown effect (no answer, 5xx) the
  *   object is read again and counts as applied only if the server holds what was sent at a
  *   newer version;
@@ -58,7 +59,7 @@ export interface ChangeResult {
 export interface RunProgress { done: number; total: number; failed: number; waitingSeconds?: number }
 
 export interface RunOptions {
-  /** Requests in flight at most (default 4); halved on 429/503, raised again after successes. */
+  /** Objects in flight at most (default 4); lowered on 429/503, raised again after successes. */
   concurrency?: number;
   /** Chosen by the user before the run starts: after the first failure, start nothing more. */
   stopOnError: boolean;
@@ -76,58 +77,95 @@ export interface RunOptions {
 }
 
 /** Successes after which a lowered concurrency goes up by one again. */
-const raiseAfter = 20;
+const raiseAfter = 10;
+/** Longest pause of new sends after a 429/503 (the throttled object itself waits its whole Retry-After). */
+const pauseMs = 250;
 
 export async function runChanges(client: OmsClient, changes: Change[], options: RunOptions): Promise<ChangeResult[]> {
   const total = changes.length;
   const results = new Array<ChangeResult>(total);
+  const tries = new Array<number>(total).fill(0);
   const most = Math.max(1, options.concurrency ?? 4);
+  const floor = Math.min(2, most);
+  const maxWaitMs = options.maxWaitMs ?? 30_000;
+  const maxAttempts = options.maxAttempts ?? 5;
   let limit = most, successes = 0, next = 0, active = 0, done = 0, failed = 0, stopped = false;
-  const waits = new Map<number, number>();
+  /** New objects start no earlier than this; `slowedAt`: the last slow-down, one per Retry-After. */
+  let pausedUntil = 0, slowedAt = -Infinity;
+  /** Objects told to come back later (index → when), off the concurrency; then ready to try again from the read. */
+  const waiting = new Map<number, number>();
+  const ready: number[] = [];
+  const timers = new Set<NodeJS.Timeout>();
   const cancelled = () => options.signal?.aborted ?? false;
+  const halted = () => stopped || cancelled();
 
   const progress = () => {
-    const until = Math.max(0, ...waits.values());
+    const until = Math.max(0, ...waiting.values());
     const waitingSeconds = until > Date.now() ? Math.ceil((until - Date.now()) / 1000) : undefined;
     options.onProgress?.({ done, total, failed, ...(waitingSeconds ? { waitingSeconds } : {}) });
   };
-  const runner: Runner = {
-    client,
-    maxWaitMs: options.maxWaitMs ?? 30_000,
-    maxAttempts: options.maxAttempts ?? 5,
-    signal: options.signal,
-    approval: options.approval,
-    throttled(index, ms) {
-      // One slow-down per episode: refusals that arrive while others already wait do not halve again.
-      if (!waits.size) limit = Math.max(1, Math.floor(limit / 2));
-      successes = 0;
-      waits.set(index, Date.now() + ms);
-      progress();
-    },
-    resumed(index) {
-      waits.delete(index);
-    },
+  const later = (ms: number, f: () => void) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      f();
+    }, ms);
+    timers.add(timer);
   };
 
   await new Promise<void>((resolve) => {
+    let pumpAt = 0;
     const pump = () => {
-      while (!stopped && !cancelled() && active < limit && next < total) start(next++);
-      if (active === 0 && (next >= total || stopped || cancelled())) resolve();
+      const now = Date.now();
+      while (!halted() && active < limit && (ready.length || (next < total && now >= pausedUntil))) start(ready.shift() ?? next++);
+      if (!halted() && next < total && pausedUntil > now && pumpAt !== pausedUntil) {
+        pumpAt = pausedUntil;
+        later(pausedUntil - now, pump);
+      }
+      if (active === 0 && (halted() || (next >= total && !waiting.size && !ready.length))) {
+        for (const timer of timers) clearTimeout(timer);
+        resolve();
+      }
+    };
+    const end = (index: number, result: ChangeResult) => {
+      results[index] = result;
+      done++;
+      if (result.outcome === 'failed') {
+        failed++;
+        if (options.stopOnError) stopped = true;
+      } else if (result.outcome !== 'notSent' && limit < most && ++successes >= raiseAfter) {
+        limit++;
+        successes = 0;
+      }
+      options.onResult?.(result);
+    };
+    /**
+     * Throttled or unanswered: the object waits as told, holding no slot, so waits overlap
+     * instead of queueing one after another. A 429/503 also slows the run gently, once per
+     * Retry-After: one fewer in flight (not below two) and a short pause of new objects.
+     */
+    const comeBack = (index: number, ms: number, throttled: boolean) => {
+      const now = Date.now();
+      if (throttled && now - slowedAt >= ms) {
+        slowedAt = now;
+        limit = Math.max(floor, limit - 1);
+        successes = 0;
+        pausedUntil = Math.max(pausedUntil, now + Math.min(ms, pauseMs));
+      }
+      waiting.set(index, now + ms);
+      later(ms, () => {
+        waiting.delete(index);
+        ready.push(index);
+        pump();
+      });
     };
     const start = (index: number) => {
       active++;
-      void runOne(runner, changes[index], index).then((result) => {
+      const change = changes[index];
+      void tryOnce(client, change, options.approval).catch((e: unknown): Step => ({ result: ended(change, 'failed', (e as Error).message) })).then((step) => {
         active--;
-        results[index] = result;
-        done++;
-        if (result.outcome === 'failed') {
-          failed++;
-          if (options.stopOnError) stopped = true;
-        } else if (result.outcome !== 'notSent' && limit < most && ++successes >= raiseAfter) {
-          limit++;
-          successes = 0;
-        }
-        options.onResult?.(result);
+        if ('result' in step) end(index, step.result);
+        else if (++tries[index] >= maxAttempts) end(index, ended(change, 'failed', `${step.again} (gave up after ${tries[index]} tries)`));
+        else comeBack(index, Math.min(step.waitMs, maxWaitMs), step.throttled);
         progress();
         pump();
       });
@@ -138,43 +176,19 @@ export async function runChanges(client: OmsClient, changes: Change[], options: 
 
   for (let i = 0; i < total; i++) {
     if (results[i]) continue;
-    results[i] = { id: changes[i].id, label: changes[i].label, outcome: 'notSent', reason: stopped ? 'not sent: the run stopped at the first failure' : 'not sent: the run was cancelled' };
+    const why = stopped ? 'not sent: the run stopped at the first failure' : waiting.has(i) || ready.includes(i) ? 'not sent: the run was cancelled while this object waited to be sent again' : 'not sent: the run was cancelled';
+    results[i] = ended(changes[i], 'notSent', why);
     options.onResult?.(results[i]);
   }
   return results;
 }
 
-interface Runner {
-  client: OmsClient;
-  maxWaitMs: number;
-  maxAttempts: number;
-  signal?: AbortSignal;
-  approval?: WriteApproval;
-  throttled(index: number, ms: number): void;
-  resumed(index: number): void;
+function ended(change: Change, outcome: Outcome, reason?: string): ChangeResult {
+  return { id: change.id, label: change.label, outcome, ...(reason ? { reason } : {}) };
 }
 
 /** One try's end: a result, or "read again and try again" after a wait. */
 type Step = { result: ChangeResult } | { again: string; waitMs: number; throttled: boolean };
-
-async function runOne(runner: Runner, change: Change, index: number): Promise<ChangeResult> {
-  const end = (outcome: Outcome, reason?: string): ChangeResult => ({ id: change.id, label: change.label, outcome, ...(reason ? { reason } : {}) });
-  try {
-    for (let attempt = 1; ; attempt++) {
-      if (attempt > 1 && runner.signal?.aborted) return end('notSent', 'not sent: the run was cancelled while this object waited to be sent again');
-      const step = await tryOnce(runner.client, change, runner.approval);
-      if ('result' in step) return step.result;
-      if (attempt >= runner.maxAttempts) return end('failed', `${step.again} (gave up after ${attempt} tries)`);
-      const ms = Math.min(step.waitMs, runner.maxWaitMs);
-      if (step.throttled) runner.throttled(index, ms);
-      const waited = await wait(ms, runner.signal);
-      runner.resumed(index);
-      if (!waited) return end('notSent', 'not sent: the run was cancelled while this object waited to be sent again');
-    }
-  } catch (e) {
-    return end('failed', (e as Error).message);
-  }
-}
 
 async function tryOnce(client: OmsClient, change: Change, approval: WriteApproval | undefined): Promise<Step> {
   const result = (outcome: Outcome, more: Partial<ChangeResult> = {}): Step => ({ result: { id: change.id, label: change.label, outcome, ...more } });
@@ -294,20 +308,4 @@ function watch(client: OmsClient, approval: WriteApproval | undefined): { client
     }
   }) as Http;
   return { client: new OmsClient(http), log };
-}
-
-/** Waits `ms`; false when cancelled first. */
-function wait(ms: number, signal?: AbortSignal): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

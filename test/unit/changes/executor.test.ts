@@ -22,10 +22,12 @@ let client: OmsClient;
 let folderKey: string;
 /** Sandbox request log: "METHOD path status time". */
 let served: string[] = [];
+/** Called per request the sandbox served, to arm faults mid-run. */
+let onServed: ((line: string) => void) | undefined;
 let scanners: Array<BaseInfo & { Key: string }> = [];
 
 before(async () => {
-  sb = await startSandbox({ port: 0, seed: 'empty', log: (line) => served.push(line) });
+  sb = await startSandbox({ port: 0, seed: 'empty', log: (line) => { served.push(line); onServed?.(line); } });
   api = new Api(sb);
   client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token, backoffMs: 10 }));
   folderKey = sb.instanceKey;
@@ -39,6 +41,7 @@ beforeEach(async () => {
   await api.delete('/sandbox/faults');
   scanners = (await api.listAll(folderKey, 'inputscanners')) as typeof scanners;
   served = [];
+  onServed = undefined;
 });
 
 /** The bulk edit "NonSettlingErrorPriority = value", planned without a precondition. */
@@ -111,6 +114,36 @@ test('429 with Retry-After: the run waits as told (progress shows it) and still 
   const now = await versions();
   for (const [key, v] of now) assert.equal(v, was.get(key)! + 1, `${key}: once`);
   assert.deepEqual([...writesPerKey().values()].filter((n) => n !== 1), [], 'no duplicate writes');
+});
+
+test('many 429s: waits overlap (the count moves on while objects wait), each object applied once, a throttled write resent only after a fresh read', async () => {
+  const was = await versions();
+  await api.post('/sandbox/faults', { path: '/api/f/', status: 429, count: 2, retryAfter: 1 });
+  // About one request in ten answered 429, reads and writes alike.
+  let apiRequests = 0, armed = 0;
+  onServed = (line) => {
+    if (/^\S+ \/api\/f\//.test(line) && ++apiRequests % 10 === 0 && armed++ < 12) void api.post('/sandbox/faults', { path: '/api/f/', status: 429, count: 1, retryAfter: 1 });
+  };
+  const progress: RunProgress[] = [];
+  const results = await runChanges(client, setPriority(scanners, 2), { stopOnError: false, onProgress: (p) => progress.push(p) });
+  assert.deepEqual(outcomes(results), { applied: count }, JSON.stringify(results.filter((r) => r.outcome !== 'applied')));
+
+  const api429 = served.filter((l) => /^\S+ \/api\/f\/\S+ 429 /.test(l));
+  assert.ok(api429.length >= 8, `throttled ${api429.length} times`);
+  const now = await versions();
+  for (const [key, v] of now) assert.equal(v, was.get(key)! + 1, `${key}: once`);
+  assert.deepEqual([...writesPerKey().values()].filter((n) => n !== 1), [], 'one successful write per object');
+  // Writes sent: one per object, plus one per write the server throttled; never one without a read before it.
+  const puts = served.filter((l) => l.startsWith('PUT /api/f/'));
+  assert.equal(puts.length, count + api429.filter((l) => l.startsWith('PUT ')).length);
+  for (const key of now.keys()) {
+    const mine = served.filter((l) => l.includes(`/inputscanners/${key} `)).map((l) => l.split(' ')[0]);
+    mine.forEach((method, i) => { if (method === 'PUT') assert.equal(mine[i - 1], 'GET', `${key}: ${mine.join(' ')}`); });
+  }
+  // Waits overlap: objects kept ending while others waited out their Retry-After, shown as "waiting 1 s".
+  const whileWaiting = new Set(progress.filter((p) => p.waitingSeconds).map((p) => p.done));
+  assert.ok(whileWaiting.size >= count / 2, `${whileWaiting.size} of ${count} objects ended while another waited`);
+  assert.ok(progress.every((p) => !p.waitingSeconds || p.waitingSeconds === 1));
 });
 
 test('500 to ten requests, continue on error: ten objects fail with the service\'s text, the others apply; Retry Failed sends exactly those ten', async () => {
