@@ -11,6 +11,8 @@
   const save = /** @type {HTMLButtonElement} */ (document.getElementById('save'));
   const revert = /** @type {HTMLButtonElement} */ (document.getElementById('revert'));
   const reload = /** @type {HTMLButtonElement} */ (document.getElementById('reload'));
+  // Read out by screen readers after each edit (the grid's cells do not say on their own that they changed).
+  const announce = /** @type {HTMLElement} */ (document.getElementById('announce'));
   /** @type {any} */
   let shown;
 
@@ -21,6 +23,9 @@
 
   function cell(tr, child, className) {
     const td = document.createElement('td');
+    td.setAttribute('role', 'gridcell');
+    td.setAttribute('aria-colindex', String(tr.children.length + 1));
+    if (typeof child === 'string') td.setAttribute('aria-readonly', 'true');
     if (className) td.className = className;
     if (typeof child === 'string') td.textContent = child;
     else td.appendChild(child);
@@ -33,6 +38,8 @@
     rows.textContent = '';
     shown.rows.forEach((row, i) => {
       const tr = document.createElement('tr');
+      tr.setAttribute('role', 'row');
+      tr.setAttribute('aria-rowindex', String(i + 2));
       const what = `row ${i + 1} (${row.range})`;
       cell(tr, String(i + 1), 'num');
       const label = document.createElement('input');
@@ -88,6 +95,7 @@
       const [label, priority] = tr.querySelectorAll('input');
       const select = tr.querySelector('select');
       const changed = [label.value !== row.label, list[i].priority !== row.priority, list[i].statusCode !== row.statusCode];
+      tr.classList.toggle('changed-row', changed.some(Boolean));
       label.classList.toggle('changed', changed[0]);
       priority.classList.toggle('changed', changed[1]);
       if (select) select.classList.toggle('changed', changed[2]);
@@ -110,7 +118,24 @@
   }
 
   rows.addEventListener('input', update);
-  rows.addEventListener('change', update);
+  rows.addEventListener('change', (e) => {
+    update();
+    announceEdit(/** @type {HTMLInputElement | HTMLSelectElement} */ (e.target));
+  });
+
+  /** "Priority of row 2 (…): 5, was 3", or "…: back to the server's value". */
+  function announceEdit(control) {
+    const tr = control.closest('tr');
+    const i = tr ? [...rows.children].indexOf(tr) : -1;
+    const row = shown && shown.rows[i];
+    if (!row) return;
+    const col = control.dataset.col;
+    const was = col === 'label' ? row.label : col === 'priority' ? String(row.priority) : String(row.statusCode);
+    const now = control instanceof HTMLSelectElement ? control.options[control.selectedIndex].text : control.value;
+    const before = control instanceof HTMLSelectElement ? [...control.options].find((o) => o.value === was)?.text ?? was : was;
+    const name = control.getAttribute('aria-label');
+    announce.textContent = control.value === was ? `${name}: ${now}, back to the server's value` : `${name}: ${now}, was ${before}, not saved yet`;
+  }
   rows.addEventListener('keydown', (e) => {
     const target = /** @type {HTMLElement} */ (e.target);
     const col = target.dataset.col;

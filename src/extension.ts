@@ -23,6 +23,7 @@ import { Indexes } from './search/indexes';
 import { registerObjectEditors } from './editor';
 import type { Services } from './commands/services';
 import { testApi, TestApi } from './testApi';
+import { trackWalkthrough } from './walkthrough';
 
 /** Kept for deactivate: its close is asynchronous, and VS Code awaits only what deactivate returns. */
 let sandbox: SandboxHost | undefined;
@@ -47,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     registerHistoryDocuments(),
     registerServerVersions(fs),
     registerStatusCodeHints(),
+    trackWalkthrough(),
     registerDocumentDiagnostics(fs),
     fs.onDidChangeObject((address) => tree.objectChanged(address)),
     fs.onDidChangeObject((a) => search.changed(a.connectionId, a.folderKey, a.kind.id)),

@@ -13,6 +13,7 @@ import { applyEdits, checkEdits, RowEdit, rowsOf, statusOptions } from '../model
 import type { InputScannerInfo } from '../model/types';
 import { validate, formatErrors } from '../validation/validator';
 import { notify } from '../ui/notify';
+import { stepDone } from '../walkthrough';
 
 /** From the webview. */
 type Incoming =
@@ -112,6 +113,7 @@ export class PrioritiesTable {
     const { Notes: _notes, Links: _links, ...body } = edited;
     const result = await this.s.fs.sendEdit(this.address, body, version);
     if (result.status === 'saved' || result.status === 'unchanged') {
+      stepDone('savedPriorities');
       this.scanner = result.object as InputScannerInfo;
       return this.post({ level: 'info', text: result.status === 'saved' ? `Saved: version ${this.scanner.ConcurrencyVersion ?? '?'} on the server.` : 'No changes to save.' });
     }
@@ -148,7 +150,7 @@ export class PrioritiesTable {
     const media = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.s.context.extensionUri, 'media', file));
     const nonce = newNonce();
     return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${vscode.env.language}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
@@ -157,14 +159,19 @@ export class PrioritiesTable {
 <title>Scanner priorities</title>
 </head>
 <body>
+<main>
 <header>
   <h1 id="title">Loading…</h1>
   <span id="version"></span>
 </header>
-<p class="hint">Tab moves between cells, Up and Down move between rows, Ctrl+S saves. Nothing is sent until you save.</p>
-<table id="table" aria-describedby="title">
-  <thead><tr>
-    <th scope="col">#</th><th scope="col">Label</th><th scope="col">Resistance range</th><th scope="col">Priority</th><th scope="col">Status</th>
+<p class="hint" id="hint">Tab moves between cells, Up and Down move between rows, Ctrl+S saves. Nothing is sent until you save.</p>
+<table id="table" role="grid" aria-labelledby="title" aria-describedby="hint" aria-colcount="5">
+  <thead><tr role="row" aria-rowindex="1">
+    <th scope="col" role="columnheader" aria-colindex="1"><span aria-hidden="true">#</span><span class="visually-hidden">Row</span></th>
+    <th scope="col" role="columnheader" aria-colindex="2">Label</th>
+    <th scope="col" role="columnheader" aria-colindex="3">Resistance range</th>
+    <th scope="col" role="columnheader" aria-colindex="4">Priority</th>
+    <th scope="col" role="columnheader" aria-colindex="5">Status</th>
   </tr></thead>
   <tbody id="rows"></tbody>
 </table>
@@ -174,6 +181,8 @@ export class PrioritiesTable {
   <button id="reload" type="button" class="secondary">Reload from Server</button>
 </div>
 <p id="status" role="status" aria-live="polite"></p>
+<div id="announce" class="visually-hidden" aria-live="polite" aria-atomic="true"></div>
+</main>
 <script nonce="${nonce}" src="${media('priorities.js').toString()}"></script>
 </body>
 </html>`;

@@ -8,6 +8,7 @@ import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { log, onCleanup, startProcess, waitForLine } from './procs';
 import { runUiChecks, UiCheck } from './uiChecks';
+import { pseudoLocale } from './l10n';
 
 export interface HostRun {
   repo: string;
@@ -86,6 +87,7 @@ async function startServer(hostDir: string, run: HostRun): Promise<number> {
     '--server-data-dir', path.join(run.tmp, 'server'),
     '--extensions-dir', path.join(run.tmp, 'extensions'),
     '--logsPath', path.join(run.diag, 'vscode-logs'),
+    ...(pseudoLocale ? ['--locale', pseudoLocale] : []),
   ];
   // Auto-save on, as many users have it (and the web build's default): nothing may reach the service by it.
   fs.mkdirSync(path.join(run.tmp, 'user', 'User'), { recursive: true });
