@@ -3,6 +3,7 @@
  * `{ connectionId, href?, key? }`. Objects open, folders and notes are
  * revealed in the tree, an object known only by its key is looked up.
  */
+import * as vscode from 'vscode';
 import { follow, targetOf } from '../editor/targets';
 import type { Command } from './services';
 
@@ -16,7 +17,7 @@ export const followLink: Command = {
   id: 'oms.followLink',
   async run(s, args: FollowLinkArgs) {
     const target = targetOf(args.connectionId, args);
-    if (!target) throw new Error('This reference leads nowhere the extension can show');
+    if (!target) throw new Error(vscode.l10n.t('This reference leads nowhere the extension can show'));
     await follow(s, target);
   },
 };

@@ -1,4 +1,5 @@
 /** Folders named as people know them: by CommonName, the key only when no name is known. */
+import * as vscode from 'vscode';
 import type { FolderTarget } from './commandTargets';
 
 async function folderName(where: FolderTarget): Promise<string> {
@@ -8,5 +9,5 @@ async function folderName(where: FolderTarget): Promise<string> {
 
 /** `"Head Office" on Local sandbox`. */
 export async function placeText(where: FolderTarget): Promise<string> {
-  return `"${await folderName(where)}" on ${where.connection.info.label}`;
+  return vscode.l10n.t('"{0}" on {1}', await folderName(where), where.connection.info.label);
 }

@@ -14,10 +14,10 @@ export const revealInTree: Command = {
   async run(s, target?: vscode.Uri | ObjectArgs) {
     const uri = target instanceof vscode.Uri ? target : target ? undefined : vscode.window.activeTextEditor?.document.uri;
     const address = uri ? s.fs.addressOf(uri) : target && !(target instanceof vscode.Uri) ? { ...target, kind: kindOf(target.kind) } : undefined;
-    if (!address) throw new Error('Open an object first: Reveal in Tree shows the object of the active editor');
+    if (!address) throw new Error(vscode.l10n.t('Open an object first: Reveal in Tree shows the object of the active editor'));
     const place = await placeOf(s, address.connectionId, address.kind, address.key, address.folderKey);
     const node = await s.tree.reveal(place);
-    if (!node) throw new Error(`"${address.key}" is no longer in its folder`);
+    if (!node) throw new Error(vscode.l10n.t('"{0}" is no longer in its folder', address.key));
     return node.id;
   },
 };
