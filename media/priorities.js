@@ -1,6 +1,9 @@
 // Scanner priorities table (webview side). Native inputs and selects: Tab
-// moves between cells, Up/Down between rows in the same column, Ctrl+S or
-// Cmd+S saves. Nothing is sent until Save; the extension does the saving.
+// moves between cells, Up/Down between rows in the same column (also in the
+// Status column: a closed select would change its value on an arrow, so a
+// keyboard user would edit alarm data by moving; there Enter, Space or Alt+Down
+// open the list and typing picks a status, as in VS Code's own tables),
+// Ctrl+S or Cmd+S saves. Nothing is sent until Save; the extension does the saving.
 // @ts-check
 (function () {
   const vscode = acquireVsCodeApi();
@@ -139,7 +142,9 @@
   rows.addEventListener('keydown', (e) => {
     const target = /** @type {HTMLElement} */ (e.target);
     const col = target.dataset.col;
-    if (!col || target.tagName === 'SELECT' || (e.key !== 'ArrowDown' && e.key !== 'ArrowUp')) return;
+    if (!col || (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    // An arrow never changes a value, even where there is no row to move to.
+    if (target.tagName === 'SELECT') e.preventDefault();
     const tr = target.closest('tr');
     const next = e.key === 'ArrowDown' ? tr && tr.nextElementSibling : tr && tr.previousElementSibling;
     const to = next && next.querySelector(`[data-col="${col}"]`);

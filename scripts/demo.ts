@@ -35,13 +35,18 @@ async function main() {
 
   const sandboxPort = Number(process.env.OMS_SANDBOX_PORT ?? 0);
   const sandboxToken = randomBytes(24).toString('hex');
+  // No default password: a random one, for trying Sign In, in a file only the user can read.
+  const sandboxPassword = randomBytes(12).toString('hex');
+  const passwordFile = path.join(home, 'sandbox-password');
+  fs.writeFileSync(passwordFile, `${sandboxPassword}\n`, { mode: 0o600 });
+  fs.chmodSync(passwordFile, 0o600);
   const sandbox = startProcess(process.execPath, [path.join(repo, 'dist', 'sandbox.cjs'), '--port', String(sandboxPort), '--seed', 'demo', '--data', path.join(home, 'sandbox-data.json')], {
     logFile: path.join(home, 'sandbox.log'),
-    env: { ...process.env, OMS_SANDBOX_TOKEN: sandboxToken },
+    env: { ...process.env, OMS_SANDBOX_TOKEN: sandboxToken, OMS_SANDBOX_PASSWORD: sandboxPassword },
   });
   // The token the sandbox prints wins (a sandbox that does not read OMS_SANDBOX_TOKEN picks its own).
   const info = parseSandboxLine(await waitForLine(sandbox, /listening/, 20_000, 'sandbox'), sandboxToken);
-  say(`sandbox with demo data on ${info.url} (data: ${path.join(home, 'sandbox-data.json')})`);
+  say(`sandbox with demo data on ${info.url} (data: ${path.join(home, 'sandbox-data.json')}; Sign In as admin with the password in ${passwordFile})`);
   const env = { ...process.env, OMS_SANDBOX_URL: info.url, OMS_SANDBOX_TOKEN: info.token, OMS_SANDBOX_INSTANCE: info.instance };
 
   const desktop = findDesktopVSCode();

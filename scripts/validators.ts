@@ -14,8 +14,16 @@ const repo = path.resolve(__dirname, '..');
 const schemaDir = path.join(repo, 'schemas');
 const outDir = path.join(repo, 'src', 'validation', 'generated');
 
-/** Every schema file: the kinds' schemas and the shapes that are not kinds (batches, push requests). */
-const files = fs.readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json')).sort();
+/**
+ * Every schema file: the kinds' schemas and the shapes that are not kinds (batches, push requests),
+ * and under schemas/inputs/ the other inputs the sandbox checks (invite address, note, fault rule,
+ * paging query), which the editor does not need (the .vsix ships schemas/*.schema.json only).
+ * A validator is named by its file name alone.
+ */
+const inputDir = path.join(schemaDir, 'inputs');
+const schemaFiles = (dir: string) => fs.readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort();
+const sources = new Map([...schemaFiles(schemaDir).map((f) => [f, path.join(schemaDir, f)] as const), ...schemaFiles(inputDir).map((f) => [f, path.join(inputDir, f)] as const)]);
+const files = [...sources.keys()];
 for (const k of kinds.values()) {
   if (!files.includes(k.schema)) throw new Error(`kind ${k.id}: schema ${k.schema} is not in schemas/`);
 }
@@ -43,7 +51,7 @@ for (const [allErrors, name] of [[true, 'validators'], [false, 'firstErrorValida
   });
   addFormats(ajv);
   ajv.addVocabulary(editorKeywords);
-  for (const f of files) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(schemaDir, f), 'utf8')) as object, f);
+  for (const [f, file] of sources) ajv.addSchema(JSON.parse(fs.readFileSync(file, 'utf8')) as object, f);
 
   const code = standaloneCode(ajv, Object.fromEntries(files.map((f) => [f, f])));
   fs.mkdirSync(outDir, { recursive: true });

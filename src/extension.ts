@@ -21,9 +21,10 @@ import { log } from './log';
 import { ObjectTree } from './tree/objectTree';
 import { Indexes } from './search/indexes';
 import { registerObjectEditors } from './editor';
-import type { Services } from './commands/services';
+import type { Services } from './services';
 import { testApi, TestApi } from './testApi';
 import { trackWalkthrough } from './walkthrough';
+import { registerPlanView } from './views/planView';
 
 /** Kept for deactivate: its close is asynchronous, and VS Code awaits only what deactivate returns. */
 let sandbox: SandboxHost | undefined;
@@ -33,9 +34,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const connections = new ConnectionManager(context, sandbox);
   const fs = new ObjectFileSystem(connections, askOnConflict, new SaveHistory(context.globalStorageUri.fsPath));
   const tree = new ObjectTree(connections);
-  const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true });
+  const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
   tree.view = view;
-  const search = new Indexes((id) => connections.get(id));
+  const search = new Indexes((id) => connections.require(id));
   const services: Services = { context, connections, tree, fs, search };
 
   // The welcome view shows while there is no connection.
@@ -51,7 +52,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     trackWalkthrough(),
     registerDocumentDiagnostics(fs),
     fs.onDidChangeObject((address) => tree.objectChanged(address)),
-    fs.onDidChangeObject((a) => search.changed(a.connectionId, a.folderKey, a.kind.id)),
+    fs.onDidChangeObject((a) => search.changed(a.connectionId, a.folderKey, a.kind.id, a.key)),
     { dispose: () => search.stopAll() },
     ...registerObjectEditors(services),
     activeConnectionStatus(connections, {
@@ -60,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     }),
     connections.onDidChange(updateWelcome),
     ...registerCommands(services),
+    ...registerPlanView(),
   );
   updateWelcome();
   const ready = connectFromEnvironment(connections).then(

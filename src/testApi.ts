@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { createHash } from 'crypto';
-import type { Services } from './commands/services';
+import type { Services } from './services';
 import { answerProductionWrites } from './connection/writeGate';
 
 export interface TestApi {
@@ -44,9 +44,9 @@ export function testApi(s: Services, ready: Promise<void>): TestApi {
       return stored && { access: hash(stored.accessToken), refresh: stored.refreshToken && hash(stored.refreshToken), expiresAt: stored.expiresAt };
     },
     async revokeAccessToken(connectionId) {
-      const connection = s.connections.get(connectionId);
+      const connection = s.connections.require(connectionId);
       const stored = await s.connections.tokens.stored(connectionId);
-      if (!connection || !stored) throw new Error(`no tokens stored for ${connectionId}`);
+      if (!stored) throw new Error(`no tokens stored for ${connectionId}`);
       await connection.setTokens({ ...stored, accessToken: 'revoked-access-token' });
     },
   };

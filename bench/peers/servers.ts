@@ -3,8 +3,9 @@
  * load generator does not share its core):
  *   sandbox <dataFile|-> — the sandbox (durable with a data file, else memory)
  *   json-server <db.json> — json-server 0.17, the mock server people reach for
- *   bare <objects.json> — a bare node:http server holding the same objects in a
- *     Map: paging and replacement only, no checks: the limit
+ *   bare <objects.json> [cached] — a bare node:http server holding the same objects in a
+ *     Map: paging and replacement only, no checks, the sandbox's headers: the limit.
+ *     `cached`: each page serialised once (the bytes are the same), so a GET is a lookup and a write
  * Prints `listening <url> <token> <folderKey>` once ready.
  */
 import { createServer } from 'node:http';
@@ -32,18 +33,24 @@ function jsonServer(db: string): void {
   });
 }
 
-function bare(file: string): void {
+function bare(file: string, cached: boolean): void {
   const objects = new Map<string, unknown>((JSON.parse(readFileSync(file, 'utf8')) as Array<{ Key: string }>).map((o) => [o.Key, o]));
+  const pages = new Map<string, Buffer>();
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const key = url.pathname.split('/')[2];
     if (req.method === 'GET' && !key) {
       const page = Number(url.searchParams.get('page') ?? 0);
       const size = Number(url.searchParams.get('pageSize') ?? 100);
-      const text = JSON.stringify([...objects.values()].slice(page * size, (page + 1) * size));
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(text);
+      const id = `${page}/${size}`;
+      let bytes = cached ? pages.get(id) : undefined;
+      if (!bytes) bytes = Buffer.from(JSON.stringify([...objects.values()].slice(page * size, (page + 1) * size)));
+      if (cached) pages.set(id, bytes);
+      // The sandbox's headers, so that the same bytes go out.
+      res.writeHead(200, { 'Cache-Control': 'no-store', 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': bytes.length }).end(bytes);
       return;
     }
+    if (cached) pages.clear();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -57,7 +64,7 @@ function bare(file: string): void {
   server.listen(0, '127.0.0.1', () => process.stdout.write(`listening http://127.0.0.1:${(server.address() as AddressInfo).port} - -\n`));
 }
 
-const [which, arg] = process.argv.slice(2);
+const [which, arg, mode] = process.argv.slice(2);
 if (which === 'sandbox') void sandbox(arg);
 else if (which === 'json-server') jsonServer(arg);
-else bare(arg);
+else bare(arg, mode === 'cached');

@@ -67,3 +67,21 @@ const refreshMarginMs = 5 * 60 * 1000;
 export function needsRefresh(tokens: TokenSet, now = Date.now()): boolean {
   return tokens.expiresAt !== undefined && tokens.expiresAt - now < refreshMarginMs;
 }
+
+/** Why a pasted access token cannot be sent, if it cannot. */
+export type TokenProblem = 'empty' | 'space' | 'character';
+
+/**
+ * A pasted access token as it will be sent: trimmed, a leading `Bearer ` dropped. The service takes
+ * any token of one or more characters without white space (spec part 5: `Bearer <ACCESS_TOKEN>`);
+ * an HTTP header carries visible ASCII only. Nothing else is refused: a short token is a token.
+ */
+export function readToken(pasted: string): { token: string } | { problem: TokenProblem; at?: number } {
+  const token = pasted.trim().replace(/^Bearer\s+/i, '');
+  if (!token) return { problem: 'empty' };
+  const space = token.search(/\s/);
+  if (space >= 0) return { problem: 'space', at: space + 1 };
+  const odd = token.search(/[^\x21-\x7e]/);
+  if (odd >= 0) return { problem: 'character', at: odd + 1 };
+  return { token };
+}

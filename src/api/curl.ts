@@ -1,6 +1,9 @@
 /**
  * Copy as cURL: a request as a shell command, ready to paste. The token is
- * never written: the command reads it from `$TOKEN`. Requests are taken from
+ * never written: the command reads it from `$TOKEN`, and the shell's own
+ * printf hands the header to curl on standard input (`-H @-`), so the token is
+ * on no process's command line (which every local user can read with `ps`).
+ * Requests are taken from
  * the client itself (a client whose HTTP function records instead of
  * sending), so the command is exactly what the extension would send.
  */
@@ -23,10 +26,11 @@ export function curlCommand(baseUrl: string, req: Pick<RequestOptions, 'method' 
   const parts = ['curl', '-sS', '--fail-with-body'];
   if (req.method !== 'GET' || req.json !== undefined) parts.push('-X', req.method);
   parts.push(shellQuote(url.toString()));
-  // Double quotes: the shell puts the token in, it is never part of the text.
-  if (!req.anonymous) parts.push('-H', '"Authorization: Bearer $TOKEN"');
   if (req.json !== undefined) parts.push('-H', shellQuote('Content-Type: application/json'), '--data-raw', shellQuote(JSON.stringify(req.json)));
-  return parts.join(' ');
+  if (req.anonymous) return parts.join(' ');
+  // printf is built into sh, bash, zsh and fish; double quotes: the shell puts the token in, it is never part of the text.
+  parts.push('-H', '@-');
+  return `printf 'Authorization: Bearer %s\\n' "$TOKEN" | ${parts.join(' ')}`;
 }
 
 /**

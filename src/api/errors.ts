@@ -15,6 +15,10 @@ export type ApiErrorKind =
 export class ApiError extends Error {
   /** A 401 whose challenge says the token itself was refused (RFC 6750 `invalid_token`): nothing was done. */
   readonly tokenRefused?: boolean;
+  /** No token is held (signed out): the request was not sent. */
+  readonly notSignedIn?: boolean;
+  /** The server's Retry-After of a 429 or 503, in ms (capped by the HTTP function's longest wait). */
+  readonly retryAfterMs?: number;
 
   constructor(
     readonly kind: ApiErrorKind,

@@ -8,6 +8,9 @@
  * decompression, so a large answer or a gzip bomb stops at the cap.
  */
 import { ApiError, detailsFromBody, kindOfStatus, messageFromBody } from './errors';
+import { masker } from './secrets';
+import { networkReason } from './networkErrors';
+import { leavesBase } from '../model/routes';
 
 export interface RequestLog {
   method: string;
@@ -98,15 +101,15 @@ export function createHttp(options: HttpOptions): Http {
     if (base.protocol !== 'http:' && base.protocol !== 'https:') {
       throw new ApiError('validation', `Unsupported URL scheme ${base.protocol}`);
     }
-    const url = new URL(base.origin + base.pathname.replace(/\/+$/, '') + req.path);
+    const mask = masker([req.anonymous ? undefined : token, ...secretFields.map((f) => req.form?.[f])]);
+    const url = withinBase(base, req, mask);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const logPath = url.pathname + url.search;
+    const logPath = mask(url.pathname + url.search);
     const idempotent = req.idempotent ?? req.method === 'GET';
     const attempts = idempotent || req.resendWhenThrottled ? maxAttempts : 1;
     const again = (status: number) => (idempotent ? retryStatuses.has(status) : status === 429);
-    const mask = masker([req.anonymous ? undefined : token, ...secretFields.map((f) => req.form?.[f])]);
     const fail = (kind: ConstructorParameters<typeof ApiError>[0], message: string, status?: number) =>
-      new ApiError(kind, mask(message), status, req.method, req.path);
+      new ApiError(kind, mask(message), status, req.method, mask(req.path));
 
     const headers: Record<string, string> = { Accept: 'application/json' };
     let body: string | undefined;
@@ -136,8 +139,12 @@ export function createHttp(options: HttpOptions): Http {
         }
         clearTimeout(timer);
         log(response.status);
-        if (response.ok) return (text ? parseJson(text, req, response.status) : undefined) as T;
-        const error = toError(response, text, req, mask);
+        const page = webPage(response, text, base, req);
+        if (response.ok && !page) return (text ? parseJson(text, req, response.status) : undefined) as T;
+        const error = page ?? toError(response, text, req, mask);
+        const retryAfter = response.headers.get('retry-after');
+        // Callers that resend themselves (the executor of many changes) wait as the server asked.
+        if (retryAfter && (response.status === 429 || response.status === 503)) Object.assign(error, { retryAfterMs: waitFor(1, retryAfter, backoffMs, maxBackoffMs) });
         if (attempt < attempts && again(response.status)) {
           await sleep(waitFor(attempt, response.headers.get('retry-after'), backoffMs, maxBackoffMs), req.signal, req.stopWaiting, error);
           continue;
@@ -149,12 +156,13 @@ export function createHttp(options: HttpOptions): Http {
         const cancelled = req.signal?.aborted ?? false;
         const timedOut = !cancelled && controller.signal.aborted;
         log('error');
+        const below = cancelled || timedOut ? undefined : networkReason(e, base.host);
         const error = cancelled
           ? fail('network', 'Cancelled')
           : timedOut
             ? fail('timeout', `No answer from ${base.host} within ${Math.round(timeoutMs / 1000)} s`)
-            : fail('network', `Cannot reach ${base.host}: ${reason(e)}`);
-        if (!cancelled && idempotent && attempt < attempts) {
+            : fail('network', below!.text);
+        if (!cancelled && (timedOut || below!.transient) && idempotent && attempt < attempts) {
           await sleep(waitFor(attempt, null, backoffMs, maxBackoffMs), req.signal);
           continue;
         }
@@ -194,17 +202,18 @@ function parseUrl(url: string): URL {
   }
 }
 
-/** What went wrong below HTTP, in words: fetch wraps the socket's error in `cause`. */
-function reason(e: unknown): string {
-  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code === 'UND_ERR_SOCKET' || (e as Error).message === 'terminated') return 'the connection closed before the whole answer arrived';
-  return cause?.code ?? cause?.message ?? (e as Error).message;
-}
-
-/** Replaces every occurrence of the given secrets by `***`. */
-function masker(secrets: Array<string | undefined>): (text: string) => string {
-  const known = secrets.filter((s): s is string => !!s && s.length >= 4);
-  return (text) => known.reduce((t, s) => t.split(s).join('***'), text);
+/**
+ * The URL of a request: the connection's origin and base path, then `req.path`. A path that could
+ * leave them (model/routes.ts `leavesBase`) is refused before anything is sent, whoever built it:
+ * the route builders refuse such keys too, this is the last guard.
+ */
+function withinBase(base: URL, req: RequestOptions, mask: (text: string) => string): URL {
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const url = leavesBase(req.path) ? undefined : new URL(base.origin + basePath + req.path);
+  if (!url || url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`)) {
+    throw new ApiError('validation', `Refused before sending: the path ${JSON.stringify(mask(req.path))} would leave ${base.origin}${basePath}`, undefined, req.method, mask(req.path));
+  }
+  return url;
 }
 
 function formatBytes(n: number): string {
@@ -217,6 +226,17 @@ function parseJson(text: string, req: RequestOptions, status: number): unknown {
   } catch {
     throw new ApiError('server', `The server answered ${status} with a body that is not JSON`, status, req.method, req.path);
   }
+}
+
+/**
+ * A web page where the service's JSON was expected: a web server's or proxy's 404, a sign-in portal.
+ * Said in one line: the page itself is no use in a message or a tree node.
+ */
+function webPage(response: Response, text: string, base: URL, req: RequestOptions): ApiError | undefined {
+  const html = /\b(text\/html|application\/xhtml)/i.test(response.headers.get('content-type') ?? '') || /^\s*<(!doctype\s+html|html)\b/i.test(text);
+  if (!html || (response.status >= 300 && response.status < 400)) return undefined;
+  const address = base.origin + base.pathname.replace(/\/+$/, '');
+  return new ApiError('server', `${address} answered with a web page (${response.status}), not the service: check the connection's URL`, response.status, req.method, req.path);
 }
 
 function toError(response: Response, text: string, req: RequestOptions, mask: (text: string) => string): ApiError {

@@ -51,7 +51,7 @@ export function sessionHttp(store: SessionStore, httpFor: (baseUrl: string, toke
 
   const signedIn = async (req: RequestOptions) => {
     const { baseUrl, label, tokens } = await store.read();
-    if (!tokens) throw new ApiError('auth', `Not signed in to ${label}`, 401, req.method, req.path);
+    if (!tokens) throw Object.assign(new ApiError('auth', `Not signed in to ${label}`, 401, req.method, req.path), { notSignedIn: true });
     return { baseUrl, tokens };
   };
 

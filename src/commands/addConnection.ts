@@ -1,6 +1,6 @@
 /** Adds a named connection: base URL, optional root folder, then sign-in. */
 import * as vscode from 'vscode';
-import { checkBaseUrl, needsPlainHttpConfirmation, normalizeBaseUrl } from '../connection/connectionInfo';
+import { checkBaseUrl, connectionNameProblem, needsPlainHttpConfirmation, normalizeBaseUrl } from '../connection/connectionInfo';
 import type { Command } from './services';
 
 export interface AddConnectionArgs {
@@ -37,7 +37,7 @@ export const addConnection: Command = {
       value: new URL(url).host,
       prompt: 'A name for this connection',
       ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? undefined : 'Enter a name'),
+      validateInput: (v) => connectionNameProblem(v, s.connections.list()),
     }));
     if (!label) return undefined;
     const rootFolderKey = args ? args.rootFolderKey : await vscode.window.showInputBox({

@@ -54,8 +54,7 @@ export function connectionIdOf(arg: unknown): string | undefined {
 /** The named connection, else the one picked; noted for the failure report either way. */
 async function resolveConnection(s: Services, arg: unknown): Promise<{ connection: Connection; named: boolean }> {
   const id = connectionIdOf(arg);
-  const connection = id ? s.connections.get(id) : await pickConnection(s);
-  if (!connection) throw new Error(`No connection "${id}"`);
+  const connection = id ? s.connections.require(id) : await pickConnection(s);
   if (s.invocation) s.invocation.connection = connection;
   return { connection, named: id !== undefined };
 }

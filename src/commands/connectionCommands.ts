@@ -1,13 +1,18 @@
 /** Small commands on one connection: rename, remove, sign out, make active. */
 import * as vscode from 'vscode';
+import { connectionNameProblem } from '../connection/connectionInfo';
 import { ConnectionTarget, connectionTarget, targeted } from './commandTargets';
 
 export const renameConnection = targeted({
   id: 'oms.renameConnection',
   target: connectionTarget,
   async run(s, { connection: c }: ConnectionTarget, _target: unknown, newName?: string) {
-    const label = newName ?? (await vscode.window.showInputBox({ title: 'Rename Connection', value: c.info.label, validateInput: (v) => (v.trim() ? undefined : 'Enter a name') }));
-    if (label) await s.connections.update(c.id, { label: label.trim() });
+    const problem = (v: string) => connectionNameProblem(v, s.connections.list(), c.id);
+    const label = newName ?? (await vscode.window.showInputBox({ title: 'Rename Connection', value: c.info.label, validateInput: problem }));
+    if (label === undefined) return;
+    const refused = problem(label);
+    if (refused) throw new Error(refused);
+    await s.connections.update(c.id, { label: label.trim() });
   },
 });
 

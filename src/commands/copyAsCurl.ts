@@ -18,9 +18,7 @@ export const copyAsCurl: Command = {
   id: 'oms.copyAsCurl',
   async run(s, target?: unknown): Promise<string> {
     const { connectionId, call, what } = await requestOf(s, target);
-    const connection = s.connections.get(connectionId);
-    if (!connection) throw new Error('The connection was removed');
-    return copyCurl(connection, call, what);
+    return copyCurl(s.connections.require(connectionId), call, what);
   },
 };
 

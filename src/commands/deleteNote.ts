@@ -28,9 +28,7 @@ export const deleteNote: Command = {
       );
       if (choice !== remove) return false;
     }
-    const connection = s.connections.get(address.connectionId);
-    if (!connection) throw new Error(vscode.l10n.t('The connection was removed'));
-    await connection.client.deleteNote(address.kind, address.folderKey, address.key, noteKey);
+    await s.connections.require(address.connectionId).client.deleteNote(address.kind, address.folderKey, address.key, noteKey);
     s.tree.notesChanged(address);
     notify('info', vscode.l10n.t('Note deleted from "{0}".', name));
     return true;

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { follow, targetOf } from '../editor/targets';
+import { leavesBase } from '../model/routes';
 import type { Command } from './services';
 
 export interface FollowLinkArgs {
@@ -16,6 +17,9 @@ export interface FollowLinkArgs {
 export const followLink: Command = {
   id: 'oms.followLink',
   async run(s, args: FollowLinkArgs) {
+    if (args.href && leavesBase(args.href)) {
+      throw new Error(vscode.l10n.t('The link {0} would leave this connection, so it was not followed', JSON.stringify(args.href.slice(0, 200))));
+    }
     const target = targetOf(args.connectionId, args);
     if (!target) throw new Error(vscode.l10n.t('This reference leads nowhere the extension can show'));
     await follow(s, target);

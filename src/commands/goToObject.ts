@@ -24,6 +24,7 @@ interface ResultItem extends vscode.QuickPickItem {
 const shownMax = 200;
 const revealButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('list-tree'), tooltip: 'Reveal in Tree' };
 const stopButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: 'Stop searching' };
+const bulkButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('checklist'), tooltip: 'Bulk Edit All Results' };
 
 /**
  * Our order (recently opened first) also while the user types: VS Code re-sorts a quick pick by its
@@ -100,6 +101,10 @@ export const goToObject: Command = {
       }),
       pick.onDidTriggerButton((b) => {
         if (b === stopButton) index.stop();
+        if (b === bulkButton) {
+          pick.hide();
+          void vscode.commands.executeCommand('oms.bulkEdit', { connectionId: connection.id, query: pick.value });
+        }
       }),
       new vscode.Disposable(index.onEntries(later)),
       new vscode.Disposable(index.onProgress(later)),
@@ -115,7 +120,7 @@ export const goToObject: Command = {
     };
 
     pick.busy = true;
-    pick.buttons = [stopButton];
+    pick.buttons = [bulkButton, stopButton];
     render();
     pick.show();
     const walk = index.ensure().then(
@@ -125,7 +130,7 @@ export const goToObject: Command = {
       },
     ).finally(() => {
       pick.busy = false;
-      pick.buttons = [];
+      pick.buttons = [bulkButton];
       render();
     });
     await new Promise<void>((resolve) => disposables.push(pick.onDidHide(() => resolve())));

@@ -27,6 +27,13 @@ import { addNote } from './addNote';
 import { deleteNote } from './deleteNote';
 import { copyAsCurl } from './copyAsCurl';
 import { openPrioritiesTable } from './openPrioritiesTable';
+import { pullAgain, pullAsFiles, pullPlanEntry } from './codePull';
+import { openPlanEntry, openSavedPlan, planChanges, planExcludeDeletes, planIncludeDeletes, savePlan } from './codePlan';
+import { applyPlanCommand, dryRunPlan } from './codeApply';
+import { mergePlanEntry } from './codeMerge';
+import { bulkEdit } from './bulkEdit';
+import { retryFailedRun } from './retryFailedRun';
+import { undoRun } from './undoRun';
 
 const commands: readonly Command[] = [
   addConnection, renameConnection, removeConnection, signIn, signOut, selectConnection, trySandbox,
@@ -35,6 +42,9 @@ const commands: readonly Command[] = [
   inviteUser, sendPushNotification, sendPushNotificationFromFile, addPeople, editScannerPriorities,
   saveDocument, reviewChanges, showSaveHistory, markProduction, unmarkProduction,
   goToObject, revealInTree, followLink, filterGroup, clearGroupFilter, addNote, deleteNote, copyAsCurl, openPrioritiesTable,
+  pullAsFiles, pullAgain, pullPlanEntry, planChanges, planIncludeDeletes, planExcludeDeletes, openPlanEntry, savePlan, openSavedPlan,
+  applyPlanCommand, dryRunPlan, mergePlanEntry,
+  bulkEdit, retryFailedRun, undoRun,
 ];
 
 const byId = new Map(commands.map((c) => [c.id, c]));

@@ -1,7 +1,8 @@
 /**
  * Invite a user to an engage site by e-mail: `POST .../engagesites/{key}/invite`
  * with the address as a JSON string. From a site node in the tree, or the
- * palette (connection, folder, site), then an e-mail box validated as typed.
+ * palette (connection, folder, site), then its one step (src/ui/wizard.ts):
+ * an e-mail box validated as typed, asked only when the arguments hold none.
  *
  * Args (tests, scripts; no prompts when `email` is given):
  *   executeCommand('oms.inviteUser', { connectionId, folderKey, siteKey, email })
@@ -11,8 +12,8 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';
 import { checkEmail } from '../people/email';
-import { MultiStepInput } from '../ui/multiStepInput';
 import { notify } from '../ui/notify';
+import { runWizard, WizardStep } from '../ui/wizard';
 import { ObjectTarget, objectTarget, targeted } from './commandTargets';
 import { Failure, failWith, messageOf } from './failure';
 import { copyCurl, curlButton } from './copyAsCurl';
@@ -32,23 +33,9 @@ export const inviteUser = targeted({
   id: 'oms.inviteUser',
   target: (s, arg) => objectTarget(s, 'engageSite', arg, 'siteKey'),
   async run(_s, site: ObjectTarget, args?: InviteUserArgs): Promise<InviteResult> {
-    let email = args?.email;
-    if (email === undefined) {
-      await MultiStepInput.run(async (input) => {
-        email = await input.input({
-          title: `Invite User to "${site.name}"`,
-          buttons: [curlButton],
-          // What Enter would send: the address as typed now.
-          onButton: (_b, typed) => void copyCurl(site.connection, (c) => c.invite(site.folderKey, site.key, typed.trim()), `the invitation of ${typed.trim() || 'an empty address'}`),
-          prompt: 'E-mail address of the user to invite to this engage site',
-          placeholder: 'name@example.com',
-          value: email,
-          validate: checkEmail,
-        });
-        return undefined;
-      });
-    }
-    const address = (email ?? '').trim();
+    const context = { email: args?.email };
+    await runWizard(`Invite User to "${site.name}"`, context, [emailStep(site)]);
+    const address = (context.email ?? '').trim();
     const problem = checkEmail(address);
     if (problem) throw new Failure(problem, { ok: false, reason: problem, sent: false });
     await vscode.window.withProgress(
@@ -59,3 +46,20 @@ export const inviteUser = targeted({
     return { ok: true, email: address, siteKey: site.key };
   },
 });
+
+function emailStep(site: ObjectTarget): WizardStep<{ email?: string }> {
+  return {
+    shouldPrompt: (c) => c.email === undefined,
+    async prompt(c, ask) {
+      c.email = await ask.input({
+        buttons: [curlButton],
+        // What Enter would send: the address as typed now.
+        onButton: (_b, typed) => void copyCurl(site.connection, (client) => client.invite(site.folderKey, site.key, typed.trim()), `the invitation of ${typed.trim() || 'an empty address'}`),
+        prompt: 'E-mail address of the user to invite to this engage site',
+        placeholder: 'name@example.com',
+        value: c.email,
+        validate: checkEmail,
+      });
+    },
+  };
+}

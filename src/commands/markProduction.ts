@@ -1,31 +1,24 @@
 /** Marks a connection as production (every write asks first), or back to ordinary. */
 import * as vscode from 'vscode';
-import type { Command, Services } from './services';
-import { pickConnection } from './pick';
+import type { Services } from './services';
+import { ConnectionTarget, connectionTarget, targeted } from './commandTargets';
 
-type Target = { connection?: { id: string } } | { connectionId?: string } | string | undefined;
-
-async function connectionOf(s: Services, target: Target) {
-  const id = typeof target === 'string' ? target
-    : target && 'connection' in target ? target.connection?.id
-    : target && 'connectionId' in target ? target.connectionId : undefined;
-  const connection = id ? s.connections.get(id) : await pickConnection(s);
-  if (!connection) throw new Error(`No connection "${id}"`);
-  return connection;
+async function mark(s: Services, { connection }: ConnectionTarget, production: boolean): Promise<boolean> {
+  await s.connections.update(connection.id, { production });
+  vscode.window.setStatusBarMessage(production
+    ? vscode.l10n.t('{0} is marked as production: every write asks first', connection.info.label)
+    : vscode.l10n.t('{0} is no longer marked as production', connection.info.label), 5000);
+  return production;
 }
 
-export const markProduction: Command = {
+export const markProduction = targeted({
   id: 'oms.markProduction',
-  async run(s, target?: Target, mark?: unknown) {
-    const production = mark !== false;
-    const connection = await connectionOf(s, target);
-    await s.connections.update(connection.id, { production });
-    vscode.window.setStatusBarMessage(`${connection.info.label} is ${production ? 'marked as production: every write asks first' : 'no longer marked as production'}`, 5000);
-    return production;
-  },
-};
+  target: connectionTarget,
+  run: (s, target: ConnectionTarget) => mark(s, target, true),
+});
 
-export const unmarkProduction: Command = {
+export const unmarkProduction = targeted({
   id: 'oms.unmarkProduction',
-  run: (s, target?: Target) => markProduction.run(s, target, false),
-};
+  target: connectionTarget,
+  run: (s, target: ConnectionTarget) => mark(s, target, false),
+});

@@ -1,28 +1,7 @@
-/** What commands work with (built once in extension.ts), and the shapes of a command. */
-import type * as vscode from 'vscode';
-import type { Connection } from '../connection/connection';
-import type { ConnectionManager } from '../connection/connectionManager';
-import type { ObjectFileSystem } from '../fs/objectFileSystem';
-import type { Indexes } from '../search/indexes';
-import type { ObjectTree } from '../tree/objectTree';
+/** The shapes of a command; what commands work with (`Services`) is built by the composition root (src/services.ts). */
+import type { Services } from '../services';
 
-export interface Services {
-  context: vscode.ExtensionContext;
-  connections: ConnectionManager;
-  tree: ObjectTree;
-  fs: ObjectFileSystem;
-  /** Objects by name, per connection (Go to Object, links by key). */
-  search: Indexes;
-  /**
-   * Set by the registration helper for one run of a command: the target
-   * resolvers note the connection they resolve, so a failure can offer Sign In.
-   */
-  readonly invocation?: Invocation;
-}
-
-export interface Invocation {
-  connection?: Connection;
-}
+export type { Invocation, Services } from '../services';
 
 /** A command as `index.ts` registers it; it reads its arguments itself (through the resolvers of `commandTargets.ts`). */
 export interface Command {

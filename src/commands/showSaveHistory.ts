@@ -36,8 +36,7 @@ export const showSaveHistory: Command = {
     if (!entry) return undefined;
     if (args?.restore) return restore(s, address, entry);
 
-    const connection = s.connections.get(address.connectionId);
-    const current = await connection!.client.get(address.kind, address.folderKey, address.key);
+    const current = await s.connections.require(address.connectionId).client.get(address.kind, address.folderKey, address.key);
     const name = current.CommonName ?? address.key;
     await vscode.commands.executeCommand('vscode.diff', historyUri(entry.object, `${name} v${entry.object.ConcurrencyVersion}`), historyUri(current, `${name} v${current.ConcurrencyVersion}`),
       `${name}: version ${entry.object.ConcurrencyVersion} (${when(entry)}) ↔ server (version ${current.ConcurrencyVersion})`);
@@ -64,7 +63,7 @@ async function pickEntry(entries: HistoryEntry[]): Promise<HistoryEntry | undefi
  */
 async function restore(s: Services, address: ObjectAddress, entry: HistoryEntry, base?: number | null): Promise<SaveOutcome> {
   const from = base !== undefined ? base
-    : (await s.connections.get(address.connectionId)!.client.get(address.kind, address.folderKey, address.key)).ConcurrencyVersion ?? null;
+    : (await s.connections.require(address.connectionId).client.get(address.kind, address.folderKey, address.key)).ConcurrencyVersion ?? null;
   const { Notes: _notes, Links: _links, ...edited } = entry.object;
   const outcome = await s.fs.sendEdit(address, edited, from);
   const name = entry.object.CommonName ?? address.key;

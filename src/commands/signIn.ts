@@ -1,5 +1,6 @@
 /** Sign in: paste a token, or user name + password + instance through POST /token. */
 import * as vscode from 'vscode';
+import { readToken } from '../api/auth';
 import { ConnectionTarget, connectionTarget, targeted } from './commandTargets';
 
 export interface SignInArgs {
@@ -30,10 +31,12 @@ export const signIn = targeted({
         prompt: `Stored in the OS secret store and sent only to ${new URL(connection.info.baseUrl).origin}`,
         password: true,
         ignoreFocusOut: true,
-        validateInput: (v) => (/^\S{8,}$/.test(v.trim()) ? undefined : 'Paste the whole token (no spaces)'),
+        validateInput: tokenProblem,
       }));
       if (!token) return false;
-      await connection.setTokens({ accessToken: token.trim() });
+      const read = readToken(token);
+      if (!('token' in read)) throw new Error(tokenProblem(token));
+      await connection.setTokens({ accessToken: read.token });
     } else {
       const instance = args?.instance ?? (await ask('Instance name', connection.info.instance));
       if (!instance) return false;
@@ -52,6 +55,17 @@ export const signIn = targeted({
     return true;
   },
 });
+
+/** What is wrong with a pasted token, in words; undefined when the service can be sent it. */
+function tokenProblem(pasted: string): string | undefined {
+  const read = readToken(pasted);
+  if ('token' in read) return undefined;
+  switch (read.problem) {
+    case 'empty': return vscode.l10n.t('Paste the access token');
+    case 'space': return vscode.l10n.t('A token has no spaces or line breaks, and this one has one at character {0}: paste the token alone', read.at ?? 0);
+    case 'character': return vscode.l10n.t('Character {0} cannot be sent in an HTTP header: a token is plain ASCII', read.at ?? 0);
+  }
+}
 
 async function ask(prompt: string, value?: string, password = false) {
   return vscode.window.showInputBox({ title: `Sign in: ${prompt}`, prompt, value, password, ignoreFocusOut: true, validateInput: (v) => (v ? undefined : `Enter the ${prompt.toLowerCase()}`) });

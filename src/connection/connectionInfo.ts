@@ -15,6 +15,17 @@ export interface ConnectionInfo {
   production?: boolean;
 }
 
+/**
+ * Why a name cannot be a connection's: empty, or another connection's already (its log lines and
+ * messages would not say which is meant). Compared trimmed and in any case; `id` is the one renamed.
+ */
+export function connectionNameProblem(name: string, connections: readonly ConnectionInfo[], id?: string): string | undefined {
+  const wanted = name.trim().toLowerCase();
+  if (!wanted) return 'Enter a name';
+  const other = connections.find((c) => c.id !== id && c.label.trim().toLowerCase() === wanted);
+  return other ? `"${other.label}" is the name of another connection: choose another` : undefined;
+}
+
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 export function isLoopback(url: URL): boolean {

@@ -11,6 +11,13 @@ import type { SandboxHost } from './sandboxHost';
 const listKey = 'oms.connections';
 const activeKey = 'oms.activeConnection';
 
+/** A connection asked for by id that is not in the list (removed meanwhile, or a stale argument). */
+class ConnectionGone extends Error {
+  constructor(readonly connectionId: string) {
+    super(vscode.l10n.t('This connection is no longer in the Objects view (it was removed): add it again to work with its objects.'));
+  }
+}
+
 export class ConnectionManager implements vscode.Disposable {
   private readonly live = new Map<string, Connection>();
   private readonly changed = new vscode.EventEmitter<void>();
@@ -35,6 +42,13 @@ export class ConnectionManager implements vscode.Disposable {
       connection = new Connection(info, this.tokens, this.settings, prepare);
       this.live.set(id, connection);
     }
+    return connection;
+  }
+
+  /** The live connection `id`, or the one error every caller reports when it was removed (or never added). */
+  require(id: string): Connection {
+    const connection = this.get(id);
+    if (!connection) throw new ConnectionGone(id);
     return connection;
   }
 

@@ -4,7 +4,7 @@
  * loaded when the first object document asks for one of them.
  */
 import * as vscode from 'vscode';
-import type { Services } from '../commands/services';
+import type { Services } from '../services';
 import { findLinks, foldedSections, linkAt, Section, topLevel } from './documentModel';
 import { describe, targetOf } from './targets';
 

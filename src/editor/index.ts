@@ -6,7 +6,7 @@
  * what the editor holds.
  */
 import * as vscode from 'vscode';
-import type { Services } from '../commands/services';
+import type { Services } from '../services';
 import { parseObjectUri, scheme } from '../fs/objectUri';
 
 const selector: vscode.DocumentSelector = { scheme };

@@ -4,11 +4,13 @@
  * another resource of the service read-only.
  */
 import * as vscode from 'vscode';
-import type { Services } from '../commands/services';
+import type { Services } from '../services';
+import { ObjectAddress, objectUri } from '../fs/objectUri';
 import { Kind, kind as kindOf, kindByCollection } from '../model/kinds';
-import { parseHref } from '../model/routes';
+import { leavesBase, parseHref } from '../model/routes';
 import type { IndexEntry, ObjectIndex } from '../search/objectIndex';
 import type { TreePlace } from '../tree/objectTree';
+import { showJson } from '../ui/showJson';
 import type { LinkSpan } from './documentModel';
 import { kindLabel } from '../localized';
 
@@ -21,7 +23,7 @@ export type Target =
 export function targetOf(connectionId: string, link: Pick<LinkSpan, 'href' | 'key'>): Target | undefined {
   if (link.href) {
     const parsed = parseHref(link.href);
-    if (!parsed) return link.href.startsWith('/') ? { type: 'resource', connectionId, path: link.href } : undefined;
+    if (!parsed) return leavesBase(link.href) ? undefined : { type: 'resource', connectionId, path: link.href };
     if (!('key' in parsed)) return { type: 'folder', connectionId, key: parsed.folderKey };
     const kind = kindByCollection(parsed.collection);
     if (kind?.id === 'folder' && !parsed.rest.length) return { type: 'folder', connectionId, key: parsed.key };
@@ -35,8 +37,7 @@ export function targetOf(connectionId: string, link: Pick<LinkSpan, 'href' | 'ke
 
 /** Kind and name of a target, for a hover ("Input scanner · Front Door"). */
 export async function describe(s: Services, target: Target): Promise<{ kind: string; name: string; key?: string }> {
-  const connection = s.connections.get(target.connectionId);
-  if (!connection) throw new Error(vscode.l10n.t('The connection of this document was removed'));
+  const connection = s.connections.require(target.connectionId);
   const client = connection.client;
   switch (target.type) {
     case 'object': {
@@ -60,13 +61,12 @@ export async function describe(s: Services, target: Target): Promise<{ kind: str
 
 /** Opens or reveals a target. */
 export async function follow(s: Services, target: Target): Promise<void> {
-  const connection = s.connections.get(target.connectionId);
-  if (!connection) throw new Error(vscode.l10n.t('The connection of this document was removed'));
+  const connection = s.connections.require(target.connectionId);
   if (target.type === 'object' && !target.notes) {
     // The tab is named after the object: from the index, else as the service has it.
     const name = s.search.existing(target.connectionId)?.entry(target.key)?.name
       ?? (await connection.client.get(target.kind, target.folderKey, target.key)).CommonName ?? target.key;
-    await vscode.commands.executeCommand('oms.openObject', { connectionId: target.connectionId, folderKey: target.folderKey, kind: target.kind.id, key: target.key, name });
+    await openObjectDocument(target, name);
     return;
   }
   if (target.type === 'object' || target.type === 'folder') {
@@ -90,9 +90,16 @@ export async function follow(s: Services, target: Target): Promise<void> {
   throw new Error(vscode.l10n.t('No object with the key {0} on {1}', target.key, connection.info.label));
 }
 
+/** Opens an object's document (a preview tab named after the object). */
+export async function openObjectDocument(address: ObjectAddress, name: string): Promise<vscode.Uri> {
+  const uri = objectUri(address, name);
+  await showJson(uri, { preview: true });
+  return uri;
+}
+
 /** Where an object or folder sits in the tree; the folders on its way come from the index. */
 export async function placeOf(s: Services, connectionId: string, kind: Kind, key: string, folderKey?: string): Promise<TreePlace> {
-  const rootKey = await s.connections.get(connectionId)!.rootFolderKey();
+  const rootKey = await s.connections.require(connectionId).rootFolderKey();
   if (kind.id === 'folder' && key === rootKey) return { connectionId, folderKeys: [], kindId: 'folder', key };
   if (folderKey === rootKey) return { connectionId, folderKeys: [rootKey], kindId: kind.id, key };
   const entry = await findByKey(s, connectionId, folderKey ?? key);

@@ -2,11 +2,13 @@
  * Problems the JSON schema cannot see, flagged while typing in object
  * documents: edits of fields that identify the object ($type, Key, Href,
  * folder) and of fields a PUT does not store (Notes, Links). A save with
- * either is refused. Schema problems come from the jsonValidation contribution.
+ * either is refused. Schema problems come from the jsonValidation contribution
+ * as you type, and from here as errors (a missing required property is only a
+ * warning there, yet the save refuses it).
  */
 import * as vscode from 'vscode';
 import type { ObjectFileSystem } from './objectFileSystem';
-import { scheme } from './objectUri';
+import { parseObjectUri, scheme } from './objectUri';
 
 export function registerDocumentDiagnostics(fs: ObjectFileSystem): vscode.Disposable {
   const collection = vscode.languages.createDiagnosticCollection('oms');
@@ -15,12 +17,12 @@ export function registerDocumentDiagnostics(fs: ObjectFileSystem): vscode.Dispos
     const original = fs.baseOf(doc.uri);
     if (!original) return collection.delete(doc.uri);
     const version = doc.version;
-    const problems = (await import('./documentProblems')).documentProblems(original, doc.getText());
+    const problems = (await import('./documentProblems')).documentProblems(original, doc.getText(), parseObjectUri(doc.uri)?.kind.schema);
     // Typed on meanwhile: the check of the newer text decides.
     if (doc.version !== version || doc.isClosed) return;
     collection.set(doc.uri, (problems ?? []).map((p) => {
       const range = new vscode.Range(doc.positionAt(p.offset), doc.positionAt(p.offset + p.length));
-      const diagnostic = new vscode.Diagnostic(range, `${p.pointer.slice(1)}: ${p.message}`, vscode.DiagnosticSeverity.Error);
+      const diagnostic = new vscode.Diagnostic(range, p.pointer ? `${p.pointer.slice(1)}: ${p.message}` : p.message, vscode.DiagnosticSeverity.Error);
       diagnostic.source = 'oms';
       return diagnostic;
     }));

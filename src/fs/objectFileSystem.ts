@@ -293,9 +293,7 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 
   private connection(address: ObjectAddress) {
-    const connection = this.connections.get(address.connectionId);
-    if (!connection) throw vscode.FileSystemError.Unavailable(`The connection of this document was removed`);
-    return connection;
+    return this.connections.require(address.connectionId);
   }
 
   private async fetch(uri: vscode.Uri, address: ObjectAddress, reuseMs: number): Promise<Snapshot> {

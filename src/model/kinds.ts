@@ -14,6 +14,31 @@ export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
 /** Actions beyond CRUD that a kind supports (each is a command). */
 export type Action = 'invite' | 'editPriorities' | 'addPeople';
 
+/**
+ * How a three-way merge (src/changes/merge3.ts) matches the items of an array field:
+ * `key`: by the named fields (an item without them is matched by its whole value);
+ * `position`: row by row while the three lengths agree; `set`: as a set of values;
+ * an array the registry does not name is one value.
+ */
+export type ArrayIdentity =
+  | { readonly by: 'key'; readonly fields: readonly string[] }
+  | { readonly by: 'position' }
+  | { readonly by: 'set' };
+
+/** Array fields every object has (BaseInfo), and how their items are told apart. */
+const baseArrays: Readonly<Record<string, ArrayIdentity>> = {
+  ObjectLinks: { by: 'key', fields: ['Relation', 'LinkedObjectKey'] },
+  Monikers: { by: 'key', fields: ['Namespace', 'Nickname'] },
+  Metadata: { by: 'key', fields: ['Application'] },
+  Tags: { by: 'set' },
+};
+
+/**
+ * Fields only the server sets (identity, version, notes added by POST, links): a merge takes
+ * them from the server's copy, whatever the edit says.
+ */
+export const serverOwnedFields: readonly string[] = ['$type', 'Key', 'Href', 'InFolderKey', 'InFolderHref', 'ConcurrencyVersion', 'Notes', 'Links'];
+
 /** What a kind's registry entry says; `Kind` is an entry with its id narrowed to `KindId`. */
 interface KindEntry {
   readonly id: string;
@@ -34,10 +59,14 @@ interface KindEntry {
    */
   readonly operations: readonly Operation[];
   readonly actions: readonly Action[];
-  /** Shown in the tree as the object's description (a field name). */
+  /** Shown in the tree as the object's description (a field name), unless the name already says it (`descriptionOf`). */
   readonly describedBy?: string;
+  /** Secrets: pulled as files only as a placeholder that is never sent (src/changes/code/fileForm.ts). */
+  readonly sensitiveFields?: readonly string[];
   /** The kind's own fields of a new object, beside the base fields (see `templates.ts`). */
   readonly template: (naming?: TypeNaming) => Readonly<Record<string, unknown>>;
+  /** The kind's own array fields whose items a merge matches one by one (beside `baseArrays`). */
+  readonly arrays?: Readonly<Record<string, ArrayIdentity>>;
 }
 
 const kindList = [
@@ -54,6 +83,7 @@ const kindList = [
     label: 'Engage site', pluralLabel: 'Engage sites', icon: 'globe', schema: 'engageSite.schema.json',
     operations: ['list', 'get', 'create', 'update', 'delete'], actions: ['invite'],
     describedBy: 'SiteReference',
+    sensitiveFields: ['SiteKeyBase64'],
     template: () => ({ SiteKeyBase64: null, SiteReference: null }),
   },
   {
@@ -61,6 +91,8 @@ const kindList = [
     id: 'inputScanner', typeName: 'InputScannerInfo', collection: 'inputscanners',
     label: 'Input scanner', pluralLabel: 'Input scanners', icon: 'pulse', schema: 'inputScanner.schema.json',
     operations: ['list', 'get', 'create', 'update', 'delete'], actions: ['editPriorities'],
+    // The schema fixes the rows at eight, one per resistance band: row i is row i.
+    arrays: { InputScannerReportingPriorities: { by: 'position' } },
     template: (naming) => ({ InputScannerReportingPriorities: samplePriorities(naming), NonSettlingErrorPriority: 1, NonSettlingErrorStatus: 6 }),
   },
   {
@@ -86,6 +118,7 @@ const kindList = [
     label: 'Person', pluralLabel: 'People', icon: 'person', schema: 'person.schema.json',
     operations: ['list', 'get', 'create', 'update', 'delete'], actions: ['addPeople'],
     describedBy: 'Surname',
+    arrays: { Addresses: { by: 'key', fields: ['Key'] } },
     template: () => ({ GivenName: '', Surname: '', Addresses: [], CardAssignments: null }),
   },
 ] as const satisfies readonly KindEntry[];
@@ -125,6 +158,24 @@ export function kindByCollection(collection: string): Kind | undefined {
   return allKinds.find((k) => k.collection === collection.toLowerCase());
 }
 
+/** How a merge matches the items of the top-level array `field` of `k`'s objects; undefined: the array is one value. */
+export function arrayIdentity(k: Kind, field: string): ArrayIdentity | undefined {
+  // Own properties only: a field named `constructor` is data, not a policy.
+  const own = (table: Readonly<Record<string, ArrayIdentity>> | undefined) => (table && Object.hasOwn(table, field) ? table[field] : undefined);
+  return own(k.arrays) ?? own(baseArrays);
+}
+
 export function supports(k: Kind, op: Operation): boolean {
   return k.operations.includes(op);
+}
+
+/**
+ * What the tree shows beside an object's name: its `describedBy` field, unless the name already holds
+ * it (a person "Zanele Brown" is not described as "Brown" again); undefined then, or when it is empty.
+ */
+export function descriptionOf(k: Kind, object: Readonly<Record<string, unknown>>): string | undefined {
+  const value = k.describedBy ? object[k.describedBy] : undefined;
+  if (typeof value !== 'string' || !value.trim()) return undefined;
+  const name = typeof object.CommonName === 'string' ? object.CommonName.toLowerCase() : '';
+  return name.includes(value.trim().toLowerCase()) ? undefined : value;
 }

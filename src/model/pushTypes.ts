@@ -43,10 +43,7 @@ const nameAliases: Readonly<Record<string, PushTypeName>> = {
   sms: 'Sms', text: 'Sms', 'text message': 'Sms',
 };
 
-/**
- * The name for a number, a name or an alias (case-insensitive); undefined when it is neither.
- * @internal Exported for its unit test.
- */
+/** The name for a number, a name or an alias (case-insensitive); undefined when it is neither. */
 export function pushTypeName(value: unknown, mapping: PushTypeMapping = defaultPushTypes): PushTypeName | undefined {
   if (typeof value === 'number') return pushTypeNames.find((n) => mapping[n] === value);
   if (typeof value !== 'string') return undefined;

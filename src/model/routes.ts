@@ -117,8 +117,21 @@ export type HrefTarget =
   | { folderKey: string }
   | { folderKey: string; collection: string; key: string; rest: string[] };
 
+/**
+ * True when a path could leave the connection's origin and base path once a server, a proxy or
+ * `new URL` resolves it: not one leading `/`, a backslash or white space, a `.` or `..` segment (raw
+ * or percent-encoded), an encoded slash. Links are checked with it before they are followed, and the
+ * HTTP layer checks every path again (api/http.ts).
+ */
+export function leavesBase(path: string): boolean {
+  const p = path.split(/[?#]/)[0];
+  return !p.startsWith('/') || p.startsWith('//') || /[\\\s]/.test(path) || /%(2f|5c)/i.test(p)
+    || p.split('/').some((segment) => ['.', '..'].includes(segment.replace(/%2e/gi, '.')));
+}
+
 /** Reads `/api/f/{folder}[/{collection}/{key}[/...]]` (query and fragment ignored); undefined for anything else. */
 export function parseHref(href: string): HrefTarget | undefined {
+  if (leavesBase(href)) return undefined;
   const path = href.split(/[?#]/)[0];
   if (!path.startsWith(`${folderPrefix}/`)) return undefined;
   let parts: string[];

@@ -7,7 +7,8 @@
 import { parse } from 'csv-parse/sync';
 import type { TypeNaming } from '../model/typeName';
 import type { PersonInfo } from '../model/types';
-import { PeopleFile, PeopleFileError, PersonFields, personErrors, personMaker, PersonRow } from './rows';
+import { decodePeople } from './encoding';
+import { blankNote, PeopleFile, PeopleFileError, PersonFields, personErrors, personMaker, PersonRow } from './rows';
 
 type Field = keyof PersonFields;
 
@@ -85,15 +86,18 @@ function columnOf(person: PersonInfo, pointer: string): string {
   return pointer || 'row';
 }
 
-/** Reads CSV text (or bytes) into rows; every row is checked, none is dropped. */
+/** Reads CSV text (or UTF-8 bytes) into rows; every row is checked, none is dropped, blank lines are counted. */
 export function readPeopleCsv(input: string | Uint8Array, naming?: TypeNaming): PeopleFile {
-  const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
-  // Empty lines and lines of only commas hold nobody.
-  const kept = csvRecords(bytes).filter(({ record }) => record.some((f) => f.trim() !== ''));
+  const bytes = new TextEncoder().encode(typeof input === 'string' ? input.replace(/^\uFEFF/, '') : decodePeople(input));
+  const records = csvRecords(bytes);
+  // Empty lines and lines of only commas hold nobody: skipped, and said so.
+  const holds = ({ record }: CsvRecord) => record.some((f) => f.trim() !== '');
+  const kept = records.filter(holds);
   if (kept.length === 0) throw new PeopleFileError('the file is empty (a header row is expected)');
+  const blankLines = records.filter((r) => !holds(r) && r.line > kept[0].line).map((r) => r.line);
   const header = kept[0].record;
   const { columns, ignored } = mapHeader(header);
-  const notes = ignored.length ? [`Ignored column${ignored.length > 1 ? 's' : ''}: ${ignored.join(', ')}`] : [];
+  const notes = [...(ignored.length ? [`Ignored column${ignored.length > 1 ? 's' : ''}: ${ignored.join(', ')}`] : []), ...blankNote(blankLines)];
 
   const fieldColumns = Object.entries(columns) as Array<[Field, number]>;
   const personFromFields = personMaker(naming);
@@ -103,9 +107,9 @@ export function readPeopleCsv(input: string | Uint8Array, naming?: TypeNaming): 
     const person = personFromFields(fields);
     const errors = personErrors(person, (p) => columnOf(person, p));
     if (record.length !== header.length) errors.unshift(`has ${record.length} field${record.length === 1 ? '' : 's'}, the header has ${header.length}`);
-    return { line, index, person, errors };
+    return { line, index, place: `line ${line}`, person, errors };
   });
-  return { format: 'csv', rows, notes };
+  return { format: 'csv', rows, notes, blankLines };
 }
 
 interface CsvRecord {
@@ -125,12 +129,13 @@ const quote = 0x22;
 function csvRecords(bytes: Uint8Array): CsvRecord[] {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (!buffer.includes(quote)) {
-    const lines = buffer.toString('utf8').replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
+    const lines = buffer.toString('utf8').split(/\r\n|\n|\r/);
+    if (lines[lines.length - 1] === '') lines.pop(); // the end of the last line, not a line
     return lines.map((text, i) => ({ record: text.split(','), line: i + 1 }));
   }
   let records: Array<{ record: string[]; info: { bytes: number } }>;
   try {
-    records = parse(buffer, { bom: true, info: true, relax_column_count: true, skip_empty_lines: true, trim: false }) as unknown as typeof records;
+    records = parse(buffer, { bom: true, info: true, relax_column_count: true, skip_empty_lines: false, trim: false }) as unknown as typeof records;
   } catch (e) {
     const err = e as { message: string; lines?: number };
     throw new PeopleFileError(`not readable as CSV: ${err.message.replace(/^Invalid \w+:\s*/, '')}`, err.lines);
@@ -139,7 +144,7 @@ function csvRecords(bytes: Uint8Array): CsvRecord[] {
   const lineOf = lineCounter(bytes);
   let end = 0;
   return records.map(({ record, info }) => {
-    const line = lineOf(end);
+    const line = lineOf(end, record.length > 1 || record[0] !== '');
     end = info.bytes;
     return { record, line };
   });
@@ -147,9 +152,9 @@ function csvRecords(bytes: Uint8Array): CsvRecord[] {
 
 /**
  * The 1-based line of the first content at or after a byte offset (skipping the
- * line breaks of empty lines). Offsets must not decrease between calls.
+ * line breaks of empty lines, unless the record there is one). Offsets must not decrease between calls.
  */
-function lineCounter(bytes: Uint8Array): (offset: number) => number {
+function lineCounter(bytes: Uint8Array): (offset: number, skipBlank?: boolean) => number {
   let pos = 0;
   let line = 1;
   const CR = 13, LF = 10;
@@ -159,8 +164,9 @@ function lineCounter(bytes: Uint8Array): (offset: number) => number {
       if (b === LF || (b === CR && bytes[pos + 1] !== LF)) line++;
     }
   };
-  return (offset) => {
+  return (offset, skipBlank = true) => {
     advance(offset);
+    if (!skipBlank) return line;
     let skip = pos;
     while (skip < bytes.length && (bytes[skip] === CR || bytes[skip] === LF)) skip++;
     advance(skip);

@@ -47,7 +47,8 @@ export async function writeFailedFile(inputPath: string, people: readonly Person
   const dir = path.dirname(inputPath);
   const name = failedFileName(inputPath, date);
   const temp = path.join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
-  await fsp.writeFile(temp, serializeFailed(people), { flag: 'wx' });
+  // The user's only (0600): it holds people's names and e-mail addresses.
+  await fsp.writeFile(temp, serializeFailed(people), { flag: 'wx', mode: 0o600 });
   try {
     for (let n = 1; n <= 1000; n++) {
       const file = path.join(dir, n === 1 ? name : name.replace(/\.people\.json$/, `-${n}.people.json`));

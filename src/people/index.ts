@@ -1,11 +1,13 @@
 /** Reading people for the batch add, checking them, and writing what failed. Plain TypeScript. */
 import type { TypeNaming } from '../model/typeName';
 import { readPeopleCsv } from './csv';
+import { decodePeople } from './encoding';
 import { readPeopleJson } from './json';
-import { PeopleFile, PeopleFileError } from './rows';
+import { flagDuplicates, PeopleFile, PeopleFileError } from './rows';
 
 export * from './rows';
 export { serializeFailed, writeFailedFile } from './failedFile';
+export { NotUtf8Error, notUtf8, otherEncodings } from './encoding';
 
 export type PeopleFormat = 'csv' | 'json';
 
@@ -15,15 +17,17 @@ function formatOf(fileName: string): PeopleFormat | undefined {
   return m ? (m[1].toLowerCase() as PeopleFormat) : undefined;
 }
 
-/** Reads a people file of either format (by name; content sniffed when the name says nothing). */
-export function readPeople(fileName: string, content: string | Uint8Array, naming?: TypeNaming): PeopleFile {
-  let format = formatOf(fileName);
-  if (!format) {
-    const text = typeof content === 'string' ? content : new TextDecoder().decode(content.subarray(0, 64));
-    format = /^\uFEFF?\s*\[/.test(text) ? 'json' : 'csv';
-  }
-  if (format === 'json') return readPeopleJson(content);
-  return readPeopleCsv(content, naming);
+/**
+ * Reads a people file of either format (by name; content sniffed when the name says nothing). Bytes
+ * that are not UTF-8 are read in `encoding` when the user chose one (else NotUtf8Error); a person
+ * whose e-mail address an earlier row has is flagged.
+ */
+export function readPeople(fileName: string, content: string | Uint8Array, options: { naming?: TypeNaming; encoding?: string } = {}): PeopleFile {
+  const text = typeof content === 'string' ? content : decodePeople(content, options.encoding);
+  const format = formatOf(fileName) ?? (/^\uFEFF?\s*\[/.test(text.slice(0, 64)) ? 'json' : 'csv');
+  const file = format === 'json' ? readPeopleJson(text, options.naming) : readPeopleCsv(text, options.naming);
+  flagDuplicates(file.rows);
+  return file;
 }
 
 export { PeopleFileError };

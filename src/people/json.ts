@@ -1,16 +1,22 @@
 /**
  * People from JSON: an array of PersonInfo (a `*.people.json` file, e.g. one
  * written by a previous batch for its failed items). Each item is checked
- * against the person schema and keeps the line it starts on. Plain TypeScript.
+ * against the person schema and keeps its index and the line it starts on.
+ * `$type` may be left out, as a CSV row has none: the person's (and each
+ * address's, by its fields) is filled in; one that is there is checked. A
+ * CommonName left out is made of the given name and surname, as for CSV.
+ * Plain TypeScript.
  */
 // The ES module build: the package's main entry is a UMD wrapper whose requires esbuild cannot follow.
 import { visit } from 'jsonc-parser';
+import { makeType, TypeNaming } from '../model/typeName';
 import type { PersonInfo } from '../model/types';
+import { decodePeople } from './encoding';
 import { PeopleFile, PeopleFileError, personErrors, PersonRow } from './rows';
 
 /** Reads JSON text (or bytes) into rows. */
-export function readPeopleJson(input: string | Uint8Array): PeopleFile {
-  const text = (typeof input === 'string' ? input : new TextDecoder('utf-8').decode(input)).replace(/^\uFEFF/, '');
+export function readPeopleJson(input: string | Uint8Array, naming?: TypeNaming): PeopleFile {
+  const text = typeof input === 'string' ? input.replace(/^\uFEFF/, '') : decodePeople(input);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -24,13 +30,33 @@ export function readPeopleJson(input: string | Uint8Array): PeopleFile {
   }
   const starts = itemOffsets(text);
   const lines = lineIndex(text);
-  const rows: PersonRow[] = value.map((item, index) => ({
-    line: starts[index] === undefined ? 0 : lineOf(lines, starts[index]),
-    index,
-    person: item as PersonInfo,
-    errors: personErrors(item, (p) => p || '(item)'),
-  }));
-  return { format: 'json', rows, notes: [] };
+  const itemLines = value.map((_item, index) => (starts[index] === undefined ? 0 : lineOf(lines, starts[index])));
+  const shared = new Set(itemLines.filter((l, i) => itemLines.indexOf(l) !== i));
+  const rows: PersonRow[] = value.map((item, index) => {
+    const person = withTypes(item, naming);
+    const line = itemLines[index];
+    // Items on a line of their own are found by line; several on one line, by their number.
+    const place = shared.has(line) || !line ? `item ${index + 1}` : `item ${index + 1} (line ${line})`;
+    return { line, index, place, person: person as PersonInfo, errors: personErrors(person, (p) => p || '(item)') };
+  });
+  return { format: 'json', rows, notes: [], blankLines: [] };
+}
+
+/** The item with `$type` (the person's, each address's by its fields) and CommonName filled in where left out. */
+function withTypes(item: unknown, naming?: TypeNaming): unknown {
+  if (!item || typeof item !== 'object' || Array.isArray(item)) return item;
+  const person = item as Record<string, unknown>;
+  const addresses = Array.isArray(person.Addresses)
+    ? person.Addresses.map((a: unknown) => {
+      if (!a || typeof a !== 'object' || Array.isArray(a) || '$type' in a) return a;
+      const fields = a as Record<string, unknown>;
+      const typeName = 'MailTo' in fields ? 'EmailAddressInfo' : 'Number' in fields ? 'PhoneInfo' : 'MailingAddressInfo';
+      return { $type: makeType(typeName, naming), ...fields };
+    })
+    : person.Addresses;
+  const names = [person.GivenName, person.Surname].filter((n): n is string => typeof n === 'string' && n.trim() !== '').map((n) => n.trim());
+  const commonName = person.CommonName === undefined && names.length ? { CommonName: names.join(' ') } : {};
+  return { ...('$type' in person ? {} : { $type: makeType('PersonInfo', naming) }), ...person, ...commonName, ...(addresses === undefined ? {} : { Addresses: addresses }) };
 }
 
 /**

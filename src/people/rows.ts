@@ -14,6 +14,8 @@ export interface PersonRow {
   line: number;
   /** 0-based position among the people of the file. */
   index: number;
+  /** Where the row is, as messages name it: `line 12` (CSV), `item 3 (line 12)` or `item 3` (JSON, several on a line). */
+  place: string;
   /** The person as it would be sent (also for invalid rows, so they can be written out and fixed). */
   person: PersonInfo;
   /** Why the row cannot be sent; empty when it is valid. */
@@ -23,8 +25,10 @@ export interface PersonRow {
 export interface PeopleFile {
   format: 'csv' | 'json';
   rows: PersonRow[];
-  /** Notes about the file as a whole (ignored columns...). */
+  /** Notes about the file as a whole (ignored columns, blank rows skipped...). */
   notes: string[];
+  /** Lines skipped because they hold nobody (empty, or only commas). */
+  blankLines: number[];
 }
 
 /** Thrown when the file as a whole cannot be read (not JSON, no header, not an array...). */
@@ -43,9 +47,9 @@ export function invalidRows(file: PeopleFile): PersonRow[] {
   return file.rows.filter((r) => r.errors.length > 0);
 }
 
-/** `line 12: e-mail: ...; surname ...`, at most `max` rows, then a count. */
+/** `line 12: e-mail: ...; surname ...` (or `item 3: ...`), at most `max` rows, then a count. */
 export function describeInvalid(rows: readonly PersonRow[], max = 10): string {
-  const lines = rows.slice(0, max).map((r) => `line ${r.line}: ${r.errors.join('; ')}`);
+  const lines = rows.slice(0, max).map((r) => `${r.place}: ${r.errors.join('; ')}`);
   if (rows.length > max) lines.push(`... and ${rows.length - max} more`);
   return lines.join('\n');
 }
@@ -144,3 +148,29 @@ export function personErrors(person: unknown, where: (pointer: string) => string
 
 const noName = 'has no name (given name, surname or common name)';
 const isNamed = (v: unknown) => typeof v === 'string' && v.trim() !== '';
+
+/**
+ * A person whose e-mail address an earlier row already has is flagged, not sent: three identical rows
+ * would make three identical people. Addresses are compared trimmed and in lower case.
+ */
+export function flagDuplicates(rows: readonly PersonRow[]): void {
+  const first = new Map<string, PersonRow>();
+  for (const row of rows) {
+    const addresses = Array.isArray(row.person?.Addresses) ? row.person.Addresses : [];
+    for (const a of addresses) {
+      const mail = (a as { MailTo?: unknown } | null)?.MailTo;
+      if (typeof mail !== 'string' || !mail.trim()) continue;
+      const key = mail.trim().toLowerCase();
+      const earlier = first.get(key);
+      if (!earlier) first.set(key, row);
+      else if (earlier !== row) row.errors.push(`same e-mail address as ${earlier.place} (${mail.trim()}): one person per address`);
+    }
+  }
+}
+
+/** A note on the blank lines skipped, or none. */
+export function blankNote(lines: readonly number[]): string[] {
+  if (!lines.length) return [];
+  const shown = lines.slice(0, 5).join(', ') + (lines.length > 5 ? ', …' : '');
+  return [`${lines.length} blank row${lines.length > 1 ? 's' : ''} skipped (line${lines.length > 1 ? 's' : ''} ${shown})`];
+}

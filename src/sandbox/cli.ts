@@ -2,24 +2,29 @@
 /**
  * `oms-sandbox`: runs the local service from a terminal. Prints exactly one
  * line to stdout once listening:
- *   OMS sandbox listening on http://127.0.0.1:PORT instance=<key>[ token=<token>]
+ *   OMS sandbox listening on http[s]://127.0.0.1:PORT instance=<key>[ token=<token>]
  * (the token only with --print-token). The token comes from OMS_SANDBOX_TOKEN,
  * --token-file, or is random; the password from OMS_SANDBOX_PASSWORD or
- * --password-file: never from a command line others can read.
+ * --password-file (none: no password grant): never from a command line others can read.
  * Request logs (with --verbose) and errors go to stderr.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { defaultMaxBodyBytes, defaultPassword, defaultTokenTtlSeconds, defaultUser, startSandbox } from './server';
-import { defaultCompactAtBytes } from './journal';
-import { defaultInstanceName } from './seed';
+import { isLoopback } from './http/hostCheck';
+import { defaultMaxBodyBytes, defaultTokenTtlSeconds, defaultUser, startSandbox } from './server';
+import { defaultCompactAtBytes } from './store/compaction';
+import { defaultInstanceName } from './store/seed';
 
 const usage = `Usage: oms-sandbox [options]
 
 A local object management service (HTTP + JSON) for development and tests.
 
 Options:
-  --host <addr>          interface to listen on (default 127.0.0.1)
+  --host <addr>          interface to listen on (default 127.0.0.1); only loopback
+                         addresses unless --allow-remote
+  --allow-remote         allow a --host other machines can reach (a warning says the risk)
+  --cert <file>          serve HTTPS with this PEM certificate (chain) ...
+  --key <file>           ... and this PEM private key (both or neither)
   --port <n>             port; 0 picks a free one (default 0)
   --token-file <path>    read the static bearer token (never expires) from this file;
                          or set OMS_SANDBOX_TOKEN; default: a random token
@@ -27,7 +32,7 @@ Options:
   --token <token>        deprecated: visible to every local user (ps); use the above
   --user <name>          user for POST /token password grants (default ${defaultUser})
   --password-file <path> read that user's password from this file; or set
-                         OMS_SANDBOX_PASSWORD (default ${defaultPassword})
+                         OMS_SANDBOX_PASSWORD; without one, password grants are refused
   --password <pw>        deprecated: visible to every local user (ps); use the above
   --instance-name <name> name of the instance when seeding (default "${defaultInstanceName}")
   --data <file>          keep data in this JSON file (created and seeded if missing);
@@ -41,7 +46,7 @@ Options:
   --help                 show this help
 
 On start, prints one line to stdout:
-  OMS sandbox listening on http://HOST:PORT instance=<key>[ token=<token>]
+  OMS sandbox listening on http[s]://HOST:PORT instance=<key>[ token=<token>]
 `;
 
 function fail(message: string): never {
@@ -62,6 +67,9 @@ async function main(): Promise<void> {
     ({ values } = parseArgs({
       options: {
         host: { type: 'string' },
+        'allow-remote': { type: 'boolean' },
+        cert: { type: 'string' },
+        key: { type: 'string' },
         port: { type: 'string' },
         token: { type: 'string' },
         'token-file': { type: 'string' },
@@ -92,8 +100,17 @@ async function main(): Promise<void> {
   const port = integer(values.port, 'port', 0);
   if (port !== undefined && port > 65535) fail('--port must be at most 65535');
 
+  if (values.host !== undefined && !isLoopback(values.host)) {
+    if (!values['allow-remote']) fail(`--host ${values.host} is not a loopback address: other machines could reach the sandbox. Add --allow-remote if that is what you want`);
+    process.stderr.write(`oms-sandbox: warning: listening on ${values.host}: every machine that can reach it can send requests and try passwords and tokens; ${values.cert ? '' : 'without --cert/--key, tokens and data cross the network unencrypted; '}use it on a network you trust only\n`);
+  }
+  if ((values.cert === undefined) !== (values.key === undefined)) fail('--cert and --key go together');
+  const tls = values.cert !== undefined && values.key !== undefined ? { cert: readFlagFile('cert', values.cert), key: readFlagFile('key', values.key) } : undefined;
+
   const sandbox = await startSandbox({
     host: values.host,
+    allowRemote: values['allow-remote'],
+    tls,
     port,
     token: secretFrom('token', values.token, values['token-file'], 'OMS_SANDBOX_TOKEN'),
     user: values.user,
@@ -126,6 +143,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+function readFlagFile(name: string, file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (e) {
+    fail(`--${name}: ${(e as Error).message}`);
+  }
 }
 
 /** A secret (`name`): --<name>-file, else the environment variable, else the deprecated --<name> (with a warning). */

@@ -1,32 +1,40 @@
 /**
- * The local service: a real HTTP server on Node's `http` that implements the
- * service interface for every kind in the registry. Start and stop,
- * connection hygiene (time-outs, a connection cap, local Host names only),
- * and one answer per request: whatever a handler throws fails that request alone.
+ * The local service: a real HTTP server on Node's `http` (or `https` with a
+ * certificate and key) that implements the service interface for every kind
+ * in the registry. Start and stop, connection hygiene (time-outs, connection
+ * caps in all and per address, local Host names only), and one answer per
+ * request: whatever a handler throws fails that request alone.
  */
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { kinds } from '../model/kinds';
-import { randomToken, TokenAuthority } from './auth';
-import { compileSchemas } from './checks';
-import type { RouteRequest, SandboxContext } from './context';
-import { Endpoint, endpoints, userLink } from './endpoints';
-import { Faults } from './faults';
-import { errorBody, HttpError, Reply, send } from './http';
-import type { JournalOptions } from './journal';
-import { randomKey } from './objects';
-import { pathSegments, Router } from './router';
-import { defaultInstanceName, seedStore } from './seed';
-import { Store } from './store';
+import { randomToken, TokenAuthority } from './http/auth';
+import { compileSchemas } from './routes/checks';
+import { Connections } from './http/connections';
+import { isLocalHost, isLoopback, localNamesFor } from './http/hostCheck';
+import type { RouteRequest, SandboxContext } from './routes/context';
+import { Endpoint, endpoints, userLink } from './routes/endpoints';
+import { Faults } from './routes/faults';
+import { errorBody, HttpError, Reply, send } from './http/replies';
+import type { JournalOptions } from './store/journal';
+import { randomKey } from './store/objects';
+import { pathSegments, Router } from './http/router';
+import { defaultInstanceName, seedStore } from './store/seed';
+import { Store } from './store/store';
 
 export interface SandboxOptions {
-  /** Interface to listen on; default 127.0.0.1. */
+  /** Interface to listen on; default 127.0.0.1. Anything but a loopback address needs `allowRemote`. */
   host?: string;
+  /** Listen on a non-loopback `host`: anyone who reaches this machine can then try to sign in. */
+  allowRemote?: boolean;
+  /** Serve HTTPS with this certificate (chain) and private key, both PEM; plain HTTP without. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
   /** 0 (the default) picks a free port. */
   port?: number;
   /** The static bearer token, which never expires; default a random one. */
   token?: string;
-  /** Password grant credentials; default admin / admin (the embedded sandbox uses a random password). */
+  /** Password grant credentials: user default admin; no password, no password grant (4xx). */
   user?: string;
   password?: string;
   /** CommonName of the instance when seeding; default "Demo Instance". */
@@ -44,8 +52,9 @@ export interface SandboxOptions {
   /** Time to receive a request's headers (default 10 s) and the whole request (default 30 s); then 408. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
-  /** Open connections beyond this get a 503 (default 256). */
+  /** Open connections beyond this close an idle one, else get a 503 (default 256); from one address, `maxConnectionsPerAddress` (default 128). */
   maxConnections?: number;
+  maxConnectionsPerAddress?: number;
   /** With a data file: when the journal is compacted, and how it writes (tests make it fail). */
   journal?: JournalOptions;
 }
@@ -59,16 +68,22 @@ export interface Sandbox {
 }
 
 export const defaultUser = 'admin';
-export const defaultPassword = 'admin';
 export const defaultMaxBodyBytes = 10 * 1024 * 1024;
+/** What is discarded of a refused body before the connection is closed: unauthenticated, and authenticated (over the limit). */
+const unauthenticatedDrainBytes = 64 * 1024;
 export const defaultTokenTtlSeconds = 86399;
 const defaultHeadersTimeoutMs = 10_000;
 const defaultRequestTimeoutMs = 30_000;
 const defaultMaxConnections = 256;
+const defaultMaxConnectionsPerAddress = 128;
 /** How long `close()` lets requests in flight finish. */
 const closeGraceMs = 3000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const bindHost = options.host ?? '127.0.0.1';
+  if (!options.allowRemote && !isLoopback(bindHost)) {
+    throw new Error(`Refusing to listen on ${bindHost}: not a loopback address. The sandbox is for this machine; allow other machines explicitly (allowRemote, --allow-remote)`);
+  }
   const store = await Store.open(options.dataFile, () => seedStore(options.seed ?? 'demo', options.instanceName ?? defaultInstanceName), options.journal);
   const token = options.token || randomToken();
   const ctx: SandboxContext = {
@@ -79,7 +94,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     auth: new TokenAuthority({
       staticToken: token,
       user: options.user ?? defaultUser,
-      password: options.password ?? defaultPassword,
+      password: options.password || undefined,
       tokenTtlSeconds: options.tokenTtlSeconds ?? defaultTokenTtlSeconds,
       instance: () => ({ key: store.instanceKey, name: String(store.instance.CommonName ?? '') }),
     }),
@@ -88,37 +103,46 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const router = endpoints();
   compileSchemas(kinds.values());
-  const localNames = new Set(loopbackNames);
+  const localNames = localNamesFor(!!options.allowRemote);
 
   let inFlight = 0;
   let onDrained: (() => void) | undefined;
   const requestTimeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs;
   const headersTimeout = Math.min(options.headersTimeoutMs ?? defaultHeadersTimeoutMs, requestTimeout);
-  const server = createServer({
+  const serverOptions = {
     headersTimeout,
     requestTimeout,
     // Time-outs are checked this often (Node's default is 30 s, which would stretch them).
     connectionsCheckingInterval: Math.max(100, Math.min(1000, headersTimeout / 2)),
-  }, (req, res) => {
+  };
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     inFlight++;
     res.on('close', () => {
       inFlight--;
       if (inFlight === 0) onDrained?.();
     });
     respond(ctx, router, localNames, req, res, options.log).catch(() => res.destroy());
-  });
+  };
+  const server = options.tls
+    ? createTlsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handle)
+    : createServer(serverOptions, handle);
   server.keepAliveTimeout = 5000;
-  limitConnections(server, options.maxConnections ?? defaultMaxConnections);
+  const connections = new Connections({
+    max: options.maxConnections ?? defaultMaxConnections,
+    perAddress: options.maxConnectionsPerAddress ?? defaultMaxConnectionsPerAddress,
+  }, !!options.tls);
+  connections.attach(server);
+  ctx.stats = () => ({ connections: connections.counts, tokens: ctx.auth.held });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+    server.listen(options.port ?? 0, bindHost, () => {
       server.off('error', reject);
       resolve();
     });
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
+  const url = `${options.tls ? 'https' : 'http'}://${host}:${address.port}`;
   ctx.eventPublisherUrl = `${url}/events`;
   localNames.add(host.toLowerCase());
 
@@ -146,55 +170,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-/**
- * Beyond `max` open connections, new ones get a 503 and are closed, instead
- * of waiting or exhausting file descriptors.
- */
-function limitConnections(server: Server, max: number): void {
-  let open = 0;
-  server.on('connection', (socket: Socket) => {
-    open++;
-    socket.once('close', () => open--);
-    if (open > max) {
-      const body = JSON.stringify({ Message: `The sandbox has too many open connections (${max}); try again` });
-      socket.end(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-      socket.destroySoon();
-    }
-  });
-}
-
-/** Host names a local server answers to besides its bound address (and `*.localhost`, `127.*`). */
-const loopbackNames = ['localhost', '127.0.0.1', '[::1]'];
-
-/**
- * True when the Host header names this machine: a loopback name or the bound
- * address. Anything else (a DNS name pointing here from a web page) is 421.
- */
-function isLocalHost(hostHeader: string | undefined, names: ReadonlySet<string>): boolean {
-  if (hostHeader === undefined) return true;
-  const m = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(hostHeader.trim().toLowerCase());
-  if (!m) return false;
-  const name = m[1].replace(/\.$/, '');
-  return names.has(name) || name.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
-}
-
 async function respond(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, res: ServerResponse, log?: (line: string) => void): Promise<void> {
   const started = Date.now();
   const target = req.url ?? '/';
   const q = target.indexOf('?');
   const pathname = q >= 0 ? target.slice(0, q) : target;
+  const r: Routed = { authenticated: false };
   let reply: Reply;
   try {
-    reply = await route(ctx, router, names, req, pathname, q >= 0 ? target.slice(q + 1) : '');
+    // Most handlers answer at once: awaited only when they did not (no turn of the event loop for a read).
+    const routed = route(ctx, router, names, req, pathname, q >= 0 ? target.slice(q + 1) : '', r);
+    reply = routed instanceof Promise ? await routed : routed;
   } catch (e) {
     reply = e instanceof HttpError
       ? { status: e.status, body: errorBody(e), headers: e.headers }
       : { status: 500, body: { Message: `Internal sandbox error: ${(e as Error)?.message ?? String(e)}` } };
   }
-  if (reply.status === 413) {
-    // Stop buffering; let the client finish sending (discarded, bounded) so it can read the answer, then close.
+  if (!req.complete) {
+    // A body left unread (refused, too large, or sent where none is read): discard a bounded
+    // amount so the client can read the answer, then close. Never buffered.
     reply.headers = { ...reply.headers, Connection: 'close' };
-    drain(req, ctx.maxBodyBytes);
+    drain(req, r.authenticated ? ctx.maxBodyBytes : unauthenticatedDrainBytes);
   }
   if (!res.headersSent && !res.destroyed) {
     try {
@@ -206,32 +202,39 @@ async function respond(ctx: SandboxContext, router: Router<Endpoint>, names: Rea
   log?.(`${req.method} ${pathname.slice(0, 300)} ${reply.status} ${Date.now() - started}ms`);
 }
 
-/** Discards the rest of a refused body; gives up on clients that send far more than the limit. */
+/** What routing learnt about a request, also when it failed. */
+interface Routed {
+  authenticated: boolean;
+}
+
+/** Discards the rest of a refused body; gives up (closes) on clients that send far more than `limit`. */
 function drain(req: IncomingMessage, limit: number): void {
   let discarded = 0;
   req.on('data', (chunk: Buffer) => {
     discarded += chunk.length;
-    if (discarded > 4 * limit + 1024 * 1024) req.socket.destroy();
+    if (discarded > limit) req.socket.destroy();
   });
   req.resume();
 }
 
-async function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, pathname: string, search: string): Promise<Reply> {
+/** Host check, routing, authentication, then injected faults (authenticated requests only), then the handler. */
+function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, pathname: string, search: string, routed: Routed): Reply | Promise<Reply> {
   if (!isLocalHost(req.headers.host, names)) {
     throw new HttpError(421, 'This sandbox answers only to local names (localhost, 127.0.0.1, [::1] or its bound address) in the Host header');
   }
   const method = (req.method ?? 'GET').toUpperCase();
   const segments = pathSegments(pathname);
-  if (segments[0] !== 'sandbox') {
-    const fault = ctx.faults.take(pathname);
-    if (fault) return fault;
-  }
   const { handler, params } = router.match(method, segments);
   const r: RouteRequest = { req, method, params, query: new URLSearchParams(search) };
   if (!handler.public) {
     const auth = ctx.auth.check(req.headers.authorization);
     if ('denied' in auth) throw new HttpError(401, auth.denied, undefined, { 'WWW-Authenticate': 'Bearer' });
+    routed.authenticated = true;
     r.user = userLink(auth.user, ctx.store.instance);
+    if (segments[0] !== 'sandbox') {
+      const fault = ctx.faults.take(pathname);
+      if (fault) return fault;
+    }
   }
   return handler.handle(ctx, r);
 }

@@ -5,9 +5,9 @@
  * owner only (0600). Bounded: the newest `maxEntries` per connection, each at
  * most `maxEntryBytes`. Objects hold no token; nothing else is stored.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BaseInfo } from '../model/types';
+import { readPrivateFile, writePrivateFile } from '../util/privateFile';
 
 export interface HistoryEntry {
   /** When the save that replaced this version happened (ISO time). */
@@ -34,11 +34,8 @@ export class SaveHistory {
     if (Buffer.byteLength(JSON.stringify(entry.object)) > maxEntryBytes) return;
     await this.serial(async () => {
       const entries = [entry, ...(await this.read(connectionId))].slice(0, maxEntries);
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      const file = this.file(connectionId);
-      const temp = `${file}.${process.pid}.tmp`;
-      await writeFile(temp, JSON.stringify(entries), { mode: 0o600 });
-      await rename(temp, file);
+      // Never through a symbolic link; a private folder, an exclusive temp file, then a rename.
+      await writePrivateFile(this.file(connectionId), JSON.stringify(entries));
     });
   }
 
@@ -49,7 +46,7 @@ export class SaveHistory {
 
   private async read(connectionId: string): Promise<HistoryEntry[]> {
     try {
-      const parsed: unknown = JSON.parse(await readFile(this.file(connectionId), 'utf8'));
+      const parsed: unknown = JSON.parse(await readPrivateFile(this.file(connectionId)));
       return Array.isArray(parsed) ? (parsed as HistoryEntry[]) : [];
     } catch {
       return []; // no history yet, or a damaged file: start again rather than fail a save

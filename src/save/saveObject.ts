@@ -138,7 +138,9 @@ function refusalOf(e: ApiError): Refusal {
   const reason = e.message.replace(/\s+/g, ' ').replace(/[.\s]+$/, '');
   const pointers = e.details.map((d) => d.pointer).filter((p): p is string => !!p);
   switch (e.kind) {
-    case 'auth': return { kind: 'auth', message: `The service did not accept your sign-in (${reason}): sign in and save again.` };
+    case 'auth': return e.notSignedIn
+      ? { kind: 'auth', message: `Not sent: you are signed out (${reason}): sign in, then save again; your text is kept.` }
+      : { kind: 'auth', message: `The service did not accept your sign-in (${reason}): sign in and save again.` };
     case 'permission': return { kind: 'permission', message: `The service does not let you change this object (${reason}): ask for access; your text is kept.` };
     case 'notFound': return { kind: 'notFound', message: `The object is gone from the server (${reason}): copy your text if you need it, then close the editor.` };
     case 'network': case 'timeout': return { kind: 'unreachable', message: `The service did not answer (${reason}): save again when it is reachable.` };

@@ -27,6 +27,7 @@ export function sourceOf(c: Indexable): IndexSource {
       return { key, name: folder?.CommonName || 'Root folder' };
     },
     list: (kind, folderKey, page, pageSize, signal) => c.client.list(kind, folderKey, page, pageSize, signal),
+    get: (kind, folderKey, key) => c.client.get(kind, folderKey, key),
   };
 }
 
@@ -61,9 +62,9 @@ export class Indexes {
     return this.recent.get(connectionId) ?? [];
   }
 
-  /** After a save, create or delete: that collection is listed again by the next walk. */
-  changed(connectionId: string, folderKey: string, kindId: string): void {
-    this.indexes.get(connectionId)?.index.invalidate(folderKey, kindId);
+  /** After a save, create, rename or delete (`key`), or a batch into a collection (no key): fetched at once. */
+  changed(connectionId: string, folderKey: string, kindId: string, key?: string): void {
+    void this.indexes.get(connectionId)?.index.changed(folderKey, kindId, key);
   }
 
   stopAll(): void {

@@ -4,7 +4,11 @@
  * time. Listeners see each page's objects as they arrive, so a search shows
  * matches long before the walk ends. Stopping keeps what was fetched and the
  * work still to do: the next walk resumes there, and a finished walk is reused
- * for `freshMs` (nothing is fetched twice within that time).
+ * for `freshMs` (nothing is fetched twice within that time); after it the next
+ * search walks everything again, whatever was noted changed in between.
+ * Changes made through the extension are applied at once: an object saved,
+ * created, renamed or deleted is read again by its key (`changed`), a
+ * collection changed as a whole is listed again.
  */
 import type { Page } from '../api/client';
 import { Kind, kind as kindOf, objectKinds, supports } from '../model/kinds';
@@ -15,6 +19,8 @@ export interface IndexSource {
   /** The root folder (the instance): its key and name. */
   root(): Promise<FolderStep>;
   list(kind: Kind, folderKey: string, page: number, pageSize: number, signal?: AbortSignal): Promise<Page<BaseInfo>>;
+  /** One object by key (404 once it is deleted). */
+  get(kind: Kind, folderKey: string, key: string, signal?: AbortSignal): Promise<BaseInfo>;
 }
 
 /** A folder on the way from the root: its key and name. */
@@ -53,6 +59,8 @@ interface Task {
   kind: Kind;
   folders: readonly FolderStep[];
   page: number;
+  /** Read this one object again instead of listing a page. */
+  key?: string;
 }
 
 const listable = [kindOf('folder'), ...objectKinds.filter((k) => supports(k, 'list'))];
@@ -63,6 +71,7 @@ export class ObjectIndex {
   private seeded = false;
   private folderCount = 0;
   private refused = 0;
+  /** When the last full walk ended; noting a change does not move it, so the full refresh still comes. */
   private completedAt?: number;
   private running?: { promise: Promise<void>; controller: AbortController };
   private readonly listeners = new Set<(added: readonly IndexEntry[]) => void>();
@@ -88,7 +97,7 @@ export class ObjectIndex {
   }
 
   get progress(): IndexProgress {
-    return { objects: this.byKey.size, folders: this.folderCount, pending: this.queue.length, done: this.completedAt !== undefined, refused: this.refused };
+    return { objects: this.byKey.size, folders: this.folderCount, pending: this.queue.length, done: this.completedAt !== undefined && !this.queue.length, refused: this.refused };
   }
 
   /** Called with every batch of objects added; returns the unsubscribe function. */
@@ -104,14 +113,19 @@ export class ObjectIndex {
 
   /**
    * Walks (or resumes walking) the connection; joins a walk under way.
-   * A walk finished less than `freshMs` ago is not repeated.
+   * A walk finished less than `freshMs` ago is not repeated: only what was
+   * noted changed since is fetched.
    */
   ensure(): Promise<void> {
     if (this.running) return this.running.promise;
     if (this.completedAt !== undefined) {
-      if (this.now() - this.completedAt < this.freshMs) return Promise.resolve();
-      this.reset();
+      if (this.now() - this.completedAt >= this.freshMs) this.reset();
+      else if (!this.queue.length) return Promise.resolve();
     }
+    return this.start();
+  }
+
+  private start(): Promise<void> {
     const controller = new AbortController();
     const promise = this.walk(controller.signal).finally(() => {
       if (this.running?.controller === controller) this.running = undefined;
@@ -125,20 +139,59 @@ export class ObjectIndex {
     this.running?.controller.abort();
   }
 
-  /** One kind in one folder changed (save, create, delete): list it again on the next walk. */
-  invalidate(folderKey: string, kindId: string): void {
-    if (!this.seeded) return;
-    let folders: readonly FolderStep[] | undefined;
-    for (const [key, e] of this.byKey) {
-      if (e.kind.id === 'folder' && e.key === folderKey) folders = [...e.folders, { key: e.key, name: e.name }];
-      if (e.folderKey === folderKey && e.kind.id === kindId) this.byKey.delete(key);
-    }
-    const root = this.rootStep;
-    folders ??= root && root.key === folderKey ? [root] : undefined;
-    if (!folders) return;
+  /**
+   * Something changed through the extension: one object (`key`: saved, created,
+   * renamed or deleted), read again by its key; or, without a key, a whole
+   * collection (a batch add), listed again. Fetched at once when the index
+   * holds a walk, so the next search finds it.
+   */
+  changed(folderKey: string, kindId: string, key?: string): Promise<void> {
+    if (!this.seeded) return Promise.resolve();
+    const folders = this.foldersTo(folderKey);
     const k = listable.find((l) => l.id === kindId);
-    if (k) this.queue.push({ kind: k, folders, page: 0 });
-    this.completedAt = undefined;
+    if (!folders || !k) return Promise.resolve();
+    if (key) this.queue.unshift({ kind: k, folders, page: 0, key });
+    else {
+      for (const [known, e] of this.byKey) if (e.folderKey === folderKey && e.kind.id === kindId) this.byKey.delete(known);
+      this.queue.unshift({ kind: k, folders, page: 0 });
+    }
+    // Joins a walk under way (its pump takes the task) or fetches just this; a walk the user stopped
+    // part-way is not resumed behind their back (its next search takes the task).
+    if (this.running) return this.running.promise.catch(() => undefined);
+    return this.completedAt === undefined ? Promise.resolve() : this.start().catch(() => undefined);
+  }
+
+  /** The folders from the root down to this one (included), when the walk has met it. */
+  private foldersTo(folderKey: string): readonly FolderStep[] | undefined {
+    if (this.rootStep?.key === folderKey) return [this.rootStep];
+    const e = this.byKey.get(folderKey);
+    return e?.kind.id === 'folder' ? [...e.folders, { key: e.key, name: e.name }] : undefined;
+  }
+
+  /** An object read again by key: added or renamed, or gone with everything under it. */
+  private async reread(task: Task, signal: AbortSignal): Promise<void> {
+    const folder = task.folders[task.folders.length - 1];
+    let o: BaseInfo | undefined;
+    try {
+      o = await this.source.get(task.kind, folder.key, task.key!, signal);
+    } catch (e) {
+      if (signal.aborted || !isRefusal(e)) throw e;
+    }
+    if (!o?.Key) {
+      this.byKey.delete(task.key!);
+      for (const [key, e] of this.byKey) if (e.folders.some((f) => f.key === task.key)) this.byKey.delete(key);
+      return;
+    }
+    const entry: IndexEntry = { key: o.Key, name: o.CommonName || o.Key, kind: task.kind, folderKey: folder.key, folders: task.folders };
+    const before = this.byKey.get(o.Key);
+    this.byKey.set(o.Key, entry);
+    if (task.kind.id === 'folder' && before && before.name !== entry.name) {
+      // A renamed folder: the paths shown beside what it holds follow.
+      for (const [key, e] of this.byKey) {
+        if (e.folders.some((f) => f.key === o.Key)) this.byKey.set(key, { ...e, folders: e.folders.map((f) => (f.key === o.Key ? { key: f.key, name: entry.name } : f)) });
+      }
+    }
+    for (const l of this.listeners) l([entry]);
   }
 
   private rootStep?: FolderStep;
@@ -189,12 +242,13 @@ export class ObjectIndex {
       pump();
     });
     if (!signal.aborted && !this.queue.length) {
-      this.completedAt = this.now();
+      this.completedAt ??= this.now();
       this.emitProgress();
     }
   }
 
   private async run(task: Task, signal: AbortSignal): Promise<void> {
+    if (task.key) return this.reread(task, signal);
     const folder = task.folders[task.folders.length - 1];
     let page: Page<BaseInfo>;
     try {

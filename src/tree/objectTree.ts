@@ -72,10 +72,9 @@ export class ObjectTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
     this.emitter.fire(node);
   }
 
-  /** After a create, update or delete: reload that kind's group in that folder. */
+  /** After a create, update or delete (no key: a batch): that kind's group in that folder, as much as was loaded. */
   objectChanged(address: ObjectAddress): void {
-    const group = this.ctx.collections.get(collectionId(address.connectionId, address.folderKey, address.kind.id));
-    if (group) this.refresh(group);
+    void this.ctx.collections.get(collectionId(address.connectionId, address.folderKey, address.kind.id))?.update(address.key || undefined);
   }
 
   /** After a note was added or deleted: reload that object's notes if the tree shows it. */

@@ -1,6 +1,7 @@
 /**
  * Pages of children loaded on demand. One load at a time: a double click on
- * "Load more" never loads a page twice. Refresh clears what was loaded.
+ * "Load more" never loads a page twice. A reload lists again as much as was
+ * loaded (all of it after Load all) and shows the old pages until it is done.
  */
 import type { Page } from '../api/client';
 
@@ -32,6 +33,25 @@ export class Pager<T> {
 
   async loadAll(): Promise<void> {
     while (this.hasMore) await this.loadMore();
+  }
+
+  /** Lists again as many as were loaded (every page when all were), after any load under way. */
+  reload(): Promise<void> {
+    const run = async () => {
+      const all = this.started && !this.hasMore;
+      const wanted = this.items.length;
+      const fresh = new Pager(this.fetchPage);
+      do await fresh.loadMore();
+      while (fresh.hasMore && (all || fresh.items.length < wanted));
+      this.items = fresh.items;
+      this.next = fresh.next;
+    };
+    const reloading: Promise<void> = (this.loading ?? Promise.resolve()).catch(() => undefined).then(run)
+      .finally(() => {
+        if (this.loading === reloading) this.loading = undefined;
+      });
+    this.loading = reloading;
+    return reloading;
   }
 
   reset(): void {

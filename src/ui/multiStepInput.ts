@@ -15,6 +15,9 @@ class FlowSignal extends Error {}
 const back = new FlowSignal('back');
 const cancel = new FlowSignal('cancel');
 
+/** The user pressed Back in an input asked inside a step (a step may catch it to show its own input again). */
+export const isBack = (e: unknown): boolean => e === back;
+
 export interface StepInfo {
   title: string;
   /** Left out for a one-step input: no "1/1" shown. */

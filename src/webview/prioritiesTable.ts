@@ -7,7 +7,7 @@
  * the desktop and in the web/server build. Saves go through the one save operation (`fs.sendEdit`).
  */
 import * as vscode from 'vscode';
-import type { Services } from '../commands/services';
+import type { Services } from '../services';
 import type { ObjectAddress } from '../fs/objectUri';
 import { applyEdits, checkEdits, RowEdit, rowsOf, statusOptions } from '../model/priorities';
 import type { InputScannerInfo } from '../model/types';
@@ -94,9 +94,7 @@ export class PrioritiesTable {
   }
 
   private async load(message?: Shown['message']): Promise<void> {
-    const connection = this.s.connections.get(this.address.connectionId);
-    if (!connection) throw new Error('The connection was removed');
-    this.scanner = await connection.client.get<InputScannerInfo>(this.address.kind, this.address.folderKey, this.address.key);
+    this.scanner = await this.s.connections.require(this.address.connectionId).client.get<InputScannerInfo>(this.address.kind, this.address.folderKey, this.address.key);
     await this.post(message);
   }
 
@@ -164,7 +162,7 @@ export class PrioritiesTable {
   <h1 id="title">Loading…</h1>
   <span id="version"></span>
 </header>
-<p class="hint" id="hint">Tab moves between cells, Up and Down move between rows, Ctrl+S saves. Nothing is sent until you save.</p>
+<p class="hint" id="hint">Tab moves between cells, Up and Down move between rows; in Status, Enter or Space opens the list and typing picks a status. Ctrl+S saves. Nothing is sent until you save.</p>
 <table id="table" role="grid" aria-labelledby="title" aria-describedby="hint" aria-colcount="5">
   <thead><tr role="row" aria-rowindex="1">
     <th scope="col" role="columnheader" aria-colindex="1"><span aria-hidden="true">#</span><span class="visually-hidden">Row</span></th>

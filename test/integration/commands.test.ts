@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { AddPeopleResult } from '../../src/commands/addPeople';
+import type { AddPeopleResult } from '../../src/commands/addPeopleReport';
 import type { EditPrioritiesResult } from '../../src/commands/editScannerPriorities';
 import type { InviteResult } from '../../src/commands/inviteUser';
 import type { PushResult } from '../../src/commands/sendPushNotification';

@@ -50,7 +50,7 @@ suite('connections', () => {
     const id: string = await vscode.commands.executeCommand('oms.addConnection', { label: 'Password', baseUrl: sandboxUrl, token: 'placeholder-token' });
     try {
       const instance = (await rest('GET', '/api')).body;
-      const ok = await vscode.commands.executeCommand('oms.signIn', id, { instance: instance.CommonName, user: 'admin', password: 'admin' });
+      const ok = await vscode.commands.executeCommand('oms.signIn', id, { instance: instance.CommonName, user: 'admin', password: process.env.OMS_SANDBOX_PASSWORD });
       assert.strictEqual(ok, true);
       const connection = s.connections.get(id)!;
       const tokens = await s.storedTokens(id);

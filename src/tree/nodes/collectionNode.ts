@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { Kind } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
+import { log } from '../../log';
 import { Pager } from '../pager';
 import { collectionId, TreeContext, pageSize } from './context';
 import { errorNode } from './errorNode';
@@ -100,15 +101,33 @@ export class CollectionNode implements Paged {
     this.ctx.changed(this);
   }
 
+  /** The Refresh command: from the first page again. */
   refresh(): void {
     this.pager = this.newPager();
   }
 
+  /**
+   * After a save, create or delete: what was loaded stays loaded (a Load all of thousands is not lost to
+   * a quick edit). An object already shown is read again by its key; anything else lists the loaded
+   * pages again (a new or deleted object moves the pages after it).
+   */
+  async update(key?: string): Promise<void> {
+    try {
+      const at = key ? this.pager.items.findIndex((o) => o.Key === key) : -1;
+      const client = this.ctx.connections.get(this.connectionId)?.client;
+      const object = at >= 0 && client ? await client.get(this.kind, this.folderKey, key!).catch(() => undefined) : undefined;
+      if (object && this.pager.items[at]?.Key === key) this.pager.items[at] = object;
+      else await this.pager.reload();
+    } catch (e) {
+      log().warn(`${this.kind.pluralLabel} not listed again: ${(e as Error).message}`);
+      this.pager = this.newPager(); // the next expand shows the failure
+    }
+    this.ctx.changed(this);
+  }
+
   private newPager(): Pager<BaseInfo> {
     return new Pager((page) => {
-      const connection = this.ctx.connections.get(this.connectionId);
-      if (!connection) throw new Error(vscode.l10n.t('The connection was removed'));
-      return connection.client.list(this.kind, this.folderKey, page, pageSize());
+      return this.ctx.connections.require(this.connectionId).client.list(this.kind, this.folderKey, page, pageSize());
     });
   }
 }

@@ -1,6 +1,6 @@
 /** One object: labelled by CommonName, opens as a JSON document; its notes are its children. */
 import * as vscode from 'vscode';
-import type { Kind } from '../../model/kinds';
+import { descriptionOf, type Kind } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { objectUri, ObjectAddress, parseObjectUri, sameObject } from '../../fs/objectUri';
 import type { TreeContext } from './context';
@@ -34,15 +34,15 @@ export class ObjectNode implements TreeNode {
     const item = new vscode.TreeItem(this.name, this.ctx ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.kind.icon);
-    const described = this.kind.describedBy ? this.object[this.kind.describedBy] : undefined;
-    item.description = typeof described === 'string' && described ? described : vscode.l10n.t('v{0}', this.object.ConcurrencyVersion ?? '?');
+    const described = descriptionOf(this.kind, this.object);
+    item.description = described ?? vscode.l10n.t('v{0}', this.object.ConcurrencyVersion ?? '?');
     item.tooltip = this.tooltip();
     item.command = { command: 'oms.openObject', title: vscode.l10n.t('Open'), arguments: [this] };
     item.contextValue = contextValue('oms-object', `kind-${this.kind.id}`, ...this.kind.operations, ...this.kind.actions);
     item.resourceUri = this.uri;
     item.accessibilityInformation = spoken(
       `${kindLabel(this.kind)} ${this.name}`,
-      typeof described === 'string' && described ? described : vscode.l10n.t('version {0}', this.object.ConcurrencyVersion ?? '?'),
+      described ?? vscode.l10n.t('version {0}', this.object.ConcurrencyVersion ?? '?'),
       this.unsaved() && vscode.l10n.t('unsaved changes'),
       this.ctx?.connections.get(this.connectionId)?.info.production && vscode.l10n.t('production'),
     );

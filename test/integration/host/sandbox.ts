@@ -10,13 +10,15 @@ export interface SandboxInfo {
   url: string;
   token: string;
   instance: string;
+  /** The password of the password grant: random per run (the sandbox has no default one). */
+  password: string;
   firstLine: string;
   /** `v24.1.0`: the Node.js it runs on. */
   nodeVersion: string;
 }
 
 /** Parses the sandbox's first line: JSON, or free text with the URL, instance key and token in it. */
-export function parseSandboxLine(line: string, tokenGiven: string): Omit<SandboxInfo, 'nodeVersion'> {
+export function parseSandboxLine(line: string, tokenGiven: string): Omit<SandboxInfo, 'nodeVersion' | 'password'> {
   let url: string | undefined;
   let instance: string | undefined;
   let token: string | undefined;
@@ -44,9 +46,10 @@ export async function startSandbox(repo: string, tmp: string, logFile: string, n
   const entry = path.join(repo, 'dist', 'sandbox.cjs');
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (or \`npm run package\`) first`);
   const token = randomBytes(18).toString('hex');
-  // The token goes through the environment, never the command line (which every local user can read with ps).
+  const password = randomBytes(18).toString('hex');
+  // Secrets go through the environment, never the command line (which every local user can read with ps).
   const args = [entry, '--port', '0', '--seed', 'demo', '--data', path.join(tmp, 'data.json')];
-  const child = startProcess(node, args, { cwd: repo, logFile, env: { ...process.env, OMS_SANDBOX_TOKEN: token } });
+  const child = startProcess(node, args, { cwd: repo, logFile, env: { ...process.env, OMS_SANDBOX_TOKEN: token, OMS_SANDBOX_PASSWORD: password } });
   const line = await waitForLine(child, /\S/, 20_000, 'sandbox');
-  return { ...parseSandboxLine(line, token), nodeVersion: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim() };
+  return { ...parseSandboxLine(line, token), password, nodeVersion: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim() };
 }

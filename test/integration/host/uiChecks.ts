@@ -4,8 +4,10 @@ import type { Page } from 'playwright-core';
 import { get, send, outbox, menuItem, until, rootSite, openSiteEditor, cursorAfter, activeTabDirty, notification, revertActive, input, activeTab, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './uiHelpers';
 import { homeChecks } from './uiHome';
 
+import { defectChecks } from './uiDefects';
+
 /** Each area's own checks (`ui<Area>.ts`): one import and one entry here. */
-const areas: UiCheckList[] = [homeChecks];
+const areas: UiCheckList[] = [defectChecks, homeChecks];
 
 export type { UiCheck } from './uiHelpers';
 

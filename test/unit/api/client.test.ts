@@ -15,7 +15,7 @@ let client: OmsClient;
 const logs: RequestLog[] = [];
 
 before(async () => {
-  sb = await startSandbox({ port: 0, seed: 'demo' });
+  sb = await startSandbox({ port: 0, seed: 'demo', password: 'admin' });
   client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token, backoffMs: 20, log: (e) => logs.push(e) }));
 });
 after(() => sb.close());

@@ -186,3 +186,17 @@ test('each request reads its base URL and token together, once, whatever the ret
     assert.deepEqual(seen.map((s) => s.authorization), ['Bearer token-1', 'Bearer token-1', 'Bearer token-1']);
   });
 });
+
+test('a web page where the service was expected (a 404 page, a portal) is one short line naming the address', async () => {
+  const page = `<!DOCTYPE html><html><head><title>404 Not Found</title><style>${'body{color:red}'.repeat(200)}</style></head><body><h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>`;
+  for (const [status, type] of [[404, 'text/html; charset=utf-8'], [200, 'text/html'], [500, 'text/plain']] as const) {
+    await withServer((_req, res) => {
+      res.writeHead(status, { 'Content-Type': type });
+      res.end(page);
+    }, async (url) => {
+      const error = await rejection(createHttp(options(`${url}/oms/`, { maxAttempts: 1 }))({ method: 'GET', path: '/api' }));
+      assert.equal(error.message, `${url}/oms answered with a web page (${status}), not the service: check the connection's URL`);
+      assert.equal(error.kind, 'server', 'not "not found": the object is not what is missing');
+    });
+  }
+});

@@ -17,7 +17,7 @@ import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
 
 let sb: Sandbox;
-before(async () => { sb = await startSandbox({ port: 0, seed: 'demo' }); });
+before(async () => { sb = await startSandbox({ port: 0, seed: 'demo', password: 'admin' }); });
 after(() => sb.close());
 
 /** A session over an in-memory store, logging every request that went out. */

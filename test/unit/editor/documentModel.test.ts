@@ -1,7 +1,7 @@
 /** Links, folded sections and outline of an object document, on objects as the sandbox serves them. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { seedStore } from '../../../src/sandbox/seed';
+import { seedStore } from '../../../src/sandbox/store/seed';
 import { findLinks, foldedSections, linkAt, topLevel } from '../../../src/editor/documentModel';
 import { prettyJson } from '../../../src/model/saveChecks';
 import { parseHref } from '../../../src/model/routes';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { kinds, otherSchemas } from '../../../src/model/kinds';
+import { descriptionOf, kind, kinds, otherSchemas } from '../../../src/model/kinds';
 
 const root = join(__dirname, '..', '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -43,4 +43,11 @@ test('ids, collections and type names are unique', () => {
   for (const field of ['id', 'collection', 'typeName'] as const) {
     assert.equal(new Set(all.map((k) => k[field])).size, all.length, field);
   }
+});
+
+test('issue 26.15: the tree describes an object by a field only where its name does not already say it', () => {
+  assert.equal(descriptionOf(kind('person'), { CommonName: 'Zanele Brown', Surname: 'Brown' }), undefined);
+  assert.equal(descriptionOf(kind('person'), { CommonName: 'Front desk', Surname: 'Brown' }), 'Brown');
+  assert.equal(descriptionOf(kind('engageSite'), { CommonName: 'Main site', SiteReference: 'SITE-7' }), 'SITE-7');
+  assert.equal(descriptionOf(kind('person'), { CommonName: 'X', Surname: '' }), undefined);
 });

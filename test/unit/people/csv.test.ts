@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { invalidRows, PeopleFileError, validRows } from '../../../src/people';
+import { invalidRows, PeopleFileError, readPeople, validRows } from '../../../src/people';
 import { fieldOfHeader, readPeopleCsv } from '../../../src/people/csv';
 import { validate } from '../../../src/validation/validator';
 import type { EmailAddressInfo, MailingAddressInfo, PhoneInfo } from '../../../src/model/types';
@@ -139,4 +139,24 @@ test('a file without a name column, an empty file, a duplicate column are refuse
 
 test('a header only gives no rows', () => {
   assert.deepEqual(readPeopleCsv('Given Name,Surname\n').rows, []);
+});
+
+test('issue 26.9: rows with an e-mail address an earlier row has are flagged, not sent as more identical people', () => {
+  const file = readPeople('staff.csv', 'Given Name,Surname,Email\nAda,Lovelace,ada@example.com\nAda,Lovelace,ada@example.com\nAda,Lovelace,ADA@example.com \nBob,Byte,bob@example.com\n');
+  assert.deepEqual(validRows(file).map((r) => r.line), [2, 5]);
+  assert.deepEqual(invalidRows(file).map((r) => r.errors), [
+    ['same e-mail address as line 2 (ada@example.com): one person per address'],
+    ['same e-mail address as line 2 (ADA@example.com): one person per address'],
+  ]);
+});
+
+test('issue 26.9: blank rows are counted and said, not dropped from the counts in silence', () => {
+  const text = 'Given Name,Surname\nAda,Lovelace\n\n,\nBob,Byte\n   \n';
+  for (const t of [text, text.replace('Bob', '"Bob"')]) { // the plain path and csv-parse's
+    const file = readPeopleCsv(t);
+    assert.equal(file.rows.length, 2);
+    assert.deepEqual(file.blankLines, [3, 4, 6], t);
+    assert.deepEqual(file.notes, ['3 blank rows skipped (lines 3, 4, 6)']);
+  }
+  assert.deepEqual(readPeopleCsv('Given Name,Surname\nAda,Lovelace\n').notes, [], 'the end of the last line is no blank row');
 });

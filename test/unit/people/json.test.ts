@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { PeopleFileError, readPeople, validRows } from '../../../src/people';
+import { describeInvalid, invalidRows, PeopleFileError, readPeople, validRows } from '../../../src/people';
 import { readPeopleCsv } from '../../../src/people/csv';
 import { readPeopleJson } from '../../../src/people/json';
 import { itemOffsets } from '../../../src/people/json';
@@ -60,4 +60,21 @@ test('a CSV row written out as JSON reads back identical and valid', () => {
   const back = readPeopleJson(JSON.stringify(csv.rows.map((r) => r.person)));
   assert.deepEqual(back.rows[0].person, csv.rows[0].person);
   assert.deepEqual(back.rows[0].errors, []);
+});
+
+test('issue 26.10: items on one line are named by their number, not all "line 1"', () => {
+  const file = readPeopleJson(JSON.stringify([person('A'), person('', { GivenName: '' }), person('C', { Addresses: 5 })]));
+  assert.deepEqual(invalidRows(file).map((r) => r.place), ['item 2', 'item 3']);
+  assert.match(describeInvalid(invalidRows(file)), /^item 2: has no name/);
+  const spread = readPeopleJson(JSON.stringify([person('A'), person('', { GivenName: '' })], null, 2));
+  assert.match(invalidRows(spread)[0].place, /^item 2 \(line \d+\)$/);
+});
+
+test('issue 26.10: $type may be left out, as in a CSV row; the person and address types are filled in', () => {
+  const file = readPeopleJson(JSON.stringify([{ GivenName: 'Ada', Surname: 'Lovelace', Addresses: [{ MailTo: 'ada@example.com', Type: 'Work', IsPrivate: false }] }]));
+  assert.deepEqual(file.rows[0].errors, []);
+  assert.match(String(file.rows[0].person.$type), /\.PersonInfo, /);
+  assert.match(String(file.rows[0].person.Addresses![0].$type), /\.EmailAddressInfo, /);
+  const wrong = readPeopleJson(JSON.stringify([{ $type: 'Nope', GivenName: 'Ada' }]));
+  assert.equal(wrong.rows[0].errors.length > 0, true, 'a $type that is there is still checked');
 });

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { withSandbox, Api } from './harness';
 
 async function form(api: Api, fields: Record<string, string>) {
@@ -10,7 +11,9 @@ async function form(api: Api, fields: Record<string, string>) {
   });
 }
 
-const password = (user = 'Demo Instance\\admin', pw = 'admin') => ({
+/** The password of these tests' sandboxes: random, as the harness's token. */
+const secret = randomBytes(12).toString('hex');
+const password = (user = 'Demo Instance\\admin', pw = secret) => ({
   grant_type: 'password', client_id: 'consoleApp', client_secret: 'consoleSecret', username: user, password: pw, instance: 'Demo Instance',
 });
 
@@ -81,7 +84,7 @@ test('password grant issues a token pair; wrong credentials are invalid_grant', 
 });
 
 test('refresh grant gives a new pair and the old refresh token stops working', async () => {
-  await withSandbox({}, async (api) => {
+  await withSandbox({ password: secret }, async (api) => {
     const first = await form(api, password());
     assert.equal(first.status, 200);
     const second = await form(api, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
@@ -98,7 +101,7 @@ test('refresh grant gives a new pair and the old refresh token stops working', a
 });
 
 test('issued tokens expire; the static token does not', async () => {
-  await withSandbox({ tokenTtlSeconds: 1 }, async (api) => {
+  await withSandbox({ tokenTtlSeconds: 1, password: secret }, async (api) => {
     const granted = await form(api, password());
     assert.equal(granted.body.expires_in, 1);
     assert.equal((await api.get('/api', { token: granted.body.access_token })).status, 200);

@@ -52,7 +52,7 @@ test('cli: token from OMS_SANDBOX_TOKEN, printed only with --print-token; serves
       method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: 'grant_type=password&username=Demo%20Instance%5Cadmin&password=admin',
     });
-    assert.equal(form.status, 200, 'default user admin / admin');
+    assert.equal(form.status, 400, 'no default password: without one the password grant is refused');
   } finally {
     child.kill('SIGTERM');
   }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kinds, objectKinds, Kind } from '../../../src/model/kinds';
-import { servedOperations } from '../../../src/sandbox/collections';
+import { servedOperations } from '../../../src/sandbox/routes/collections';
 import { validate } from '../../../src/validation/validator';
 import { start, withSandbox, sample, Api } from './harness';
 

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withSandbox } from './harness';
 
-test('faults: the next N requests under a path prefix get the status, with Retry-After', async () => {
-  await withSandbox({ seed: 'empty' }, async (api) => {
+test('faults: the next N authenticated requests under a path prefix get the status, with Retry-After', async () => {
+  await withSandbox({ seed: 'empty', password: 'faults-pw' }, async (api) => {
     const people = `/api/f/${api.instanceKey}/people`;
     const added = await api.post('/sandbox/faults', { path: `/api/f/${api.instanceKey}/`, status: 429, count: 2, retryAfter: 3 });
     assert.equal(added.status, 201);
@@ -19,15 +19,19 @@ test('faults: the next N requests under a path prefix get the status, with Retry
     assert.equal((await api.get(people)).status, 200, 'the rule is used up');
     assert.deepEqual((await api.get('/sandbox/faults')).body, []);
 
-    await api.post('/sandbox/faults', { path: '/api/sysinfo', status: 503, count: 1 });
-    const unavailable = await api.get('/api/sysinfo', { token: null });
+    await api.post('/sandbox/faults', { path: '/api', status: 503, count: 1 });
+    const unauthenticated = await api.get('/api', { token: null });
+    assert.equal(unauthenticated.status, 401, 'a request without a token never consumes a fault');
+    const unavailable = await api.get('/api');
     assert.equal(unavailable.status, 503);
     assert.equal(unavailable.headers.get('retry-after'), null);
-    assert.equal((await api.get('/api/sysinfo', { token: null })).status, 200);
+    assert.equal((await api.get('/api')).status, 200);
 
-    await api.post('/sandbox/faults', { path: '/token', status: 503, count: 5 });
+    // Public routes (no token) are never faulted.
+    await api.post('/sandbox/faults', { path: '/', status: 503, count: 5 });
+    assert.equal((await api.get('/api/sysinfo', { token: null })).status, 200);
+    assert.equal((await api.call('POST', '/token', { token: null, body: 'grant_type=password&username=admin&password=faults-pw', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).status, 200);
     assert.equal((await api.delete('/sandbox/faults')).status, 204);
-    assert.equal((await api.call('POST', '/token', { token: null, body: 'grant_type=password&username=admin&password=admin', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).status, 200);
   });
 });
 

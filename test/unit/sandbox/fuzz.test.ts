@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { kinds, objectKinds } from '../../../src/model/kinds';
 import { actionRoutes } from '../../../src/model/routes';
-import { prng } from '../../../src/sandbox/seed';
+import { prng } from '../../../src/sandbox/store/seed';
 import { validate } from '../../../src/validation/validator';
 import { Api, sample, start } from './harness';
 

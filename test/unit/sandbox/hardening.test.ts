@@ -113,7 +113,7 @@ test('a batch of 200,000 invalid items is refused within a second, naming the fi
   });
 });
 
-test('slow clients get 408, too many connections 503, and the server keeps serving', async () => {
+test('slow clients get 408; a full server closes an idle connection for a newcomer, else 503; and keeps serving', async () => {
   await withSandbox({ seed: 'empty', headersTimeoutMs: 300, requestTimeoutMs: 600, maxConnections: 4 }, async (api) => {
     const host = new URL(api.sb.url).host;
     const slowHeaders = await raw(api.sb.url, `GET /api HTTP/1.1\r\nHost: ${host}\r\n`);
@@ -121,16 +121,30 @@ test('slow clients get 408, too many connections 503, and the server keeps servi
     const slowBody = await raw(api.sb.url, `POST /api/f/${api.instanceKey}/engagesites HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${api.sb.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`);
     assert.match(slowBody, /^HTTP\/1\.1 408/);
 
-    const held: Socket[] = [];
+    // Full of idle connections: the oldest idle one is closed and the newcomer served.
     const { port } = new URL(api.sb.url);
+    const open = () => new Promise<Socket>((resolve) => { const s = connect(Number(port), '127.0.0.1', () => resolve(s)); });
+    const idle: Socket[] = [];
+    for (let i = 0; i < 4; i++) idle.push(await open());
+    const closed = new Promise((resolve) => idle[0].once('close', resolve));
+    assert.match(await raw(api.sb.url, `GET /api/sysinfo HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 1000), /^HTTP\/1\.1 200/);
+    await closed;
+    for (const s of idle) s.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+
+    // Full of busy connections (a request waiting for its body): the newcomer gets 503.
+    const busy: Socket[] = [];
     for (let i = 0; i < 4; i++) {
-      held.push(await new Promise<Socket>((resolve) => { const s = connect(Number(port), '127.0.0.1', () => resolve(s)); }));
+      const s = await open();
+      s.write(`POST /api/f/${api.instanceKey}/engagesites HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${api.sb.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`);
+      busy.push(s);
     }
+    await new Promise((r) => setTimeout(r, 50));
     try {
       const refused = await raw(api.sb.url, `GET /api/sysinfo HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
       assert.match(refused, /^HTTP\/1\.1 503/);
     } finally {
-      for (const s of held) s.destroy();
+      for (const s of busy) s.destroy();
     }
     await new Promise((r) => setTimeout(r, 100));
     assert.equal((await api.get('/api')).status, 200);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { readStoreFiles } from '../../../src/sandbox/journal';
+import { readStoreFiles } from '../../../src/sandbox/store/recovery';
 import { withSandbox, sample } from './harness';
 
 async function tempDir(): Promise<string> {
@@ -33,7 +33,7 @@ test('the journal is compacted into the data file while writes go on; a restart 
       // What the files hold now, read as a restart would, before any close.
       const loaded = await readStoreFiles(dataFile);
       const names = new Map<string, string>();
-      for (const r of loaded!.records) if ('object' in r) names.set((r.object as { Key: string }).Key, (r.object as { CommonName: string }).CommonName);
+      for (const r of loaded!.entries) if ('object' in r) names.set((r.object as { Key: string }).Key, (r.object as { CommonName: string }).CommonName);
       for (const c of loaded!.changes) if (c.op === 'put') names.set((c.object as { Key: string }).Key, (c.object as { CommonName: string }).CommonName);
       for (const [key, name] of expected) assert.equal(names.get(key), name);
     });

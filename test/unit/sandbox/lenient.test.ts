@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { kind, objectKinds } from '../../../src/model/kinds';
 import { validate } from '../../../src/validation/validator';
 import { withSandbox, person, sample } from './harness';
-import { servedOperations } from '../../../src/sandbox/collections';
+import { servedOperations } from '../../../src/sandbox/routes/collections';
 
 /** A create body as public clients of the real service send it: no $type, Key, Href, InFolder*, Links; MetaDataBson null. */
 function bare(id: Parameters<typeof sample>[0], name: string): Record<string, unknown> {

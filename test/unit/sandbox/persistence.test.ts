@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { startSandbox } from '../../../src/sandbox/server';
-import { readStoreFiles } from '../../../src/sandbox/journal';
+import { readStoreFiles } from '../../../src/sandbox/store/recovery';
 import { start, person, sample, Api } from './harness';
 
 async function tempDir(): Promise<string> {

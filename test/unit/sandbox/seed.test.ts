@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kind, objectKinds } from '../../../src/model/kinds';
 import { sampleRanges } from '../../../src/model/statusCodes';
-import { demoPlan, FolderPlan, modulesPerContainer } from '../../../src/sandbox/seed';
+import { demoPlan, FolderPlan, modulesPerContainer } from '../../../src/sandbox/store/seed';
 import { validate } from '../../../src/validation/validator';
 import { start, withSandbox, Api } from './harness';
 

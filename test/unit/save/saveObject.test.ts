@@ -9,6 +9,7 @@ import { newObject } from '../../../src/model/templates';
 import type { BaseInfo } from '../../../src/model/types';
 import { documentText } from '../../../src/save/documentForm';
 import { saveObject } from '../../../src/save/saveObject';
+import { sessionHttp } from '../../../src/api/session';
 
 let sb: Sandbox;
 let client: OmsClient;
@@ -101,4 +102,19 @@ test('refused with the service reason: a deleted object and an expired sign-in s
   const auth = await saveObject(signedOut, { kind: site, folderKey, key: object.Key }, documentText(object), object.ConcurrencyVersion ?? null);
   assert.equal(auth.status === 'refused' && auth.refusal.kind, 'auth');
   assert.match(auth.status === 'refused' ? auth.refusal.message : '', /sign in/);
+});
+
+test('issue 26.14: signed out, a save says so and that nothing was sent, not that the service refused the sign-in', async () => {
+  const { folderKey, object } = await firstSite();
+  const sent: RequestLog[] = [];
+  const session = sessionHttp(
+    { read: () => Promise.resolve({ baseUrl: sb.url, label: 'Sandbox', tokens: undefined }), store: () => Promise.resolve() },
+    (baseUrl, token) => createHttp({ baseUrl, token: () => token, log: (e) => sent.push(e) }),
+  );
+  const outcome = await saveObject(new OmsClient(session), { kind: site, folderKey, key: object.Key }, documentText(object), object.ConcurrencyVersion ?? null);
+  assert.equal(outcome.status === 'refused' && outcome.refusal.kind, 'auth');
+  const message = outcome.status === 'refused' ? outcome.refusal.message : '';
+  assert.match(message, /^Not sent: you are signed out \(Not signed in to Sandbox\): sign in, then save again/);
+  assert.doesNotMatch(message, /did not accept/);
+  assert.equal(sent.length, 0, 'nothing reached the service');
 });

@@ -8,6 +8,8 @@ import { sourceOf } from '../../../src/search/indexes';
 import { ObjectIndex, IndexEntry } from '../../../src/search/objectIndex';
 import { folderPathText, matches, queryWords, rank } from '../../../src/search/match';
 import { kind, objectKinds } from '../../../src/model/kinds';
+import type { PersonInfo } from '../../../src/model/types';
+import { makeType } from '../../../src/model/typeName';
 
 let sb: Sandbox;
 let client: OmsClient;
@@ -97,4 +99,55 @@ test('matching: every word of the query, any case; recently opened first, then n
   assert.deepEqual(found.map((x) => x.key), ['1', '2', '3']);
   assert.deepEqual(rank(found, words, ['1']).map((x) => x.name), ['Warehouse Door 2', 'Door Contact', 'Back door']);
   assert.ok(matches(e('5', 'Floor 1 Door Contact'), queryWords('contact floor')));
+});
+
+test('a change noted after the fresh time does not put off the full refresh: an object created elsewhere is found', async () => {
+  let now = 0;
+  const index = new ObjectIndex(sourceOf(connection()), { freshMs: 60_000, now: () => now });
+  await index.ensure();
+  const person = await client.create<PersonInfo>(kind('person'), sb.instanceKey, { CommonName: 'Elsewhere Created', GivenName: 'Elsewhere', Surname: 'Created', $type: makeType('PersonInfo') });
+  const key = String(person.Key);
+  now = 61_000;
+  // A save through the extension, more than the fresh time after the walk (issue 26.4).
+  const [scanner] = [...index.entries].filter((e) => e.kind.id === 'inputScanner');
+  await index.changed(scanner.folderKey, 'inputScanner', scanner.key);
+  await index.ensure();
+  assert.equal(index.entry(key)?.name, 'Elsewhere Created', 'the refresh walked everything');
+  assert.ok(index.progress.done);
+  await client.delete(kind('person'), sb.instanceKey, key);
+});
+
+test('an object created, renamed or deleted through the extension is found at once, by one read of it', async () => {
+  const index = new ObjectIndex(sourceOf(connection()));
+  await index.ensure();
+  const count = index.progress.objects;
+  const person = await client.create<PersonInfo>(kind('person'), sb.instanceKey, { CommonName: 'Fresh Hire', GivenName: 'Fresh', Surname: 'Hire', $type: makeType('PersonInfo') });
+  const key = String(person.Key);
+  const start = requests.length;
+  await index.changed(sb.instanceKey, 'person', key);
+  assert.equal(index.entry(key)?.name, 'Fresh Hire');
+  assert.deepEqual(requests.slice(start).map((r) => r.method + ' ' + r.path.split('?')[0]), [`GET /api/f/${sb.instanceKey}/people/${person.Key}`]);
+  await index.ensure();
+  assert.equal(requests.length, start + 1, 'no walk after it: the index is fresh');
+
+  const now = await client.get(kind('person'), sb.instanceKey, key);
+  await client.update(kind('person'), { ...now, CommonName: 'Fresh Hire Renamed' });
+  await index.changed(sb.instanceKey, 'person', key);
+  assert.equal(index.entry(key)?.name, 'Fresh Hire Renamed');
+
+  await client.delete(kind('person'), sb.instanceKey, key);
+  await index.changed(sb.instanceKey, 'person', key);
+  assert.equal(index.entry(key), undefined);
+  assert.equal(index.progress.objects, count);
+});
+
+test('a collection changed as a whole (a batch add) is listed again at once', async () => {
+  const index = new ObjectIndex(sourceOf(connection()));
+  await index.ensure();
+  const added = await client.addPeople(sb.instanceKey, [1, 2, 3].map((i) => ({ $type: makeType('PersonInfo'), CommonName: `Batch ${i} Person`, GivenName: `Batch ${i}`, Surname: 'Person' })));
+  assert.equal(added.added, 3);
+  await index.changed(sb.instanceKey, 'person');
+  const found = [...index.entries].filter((e) => matches(e, queryWords('batch person')));
+  assert.equal(found.length, 3);
+  assert.ok(index.progress.done);
 });

@@ -41,3 +41,33 @@ test('an exact multiple of the page size ends at the empty page', async () => {
   assert.equal(pager.items.length, 200);
   assert.deepEqual(s.calls, [0, 1, 2]);
 });
+
+test('a reload after Load all lists every page again; after two pages, two pages (issue 26.8)', async () => {
+  let total = 250;
+  const calls: number[] = [];
+  const fetchPage = async (page: number) => {
+    calls.push(page);
+    await new Promise((r) => setTimeout(r, 5));
+    const items = Array.from({ length: Math.max(0, Math.min(100, total - page * 100)) }, (_, i) => page * 100 + i);
+    return { items, next: items.length < 100 ? undefined : page + 1 };
+  };
+  const pager = new Pager(fetchPage);
+  await pager.loadAll();
+  total = 251; // one created since
+  calls.length = 0;
+  const reloading = pager.reload();
+  assert.equal(pager.items.length, 250, 'the loaded pages stay shown while the reload runs');
+  await reloading;
+  assert.deepEqual(calls, [0, 1, 2]);
+  assert.equal(pager.items.length, 251);
+  assert.equal(pager.hasMore, false);
+
+  const partly = new Pager(fetchPage);
+  await partly.loadMore();
+  await partly.loadMore();
+  calls.length = 0;
+  await Promise.all([partly.reload(), partly.loadMore()]);
+  assert.deepEqual(calls, [0, 1], 'the two pages loaded, listed once each; the load joined the reload');
+  assert.equal(partly.items.length, 200);
+  assert.equal(partly.hasMore, true);
+});

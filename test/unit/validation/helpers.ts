@@ -14,10 +14,15 @@ export function fixtureNames(): string[] {
   return readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort();
 }
 
+/** schemas/ and schemas/inputs/ (the sandbox's other inputs): validators are named by file name alone. */
+const inputsDir = join(schemasDir, 'inputs');
+const schemaNames = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.schema.json'));
+
 export function schemaFile(name: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(schemasDir, name), 'utf8')) as Record<string, unknown>;
+  const dir = schemaNames(inputsDir).includes(name) ? inputsDir : schemasDir;
+  return JSON.parse(readFileSync(join(dir, name), 'utf8')) as Record<string, unknown>;
 }
 
 export function schemaFileNamesOnDisk(): string[] {
-  return readdirSync(schemasDir).filter((f) => f.endsWith('.schema.json')).sort();
+  return [...schemaNames(schemasDir), ...schemaNames(inputsDir)].sort();
 }

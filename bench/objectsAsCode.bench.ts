@@ -1,0 +1,98 @@
+/**
+ * Objects as code over a real socket, 10,000 input scanners in one folder:
+ * pull beside listing them with the client, a no-op pull, plan with 0 and
+ * 100 edits (time and requests), apply beside the one save, peak memory.
+ * Prints numbers beside their peer or goal; asserts nothing.
+ *   node --import tsx bench/objectsAsCode.bench.ts [count]
+ */
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startSandbox } from '../src/sandbox/server';
+import { createHttp } from '../src/api/http';
+import { OmsClient } from '../src/api/client';
+import { applyPlan } from '../src/changes/code/apply';
+import { readManifest } from '../src/changes/code/manifest';
+import { makePlan } from '../src/changes/code/plan';
+import { bindingOf, pull } from '../src/changes/code/pull';
+import { kind } from '../src/model/kinds';
+import { newObject } from '../src/model/templates';
+import { saveObject } from '../src/save/saveObject';
+import type { InputScannerInfo } from '../src/model/types';
+
+const ms = (t: bigint) => Number(process.hrtime.bigint() - t) / 1e6;
+const count = Number(process.argv[2] ?? 10_000);
+
+async function main() {
+  const sb = await startSandbox({ port: 0, seed: 'empty' });
+  let requests = 0;
+  const client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token, log: () => requests++ }));
+  const scanners = kind('inputScanner');
+  const folderKey = sb.instanceKey; // the empty seed's one folder (the sandbox creates no folders)
+  let made = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (made < count) {
+      const i = made++;
+      await client.create(scanners, folderKey, newObject(scanners, `Scanner ${String(i).padStart(5, '0')}`));
+    }
+  }));
+  const binding = await bindingOf(client, 'Bench', sb.url);
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-code-bench-'));
+  const scope = { folderKey, recursive: false, kinds: [scanners.id] };
+
+  await client.listAll(scanners, folderKey); // warm-up
+  let t = process.hrtime.bigint();
+  const all = await client.listAll(scanners, folderKey);
+  const listMs = ms(t);
+  requests = 0;
+  t = process.hrtime.bigint();
+  const first = await pull(client, root, binding, { scope });
+  const pullMs = ms(t);
+  console.log(`pull ${first.objects} scanners: ${pullMs.toFixed(0)} ms, ${requests} requests, ${(first.bytesWritten / 1e6).toFixed(1)} MB in ${first.written} files · listing them all with the client: ${listMs.toFixed(0)} ms (${all.length}) · ratio ${(pullMs / listMs).toFixed(2)}x (goal ≤ 1.5x)`);
+
+  t = process.hrtime.bigint();
+  const again = await pull(client, root, binding, {});
+  console.log(`no-op pull: ${ms(t).toFixed(0)} ms, files written ${again.written}, bytes changed ${again.bytesWritten} (goal 0)`);
+
+  const manifest = (await readManifest(root))!;
+  for (const edits of [0, 100]) {
+    const paths = Object.values(manifest.objects).slice(0, edits).map((o) => o.path);
+    for (const p of paths) {
+      const o = JSON.parse(await fs.readFile(path.join(root, p), 'utf8')) as InputScannerInfo;
+      o.InputScannerReportingPriorities[1].Priority = (o.InputScannerReportingPriorities[1].Priority % 5) + 1;
+      await fs.writeFile(path.join(root, p), JSON.stringify(o, null, 2) + '\n');
+    }
+    requests = 0;
+    t = process.hrtime.bigint();
+    const { plan } = await makePlan(client, root, binding);
+    const planMs = ms(t);
+    const updates = plan.entries.filter((e) => e.action === 'update').length;
+    console.log(`plan over ${count} files with ${edits} edits: ${planMs.toFixed(0)} ms (goal < 2000), ${requests} requests (goal ≈ 10), ${updates} updates`);
+    if (edits) {
+      requests = 0;
+      t = process.hrtime.bigint();
+      const results = await applyPlan(client, root, binding, plan, { stopOnError: false });
+      const applyMs = ms(t);
+      const applied = results.filter((r) => r.outcome === 'applied').length;
+      const puts = requests;
+      const touched = new Set(results.map((r) => r.id));
+      const sample = (await client.listAll(scanners, folderKey)).filter((o) => !touched.has(o.Key!)).slice(0, 100);
+      let saved = 0;
+      t = process.hrtime.bigint();
+      for (const o of sample) {
+        const edited = { ...(o as InputScannerInfo), NonSettlingErrorPriority: 2 };
+        if ((await saveObject(client, { kind: scanners, folderKey, key: o.Key! }, edited, o.ConcurrencyVersion ?? null)).status === 'saved') saved++;
+      }
+      const saveMs = ms(t);
+      console.log(`apply ${applied} updates (4 at a time): ${(applied / (applyMs / 1000)).toFixed(0)} objects/s, ${puts} requests · ${saved} saves one at a time (saveObject, GET PUT GET): ${(saved / (saveMs / 1000)).toFixed(0)} objects/s`);
+    }
+  }
+  console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+  await fs.rm(root, { recursive: true, force: true });
+  await sb.close();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

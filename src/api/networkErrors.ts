@@ -1,0 +1,52 @@
+/**
+ * What went wrong below HTTP, in words: a refused or cut connection, a certificate the system does
+ * not trust, a proxy that said no. `fetch` wraps the socket's error in `cause`. VS Code's own
+ * network support (proxy settings, the certificates it trusts) works inside `fetch` in the
+ * extension host, so its refusals arrive here too.
+ */
+
+export interface NetworkReason {
+  text: string;
+  /** Worth trying again (a connection cut short); a certificate or a proxy's refusal is not. */
+  transient: boolean;
+}
+
+const untrusted = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_UNTRUSTED', 'CERT_SIGNATURE_FAILURE',
+]);
+
+/** The certificate problem, where there is one. */
+function certificate(code: string): string | undefined {
+  if (untrusted.has(code)) return 'its certificate is signed by an authority this system does not trust';
+  if (code === 'CERT_HAS_EXPIRED') return 'its certificate has expired';
+  if (code === 'CERT_NOT_YET_VALID') return 'its certificate is not valid yet';
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return 'its certificate is for another name';
+  if (code === 'INVALID_PURPOSE') return 'its certificate is not one for a server';
+  if (code === 'CERT_REVOKED') return 'its certificate was revoked';
+  return undefined;
+}
+
+export function networkReason(e: unknown, host: string): NetworkReason {
+  const error = e as { message?: string; cause?: { code?: string; message?: string; cause?: { code?: string; message?: string } } };
+  const cause = error.cause?.cause?.code ? error.cause.cause : error.cause;
+  const code = cause?.code ?? '';
+  const message = cause?.message ?? error.message ?? String(e);
+  const cert = certificate(code);
+  if (cert) {
+    return {
+      text: `Not connected to ${host}: ${cert} (${code}), so nothing was sent. If it is yours or your company's, add its CA to the certificates this system trusts (VS Code uses them: setting http.systemCertificates)`,
+      transient: false,
+    };
+  }
+  const proxy = /Proxy response \((\d+)\)/i.exec(message);
+  if (proxy) {
+    const credentials = proxy[1] === '407' ? ': it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port)' : '';
+    return { text: `Cannot reach ${host}: the proxy (setting http.proxy) answered ${proxy[1]}${credentials}`, transient: false };
+  }
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(message)) {
+    return { text: `Cannot reach ${host}: it does not answer HTTPS on that port (is the address http://?)`, transient: false };
+  }
+  if (code === 'UND_ERR_SOCKET' || error.message === 'terminated') return { text: `Cannot reach ${host}: the connection closed before the whole answer arrived`, transient: true };
+  return { text: `Cannot reach ${host}: ${code || message}`, transient: true };
+}

@@ -1,0 +1,161 @@
+/**
+ * Apply the ticked entries of a plan, object by object through the one
+ * executor (version-checked: nothing is sent for an object that moved on the
+ * server). An entry whose file changed since the plan, or which was pulled
+ * again since, is refused before anything is sent: a saved plan applies only
+ * what it showed. The manifest moves forward per applied object.
+ * A dry run sends no write: it lists the exact requests as cURL.
+ */
+import { promises as fs, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { OmsClient } from '../../api/client';
+import { curlCommand } from '../../api/curl';
+import type { Http, RequestOptions } from '../../api/http';
+import { kind as kindOf } from '../../model/kinds';
+import type { BaseInfo } from '../../model/types';
+import { Change, ChangeResult, RunOptions, runChanges } from '../executor';
+import { bodyToSend, canonicalText, createBody, fileForm, hashOf, objectFileName } from './fileForm';
+import { parseObjectText, readLocalFile } from './localFiles';
+import { basePath, checkBinding, ConnectionBinding, journalSync, Manifest, readBase, readManifest, writeManifest } from './manifest';
+import { Plan, PlanEntry, sendable } from './plan';
+
+export type ApplyOptions = Omit<RunOptions, 'onResult'> & {
+  /** Per entry as it ends; `change` when it went to the executor (for the run journal, src/changes/runJournal.ts). */
+  onResult?(r: ChangeResult, change?: Change): void;
+};
+
+export async function applyPlan(client: OmsClient, root: string, connection: ConnectionBinding, plan: Plan, options: ApplyOptions): Promise<ChangeResult[]> {
+  const { manifest, changes, refused } = await prepare(root, connection, plan);
+  refused.forEach((r) => options.onResult?.(r));
+  const byId = new Map(changes.map((c) => [c.change.id, c]));
+  try {
+    const results = await runChanges(client, changes.map((c) => c.change), {
+      ...options,
+      onResult: (r) => {
+        const { entry, change } = byId.get(r.id)!;
+        if (r.outcome === 'applied') record(root, manifest, entry, r);
+        options.onResult?.(r, change);
+      },
+    });
+    return [...refused, ...results];
+  } finally {
+    await writeManifest(root, manifest);
+  }
+}
+
+/** The requests an apply would send, as cURL (`$TOKEN` for the token): objects are read, nothing is written. */
+export async function dryRun(client: OmsClient, root: string, connection: ConnectionBinding, plan: Plan): Promise<{ commands: string[]; results: ChangeResult[] }> {
+  const { changes, refused } = await prepare(root, connection, plan);
+  const commands: string[] = [];
+  let current = '';
+  const recording: Http = async <T>(req: RequestOptions): Promise<T> => {
+    if (req.method === 'GET') return client.http<T>(req);
+    commands.push(`# ${current}`, curlCommand(connection.url, req));
+    // What the service would answer, so the run goes on as it would: a create returns its object.
+    return (req.method === 'POST' ? { ...(req.json as BaseInfo), Key: '(new)' } : undefined) as T;
+  };
+  const results: ChangeResult[] = [];
+  for (const { change } of changes) {
+    current = `${change.op} ${change.label}`;
+    results.push(...(await runChanges(new OmsClient(recording), [change], { stopOnError: false, concurrency: 1 })));
+  }
+  return { commands, results: [...refused, ...results] };
+}
+
+interface Prepared {
+  manifest: Manifest;
+  changes: Array<{ entry: PlanEntry; change: Change }>;
+  refused: ChangeResult[];
+}
+
+async function prepare(root: string, connection: ConnectionBinding, plan: Plan): Promise<Prepared> {
+  const manifest = await readManifest(root);
+  if (!manifest) throw new Error('This folder holds no pulled objects (no oms.manifest.json)');
+  checkBinding(manifest, connection);
+  checkBinding({ ...manifest, connection: plan.connection }, connection);
+  const changes: Prepared['changes'] = [];
+  const refused: ChangeResult[] = [];
+  for (const entry of plan.entries.filter((e) => e.selected)) {
+    const notSent = (reason: string) => refused.push({ id: entry.id, label: entry.label, outcome: 'notSent', reason });
+    if (!sendable.has(entry.action)) {
+      notSent(`${entry.action}: ${entry.reason ?? 'nothing to send'}`);
+      continue;
+    }
+    const kind = kindOf(entry.kind);
+    const pulled = entry.key ? manifest.objects[entry.key] : undefined;
+    if (entry.key && (!pulled || pulled.version !== entry.base?.version || pulled.hash !== entry.base?.hash)) {
+      notSent('Pulled or applied again since the plan: plan again');
+      continue;
+    }
+    const common = { id: entry.id, label: entry.label, kind, folderKey: entry.folderKey, key: entry.key, op: entry.action as Change['op'] };
+    if (entry.action === 'delete') {
+      if (await fileExists(path.join(root, entry.path))) notSent('The file is back since the plan: plan again');
+      else changes.push({ entry, change: { ...common, baseVersion: entry.live?.version ?? null, build: (live) => live! } });
+      continue;
+    }
+    const file = readLocalFile(root, entry.path, entry.folderKey, kind);
+    if (!file.object || file.hash !== entry.local?.hash) {
+      notSent('The file changed since the plan: plan again');
+      continue;
+    }
+    const local = file.object;
+    if (entry.action === 'create') {
+      changes.push({ entry, change: { ...common, build: () => createBody(kind, local) } });
+      continue;
+    }
+    const baseText = await readBase(root, entry.key!);
+    const base = baseText === undefined ? undefined : parseObjectText(kind, baseText);
+    changes.push({
+      entry,
+      change: {
+        ...common,
+        baseVersion: entry.live?.version ?? null,
+        build: (live) => bodyToSend(kind, live!, base && 'object' in base ? base.object : fileForm(kind, live!), local),
+      },
+    });
+  }
+  return { manifest, changes, refused };
+}
+
+/**
+ * After a write (synchronously, inside the executor's report of it): the file holds what the
+ * server now holds (a create's file takes its Key), and the manifest and merge base move forward.
+ */
+function record(root: string, manifest: Manifest, entry: PlanEntry, r: ChangeResult): void {
+  const kind = kindOf(entry.kind);
+  if (entry.action === 'delete') {
+    rmSync(basePath(root, entry.key!), { force: true });
+    journalSync(root, manifest, [{ key: entry.key!, object: null }]);
+    return;
+  }
+  const after = r.after;
+  if (!after?.Key) return; // written, but not read back: the next plan shows where it stands
+  const text = canonicalText(kind, fileForm(kind, after));
+  const rel = entry.action === 'create' ? `${path.posix.dirname(entry.path)}/${objectFileName(after)}` : entry.path;
+  if (readOptional(path.join(root, rel)) !== text) writeFileSync(path.join(root, rel), text);
+  if (rel !== entry.path) rmSync(path.join(root, entry.path), { force: true });
+  writeFileSync(basePath(root, after.Key), text);
+  journalSync(root, manifest, [{ key: after.Key, object: { path: rel, kind: kind.id, folderKey: entry.folderKey, version: after.ConcurrencyVersion ?? null, hash: hashOf(text) } }]);
+}
+
+function readOptional(p: string): string | undefined {
+  try {
+    return readFileSync(p, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+async function fileExists(p: string): Promise<boolean> {
+  return fs.stat(p).then(() => true, () => false);
+}
+
+/** A run's report in the local cache (`.oms/runs/`, out of git): per object its outcome and reason, no object bodies. */
+export async function writeRunReport(root: string, plan: Plan, results: ChangeResult[]): Promise<string> {
+  const at = new Date().toISOString();
+  const file = path.join(root, '.oms', 'runs', `${at.replace(/[:.]/g, '-')}.json`);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const report = { at, planId: plan.id, connection: plan.connection, results: results.map(({ id, label, outcome, reason }) => ({ id, label, outcome, reason })) };
+  await fs.writeFile(file, JSON.stringify(report, null, 2) + '\n');
+  return file;
+}

@@ -1,0 +1,172 @@
+/**
+ * The manifest of a pulled folder (`oms.manifest.json`, meant for git): the
+ * connection it belongs to, what was pulled, and per object its Key, kind,
+ * folder, version and the hash of its pulled file. The local cache beside it
+ * (`.oms/`, kept out of git by the `.gitignore` the pull writes) holds the
+ * merge base of each object and a journal that moves the manifest forward one
+ * object at a time, so an interrupted pull or apply continues where it stopped.
+ */
+import { appendFileSync, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { kinds, KindId } from '../../model/kinds';
+
+export const manifestName = 'oms.manifest.json';
+const cacheDir = '.oms';
+const journalName = 'journal.jsonl';
+
+export interface ConnectionBinding {
+  label: string;
+  /** The connection's base URL (origin plus optional path prefix). */
+  url: string;
+  /** The instance (`GET /api` Key) the objects live in. */
+  instanceKey: string;
+}
+
+export interface PullScope {
+  folderKey: string;
+  recursive: boolean;
+  kinds: KindId[];
+}
+
+export interface ManifestObject {
+  /** File path relative to the pulled folder, with `/`. */
+  path: string;
+  kind: KindId;
+  folderKey: string;
+  version: number | null;
+  /** Hash of the canonical text as pulled (or as applied). */
+  hash: string;
+}
+
+export interface Manifest {
+  format: 1;
+  connection: ConnectionBinding;
+  scope: PullScope;
+  /** Folder key → its directory, relative to the pulled folder. */
+  folders: Record<string, string>;
+  objects: Record<string, ManifestObject>;
+}
+
+/** A manifest that cannot be read: a clear reason, nothing planned or sent. */
+class ManifestError extends Error {}
+
+export async function readManifest(root: string): Promise<Manifest | undefined> {
+  let text: string;
+  try {
+    text = await fs.readFile(path.join(root, manifestName), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  const manifest = parseManifest(text);
+  for (const line of (await readOptional(journalPath(root))).split('\n')) {
+    if (!line.trim()) continue;
+    let step: JournalStep;
+    try {
+      step = JSON.parse(line) as JournalStep;
+    } catch {
+      continue; // a line cut short by a crash: that step was not recorded
+    }
+    applySteps(manifest, [step]);
+  }
+  return manifest;
+}
+
+function parseManifest(text: string): Manifest {
+  let m: Manifest;
+  try {
+    m = JSON.parse(text) as Manifest;
+  } catch (e) {
+    throw new ManifestError(`${manifestName} is not valid JSON (${(e as Error).message}): restore it from git or pull again into an empty folder`);
+  }
+  const c = m?.connection;
+  const ok = m?.format === 1 && typeof c?.url === 'string' && typeof c.instanceKey === 'string' && typeof c.label === 'string'
+    && typeof m.scope?.folderKey === 'string' && Array.isArray(m.scope.kinds) && m.scope.kinds.every((k) => kinds.has(k))
+    && m.folders && typeof m.folders === 'object' && m.objects && typeof m.objects === 'object'
+    && Object.values(m.objects).every((o) => typeof o?.path === 'string' && kinds.has(o.kind) && typeof o.folderKey === 'string' && typeof o.hash === 'string');
+  if (!ok) throw new ManifestError(`${manifestName} is not a manifest this version understands: restore it from git or pull again into an empty folder`);
+  return m;
+}
+
+/** Writes the manifest (sorted, so git diffs stay small) and empties the journal it now contains. */
+export async function writeManifest(root: string, manifest: Manifest): Promise<void> {
+  const sorted: Manifest = {
+    ...manifest,
+    folders: sortedRecord(manifest.folders),
+    objects: sortedRecord(manifest.objects),
+  };
+  await writeAtomic(path.join(root, manifestName), JSON.stringify(sorted, null, 2) + '\n');
+  await fs.rm(journalPath(root), { force: true });
+}
+
+/** An object pulled or applied (null: gone), or a folder's directory. */
+export type JournalStep = { key: string; object: ManifestObject | null } | { folderKey: string; dir: string };
+
+/** Records steps (in `manifest` and in the journal) before the manifest is written again: one append, whatever their number. */
+export async function journal(root: string, manifest: Manifest, steps: JournalStep[]): Promise<void> {
+  if (!steps.length) return;
+  applySteps(manifest, steps);
+  await fs.appendFile(journalPath(root), steps.map((s) => JSON.stringify(s)).join('\n') + '\n');
+}
+
+/** The same, synchronously: for a step recorded inside a report that is not awaited (the executor's onResult). */
+export function journalSync(root: string, manifest: Manifest, steps: JournalStep[]): void {
+  if (!steps.length) return;
+  applySteps(manifest, steps);
+  appendFileSync(journalPath(root), steps.map((s) => JSON.stringify(s)).join('\n') + '\n');
+}
+
+function applySteps(manifest: Manifest, steps: JournalStep[]): void {
+  for (const step of steps) {
+    if ('dir' in step) manifest.folders[step.folderKey] = step.dir;
+    else if (step.object) manifest.objects[step.key] = step.object;
+    else delete manifest.objects[step.key];
+  }
+}
+
+/** The local cache folder and its `.gitignore` (everything in it stays out of git). */
+export async function ensureCache(root: string): Promise<void> {
+  await fs.mkdir(path.join(root, cacheDir, 'base'), { recursive: true });
+  await fs.writeFile(path.join(root, cacheDir, '.gitignore'), '*\n');
+}
+
+/** The merge base: the object's file text as last pulled or applied. */
+export function basePath(root: string, key: string): string {
+  return path.join(root, cacheDir, 'base', `${encodeURIComponent(key)}.json`);
+}
+
+export async function readBase(root: string, key: string): Promise<string | undefined> {
+  return (await readOptional(basePath(root, key))) || undefined;
+}
+
+function journalPath(root: string): string {
+  return path.join(root, cacheDir, journalName);
+}
+
+async function readOptional(file: string): Promise<string> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw e;
+  }
+}
+
+/** Temp file and rename: a reader never sees half a file. */
+async function writeAtomic(file: string, text: string): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(temp, text);
+  await fs.rename(temp, file);
+}
+
+function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** A pulled folder belongs to one connection and instance: anything else is refused, naming the one it belongs to. */
+export function checkBinding(manifest: Manifest, current: ConnectionBinding): void {
+  const b = manifest.connection;
+  if (b.url !== current.url || b.instanceKey !== current.instanceKey) {
+    throw new ManifestError(`This folder was pulled from ${b.label} (${b.url}, instance ${b.instanceKey}), not from ${current.label} (${current.url}, instance ${current.instanceKey}): plan it against ${b.label}, or pull into another folder`);
+  }
+}

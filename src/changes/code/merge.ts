@@ -1,0 +1,45 @@
+/**
+ * Merge a stale entry (its file edited, the server moved since the pull) with
+ * the one three-way merge (src/changes/merge3.ts): base = the file as pulled
+ * (the merge base in `.oms/`), mine = the file, theirs = the server's object
+ * in file form. A clean merge writes the file and moves the object's base to
+ * the server's version, so the next plan shows an ordinary update.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { kind as kindOf } from '../../model/kinds';
+import type { BaseInfo } from '../../model/types';
+import { MergeChoices, MergeConflict, merge3 } from '../merge3';
+import { canonicalText, fileForm, hashOf } from './fileForm';
+import { parseObjectText } from './localFiles';
+import { basePath, journalSync, readBase, readManifest, writeManifest } from './manifest';
+import type { PlanEntry } from './plan';
+
+export interface MergeOutcome {
+  /** Left to the user (nothing written while there are any). */
+  conflicts: MergeConflict[];
+  /** Pointers where the server's change was taken in. */
+  tookTheirs: string[];
+}
+
+export async function mergeEntry(root: string, entry: PlanEntry, live: BaseInfo, choices: MergeChoices = {}): Promise<MergeOutcome> {
+  const kind = kindOf(entry.kind);
+  const manifest = await readManifest(root);
+  const key = entry.key;
+  if (!manifest || !key || !manifest.objects[key]) throw new Error(`${entry.path} is not an object of this pulled folder`);
+  const baseText = await readBase(root, key);
+  const base = baseText === undefined ? undefined : parseObjectText(kind, baseText);
+  if (!base || 'error' in base) throw new Error(`No merge base for ${entry.label} on this machine (.oms/ is not in git): pull it again, then redo the edit`);
+  const mine = parseObjectText(kind, readFileSync(path.join(root, entry.path), 'utf8'));
+  if ('error' in mine) throw new Error(`${entry.path} is ${mine.error}: fix it first`);
+  const theirs = fileForm(kind, live);
+  const result = merge3(kind, base.object, mine.object, theirs, choices);
+  if (result.conflicts.length) return { conflicts: result.conflicts, tookTheirs: result.tookTheirs };
+  const theirsText = canonicalText(kind, theirs);
+  writeFileSync(path.join(root, entry.path), canonicalText(kind, result.merged));
+  writeFileSync(basePath(root, key), theirsText);
+  const pulled = manifest.objects[key];
+  journalSync(root, manifest, [{ key, object: { ...pulled, version: live.ConcurrencyVersion ?? null, hash: hashOf(theirsText) } }]);
+  await writeManifest(root, manifest);
+  return { conflicts: [], tookTheirs: result.tookTheirs };
+}

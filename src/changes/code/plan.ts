@@ -1,0 +1,244 @@
+/**
+ * Plan: the files of a pulled folder against what was pulled (the manifest)
+ * and against the live server, read a page of 1000 at a time (never one
+ * request per object). Per object: changed here, changed there, both, or
+ * neither, and whether what would be sent is sendable at all.
+ */
+import { randomUUID } from 'node:crypto';
+import type { OmsClient } from '../../api/client';
+import { Kind, KindId, kind as kindOf, supports } from '../../model/kinds';
+import { typeNameOf } from '../../model/typeName';
+import type { BaseInfo } from '../../model/types';
+import { formatErrors, validate } from '../../validation/validator';
+import { bodyToSend, createBody, FieldChange, fieldChanges, fileForm, isServerOwned } from './fileForm';
+import { inBatches, LocalFile, parseObjectText, readLocalFiles } from './localFiles';
+import { checkBinding, ConnectionBinding, Manifest, ManifestObject, readBase, readManifest } from './manifest';
+
+export type PlanAction = 'create' | 'update' | 'delete' | 'stale' | 'behind' | 'invalid' | 'deleteSkipped';
+
+/** Actions that send something when ticked. */
+export const sendable: ReadonlySet<PlanAction> = new Set(['create', 'update', 'delete']);
+
+export interface PlanEntry {
+  /** The object's Key, or the file's path for a create or an unreadable file. */
+  id: string;
+  /** The file (for a delete or a server-only object: where it was or would be). */
+  path: string;
+  kind: KindId;
+  folderKey: string;
+  key?: string;
+  label: string;
+  action: PlanAction;
+  /** Ticked: apply sends it. Creates and updates start ticked, deletes not (they are ticked one by one). */
+  selected: boolean;
+  /** Why it is stale, behind, invalid or skipped. */
+  reason?: string;
+  /** Pulled version and file hash (manifest). */
+  base?: { version: number | null; hash: string };
+  /** Version on the server when planned (absent: not on the server). */
+  live?: { version: number | null };
+  /** File hash when planned (absent: no file). */
+  local?: { hash: string };
+  /** What the file changes (against the pulled text), per JSON pointer. */
+  changes: FieldChange[];
+  /** What the server changed since the pull (stale and behind entries). */
+  serverChanges?: FieldChange[];
+}
+
+export interface Plan {
+  format: 1;
+  id: string;
+  createdAt: string;
+  connection: ConnectionBinding;
+  includeDeletes: boolean;
+  entries: PlanEntry[];
+  /** Objects whose file and server both still match the pull. */
+  unchanged: number;
+  /** Requests the plan cost. */
+  requests: number;
+}
+
+export interface PlanResult {
+  plan: Plan;
+  /** The live objects read while planning, by Key (for diffs). */
+  live: ReadonlyMap<string, BaseInfo>;
+}
+
+export interface PlanOptions {
+  includeDeletes?: boolean;
+  signal?: AbortSignal;
+}
+
+export async function makePlan(client: OmsClient, root: string, connection: ConnectionBinding, options: PlanOptions = {}): Promise<PlanResult> {
+  const manifest = await readManifest(root);
+  if (!manifest) throw new Error('This folder holds no pulled objects (no oms.manifest.json): use Pull as Files… first');
+  checkBinding(manifest, connection);
+  let requests = 1; // the instance read that named the connection
+  const count = <T>(p: Promise<T>) => (requests++, p);
+  const [files, liveList] = await Promise.all([
+    readLocalFiles(root, manifest),
+    listLive(manifest, (k, folderKey, page) => count(client.list(k, folderKey, page, 1000, options.signal))),
+  ]);
+  const onServer = new Map(liveList.filter((o) => o.object.Key).map((o) => [o.object.Key as string, o]));
+  const live = new Map([...onServer].map(([key, o]) => [key, o.object]));
+  const entries: PlanEntry[] = [];
+  let unchanged = 0;
+
+  const byKey = new Map<string, LocalFile[]>();
+  for (const f of files) if (f.key) byKey.set(f.key, [...(byKey.get(f.key) ?? []), f]);
+
+  for (const f of files) {
+    const label = labelOf(f.object?.CommonName, f.path);
+    const common = { path: f.path, kind: f.kind.id, folderKey: f.folderKey, label, changes: [], selected: false };
+    if (f.error) {
+      entries.push({ ...common, id: f.path, action: 'invalid', reason: `The file is ${f.error}: fix it or restore it from git` });
+      continue;
+    }
+    const key = f.key;
+    if (key === undefined) {
+      entries.push(createEntry(f, common));
+      continue;
+    }
+    const same = byKey.get(key) ?? [];
+    if (same.length > 1) {
+      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: `${same.length} files hold Key ${key} (${same.map((s) => s.path).join(', ')}): keep one`, local: { hash: f.hash! } });
+      continue;
+    }
+    const pulled = manifest.objects[key];
+    if (!pulled) {
+      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: `Key ${key} was not pulled into this folder: remove the Key to create a new object, or pull it`, local: { hash: f.hash! } });
+      continue;
+    }
+    const entry = await updateEntry(root, f, pulled, live.get(key), common);
+    if (entry) entries.push(entry);
+    else unchanged++;
+  }
+
+  const paths = new Set(files.map((f) => f.path));
+  for (const [key, pulled] of Object.entries(manifest.objects)) {
+    if (byKey.has(key) || paths.has(pulled.path)) continue; // a file there that cannot be read is already an invalid entry
+    const obj = live.get(key);
+    const common = { id: key, key, path: pulled.path, kind: pulled.kind, folderKey: pulled.folderKey, label: labelOf(obj?.CommonName, pulled.path), changes: [], selected: false, base: { version: pulled.version, hash: pulled.hash } };
+    if (!obj) {
+      entries.push({ ...common, action: 'behind', reason: 'Deleted here and gone from the server: pull to update the manifest' });
+    } else if (!options.includeDeletes) {
+      entries.push({ ...common, action: 'deleteSkipped', reason: 'The file was deleted: include deletes to delete the object on the server', live: { version: versionOf(obj) } });
+    } else if (versionOf(obj) !== pulled.version) {
+      entries.push({ ...common, action: 'stale', reason: `Deleted here, changed on the server since the pull (v${pulled.version} → v${versionOf(obj)}): pull it again`, live: { version: versionOf(obj) } });
+    } else if (!supports(kindOf(pulled.kind), 'delete')) {
+      entries.push({ ...common, action: 'invalid', reason: `The service cannot delete ${kindOf(pulled.kind).pluralLabel.toLowerCase()}: restore the file`, live: { version: versionOf(obj) } });
+    } else {
+      entries.push({ ...common, action: 'delete', live: { version: versionOf(obj) } });
+    }
+  }
+
+  for (const [key, { object: obj, kind: k, folderKey }] of onServer) {
+    if (manifest.objects[key] || byKey.has(key)) continue;
+    entries.push({
+      id: key, key, path: `${manifest.folders[folderKey]}/${k.collection}/`, kind: k.id, folderKey, label: labelOf(obj.CommonName, key),
+      action: 'behind', reason: 'New on the server: pull to get its file', live: { version: versionOf(obj) }, changes: [], selected: false,
+    });
+  }
+
+  for (const e of entries) e.selected = e.action === 'create' || e.action === 'update';
+  entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const plan: Plan = {
+    format: 1, id: randomUUID(), createdAt: new Date().toISOString(), connection, includeDeletes: !!options.includeDeletes, entries, unchanged, requests,
+  };
+  return { plan, live };
+}
+
+interface LiveObject {
+  object: BaseInfo;
+  kind: Kind;
+  folderKey: string;
+}
+
+/** Every object of the pulled folders and kinds, a page of 1000 at a time, four lists at once. */
+async function listLive(manifest: Manifest, page: (k: Kind, folderKey: string, page: number) => Promise<{ items: BaseInfo[]; next?: number }>): Promise<LiveObject[]> {
+  const lists = Object.keys(manifest.folders).flatMap((folderKey) => manifest.scope.kinds.map((id) => ({ folderKey, kind: kindOf(id) })))
+    .filter(({ kind }) => supports(kind, 'list'));
+  const all = await inBatches(lists, 4, async ({ kind, folderKey }) => {
+    const items: LiveObject[] = [];
+    for (let p: number | undefined = 0; p !== undefined;) {
+      const result = await page(kind, folderKey, p);
+      for (const object of result.items) items.push({ object, kind, folderKey });
+      p = result.next;
+    }
+    return items;
+  });
+  return all.flat();
+}
+
+type Common = Pick<PlanEntry, 'path' | 'kind' | 'folderKey' | 'label' | 'changes' | 'selected'>;
+
+function createEntry(f: LocalFile, common: Common): PlanEntry {
+  const local = f.object!;
+  const problem = serverOwnedProblem(local) ?? typeProblem(f.kind, local)
+    ?? (supports(f.kind, 'create') ? undefined : `The service cannot create ${f.kind.pluralLabel.toLowerCase()}`)
+    ?? schemaProblem(f.kind, createBody(f.kind, local));
+  const entry: PlanEntry = { ...common, id: f.path, local: { hash: f.hash! }, action: 'create', changes: fieldChanges({}, local) };
+  return problem ? { ...entry, action: 'invalid', reason: problem } : entry;
+}
+
+async function updateEntry(root: string, f: LocalFile, pulled: ManifestObject, live: BaseInfo | undefined, common: Common): Promise<PlanEntry | undefined> {
+  const key = f.key!;
+  const entry = { ...common, label: labelOf(f.object?.CommonName ?? live?.CommonName, f.path), id: key, key, base: { version: pulled.version, hash: pulled.hash }, local: { hash: f.hash! } };
+  const localChanged = f.hash !== pulled.hash;
+  if (!live) {
+    return localChanged
+      ? { ...entry, action: 'invalid', reason: 'Gone from the server since the pull: remove the Key to create it again, or delete the file' }
+      : { ...entry, action: 'behind', reason: 'Gone from the server: pull to remove its file' };
+  }
+  const liveVersion = versionOf(live);
+  const serverMoved = liveVersion !== pulled.version;
+  if (!localChanged && !serverMoved) return undefined;
+  const kind = kindOf(pulled.kind);
+  const liveForm = fileForm(kind, live);
+  const withLive = { ...entry, live: { version: liveVersion } };
+  if (!localChanged) return { ...withLive, action: 'behind', reason: `Changed on the server (v${pulled.version} → v${liveVersion}): pull to get it`, serverChanges: fieldChanges(await baseObject(root, key, kind), liveForm) };
+  const local = f.object!; // changed, so it was parsed
+  if (serverMoved) {
+    const base = await baseObject(root, key, kind);
+    return {
+      ...withLive, action: 'stale', reason: `Changed here and on the server since the pull (v${pulled.version} → v${liveVersion}): merge or pull again`,
+      changes: base ? fieldChanges(base, local) : fieldChanges(liveForm, local), serverChanges: base ? fieldChanges(base, liveForm) : undefined,
+    };
+  }
+  const changes = fieldChanges(liveForm, local);
+  const problem = serverOwnedProblem(local)
+    ?? (local.$type !== live.$type ? `$type cannot change (the server has ${JSON.stringify(live.$type)}): undo that edit` : undefined)
+    ?? (supports(kind, 'update') ? undefined : `The service cannot update ${kind.pluralLabel.toLowerCase()}`)
+    ?? schemaProblem(kind, bodyToSend(kind, live, liveForm, local));
+  return problem ? { ...withLive, action: 'invalid', reason: problem, changes } : { ...withLive, action: 'update', changes };
+}
+
+async function baseObject(root: string, key: string, kind: Kind): Promise<BaseInfo | undefined> {
+  const text = await readBase(root, key);
+  const parsed = text === undefined ? undefined : parseObjectText(kind, text);
+  return parsed && 'object' in parsed ? parsed.object : undefined;
+}
+
+function serverOwnedProblem(local: BaseInfo): string | undefined {
+  const owned = Object.keys(local).filter(isServerOwned);
+  if (!owned.length) return undefined;
+  const notes = owned.includes('Notes') ? ' (add a note with Add Note… on the object)' : '';
+  return `${owned.join(', ')} ${owned.length > 1 ? 'are' : 'is'} the server's to set: remove ${owned.length > 1 ? 'them' : 'it'} from the file${notes}`;
+}
+
+function typeProblem(kind: Kind, local: BaseInfo): string | undefined {
+  return typeNameOf(local.$type) === kind.typeName ? undefined : `$type must name ${kind.typeName} in the ${kind.collection} folder`;
+}
+
+function schemaProblem(kind: Kind, body: BaseInfo): string | undefined {
+  const errors = validate(kind.schema, body);
+  return errors.length ? `Schema: ${formatErrors(errors, 3).replace(/\n/g, '; ')}` : undefined;
+}
+
+function versionOf(o: BaseInfo): number | null {
+  return o.ConcurrencyVersion ?? null;
+}
+
+function labelOf(name: unknown, fallback: string): string {
+  return typeof name === 'string' && name ? name : fallback.split('/').pop() ?? fallback;
+}

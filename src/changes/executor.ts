@@ -1,0 +1,312 @@
+/**
+ * The one executor of many writes: bulk edits, plan apply, undo and retry runs all go
+ * through `runChanges`. Each object: read it (that read is `before`), build what to send
+ * from it, check the version the change was planned against, send through the one save
+ * (src/save/saveObject.ts), read it back. Rules (see EXECUTOR.md beside the worktrees and
+ * the design note on many objects):
+ * - bounded concurrency, halved on 429/503, raised again by one after 20 successes;
+ * - 429/503 honour Retry-After (capped) and the object restarts from its read;
+ * - a write is never resent blindly: after a write of unknown effect (no answer, 5xx) the
+ *   object is read again and counts as applied only if the server holds what was sent at a
+ *   newer version;
+ * - cancel lets requests in flight finish; what never started ends 'notSent';
+ * - stop or continue on error, as the user chose; one result per change.
+ */
+import { OmsClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import type { Http, RequestOptions, WriteApproval } from '../api/http';
+import { Kind, serverOwnedFields } from '../model/kinds';
+import { sameJson } from '../model/saveChecks';
+import type { BaseInfo } from '../model/types';
+import { saveObject } from '../save/saveObject';
+
+export interface Change {
+  /** Stable id of the entry: the object's Key, or a file path for a create. */
+  id: string;
+  /** What the user sees: CommonName (and folder). */
+  label: string;
+  kind: Kind;
+  folderKey: string;
+  /** Absent for a create. */
+  key?: string;
+  op: 'create' | 'update' | 'delete';
+  /**
+   * The version the change was planned against: the object read right before sending must
+   * still be at it, else the result is 'stale' and nothing is sent. Undefined: no
+   * precondition (a bulk edit re-applies its operations to the fresh read).
+   */
+  baseVersion?: number | null;
+  /** What to send, from the object as read right before sending (undefined for a create). `{ skip }`: nothing to send (a no-op, or not applicable to this object). */
+  build(live: BaseInfo | undefined): BaseInfo | Skip;
+}
+
+export interface Skip { skip: string; notApplicable?: boolean }
+
+export type Outcome = 'applied' | 'unchanged' | 'stale' | 'failed' | 'notSent';
+
+export interface ChangeResult {
+  id: string;
+  label: string;
+  outcome: Outcome;
+  /** The service's reason for 'failed', why 'stale' (versions), why skipped. */
+  reason?: string;
+  /** The object as read right before sending, and as read after. */
+  before?: BaseInfo;
+  after?: BaseInfo;
+}
+
+export interface RunProgress { done: number; total: number; failed: number; waitingSeconds?: number }
+
+export interface RunOptions {
+  /** Requests in flight at most (default 4); halved on 429/503, raised again after successes. */
+  concurrency?: number;
+  /** Chosen by the user before the run starts: after the first failure, start nothing more. */
+  stopOnError: boolean;
+  /** Cancel: requests in flight finish, the rest end 'notSent'. */
+  signal?: AbortSignal;
+  onProgress?(p: RunProgress): void;
+  /** Per change as it ends. */
+  onResult?(r: ChangeResult): void;
+  /** Longest wait for one Retry-After (default 30 s). */
+  maxWaitMs?: number;
+  /** Tries per object when throttled or unanswered (default 5). */
+  maxAttempts?: number;
+  /** The user's one confirmation of the whole run on a production connection (src/connection/writeGate.ts). */
+  approval?: WriteApproval;
+}
+
+/** Successes after which a lowered concurrency goes up by one again. */
+const raiseAfter = 20;
+
+export async function runChanges(client: OmsClient, changes: Change[], options: RunOptions): Promise<ChangeResult[]> {
+  const total = changes.length;
+  const results = new Array<ChangeResult>(total);
+  const most = Math.max(1, options.concurrency ?? 4);
+  let limit = most, successes = 0, next = 0, active = 0, done = 0, failed = 0, stopped = false;
+  const waits = new Map<number, number>();
+  const cancelled = () => options.signal?.aborted ?? false;
+
+  const progress = () => {
+    const until = Math.max(0, ...waits.values());
+    const waitingSeconds = until > Date.now() ? Math.ceil((until - Date.now()) / 1000) : undefined;
+    options.onProgress?.({ done, total, failed, ...(waitingSeconds ? { waitingSeconds } : {}) });
+  };
+  const runner: Runner = {
+    client,
+    maxWaitMs: options.maxWaitMs ?? 30_000,
+    maxAttempts: options.maxAttempts ?? 5,
+    signal: options.signal,
+    approval: options.approval,
+    throttled(index, ms) {
+      limit = Math.max(1, Math.floor(limit / 2));
+      successes = 0;
+      waits.set(index, Date.now() + ms);
+      progress();
+    },
+    resumed(index) {
+      waits.delete(index);
+    },
+  };
+
+  await new Promise<void>((resolve) => {
+    const pump = () => {
+      while (!stopped && !cancelled() && active < limit && next < total) start(next++);
+      if (active === 0 && (next >= total || stopped || cancelled())) resolve();
+    };
+    const start = (index: number) => {
+      active++;
+      void runOne(runner, changes[index], index).then((result) => {
+        active--;
+        results[index] = result;
+        done++;
+        if (result.outcome === 'failed') {
+          failed++;
+          if (options.stopOnError) stopped = true;
+        } else if (result.outcome !== 'notSent' && limit < most && ++successes >= raiseAfter) {
+          limit++;
+          successes = 0;
+        }
+        options.onResult?.(result);
+        progress();
+        pump();
+      });
+    };
+    options.signal?.addEventListener('abort', pump, { once: true });
+    pump();
+  });
+
+  for (let i = 0; i < total; i++) {
+    if (results[i]) continue;
+    results[i] = { id: changes[i].id, label: changes[i].label, outcome: 'notSent', reason: stopped ? 'not sent: the run stopped at the first failure' : 'not sent: the run was cancelled' };
+    options.onResult?.(results[i]);
+  }
+  return results;
+}
+
+interface Runner {
+  client: OmsClient;
+  maxWaitMs: number;
+  maxAttempts: number;
+  signal?: AbortSignal;
+  approval?: WriteApproval;
+  throttled(index: number, ms: number): void;
+  resumed(index: number): void;
+}
+
+/** One try's end: a result, or "read again and try again" after a wait. */
+type Step = { result: ChangeResult } | { again: string; waitMs: number; throttled: boolean };
+
+async function runOne(runner: Runner, change: Change, index: number): Promise<ChangeResult> {
+  const end = (outcome: Outcome, reason?: string): ChangeResult => ({ id: change.id, label: change.label, outcome, ...(reason ? { reason } : {}) });
+  try {
+    for (let attempt = 1; ; attempt++) {
+      if (attempt > 1 && runner.signal?.aborted) return end('notSent', 'not sent: the run was cancelled while this object waited to be sent again');
+      const step = await tryOnce(runner.client, change, runner.approval);
+      if ('result' in step) return step.result;
+      if (attempt >= runner.maxAttempts) return end('failed', `${step.again} (gave up after ${attempt} tries)`);
+      const ms = Math.min(step.waitMs, runner.maxWaitMs);
+      if (step.throttled) runner.throttled(index, ms);
+      const waited = await wait(ms, runner.signal);
+      runner.resumed(index);
+      if (!waited) return end('notSent', 'not sent: the run was cancelled while this object waited to be sent again');
+    }
+  } catch (e) {
+    return end('failed', (e as Error).message);
+  }
+}
+
+async function tryOnce(client: OmsClient, change: Change, approval: WriteApproval | undefined): Promise<Step> {
+  const result = (outcome: Outcome, more: Partial<ChangeResult> = {}): Step => ({ result: { id: change.id, label: change.label, outcome, ...more } });
+  const watched = watch(client, approval);
+  let live: BaseInfo | undefined;
+  if (change.op !== 'create') {
+    try {
+      live = await watched.client.get(change.kind, change.folderKey, mustKey(change));
+    } catch (e) {
+      return retryable(e) ?? result('failed', { reason: reasonOf(e) });
+    }
+  }
+  const built = change.build(live);
+  if (isSkip(built)) return result('unchanged', { reason: built.skip, before: live });
+  const liveVersion = live?.ConcurrencyVersion ?? null;
+  if (live && change.baseVersion !== undefined && liveVersion !== change.baseVersion) {
+    return result('stale', { reason: `changed on the server since: version ${change.baseVersion ?? 'none'} expected, ${liveVersion ?? 'none'} found; nothing was sent`, before: live });
+  }
+
+  if (change.op === 'delete') {
+    try {
+      await watched.client.delete(change.kind, change.folderKey, mustKey(change));
+      return result('applied', { before: live });
+    } catch (e) {
+      if (!unknownEffect(e)) return retryable(e) ?? result('failed', { reason: reasonOf(e), before: live });
+      const gone = await readAgain(client, change).then(() => false, (r: unknown) => r instanceof ApiError && r.kind === 'notFound');
+      return gone ? result('applied', { before: live }) : { again: `${reasonOf(e)}; read again: still there`, waitMs: 1000, throttled: false };
+    }
+  }
+
+  const outcome = await saveObject(watched.client, { kind: change.kind, folderKey: change.folderKey, key: change.key }, built, change.op === 'create' ? null : liveVersion);
+  switch (outcome.status) {
+    case 'saved': return result('applied', { before: outcome.replaced ?? live, after: outcome.object });
+    case 'unchanged': return result('unchanged', { reason: 'already as wanted', before: live });
+    case 'conflict':
+      // Written by someone between our read and our write: a precondition makes it stale, else read again and rebuild.
+      if (change.baseVersion !== undefined) return result('stale', { reason: `changed on the server while being sent (now version ${outcome.server.ConcurrencyVersion ?? 'none'}); nothing was sent`, before: outcome.server });
+      return { again: 'changed on the server while being sent', waitMs: 0, throttled: false };
+    case 'refused': break;
+  }
+
+  const write = watched.log.find((r) => r.method !== 'GET');
+  if (!write) {
+    // Refused before any write: a read failed, or the checks (schema, identity) said no.
+    const readError = watched.log.find((r) => r.error)?.error;
+    return (readError ? retryable(readError) : undefined) ?? result('failed', { reason: outcome.refusal.message, before: live });
+  }
+  if (write.ok) {
+    // Written; only the read after it failed.
+    return result('applied', { before: live, after: await readAgain(client, change).catch(() => undefined) });
+  }
+  if (!unknownEffect(write.error)) return retryable(write.error) ?? result('failed', { reason: reasonOf(write.error), before: live });
+  // A create without an answer may exist now, under a Key we never saw: say so, never send it again.
+  if (change.op === 'create') return result('failed', { reason: `${reasonOf(write.error)}; it may have been created: look for it before trying again` });
+  // No answer or a 5xx to a PUT: the server may hold it. Read again before anything else.
+  const now = await readAgain(client, change).catch(() => undefined);
+  if (now && landed(write.json as BaseInfo, now)) return result('applied', { before: live, after: now });
+  return retryable(write.error) ?? result('failed', { reason: reasonOf(write.error), before: live });
+}
+
+export function isSkip(built: BaseInfo | Skip): built is Skip {
+  return typeof built.skip === 'string' && !('$type' in built);
+}
+
+/** A try to repeat from the read: throttled (429/503, after Retry-After) or unanswered. */
+function retryable(e: unknown): Step | undefined {
+  if (!(e instanceof ApiError)) return undefined;
+  if (e.status === 429 || e.status === 503) return { again: reasonOf(e), waitMs: e.retryAfterMs ?? 1000, throttled: true };
+  if (e.kind === 'network' || e.kind === 'timeout') return { again: reasonOf(e), waitMs: 1000, throttled: false };
+  return undefined;
+}
+
+/** A write whose effect the answer does not tell: none came, or a server error. */
+function unknownEffect(e: unknown): boolean {
+  return e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout' || (e.status !== undefined && e.status >= 500));
+}
+
+/** The server holds what was sent (server-owned fields aside) at a newer version. */
+function landed(sent: BaseInfo, now: BaseInfo): boolean {
+  if ((now.ConcurrencyVersion ?? 0) <= (sent.ConcurrencyVersion ?? 0)) return false;
+  return Object.keys(sent).every((k) => serverOwnedFields.includes(k) || sameJson(sent[k], now[k]));
+}
+
+function readAgain(client: OmsClient, change: Change): Promise<BaseInfo> {
+  return client.get(change.kind, change.folderKey, mustKey(change));
+}
+
+function reasonOf(e: unknown): string {
+  if (e instanceof ApiError) return e.status ? `${e.status}: ${e.message}` : e.message;
+  return (e as Error | undefined)?.message ?? 'unknown error';
+}
+
+function mustKey(change: Change): string {
+  if (!change.key) throw new Error(`${change.label}: an ${change.op} needs the object's Key`);
+  return change.key;
+}
+
+interface Sent { method: RequestOptions['method']; json?: unknown; ok?: boolean; error?: unknown }
+
+/**
+ * The client, seeing every request it sends and its answer, and sending each once: the
+ * executor does its own waiting and reading again, so it can lower the pace and never
+ * resend a write unseen.
+ */
+function watch(client: OmsClient, approval: WriteApproval | undefined): { client: OmsClient; log: Sent[] } {
+  const log: Sent[] = [];
+  const http = (async (req: RequestOptions) => {
+    const sent: Sent = { method: req.method, json: req.json };
+    log.push(sent);
+    try {
+      const answer = await client.http({ ...req, idempotent: false, resendWhenThrottled: false, ...(approval && req.method !== 'GET' ? { approval } : {}) });
+      sent.ok = true;
+      return answer;
+    } catch (e) {
+      sent.error = e;
+      throw e;
+    }
+  }) as Http;
+  return { client: new OmsClient(http), log };
+}
+
+/** Waits `ms`; false when cancelled first. */
+function wait(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,164 @@
+/**
+ * The Object Changes view: the current plan of a pulled folder, grouped by
+ * action, each sendable entry with a checkbox (ticked: apply sends it). A
+ * click opens the live object beside the file. The plan itself is computed
+ * in src/changes/code/plan.ts; this module only shows it and keeps the ticks.
+ */
+import * as vscode from 'vscode';
+import type { FieldChange } from '../changes/code/fileForm';
+import type { Plan, PlanAction, PlanEntry, PlanResult } from '../changes/code/plan';
+
+/** What the view shows: a plan, the folder it is of and the connection it was made against. */
+export interface ShownPlan extends PlanResult {
+  /** The pulled folder (absolute). */
+  root: string;
+  connectionId: string;
+}
+
+const order: readonly PlanAction[] = ['create', 'update', 'delete', 'stale', 'behind', 'invalid', 'deleteSkipped'];
+const sendable = new Set<PlanAction>(['create', 'update', 'delete']);
+
+function groupLabel(action: PlanAction, n: number): string {
+  switch (action) {
+    case 'create': return vscode.l10n.t('Create ({0})', n);
+    case 'update': return vscode.l10n.t('Update ({0})', n);
+    case 'delete': return vscode.l10n.t('Delete ({0})', n);
+    case 'stale': return vscode.l10n.t('Stale: changed here and on the server ({0})', n);
+    case 'behind': return vscode.l10n.t('Behind: changed on the server only ({0})', n);
+    case 'invalid': return vscode.l10n.t('Invalid: not sendable ({0})', n);
+    case 'deleteSkipped': return vscode.l10n.t('Deleted files, not sent ({0})', n);
+  }
+}
+
+const icons: Record<PlanAction, string> = {
+  create: 'diff-added', update: 'diff-modified', delete: 'diff-removed', stale: 'warning', behind: 'cloud-download', invalid: 'error', deleteSkipped: 'circle-slash',
+};
+
+type Node = { group: PlanAction } | { entry: PlanEntry };
+
+const planLiveScheme = 'oms-plan-live';
+
+class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocumentContentProvider {
+  private shown?: ShownPlan;
+  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  view?: vscode.TreeView<Node>;
+  /** Texts of the live objects shown in diffs (see `liveText`). */
+  private readonly texts = new Map<string, string>();
+
+  get current(): ShownPlan | undefined {
+    return this.shown;
+  }
+
+  show(shown: ShownPlan | undefined): void {
+    this.shown = shown;
+    this.texts.clear();
+    void vscode.commands.executeCommand('setContext', 'oms.planShown', !!shown);
+    void vscode.commands.executeCommand('setContext', 'oms.planIncludesDeletes', !!shown?.plan.includeDeletes);
+    this.changed.fire(undefined);
+    if (this.view) this.view.message = shown ? summaryLine(shown.plan) : undefined;
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if ('group' in node) {
+      const entries = this.entriesOf(node.group);
+      const item = new vscode.TreeItem(groupLabel(node.group, entries.length), vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `group:${node.group}`;
+      item.iconPath = new vscode.ThemeIcon(icons[node.group]);
+      item.contextValue = `oms-plan-group-${node.group}`;
+      if (sendable.has(node.group)) item.checkboxState = entries.every((e) => e.selected) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+      return item;
+    }
+    const e = node.entry;
+    const item = new vscode.TreeItem(e.label, vscode.TreeItemCollapsibleState.None);
+    item.id = `entry:${e.action}:${e.id}`;
+    item.iconPath = new vscode.ThemeIcon(icons[e.action]);
+    item.description = describe(e);
+    item.tooltip = new vscode.MarkdownString(tooltip(e));
+    item.contextValue = `oms-plan-entry-${e.action}`;
+    item.resourceUri = this.shown && e.local ? vscode.Uri.file(`${this.shown.root}/${e.path}`) : undefined;
+    if (sendable.has(e.action)) item.checkboxState = e.selected ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+    item.command = { command: 'oms.openPlanEntry', title: vscode.l10n.t('Show Beside the Server Version'), arguments: [e] };
+    return item;
+  }
+
+  getChildren(node?: Node): Node[] {
+    if (!this.shown) return [];
+    if (!node) return order.filter((a) => this.entriesOf(a).length).map((group) => ({ group }));
+    return 'group' in node ? this.entriesOf(node.group).map((entry) => ({ entry })) : [];
+  }
+
+  getParent(node: Node): Node | undefined {
+    return 'entry' in node ? { group: node.entry.action } : undefined;
+  }
+
+  /** Ticks: a group's box ticks its entries (VS Code passes them along). */
+  check(items: ReadonlyArray<[Node, vscode.TreeItemCheckboxState]>): void {
+    for (const [node, state] of items) {
+      const on = state === vscode.TreeItemCheckboxState.Checked;
+      if ('entry' in node) node.entry.selected = on;
+      else for (const e of this.entriesOf(node.group)) e.selected = on;
+    }
+    if (this.view && this.shown) this.view.message = summaryLine(this.shown.plan);
+  }
+
+  private entriesOf(action: PlanAction): PlanEntry[] {
+    return this.shown?.plan.entries.filter((e) => e.action === action) ?? [];
+  }
+
+  /** A read-only document of the live object in file form, for the diff beside the file. */
+  liveUri(entry: PlanEntry, text: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: planLiveScheme, path: `/${entry.label.replace(/[\\/:*?"<>|#%]+/g, '_')} (server).json`, query: entry.id });
+    this.texts.set(uri.toString(), text);
+    return uri;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+}
+
+function describe(e: PlanEntry): string {
+  if (e.action === 'update' || e.action === 'create') return changesLine(e.changes);
+  if (e.action === 'stale') return `${changesLine(e.changes)} · ${vscode.l10n.t('server v{0} → v{1}', String(e.base?.version), String(e.live?.version))}`;
+  if (e.action === 'behind' && e.serverChanges?.length) return vscode.l10n.t('server: {0}', changesLine(e.serverChanges));
+  return e.reason ?? '';
+}
+
+function changesLine(changes: FieldChange[]): string {
+  const shown = changes.slice(0, 2).map((c) => `${c.pointer} ${short(c.from)} → ${short(c.to)}`).join(', ');
+  return changes.length > 2 ? vscode.l10n.t('{0} and {1} more', shown, changes.length - 2) : shown;
+}
+
+function short(v: unknown): string {
+  const s = v === undefined ? '(none)' : JSON.stringify(v);
+  return s.length > 30 ? `${s.slice(0, 29)}…` : s;
+}
+
+function tooltip(e: PlanEntry): string {
+  const lines = [`**${e.label}** · ${e.path}`];
+  if (e.reason) lines.push('', e.reason);
+  if (e.changes.length) lines.push('', vscode.l10n.t('Changed in the file:'), ...e.changes.slice(0, 20).map((c) => `- \`${c.pointer}\`: ${short(c.from)} → ${short(c.to)}`));
+  if (e.serverChanges?.length) lines.push('', vscode.l10n.t('Changed on the server:'), ...e.serverChanges.slice(0, 20).map((c) => `- \`${c.pointer}\`: ${short(c.from)} → ${short(c.to)}`));
+  return lines.join('\n');
+}
+
+function summaryLine(plan: Plan): string {
+  const n = (a: PlanAction) => plan.entries.filter((e) => e.action === a).length;
+  const ticked = plan.entries.filter((e) => e.selected && sendable.has(e.action)).length;
+  return vscode.l10n.t('{0} ticked to send · {1} stale · {2} behind · {3} invalid · {4} unchanged · {5}',
+    ticked, n('stale'), n('behind'), n('invalid'), plan.unchanged, plan.connection.label);
+}
+
+/** The one view (its code is small; the commands that fill it load on first use). */
+export const planView = new PlanView();
+
+export function registerPlanView(): vscode.Disposable[] {
+  const view = vscode.window.createTreeView('oms.plan', { treeDataProvider: planView, manageCheckboxStateManually: false });
+  planView.view = view;
+  return [
+    view,
+    view.onDidChangeCheckboxState((e) => planView.check(e.items)),
+    vscode.workspace.registerTextDocumentContentProvider(planLiveScheme, planView),
+  ];
+}

@@ -1,0 +1,354 @@
+/** Objects as code against a real sandbox: pull a folder into files, plan, apply, dry run. */
+import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createHttp, RequestLog } from '../../../src/api/http';
+import { OmsClient } from '../../../src/api/client';
+import { applyPlan, dryRun } from '../../../src/changes/code/apply';
+import { canonicalText, secretPlaceholder } from '../../../src/changes/code/fileForm';
+import { mergeEntry } from '../../../src/changes/code/merge';
+import { ConnectionBinding, manifestName, readManifest } from '../../../src/changes/code/manifest';
+import { makePlan, Plan, PlanAction } from '../../../src/changes/code/plan';
+import { bindingOf, pull } from '../../../src/changes/code/pull';
+import { kind } from '../../../src/model/kinds';
+import type { BaseInfo, InputScannerInfo } from '../../../src/model/types';
+import { Api, start } from '../sandbox/harness';
+
+let api: Api;
+let client: OmsClient;
+let requests: RequestLog[] = [];
+let binding: ConnectionBinding;
+let floor1: string;
+let root: string;
+const scanners = kind('inputScanner');
+
+before(async () => {
+  api = await start({ seed: 'demo' });
+  client = new OmsClient(createHttp({ baseUrl: api.sb.url, token: () => api.sb.token, log: (e) => requests.push(e) }));
+  binding = await bindingOf(client, 'Sandbox', api.sb.url);
+  floor1 = (await api.folder('Floor 1', (await api.folder('Head Office')).Key)).Key;
+});
+after(() => api.sb.close());
+beforeEach(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-code-'));
+  requests = [];
+});
+
+const scope = () => ({ folderKey: floor1, recursive: false, kinds: [scanners.id] });
+
+async function files(dir = root): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) out.push(path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+  }
+  return out.sort();
+}
+
+async function scannerFiles(): Promise<string[]> {
+  return (await files()).filter((f) => f.includes('/inputscanners/'));
+}
+
+async function editFile(rel: string, edit: (o: InputScannerInfo) => void): Promise<void> {
+  const o = JSON.parse(await fs.readFile(path.join(root, rel), 'utf8')) as InputScannerInfo;
+  edit(o);
+  await fs.writeFile(path.join(root, rel), JSON.stringify(o, null, 4));
+}
+
+async function live(key: string, collection = 'inputscanners', folderKey = floor1): Promise<InputScannerInfo> {
+  return (await api.get(`/api/f/${folderKey}/${collection}/${key}`)).body as InputScannerInfo;
+}
+
+function keyOf(rel: string): string {
+  return rel.split('.').slice(-2, -1)[0];
+}
+
+function actions(plan: Plan): Partial<Record<PlanAction, number>> {
+  const out: Partial<Record<PlanAction, number>> = {};
+  for (const e of plan.entries) out[e.action] = (out[e.action] ?? 0) + 1;
+  return out;
+}
+
+async function snapshot(): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const f of await files()) out.set(f, await fs.readFile(path.join(root, f), 'utf8'));
+  return out;
+}
+
+test('pull: one canonical file per object named <name>.<Key>.json, a manifest bound to the connection, the cache kept out of git; listing in pages', async () => {
+  const report = await pull(client, root, binding, { scope: scope() });
+  const onServer = await api.listAll(floor1, 'inputscanners');
+  const pulled = await scannerFiles();
+  assert.equal(pulled.length, onServer.length);
+  assert.equal(report.objects, onServer.length);
+  for (const o of onServer) {
+    const file = pulled.find((f) => f.endsWith(`.${o.Key}.json`));
+    assert.ok(file, `a file for ${o.CommonName}`);
+    assert.match(path.basename(file), /^[a-z0-9-]+\.[0-9a-f]{24}\.json$/);
+    const text = await fs.readFile(path.join(root, file), 'utf8');
+    assert.equal(text, canonicalText(scanners, JSON.parse(text) as BaseInfo), 'canonical text');
+    assert.ok(text.endsWith('}\n') && !text.includes('\r'));
+    const obj = JSON.parse(text) as Record<string, unknown>;
+    for (const f of ['ConcurrencyVersion', 'Notes', 'Links', 'Href', 'InFolderHref', 'InFolderKey']) assert.ok(!(f in obj), `${f} stays out of the file`);
+    assert.deepEqual(Object.keys(obj).slice(0, 3), ['$type', 'Key', 'CommonName']);
+  }
+  const manifest = (await readManifest(root))!;
+  assert.deepEqual(manifest.connection, binding);
+  const first = onServer[0];
+  assert.equal(manifest.objects[first.Key!].version, first.ConcurrencyVersion);
+  assert.equal(manifest.objects[first.Key!].kind, 'inputScanner');
+  assert.equal(await fs.readFile(path.join(root, '.oms', '.gitignore'), 'utf8'), '*\n');
+  assert.ok(requests.every((r) => r.method === 'GET'));
+  assert.ok(requests.length <= 4, `a handful of requests (${requests.length}), not one per object`);
+});
+
+test('a second pull with nothing changed writes no byte; an edited file is kept unless the user overwrites edits', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const firstTexts = await snapshot();
+  const again = await pull(client, root, binding, {});
+  assert.equal(again.written, 0);
+  assert.equal(again.bytesWritten, 0);
+  assert.deepEqual(await snapshot(), firstTexts, 'every file, the manifest included, byte for byte');
+
+  const [one] = await scannerFiles();
+  await editFile(one, (o) => { o.NonSettlingErrorPriority = 7; });
+  const kept = await pull(client, root, binding, {});
+  assert.deepEqual(kept.keptEdits, [one]);
+  assert.match(await fs.readFile(path.join(root, one), 'utf8'), /"NonSettlingErrorPriority": 7/);
+  const overwritten = await pull(client, root, binding, { overwriteEdits: true });
+  assert.equal(overwritten.written, 1);
+  assert.equal(await fs.readFile(path.join(root, one), 'utf8'), firstTexts.get(one));
+});
+
+test('a cancelled pull keeps what it wrote; the next pull finishes it', async () => {
+  const stop = new AbortController();
+  stop.abort();
+  const report = await pull(client, root, binding, { scope: scope(), signal: stop.signal });
+  assert.equal(report.cancelled, true);
+  assert.equal((await scannerFiles()).length, 0);
+  const resumed = await pull(client, root, binding, {});
+  assert.equal(resumed.cancelled, false);
+  assert.equal((await scannerFiles()).length, (await api.listAll(floor1, 'inputscanners')).length);
+});
+
+test('plan: updates with their changed fields, deletes only when opted in, stale when both moved; in a few requests', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const [a, b, c, d] = await scannerFiles();
+  for (const f of [a, b, c]) await editFile(f, (o) => { o.InputScannerReportingPriorities[1].Priority += 1; });
+  await fs.rm(path.join(root, d));
+  requests = [];
+  const { plan } = await makePlan(client, root, binding);
+  assert.deepEqual(actions(plan), { update: 3, deleteSkipped: 1 });
+  assert.ok(requests.length <= 3, `pages, not objects (${requests.length} requests)`);
+  const update = plan.entries.find((e) => e.path === a)!;
+  assert.deepEqual(update.changes.map((ch) => ch.pointer), ['/InputScannerReportingPriorities/1/Priority']);
+  assert.equal(update.selected, true);
+
+  const withDeletes = (await makePlan(client, root, binding, { includeDeletes: true })).plan;
+  assert.deepEqual(actions(withDeletes), { update: 3, delete: 1 });
+  assert.equal(withDeletes.entries.find((e) => e.action === 'delete')!.selected, false, 'each delete is ticked by hand');
+
+  // The server moves c, edited here: stale.
+  const cLive = await live(keyOf(c));
+  assert.equal((await api.put(`/api/f/${floor1}/inputscanners/${keyOf(c)}`, { ...cLive, NonSettlingErrorPriority: 9 })).status < 300, true);
+  const later = (await makePlan(client, root, binding)).plan;
+  const staleEntry = later.entries.find((e) => e.path === c)!;
+  assert.equal(staleEntry.action, 'stale');
+  assert.match(staleEntry.reason!, /v\d+ → v\d+/);
+  assert.deepEqual(staleEntry.serverChanges?.map((ch) => ch.pointer), ['/NonSettlingErrorPriority']);
+});
+
+test('behind: only the server moved; the plan shows its changes and a pull brings them, after which the plan is clean', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const [a] = await scannerFiles();
+  const current = await live(keyOf(a));
+  await api.put(`/api/f/${floor1}/inputscanners/${keyOf(a)}`, { ...current, NonSettlingErrorStatus: 3 });
+  const { plan } = await makePlan(client, root, binding);
+  assert.deepEqual(actions(plan), { behind: 1 });
+  assert.deepEqual(plan.entries[0].serverChanges?.map((ch) => ch.pointer), ['/NonSettlingErrorStatus']);
+  assert.equal(plan.entries[0].selected, false);
+  const report = await pull(client, root, binding, {});
+  assert.equal(report.written, 1);
+  assert.deepEqual(actions((await makePlan(client, root, binding)).plan), {});
+});
+
+test('apply: only the ticked entries, each version +1; a stale entry sends nothing; the manifest moves forward and the next plan is clean', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const [a, b, c] = await scannerFiles();
+  for (const f of [a, b, c]) await editFile(f, (o) => { o.InputScannerReportingPriorities[1].Priority += 1; });
+  const before = await Promise.all([a, b, c].map((f) => live(keyOf(f))));
+  const { plan } = await makePlan(client, root, binding);
+  plan.entries.find((e) => e.path === c)!.selected = false;
+  requests = [];
+  const results = await applyPlan(client, root, binding, plan, { stopOnError: false });
+  assert.deepEqual(results.map((r) => r.outcome), ['applied', 'applied']);
+  const afterA = await live(keyOf(a)), afterB = await live(keyOf(b)), afterC = await live(keyOf(c));
+  assert.equal(afterA.ConcurrencyVersion, before[0].ConcurrencyVersion! + 1);
+  assert.equal(afterA.InputScannerReportingPriorities[1].Priority, before[0].InputScannerReportingPriorities[1].Priority + 1);
+  assert.equal(afterB.ConcurrencyVersion, before[1].ConcurrencyVersion! + 1);
+  assert.deepEqual(afterC, before[2], 'the unticked one is untouched');
+  assert.equal(requests.filter((r) => r.method === 'PUT').length, 2);
+  assert.deepEqual(actions((await makePlan(client, root, binding)).plan), { update: 1 });
+  assert.equal((await readManifest(root))!.objects[keyOf(a)].version, afterA.ConcurrencyVersion);
+
+  // c changes on the server: the same plan entry is now stale and nothing is sent for it.
+  await api.put(`/api/f/${floor1}/inputscanners/${keyOf(c)}`, { ...afterC, NonSettlingErrorPriority: 5 });
+  plan.entries.find((e) => e.path === c)!.selected = true;
+  const movedOn = await live(keyOf(c));
+  requests = [];
+  const second = await applyPlan(client, root, binding, plan, { stopOnError: false });
+  assert.equal(second.find((r) => r.id === keyOf(c))!.outcome, 'stale');
+  assert.equal(requests.filter((r) => r.method === 'PUT').length, 0);
+  assert.deepEqual(await live(keyOf(c)), movedOn);
+});
+
+test('merge a stale entry: the server\'s row-5 change and my row-2 change both land; a conflict is left to a choice', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const [a, b] = await scannerFiles();
+  for (const f of [a, b]) await editFile(f, (o) => { o.InputScannerReportingPriorities[1].Priority = 4; });
+  const liveA = await live(keyOf(a));
+  liveA.InputScannerReportingPriorities[4].StatusCode = 3;
+  await api.put(`/api/f/${floor1}/inputscanners/${keyOf(a)}`, liveA);
+  const liveB = await live(keyOf(b));
+  liveB.InputScannerReportingPriorities[1].Priority = 5;
+  await api.put(`/api/f/${floor1}/inputscanners/${keyOf(b)}`, liveB);
+
+  const { plan, live: onServer } = await makePlan(client, root, binding);
+  assert.deepEqual(actions(plan), { stale: 2 });
+  const entryA = plan.entries.find((e) => e.path === a)!;
+  assert.deepEqual((await mergeEntry(root, entryA, onServer.get(keyOf(a))!)).conflicts, []);
+  const entryB = plan.entries.find((e) => e.path === b)!;
+  const { conflicts } = await mergeEntry(root, entryB, onServer.get(keyOf(b))!);
+  assert.deepEqual(conflicts.map((c) => [c.pointer, c.mine, c.theirs]), [['/InputScannerReportingPriorities/1/Priority', 4, 5]]);
+  assert.deepEqual((await mergeEntry(root, entryB, onServer.get(keyOf(b))!, { '/InputScannerReportingPriorities/1/Priority': 'theirs' })).conflicts, []);
+
+  const merged = (await makePlan(client, root, binding)).plan;
+  assert.deepEqual(actions(merged), { update: 1 }, 'b now equals the server: nothing to send for it');
+  const results = await applyPlan(client, root, binding, merged, { stopOnError: false });
+  assert.deepEqual(results.map((r) => r.outcome), ['applied']);
+  const after = await live(keyOf(a));
+  assert.equal(after.InputScannerReportingPriorities[1].Priority, 4);
+  assert.equal(after.InputScannerReportingPriorities[4].StatusCode, 3);
+});
+
+test('a cancelled apply: applied objects are in the manifest, the rest not sent; planning again shows only the rest', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const edited = (await scannerFiles()).slice(0, 3);
+  for (const f of edited) await editFile(f, (o) => { o.NonSettlingErrorPriority = 8; });
+  const { plan } = await makePlan(client, root, binding);
+  const stop = new AbortController();
+  const results = await applyPlan(client, root, binding, plan, { stopOnError: false, concurrency: 1, signal: stop.signal, onResult: () => stop.abort() });
+  assert.deepEqual(results.map((r) => r.outcome), ['applied', 'notSent', 'notSent']);
+  const again = (await makePlan(client, root, binding)).plan;
+  assert.deepEqual(actions(again), { update: 2 });
+  assert.ok(!again.entries.some((e) => e.id === results[0].id));
+});
+
+test('a saved plan refuses entries whose file changed since it was made, and applies the rest', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const [a, b] = await scannerFiles();
+  for (const f of [a, b]) await editFile(f, (o) => { o.NonSettlingErrorPriority = 3; });
+  const saved = JSON.parse(JSON.stringify((await makePlan(client, root, binding)).plan)) as Plan;
+  await editFile(b, (o) => { o.NonSettlingErrorPriority = 4; });
+  const results = await applyPlan(client, root, binding, saved, { stopOnError: false });
+  assert.equal(results.find((r) => r.id === keyOf(a))!.outcome, 'applied');
+  const refused = results.find((r) => r.id === keyOf(b))!;
+  assert.equal(refused.outcome, 'notSent');
+  assert.match(refused.reason!, /file changed since the plan/);
+  assert.notEqual((await live(keyOf(b))).NonSettlingErrorPriority, 4);
+});
+
+test('dry run: the exact writes as cURL with $TOKEN, and nothing changes on the server', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const [a] = await scannerFiles();
+  await editFile(a, (o) => { o.NonSettlingErrorPriority = 2; });
+  const { plan } = await makePlan(client, root, binding);
+  const before = await live(keyOf(a));
+  const { commands } = await dryRun(client, root, binding, plan);
+  const curl = commands.filter((c) => !c.startsWith('#'));
+  assert.equal(curl.length, 1);
+  assert.match(curl[0], new RegExp(`-X PUT '${api.sb.url}/api/f/${floor1}/inputscanners/${keyOf(a)}'`));
+  assert.match(curl[0], /Authorization: Bearer %s.*"\$TOKEN"/);
+  assert.ok(!curl[0].includes(api.sb.token));
+  assert.match(curl[0], /"NonSettlingErrorPriority":2/);
+  assert.deepEqual(await live(keyOf(a)), before);
+  // The real apply sends that same body.
+  const [r] = await applyPlan(client, root, binding, plan, { stopOnError: false });
+  assert.equal(r.outcome, 'applied');
+  assert.equal((await live(keyOf(a))).NonSettlingErrorPriority, 2);
+});
+
+test('create and delete: a file without Key is created and renamed to carry its Key; a ticked delete deletes', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const [a, b] = await scannerFiles();
+  const fresh = JSON.parse(await fs.readFile(path.join(root, a), 'utf8')) as Record<string, unknown>;
+  delete fresh.Key;
+  fresh.CommonName = 'Made As Code';
+  const dir = path.posix.dirname(a);
+  await fs.writeFile(path.join(root, dir, 'new-scanner.json'), JSON.stringify(fresh));
+  await fs.rm(path.join(root, b));
+  const { plan } = await makePlan(client, root, binding, { includeDeletes: true });
+  assert.deepEqual(actions(plan), { create: 1, delete: 1 });
+  plan.entries.find((e) => e.action === 'delete')!.selected = true;
+  const results = await applyPlan(client, root, binding, plan, { stopOnError: false });
+  assert.deepEqual(results.map((r) => r.outcome).sort(), ['applied', 'applied']);
+  assert.equal((await api.get(`/api/f/${floor1}/inputscanners/${keyOf(b)}`)).status, 404);
+  const made = (await api.listAll(floor1, 'inputscanners')).find((o) => o.CommonName === 'Made As Code')!;
+  assert.ok(made);
+  assert.ok((await scannerFiles()).includes(`${dir}/made-as-code.${made.Key}.json`));
+  const manifest = (await readManifest(root))!;
+  assert.ok(manifest.objects[made.Key!]);
+  assert.ok(!manifest.objects[keyOf(b)]);
+  assert.deepEqual(actions((await makePlan(client, root, binding)).plan), {});
+});
+
+test('invalid: schema, server-owned fields, two files with one Key, a broken file; nothing of it is sent', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const [a, b, c, d] = await scannerFiles();
+  await editFile(a, (o) => { o.InputScannerReportingPriorities.push(o.InputScannerReportingPriorities[0]); });
+  await editFile(b, (o) => { (o as BaseInfo).Notes = []; });
+  await fs.copyFile(path.join(root, c), path.join(root, path.posix.dirname(c), 'copy.json'));
+  await fs.writeFile(path.join(root, d), '{ "broken": ');
+  const { plan } = await makePlan(client, root, binding);
+  const reasons = plan.entries.map((e) => `${e.action}: ${e.reason ?? ''}`).join('\n');
+  assert.deepEqual(actions(plan), { invalid: 5 }, reasons);
+  assert.match(reasons, /Schema: \/InputScannerReportingPriorities/);
+  assert.match(reasons, /Notes is the server's to set/);
+  assert.match(reasons, /2 files hold Key/);
+  assert.match(reasons, /not valid JSON/);
+  for (const e of plan.entries) e.selected = true;
+  requests = [];
+  const results = await applyPlan(client, root, binding, plan, { stopOnError: false });
+  assert.ok(results.every((r) => r.outcome === 'notSent'));
+  assert.equal(requests.length, 0);
+});
+
+test('a pulled folder is bound to its connection: another instance is refused, naming the one it belongs to; a broken manifest is refused', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const other: ConnectionBinding = { label: 'Other', url: 'https://oms.example.com', instanceKey: 'aaaaaaaaaaaaaaaaaaaaaaaa' };
+  await assert.rejects(makePlan(client, root, other), /pulled from Sandbox .*plan it against Sandbox/);
+  await assert.rejects(pull(client, root, other, {}), /pulled from Sandbox/);
+  await fs.writeFile(path.join(root, manifestName), '{"format":1');
+  await assert.rejects(makePlan(client, root, binding), /oms\.manifest\.json is not valid JSON/);
+});
+
+test('secrets: SiteKeyBase64 is a placeholder in the file and the live value is kept when the site is applied', async () => {
+  const office = (await api.folder('Head Office')).Key;
+  await pull(client, root, binding, { scope: { folderKey: office, recursive: false, kinds: ['engageSite'] } });
+  const [file] = (await files()).filter((f) => f.includes('/engagesites/'));
+  const key = keyOf(file);
+  const site = (await api.get(`/api/f/${office}/engagesites/${key}`)).body as BaseInfo;
+  assert.ok(site.SiteKeyBase64, 'the demo site has a key');
+  const text = await fs.readFile(path.join(root, file), 'utf8');
+  assert.ok(!text.includes(site.SiteKeyBase64 as string));
+  assert.equal((JSON.parse(text) as BaseInfo).SiteKeyBase64, secretPlaceholder);
+  const edited = { ...(JSON.parse(text) as BaseInfo), CommonName: 'Renamed As Code' };
+  await fs.writeFile(path.join(root, file), JSON.stringify(edited));
+  const { plan } = await makePlan(client, root, binding);
+  const results = await applyPlan(client, root, binding, plan, { stopOnError: false });
+  assert.deepEqual(results.map((r) => r.outcome), ['applied']);
+  const after = (await api.get(`/api/f/${office}/engagesites/${key}`)).body as BaseInfo;
+  assert.equal(after.CommonName, 'Renamed As Code');
+  assert.equal(after.SiteKeyBase64, site.SiteKeyBase64);
+});

@@ -1,0 +1,79 @@
+/** The run journal: private files, entries as the run reports them, a 10,000-object run, a cut-short line, pruning. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, stat, appendFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { keptRuns, RunJournal } from '../../../src/changes/runJournal';
+import type { Change, ChangeResult } from '../../../src/changes/executor';
+import { kind } from '../../../src/model/kinds';
+import { newObject } from '../../../src/model/templates';
+
+const scannerKind = kind('inputScanner');
+const change = (i: number): Change => ({ id: `k${i}`, label: `Door ${i}`, kind: scannerKind, folderKey: 'f', key: `k${i}`, op: 'update', build: () => ({ skip: '' }) });
+const applied = (i: number): ChangeResult => ({
+  id: `k${i}`, label: `Door ${i}`, outcome: 'applied',
+  before: { ...newObject(scannerKind, `Door ${i}`), Key: `k${i}`, ConcurrencyVersion: 3 },
+  after: { ...newObject(scannerKind, `Door ${i}`), Key: `k${i}`, ConcurrencyVersion: 4 },
+});
+
+async function journalDir(): Promise<string> {
+  return join(await mkdtemp(join(tmpdir(), 'oms-runs-')), 'runs');
+}
+
+test('a run is journalled privately: folder 0700, file 0600; each entry keeps the object before and the version after', async () => {
+  const dir = await journalDir();
+  const journal = new RunJournal(dir);
+  const writer = await journal.begin({ title: 'Bulk edit: set NonSettlingErrorPriority = 2', connectionId: 'c1', total: 2 });
+  await writer.record(change(1), applied(1));
+  await writer.record(change(2), { id: 'k2', label: 'Door 2', outcome: 'failed', reason: '500: Injected fault' });
+  await writer.close();
+  assert.equal((await stat(dir)).mode & 0o777, 0o700);
+  const [file] = await readdir(dir);
+  assert.equal((await stat(join(dir, file))).mode & 0o777, 0o600);
+
+  const run = await journal.read(writer.header.runId);
+  assert.equal(run.header.title, 'Bulk edit: set NonSettlingErrorPriority = 2');
+  assert.deepEqual(run.entries.map((e) => [e.key, e.outcome, e.before?.ConcurrencyVersion, e.afterVersion, e.reason]), [
+    ['k1', 'applied', 3, 4, undefined],
+    ['k2', 'failed', undefined, undefined, '500: Injected fault'],
+  ]);
+  const [summary] = await journal.runs('c1');
+  assert.deepEqual(summary.counts, { applied: 1, failed: 1 });
+  assert.deepEqual(await journal.runs('other connection'), []);
+});
+
+test('a 10,000-object run fits and reads back whole', async () => {
+  const journal = new RunJournal(await journalDir());
+  const writer = await journal.begin({ title: 'big', connectionId: 'c', total: 10_000 });
+  await Promise.all(Array.from({ length: 10_000 }, (_, i) => writer.record(change(i), applied(i))));
+  await writer.close();
+  const run = await journal.read(writer.header.runId);
+  assert.equal(run.entries.length, 10_000);
+  assert.equal(run.entries[9_999].key, 'k9999', 'in the order the run reported them');
+});
+
+test('a line cut short (the window closed mid-write) ends the journal; what came before stands', async () => {
+  const dir = await journalDir();
+  const journal = new RunJournal(dir);
+  const writer = await journal.begin({ title: 't', connectionId: 'c', total: 3 });
+  await writer.record(change(1), applied(1));
+  await writer.close();
+  await appendFile(join(dir, `${writer.header.runId}.jsonl`), '{"id":"k2","lab');
+  assert.deepEqual((await journal.read(writer.header.runId)).entries.map((e) => e.key), ['k1']);
+});
+
+test(`only the newest ${keptRuns} runs are kept`, async () => {
+  const dir = await journalDir();
+  const journal = new RunJournal(dir);
+  const ids: string[] = [];
+  for (let i = 0; i < keptRuns + 3; i++) {
+    const w = await journal.begin({ title: `run ${i}`, connectionId: 'c', total: 0 });
+    await w.close();
+    ids.push(w.header.runId);
+  }
+  const kept = (await journal.runs()).map((r) => r.header.runId);
+  assert.equal(kept.length, keptRuns);
+  assert.equal(kept[0], ids.at(-1), 'newest first');
+  assert.ok(!kept.includes(ids[0]));
+});
