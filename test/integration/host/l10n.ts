@@ -9,10 +9,10 @@ import type { BrowserContext } from 'playwright-core';
 /** The pseudo language's id (VS Code's own), when this run is pseudo-localized. */
 export const pseudoLocale = process.env.OMS_IT_LOCALE === 'qps-ploc' ? 'qps-ploc' : undefined;
 
-/** package.json of an unpacked extension with its `%key%` strings from package.nls.json. */
+/** package.json of an unpacked extension with its `%key%` strings as the window shows them (package.nls[.<locale>].json). */
 export function readManifest<T>(extensionPath: string): T {
   const text = fs.readFileSync(path.join(extensionPath, 'package.json'), 'utf8');
-  const nlsFile = path.join(extensionPath, 'package.nls.json');
+  const nlsFile = path.join(extensionPath, pseudoLocale ? `package.nls.${pseudoLocale}.json` : 'package.nls.json');
   const nls = fs.existsSync(nlsFile) ? (JSON.parse(fs.readFileSync(nlsFile, 'utf8')) as Record<string, string>) : {};
   return JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' && /^%[\w.-]+%$/.test(value) ? nls[value.slice(1, -1)] ?? value : value)) as T;
 }

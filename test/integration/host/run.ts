@@ -101,8 +101,8 @@ async function main(): Promise<number> {
     const unpacked = path.join(tmp, 'vsix');
     const files = extractZip(vsix, unpacked);
     const extensionPath = path.join(unpacked, 'extension');
-    const manifest = readManifest<Manifest>(extensionPath);
     if (pseudoLocale) addPseudoBundles(repo, extensionPath);
+    const manifest = readManifest<Manifest>(extensionPath);
     log(`testing ${path.relative(repo, vsix) || vsix} (${files.length} files) unpacked in ${tmp}`);
 
     const testsEntry = await compileTests(outDir);
