@@ -100,6 +100,8 @@ async function startServer(hostDir: string, run: HostRun): Promise<{ port: numbe
     '--server-data-dir', path.join(run.tmp, 'server'),
     '--extensions-dir', path.join(run.tmp, 'extensions'),
     '--logsPath', path.join(run.diag, 'vscode-logs'),
+    // The extension host's language (its l10n bundle); the window's is set in the page (inPseudoLanguage).
+    ...(pseudoLocale ? ['--locale', pseudoLocale] : []),
   ];
   // Auto-save on, as many users have it (and the web build's default): nothing may reach the service by it.
   fs.mkdirSync(path.join(run.tmp, 'user', 'User'), { recursive: true });

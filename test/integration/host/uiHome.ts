@@ -212,7 +212,8 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   const row = (level: number, name: string) => page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`, { hasText: name }).first();
   const expand = async (r: ReturnType<typeof row>) => {
     await r.waitFor({ timeout: 10_000 });
-    if ((await r.getAttribute('aria-expanded')) === 'false') await r.click();
+    // The twistie: a click on an object's label opens it instead.
+    if ((await r.getAttribute('aria-expanded')) === 'false') await r.locator('.monaco-tl-twistie').first().click();
     await until('expanded', async () => (await r.getAttribute('aria-expanded')) === 'true');
   };
   const headOffice = head.find((f) => f.CommonName === 'Head Office');
