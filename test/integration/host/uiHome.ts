@@ -267,7 +267,7 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   await dialog.waitFor({ timeout: 10_000 });
   check('Delete Note question', (await dialog.locator('.dialog-message-text, .dialog-message-detail, .monaco-button').allInnerTexts()).filter((t) => t !== 'Cancel').join(' | '));
   await page.screenshot({ path: `${diag}/pseudo-localized-dialog.png` });
-  await dialog.locator('.monaco-button').first().click();
+  await dialog.locator('.monaco-button').filter({ hasNotText: 'Cancel' }).first().click();
   await until('the note gone', async () => !(await noteRow.isVisible()));
   if (english.length) throw new Error(`not localized: ${english.join('; ')}`);
 }
