@@ -10,14 +10,14 @@ import { connectFromEnvironment, envConnectionId } from './connection/envConnect
 import { SandboxHost } from './connection/sandboxHost';
 import { activeConnectionStatus } from './connection/statusBar';
 import { ObjectFileSystem } from './fs/objectFileSystem';
-import { askOnConflict, registerServerVersions } from './fs/serverVersion';
+import { registerServerVersions } from './fs/serverVersion';
 import { registerStatusCodeHints } from './fs/statusCodeHints';
 import { registerDocumentDiagnostics } from './fs/documentDiagnostics';
-import { followSavedObjects } from './fs/followSavedObject';
+import { followSavedDocuments } from './objects/followSavedDocument';
+import { ObjectSaves } from './objects/saves';
 import { registerHistoryDocuments } from './fs/historyDocuments';
-import { trackSaveReasons } from './fs/saveReasons';
 import { SaveHistory } from './save/history';
-import { log } from './log';
+import { keepLogPrivate, log } from './log';
 import { ObjectTree } from './tree/objectTree';
 import { Indexes } from './search/indexes';
 import { registerObjectEditors } from './editor';
@@ -32,38 +32,40 @@ let sandbox: SandboxHost | undefined;
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   sandbox = new SandboxHost(context);
   const connections = new ConnectionManager(context, sandbox);
-  const fs = new ObjectFileSystem(connections, askOnConflict, new SaveHistory(context.globalStorageUri.fsPath));
+  const fs = new ObjectFileSystem(connections);
+  const saves = new ObjectSaves(connections, fs, new SaveHistory(context.globalStorageUri.fsPath));
   const tree = new ObjectTree(connections);
   const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
   tree.view = view;
   const search = new Indexes((id) => connections.require(id));
-  const services: Services = { context, connections, tree, fs, search };
+  const services: Services = { context, connections, tree, fs, saves, search };
 
   // The welcome view shows while there is no connection.
   const updateWelcome = () => void vscode.commands.executeCommand('setContext', 'oms.hasConnections', connections.list().length > 0);
   context.subscriptions.push(
-    log(), sandbox, connections, tree, view, fs,
+    log(), sandbox, connections, tree, view, fs, saves,
     vscode.workspace.registerFileSystemProvider('oms', fs, { isCaseSensitive: true }),
-    trackSaveReasons(fs),
-    followSavedObjects(fs),
+    followSavedDocuments(saves, fs),
     registerHistoryDocuments(),
     registerServerVersions(fs),
     registerStatusCodeHints(),
     trackWalkthrough(),
     registerDocumentDiagnostics(fs),
-    fs.onDidChangeObject((address) => tree.objectChanged(address)),
-    fs.onDidChangeObject((a) => search.changed(a.connectionId, a.folderKey, a.kind.id, a.key)),
+    saves.onDidChangeObject((address) => tree.objectChanged(address)),
+    saves.onDidChangeObject((a) => search.changed(a.connectionId, a.folderKey, a.kind.id, a.key)),
     { dispose: () => search.stopAll() },
     ...registerObjectEditors(services),
     activeConnectionStatus(connections, {
       connectionId: (uri) => (uri.scheme === 'oms' ? uri.authority : undefined),
       version: (uri) => fs.baseOf(uri)?.ConcurrencyVersion,
+      onDidChangeVersion: fs.onDidChangeBase,
     }),
     connections.onDidChange(updateWelcome),
     ...registerCommands(services),
     ...registerPlanView(),
   );
   updateWelcome();
+  void keepLogPrivate(context.logUri).catch((e: Error) => log().warn(`The log folder could not be made private: ${e.message}`));
   const ready = connectFromEnvironment(connections).then(
     // Handed a sandbox by `npm start` (or the tests): show its objects.
     () => void (connections.get(envConnectionId) && vscode.commands.executeCommand('workbench.view.extension.oms')),

@@ -8,6 +8,7 @@ import type * as vscode from 'vscode';
 import type { Connection } from './connection/connection';
 import type { ConnectionManager } from './connection/connectionManager';
 import type { ObjectFileSystem } from './fs/objectFileSystem';
+import type { ObjectSaves } from './objects/saves';
 import type { Indexes } from './search/indexes';
 import type { ObjectTree } from './tree/objectTree';
 
@@ -16,6 +17,8 @@ export interface Services {
   connections: ConnectionManager;
   tree: ObjectTree;
   fs: ObjectFileSystem;
+  /** The one save entry of every surface. */
+  saves: ObjectSaves;
   /** Objects by name, per connection (Go to Object, links by key). */
   search: Indexes;
   /**

@@ -16,8 +16,10 @@ export interface TestApi {
   /** Go to Object's per-connection index. */
   search: Services['search'];
   connections: Pick<Services['connections'], 'list' | 'get' | 'active' | 'update' | 'remove'>;
-  /** The conflict question, replaceable by a test; the version a document's next save is based on. */
-  fs: Pick<Services['fs'], 'resolveConflict' | 'baseOf'>;
+  /** The version a document's next save is based on. */
+  fs: Pick<Services['fs'], 'baseOf'>;
+  /** The conflict question, replaceable by a test. */
+  saves: Pick<Services['saves'], 'resolveConflict'>;
   globalStorageUri: vscode.Uri;
   logUri: vscode.Uri;
   /** Answers the production write question instead of the user (undefined: the user again). */
@@ -36,6 +38,7 @@ export function testApi(s: Services, ready: Promise<void>): TestApi {
     search: s.search,
     connections: s.connections,
     fs: s.fs,
+    saves: s.saves,
     globalStorageUri: s.context.globalStorageUri,
     logUri: s.context.logUri,
     answerProductionWrites,

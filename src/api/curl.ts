@@ -18,7 +18,7 @@ export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** @internal Exported for its unit test. */
+/** One request as one shell command (see the top of this file for the token). */
 export function curlCommand(baseUrl: string, req: Pick<RequestOptions, 'method' | 'path' | 'query' | 'json' | 'anonymous'>): string {
   const base = new URL(baseUrl);
   const url = new URL(base.origin + base.pathname.replace(/\/+$/, '') + req.path);

@@ -236,7 +236,9 @@ function webPage(response: Response, text: string, base: URL, req: RequestOption
   const html = /\b(text\/html|application\/xhtml)/i.test(response.headers.get('content-type') ?? '') || /^\s*<(!doctype\s+html|html)\b/i.test(text);
   if (!html || (response.status >= 300 && response.status < 400)) return undefined;
   const address = base.origin + base.pathname.replace(/\/+$/, '');
-  return new ApiError('server', `${address} answered with a web page (${response.status}), not the service: check the connection's URL`, response.status, req.method, req.path);
+  // A sign-in page (401, 403) still asks for sign-in; any other page is no answer of the service (a 404 page is not "object not found").
+  const kind = response.status === 401 || response.status === 403 ? kindOfStatus(response.status) : 'server';
+  return new ApiError(kind, `${address} answered with a web page (${response.status}), not the service: check the connection's URL`, response.status, req.method, req.path);
 }
 
 function toError(response: Response, text: string, req: RequestOptions, mask: (text: string) => string): ApiError {

@@ -5,8 +5,8 @@
  *
  * Text is compared lowercased, percent-escapes decoded, punctuation and white
  * space the secret lacks skipped as separators: any run of at least `window`
- * characters that also appears in the secret is a piece of it. Base64 runs are decoded and masked whole when what
- * they hold carries such a piece.
+ * characters that also appears in the secret is a piece of it. Base64 runs are
+ * decoded and masked whole when what they hold carries such a piece.
  */
 
 /** Shortest piece of a secret that counts as a leak; shorter secrets are masked only whole. */
@@ -14,7 +14,10 @@ const window = 8;
 /** Secrets shorter than this are not masked at all: masking `t2` would garble every message. */
 const shortest = 4;
 
-/** The characters of `text` that `keep` holds, lowercased, each with the range of `text` it came from. */
+/**
+ * `text` lowercased as the secret's characters (`keep`), each with the range of `text` it came from;
+ * a letter or digit the secret lacks becomes a break, other characters are skipped.
+ */
 function skeleton(text: string, keep: Set<string>): { chars: string; from: number[]; to: number[] } {
   let chars = '';
   const from: number[] = [];
@@ -27,7 +30,6 @@ function skeleton(text: string, keep: Set<string>): { chars: string; from: numbe
       end = i + 3;
     }
     const lower = c.toLowerCase();
-    // A letter or digit the secret lacks ends a piece; punctuation and spaces are skipped over.
     const kept = keep.has(lower) ? lower : /[a-z0-9]/.test(lower) ? '\u0000' : undefined;
     if (kept) {
       chars += kept;

@@ -11,6 +11,7 @@ import { changedImmutableFields, sameJson } from '../model/saveChecks';
 import type { BaseInfo, InputScannerInfo } from '../model/types';
 import { formatErrors, validate } from '../validation/validator';
 import { Change, isSkip, Skip } from './executor';
+import { merge3 } from './merge3';
 import type { JournalEntry } from './runJournal';
 
 /** What a bulk edit does to each object (pointer-free: fields of the object's top level). */
@@ -108,8 +109,27 @@ export function undoChanges(entries: readonly JournalEntry[], kindOf: (id: Journ
   }));
 }
 
+/**
+ * An undo that met a later change (stale): the three-way merge of what the run left (base),
+ * what it was before (mine) and the server's copy now (theirs). Clean: a change sending the
+ * merge on condition of the version just read. Else the conflicting pointers; nothing to send.
+ */
+export function mergedUndo(entry: JournalEntry, kind: Kind, live: BaseInfo): { change: Change } | { conflicts: string[] } {
+  const result = merge3(kind, entry.after ?? entry.before!, entry.before!, live);
+  if (result.conflicts.length) return { conflicts: result.conflicts.map((c) => c.pointer) };
+  return {
+    change: {
+      id: entry.id, label: entry.label, kind, folderKey: entry.folderKey, key: entry.key, op: 'update', baseVersion: live.ConcurrencyVersion ?? null,
+      build: (now) => {
+        const merged = withServerFields(result.merged, now!);
+        return sameJson(merged, now) ? { skip: 'already as merged' } : merged;
+      },
+    },
+  };
+}
+
 /** `object` with the server-owned fields (version, notes, links…) as `live` has them. */
-export function withServerFields(object: BaseInfo, live: BaseInfo): BaseInfo {
+function withServerFields(object: BaseInfo, live: BaseInfo): BaseInfo {
   const out: BaseInfo = { ...object };
   for (const f of serverOwnedFields) {
     if (Object.hasOwn(live, f)) out[f] = live[f];

@@ -98,7 +98,8 @@ export async function runChanges(client: OmsClient, changes: Change[], options: 
     signal: options.signal,
     approval: options.approval,
     throttled(index, ms) {
-      limit = Math.max(1, Math.floor(limit / 2));
+      // One slow-down per episode: refusals that arrive while others already wait do not halve again.
+      if (!waits.size) limit = Math.max(1, Math.floor(limit / 2));
       successes = 0;
       waits.set(index, Date.now() + ms);
       progress();

@@ -31,7 +31,7 @@ import type { PeopleFile } from '../people';
 import { runWizard } from '../ui/wizard';
 import { folderTarget, uriOf } from './commandTargets';
 import { Failure } from './failure';
-import { placeText } from './names';
+import { placeText } from './placeNames';
 import type { Command } from './services';
 import { log } from '../log';
 import { AddPeopleResult, failedBatch, stopped, summarize } from './addPeopleReport';

@@ -1,7 +1,7 @@
 /**
  * Bulk Edit…: one operation on many objects, previewed before anything is sent.
  * On: all results of a Go to Object query (args `{ connectionId, query }`; objects the tree
- * never loaded included: the index walks everything), a multi-selection in the tree, a group,
+ * never loaded included: a fresh walk of everything), a multi-selection in the tree, a group,
  * or a folder with its subfolders. Operations by keyboard: set a field; set a reporting
  * priority's Priority or StatusCode on the row with a given resistance range; replace a value
  * only where it equals a given one; add or remove a tag.
@@ -11,17 +11,19 @@ import { BulkOperation, bulkChanges, describeOperation, Target } from '../change
 import type { Connection } from '../connection/connection';
 import { Kind, kind as kindOf, objectKinds, serverOwnedFields, supports } from '../model/kinds';
 import type { BaseInfo, InputScannerInfo } from '../model/types';
+import { sourceOf } from '../search/indexes';
 import { matches, queryWords } from '../search/match';
+import { ObjectIndex } from '../search/objectIndex';
 import { confirmPreview, makePreview, runWithProgress } from './bulkRun';
 import { connectionTarget } from './commandTargets';
 import { namedBy } from './namedBy';
-import type { Command, Services } from './services';
+import type { Command } from './services';
 
 export const bulkEdit: Command = {
   id: 'oms.bulkEdit',
   async run(s, arg?: unknown, selected?: unknown) {
     const { connection } = await connectionTarget(s, arg ?? s.connections.active?.id);
-    const all = await targetsOf(s, connection, arg, selected);
+    const all = await targetsOf(connection, arg, selected);
     const targets = await oneKind(all);
     if (!targets.length) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Bulk Edit: nothing selected to edit.'));
@@ -44,14 +46,15 @@ export const bulkEdit: Command = {
 };
 
 /** Every object the argument names; a query or a group reads all of it, not what the tree loaded. */
-async function targetsOf(s: Services, connection: Connection, arg: unknown, selected: unknown): Promise<Target[]> {
+async function targetsOf(connection: Connection, arg: unknown, selected: unknown): Promise<Target[]> {
   const nodes = Array.isArray(selected) && selected.length > 1 ? selected : [arg];
   const query = (arg as { query?: unknown } | undefined)?.query;
-  if (typeof query === 'string') return queryResults(s, connection, query);
-  if (arg === undefined || typeof arg === 'string') {
+  if (typeof query === 'string' && query.trim()) return queryResults(connection, query);
+  // Nothing typed yet (or the palette): ask; an empty query would select everything.
+  if (arg === undefined || typeof arg === 'string' || typeof query === 'string') {
     const typed = await vscode.window.showInputBox({ title: vscode.l10n.t('Bulk Edit: objects whose name holds'), prompt: vscode.l10n.t('Every object that matches, in every folder, is selected'), ignoreFocusOut: true });
-    if (typed === undefined) throw new vscode.CancellationError();
-    return queryResults(s, connection, typed);
+    if (!typed?.trim()) throw new vscode.CancellationError();
+    return queryResults(connection, typed);
   }
   const out: Target[] = [];
   for (const node of nodes) {
@@ -66,8 +69,9 @@ async function targetsOf(s: Services, connection: Connection, arg: unknown, sele
   return out;
 }
 
-async function queryResults(s: Services, connection: Connection, query: string): Promise<Target[]> {
-  const index = s.search.of(connection.id);
+/** Every match as the server holds it now: a walk of its own, not the Go to Object index (which may be a minute old). */
+async function queryResults(connection: Connection, query: string): Promise<Target[]> {
+  const index = new ObjectIndex(sourceOf(connection));
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Finding every object that matches “{0}”', query), cancellable: true }, async (_p, token) => {
     token.onCancellationRequested(() => index.stop());
     await index.ensure();

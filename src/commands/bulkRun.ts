@@ -36,11 +36,13 @@ const scheme = 'oms-bulk';
 const texts = new Map<string, string>();
 let provider: vscode.Disposable | undefined;
 
-function textUri(s: Services, path: string, text: string): vscode.Uri {
-  provider ??= vscode.workspace.registerTextDocumentContentProvider(scheme, { provideTextDocumentContent: (uri) => texts.get(uri.path) ?? '' });
+function textUri(s: Services, path: string, text: string, side?: 'before' | 'after'): vscode.Uri {
+  provider ??= vscode.workspace.registerTextDocumentContentProvider(scheme, { provideTextDocumentContent: (uri) => texts.get(uri.toString()) ?? '' });
   if (!s.context.subscriptions.includes(provider)) s.context.subscriptions.push(provider);
-  texts.set(path, text);
-  return vscode.Uri.from({ scheme, path });
+  // One path for both sides of a diff (a side in the query), so the diff editor shows no rename.
+  const uri = vscode.Uri.from({ scheme, path, ...(side ? { query: side } : {}) });
+  texts.set(uri.toString(), text);
+  return uri;
 }
 
 export function countsText(entries: readonly PreviewEntry[]): string {
@@ -97,8 +99,8 @@ export async function confirmPreview(s: Services, connection: Connection, title:
       case 'apply': return { stopOnError: false };
       case 'applyStop': return { stopOnError: true };
       case 'diffs': await showDiffs(s, title, changed); break;
-      case 'list': await showDocument(entries.map((e) => `${e.status.padEnd(13)} ${e.change.label} (${e.change.key ?? e.change.id})${e.reason ? `: ${e.reason}` : ''}${e.changes.length ? `: ${e.changes.map((c) => `${c.pointer} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`).join(', ')}` : ''}`).join('\n'), 'plaintext'); break;
-      case 'requests': await showDocument(await requestsText(connection, changed), 'shellscript'); break;
+      case 'list': await showDocument(s, 'preview.txt', entries.map((e) => `${e.status.padEnd(13)} ${e.change.label} (${e.change.key ?? e.change.id})${e.reason ? `: ${e.reason}` : ''}${e.changes.length ? `: ${e.changes.map((c) => `${c.pointer} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`).join(', ')}` : ''}`).join('\n'), 'plaintext'); break;
+      case 'requests': await showDocument(s, 'requests.sh', await requestsText(connection, changed), 'shellscript'); break;
       default: return undefined;
     }
   }
@@ -108,12 +110,9 @@ export async function confirmPreview(s: Services, connection: Connection, title:
 async function showDiffs(s: Services, title: string, changed: PreviewEntry[]): Promise<void> {
   const stamp = Date.now().toString(36);
   const pairs = changed.map((e) => {
-    const name = `${e.change.label.replace(/[/\\]/g, '_')}.${e.change.key ?? e.change.id}.json`;
-    return [
-      textUri(s, `/${stamp}/${name}`, prettyJson(e.after)),
-      textUri(s, `/${stamp}/before/${name}`, prettyJson(e.before)),
-      textUri(s, `/${stamp}/after/${name}`, prettyJson(e.after)),
-    ] as const;
+    const path = `/${stamp}/${e.change.label.replace(/[/\\]/g, '_')}.${e.change.key ?? e.change.id}.json`;
+    const after = textUri(s, path, prettyJson(e.after), 'after');
+    return [after, textUri(s, path, prettyJson(e.before), 'before'), after] as const;
   });
   try {
     await vscode.commands.executeCommand('vscode.changes', title, pairs);
@@ -136,8 +135,10 @@ async function requestsText(connection: Connection, changed: PreviewEntry[]): Pr
   return lines.join('\n') + '\n';
 }
 
-async function showDocument(content: string, language: string): Promise<void> {
-  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content, language }), { preview: false });
+/** A read-only document (nothing to save when it is closed). */
+async function showDocument(s: Services, name: string, content: string, language: string): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(textUri(s, `/${Date.now().toString(36)}/${name}`, content));
+  await vscode.window.showTextDocument(await vscode.languages.setTextDocumentLanguage(document, language), { preview: false });
 }
 
 /** Sends the changes with progress and cancel, journals each object, and reports the results. */
@@ -151,7 +152,12 @@ export async function runWithProgress(s: Services, connection: Connection, title
     let last = 0;
     return runChanges(connection.client, changes, {
       stopOnError, signal: controller.signal, approval,
-      onResult: (r) => void writer.record(byId.get(r.id)!, r),
+      onResult: (r) => {
+        void writer.record(byId.get(r.id)!, r);
+        const c = byId.get(r.id)!;
+        // Open editors of the object follow, as after any save (objects/saves.ts).
+        if (r.outcome === 'applied' && r.after && c.key) s.saves.saved({ connectionId: connection.id, folderKey: c.folderKey, kind: c.kind, key: c.key }, r.after);
+      },
       onProgress: (p) => {
         const waiting = p.waitingSeconds ? ` · ${vscode.l10n.t('waiting {0} s', p.waitingSeconds)}` : '';
         progress.report({ message: `${p.done}/${p.total} · ${vscode.l10n.t('{0} failed', p.failed)}${waiting}`, increment: ((p.done - last) / p.total) * 100 });
@@ -187,7 +193,7 @@ async function reportRun(s: Services, run: RunRecord): Promise<void> {
   const actions = [show, ...(c.failed + c.notSent ? [retry] : []), ...(c.applied ? [undo] : [])];
   const choice = await (c.failed || c.stale ? vscode.window.showWarningMessage(message, ...actions) : vscode.window.showInformationMessage(message, ...actions));
   if (choice === show) {
-    await showDocument(run.results.map((r) => `${r.outcome.padEnd(9)} ${r.label} (${r.id})${r.reason ? `: ${r.reason}` : ''}`).join('\n') + '\n', 'plaintext');
+    await showDocument(s, 'results.txt', run.results.map((r) => `${r.outcome.padEnd(9)} ${r.label} (${r.id})${r.reason ? `: ${r.reason}` : ''}`).join('\n') + '\n', 'plaintext');
   } else if (choice === retry) {
     await vscode.commands.executeCommand('oms.retryFailedRun', { runId: run.runId });
   } else if (choice === undo) {

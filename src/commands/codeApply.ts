@@ -40,7 +40,11 @@ export const applyPlanCommand: Command = {
         applyPlan(new OmsClient(approved), shown.root, binding, shown.plan, {
           stopOnError, signal,
           onProgress: (p) => say(vscode.l10n.t('{0}/{1} · {2} failed', p.done, p.total, p.failed)),
-          onResult: (r, change) => void (change && journal.record(change, r).catch(() => undefined)),
+          onResult: (r, change) => {
+            if (change) void journal.record(change, r).catch(() => undefined);
+            // Open editors of the object follow, as after any save (objects/saves.ts).
+            if (change?.key && r.outcome === 'applied' && r.after) s.saves.saved({ connectionId: connection.id, folderKey: change.folderKey, kind: change.kind, key: change.key }, r.after);
+          },
         }));
     } finally {
       await journal.close();

@@ -1,6 +1,7 @@
 /** Small commands on one connection: rename, remove, sign out, make active. */
 import * as vscode from 'vscode';
 import { connectionNameProblem } from '../connection/connectionInfo';
+import { discardAndClose, objectDocuments, unsavedNote } from '../objects/closeDocuments';
 import { ConnectionTarget, connectionTarget, targeted } from './commandTargets';
 
 export const renameConnection = targeted({
@@ -20,11 +21,15 @@ export const removeConnection = targeted({
   id: 'oms.removeConnection',
   target: connectionTarget,
   async run(s, { connection: c }: ConnectionTarget, _target: unknown, confirmed?: boolean) {
+    const ofIt = (uri: vscode.Uri) => uri.authority === c.id;
     if (!confirmed) {
-      const yes = 'Remove';
-      const choice = await vscode.window.showWarningMessage(`Remove the connection "${c.info.label}" and forget its token?`, { modal: true }, yes);
+      const yes = vscode.l10n.t('Remove');
+      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Remove the connection "{0}" and forget its token?', c.info.label),
+        { modal: true, detail: unsavedNote(objectDocuments(ofIt).dirty) }, yes);
       if (choice !== yes) return;
     }
+    // Its editors close first: none is left showing an object of a connection that is gone.
+    await discardAndClose(ofIt);
     await s.connections.remove(c.id);
   },
 });

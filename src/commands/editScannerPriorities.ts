@@ -15,8 +15,10 @@
  * Returns `{ ok: true, changed }` or `{ ok: false, reason, conflict?, serverVersion? }`.
  */
 import * as vscode from 'vscode';
+import { rangeText, wholeNumberProblem, withRow } from '../model/priorities';
 import { statusCodeLabels, statusLabel } from '../model/statusCodes';
-import type { InputScannerInfo, InputScannerReportingPriority } from '../model/types';
+import type { InputScannerInfo } from '../model/types';
+import { conflictText, mergedText, notSavedText, savedText } from '../objects/saveMessages';
 import { ObjectTarget, objectTarget } from './commandTargets';
 import { MultiStepInput, Step } from '../ui/multiStepInput';
 import { notify, showLogAction } from '../ui/notify';
@@ -36,20 +38,14 @@ export type EditPrioritiesResult =
   | { ok: true; changed: boolean }
   | { ok: false; reason: string; conflict?: boolean; serverVersion?: number | null; cancelled?: boolean };
 
-const int32 = { min: -2147483648, max: 2147483647 };
-
-/** `850..1150`; an upper bound of -1 is the open-ended range. */
-function rangeText(p: Pick<InputScannerReportingPriority, 'MinResistanceCode' | 'MaxResistanceCode'>): string {
-  return `${p.MinResistanceCode}..${p.MaxResistanceCode === -1 ? 'open' : p.MaxResistanceCode}`;
-}
-
 function checkPriority(text: string): string | undefined {
   const v = text.trim();
-  if (!/^-?\d+$/.test(v)) return 'Enter a whole number';
-  const n = Number(v);
-  if (n < int32.min || n > int32.max) return 'The priority is a 32-bit integer';
-  return undefined;
+  if (!/^-?\d+$/.test(v)) return vscode.l10n.t('Enter a whole number');
+  const problem = wholeNumberProblem(Number(v));
+  return problem && vscode.l10n.t('The priority {0}', problem);
 }
+
+const rangeOf = (p: { MinResistanceCode: number; MaxResistanceCode: number }) => rangeText(p.MinResistanceCode, p.MaxResistanceCode);
 
 const isArgs = (t: unknown): t is EditPrioritiesArgs => !!t && typeof t === 'object' && 'index' in t;
 
@@ -62,23 +58,15 @@ export const editScannerPriorities: Command = {
     for (;;) {
       const shown = await scanner.connection.client.get<InputScannerInfo>(scanner.kind, scanner.folderKey, scanner.key);
       const edit = await askEdit(scanner, shown);
-      const result = await save(s, scanner, shown, shown.ConcurrencyVersion ?? null, edit.index, edit.priority, edit.statusCode);
-      if (result.ok) {
-        if (result.changed) notify('info', `Saved reporting priority ${edit.index + 1} of "${scanner.name}".`);
-        else vscode.window.setStatusBarMessage('No changes to save', 4000);
-        return result;
-      }
-      if (result.cancelled) return result;
+      const result = await save(s, scanner, shown, shown.ConcurrencyVersion ?? null, edit.index, edit.priority, edit.statusCode, true);
+      if (result.ok || result.cancelled) return result;
       if (!result.conflict) {
-        notify('error', `Not saved: ${result.reason}`, showLogAction);
+        notify('error', result.reason, showLogAction);
         return result;
       }
-      const reload = 'Reload';
-      const choice = await vscode.window.showWarningMessage(
-        `"${scanner.name}" changed on the server (now version ${result.serverVersion}, you edited version ${shown.ConcurrencyVersion}). Your change was not saved.`,
-        { modal: true, detail: 'Reload shows the current priorities so you can make the change again.' },
-        reload,
-      );
+      const reload = vscode.l10n.t('Reload');
+      const choice = await vscode.window.showWarningMessage(result.reason,
+        { modal: true, detail: vscode.l10n.t('Your change was not saved. Reload shows the current priorities so you can make the change again.') }, reload);
       if (choice !== reload) return result;
     }
   },
@@ -86,7 +74,7 @@ export const editScannerPriorities: Command = {
 
 async function editFromArgs(s: Services, scanner: ObjectTarget, a: EditPrioritiesArgs): Promise<EditPrioritiesResult> {
   const fail = (reason: string): EditPrioritiesResult => {
-    notify('error', `Not saved: ${reason}`);
+    notify('error', vscode.l10n.t('"{0}" not saved: {1}', scanner.name, reason));
     return { ok: false, reason };
   };
   if (!Number.isInteger(a.index) || a.index < 0 || a.index > 7) return fail(`index must be 0 to 7 (got ${a.index})`);
@@ -94,11 +82,7 @@ async function editFromArgs(s: Services, scanner: ObjectTarget, a: EditPrioritie
   const shown = await scanner.connection.client.get<InputScannerInfo>(scanner.kind, scanner.folderKey, scanner.key);
   const expected = a.expectedVersion === undefined ? shown.ConcurrencyVersion ?? null : a.expectedVersion;
   const result = await save(s, scanner, shown, expected, a.index, a.priority, a.statusCode);
-  if (!result.ok && !result.cancelled) {
-    notify(result.conflict ? 'warning' : 'error', result.conflict
-      ? `"${scanner.name}" changed on the server (now version ${result.serverVersion}, the edit was based on ${expected}); not saved.`
-      : `Not saved: ${result.reason}`);
-  }
+  if (!result.ok && !result.cancelled) notify(result.conflict ? 'warning' : 'error', result.reason);
   return result;
 }
 
@@ -110,20 +94,20 @@ interface Edit {
 
 async function askEdit(scanner: ObjectTarget, shown: InputScannerInfo): Promise<Edit> {
   const entries = shown.InputScannerReportingPriorities ?? [];
-  if (!entries.length) throw new Error(`"${scanner.name}" has no reporting priorities`);
-  const title = `Scanner Priorities: ${scanner.name} (version ${shown.ConcurrencyVersion ?? '?'})`;
+  if (!entries.length) throw new Error(vscode.l10n.t('"{0}" has no reporting priorities', scanner.name));
+  const title = vscode.l10n.t('Scanner Priorities: {0} (version {1})', scanner.name, String(shown.ConcurrencyVersion ?? '?'));
   const state: Partial<Edit> = {};
 
   const pickEntry: Step = async (input) => {
     const items = entries.map((p, index) => ({
       label: `${index + 1}. ${p.CommonName || statusLabel(p.StatusCode)}`,
-      description: rangeText(p),
-      detail: `Priority ${p.Priority} · Status ${p.StatusCode}: ${statusLabel(p.StatusCode)}`,
+      description: rangeOf(p),
+      detail: vscode.l10n.t('Priority {0} · Status {1}: {2}', String(p.Priority), String(p.StatusCode), statusLabel(p.StatusCode)),
       index,
     }));
     const picked = await input.pick({
       title, step: 1, totalSteps: 3, items, active: items[state.index ?? 0], matchOnDescription: true, matchOnDetail: true,
-      placeholder: 'Reporting priority to change (resistance range, priority, status)',
+      placeholder: vscode.l10n.t('Reporting priority to change (resistance range, priority, status)'),
     });
     if (picked.index !== state.index) {
       state.priority = undefined;
@@ -137,7 +121,7 @@ async function askEdit(scanner: ObjectTarget, shown: InputScannerInfo): Promise<
     const entry = entries[state.index!];
     const text = await input.input({
       title, step: 2, totalSteps: 3, value: String(state.priority ?? entry.Priority),
-      prompt: `Priority of ${rangeText(entry)} (now ${entry.Priority})`,
+      prompt: vscode.l10n.t('Priority of {0} (now {1})', rangeOf(entry), String(entry.Priority)),
       validate: checkPriority,
     });
     state.priority = Number(text.trim());
@@ -150,12 +134,12 @@ async function askEdit(scanner: ObjectTarget, shown: InputScannerInfo): Promise<
     if (!codes.includes(entry.StatusCode)) codes.push(entry.StatusCode);
     const items = codes.map((code) => ({
       label: `${code}: ${statusLabel(code)}`,
-      description: code === entry.StatusCode ? 'current' : undefined,
+      description: code === entry.StatusCode ? vscode.l10n.t('current') : undefined,
       code,
     }));
     const picked = await input.pick({
       title, step: 3, totalSteps: 3, items, active: items.find((i) => i.code === (state.statusCode ?? entry.StatusCode)),
-      placeholder: `Status reported for ${rangeText(entry)}; Enter saves`,
+      placeholder: vscode.l10n.t('Status reported for {0}; Enter saves', rangeOf(entry)),
     });
     state.statusCode = picked.code;
     return undefined;
@@ -167,23 +151,24 @@ async function askEdit(scanner: ObjectTarget, shown: InputScannerInfo): Promise<
 
 /**
  * Applies the edit to the scanner as shown and sends it through the one save
- * operation, based on version `expected`: a scanner changed since then is a
- * typed conflict, nothing is written. Open editors of the scanner reload and
- * the tree refreshes (the file system's events).
+ * entry, based on version `expected`: a scanner changed since then is a
+ * conflict, nothing is written. Open editors of the scanner without edits
+ * then show the new version; the tree refreshes.
  */
-async function save(s: Services, scanner: ObjectTarget, shown: InputScannerInfo, expected: number | null, index: number, priority?: number, statusCode?: number): Promise<EditPrioritiesResult> {
-  const entry = shown.InputScannerReportingPriorities?.[index];
-  if (!entry) return { ok: false, reason: `the scanner has no reporting priority ${index + 1}` };
-  const next = { ...entry, Priority: priority ?? entry.Priority, StatusCode: statusCode ?? entry.StatusCode };
-  if (next.Priority === entry.Priority && next.StatusCode === entry.StatusCode) return { ok: true, changed: false };
-  const { Notes: _notes, Links: _links, ...rest } = shown;
-  const edited = { ...rest, InputScannerReportingPriorities: shown.InputScannerReportingPriorities.map((p, i) => (i === index ? next : p)) };
+async function save(s: Services, scanner: ObjectTarget, shown: InputScannerInfo, expected: number | null, index: number, priority?: number, statusCode?: number, merge = false): Promise<EditPrioritiesResult> {
+  if (!shown.InputScannerReportingPriorities?.[index]) return { ok: false, reason: vscode.l10n.t('the scanner has no reporting priority {0}', String(index + 1)) };
+  const edited = withRow(shown, index, { priority, statusCode });
   const address = { connectionId: scanner.connection.id, folderKey: scanner.folderKey, kind: scanner.kind, key: scanner.key };
-  const outcome = await s.fs.sendEdit(address, edited, expected);
+  // Interactive, the scanner as shown is the edit's base: a change made meanwhile on another row merges in.
+  const { outcome, tookTheirs } = await s.saves.saveMerging({ address, edit: edited, base: expected, options: { notStored: 'ignore' } }, merge ? shown : undefined, scanner.name);
   switch (outcome.status) {
-    case 'saved': return { ok: true, changed: true };
-    case 'unchanged': return { ok: true, changed: false };
-    case 'conflict': return { ok: false, conflict: true, reason: `the scanner changed on the server (version ${outcome.server.ConcurrencyVersion}, expected ${expected})`, serverVersion: outcome.server.ConcurrencyVersion ?? null };
-    case 'refused': return { ok: false, reason: outcome.refusal.message, cancelled: outcome.refusal.kind === 'cancelled' };
+    case 'saved':
+      notify('info', tookTheirs ? mergedText(scanner.name, outcome.object, tookTheirs) : savedText(scanner.name, outcome.object));
+      return { ok: true, changed: true };
+    case 'unchanged':
+      vscode.window.setStatusBarMessage(vscode.l10n.t('No changes to save'), 4000);
+      return { ok: true, changed: false };
+    case 'conflict': return { ok: false, conflict: true, reason: conflictText(scanner.name, outcome.server, expected), serverVersion: outcome.server.ConcurrencyVersion ?? null };
+    case 'refused': return { ok: false, reason: notSavedText(scanner.name, outcome), cancelled: outcome.refusal.kind === 'cancelled' };
   }
 }

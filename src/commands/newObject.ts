@@ -21,7 +21,7 @@ export const newObject = targeted({
     await showJson(uri, { preview: false });
     // Until it is created: Ctrl+S creates it (auto-save never does).
     const hint = vscode.window.setStatusBarMessage(`Edit the new ${kind.label.toLowerCase()}, then press Ctrl+S to create it`, 6000);
-    const created = s.fs.onDidSaveObject((e) => {
+    const created = s.saves.onDidSaveDocument((e) => {
       if (e.uri.toString() !== uri.toString()) return;
       hint.dispose();
       created.dispose();

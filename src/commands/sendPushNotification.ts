@@ -29,7 +29,7 @@ import { notify } from '../ui/notify';
 import { runWizard } from '../ui/wizard';
 import { FolderTarget, folderTarget, targeted } from './commandTargets';
 import { Failure, failWith, messageOf } from './failure';
-import { placeText } from './names';
+import { placeText } from './placeNames';
 import { namesNobody, PushContext, pushRequestOf, pushSchema, pushSteps } from './pushSteps';
 
 export { pushSchema } from './pushSteps';

@@ -17,7 +17,7 @@ import { locateNearest } from '../validation/locate';
 import { SchemaError, validate } from '../validation/validator';
 import { folderTarget, uriOf } from './commandTargets';
 import { Failure, messageOf } from './failure';
-import { placeText } from './names';
+import { placeText } from './placeNames';
 import { copyCurl } from './copyAsCurl';
 import { currentPushTypes, PushResult, pushSchema, sendPush } from './sendPushNotification';
 import type { Command } from './services';

@@ -9,25 +9,24 @@
  */
 import * as vscode from 'vscode';
 import { historyUri } from '../fs/historyDocuments';
-import { ObjectAddress, scheme } from '../fs/objectUri';
+import type { ObjectAddress } from '../fs/objectUri';
 import type { HistoryEntry } from '../save/history';
 import type { SaveOutcome } from '../save/outcome';
-import type { ObjectNode } from '../tree/nodes/objectNode';
-import { reportNotSaved } from './saveFeedback';
-import type { Command, Services } from './services';
+import { reportNotSaved } from '../objects/saveMessages';
+import { ObjectTarget, targeted, thisObject } from './commandTargets';
+import type { Services } from './services';
 
 interface HistoryArgs {
   index: number;
   restore?: boolean;
 }
 
-export const showSaveHistory: Command = {
+export const showSaveHistory = targeted({
   id: 'oms.showSaveHistory',
-  async run(s, target?: ObjectNode | vscode.Uri, args?: HistoryArgs): Promise<SaveOutcome | undefined> {
-    const uri = target instanceof vscode.Uri ? target : target?.uri ?? vscode.window.activeTextEditor?.document.uri;
-    const address = uri?.scheme === scheme ? s.fs.addressOf(uri) : undefined;
-    if (!address || !s.fs.history) throw new Error('Select an object in the Objects view, or open one, to see its save history');
-    const entries = await s.fs.history.list(address.connectionId, address.key);
+  target: thisObject,
+  async run(s, { address }: ObjectTarget & { address: ObjectAddress }, _target: unknown, args?: HistoryArgs): Promise<SaveOutcome | undefined> {
+    if (!s.saves.history) throw new Error('No save history on this machine');
+    const entries = await s.saves.history.list(address.connectionId, address.key);
     if (!entries.length) {
       vscode.window.setStatusBarMessage('No saves of this object recorded on this machine yet: nothing to show', 5000);
       return undefined;
@@ -44,7 +43,7 @@ export const showSaveHistory: Command = {
     const choice = await vscode.window.showInformationMessage(`Restore version ${entry.object.ConcurrencyVersion} of "${name}" on the server? It replaces version ${current.ConcurrencyVersion}.`, restoreLabel);
     return choice === restoreLabel ? restore(s, address, entry, current.ConcurrencyVersion ?? null) : undefined;
   },
-};
+});
 
 async function pickEntry(entries: HistoryEntry[]): Promise<HistoryEntry | undefined> {
   const picked = await vscode.window.showQuickPick(entries.map((entry) => ({
@@ -58,18 +57,17 @@ async function pickEntry(entries: HistoryEntry[]): Promise<HistoryEntry | undefi
 
 /**
  * Writes the earlier version back, based on `base` (the server version the
- * user saw; by default the one read now). Notes and Links are left out: a PUT
- * does not store them, the server keeps its own.
+ * user saw; by default the one read now). Its Notes and Links are the old
+ * ones: the save ignores them (the server keeps its own).
  */
 async function restore(s: Services, address: ObjectAddress, entry: HistoryEntry, base?: number | null): Promise<SaveOutcome> {
   const from = base !== undefined ? base
     : (await s.connections.require(address.connectionId).client.get(address.kind, address.folderKey, address.key)).ConcurrencyVersion ?? null;
-  const { Notes: _notes, Links: _links, ...edited } = entry.object;
-  const outcome = await s.fs.sendEdit(address, edited, from);
+  const outcome = await s.saves.save({ address, edit: entry.object, base: from, options: { notStored: 'ignore' } });
   const name = entry.object.CommonName ?? address.key;
   if (outcome.status === 'saved') vscode.window.setStatusBarMessage(`Restored "${name}" to its version ${entry.object.ConcurrencyVersion} (now version ${outcome.object.ConcurrencyVersion})`, 5000);
   else if (outcome.status === 'unchanged') vscode.window.setStatusBarMessage(`"${name}" already holds that version: nothing to restore`, 5000);
-  else reportNotSaved(outcome, name, undefined, address.connectionId);
+  else reportNotSaved(outcome, name, { connectionId: address.connectionId });
   return outcome;
 }
 

@@ -7,13 +7,11 @@
  * Args: `{ runId?, connectionId? }`.
  */
 import * as vscode from 'vscode';
-import { PreviewEntry, undoChanges, withServerFields } from '../changes/bulk';
+import { mergedUndo, PreviewEntry, undoChanges } from '../changes/bulk';
 import type { Change } from '../changes/executor';
-import { merge3 } from '../changes/merge3';
 import type { JournalEntry } from '../changes/runJournal';
 import type { Connection } from '../connection/connection';
 import { kind as kindOf } from '../model/kinds';
-import { sameJson } from '../model/saveChecks';
 import { confirmPreview, countsText, journalOf, makePreview, runWithProgress } from './bulkRun';
 import { connectionTarget } from './commandTargets';
 import type { Command, Services } from './services';
@@ -66,19 +64,9 @@ async function offerMerge(s: Services, connection: Connection, title: string, st
   const changes: Change[] = [];
   for (const e of stale) {
     const kind = kindOf(e.kind);
-    const live = await connection.client.get(kind, e.folderKey, e.key!);
-    const result = merge3(kind, e.after ?? e.before!, e.before!, live);
-    if (result.conflicts.length) {
-      conflicts.push(`${e.label}: ${result.conflicts.map((c) => c.pointer).join(', ')}`);
-      continue;
-    }
-    changes.push({
-      id: e.id, label: e.label, kind, folderKey: e.folderKey, key: e.key, op: 'update', baseVersion: live.ConcurrencyVersion ?? null,
-      build: (now) => {
-        const merged = withServerFields(result.merged, now!);
-        return sameJson(merged, now) ? { skip: 'already as merged' } : merged;
-      },
-    });
+    const merged = mergedUndo(e, kind, await connection.client.get(kind, e.folderKey, e.key!));
+    if ('change' in merged) changes.push(merged.change);
+    else conflicts.push(`${e.label}: ${merged.conflicts.join(', ')}`);
   }
   const mergeTitle = vscode.l10n.t('Merged undo of {0} objects', changes.length);
   let entries: PreviewEntry[] | undefined = [];

@@ -10,6 +10,8 @@ import type { ConnectionManager } from './connectionManager';
 export interface DocumentInfo {
   connectionId(uri: vscode.Uri): string | undefined;
   version(uri: vscode.Uri): number | null | undefined;
+  /** Fires when the version a document is based on changes (a save, a save made elsewhere, a reload). */
+  onDidChangeVersion: vscode.Event<vscode.Uri>;
 }
 
 export function activeConnectionStatus(connections: ConnectionManager, documents: DocumentInfo): vscode.Disposable {
@@ -37,5 +39,6 @@ export function activeConnectionStatus(connections: ConnectionManager, documents
     connections.onDidChange(update),
     vscode.window.onDidChangeActiveTextEditor(update),
     vscode.workspace.onDidSaveTextDocument(update),
+    documents.onDidChangeVersion((uri) => uri.toString() === vscode.window.activeTextEditor?.document.uri.toString() && update()),
   );
 }

@@ -33,7 +33,7 @@ export function registerDocumentDiagnostics(fs: ObjectFileSystem): vscode.Dispos
     vscode.workspace.onDidOpenTextDocument((doc) => void check(doc)),
     vscode.workspace.onDidChangeTextDocument((e) => void check(e.document)),
     vscode.workspace.onDidCloseTextDocument((doc) => collection.delete(doc.uri)),
-    fs.onDidSaveObject(({ uri }) => {
+    fs.onDidChangeBase((uri) => {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       if (doc) void check(doc);
     }),

@@ -55,16 +55,33 @@ export function statusOptions(scanner: InputScannerInfo): Array<{ code: number; 
   return [...codes].sort((a, b) => a - b).map((code) => ({ code, label: statusLabel(code) }));
 }
 
+/** Why a value cannot be a priority or status code (a 32-bit whole number), or nothing. */
+export function wholeNumberProblem(value: number): string | undefined {
+  if (!Number.isInteger(value)) return 'must be a whole number';
+  if (value < int32.min || value > int32.max) return 'must be a 32-bit whole number';
+  return undefined;
+}
+
 /** Why an edit cannot be saved (row numbers from 1), or nothing. */
 export function checkEdits(edits: readonly RowEdit[], count: number): string | undefined {
   if (edits.length !== count) return `expected ${count} rows, got ${edits.length}`;
   for (const [i, e] of edits.entries()) {
     for (const [what, v] of [['priority', e.priority], ['status', e.statusCode]] as const) {
-      if (!Number.isInteger(v) || v < int32.min || v > int32.max) return `row ${i + 1}: the ${what} must be a whole number`;
+      const problem = wholeNumberProblem(v);
+      if (problem) return `row ${i + 1}: the ${what} ${problem}`;
     }
     if (typeof e.label !== 'string') return `row ${i + 1}: the label must be text`;
   }
   return undefined;
+}
+
+/** The scanner with one row's priority and status changed. */
+export function withRow(scanner: InputScannerInfo, index: number, change: { priority?: number; statusCode?: number }): InputScannerInfo {
+  return applyEdits(scanner, rowsOf(scanner).map((r, i) => ({
+    label: r.label,
+    priority: i === index ? change.priority ?? r.priority : r.priority,
+    statusCode: i === index ? change.statusCode ?? r.statusCode : r.statusCode,
+  })));
 }
 
 /** The scanner with the rows' edits; every other field exactly as it was. */

@@ -14,9 +14,9 @@ import { compileSchemas } from './routes/checks';
 import { Connections } from './http/connections';
 import { isLocalHost, isLoopback, localNamesFor } from './http/hostCheck';
 import type { RouteRequest, SandboxContext } from './routes/context';
-import { Endpoint, endpoints, userLink } from './routes/endpoints';
+import { Endpoint, endpoints } from './routes/endpoints';
 import { Faults } from './routes/faults';
-import { errorBody, HttpError, Reply, send } from './http/replies';
+import { errorBody, hasBody, HttpError, Reply, send } from './http/replies';
 import type { JournalOptions } from './store/journal';
 import { randomKey } from './store/objects';
 import { pathSegments, Router } from './http/router';
@@ -186,7 +186,7 @@ async function respond(ctx: SandboxContext, router: Router<Endpoint>, names: Rea
       ? { status: e.status, body: errorBody(e), headers: e.headers }
       : { status: 500, body: { Message: `Internal sandbox error: ${(e as Error)?.message ?? String(e)}` } };
   }
-  if (!req.complete) {
+  if (hasBody(req) && !req.complete) {
     // A body left unread (refused, too large, or sent where none is read): discard a bounded
     // amount so the client can read the answer, then close. Never buffered.
     reply.headers = { ...reply.headers, Connection: 'close' };
@@ -230,7 +230,7 @@ function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet
     const auth = ctx.auth.check(req.headers.authorization);
     if ('denied' in auth) throw new HttpError(401, auth.denied, undefined, { 'WWW-Authenticate': 'Bearer' });
     routed.authenticated = true;
-    r.user = userLink(auth.user, ctx.store.instance);
+    r.userName = auth.user;
     if (segments[0] !== 'sandbox') {
       const fault = ctx.faults.take(pathname);
       if (fault) return fault;

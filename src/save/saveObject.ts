@@ -22,6 +22,17 @@ export interface SaveTarget {
 export interface SaveOptions {
   /** The user chose to overwrite the server's newer version. */
   overwrite?: boolean;
+  /**
+   * The object as just read from the server (a run that read it to build the
+   * edit): no second read before the write. Its version still decides the conflict.
+   */
+  current?: BaseInfo;
+  /**
+   * Notes and Links in the edit: 'refuse' an edit of them (a user's text, the
+   * default), or 'ignore' them (an edit built on an older copy: Restore, a
+   * table or quick edit read a while ago): the server's are kept.
+   */
+  notStored?: 'refuse' | 'ignore';
 }
 
 /** Fields the service keeps out of a PUT: it never stores an edit of them. */
@@ -49,15 +60,16 @@ export async function saveObject(client: OmsClient, target: SaveTarget, edited: 
     }
     if (!supports(target.kind, 'update')) return refused('readonly', `The service cannot update ${target.kind.pluralLabel.toLowerCase()}.`);
 
-    const current = await client.get(target.kind, target.folderKey, target.key);
+    const current = options.current ?? await client.get(target.kind, target.folderKey, target.key);
     // What to do instead (Add Note…, undo a Key edit) says more than the schema's complaint about the same field.
-    const problem = unsendable(current, object) ?? schemaRefusal(target.kind, object);
+    const edit = options.notStored === 'ignore' ? withServerFields(object, current) : object;
+    const problem = unsendable(current, edit) ?? schemaRefusal(target.kind, edit);
     if (problem) return { status: 'refused', refusal: problem };
     const version = current.ConcurrencyVersion ?? null;
     if (version !== base && !options.overwrite) return { status: 'conflict', server: current, base };
-    if (sameJson(withoutVersion(object), withoutVersion(current))) return { status: 'unchanged', object: current };
+    if (sameJson(withoutVersion(edit), withoutVersion(current))) return { status: 'unchanged', object: current };
 
-    const body = { ...object, Key: target.key, InFolderKey: current.InFolderKey ?? target.folderKey, ConcurrencyVersion: version };
+    const body = { ...edit, Key: target.key, InFolderKey: current.InFolderKey ?? target.folderKey, ConcurrencyVersion: version };
     try {
       await client.update(target.kind, body);
     } catch (e) {
@@ -122,6 +134,18 @@ export function unsendable(current: BaseInfo, edited: BaseInfo): Refusal | undef
 /** Notes or Links that differ from the server's (an absent field counts as empty). */
 function changedNotStoredFields(current: BaseInfo, edited: BaseInfo): Array<(typeof notStoredFields)[number]> {
   return notStoredFields.filter((f) => f in edited && !sameJson(edited[f] ?? [], current[f] ?? []));
+}
+
+/**
+ * The edit with the server's Notes and Links, in their place: an edit built on
+ * an older copy carries old ones, and a PUT does not store them anyway (the
+ * one place they are set aside).
+ */
+function withServerFields(object: BaseInfo, current: BaseInfo): BaseInfo {
+  const edit: BaseInfo = { ...object };
+  if ('Notes' in object || 'Notes' in current) edit.Notes = current.Notes;
+  if ('Links' in object || 'Links' in current) edit.Links = current.Links;
+  return edit;
 }
 
 function withoutVersion(object: BaseInfo): BaseInfo {

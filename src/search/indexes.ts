@@ -14,7 +14,7 @@ export interface Indexable {
   rootFolderKey(): Promise<string>;
 }
 
-/** @internal Also used by its unit test and the search benchmark. */
+/** The index's source over a connection (also what Bulk Edit walks afresh, its unit test and the search benchmark). */
 export function sourceOf(c: Indexable): IndexSource {
   return {
     async root() {

@@ -4,7 +4,7 @@
  * a content security policy with a nonce, local scripts and styles only,
  * theme colours from CSS variables, native form controls (keyboard and screen
  * readers work as anywhere), no Node or remote content: it runs the same in
- * the desktop and in the web/server build. Saves go through the one save operation (`fs.sendEdit`).
+ * the desktop and in the web/server build. Saves go through the one save entry (objects/saves.ts).
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
@@ -14,6 +14,7 @@ import type { InputScannerInfo } from '../model/types';
 import { validate, formatErrors } from '../validation/validator';
 import { notify } from '../ui/notify';
 import { stepDone } from '../walkthrough';
+import { conflictText, mergedText, notSavedText, savedText, unchangedText } from '../objects/saveMessages';
 
 /** From the webview. */
 type Incoming =
@@ -107,22 +108,20 @@ export class PrioritiesTable {
     const edited = applyEdits(scanner, edits);
     const errors = validate(this.address.kind.schema, edited);
     if (errors.length) return this.post({ level: 'error', text: `Not saved: ${formatErrors(errors, 3).replace(/\n/g, '; ')}` }, false);
-    // Notes and Links are the service's own: a PUT does not store them, so they are not sent.
-    const { Notes: _notes, Links: _links, ...body } = edited;
-    const result = await this.s.fs.sendEdit(this.address, body, version);
+    const name = scanner.CommonName ?? this.address.key;
+    // The scanner the table shows is the edit's base: a change made meanwhile elsewhere merges in.
+    const { outcome: result, tookTheirs } = await this.s.saves.saveMerging({ address: this.address, edit: edited, base: version, options: { notStored: 'ignore' } }, scanner, name);
     if (result.status === 'saved' || result.status === 'unchanged') {
       stepDone('savedPriorities');
       this.scanner = result.object as InputScannerInfo;
-      return this.post({ level: 'info', text: result.status === 'saved' ? `Saved: version ${this.scanner.ConcurrencyVersion ?? '?'} on the server.` : 'No changes to save.' });
+      const text = result.status === 'unchanged' ? unchangedText(name) : tookTheirs ? mergedText(name, this.scanner, tookTheirs) : savedText(name, this.scanner);
+      return this.post({ level: 'info', text });
     }
     if (result.status === 'conflict') {
       // The edits stay in the table; Reload shows the server's priorities.
-      return this.post({
-        level: 'error',
-        text: `Not saved: "${scanner.CommonName}" changed on the server (now version ${result.server.ConcurrencyVersion}, the table shows ${version}). Reload to see it, then make your change again.`,
-      }, false);
+      return this.post({ level: 'error', text: `${conflictText(name, result.server, version)} ${vscode.l10n.t('Reload to see it, then make your change again.')}` }, false);
     }
-    return this.post({ level: 'error', text: result.refusal.message }, false);
+    return this.post({ level: 'error', text: notSavedText(name, result) }, false);
   }
 
   /** Sends the scanner (or, with `replace` false, only a message: the user's edits stay). */

@@ -184,21 +184,23 @@ suite('objects', () => {
     const theirs = { ...server, SiteReference: 'changed-by-someone-else' };
     assert.strictEqual((await rest('PUT', at, theirs)).status, 204);
     await setText(doc, JSON.stringify({ ...server, CommonName: 'mine' }, null, 2));
-    assert.strictEqual(await doc.save(), false, 'VS Code or the provider refuses the stale save');
-    assert.strictEqual(doc.isDirty, true);
-    assert.strictEqual((await rest('GET', at)).body.SiteReference, 'changed-by-someone-else');
-
-    // The provider's own check, reached even when VS Code's stat check is bypassed.
     const asked: number[] = [];
-    const original = s.fs.resolveConflict;
+    const original = s.saves.resolveConflict;
     try {
-      s.fs.resolveConflict = (_uri, current) => (asked.push(current.ConcurrencyVersion ?? -1), Promise.resolve('cancel'));
+      s.saves.resolveConflict = (_uri, _name, current) => (asked.push(current.ConcurrencyVersion ?? -1), Promise.resolve('cancel'));
+      // One question (ours), asked once; cancelled: nothing sent, the edit kept.
+      assert.strictEqual(await doc.save(), false, 'the stale save is not sent');
+      assert.deepStrictEqual(asked, [server.ConcurrencyVersion + 1]);
+      assert.strictEqual(doc.isDirty, true);
+      assert.strictEqual((await rest('GET', at)).body.SiteReference, 'changed-by-someone-else');
+      asked.length = 0;
+      // A write that is not a document's save gets the error.
       await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(doc.uri, Buffer.from(doc.getText()))), /changed on the server/);
       assert.deepStrictEqual(asked, [server.ConcurrencyVersion + 1]);
-      s.fs.resolveConflict = () => Promise.resolve('overwrite');
+      s.saves.resolveConflict = () => Promise.resolve('overwrite');
       await vscode.workspace.fs.writeFile(doc.uri, Buffer.from(doc.getText()));
     } finally {
-      s.fs.resolveConflict = original;
+      s.saves.resolveConflict = original;
     }
     const after = (await rest('GET', at)).body;
     assert.strictEqual(after.CommonName, 'mine', 'overwrite chosen: mine is stored');

@@ -45,9 +45,9 @@ function oauthError(error: string, description: string, status = 400, headers?: 
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** Compares secrets in time independent of where they differ. */
-function sameSecret(a: string, b: string): boolean {
+function sameSecret(a: string, b: string | Buffer): boolean {
   const x = Buffer.from(a);
-  const y = Buffer.from(b);
+  const y = typeof b === 'string' ? Buffer.from(b) : b;
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
@@ -60,8 +60,12 @@ export class TokenAuthority {
   private readonly now: () => number;
   private lastPrune = 0;
 
+  /** The static token's bytes, compared with each request's (made once). */
+  private readonly staticBytes: Buffer;
+
   constructor(private readonly settings: AuthSettings) {
     this.now = settings.now ?? Date.now;
+    this.staticBytes = Buffer.from(settings.staticToken);
   }
 
   /** The user a valid bearer token in the `Authorization` header belongs to, else why it is refused. */
@@ -70,7 +74,7 @@ export class TokenAuthority {
     if (!m) return { denied: 'Authorization has been denied for this request: a bearer token is required' };
     const token = m[1];
     this.prune();
-    if (sameSecret(token, this.settings.staticToken)) return { user: this.userName() };
+    if (sameSecret(token, this.staticBytes)) return { user: this.userName() };
     const issued = this.access.get(token);
     if (!issued) return { denied: 'Authorization has been denied for this request: the token is not valid or has expired' };
     if (issued.expiresAt <= this.now()) {

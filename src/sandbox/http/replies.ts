@@ -63,7 +63,7 @@ export function noContent(): Reply {
 }
 
 /** True when the request announces a body (a non-zero length or a chunked transfer). */
-function hasBody(req: IncomingMessage): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   if (length !== undefined) return Number(length) > 0;
   return req.headers['transfer-encoding'] !== undefined;

@@ -66,8 +66,9 @@ export class Router<H> {
     let best = -1;
     let found: Match<H> | undefined;
     let allowed: string[] = [];
+    const lower = segments.map((s) => s.toLowerCase());
     for (const route of this.byLength.get(segments.length) ?? []) {
-      const params = matchSegments(route.segments, segments);
+      const params = matchSegments(route.segments, segments, lower);
       if (!params) continue;
       const literals = route.literals;
       if (literals < best) continue;
@@ -85,12 +86,12 @@ export class Router<H> {
   }
 }
 
-function matchSegments(pattern: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
-  const params: Record<string, string> = {};
+/** The parameters when `pattern` fits (literals compared with the segments in lower case), else undefined. */
+function matchSegments(pattern: readonly string[], segments: readonly string[], lower: readonly string[]): Record<string, string> | undefined {
   for (let i = 0; i < pattern.length; i++) {
-    const p = pattern[i];
-    if (p.startsWith(':')) params[p.slice(1)] = segments[i];
-    else if (p !== segments[i].toLowerCase()) return undefined;
+    if (pattern[i].charCodeAt(0) !== 0x3a && pattern[i] !== lower[i]) return undefined;
   }
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) if (pattern[i].charCodeAt(0) === 0x3a) params[pattern[i].slice(1)] = segments[i];
   return params;
 }

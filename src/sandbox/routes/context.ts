@@ -1,6 +1,5 @@
 /** What request handlers share: the store, limits, key generation, and the request as routed. */
 import type { IncomingMessage } from 'node:http';
-import type { ObjectLinkItem } from '../../model/types';
 import type { TokenAuthority } from '../http/auth';
 import type { Faults } from '../routes/faults';
 import type { Reply } from '../http/replies';
@@ -26,8 +25,8 @@ export interface RouteRequest {
   method: string;
   params: Params;
   query: URLSearchParams;
-  /** The signed-in user as an object link (notes name their author); undefined on public routes. */
-  user?: ObjectLinkItem;
+  /** The signed-in user (`INSTANCE\\user`; notes name their author); undefined on public routes. */
+  userName?: string;
 }
 
 /** A request routed under `/api/f/{folderKey}` (the folder exists). */

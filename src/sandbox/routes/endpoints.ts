@@ -4,13 +4,10 @@
  * those browsing assumes), its actions and its notes. Adding a kind adds its
  * routes; adding a route is one line here.
  */
-import { createHash } from 'node:crypto';
 import { Kind, kinds } from '../../model/kinds';
 import {
   actionPattern, actionRoutes, collectionPattern, folderPattern, instancePath, notesPattern, objectPattern, sysinfoPath, tokenPath,
 } from '../../model/routes';
-import { makeType, namingOf } from '../../model/typeName';
-import type { ObjectLinkItem } from '../../model/types';
 import { addPeople, invite, pushNotification } from './actions';
 import { create, list, read, remove, servedOperations, update } from './collections';
 import type { FolderRequest, Handler, RouteRequest, SandboxContext } from './context';
@@ -112,24 +109,3 @@ async function readForm(r: RouteRequest, maxBytes: number): Promise<URLSearchPar
   }
   return new URLSearchParams(text);
 }
-
-/** The signed-in user as notes name it: an object link with a key derived from the name. */
-export function userLink(userName: string, instance: unknown): ObjectLinkItem {
-  const $type = makeType('ObjectLinkItem', namingOf(instance));
-  const known = userLinks.get(userName);
-  if (known?.$type === $type) return known;
-  const link: ObjectLinkItem = {
-    $type,
-    Href: null,
-    LinkedObjectKey: createHash('sha256').update(userName).digest('hex').slice(0, 24),
-    CommonName: userName,
-    Relation: 'User',
-    MetaDataBson: null,
-  };
-  // Every authenticated request names its user: hashed once per user, not per request (a few users sign in).
-  if (userLinks.size > 100) userLinks.clear();
-  userLinks.set(userName, link);
-  return link;
-}
-
-const userLinks = new Map<string, ObjectLinkItem>();

@@ -4,10 +4,11 @@
  * object's ConcurrencyVersion and a PUT of the object does not touch them.
  * A stored note names its author (`User`, the signed-in user) and `CreatedOn`.
  */
+import { createHash } from 'node:crypto';
 import type { Kind } from '../../model/kinds';
 import { notesPath } from '../../model/routes';
 import { makeType, namingOf } from '../../model/typeName';
-import type { NoteInfo } from '../../model/types';
+import type { NoteInfo, ObjectLinkItem } from '../../model/types';
 import { found } from './collections';
 import type { FolderRequest, SandboxContext } from './context';
 import { HttpError, json, noContent, notFound, readJson, Reply } from '../http/replies';
@@ -32,7 +33,7 @@ export async function addNote(ctx: SandboxContext, r: FolderRequest, kind: Kind)
     Href: notesPath(kind, r.folderKey, obj.Key as string, noteKey),
     NoteText: text,
     CreatedOn: ctx.now().toISOString(),
-    User: r.user ? { ...r.user } : null,
+    User: r.userName ? userLink(r.userName, ctx.store.instance) : null,
   };
   ctx.store.replace(obj.Key as string, { ...obj, Notes: [...(obj.Notes ?? []), note] });
   await ctx.store.persist();
@@ -47,4 +48,16 @@ export async function deleteNote(ctx: SandboxContext, r: FolderRequest, kind: Ki
   ctx.store.replace(obj.Key as string, { ...obj, Notes: notes.filter((n) => n?.Key !== noteKey) });
   await ctx.store.persist();
   return noContent();
+}
+
+/** The signed-in user as notes name it: an object link with a key derived from the name. */
+function userLink(userName: string, instance: unknown): ObjectLinkItem {
+  return {
+    $type: makeType('ObjectLinkItem', namingOf(instance)),
+    Href: null,
+    LinkedObjectKey: createHash('sha256').update(userName).digest('hex').slice(0, 24),
+    CommonName: userName,
+    Relation: 'User',
+    MetaDataBson: null,
+  };
 }

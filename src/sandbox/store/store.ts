@@ -235,7 +235,7 @@ export class Store {
       }
     });
     e.object = object;
-    this.dropPages(`${object.InFolderKey}/${e.kind}`);
+    this.dropPages(`${before.InFolderKey}/${e.kind}`);
   }
 
   remove(key: string): void {

@@ -110,7 +110,7 @@ async function main(): Promise<number> {
     fs.mkdirSync(workspace);
     for (const d of ['user', 'server', 'extensions']) fs.mkdirSync(path.join(tmp, d));
 
-    const env: Record<string, string> = { OMS_TEST_DIAGNOSTICS: diag };
+    const env: Record<string, string> = { OMS_TEST_DIAGNOSTICS: diag, OMS_WORKSPACE: workspace };
     if (process.env.OMS_TEST_GREP) env.OMS_TEST_GREP = process.env.OMS_TEST_GREP;
     const forced = process.env.OMS_IT_HOST;
     const desktop = forced === 'chromium' ? undefined : findDesktopVSCode();

@@ -1,13 +1,17 @@
 // Checks made as a person would, in the page after the Mocha run: mouse and
 // keyboard only, the result read from the sandbox. Each one counts as a test.
 import type { Page } from 'playwright-core';
-import { get, send, outbox, menuItem, until, rootSite, openSiteEditor, cursorAfter, activeTabDirty, notification, revertActive, input, activeTab, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './uiHelpers';
+import { get, send, outbox, menuItem, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, activeTabDirty, notification, revertActive, input, activeTab, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './uiHelpers';
 import { homeChecks } from './uiHome';
 
+import { bulkChecks } from './uiBulk';
+import { clientChecks } from './uiClient';
 import { defectChecks } from './uiDefects';
+import { houseChecks } from './uiHouse';
+import { planChecks } from './uiPlan';
 
 /** Each area's own checks (`ui<Area>.ts`): one import and one entry here. */
-const areas: UiCheckList[] = [defectChecks, homeChecks];
+const areas: UiCheckList[] = [defectChecks, houseChecks, clientChecks, planChecks, bulkChecks, homeChecks];
 
 export type { UiCheck } from './uiHelpers';
 
@@ -165,11 +169,7 @@ async function renameMovesTab(page: Page, env: Env): Promise<void> {
 async function draftCreatedOnlyByCtrlS(page: Page, env: Env): Promise<void> {
   const { folderKey } = await rootSite(env);
   const before: any[] = await get(env, `/api/f/${folderKey}/engagesites?pageSize=1000`);
-  const group = page.locator('.part.sidebar .monaco-list-row[aria-level="3"]', { hasText: /^\s*Engage sites/ }).first();
-  await group.hover();
-  await group.locator('.action-label[aria-label^="New Object"]').click();
-  await page.locator('.tabs-container .tab.active', { hasText: 'New engage site.json' }).waitFor({ timeout: 10_000 });
-  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await newSiteDraft(page);
   await cursorAfter(page, '"Tags": [');
   await page.keyboard.type('"ui-created"');
   await page.waitForTimeout(3000);

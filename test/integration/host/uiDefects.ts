@@ -1,12 +1,20 @@
 // The defects of issue 26 where a person sees them: each check does what the report did, with mouse and
 // keyboard, and reads the result from the sandbox or the screen.
 import type { Frame, Page } from 'playwright-core';
-import { get, send, menuItem, until, input, palette, floors, goToObject, notification, rootSite, openSiteEditor, cursorAfter, revertActive, activeTabDirty, type Env, type UiCheckList } from './uiHelpers';
+import { get, send, menuItem, until, input, palette, floors, goToObject, notification, rootSite, openSiteEditor, cursorAfter, revertActive, activeTabDirty, type Env, type UiCheckList, quickEditFirstPriority } from './uiHelpers';
 
 const tree = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 
+/** The Objects view in front: its activity-bar item, unless it is in front already (a second click would hide it). */
+async function showObjects(page: Page): Promise<void> {
+  const shown = await page.locator('.sidebar .title-actions .action-label[aria-label="Collapse All"]').first().isVisible().catch(() => false);
+  if (!shown) await page.locator('.part.activitybar .action-item a[aria-label^="OMS"], .part.activitybar .action-item[aria-label^="OMS"]').first().click();
+  await page.locator('.sidebar .title-actions .action-label[aria-label="Collapse All"]').first().waitFor({ timeout: 10_000 });
+}
+
 /** Collapse All, then open the connection and its instance: the root's folders and kinds show at level 3. */
 async function treeFromTop(page: Page): Promise<void> {
+  await showObjects(page);
   await palette(page, 'View: Close All Editors');
   const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" }).first();
   while (await dontSave.waitFor({ timeout: 1_000 }).then(() => true, () => false)) await dontSave.click();
@@ -46,14 +54,7 @@ async function loadAllKeptAfterSave(page: Page, env: Env): Promise<void> {
     await row.waitFor({ timeout: 10_000 });
     await row.click({ button: 'right' });
     await menuItem(page, 'Edit Scanner Priorities');
-    await input(page).waitFor({ timeout: 10_000 });
-    await page.waitForTimeout(500);
-    await page.keyboard.press('Enter'); // the first range
-    await page.waitForTimeout(500);
-    await input(page).fill(String((scanner.InputScannerReportingPriorities[0].Priority + 1) % 10));
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(500);
-    await page.keyboard.press('Enter'); // the status as it is
+    await quickEditFirstPriority(page, (scanner.InputScannerReportingPriorities[0].Priority + 1) % 10);
     await until('the quick edit saved', async () => (await get(env, `${at}/${scanner.Key}`)).ConcurrencyVersion === scanner.ConcurrencyVersion + 1);
     await page.mouse.move(900, 500);
     await page.waitForTimeout(2_000); // the group is updated after the save
@@ -200,7 +201,7 @@ async function batchFlagsDuplicatesAndFindsAtOnce(page: Page, env: Env): Promise
   await until('the person on the server', async () => (await peopleNamed(env, surname)).length === 1);
   await page.waitForTimeout(1_000);
   if ((await peopleNamed(env, surname)).length !== 1) throw new Error('the duplicate row was sent too');
-  await page.keyboard.press('Control+Shift+E'); // back to the OMS view below
+  await showObjects(page);
   await goToObject(page, `Zed ${surname}`);
 }
 
@@ -221,13 +222,30 @@ async function latin1AskedNotMangled(page: Page, env: Env): Promise<void> {
   await dialog.locator('.monaco-button', { hasText: 'Add 1' }).click();
   const [person] = await until('the person on the server', async () => { const p = await peopleNamed(env, surname); return p.length ? p : undefined; });
   if (person.GivenName !== 'José') throw new Error(`stored as "${person.GivenName} ${person.Surname}"`);
-  await page.keyboard.press('Control+Shift+E');
+  await showObjects(page);
+}
+
+/** 26.10: every row invalid: the dialog does not promise a .people.json file (stopping writes none), and none is written. */
+async function allInvalidPromisesNoFile(page: Page): Promise<void> {
+  await inTerminal(page, `printf 'Given Name,Surname,Email\\nAda,Lovelace,not-an-address\\n' > ui-bad.csv`);
+  await batchAddFromExplorer(page, 'ui-bad.csv');
+  await intoHeadOffice(page);
+  const dialog = page.locator('.monaco-dialog-box').first();
+  await dialog.waitFor({ timeout: 10_000 });
+  const text = (await dialog.innerText()).replace(/\s+/g, ' ');
+  await page.keyboard.press('Escape');
+  if (/\.people\.json/.test(text)) throw new Error(`the dialog promises a file: "${text}"`);
+  if (!/No row can be sent/.test(text)) throw new Error(`the dialog says "${text}"`);
+  await page.waitForTimeout(1_000);
+  if (await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'ui-bad.failed-' }).count()) throw new Error('a failed-items file was written');
+  await showObjects(page);
 }
 
 /** 26.14: Sign Out from the tree: the folders go at once; a save then says signed out and sends nothing; Sign in brings them back. */
 async function signOutShowsAtOnce(page: Page, env: Env): Promise<void> {
   const { at, site } = await rootSite(env);
   await treeFromTop(page);
+  await tree(page).filter({ hasText: /^\s*Engage sites/ }).and(page.locator('[aria-level="3"]')).first().click();
   await openSiteEditor(page, site.CommonName);
   await cursorAfter(page, '"Tags": [');
   await page.keyboard.type('"signed-out"');
@@ -261,6 +279,7 @@ export const defectChecks: UiCheckList = (page, env) => [
   ['ui: defects: Send Push Notification counts 6 steps throughout; naming nobody, it warns and Enter sends nothing', () => pushWarnsWithoutRecipients(page, env)],
   ['ui: defects: Batch-Add flags a second row with the same e-mail and says the blank row; Go to Object finds the person at once', () => batchFlagsDuplicatesAndFindsAtOnce(page, env)],
   ['ui: defects: a Latin-1 CSV asks its encoding, showing the line as each reads; the names arrive as written', () => latin1AskedNotMangled(page, env)],
+  ['ui: defects: Batch-Add with every row invalid promises no .people.json file and writes none', () => allInvalidPromisesNoFile(page)],
   ['ui: defects: Sign Out empties the tree at once; a save then says signed out and sends nothing', () => signOutShowsAtOnce(page, env)],
   ['ui: defects: Load all on a group, a quick edit of one scanner: the group keeps all it loaded', () => loadAllKeptAfterSave(page, env)],
 ];

@@ -163,3 +163,22 @@ export async function query(page: Page, text: string): Promise<void> {
 
 /** The UI checks of one area (a file `ui<Area>.ts`), each a title and what to do; `uiChecks.ts` runs them after its own. */
 export type UiCheckList = (page: Page, env: Env, diag: string) => Array<[string, () => Promise<void>]>;
+
+/** Edit Scanner Priorities… is open on a scanner: Enter (the first range), its new priority, Enter, Enter (its status as it is). */
+export async function quickEditFirstPriority(page: Page, priority: number): Promise<void> {
+  await input(page).waitFor({ timeout: 10_000 });
+  for (const step of ['', String(priority), '']) {
+    await page.waitForTimeout(500);
+    if (step) await input(page).fill(step);
+    await page.keyboard.press('Enter');
+  }
+}
+
+/** A new engage site from the Engage sites group's + button, the cursor in its editor. */
+export async function newSiteDraft(page: Page): Promise<void> {
+  const group = page.locator('.part.sidebar .monaco-list-row[aria-level="3"]', { hasText: /^\s*Engage sites/ }).first();
+  await group.hover();
+  await group.locator('.action-label[aria-label^="New Object"]').click();
+  await page.locator('.tabs-container .tab.active', { hasText: 'New engage site.json' }).waitFor({ timeout: 10_000 });
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+}

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startSandbox, Sandbox } from '../../../src/sandbox/server';
 import { createHttp } from '../../../src/api/http';
 import { OmsClient } from '../../../src/api/client';
-import { applyOperation, bulkChanges, countsOf, previewChanges, Target, undoChanges } from '../../../src/changes/bulk';
+import { applyOperation, bulkChanges, countsOf, mergedUndo, previewChanges, Target, undoChanges } from '../../../src/changes/bulk';
 import { runChanges } from '../../../src/changes/executor';
 import { RunJournal } from '../../../src/changes/runJournal';
 import { kind } from '../../../src/model/kinds';
@@ -36,6 +36,15 @@ async function scanners(n: number, prefix: string): Promise<Target[]> {
     out.push({ kind: scannerKind, folderKey, key: res.body.Key, name: res.body.CommonName });
   }
   return out;
+}
+/** A bulk run (row 850–1150 Priority = 7) journalled as the commands do. */
+async function journalledRun(targets: Target[]): Promise<{ journal: RunJournal; runId: string }> {
+  const journal = new RunJournal(join(await mkdtemp(join(tmpdir(), 'oms-undo-')), 'runs'));
+  const changes = bulkChanges(targets, { type: 'setRow', min: 850, max: 1150, field: 'Priority', value: 7 });
+  const writer = await journal.begin({ title: 'set', connectionId: 'c', total: changes.length });
+  await runChanges(client, changes, { stopOnError: false, onResult: (r) => void writer.record(changes.find((c) => c.id === r.id)!, r) });
+  await writer.close();
+  return { journal, runId: writer.header.runId };
 }
 const read = async (t: Target) => (await api.get(`/api/f/${folderKey}/inputscanners/${t.key}`)).body as InputScannerInfo;
 
@@ -81,15 +90,11 @@ test('the preview reads every object and counts changes, no-ops, invalid and not
 
 test('undo puts back what a run changed; an object changed by someone since is stale and keeps that change', async () => {
   const targets = await scanners(4, 'Undo');
-  const journal = new RunJournal(join(await mkdtemp(join(tmpdir(), 'oms-undo-')), 'runs'));
-  const changes = bulkChanges(targets, { type: 'setRow', min: 850, max: 1150, field: 'Priority', value: 7 });
-  const writer = await journal.begin({ title: 'set', connectionId: 'c', total: changes.length });
-  await runChanges(client, changes, { stopOnError: false, onResult: (r) => void writer.record(changes.find((c) => c.id === r.id)!, r) });
-  await writer.close();
+  const { journal, runId } = await journalledRun(targets);
   const edited = await read(targets[3]);
   await api.put(`/api/f/${folderKey}/inputscanners/${targets[3].key}`, { ...edited, CommonName: 'Edited after the run' });
 
-  const undo = undoChanges((await journal.read(writer.header.runId)).entries, (id) => kind(id));
+  const undo = undoChanges((await journal.read(runId)).entries, (id) => kind(id));
   assert.deepEqual(countsOf(await previewChanges(client, undo)), { change: 3, noop: 0, invalid: 0, notApplicable: 0, stale: 1 });
   const results = await runChanges(client, undo, { stopOnError: false });
   assert.deepEqual(results.map((r) => r.outcome), ['applied', 'applied', 'applied', 'stale']);
@@ -97,4 +102,26 @@ test('undo puts back what a run changed; an object changed by someone since is s
   const kept = await read(targets[3]);
   assert.equal(kept.CommonName, 'Edited after the run');
   assert.equal(kept.InputScannerReportingPriorities[2].Priority, 7, 'the stale one is not overwritten');
+});
+
+test('a stale undo merges: a later edit of another field is kept and the run\'s change is put back; an edit of the same field is a conflict and nothing is sent', async () => {
+  const targets = await scanners(2, 'Merge');
+  const { journal, runId } = await journalledRun(targets);
+  const [other, same] = await Promise.all(targets.map(read));
+  await api.put(`/api/f/${folderKey}/inputscanners/${other.Key}`, { ...other, CommonName: 'Renamed after the run' });
+  const rows = same.InputScannerReportingPriorities.map((r) => (r.MinResistanceCode === 850 ? { ...r, Priority: 8 } : r));
+  await api.put(`/api/f/${folderKey}/inputscanners/${same.Key}`, { ...same, InputScannerReportingPriorities: rows });
+
+  const { entries } = await journal.read(runId);
+  const entryOf = (key: string) => entries.find((e) => e.key === key)!;
+  const clean = mergedUndo(entryOf(other.Key!), scannerKind, await read(targets[0]));
+  const conflict = mergedUndo(entryOf(same.Key!), scannerKind, await read(targets[1]));
+  assert.deepEqual(conflict, { conflicts: ['/InputScannerReportingPriorities/2/Priority'] });
+  assert.ok('change' in clean);
+  const [result] = await runChanges(client, [clean.change], { stopOnError: false });
+  assert.equal(result.outcome, 'applied');
+  const now = await read(targets[0]);
+  assert.equal(now.CommonName, 'Renamed after the run', 'the later edit stays');
+  assert.equal(now.InputScannerReportingPriorities[2].Priority, 2, 'the run\'s change is put back');
+  assert.equal((await read(targets[1])).InputScannerReportingPriorities[2].Priority, 8, 'the conflicting one keeps the later edit');
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, Socket } from 'node:net';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -182,5 +182,36 @@ test('SIGTERM-style close ends promptly even with a request in flight', async ()
     const started = Date.now();
     await api.sb.close();
     assert.ok(Date.now() - started < 5000, `closed in ${Date.now() - started} ms`);
+  });
+});
+
+test('answers keep their keep-alive connection (GET, and a body read); a body left unread closes it', async () => {
+  await withSandbox({ seed: 'empty' }, async (api) => {
+    const { port } = new URL(api.sb.url);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, p: string, body?: string, token = api.sb.token) => new Promise<{ status: number; connection?: string; socketPort?: number }>((resolve, reject) => {
+      const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+      if (body !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
+      const req = request({ host: '127.0.0.1', port, method, path: p, agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, socketPort: res.socket?.localPort }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    try {
+      const first = await send('GET', '/api');
+      const second = await send('GET', `/api/f/${api.instanceKey}/engagesites`);
+      assert.equal(first.connection, 'keep-alive');
+      assert.equal(second.socketPort, first.socketPort, 'the same connection serves the next request');
+      const created = await send('POST', `/api/f/${api.instanceKey}/engagesites`, JSON.stringify(sample('engageSite')));
+      assert.equal(created.status, 201);
+      assert.equal(created.connection, 'keep-alive');
+      const refused = await send('POST', `/api/f/${api.instanceKey}/engagesites`, JSON.stringify(sample('engageSite')), 'wrong');
+      assert.equal(refused.status, 401);
+      assert.equal(refused.connection, 'close', 'a body not read is not left on the connection');
+    } finally {
+      agent.destroy();
+    }
   });
 });

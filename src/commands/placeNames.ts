@@ -1,4 +1,8 @@
-/** Folders named as people know them: by CommonName, the key only when no name is known. */
+/**
+ * How a place reads in a message (`"Head Office" on Local sandbox`): folders by
+ * CommonName, the key only when no name is known. Not to be confused with
+ * `namedBy.ts`, which reads what a command's argument names.
+ */
 import * as vscode from 'vscode';
 import type { FolderTarget } from './commandTargets';
 

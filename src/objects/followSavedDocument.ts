@@ -5,11 +5,12 @@
  * The text is not touched: the user's document already equals the server's.
  */
 import * as vscode from 'vscode';
-import type { ObjectFileSystem } from './objectFileSystem';
-import { objectUri } from './objectUri';
+import type { ObjectFileSystem } from '../fs/objectFileSystem';
+import { objectUri } from '../fs/objectUri';
+import type { ObjectSaves } from './saves';
 
-export function followSavedObjects(fs: ObjectFileSystem): vscode.Disposable {
-  return fs.onDidSaveObject(({ uri, object }) => {
+export function followSavedDocuments(saves: ObjectSaves, fs: ObjectFileSystem): vscode.Disposable {
+  return saves.onDidSaveDocument(({ uri, object }) => {
     const address = fs.addressOf(uri);
     if (!address || !object.Key) return;
     const wanted = objectUri({ ...address, key: object.Key }, object.CommonName ?? object.Key);

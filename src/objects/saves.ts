@@ -1,0 +1,294 @@
+/**
+ * The one save entry. Every write of an object goes through `save`: an
+ * editor's save (VS Code hands the text to the file system provider once,
+ * which hands it here), the priorities table, the quick edit, Restore; bulk
+ * runs and plan apply use the operation below it (save/saveObject.ts) and
+ * report here through `saved`. After a save, every open editor of the object
+ * follows: one without edits shows the server's text and version, one with
+ * edits keeps them and its base (its next save meets the conflict).
+ *
+ * A refused save of a document is reported once, in our words, and the
+ * document stays dirty without an error thrown at VS Code (which would add its
+ * own raw "Failed to save" notification, and a second conflict prompt).
+ */
+import * as vscode from 'vscode';
+import type { ConnectionManager } from '../connection/connectionManager';
+import type { ObjectFileSystem } from '../fs/objectFileSystem';
+import { ObjectAddress, sameObject, scheme } from '../fs/objectUri';
+import { compareWithServer } from '../fs/serverVersion';
+import { log } from '../log';
+import type { BaseInfo } from '../model/types';
+import type { SaveHistory } from '../save/history';
+import type { SaveOutcome } from '../save/outcome';
+import { saveObject, SaveOptions } from '../save/saveObject';
+import { merge3, MergeChoices, MergeConflict } from '../changes/merge3';
+import { documentText } from '../save/documentForm';
+import { conflictText, mergedText, notSavedText, reportNotSaved, savedText, unchangedText } from './saveMessages';
+
+export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
+export type ConflictQuestion = (uri: vscode.Uri, name: string, server: BaseInfo, base: number | null) => Promise<ConflictChoice>;
+/** The user's side per conflicting field (undefined: stop, nothing sent). */
+export type FieldChoices = (name: string, conflicts: MergeConflict[], uri?: vscode.Uri) => Promise<MergeChoices | undefined>;
+
+export interface SaveRequest {
+  address: ObjectAddress;
+  /** The edited object, or a document's text. */
+  edit: string | BaseInfo;
+  /** The version the edit is based on. */
+  base: number | null;
+  /** Create instead of update (a draft's first save). */
+  create?: boolean;
+  /** The document that saves (it is not reloaded; it already holds the text). */
+  uri?: vscode.Uri;
+  options?: SaveOptions;
+}
+
+/** Save reasons VS Code starts on its own (files.autoSave): nothing is sent for them. */
+const automatic = new Set([vscode.TextDocumentSaveReason.AfterDelay, vscode.TextDocumentSaveReason.FocusOut]);
+
+export class ObjectSaves implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ObjectAddress>();
+  /** Fires after a create, update or delete went through (the tree and Go to Object re-read). */
+  readonly onDidChangeObject = this.changed.event;
+  private readonly documentSaved = new vscode.EventEmitter<{ uri: vscode.Uri; object: BaseInfo; created: boolean }>();
+  /** Fires after a document's save went through, with the object as the server now holds it. */
+  readonly onDidSaveDocument = this.documentSaved.event;
+  /** Why VS Code saves a document (onWillSaveTextDocument comes right before the provider's write). */
+  private readonly reasons = new Map<string, vscode.TextDocumentSaveReason>();
+  /** The last message per document, so one reason is reported once while the text stays the same. */
+  private readonly reported = new Map<string, string>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly connections: ConnectionManager,
+    private readonly files: ObjectFileSystem,
+    /** Where each save records the version it replaced. */
+    readonly history?: SaveHistory,
+    /** The one question on a conflict the merge cannot settle without the user (replaceable by tests). */
+    public resolveConflict: ConflictQuestion = askOnConflict,
+    /** Keep mine or take theirs, per field changed on both sides (replaceable by tests). */
+    public chooseFields: FieldChoices = askPerField,
+  ) {
+    files.writer = (uri, text) => this.writeDocument(uri, text);
+    this.subscriptions = [
+      vscode.workspace.onWillSaveTextDocument((e) => {
+        if (e.document.uri.scheme === scheme) this.reasons.set(e.document.uri.toString(), e.reason);
+      }),
+      vscode.workspace.onDidCloseTextDocument((doc) => this.reported.delete(doc.uri.toString())),
+    ];
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.documentSaved.dispose();
+    vscode.Disposable.from(...this.subscriptions).dispose();
+  }
+
+  /** The one save operation of every surface: sends, records the history, and lets every open editor follow. */
+  async save(request: SaveRequest): Promise<SaveOutcome> {
+    const { address } = request;
+    const connection = this.connections.require(address.connectionId);
+    const target = { kind: address.kind, folderKey: address.folderKey, key: request.create ? undefined : address.key };
+    let outcome: SaveOutcome;
+    try {
+      outcome = await saveObject(connection.client, target, request.edit, request.base, request.options);
+    } catch (e) {
+      if (!(e instanceof vscode.CancellationError)) throw e;
+      return { status: 'refused', refusal: { kind: 'cancelled', message: vscode.l10n.t('Not sent: you cancelled the write to {0}.', connection.info.label) } };
+    }
+    if (outcome.status === 'saved') this.saved(address, outcome.object, outcome.replaced, request.uri);
+    return outcome;
+  }
+
+  /**
+   * `save`, and on a conflict the three-way merge of `baseObject` (what the
+   * edit started from), the edit and the server's copy (changes/merge3.ts, the
+   * one merge of every surface): a clean merge is sent based on the server's
+   * version; fields changed on both sides get the user's choice each first.
+   * `merged` says what the server's changes brought in.
+   */
+  async saveMerging(request: SaveRequest, baseObject: BaseInfo | undefined, name: string): Promise<{ outcome: SaveOutcome; tookTheirs?: string[]; asked?: boolean }> {
+    const outcome = await this.save(request);
+    if (outcome.status !== 'conflict' || !baseObject) return { outcome };
+    const mine = typeof request.edit === 'string' ? parsed(request.edit) : request.edit;
+    if (!mine) return { outcome };
+    let merge = merge3(request.address.kind, baseObject, mine, outcome.server);
+    if (merge.conflicts.length) {
+      const choices = await this.chooseFields(name, merge.conflicts, request.uri);
+      if (!choices) return { outcome, asked: true };
+      merge = merge3(request.address.kind, baseObject, mine, outcome.server, choices);
+      if (merge.conflicts.length) return { outcome, asked: true };
+    }
+    const merged = await this.save({ ...request, edit: merge.merged, base: outcome.server.ConcurrencyVersion ?? null });
+    return { outcome: merged, tookTheirs: merge.tookTheirs };
+  }
+
+  /**
+   * A save that went through (here, or in a run of the executor): logged, the
+   * replaced version in the save history, the tree told, and the open editors
+   * of the object moved on (except `from`, the document that saved).
+   */
+  saved(address: ObjectAddress, object: BaseInfo, replaced?: BaseInfo, from?: vscode.Uri): void {
+    const at = { ...address, key: object.Key ?? address.key };
+    log().info(`Saved ${address.kind.label} ${object.CommonName ?? ''} (${at.key}), version ${object.ConcurrencyVersion}`);
+    if (replaced) {
+      void this.history?.record(address.connectionId, { savedAt: new Date().toISOString(), kind: address.kind.id, folderKey: address.folderKey, key: at.key, object: replaced })
+        .catch((e) => log().warn(`Save history not recorded: ${(e as Error).message}`));
+    }
+    for (const doc of vscode.workspace.textDocuments) {
+      if (doc.uri.scheme !== scheme || doc.uri.toString() === from?.toString()) continue;
+      const other = this.files.addressOf(doc.uri);
+      // An editor with edits keeps them and its base: its next save meets the conflict.
+      if (other && sameObject(other, at) && !doc.isDirty) this.files.rebase(doc.uri, object, { reload: true });
+    }
+    this.changed.fire(at);
+  }
+
+  /** Deletes on the server; the caller closes the editors. */
+  async delete(address: ObjectAddress): Promise<void> {
+    await this.connections.require(address.connectionId).client.delete(address.kind, address.folderKey, address.key);
+    log().info(`Deleted ${address.kind.label} ${address.key}`);
+    this.changed.fire(address);
+  }
+
+  /** The provider's write: an editor's save hands its text here, once. */
+  private async writeDocument(uri: vscode.Uri, text: string): Promise<void> {
+    const key = uri.toString();
+    const reason = this.reasons.get(key);
+    this.reasons.delete(key);
+    const name = documentName(uri);
+    if (reason !== undefined && automatic.has(reason)) {
+      // Auto-save never writes to the service; the edits stay, unsent.
+      this.once(uri, vscode.l10n.t('"{0}" not sent: auto-save never writes to the service. Press Ctrl+S to send it.', name), (m) => vscode.window.setStatusBarMessage(m, 5000));
+      return keepDirty(uri);
+    }
+    const address = this.files.addressOf(uri);
+    if (!address) throw vscode.FileSystemError.FileNotFound(uri);
+    const create = this.files.isUncreatedDraft(uri);
+    const base = create ? null : (this.files.baseOf(uri)?.ConcurrencyVersion ?? null);
+    const merging = await this.saveMerging({ address, edit: text, base, create, uri }, create ? undefined : this.files.baseOf(uri), name);
+    let outcome = merging.outcome;
+    if (merging.tookTheirs && (outcome.status === 'saved' || outcome.status === 'unchanged')) {
+      // Merged with the server's changes: the editor shows the merge as one undoable edit, then settles (nothing more is sent).
+      const object = outcome.object;
+      this.files.rebase(uri, object);
+      await replaceText(uri, documentText(object));
+      vscode.window.setStatusBarMessage(mergedText(name, object, merging.tookTheirs), 8000);
+      notifyInfo(mergedText(name, object, merging.tookTheirs));
+      setTimeout(() => void vscode.workspace.textDocuments.find((d) => d.uri.toString() === key)?.save(), 0);
+      return;
+    }
+    if (outcome.status === 'conflict' && merging.asked) {
+      // The per-field question was the one question: nothing more is said, the edits stay.
+      if (reason === undefined) throw vscode.FileSystemError.Unavailable(notSavedText(name, outcome));
+      return keepDirty(uri);
+    }
+    if (outcome.status === 'conflict') {
+      const choice = await this.resolveConflict(uri, name, outcome.server, base);
+      if (choice === 'overwrite') outcome = await this.save({ address, edit: text, base, uri, options: { overwrite: true } });
+      else {
+        if (choice === 'compare') await compareWithServer(uri);
+        // The question was the one message: the document stays dirty, nothing more is said.
+        if (reason === undefined) throw vscode.FileSystemError.Unavailable(notSavedText(name, outcome));
+        return keepDirty(uri);
+      }
+    }
+    if (outcome.status === 'saved' || outcome.status === 'unchanged') {
+      this.reported.delete(key);
+      this.files.rebase(uri, outcome.object);
+      if (outcome.status === 'saved') this.documentSaved.fire({ uri, object: outcome.object, created: outcome.created });
+      vscode.window.setStatusBarMessage(outcome.status === 'saved' ? savedText(name, outcome.object, outcome.created) : unchangedText(name), 5000);
+      return;
+    }
+    // A write that is not a document's save (workspace.fs.writeFile): its caller gets the error.
+    if (reason === undefined) throw vscode.FileSystemError.Unavailable(notSavedText(name, outcome));
+    const refused = outcome;
+    this.once(uri, notSavedText(name, refused), () => reportNotSaved(refused, name, { uri, connectionId: address.connectionId }));
+    await keepDirty(uri);
+  }
+
+  /** Shows a message about a document unless the same one was shown for the same text. */
+  private once(uri: vscode.Uri, message: string, show: (message: string) => unknown): void {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    const key = `${message}\n${doc?.getText() ?? ''}`;
+    if (this.reported.get(uri.toString()) === key) return;
+    this.reported.set(uri.toString(), key);
+    show(message);
+  }
+}
+
+/** The tab's name: the object's name as the Uri carries it. */
+function documentName(uri: vscode.Uri): string {
+  return decodeURIComponent(uri.path.split('/').pop() ?? '').replace(/\.json$/, '') || vscode.l10n.t('Object');
+}
+
+/**
+ * Keeps a document dirty after a write that sent nothing, without throwing at
+ * VS Code: a change made while the write runs (the last character replaced by
+ * itself) makes VS Code keep the document dirty when the write returns.
+ */
+async function keepDirty(uri: vscode.Uri): Promise<void> {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  const length = doc?.getText().length ?? 0;
+  if (!doc || !length) return;
+  const last = new vscode.Range(doc.positionAt(length - 1), doc.positionAt(length));
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, last, doc.getText(last));
+  await vscode.workspace.applyEdit(edit);
+}
+
+function parsed(text: string): BaseInfo | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? value as BaseInfo : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function notifyInfo(message: string): void {
+  void vscode.window.showInformationMessage(message);
+}
+
+/** The document's whole text replaced, as one undoable edit. */
+async function replaceText(uri: vscode.Uri, text: string): Promise<void> {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (!doc || doc.getText() === text) return;
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
+  await vscode.workspace.applyEdit(edit);
+}
+
+/** Keep mine, take theirs, or compare, for each field changed on both sides. */
+async function askPerField(name: string, conflicts: MergeConflict[], uri?: vscode.Uri): Promise<MergeChoices | undefined> {
+  const choices: Record<string, 'mine' | 'theirs'> = {};
+  const show = (v: unknown) => (v === undefined ? vscode.l10n.t('(absent)') : JSON.stringify(v).slice(0, 120));
+  for (const [i, c] of conflicts.entries()) {
+    const items = [
+      { label: vscode.l10n.t('Keep mine'), detail: show(c.mine), side: 'mine' as const },
+      { label: vscode.l10n.t('Take theirs'), detail: show(c.theirs), side: 'theirs' as const },
+      ...(uri ? [{ label: vscode.l10n.t('Compare'), detail: vscode.l10n.t('Show the server version beside yours; nothing is sent'), side: undefined }] : []),
+    ];
+    const picked = await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('"{0}" changed on the server too ({1}/{2})', name, String(i + 1), String(conflicts.length)),
+      placeHolder: vscode.l10n.t('{0}: changed by you and on the server', c.pointer),
+      ignoreFocusOut: true,
+    });
+    if (!picked?.side) {
+      if (picked && uri) await compareWithServer(uri);
+      return undefined;
+    }
+    choices[c.pointer] = picked.side;
+  }
+  return choices;
+}
+
+/** Asks, once, what to do when the object changed on the server since the edit's base. */
+async function askOnConflict(_uri: vscode.Uri, name: string, server: BaseInfo, base: number | null): Promise<ConflictChoice> {
+  const compare = vscode.l10n.t('Compare'), overwrite = vscode.l10n.t('Overwrite');
+  const choice = await vscode.window.showWarningMessage(conflictText(name, server, base), {
+    modal: true,
+    detail: vscode.l10n.t('Compare shows the server version beside yours (your edits stay, unsaved). Overwrite replaces the server version with yours.'),
+  }, compare, overwrite);
+  return choice === compare ? 'compare' : choice === overwrite ? 'overwrite' : 'cancel';
+}

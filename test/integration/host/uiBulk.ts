@@ -1,0 +1,162 @@
+// Bulk edit, Retry Failed and Undo Run (issue 22) where a person sees them: Go to Object, the
+// preview's counts, apply, the sandbox's fault injection; every result read from the sandbox.
+import type { Page } from 'playwright-core';
+import { get, send, until, input, palette, notification, query, type Env, type UiCheckList } from './uiHelpers';
+
+const range = { min: 850, max: 1150 };
+const title = (page: Page) => page.locator('.quick-input-widget .quick-input-title').first();
+
+async function folderKeys(env: Env): Promise<string[]> {
+  const root = await get(env, '/api');
+  const out = [root.Key as string];
+  for (let i = 0; i < out.length; i++) for (const f of await get(env, `/api/f/${out[i]}/folders?pageSize=1000`)) out.push(f.Key);
+  return out;
+}
+
+/** Every scanner whose name holds every word of `text`, as the server has it now. */
+async function scannersNamed(env: Env, text: string): Promise<any[]> {
+  const words = text.toLowerCase().split(/\s+/);
+  const out: any[] = [];
+  for (const f of await folderKeys(env)) {
+    for (const s of await get(env, `/api/f/${f}/inputscanners?pageSize=1000`)) if (words.every((w) => String(s.CommonName).toLowerCase().includes(w))) out.push(s);
+  }
+  return out;
+}
+
+const rowOf = (s: any) => s.InputScannerReportingPriorities.find((r: any) => r.MinResistanceCode === range.min && r.MaxResistanceCode === range.max);
+const at = (s: any) => s.Href as string;
+
+/** A value of the row's `field` that none of the scanners has yet. */
+function unusedValue(scanners: any[], field: string): number {
+  const used = new Set(scanners.map((s) => rowOf(s)[field]));
+  for (let v = 0; ; v++) if (!used.has(v)) return v;
+}
+
+async function waitForTitle(page: Page, text: RegExp | string): Promise<string> {
+  return until(`a quick input titled ${text}`, async () => {
+    const t = await title(page).innerText().catch(() => '');
+    return (typeof text === 'string' ? t.includes(text) : text.test(t)) && t;
+  }, 30_000);
+}
+
+/** Go to Object, the query, the picker's "Bulk Edit All Results" button, then the row, the field and the value by keyboard. */
+async function bulkSetRow(page: Page, text: string, field: 'Priority' | 'StatusCode', value: number): Promise<string> {
+  await palette(page, 'View: Close All Editors');
+  await query(page, text);
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
+  await page.locator('.quick-input-widget .action-label[aria-label="Bulk Edit All Results"], .quick-input-widget .action-label[title="Bulk Edit All Results"]').first().click();
+  await waitForTitle(page, 'operation');
+  await page.keyboard.press('Enter'); // Set a reporting priority row…
+  await waitForTitle(page, 'Which row');
+  await input(page).pressSequentially(`${range.min} – ${range.max}`);
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+  await waitForTitle(page, 'Which value of the row');
+  if (field === 'StatusCode') await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await waitForTitle(page, `New ${field}`);
+  await input(page).fill(String(value));
+  await page.keyboard.press('Enter');
+  return waitForTitle(page, / to change · /);
+}
+
+async function applyAll(page: Page): Promise<void> {
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter'); // the first item: apply, continue on error
+}
+
+async function bulkSetPriority(page: Page, env: Env, diag: string): Promise<void> {
+  // Scanners in a folder the tree never opened in this window, beside the demo's.
+  const root = await get(env, '/api');
+  const warehouse = (await get(env, `/api/f/${root.Key}/folders`)).find((f: any) => f.CommonName === 'Warehouse');
+  const [model] = await scannersNamed(env, '');
+  const { Key: _k, Href: _h, ConcurrencyVersion: _v, Notes: _n, Links: _l, InFolderKey: _f, InFolderHref: _fh, ...body } = model;
+  if (!(await scannersNamed(env, 'door bulk')).length) {
+    for (let i = 0; i < 30; i++) await send(env, 'POST', `/api/f/${warehouse.Key}/inputscanners`, { ...body, ObjectLinks: [], CommonName: `Door Bulk ${i}` });
+  }
+  const before = await scannersNamed(env, 'door');
+  const value = unusedValue(before, 'Priority');
+  const summary = await bulkSetRow(page, 'Door', 'Priority', value);
+  await page.waitForTimeout(1_000);
+  await page.screenshot({ path: `${diag}/readme-bulk-preview.png` });
+  const expected = `${before.length} to change · 0 no-op · 0 invalid · 0 not applicable`;
+  if (!summary.includes(expected)) throw new Error(`preview says "${summary}", REST says ${expected}`);
+  await applyAll(page);
+  const moved = async () => (await Promise.all(before.map(async (s) => (await get(env, at(s))).ConcurrencyVersion === s.ConcurrencyVersion + 1))).every(Boolean);
+  await until('every matching scanner one version up', moved, 60_000);
+  await page.waitForTimeout(2_000);
+  for (const s of before) {
+    const now = await get(env, at(s));
+    if (now.ConcurrencyVersion !== s.ConcurrencyVersion + 1) throw new Error(`${s.CommonName}: version ${s.ConcurrencyVersion} → ${now.ConcurrencyVersion}, not exactly one up`);
+    if (rowOf(now).Priority !== value) throw new Error(`${s.CommonName}: Priority ${rowOf(now).Priority}, not ${value}`);
+  }
+}
+
+/** Undo of the "Door" run: values back; one edited over REST after the run is stale and keeps its edit. */
+async function undoKeepsLaterEdit(page: Page, env: Env): Promise<void> {
+  const after = await scannersNamed(env, 'door');
+  const value = rowOf(after[0]).Priority;
+  const edited = after[after.length - 1];
+  await send(env, 'PUT', at(edited), { ...edited, CommonName: `${edited.CommonName} (edited over REST)` });
+  await palette(page, 'View: Close All Editors');
+  await palette(page, 'Undo Run…');
+  await waitForTitle(page, 'Undo which run?');
+  await input(page).pressSequentially(`Priority = ${value}`);
+  await page.waitForTimeout(500);
+  await page.keyboard.press('Enter');
+  const summary = await waitForTitle(page, / to change · /);
+  const expected = `${after.length - 1} to change · 0 no-op · 0 invalid · 0 not applicable · 1 stale`;
+  if (!summary.includes(expected)) throw new Error(`undo preview says "${summary}", expected ${expected}`);
+  await applyAll(page);
+  const others = after.filter((s) => s.Key !== edited.Key);
+  await until('the run undone', async () => (await Promise.all(others.map(async (s) => (await get(env, at(s))).ConcurrencyVersion === s.ConcurrencyVersion + 1))).every(Boolean), 60_000);
+  for (const s of others) {
+    const now = await get(env, at(s));
+    if (rowOf(now).Priority === value) throw new Error(`${s.CommonName}: Priority still ${value} after the undo`);
+  }
+  const kept = await get(env, at(edited));
+  if (kept.ConcurrencyVersion !== edited.ConcurrencyVersion + 1 || !kept.CommonName.endsWith('(edited over REST)') || rowOf(kept).Priority !== value) {
+    throw new Error(`the scanner edited after the run was overwritten: ${JSON.stringify({ v: kept.ConcurrencyVersion, name: kept.CommonName })}`);
+  }
+  await notification(page, /were changed by someone since the run/);
+  await page.keyboard.press('Escape');
+}
+
+/** 500 to ten requests, continue on error: ten failed with the service's text; Retry Failed sends exactly those ten. */
+async function faultsThenRetry(page: Page, env: Env): Promise<void> {
+  const before = await scannersNamed(env, 'door bulk');
+  const value = unusedValue(before, 'StatusCode');
+  const summary = await bulkSetRow(page, 'Door Bulk', 'StatusCode', value);
+  if (!summary.includes(`${before.length} to change`)) throw new Error(`preview says "${summary}"`);
+  // Item requests of the scanners' folder only (the preview listed them already): the next ten answer 500.
+  await send(env, 'POST', '/sandbox/faults', { path: `/api/f/${before[0].InFolderKey}/inputscanners/`, status: 500, count: 10 });
+  await applyAll(page);
+  const report = await notification(page, /10 failed/);
+  const versions = async () => Promise.all(before.map(async (s) => (await get(env, at(s))).ConcurrencyVersion - s.ConcurrencyVersion));
+  const firstRun = await versions();
+  if (firstRun.filter((d) => d === 1).length !== before.length - 10 || firstRun.filter((d) => d === 0).length !== 10) throw new Error(`versions moved by ${firstRun.join(',')}`);
+  await report.locator('.monaco-button', { hasText: 'Show Results' }).first().click();
+  const text = await until('the results document', async () => {
+    const t = (await page.locator('.editor-instance .view-lines').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+    return t.includes('failed') && t;
+  });
+  const failedLines = text.split('\n').filter((l) => l.startsWith('failed'));
+  if (failedLines.length !== 10 || !failedLines.every((l) => l.includes('Injected fault: status 500'))) throw new Error(`results: ${failedLines.join(' | ')}`);
+
+  await palette(page, 'View: Close All Editors');
+  await palette(page, 'Retry Failed…');
+  const retry = await waitForTitle(page, / to change · /);
+  if (!retry.includes('10 to change')) throw new Error(`retry preview says "${retry}"`);
+  await applyAll(page);
+  await until('the ten sent again', async () => (await versions()).every((d) => d === 1), 60_000);
+  await page.waitForTimeout(2_000);
+  const final = await versions();
+  if (!final.every((d) => d === 1)) throw new Error(`versions moved by ${final.join(',')}: not exactly once each`);
+  for (const s of before) if (rowOf(await get(env, at(s))).StatusCode !== value) throw new Error(`${s.CommonName}: StatusCode not ${value}`);
+}
+
+export const bulkChecks: UiCheckList = (page, env, diag) => [
+  ['ui: bulk: Go to Object "Door", Bulk Edit All Results, set one priority: the preview counts match REST; apply: every scanner one version up', () => bulkSetPriority(page, env, diag)],
+  ['ui: bulk: Undo Run puts the values back; a scanner edited over REST after the run is stale and keeps its edit', () => undoKeepsLaterEdit(page, env)],
+  ['ui: bulk: 500 to ten requests, continue on error: ten failed with the service\'s text; Retry Failed sends exactly those ten', () => faultsThenRetry(page, env)],
+];

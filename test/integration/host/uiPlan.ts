@@ -1,0 +1,153 @@
+// Objects as code where a person sees it (issue 21): pull a folder's input scanners as files, edit
+// three and delete one, plan, untick one, dry run, apply, a server change making an entry stale,
+// pull again. Mouse and keyboard in the window; the result read from the sandbox, the files and git.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { get, send, menuItem, until, input, palette, floors, activeTab, type Env, type UiCheckList } from './uiHelpers';
+
+const sidebarRows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
+const planPane = (page: Page) => page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Object Changes' }) }).first();
+const planRow = (page: Page, text: string | RegExp) => planPane(page).locator('.monaco-list-row', { hasText: text }).first();
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=UI Check', '-c', 'user.email=ui@example.com', ...args], { cwd, encoding: 'utf8' });
+}
+
+/** The Floor 1 "Input scanners" group in the Objects view, expanded down to it. */
+async function floor1Scanners(page: Page): Promise<void> {
+  await page.locator('.sidebar .title-actions .action-label[aria-label="Collapse All"]').first().click().catch(() => undefined);
+  for (const [label, level] of [['Sandbox', 1], ['Demo Instance', 2], ['Head Office', 3], ['Floor 1', 4]] as const) {
+    const row = sidebarRows(page).and(page.locator(`[aria-level="${level}"]`)).filter({ hasText: label }).first();
+    await row.waitFor({ timeout: 15_000 });
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+    await until(`${label} expanded`, async () => (await row.getAttribute('aria-expanded')) === 'true');
+  }
+}
+
+/** A title action of the Object Changes view, by its label (the header shows them on hover). */
+async function planAction(page: Page, label: string): Promise<void> {
+  await planPane(page).locator('.pane-header').hover();
+  await planPane(page).locator(`.pane-header .action-label[aria-label^="${label}"]`).first().click();
+}
+
+/** Ctrl+P to the file, the first "Priority": value replaced by `value`, Ctrl+S. */
+async function editPriority(page: Page, file: string, value: number): Promise<void> {
+  await page.keyboard.press('Control+p');
+  await input(page).waitFor({ timeout: 5_000 });
+  await input(page).fill(file);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  await until(`tab ${file}`, async () => (await activeTab(page).innerText().catch(() => '')).includes(file.slice(0, 20)));
+  await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Control+f');
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('"Priority": ');
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.type(String(value));
+  await page.keyboard.press('Control+s');
+}
+
+async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> {
+  const workspace = env.OMS_WORKSPACE;
+  if (!workspace) throw new Error('OMS_WORKSPACE is not set by the runner');
+  const { floor1 } = await floors(env);
+  const at = (key: string) => `/api/f/${floor1.Key}/inputscanners/${key}`;
+  const scanners: any[] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
+
+  // Pull: right-click the group, Pull as Files…, the suggested folder in the workspace.
+  await floor1Scanners(page);
+  const group = sidebarRows(page).and(page.locator('[aria-level="5"]')).filter({ hasText: /^\s*Input scanners/ }).first();
+  await group.click({ button: 'right' });
+  await menuItem(page, 'Pull as Files');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  const root = path.join(workspace, 'oms', 'sandbox');
+  const dir = await until('the pulled files', () => {
+    const folder = fs.existsSync(root) && fs.readdirSync(root).find((d) => d.endsWith(`.${floor1.Key}`));
+    const d = folder && path.join(root, folder, 'inputscanners');
+    return Promise.resolve(d && fs.existsSync(d) && fs.readdirSync(d).length === scanners.length && fs.existsSync(path.join(root, 'oms.manifest.json')) && d);
+  }, 20_000);
+  const fileOf = (key: string) => fs.readdirSync(dir).find((f) => f.endsWith(`.${key}.json`))!;
+  git(workspace, 'init', '-q');
+  git(workspace, 'add', '-A');
+  git(workspace, 'commit', '-qm', 'pulled');
+
+  // Edit a priority in three files (keyboard, in the editor), delete the fourth.
+  const [a, b, c, d] = scanners;
+  const wanted = (s: any) => (s.InputScannerReportingPriorities[0].Priority + 1) % 10;
+  for (const s of [a, b, c]) await editPriority(page, fileOf(s.Key), wanted(s));
+  await until('the three edits on disk', () => Promise.resolve([a, b, c].every((s) => fs.readFileSync(path.join(dir, fileOf(s.Key)), 'utf8').includes(`"Priority": ${wanted(s)},`))));
+  await palette(page, 'View: Close All Editors');
+  fs.rmSync(path.join(dir, fileOf(d.Key)));
+
+  // Plan: 3 updates, no delete until deletes are included.
+  await palette(page, 'OMS: Plan Changes');
+  await planRow(page, 'Update (3)').waitFor({ timeout: 20_000 });
+  await planRow(page, 'Deleted files, not sent (1)').waitFor({ timeout: 5_000 });
+  if (await planPane(page).locator('.monaco-list-row', { hasText: /^\s*Delete \(/ }).count()) throw new Error('a delete shown before deletes were included');
+  await planAction(page, 'Include Deletes');
+  await planRow(page, /Delete \(1\)/).waitFor({ timeout: 20_000 });
+  await page.screenshot({ path: `${diag}/plan.png` });
+
+  // Untick c.
+  const rowC = planRow(page, c.CommonName);
+  await rowC.locator('.custom-view-tree-node-item-checkbox, .monaco-custom-toggle').first().click();
+
+  // Dry run: the requests listed, nothing sent.
+  await planAction(page, 'Apply (Dry Run)');
+  const dry = await until('the dry-run document', async () => {
+    const text = await page.locator('.editor-group-container.active .view-lines').first().innerText().catch(() => '');
+    return text.includes('Nothing was sent') && text;
+  });
+  const puts = (dry.match(/-X PUT/g) ?? []).length;
+  if (puts !== 2) throw new Error(`the dry run lists ${puts} PUTs, expected 2`);
+  for (const s of [a, b, c]) if ((await get(env, at(s.Key))).ConcurrencyVersion !== s.ConcurrencyVersion) throw new Error('the dry run changed the server');
+  await palette(page, 'View: Close All Editors');
+  const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" }).first();
+  if (await dontSave.waitFor({ timeout: 1_500 }).then(() => true, () => false)) await dontSave.click();
+
+  // Apply, continue after errors: exactly a and b change, each version +1.
+  await planAction(page, 'Apply Ticked Changes');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first().waitFor({ timeout: 10_000 });
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first().click();
+  for (const s of [a, b]) {
+    const now = await until(`${s.CommonName} applied`, async () => {
+      const o = await get(env, at(s.Key));
+      return o.ConcurrencyVersion !== s.ConcurrencyVersion && o;
+    }, 20_000);
+    if (now.ConcurrencyVersion !== s.ConcurrencyVersion + 1) throw new Error(`${s.CommonName}: version ${now.ConcurrencyVersion}, expected ${s.ConcurrencyVersion + 1}`);
+    if (now.InputScannerReportingPriorities[0].Priority !== wanted(s)) throw new Error(`${s.CommonName}: priority ${now.InputScannerReportingPriorities[0].Priority}`);
+  }
+  for (const s of [c, d]) if ((await get(env, at(s.Key))).ConcurrencyVersion !== s.ConcurrencyVersion) throw new Error(`${s.CommonName} changed`);
+
+  // c changes on the server: the plan marks it stale, and apply sends nothing for it.
+  const cNow = await get(env, at(c.Key));
+  await send(env, 'PUT', at(c.Key), { ...cNow, NonSettlingErrorPriority: (cNow.NonSettlingErrorPriority % 9) + 1 });
+  await planAction(page, 'Plan Changes');
+  await planRow(page, /Stale/).waitFor({ timeout: 20_000 });
+  await planRow(page, c.CommonName).waitFor({ timeout: 5_000 });
+  await planAction(page, 'Apply Ticked Changes');
+  await page.waitForTimeout(2_000);
+  await page.keyboard.press('Escape');
+  if ((await get(env, at(c.Key))).ConcurrencyVersion !== cNow.ConcurrencyVersion + 1) throw new Error('apply sent something for the stale scanner');
+
+  // Pull again, overwriting the edits left: git shows only what the server changed (a, b applied; c changed over REST) and the manifest.
+  await planAction(page, 'Pull Again');
+  await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Overwrite Them' }).first().click({ timeout: 10_000 });
+  const expected = [fileOf(a.Key), fileOf(b.Key), fileOf(c.Key)].map((f) => path.relative(workspace, path.join(dir, f))).concat('oms/sandbox/oms.manifest.json').sort();
+  const changed = () => git(workspace, 'status', '--porcelain').split('\n').filter(Boolean).map((l) => l.slice(3)).sort();
+  await until('git status after the pull', () => Promise.resolve(JSON.stringify(changed()) === JSON.stringify(expected)), 20_000).catch(() => {
+    throw new Error(`git status: ${git(workspace, 'status', '--porcelain').replace(/\n/g, '; ')} expected ${expected.join(', ')}`);
+  });
+}
+
+export const planChecks: UiCheckList = (page, env, diag) => [
+  ['ui: objects as code: pull scanners as files, edit 3 and delete 1, plan (no delete until included), untick one, dry run, apply, stale after a server change, pull again', () => pullPlanApply(page, env, diag)],
+];
