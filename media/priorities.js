@@ -14,16 +14,26 @@
   const save = /** @type {HTMLButtonElement} */ (document.getElementById('save'));
   const revert = /** @type {HTMLButtonElement} */ (document.getElementById('revert'));
   const reload = /** @type {HTMLButtonElement} */ (document.getElementById('reload'));
+  // Read out by screen readers after each edit (the grid's cells do not say on their own that they changed).
+  const announce = /** @type {HTMLElement} */ (document.getElementById('announce'));
   /** @type {any} */
   let shown;
+  /** The extension's strings in the user's language (prioritiesTable.ts), `{0}`… filled in by `t`. */
+  const strings = JSON.parse(document.body.dataset.l10n || '{}');
+  /** @param {string} key @param {...unknown} args */
+  const t = (key, ...args) => String(strings[key] || key).replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)]));
 
   function say(message) {
     status.textContent = message ? message.text : '';
     status.className = message && message.level === 'error' ? 'error' : '';
+    delete status.dataset.bad;
   }
 
   function cell(tr, child, className) {
     const td = document.createElement('td');
+    td.setAttribute('role', 'gridcell');
+    td.setAttribute('aria-colindex', String(tr.children.length + 1));
+    if (typeof child === 'string') td.setAttribute('aria-readonly', 'true');
     if (className) td.className = className;
     if (typeof child === 'string') td.textContent = child;
     else td.appendChild(child);
@@ -32,17 +42,19 @@
 
   function render() {
     title.textContent = shown.name;
-    version.textContent = `version ${shown.version ?? '?'}`;
+    version.textContent = t('version', shown.version ?? '?');
     rows.textContent = '';
     shown.rows.forEach((row, i) => {
       const tr = document.createElement('tr');
-      const what = `row ${i + 1} (${row.range})`;
+      tr.setAttribute('role', 'row');
+      tr.setAttribute('aria-rowindex', String(i + 2));
+      const what = t('row', i + 1, row.range);
       cell(tr, String(i + 1), 'num');
       const label = document.createElement('input');
       label.className = 'label';
       label.value = row.label;
       label.dataset.col = 'label';
-      label.setAttribute('aria-label', `Label of ${what}`);
+      label.setAttribute('aria-label', t('labelOf', what));
       cell(tr, label);
       cell(tr, row.range, 'range');
       const priority = document.createElement('input');
@@ -50,11 +62,11 @@
       priority.inputMode = 'numeric';
       priority.value = String(row.priority);
       priority.dataset.col = 'priority';
-      priority.setAttribute('aria-label', `Priority of ${what}`);
+      priority.setAttribute('aria-label', t('priorityOf', what));
       cell(tr, priority);
       const select = document.createElement('select');
       select.dataset.col = 'status';
-      select.setAttribute('aria-label', `Status of ${what}`);
+      select.setAttribute('aria-label', t('statusOf', what));
       for (const s of shown.statuses) {
         const option = document.createElement('option');
         option.value = String(s.code);
@@ -91,6 +103,7 @@
       const [label, priority] = tr.querySelectorAll('input');
       const select = tr.querySelector('select');
       const changed = [label.value !== row.label, list[i].priority !== row.priority, list[i].statusCode !== row.statusCode];
+      tr.classList.toggle('changed-row', changed.some(Boolean));
       label.classList.toggle('changed', changed[0]);
       priority.classList.toggle('changed', changed[1]);
       if (select) select.classList.toggle('changed', changed[2]);
@@ -100,20 +113,39 @@
     revert.disabled = !dirty;
     // The extension marks the tab and warns if the table is closed with these.
     vscode.postMessage({ type: 'edits', version: shown.version, edits: dirty ? list : undefined });
-    if (bad.length) say({ level: 'error', text: `Priority in row ${bad.join(', ')} must be a whole number` });
-    else if (status.className === 'error' && status.textContent && status.textContent.startsWith('Priority in row')) say(undefined);
+    if (bad.length) {
+      say({ level: 'error', text: t('notWhole', bad.join(', ')) });
+      status.dataset.bad = 'true';
+    } else if (status.dataset.bad) say(undefined);
     return dirty && bad.length === 0;
   }
 
   function send() {
     if (!shown || !update()) return;
     save.disabled = true;
-    say({ level: 'info', text: 'Saving…' });
+    say({ level: 'info', text: t('saving') });
     vscode.postMessage({ type: 'save', version: shown.version, edits: edits().list });
   }
 
   rows.addEventListener('input', update);
-  rows.addEventListener('change', update);
+  rows.addEventListener('change', (e) => {
+    update();
+    announceEdit(/** @type {HTMLInputElement | HTMLSelectElement} */ (e.target));
+  });
+
+  /** "Priority of row 2 (…): 5, was 3", or "…: back to the server's value". */
+  function announceEdit(control) {
+    const tr = control.closest('tr');
+    const i = tr ? [...rows.children].indexOf(tr) : -1;
+    const row = shown && shown.rows[i];
+    if (!row) return;
+    const col = control.dataset.col;
+    const was = col === 'label' ? row.label : col === 'priority' ? String(row.priority) : String(row.statusCode);
+    const now = control instanceof HTMLSelectElement ? control.options[control.selectedIndex].text : control.value;
+    const before = control instanceof HTMLSelectElement ? [...control.options].find((o) => o.value === was)?.text ?? was : was;
+    const name = control.getAttribute('aria-label');
+    announce.textContent = control.value === was ? t('back', name, now) : t('changed', name, now, before);
+  }
   rows.addEventListener('keydown', (e) => {
     const target = /** @type {HTMLElement} */ (e.target);
     const col = target.dataset.col;
@@ -141,7 +173,7 @@
     say(undefined);
   });
   reload.addEventListener('click', () => {
-    say({ level: 'info', text: 'Reloading…' });
+    say({ level: 'info', text: t('reloading') });
     vscode.postMessage({ type: 'reload' });
   });
 

@@ -23,6 +23,7 @@ import { Indexes } from './search/indexes';
 import { registerObjectEditors } from './editor';
 import type { Services } from './services';
 import { testApi, TestApi } from './testApi';
+import { trackWalkthrough } from './walkthrough';
 import { registerPlanView } from './views/planView';
 
 /** Kept for deactivate: its close is asynchronous, and VS Code awaits only what deactivate returns. */
@@ -48,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     registerHistoryDocuments(),
     registerServerVersions(fs),
     registerStatusCodeHints(),
+    trackWalkthrough(),
     registerDocumentDiagnostics(fs),
     saves.onDidChangeObject((address) => tree.objectChanged(address)),
     saves.onDidChangeObject((a) => search.changed(a.connectionId, a.folderKey, a.kind.id, a.key)),

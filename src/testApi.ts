@@ -18,8 +18,8 @@ export interface TestApi {
   connections: Pick<Services['connections'], 'list' | 'get' | 'active' | 'update' | 'remove'>;
   /** The version a document's next save is based on. */
   fs: Pick<Services['fs'], 'baseOf'>;
-  /** The conflict question, replaceable by a test. */
-  saves: Pick<Services['saves'], 'resolveConflict'>;
+  /** The conflict questions (the merge's choice per field, and without a base), replaceable by a test. */
+  saves: Pick<Services['saves'], 'resolveConflict' | 'chooseFields'>;
   globalStorageUri: vscode.Uri;
   logUri: vscode.Uri;
   /** Answers the production write question instead of the user (undefined: the user again). */

@@ -20,18 +20,18 @@ export const addNote: Command = {
     const { address, name, connection } = await thisObject(s, target);
     let text = (target as AddNoteArgs | undefined)?.text;
     text ??= await vscode.window.showInputBox({
-      title: `Add Note to "${name}"`,
-      prompt: 'The note is added at once (a POST); notes are kept in the order they were added',
+      title: vscode.l10n.t('Add Note to "{0}"', name),
+      prompt: vscode.l10n.t('The note is added at once (a POST); notes are kept in the order they were added'),
       ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? undefined : 'Type the note'),
+      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Type the note')),
     });
     if (text === undefined) return undefined;
     const note = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `Adding a note to "${name}"` },
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Adding a note to "{0}"', name) },
       () => connection.client.addNote(address.kind, address.folderKey, address.key, text.trim()),
     );
     s.tree.notesChanged(address);
-    notify('info', `Note added to "${name}".`);
+    notify('info', vscode.l10n.t('Note added to "{0}".', name));
     return note;
   },
 };

@@ -71,8 +71,8 @@ export function invalidRowsStep(name: string, file: PeopleFile, invalid: PersonR
         ...(valid > 0 ? [go] : []),
       );
       c.sendValid = choice === go;
-      // Choosing to send the valid rows is the go-ahead: no second question.
-      if (c.sendValid) c.confirmed = true;
+      // The answer is the go-ahead or the stop: no second question ("Add 0 people?" after a stop).
+      c.confirmed = c.sendValid;
     },
   };
 }

@@ -16,19 +16,21 @@ export const deleteNote: Command = {
     const fromTree = target instanceof NoteNode;
     const address = fromTree ? target.parent.address : { ...target, kind: kindOf(target.kind) };
     const noteKey = fromTree ? target.note.Key : target.noteKey;
-    if (!noteKey) throw new Error('This note has no key, so it cannot be deleted');
+    if (!noteKey) throw new Error(vscode.l10n.t('This note has no key, so it cannot be deleted'));
     const name = fromTree ? target.parent.name : address.key;
     if (fromTree) {
       const text = (target.note.NoteText ?? '').trim();
       const quoted = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+      const remove = vscode.l10n.t('Delete');
       const choice = await vscode.window.showWarningMessage(
-        `Delete the note "${quoted}" of "${name}"?`, { modal: true, detail: `Written by ${target.author}. This cannot be undone.` }, 'Delete',
+        vscode.l10n.t('Delete the note "{0}" of "{1}"?', quoted, name),
+        { modal: true, detail: vscode.l10n.t('Written by {0}. This cannot be undone.', target.author) }, remove,
       );
-      if (choice !== 'Delete') return false;
+      if (choice !== remove) return false;
     }
     await s.connections.require(address.connectionId).client.deleteNote(address.kind, address.folderKey, address.key, noteKey);
     s.tree.notesChanged(address);
-    notify('info', `Note deleted from "${name}".`);
+    notify('info', vscode.l10n.t('Note deleted from "{0}".', name));
     return true;
   },
 };

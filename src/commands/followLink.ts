@@ -21,7 +21,7 @@ export const followLink: Command = {
       throw new Error(vscode.l10n.t('The link {0} would leave this connection, so it was not followed', JSON.stringify(args.href.slice(0, 200))));
     }
     const target = targetOf(args.connectionId, args);
-    if (!target) throw new Error('This reference leads nowhere the extension can show');
+    if (!target) throw new Error(vscode.l10n.t('This reference leads nowhere the extension can show'));
     await follow(s, target);
   },
 };

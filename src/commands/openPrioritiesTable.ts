@@ -14,7 +14,7 @@ export const openPrioritiesTable: Command = {
   async run(s, target?: unknown) {
     const uri = target instanceof vscode.Uri ? target : target ? undefined : vscode.window.activeTextEditor?.document.uri;
     const fromDocument = uri && s.fs.addressOf(uri);
-    if (fromDocument && fromDocument.kind.id !== 'inputScanner') throw new Error('The priorities table is for input scanners');
+    if (fromDocument && fromDocument.kind.id !== 'inputScanner') throw new Error(vscode.l10n.t('The priorities table is for input scanners'));
     const address = fromDocument ?? await (async () => {
       const t = await objectTarget(s, 'inputScanner', target);
       return { connectionId: t.connection.id, folderKey: t.folderKey, kind: t.kind, key: t.key };

@@ -3,6 +3,7 @@
  * CommonName, the key only when no name is known. Not to be confused with
  * `namedBy.ts`, which reads what a command's argument names.
  */
+import * as vscode from 'vscode';
 import type { FolderTarget } from './commandTargets';
 
 async function folderName(where: FolderTarget): Promise<string> {
@@ -12,5 +13,5 @@ async function folderName(where: FolderTarget): Promise<string> {
 
 /** `"Head Office" on Local sandbox`. */
 export async function placeText(where: FolderTarget): Promise<string> {
-  return `"${await folderName(where)}" on ${where.connection.info.label}`;
+  return vscode.l10n.t('"{0}" on {1}', await folderName(where), where.connection.info.label);
 }

@@ -3,6 +3,7 @@
  * on its way and loading its group's pages until it is there. From an open
  * object document (editor title, palette), a node, or `{ connectionId, folderKey, kind, key }`.
  */
+import * as vscode from 'vscode';
 import { placeOf } from '../editor/targets';
 import type { ObjectAddress } from '../fs/objectUri';
 import { ObjectTarget, targeted, thisObject } from './commandTargets';
@@ -13,7 +14,7 @@ export const revealInTree = targeted({
   async run(s, { address }: ObjectTarget & { address: ObjectAddress }) {
     const place = await placeOf(s, address.connectionId, address.kind, address.key, address.folderKey);
     const node = await s.tree.reveal(place);
-    if (!node) throw new Error(`"${address.key}" is no longer in its folder`);
+    if (!node) throw new Error(vscode.l10n.t('"{0}" is no longer in its folder', address.key));
     return node.id;
   },
 });

@@ -17,7 +17,7 @@ export function links(doc: vscode.TextDocument): vscode.DocumentLink[] {
     if (!targetOf(connectionId, l)) return [];
     const args = encodeURIComponent(JSON.stringify([{ connectionId, href: l.href, key: l.key }]));
     const link = new vscode.DocumentLink(rangeOf(doc, l.offset, l.offset + l.length), vscode.Uri.parse(`command:${followLinkCommand}?${args}`));
-    link.tooltip = l.href ? `Follow ${l.field}` : `Find the object with this key`;
+    link.tooltip = l.href ? vscode.l10n.t('Follow {0}', l.field) : vscode.l10n.t('Find the object with this key');
     return [link];
   });
 }
@@ -30,12 +30,12 @@ export async function hover(s: Services, doc: vscode.TextDocument, pos: vscode.P
   try {
     const d = await describe(s, target);
     md.appendMarkdown('**').appendText(d.kind).appendMarkdown('** · ').appendText(d.name);
-    if (link.relation) md.appendMarkdown('  \n').appendText(`Relation: ${link.relation}`);
-    if (d.key) md.appendMarkdown('  \n').appendText(`Key: ${d.key}`);
+    if (link.relation) md.appendMarkdown('  \n').appendText(vscode.l10n.t('Relation: {0}', link.relation));
+    if (d.key) md.appendMarkdown('  \n').appendText(vscode.l10n.t('Key: {0}', d.key));
   } catch (e) {
     md.appendText(`${link.name ?? link.href ?? link.key}: ${(e as Error).message}`);
   }
-  md.appendMarkdown(`\n\n*Ctrl+click to follow*`);
+  md.appendMarkdown('\n\n*').appendText(vscode.l10n.t('Ctrl+click to follow')).appendMarkdown('*');
   return new vscode.Hover(md, rangeOf(doc, link.offset, link.offset + link.length));
 }
 

@@ -19,7 +19,7 @@ export function registerObjectEditors(s: Services): vscode.Disposable[] {
     vscode.languages.registerDocumentLinkProvider(selector, { provideDocumentLinks: async (doc) => (await features()).links(doc) }),
     vscode.languages.registerHoverProvider(selector, { provideHover: async (doc, pos) => (await features()).hover(s, doc, pos) }),
     vscode.languages.registerFoldingRangeProvider(selector, { provideFoldingRanges: async (doc) => (await features()).folds(doc) }),
-    vscode.languages.registerDocumentSymbolProvider(selector, { provideDocumentSymbols: async (doc) => (await features()).symbols(doc) }, { label: 'Object' }),
+    vscode.languages.registerDocumentSymbolProvider(selector, { provideDocumentSymbols: async (doc) => (await features()).symbols(doc) }, { label: vscode.l10n.t('Object') }),
     foldOnOpen(),
     // Recently opened objects come first in Go to Object.
     vscode.workspace.onDidOpenTextDocument((doc) => {

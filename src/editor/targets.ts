@@ -12,6 +12,7 @@ import type { IndexEntry, ObjectIndex } from '../search/objectIndex';
 import type { TreePlace } from '../tree/objectTree';
 import { showJson } from '../ui/showJson';
 import type { LinkSpan } from './documentModel';
+import { kindLabel } from '../localized';
 
 export type Target =
   | { type: 'object'; connectionId: string; folderKey: string; kind: Kind; key: string; notes?: boolean }
@@ -41,19 +42,19 @@ export async function describe(s: Services, target: Target): Promise<{ kind: str
   switch (target.type) {
     case 'object': {
       const o = await client.get(target.kind, target.folderKey, target.key);
-      return { kind: target.notes ? `Notes of ${target.kind.label.toLowerCase()}` : target.kind.label, name: o.CommonName || target.key, key: target.key };
+      return { kind: target.notes ? vscode.l10n.t('Notes of {0}', kindLabel(target.kind).toLocaleLowerCase()) : kindLabel(target.kind), name: o.CommonName || target.key, key: target.key };
     }
     case 'folder': {
       const f = await client.folder(target.key);
-      return { kind: target.key === (await connection.rootFolderKey()) ? 'Instance (root folder)' : 'Folder', name: f.CommonName || target.key, key: target.key };
+      return { kind: target.key === (await connection.rootFolderKey()) ? vscode.l10n.t('Instance (root folder)') : vscode.l10n.t('Folder'), name: f.CommonName || target.key, key: target.key };
     }
     case 'resource':
-      return { kind: 'Resource of the service', name: target.path };
+      return { kind: vscode.l10n.t('Resource of the service'), name: target.path };
     case 'key': {
       const entry = s.search.existing(target.connectionId)?.entry(target.key);
-      if (entry) return { kind: entry.kind.label, name: entry.name, key: entry.key };
+      if (entry) return { kind: kindLabel(entry.kind), name: entry.name, key: entry.key };
       if (target.key === (await connection.rootFolderKey())) return describe(s, { type: 'folder', connectionId: target.connectionId, key: target.key });
-      return { kind: 'Object found by its key', name: 'Ctrl+click to look it up', key: target.key };
+      return { kind: vscode.l10n.t('Object found by its key'), name: vscode.l10n.t('Ctrl+click to look it up'), key: target.key };
     }
   }
 }
@@ -71,7 +72,7 @@ export async function follow(s: Services, target: Target): Promise<void> {
   if (target.type === 'object' || target.type === 'folder') {
     const place = await placeOf(s, target.connectionId, target.type === 'folder' ? kindOf('folder') : target.kind, target.key, target.type === 'object' ? target.folderKey : undefined);
     const node = await s.tree.reveal(place);
-    if (!node) throw new Error('Not found in the tree');
+    if (!node) throw new Error(vscode.l10n.t('Not found in the tree'));
     if (target.type === 'object') await s.tree.view?.reveal(node, { expand: true, select: true, focus: true });
     return;
   }
@@ -86,7 +87,7 @@ export async function follow(s: Services, target: Target): Promise<void> {
     ? { type: 'folder', connectionId: target.connectionId, key: entry.key }
     : { type: 'object', connectionId: target.connectionId, folderKey: entry.folderKey, kind: entry.kind, key: entry.key });
   if (target.key === (await connection.rootFolderKey())) return follow(s, { type: 'folder', connectionId: target.connectionId, key: target.key });
-  throw new Error(`No object with the key ${target.key} on ${connection.info.label}`);
+  throw new Error(vscode.l10n.t('No object with the key {0} on {1}', target.key, connection.info.label));
 }
 
 /** Opens an object's document (a preview tab named after the object). */
@@ -102,7 +103,7 @@ export async function placeOf(s: Services, connectionId: string, kind: Kind, key
   if (kind.id === 'folder' && key === rootKey) return { connectionId, folderKeys: [], kindId: 'folder', key };
   if (folderKey === rootKey) return { connectionId, folderKeys: [rootKey], kindId: kind.id, key };
   const entry = await findByKey(s, connectionId, folderKey ?? key);
-  if (!entry) throw new Error(`Folder ${folderKey ?? key} not found on this connection`);
+  if (!entry) throw new Error(vscode.l10n.t('Folder {0} not found on this connection', folderKey ?? key));
   const path = entry.folders.map((f) => f.key);
   return folderKey === undefined
     ? { connectionId, folderKeys: path, kindId: kind.id, key }
@@ -115,7 +116,7 @@ async function findByKey(s: Services, connectionId: string, key: string): Promis
   const known = index.entry(key);
   if (known) return known;
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Looking for the object on the service…', cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Looking for the object on the service…'), cancellable: true },
     (_progress, token) => waitForEntry(index, key, token),
   );
 }

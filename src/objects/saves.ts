@@ -7,9 +7,10 @@
  * follows: one without edits shows the server's text and version, one with
  * edits keeps them and its base (its next save meets the conflict).
  *
- * A refused save of a document is reported once, in our words, and the
- * document stays dirty without an error thrown at VS Code (which would add its
- * own raw "Failed to save" notification, and a second conflict prompt).
+ * A refused explicit save of a document is reported once, in our words, and
+ * the document stays dirty without an error thrown at VS Code (which would
+ * add its own raw "Failed to save" notification, and a second conflict
+ * prompt). An auto-save is refused with an error (see `writeDocument`).
  */
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connection/connectionManager';
@@ -158,9 +159,12 @@ export class ObjectSaves implements vscode.Disposable {
     this.reasons.delete(key);
     const name = documentName(uri);
     if (reason !== undefined && automatic.has(reason)) {
-      // Auto-save never writes to the service; the edits stay, unsent.
-      this.once(uri, vscode.l10n.t('"{0}" not sent: auto-save never writes to the service. Press Ctrl+S to send it.', name), (m) => vscode.window.setStatusBarMessage(m, 5000));
-      return keepDirty(uri);
+      // Auto-save never writes to the service; the edits stay, unsent. Thrown, not kept dirty by an edit
+      // as a refused explicit save is: that edit would start the next auto-save, and the next, each
+      // an undo step. The error puts the document in VS Code's error state, where auto-save waits for
+      // the next explicit save (VS Code shows it once, in its own words).
+      log().info(`Auto-save of ${name} held back: nothing sent`);
+      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Not sent: auto-save never writes to the service. Press Ctrl+S to send "{0}".', name));
     }
     const address = this.files.addressOf(uri);
     if (!address) throw vscode.FileSystemError.FileNotFound(uri);
@@ -224,17 +228,20 @@ function documentName(uri: vscode.Uri): string {
 
 /**
  * Keeps a document dirty after a write that sent nothing, without throwing at
- * VS Code: a change made while the write runs (the last character replaced by
- * itself) makes VS Code keep the document dirty when the write returns.
+ * VS Code: a change made while the write runs makes VS Code keep the document
+ * dirty when the write returns. The change leaves the text as it was (a space
+ * added at the end and taken away again; an edit of a text by itself would be
+ * no change at all).
  */
 async function keepDirty(uri: vscode.Uri): Promise<void> {
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  const length = doc?.getText().length ?? 0;
-  if (!doc || !length) return;
-  const last = new vscode.Range(doc.positionAt(length - 1), doc.positionAt(length));
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(uri, last, doc.getText(last));
-  await vscode.workspace.applyEdit(edit);
+  if (!doc) return;
+  const end = doc.positionAt(doc.getText().length);
+  const add = new vscode.WorkspaceEdit();
+  add.insert(uri, end, ' ');
+  const remove = new vscode.WorkspaceEdit();
+  remove.delete(uri, new vscode.Range(end, end.translate(0, 1)));
+  if (!(await vscode.workspace.applyEdit(add)) || !(await vscode.workspace.applyEdit(remove))) log().warn(`${uri.path}: could not keep the unsent edit marked unsaved`);
 }
 
 function parsed(text: string): BaseInfo | undefined {

@@ -26,4 +26,4 @@ export function notify(level: 'info' | 'warning' | 'error', message: string, ...
   );
 }
 
-export const showLogAction: MessageAction = { title: 'Show Log', run: () => log().show() };
+export const showLogAction: MessageAction = { title: vscode.l10n.t('Show Log'), run: () => log().show() };

@@ -92,7 +92,11 @@ class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocumentCont
     return 'entry' in node ? { group: node.entry.action } : undefined;
   }
 
-  /** Ticks: a group's box ticks its entries (VS Code passes them along). */
+  /**
+   * Ticks, kept by hand (`manageCheckboxStateManually`): a group's box ticks or unticks its
+   * entries; an entry's box only itself (VS Code would otherwise report the group as unticked
+   * with it, and its other entries with it).
+   */
   check(items: ReadonlyArray<[Node, vscode.TreeItemCheckboxState]>): void {
     for (const [node, state] of items) {
       const on = state === vscode.TreeItemCheckboxState.Checked;
@@ -100,6 +104,7 @@ class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocumentCont
       else for (const e of this.entriesOf(node.group)) e.selected = on;
     }
     if (this.view && this.shown) this.view.message = summaryLine(this.shown.plan);
+    this.changed.fire(undefined);
   }
 
   private entriesOf(action: PlanAction): PlanEntry[] {
@@ -154,7 +159,7 @@ function summaryLine(plan: Plan): string {
 export const planView = new PlanView();
 
 export function registerPlanView(): vscode.Disposable[] {
-  const view = vscode.window.createTreeView('oms.plan', { treeDataProvider: planView, manageCheckboxStateManually: false });
+  const view = vscode.window.createTreeView('oms.plan', { treeDataProvider: planView, manageCheckboxStateManually: true });
   planView.view = view;
   return [
     view,

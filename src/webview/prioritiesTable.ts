@@ -13,6 +13,7 @@ import { applyEdits, checkEdits, RowEdit, rowsOf, statusOptions } from '../model
 import type { InputScannerInfo } from '../model/types';
 import { validate, formatErrors } from '../validation/validator';
 import { notify } from '../ui/notify';
+import { stepDone } from '../walkthrough';
 import { conflictText, mergedText, notSavedText, savedText, unchangedText } from '../objects/saveMessages';
 
 /** From the webview. */
@@ -111,6 +112,7 @@ export class PrioritiesTable {
     // The scanner the table shows is the edit's base: a change made meanwhile elsewhere merges in.
     const { outcome: result, tookTheirs } = await this.s.saves.saveMerging({ address: this.address, edit: edited, base: version, options: { notStored: 'ignore' } }, scanner, name);
     if (result.status === 'saved' || result.status === 'unchanged') {
+      stepDone('savedPriorities');
       this.scanner = result.object as InputScannerInfo;
       const text = result.status === 'unchanged' ? unchangedText(name) : tookTheirs ? mergedText(name, this.scanner, tookTheirs) : savedText(name, this.scanner);
       return this.post({ level: 'info', text });
@@ -144,37 +146,65 @@ export class PrioritiesTable {
     const webview = this.panel.webview;
     const media = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.s.context.extensionUri, 'media', file));
     const nonce = newNonce();
+    const t = (text: string) => html(vscode.l10n.t(text));
     return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${vscode.env.language}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link href="${media('priorities.css').toString()}" rel="stylesheet">
-<title>Scanner priorities</title>
+<title>${t('Scanner priorities')}</title>
 </head>
-<body>
+<body data-l10n="${html(JSON.stringify(scriptStrings()))}">
+<main>
 <header>
-  <h1 id="title">Loading…</h1>
+  <h1 id="title">${t('Loading…')}</h1>
   <span id="version"></span>
 </header>
-<p class="hint">Tab moves between cells, Up and Down move between rows; in Status, Enter or Space opens the list and typing picks a status. Ctrl+S saves. Nothing is sent until you save.</p>
-<table id="table" aria-describedby="title">
-  <thead><tr>
-    <th scope="col">#</th><th scope="col">Label</th><th scope="col">Resistance range</th><th scope="col">Priority</th><th scope="col">Status</th>
+<p class="hint" id="hint">${t('Tab moves between cells, Up and Down move between rows; in Status, Enter or Space opens the list and typing picks a status. Ctrl+S saves. Nothing is sent until you save.')}</p>
+<table id="table" role="grid" aria-labelledby="title" aria-describedby="hint" aria-colcount="5">
+  <thead><tr role="row" aria-rowindex="1">
+    <th scope="col" role="columnheader" aria-colindex="1"><span aria-hidden="true">#</span><span class="visually-hidden">${t('Row')}</span></th>
+    <th scope="col" role="columnheader" aria-colindex="2">${t('Label')}</th>
+    <th scope="col" role="columnheader" aria-colindex="3">${t('Resistance range')}</th>
+    <th scope="col" role="columnheader" aria-colindex="4">${t('Priority')}</th>
+    <th scope="col" role="columnheader" aria-colindex="5">${t('Status')}</th>
   </tr></thead>
   <tbody id="rows"></tbody>
 </table>
 <div class="actions">
-  <button id="save" type="button" disabled>Save</button>
-  <button id="revert" type="button" class="secondary" disabled>Revert</button>
-  <button id="reload" type="button" class="secondary">Reload from Server</button>
+  <button id="save" type="button" disabled>${t('Save')}</button>
+  <button id="revert" type="button" class="secondary" disabled>${t('Revert')}</button>
+  <button id="reload" type="button" class="secondary">${t('Reload from Server')}</button>
 </div>
 <p id="status" role="status" aria-live="polite"></p>
+<div id="announce" class="visually-hidden" aria-live="polite" aria-atomic="true"></div>
+</main>
 <script nonce="${nonce}" src="${media('priorities.js').toString()}"></script>
 </body>
 </html>`;
   }
+}
+
+/** What media/priorities.js says, in the user's language (`{0}` and so on filled in there). */
+function scriptStrings(): Record<string, string> {
+  return {
+    version: vscode.l10n.t('version {0}'),
+    row: vscode.l10n.t('row {0} ({1})'),
+    labelOf: vscode.l10n.t('Label of {0}'),
+    priorityOf: vscode.l10n.t('Priority of {0}'),
+    statusOf: vscode.l10n.t('Status of {0}'),
+    notWhole: vscode.l10n.t('Priority in row {0} must be a whole number'),
+    saving: vscode.l10n.t('Saving…'),
+    reloading: vscode.l10n.t('Reloading…'),
+    back: vscode.l10n.t("{0}: {1}, back to the server's value"),
+    changed: vscode.l10n.t('{0}: {1}, was {2}, not saved yet'),
+  };
+}
+
+function html(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function newNonce(): string {

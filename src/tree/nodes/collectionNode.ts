@@ -10,6 +10,7 @@ import { LoadMoreNode, Paged } from './loadMoreNode';
 import { MessageNode } from './messageNode';
 import { contextValue, spoken, TreeNode } from './node';
 import { ObjectNode } from './objectNode';
+import { kindsLabel } from '../../localized';
 
 export class CollectionNode implements Paged {
   readonly id: string;
@@ -24,14 +25,14 @@ export class CollectionNode implements Paged {
   }
 
   getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.kind.pluralLabel, vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(kindsLabel(this.kind), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.kind.icon);
     const loaded = `${this.pager.items.length}${this.pager.hasMore ? '+' : ''}`;
-    if (this.filter) item.description = `“${this.filter}”: ${this.pager.started ? `${this.shown().length} of ${loaded}` : 'filtered'}`;
+    if (this.filter) item.description = `“${this.filter}”: ${this.pager.started ? vscode.l10n.t('{0} of {1}', this.shown().length, loaded) : vscode.l10n.t('filtered')}`;
     else if (this.pager.started) item.description = loaded;
     item.accessibilityInformation = spoken(
-      vscode.l10n.t('Group {0}', this.kind.pluralLabel),
+      vscode.l10n.t('Group {0}', kindsLabel(this.kind)),
       this.pager.started && vscode.l10n.t('{0} loaded', this.pager.items.length),
       this.pager.hasMore && vscode.l10n.t('more to load'),
       this.filter && vscode.l10n.t('filtered by “{0}”: {1} shown', this.filter, this.shown().length),
@@ -50,7 +51,9 @@ export class CollectionNode implements Paged {
     const nodes: TreeNode[] = this.shown().map((o) => new ObjectNode(this, this.kind, this.connectionId, this.folderKey, o, this.ctx));
     if (this.pager.hasMore) nodes.push(new LoadMoreNode(this, this.pager.items.length));
     if (!nodes.length) {
-      const none = this.filter ? `No ${this.kind.pluralLabel.toLowerCase()} named like “${this.filter}”` : `No ${this.kind.pluralLabel.toLowerCase()}`;
+      const none = this.filter
+        ? vscode.l10n.t('No {0} named like “{1}”', kindsLabel(this.kind).toLocaleLowerCase(), this.filter)
+        : vscode.l10n.t('No {0}', kindsLabel(this.kind).toLocaleLowerCase());
       nodes.push(new MessageNode(this, `${this.id}/empty`, none, { icon: 'info' }));
     }
     return nodes;

@@ -23,8 +23,8 @@ export class FolderNode implements TreeNode {
     const item = new vscode.TreeItem(this.folder.CommonName || this.folderKey, this.isRoot ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.isRoot ? 'root-folder' : 'folder');
-    item.description = this.isRoot ? 'instance' : undefined;
-    item.tooltip = `${this.folder.CommonName ?? ''}\nKey: ${this.folderKey}`;
+    item.description = this.isRoot ? vscode.l10n.t('instance') : undefined;
+    item.tooltip = `${this.folder.CommonName ?? ''}\n${vscode.l10n.t('Key: {0}', this.folderKey)}`;
     const name = this.folder.CommonName || this.folderKey;
     item.accessibilityInformation = spoken(this.isRoot ? vscode.l10n.t('Instance {0}', name) : vscode.l10n.t('Folder {0}', name));
     item.contextValue = contextValue('oms-folder', this.isRoot && 'root');

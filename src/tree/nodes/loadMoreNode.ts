@@ -14,11 +14,11 @@ export class LoadMoreNode implements TreeNode {
   }
 
   getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(vscode.l10n.t('Load more…'), vscode.TreeItemCollapsibleState.None);
     item.id = this.id;
-    item.description = `${this.loaded} loaded`;
+    item.description = vscode.l10n.t('{0} loaded', this.loaded);
     item.iconPath = new vscode.ThemeIcon('ellipsis');
-    item.command = { command: 'oms.loadMore', title: 'Load More', arguments: [this.parent] };
+    item.command = { command: 'oms.loadMore', title: vscode.l10n.t('Load More'), arguments: [this.parent] };
     item.accessibilityInformation = spoken(vscode.l10n.t('Load more'), vscode.l10n.t('{0} loaded', this.loaded));
     item.contextValue = 'oms-loadMore';
     return item;

@@ -8,6 +8,7 @@ import { errorNode } from './errorNode';
 import { MessageNode } from './messageNode';
 import { contextValue, spoken, TreeNode } from './node';
 import { NoteNode } from './noteNode';
+import { kindLabel } from '../../localized';
 
 export class ObjectNode implements TreeNode {
   readonly id: string;
@@ -22,7 +23,7 @@ export class ObjectNode implements TreeNode {
   }
 
   get name(): string {
-    return this.object.CommonName || this.object.Key || '(unnamed)';
+    return this.object.CommonName || this.object.Key || vscode.l10n.t('(unnamed)');
   }
 
   get uri(): vscode.Uri {
@@ -34,13 +35,13 @@ export class ObjectNode implements TreeNode {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.kind.icon);
     const described = descriptionOf(this.kind, this.object);
-    item.description = described ?? `v${this.object.ConcurrencyVersion ?? '?'}`;
+    item.description = described ?? vscode.l10n.t('v{0}', this.object.ConcurrencyVersion ?? '?');
     item.tooltip = this.tooltip();
-    item.command = { command: 'oms.openObject', title: 'Open', arguments: [this] };
+    item.command = { command: 'oms.openObject', title: vscode.l10n.t('Open'), arguments: [this] };
     item.contextValue = contextValue('oms-object', `kind-${this.kind.id}`, ...this.kind.operations, ...this.kind.actions);
     item.resourceUri = this.uri;
     item.accessibilityInformation = spoken(
-      `${this.kind.label} ${this.name}`,
+      `${kindLabel(this.kind)} ${this.name}`,
       described ?? vscode.l10n.t('version {0}', this.object.ConcurrencyVersion ?? '?'),
       this.unsaved() && vscode.l10n.t('unsaved changes'),
       this.ctx?.connections.get(this.connectionId)?.info.production && vscode.l10n.t('production'),
@@ -63,8 +64,8 @@ export class ObjectNode implements TreeNode {
     try {
       const notes = await connection.client.notes(this.kind, this.folderKey, this.address.key);
       if (!notes.length) {
-        return [new MessageNode(this, `${this.id}/no-notes`, 'No notes: Add Note…', {
-          icon: 'note', command: { command: 'oms.addNote', title: 'Add Note…', arguments: [this] },
+        return [new MessageNode(this, `${this.id}/no-notes`, vscode.l10n.t('No notes: Add Note…'), {
+          icon: 'note', command: { command: 'oms.addNote', title: vscode.l10n.t('Add Note…'), arguments: [this] },
         })];
       }
       return notes.map((n, i) => new NoteNode(this, n, i));
@@ -76,11 +77,11 @@ export class ObjectNode implements TreeNode {
   private tooltip(): vscode.MarkdownString {
     const o = this.object;
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${escape(this.name)}**  \n${this.kind.label}\n\n`);
+    md.appendMarkdown(`**${escape(this.name)}**  \n${escape(kindLabel(this.kind))}\n\n`);
     md.appendMarkdown(`| | |\n|---|---|\n`);
-    md.appendMarkdown(`| Key | \`${o.Key}\` |\n| Version | ${o.ConcurrencyVersion ?? '—'} |\n`);
+    md.appendMarkdown(`| ${vscode.l10n.t('Key')} | \`${o.Key}\` |\n| ${vscode.l10n.t('Version')} | ${o.ConcurrencyVersion ?? '—'} |\n`);
     if (this.kind.describedBy) md.appendMarkdown(`| ${this.kind.describedBy} | ${escape(display(o[this.kind.describedBy]))} |\n`);
-    if (o.Tags?.length) md.appendMarkdown(`| Tags | ${o.Tags.map(escape).join(', ')} |\n`);
+    if (o.Tags?.length) md.appendMarkdown(`| ${vscode.l10n.t('Tags')} | ${o.Tags.map(escape).join(', ')} |\n`);
     return md;
   }
 }

@@ -9,6 +9,7 @@ import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { log, onCleanup, startProcess, waitForLine } from './procs';
 import { runUiChecks, UiCheck } from './uiChecks';
+import { inPseudoLanguage, pseudoLocale } from './l10n';
 
 export interface HostRun {
   repo: string;
@@ -99,6 +100,8 @@ async function startServer(hostDir: string, run: HostRun): Promise<{ port: numbe
     '--server-data-dir', path.join(run.tmp, 'server'),
     '--extensions-dir', path.join(run.tmp, 'extensions'),
     '--logsPath', path.join(run.diag, 'vscode-logs'),
+    // The extension host's language (its l10n bundle); the window's is set in the page (inPseudoLanguage).
+    ...(pseudoLocale ? ['--locale', pseudoLocale] : []),
   ];
   // Auto-save on, as many users have it (and the web build's default): nothing may reach the service by it.
   fs.mkdirSync(path.join(run.tmp, 'user', 'User'), { recursive: true });
@@ -154,6 +157,7 @@ export async function runInChromium(run: HostRun, hostDir: string): Promise<{ ex
   const look = async () => {
     // A fresh browser context: no view/tree state restored from the test window.
     const lookContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    if (pseudoLocale) await inPseudoLanguage(lookContext);
     const p = await lookContext.newPage();
     recordConsole(p, consoleFile, 'look');
     await p.goto(workbenchUrl(server, run, false));

@@ -21,6 +21,7 @@ import { log, stopAll } from './procs';
 import { trustPrivateCa } from './privateCa';
 import { startSandbox } from './sandbox';
 import { extractZip } from './zip';
+import { addPseudoBundles, pseudoLocale, readManifest } from './l10n';
 
 const repo = path.resolve(__dirname, '..', '..', '..');
 const diag = path.join(repo, '.diagnostics', 'integration');
@@ -100,7 +101,8 @@ async function main(): Promise<number> {
     const unpacked = path.join(tmp, 'vsix');
     const files = extractZip(vsix, unpacked);
     const extensionPath = path.join(unpacked, 'extension');
-    const manifest = JSON.parse(fs.readFileSync(path.join(extensionPath, 'package.json'), 'utf8')) as Manifest;
+    if (pseudoLocale) addPseudoBundles(repo, extensionPath);
+    const manifest = readManifest<Manifest>(extensionPath);
     log(`testing ${path.relative(repo, vsix) || vsix} (${files.length} files) unpacked in ${tmp}`);
 
     const testsEntry = await compileTests(outDir);

@@ -2,6 +2,7 @@
 // keyboard only, the result read from the sandbox. Each one counts as a test.
 import type { Page } from 'playwright-core';
 import { get, send, outbox, menuItem, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, activeTabDirty, notification, revertActive, input, activeTab, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './uiHelpers';
+import { homeChecks } from './uiHome';
 
 import { bulkChecks } from './uiBulk';
 import { clientChecks } from './uiClient';
@@ -10,7 +11,7 @@ import { houseChecks } from './uiHouse';
 import { planChecks } from './uiPlan';
 
 /** Each area's own checks (`ui<Area>.ts`): one import and one entry here. */
-const areas: UiCheckList[] = [defectChecks, houseChecks, clientChecks, planChecks, bulkChecks];
+const areas: UiCheckList[] = [defectChecks, houseChecks, clientChecks, planChecks, bulkChecks, homeChecks];
 
 export type { UiCheck } from './uiHelpers';
 

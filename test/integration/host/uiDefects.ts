@@ -7,9 +7,19 @@ const tree = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 
 /** The Objects view in front: its activity-bar item, unless it is in front already (a second click would hide it). */
 async function showObjects(page: Page): Promise<void> {
-  const shown = await page.locator('.sidebar .title-actions .action-label[aria-label="Collapse All"]').first().isVisible().catch(() => false);
-  if (!shown) await page.locator('.part.activitybar .action-item a[aria-label^="OMS"], .part.activitybar .action-item[aria-label^="OMS"]').first().click();
-  await page.locator('.sidebar .title-actions .action-label[aria-label="Collapse All"]').first().waitFor({ timeout: 10_000 });
+  // The connection's row (the Explorer has level-1 rows too).
+  const connection = tree(page).filter({ hasText: /^\s*Sandbox/ }).and(page.locator('[aria-level="1"]')).first();
+  if (!(await connection.isVisible().catch(() => false))) {
+    await page.locator('.part.activitybar .action-item a[aria-label^="OMS"], .part.activitybar .action-item[aria-label^="OMS"]').first().click();
+  }
+  await connection.waitFor({ timeout: 10_000 });
+}
+
+/** The Objects view's Collapse All (in the view's title, or its section header when the container holds more views). */
+async function collapseAll(page: Page): Promise<void> {
+  const header = page.locator('.sidebar .pane-header', { hasText: 'Objects' }).first();
+  if (await header.isVisible().catch(() => false)) await header.hover();
+  await page.locator('.sidebar .action-label[aria-label="Collapse All"]').first().click();
 }
 
 /** Collapse All, then open the connection and its instance: the root's folders and kinds show at level 3. */
@@ -18,7 +28,7 @@ async function treeFromTop(page: Page): Promise<void> {
   await palette(page, 'View: Close All Editors');
   const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" }).first();
   while (await dontSave.waitFor({ timeout: 1_000 }).then(() => true, () => false)) await dontSave.click();
-  await page.locator('.sidebar .title-actions .action-label[aria-label="Collapse All"]').first().click();
+  await collapseAll(page);
   for (const label of ['Sandbox', 'Demo Instance']) {
     const row = tree(page).filter({ hasText: label }).first();
     await row.click();

@@ -81,20 +81,42 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
 
   // Edit a priority in three files (keyboard, in the editor), delete the fourth.
   const [a, b, c, d] = scanners;
-  const wanted = (s: any) => (s.InputScannerReportingPriorities[0].Priority + 1) % 10;
-  for (const s of [a, b, c]) await editPriority(page, fileOf(s.Key), wanted(s));
-  await until('the three edits on disk', () => Promise.resolve([a, b, c].every((s) => fs.readFileSync(path.join(dir, fileOf(s.Key)), 'utf8').includes(`"Priority": ${wanted(s)},`))));
+  // 7: a priority no demo scanner has, so the edit is a change whichever row it lands on.
+  for (const s of [a, b, c]) await editPriority(page, fileOf(s.Key), 7);
+  // Which row each edit hit (the find lands on a row's Priority): exactly one value changed per file.
+  const rowsOf = (s: any): number[] => JSON.parse(fs.readFileSync(path.join(dir, fileOf(s.Key)), 'utf8')).InputScannerReportingPriorities.map((r: any) => r.Priority);
+  const editedRow = (s: any) => {
+    const before = s.InputScannerReportingPriorities.map((r: any) => r.Priority);
+    const changed = rowsOf(s).flatMap((p, i) => (p !== before[i] ? [i] : []));
+    return changed.length === 1 ? changed[0] : undefined;
+  };
+  await until('the three edits on disk', () => Promise.resolve([a, b, c].every((s) => editedRow(s) !== undefined)));
+  const edits = new Map([a, b, c].map((s) => [s.Key, { row: editedRow(s)!, value: rowsOf(s)[editedRow(s)!] }]));
   await palette(page, 'View: Close All Editors');
   fs.rmSync(path.join(dir, fileOf(d.Key)));
 
   // Plan: 3 updates, no delete until deletes are included.
   await palette(page, 'OMS: Plan Changes');
+  // The Objects view folded: the Object Changes view gets the side bar (its rows are drawn only when in view).
   await planRow(page, 'Update (3)').waitFor({ timeout: 20_000 });
+  await page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first().click();
   await planRow(page, 'Deleted files, not sent (1)').waitFor({ timeout: 5_000 });
   if (await planPane(page).locator('.monaco-list-row', { hasText: /^\s*Delete \(/ }).count()) throw new Error('a delete shown before deletes were included');
   await planAction(page, 'Include Deletes');
   await planRow(page, /Delete \(1\)/).waitFor({ timeout: 20_000 });
+  // For the README: the side bar wider, an update opened beside the server's version.
+  const sash = await page.locator('.part.sidebar').boundingBox();
+  if (sash) {
+    await page.mouse.move(sash.x + sash.width + 1, 400);
+    await page.mouse.down();
+    await page.mouse.move(sash.x + sash.width + 260, 400, { steps: 5 });
+    await page.mouse.up();
+  }
+  await planRow(page, a.CommonName).locator('.label-name').first().click();
+  await page.locator('.editor-group-container.active .monaco-diff-editor').first().waitFor({ timeout: 10_000 });
+  await page.waitForTimeout(1_000);
   await page.screenshot({ path: `${diag}/plan.png` });
+  await palette(page, 'View: Close All Editors');
 
   // Untick c.
   const rowC = planRow(page, c.CommonName);
@@ -103,7 +125,8 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
   // Dry run: the requests listed, nothing sent.
   await planAction(page, 'Apply (Dry Run)');
   const dry = await until('the dry-run document', async () => {
-    const text = await page.locator('.editor-group-container.active .view-lines').first().innerText().catch(() => '');
+    // Monaco draws spaces as no-break spaces.
+    const text = (await page.locator('.editor-group-container.active .view-lines').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
     return text.includes('Nothing was sent') && text;
   });
   const puts = (dry.match(/-X PUT/g) ?? []).length;
@@ -123,7 +146,8 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
       return o.ConcurrencyVersion !== s.ConcurrencyVersion && o;
     }, 20_000);
     if (now.ConcurrencyVersion !== s.ConcurrencyVersion + 1) throw new Error(`${s.CommonName}: version ${now.ConcurrencyVersion}, expected ${s.ConcurrencyVersion + 1}`);
-    if (now.InputScannerReportingPriorities[0].Priority !== wanted(s)) throw new Error(`${s.CommonName}: priority ${now.InputScannerReportingPriorities[0].Priority}`);
+    const { row, value } = edits.get(s.Key)!;
+    if (now.InputScannerReportingPriorities[row].Priority !== value) throw new Error(`${s.CommonName}: row ${row + 1} priority ${now.InputScannerReportingPriorities[row].Priority}, expected ${value}`);
   }
   for (const s of [c, d]) if ((await get(env, at(s.Key))).ConcurrencyVersion !== s.ConcurrencyVersion) throw new Error(`${s.CommonName} changed`);
 
