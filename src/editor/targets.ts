@@ -5,7 +5,9 @@
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import type { ObjectFileSystem } from '../fs/objectFileSystem';
 import { ObjectAddress, objectUri } from '../fs/objectUri';
+import { showCurrent } from '../objects/openCurrent';
 import { Kind, kind as kindOf, kindByCollection } from '../model/kinds';
 import { leavesBase, parseHref } from '../model/routes';
 import type { IndexEntry, ObjectIndex } from '../search/objectIndex';
@@ -66,7 +68,7 @@ export async function follow(s: Services, target: Target): Promise<void> {
     // The tab is named after the object: from the index, else as the service has it.
     const name = s.search.existing(target.connectionId)?.entry(target.key)?.name
       ?? (await connection.client.get(target.kind, target.folderKey, target.key)).CommonName ?? target.key;
-    await openObjectDocument(target, name);
+    await openObjectDocument(s.fs, target, name);
     return;
   }
   if (target.type === 'object' || target.type === 'folder') {
@@ -91,8 +93,9 @@ export async function follow(s: Services, target: Target): Promise<void> {
 }
 
 /** Opens an object's document (a preview tab named after the object). */
-export async function openObjectDocument(address: ObjectAddress, name: string): Promise<vscode.Uri> {
+export async function openObjectDocument(fs: ObjectFileSystem, address: ObjectAddress, name: string): Promise<vscode.Uri> {
   const uri = objectUri(address, name);
+  await showCurrent(fs, uri);
   await showJson(uri, { preview: true });
   return uri;
 }

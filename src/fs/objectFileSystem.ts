@@ -140,11 +140,15 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     return this.bases.get(uri.toString()) ?? this.drafts.get(uri.toString())?.created;
   }
 
+  /** The object as the server holds it now. */
+  async serverObject(uri: vscode.Uri): Promise<BaseInfo> {
+    const { address } = this.resolve(uri);
+    return this.call(() => this.connections.require(address.connectionId).client.get(address.kind, address.folderKey, address.key), 'read');
+  }
+
   /** The server's current version as a document shows it (for Compare). */
   async serverText(uri: vscode.Uri): Promise<string> {
-    const { address } = this.resolve(uri);
-    const object = await this.call(() => this.connections.require(address.connectionId).client.get(address.kind, address.folderKey, address.key), 'read');
-    return documentText(object);
+    return documentText(await this.serverObject(uri));
   }
 
   // Not a hierarchy: directories are not browsed through the file system.
