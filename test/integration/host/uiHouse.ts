@@ -161,6 +161,7 @@ async function editorSaveMerges(page: Page, env: Env, diag: string): Promise<voi
   // The same field changed on both sides (the first range's priority): the user is asked; Escape sends nothing and keeps the edit.
   const row0 = both.InputScannerReportingPriorities.map((p: any, i: number) => (i === 0 ? { ...p, Priority: p.Priority + 500 } : p));
   await send(env, 'PUT', at, { ...both, InputScannerReportingPriorities: row0 });
+  await page.keyboard.press('Control+Home'); // the search starts at the top: the first range's priority
   await cursorAfter(page, '"Priority": ');
   await page.keyboard.type('9');
   await page.keyboard.press('Control+s');
