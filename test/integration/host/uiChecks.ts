@@ -6,7 +6,7 @@ import { homeChecks } from './uiHome';
 
 import { bulkChecks } from './uiBulk';
 import { clientChecks } from './uiClient';
-import { defectChecks } from './uiDefects';
+import { defectChecks, treeFromTop } from './uiDefects';
 import { houseChecks } from './uiHouse';
 import { planChecks } from './uiPlan';
 
@@ -439,7 +439,7 @@ async function pushNamesFolder(page: Page, env: Env): Promise<void> {
     if (answer) await input(page).fill(answer);
     await page.keyboard.press('Enter');
   }
-  const send = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Send' }).first();
+  const send = page.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Send/ }).first();
   await send.waitFor({ timeout: 10_000 });
   const text = await send.innerText();
   await page.keyboard.press('Escape');
@@ -503,6 +503,10 @@ export async function runUiChecks(page: Page, env: Env, diag: string): Promise<U
   const results: UiCheck[] = [];
   for (const [title, check] of checks.filter(([title]) => !grep || title.includes(grep))) {
     try {
+      // Each check starts from the same window: no editors, the tree collapsed to the root's groups
+      // (what one check leaves open, such as a group of 113 scanners, must not hide another's rows).
+      await page.keyboard.press('Escape');
+      await treeFromTop(page);
       await check();
       results.push({ title, ok: true });
     } catch (e) {

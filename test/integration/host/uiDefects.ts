@@ -23,7 +23,7 @@ async function collapseAll(page: Page): Promise<void> {
 }
 
 /** Collapse All, then open the connection and its instance: the root's folders and kinds show at level 3. */
-async function treeFromTop(page: Page): Promise<void> {
+export async function treeFromTop(page: Page): Promise<void> {
   await showObjects(page);
   await palette(page, 'View: Close All Editors');
   const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" }).first();
