@@ -6,7 +6,7 @@ import { homeChecks } from './uiHome';
 
 import { bulkChecks } from './uiBulk';
 import { clientChecks } from './uiClient';
-import { defectChecks, treeFromTop } from './uiDefects';
+import { collapseAll, defectChecks, treeFromTop } from './uiDefects';
 import { houseChecks } from './uiHouse';
 import { planChecks } from './uiPlan';
 
@@ -307,7 +307,7 @@ async function tidyForReadme(page: Page): Promise<void> {
   const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" }).first();
   while (await dontSave.waitFor({ timeout: 1_000 }).then(() => true, () => false)) await dontSave.click();
   await palette(page, 'Notifications: Clear All Notifications');
-  await page.locator('.sidebar .title-actions .action-label[aria-label="Collapse All"]').first().click();
+  await collapseAll(page);
   for (const label of ['Sandbox', 'Demo Instance']) {
     const row = page.locator('.sidebar .monaco-list-row', { hasText: label }).first();
     await row.click();

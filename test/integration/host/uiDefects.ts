@@ -16,7 +16,7 @@ async function showObjects(page: Page): Promise<void> {
 }
 
 /** The Objects view's Collapse All (in the view's title, or its section header when the container holds more views). */
-async function collapseAll(page: Page): Promise<void> {
+export async function collapseAll(page: Page): Promise<void> {
   const header = page.locator('.sidebar .pane-header', { hasText: 'Objects' }).first();
   if (await header.isVisible().catch(() => false)) await header.hover();
   await page.locator('.sidebar .action-label[aria-label="Collapse All"]').first().click();
