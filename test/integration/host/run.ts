@@ -7,7 +7,7 @@
 // (@vscode/test-electron), else the offline VS Code server build in headless Chromium
 // (scripts/install-host.sh). Force one with OMS_IT_HOST=electron|chromium.
 // Other knobs: OMS_VSIX (a .vsix to test), OMS_TEST_GREP (mocha grep),
-// OMS_IT_TIMEOUT_MS (whole run, default 600000), OMS_IT_NO_SANDBOX=1 (development only).
+// OMS_IT_TIMEOUT_MS (whole run, default 1200000), OMS_IT_NO_SANDBOX=1 (development only).
 // Diagnostics go to .diagnostics/integration/ (replaced on each run).
 import * as esbuild from 'esbuild';
 import * as fs from 'fs';
@@ -25,7 +25,7 @@ import { addPseudoBundles, pseudoLocale, readManifest } from './l10n';
 
 const repo = path.resolve(__dirname, '..', '..', '..');
 const diag = path.join(repo, '.diagnostics', 'integration');
-const timeoutMs = Number(process.env.OMS_IT_TIMEOUT_MS ?? 600_000);
+const timeoutMs = Number(process.env.OMS_IT_TIMEOUT_MS ?? 1_200_000);
 
 function findVsix(): string {
   if (process.env.OMS_VSIX) return path.resolve(process.env.OMS_VSIX);

@@ -11,7 +11,7 @@ import { houseChecks } from './uiHouse';
 import { planChecks } from './uiPlan';
 
 /** Each area's own checks (`ui<Area>.ts`): one import and one entry here. */
-const areas: UiCheckList[] = [defectChecks, houseChecks, clientChecks, planChecks, bulkChecks, homeChecks];
+const areas: UiCheckList[] = [houseChecks, clientChecks, planChecks, bulkChecks, homeChecks, defectChecks];
 
 export type { UiCheck } from './uiHelpers';
 

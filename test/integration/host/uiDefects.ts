@@ -290,6 +290,7 @@ export const defectChecks: UiCheckList = (page, env) => [
   ['ui: defects: Batch-Add flags a second row with the same e-mail and says the blank row; Go to Object finds the person at once', () => batchFlagsDuplicatesAndFindsAtOnce(page, env)],
   ['ui: defects: a Latin-1 CSV asks its encoding, showing the line as each reads; the names arrive as written', () => latin1AskedNotMangled(page, env)],
   ['ui: defects: Batch-Add with every row invalid promises no .people.json file and writes none', () => allInvalidPromisesNoFile(page)],
-  ['ui: defects: Sign Out empties the tree at once; a save then says signed out and sends nothing', () => signOutShowsAtOnce(page, env)],
   ['ui: defects: Load all on a group, a quick edit of one scanner: the group keeps all it loaded', () => loadAllKeptAfterSave(page, env)],
+  // Last: it signs the connection out, and a failure before it signs in again would leave every later check signed out.
+  ['ui: defects: Sign Out empties the tree at once; a save then says signed out and sends nothing', () => signOutShowsAtOnce(page, env)],
 ];
