@@ -5,13 +5,21 @@ import { get, send, menuItem, until, input, palette, floors, goToObject, notific
 
 const tree = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 
-/** The Objects view in front: its activity-bar item, unless it is in front already (a second click would hide it). */
+/**
+ * The Objects view in front, as a person would bring it: the side bar shown (Ctrl+B) if a check hid
+ * it, the OMS activity-bar item only when another container is in front (a second click would hide
+ * the side bar), and the Objects section expanded.
+ */
 async function showObjects(page: Page): Promise<void> {
   // The connection's row (the Explorer has level-1 rows too).
   const connection = tree(page).filter({ hasText: /^\s*Sandbox/ }).and(page.locator('[aria-level="1"]')).first();
-  if (!(await connection.isVisible().catch(() => false))) {
+  if (await connection.isVisible().catch(() => false)) return;
+  if (!(await page.locator('.part.sidebar').isVisible().catch(() => false))) await page.keyboard.press('Control+b');
+  const header = page.locator('.part.sidebar .pane-header', { hasText: /^\s*Objects/ }).first();
+  if (!(await header.isVisible().catch(() => false))) {
     await page.locator('.part.activitybar .action-item a[aria-label^="OMS"], .part.activitybar .action-item[aria-label^="OMS"]').first().click();
   }
+  if ((await header.getAttribute('aria-expanded').catch(() => null)) === 'false') await header.click();
   await connection.waitFor({ timeout: 10_000 });
 }
 
