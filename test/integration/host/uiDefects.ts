@@ -39,8 +39,14 @@ export async function treeFromTop(page: Page): Promise<void> {
   await collapseAll(page);
   for (const label of ['Sandbox', 'Demo Instance']) {
     const row = tree(page).filter({ hasText: label }).first();
-    await row.click();
-    await until(`${label} expanded`, async () => (await row.getAttribute('aria-expanded')) === 'true');
+    await row.waitFor({ timeout: 15_000 });
+    // A click toggles: only a collapsed row is clicked, and again if the click came before the row was drawn.
+    await until(`${label} expanded`, async () => {
+      if ((await row.getAttribute('aria-expanded')) === 'true') return true;
+      await row.click();
+      await page.waitForTimeout(300);
+      return (await row.getAttribute('aria-expanded')) === 'true';
+    });
   }
 }
 
