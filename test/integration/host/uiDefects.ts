@@ -73,7 +73,8 @@ async function loadAllKeptAfterSave(page: Page, env: Env): Promise<void> {
     const count = () => group.locator('.label-description').innerText().catch(() => '');
     await until(`the group to say ${all.length}`, async () => (await count()).trim() === String(all.length), 15_000);
     if ((await group.getAttribute('aria-expanded')) !== 'true') await group.locator('.monaco-tl-twistie').click();
-    const scanner = all.find((o) => o.CommonName === 'Load All Check 0');
+    // The group's first row (always drawn): other checks may have added scanners above the ones added here.
+    const scanner = all[0];
     const row = tree(page).filter({ hasText: scanner.CommonName }).first();
     await row.waitFor({ timeout: 10_000 });
     await row.click({ button: 'right' });
