@@ -1,7 +1,7 @@
 // Checks made as a person would, in the page after the Mocha run: mouse and
 // keyboard only, the result read from the sandbox. Each one counts as a test.
 import type { Page } from 'playwright-core';
-import { get, send, outbox, menuItem, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, activeTabDirty, notification, revertActive, input, activeTab, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './uiHelpers';
+import { get, send, outbox, menuItem, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, typeEdit, activeTabDirty, notification, revertActive, input, activeTab, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './uiHelpers';
 import { homeChecks } from './uiHome';
 
 import { bulkChecks } from './uiBulk';
@@ -114,7 +114,7 @@ async function autoSaveHeldThenCtrlS(page: Page, env: Env): Promise<void> {
   const { at, site } = await rootSite(env);
   await openSiteEditor(page, site.CommonName);
   await cursorAfter(page, '"Tags": [');
-  await page.keyboard.type('"ui-check"');
+  await typeEdit(page, '"ui-check"');
   await page.waitForTimeout(3000);
   if ((await get(env, at)).ConcurrencyVersion !== site.ConcurrencyVersion) throw new Error('auto-save sent a PUT');
   if (!(await activeTabDirty(page))) throw new Error('the tab is not dirty after the held-back auto-save');
@@ -137,7 +137,7 @@ async function notesEditRefused(page: Page, env: Env): Promise<void> {
   const { at, site } = await rootSite(env);
   await openSiteEditor(page, site.CommonName);
   await cursorAfter(page, '"Notes": [');
-  await page.keyboard.type('{"NoteText": "typed"');
+  await typeEdit(page, '{"NoteText": "typed"');
   await page.locator('.editor-instance .squiggly-error').first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Control+s');
   await page.waitForTimeout(1000);
@@ -152,7 +152,7 @@ async function renameMovesTab(page: Page, env: Env): Promise<void> {
   const { at, site } = await rootSite(env);
   await openSiteEditor(page, site.CommonName);
   await cursorAfter(page, `"CommonName": "${site.CommonName}`);
-  await page.keyboard.type(' renamed');
+  await typeEdit(page, ' renamed');
   await page.keyboard.press('Control+s');
   await page.locator('.tabs-container .tab.active', { hasText: `${site.CommonName} renamed.json` }).waitFor({ timeout: 10_000 });
   await until('the old tab title to go', async () => (await page.locator('.tabs-container .tab', { hasText: `${site.CommonName}.json` }).count()) === 0);
@@ -171,7 +171,7 @@ async function draftCreatedOnlyByCtrlS(page: Page, env: Env): Promise<void> {
   const before: any[] = await get(env, `/api/f/${folderKey}/engagesites?pageSize=1000`);
   await newSiteDraft(page);
   await cursorAfter(page, '"Tags": [');
-  await page.keyboard.type('"ui-created"');
+  await typeEdit(page, '"ui-created"');
   await page.waitForTimeout(3000);
   if ((await get(env, `/api/f/${folderKey}/engagesites?pageSize=1000`)).length !== before.length) throw new Error('auto-save created the draft');
   await page.keyboard.press('Control+s');
@@ -193,7 +193,7 @@ async function productionAsksFirst(page: Page, env: Env): Promise<void> {
   await page.locator('.statusbar-item', { hasText: '(production)' }).first().waitFor({ timeout: 10_000 });
   await openSiteEditor(page, site.CommonName);
   await cursorAfter(page, '"Tags": [');
-  await page.keyboard.type('"prod"');
+  await typeEdit(page, '"prod"');
   await page.keyboard.press('Control+s');
   const dialog = page.locator('.monaco-dialog-box', { hasText: /production/ });
   await dialog.waitFor({ timeout: 10_000 });

@@ -1,7 +1,7 @@
 // The defects of issue 26 where a person sees them: each check does what the report did, with mouse and
 // keyboard, and reads the result from the sandbox or the screen.
 import type { Frame, Page } from 'playwright-core';
-import { get, send, menuItem, until, input, palette, floors, goToObject, notification, rootSite, openSiteEditor, cursorAfter, revertActive, activeTabDirty, type Env, type UiCheckList, quickEditFirstPriority } from './uiHelpers';
+import { get, send, menuItem, until, input, palette, floors, goToObject, notification, rootSite, openSiteEditor, cursorAfter, typeEdit, revertActive, activeTabDirty, type Env, type UiCheckList, quickEditFirstPriority } from './uiHelpers';
 
 const tree = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 
@@ -273,7 +273,7 @@ async function signOutShowsAtOnce(page: Page, env: Env): Promise<void> {
   await tree(page).filter({ hasText: /^\s*Engage sites/ }).and(page.locator('[aria-level="3"]')).first().click();
   await openSiteEditor(page, site.CommonName);
   await cursorAfter(page, '"Tags": [');
-  await page.keyboard.type('"signed-out"');
+  await typeEdit(page, '"signed-out"');
   const connection = tree(page).and(page.locator('[aria-level="1"]')).first();
   await connection.click({ button: 'right' });
   await menuItem(page, 'Sign Out');

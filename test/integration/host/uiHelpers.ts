@@ -58,16 +58,28 @@ export async function openSiteEditor(page: Page, name: string): Promise<void> {
   if (await activeTabDirty(page)) await revertActive(page); // left over from a check that failed
 }
 
-/** Puts the cursor right after the first match of `text` (Ctrl+F, Enter, Escape, Right). */
+/**
+ * Puts the cursor right after the first match of `text` in the focused editor
+ * (Ctrl+F, Enter, Escape, Right). Each key waits for the find widget to be in
+ * the state it expects: a fixed pause lost the text to the tree's own find on a busy machine.
+ */
 export async function cursorAfter(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Control+f');
-  await page.waitForTimeout(300);
-  await page.keyboard.press('Control+a');
-  await page.keyboard.type(text);
+  const findInput = page.locator('.editor-widget.find-widget.visible textarea').first();
+  await findInput.waitFor({ timeout: 5_000 });
+  await findInput.fill(text);
+  await page.locator('.editor-widget.find-widget.visible .matchesCount', { hasText: /\d+ of \d+/ }).first().waitFor({ timeout: 5_000 })
+    .catch(() => { throw new Error(`the editor has no ${text}`); });
   await page.keyboard.press('Enter');
-  await page.waitForTimeout(300);
   await page.keyboard.press('Escape');
+  await page.locator('.editor-widget.find-widget.visible').waitFor({ state: 'hidden', timeout: 5_000 });
   await page.keyboard.press('ArrowRight');
+}
+
+/** Types into the focused editor and waits for its tab to show the edit (dirty), so a check never goes on with a lost keystroke. */
+export async function typeEdit(page: Page, text: string): Promise<void> {
+  await page.keyboard.type(text);
+  await until('the typed edit to mark the tab unsaved', () => activeTabDirty(page));
 }
 
 export const activeTabDirty = (page: Page) => page.locator('.tabs-container .tab.active.dirty').count().then((n) => n > 0);

@@ -1,7 +1,7 @@
 // The one save entry, as a person sees it: editors follow a save made elsewhere; a refused or
 // conflicting save is reported once, in our words, with no raw VS Code error after it.
 import type { Page } from 'playwright-core';
-import { get, send, until, menuItem, palette, quickEditFirstPriority, newSiteDraft, floors, goToObject, cursorAfter, activeTabDirty, revertActive, rootSite, openSiteEditor, type Env, type UiCheckList } from './uiHelpers';
+import { get, send, until, menuItem, palette, quickEditFirstPriority, newSiteDraft, floors, goToObject, cursorAfter, typeEdit, activeTabDirty, revertActive, rootSite, openSiteEditor, type Env, type UiCheckList } from './uiHelpers';
 
 const statusVersion = (page: Page) => page.locator('.statusbar-item', { hasText: /· v\d+/ }).first().innerText().catch(() => '');
 // Monaco draws spaces as no-break spaces.
@@ -68,7 +68,7 @@ async function refusedSaveReportedOnce(page: Page, env: Env, diag: string): Prom
   await clearNotifications(page);
   await openObject(page, site.CommonName);
   await cursorAfter(page, '"Tags": [');
-  await page.keyboard.type('oops');
+  await typeEdit(page, 'oops');
   await page.keyboard.press('Control+s');
   await page.waitForTimeout(3000); // past the auto-save delay
   await page.locator('.part.sidebar').first().click({ position: { x: 50, y: 5 } }).catch(() => undefined); // a focus change
@@ -93,7 +93,7 @@ async function conflictAskedOnce(page: Page, env: Env, diag: string): Promise<vo
   await openObject(page, site.CommonName);
   await send(env, 'PUT', at, { ...site, SiteReference: `theirs-${Date.now()}` });
   await cursorAfter(page, '"SiteReference": "');
-  await page.keyboard.type('mine-');
+  await typeEdit(page, 'mine-');
   await page.keyboard.press('Control+s');
   await page.locator('.quick-input-widget', { hasText: 'changed on the server too' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Escape');
@@ -116,10 +116,10 @@ async function saveAllWithInvalidDraft(page: Page, env: Env, diag: string): Prom
   const before: any[] = await get(env, `/api/f/${folderKey}/engagesites?pageSize=1000`);
   await openObject(page, site.CommonName);
   await cursorAfter(page, '"Tags": [');
-  await page.keyboard.type('"save-all"');
+  await typeEdit(page, '"save-all"');
   await newSiteDraft(page);
   await cursorAfter(page, '"Tags": [');
-  await page.keyboard.type('broken');
+  await typeEdit(page, 'broken');
   await palette(page, 'File: Save All');
   await until('the valid edit saved', async () => JSON.stringify((await get(env, at)).Tags).includes('save-all'));
   await page.waitForTimeout(2000);
@@ -150,7 +150,7 @@ async function editorSaveMerges(page: Page, env: Env, diag: string): Promise<voi
   const rows = scanner.InputScannerReportingPriorities.map((p: any, i: number) => (i === 7 ? { ...p, Priority: theirsPriority } : p));
   await send(env, 'PUT', at, { ...scanner, InputScannerReportingPriorities: rows });
   await cursorAfter(page, '"Tags": [');
-  await page.keyboard.type('"merged-ui"');
+  await typeEdit(page, '"merged-ui"');
   await page.keyboard.press('Control+s');
   const both = await until('both edits on the server', async () => {
     const now = await get(env, at);
@@ -167,7 +167,7 @@ async function editorSaveMerges(page: Page, env: Env, diag: string): Promise<voi
   await send(env, 'PUT', at, { ...both, InputScannerReportingPriorities: row0 });
   await page.keyboard.press('Control+Home'); // the search starts at the top: the first range's priority
   await cursorAfter(page, '"Priority": ');
-  await page.keyboard.type('9');
+  await typeEdit(page, '9');
   await page.keyboard.press('Control+s');
   await page.locator('.quick-input-widget', { hasText: 'changed on the server too' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Escape');
