@@ -5,16 +5,17 @@
 import * as vscode from 'vscode';
 import { CollectionNode } from '../tree/nodes/collectionNode';
 import type { Command } from './services';
+import { kindsLabel } from '../localized';
 
 export const filterGroup: Command = {
   id: 'oms.filterGroup',
   async run(_s, group: CollectionNode, text?: string) {
-    if (!(group instanceof CollectionNode)) throw new Error('Filter works on a group of objects in the tree');
+    if (!(group instanceof CollectionNode)) throw new Error(vscode.l10n.t('Filter works on a group of objects in the tree'));
     if (text !== undefined) return group.setFilter(text);
     const before = group.filter;
     const box = vscode.window.createInputBox();
-    box.title = `Filter ${group.kind.pluralLabel}`;
-    box.prompt = 'Part of the name; Enter keeps the filter, Escape restores the previous one';
+    box.title = vscode.l10n.t('Filter {0}', kindsLabel(group.kind));
+    box.prompt = vscode.l10n.t('Part of the name; Enter keeps the filter, Escape restores the previous one');
     box.value = before;
     let accepted = false;
     const disposables = [

@@ -8,7 +8,7 @@ export const reviewChanges: Command = {
   id: 'oms.reviewChanges',
   async run(_s, target?: vscode.Uri) {
     const uri = target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri;
-    if (!uri || uri.scheme !== scheme) throw new Error('Open an object document to review its changes');
+    if (!uri || uri.scheme !== scheme) throw new Error(vscode.l10n.t('Open an object document to review its changes'));
     await compareWithServer(uri);
   },
 };
