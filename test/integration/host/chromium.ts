@@ -9,7 +9,7 @@ import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { log, onCleanup, startProcess, waitForLine } from './procs';
 import { runUiChecks, UiCheck } from './uiChecks';
-import { inPseudoLanguage, pseudoLocale } from './l10n';
+import { addPseudoLanguagePack, pseudoLocale } from './l10n';
 
 export interface HostRun {
   repo: string;
@@ -100,11 +100,12 @@ async function startServer(hostDir: string, run: HostRun): Promise<{ port: numbe
     '--server-data-dir', path.join(run.tmp, 'server'),
     '--extensions-dir', path.join(run.tmp, 'extensions'),
     '--logsPath', path.join(run.diag, 'vscode-logs'),
-    // The extension host's language (its l10n bundle); the window's is set in the page (inPseudoLanguage).
+    // The window's language, and with it the extension host's (its l10n bundle): see addPseudoLanguagePack.
     ...(pseudoLocale ? ['--locale', pseudoLocale] : []),
   ];
   // Auto-save on, as many users have it (and the web build's default): nothing may reach the service by it.
   fs.mkdirSync(path.join(run.tmp, 'user', 'User'), { recursive: true });
+  if (pseudoLocale) addPseudoLanguagePack(path.join(run.tmp, 'user'), path.join(run.tmp, 'pseudo-language-pack'));
   fs.writeFileSync(path.join(run.tmp, 'user', 'User', 'settings.json'), JSON.stringify({ 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 1000 }));
   const child = startProcess(node, args, { cwd: run.workspace, logFile: path.join(run.diag, 'server.log'), env: childEnv(run.env) });
   await waitForLine(child, /Extension host agent listening on|Server bound to/, 60_000, 'VS Code server');
@@ -157,7 +158,6 @@ export async function runInChromium(run: HostRun, hostDir: string): Promise<{ ex
   const look = async () => {
     // A fresh browser context: no view/tree state restored from the test window.
     const lookContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    if (pseudoLocale) await inPseudoLanguage(lookContext);
     const p = await lookContext.newPage();
     recordConsole(p, consoleFile, 'look');
     await p.goto(workbenchUrl(server, run, false));
