@@ -12,6 +12,7 @@ import { masker } from './secrets';
 import { networkReason } from './networkErrors';
 import { leavesBase } from '../model/routes';
 import { l10n } from '../l10n';
+import type { Fetch } from './proxyFetch';
 
 export interface RequestLog {
   method: string;
@@ -40,6 +41,8 @@ interface CommonOptions {
   /** Largest answer read, in bytes after decompression (default 64 MB). */
   maxResponseBytes?: number;
   log?: (entry: RequestLog) => void;
+  /** The fetch for a URL when not Node's (VS Code's) own: the proxy settings VS Code leaves out (proxyFetch.ts). */
+  fetchFor?: (url: URL) => Promise<Fetch> | undefined;
 }
 
 export type HttpOptions = CommonOptions & (
@@ -122,6 +125,7 @@ export function createHttp(options: HttpOptions): Http {
       body = JSON.stringify(req.json);
     }
     if (!req.anonymous && token) headers.Authorization = `Bearer ${token}`;
+    const send = (await options.fetchFor?.(url)) ?? fetch;
 
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
@@ -132,7 +136,7 @@ export function createHttp(options: HttpOptions): Http {
       const log = (status: number | 'error') => options.log?.({ method: req.method, path: logPath, status, ms: Date.now() - started, attempt });
       try {
         // Never follow redirects: the bearer token must reach no other origin.
-        const response = await fetch(url, { method: req.method, headers, body, redirect: 'manual', signal: controller.signal });
+        const response = await send(url, { method: req.method, headers, body, redirect: 'manual', signal: controller.signal });
         const text = await readCapped(response, maxBytes);
         if (text === undefined) {
           log(response.status);

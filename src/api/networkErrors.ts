@@ -29,11 +29,17 @@ function certificate(code: string): string | undefined {
 }
 
 export function networkReason(e: unknown, host: string): NetworkReason {
-  const error = e as { message?: string; cause?: { code?: string; message?: string; cause?: { code?: string; message?: string } } };
+  const error = e as { message?: string; proxyHost?: string; cause?: { code?: string; message?: string; cause?: { code?: string; message?: string } } };
   const cause = error.cause?.cause?.code ? error.cause.cause : error.cause;
   const code = cause?.code ?? '';
   const message = cause?.message ?? error.message ?? String(e);
   const cert = certificate(code);
+  if (cert && error.proxyHost) {
+    return {
+      text: l10n.t("Not connected to {0} through the proxy {1}: {2} ({3}), so nothing was sent. If it is your company's, add its CA to the certificates this system trusts, or turn off the setting http.proxyStrictSSL", host, error.proxyHost, cert, code),
+      transient: false,
+    };
+  }
   if (cert) {
     return {
       text: l10n.t("Not connected to {0}: {1} ({2}), so nothing was sent. If it is yours or your company's, add its CA to the certificates this system trusts (VS Code uses them: setting http.systemCertificates)", host, cert, code),
@@ -43,7 +49,7 @@ export function networkReason(e: unknown, host: string): NetworkReason {
   const proxy = /Proxy response \((\d+)\)/i.exec(message);
   if (proxy) {
     const text = proxy[1] === '407'
-      ? l10n.t('Cannot reach {0}: the proxy (setting http.proxy) answered 407: it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port)', host)
+      ? l10n.t('Cannot reach {0}: the proxy (setting http.proxy) answered 407: it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port, or in http.proxyAuthorization)', host)
       : l10n.t('Cannot reach {0}: the proxy (setting http.proxy) answered {1}', host, proxy[1]);
     return { text, transient: false };
   }

@@ -234,9 +234,10 @@ function extensionDir(page: Page): string {
 }
 
 /**
- * With OMS_IT_LOCALE=qps-ploc (l10n-dev's pseudo bundles, VS Code started with --locale): the tree, an
- * object's menu, the Add Note box, its notification and the Delete Note question hold no English word.
- * Words of the service's data (folder and object names, the connection's name) are not the extension's.
+ * With OMS_IT_LOCALE=qps-ploc (l10n-dev's pseudo bundles, VS Code started with --locale and a pseudo
+ * language pack: see l10n.ts): the tree, an object's menu, the Add Note box, its notification and the
+ * Delete Note question hold no English word. Words of the service's data (folder and object names, the
+ * connection's name, the notes' author) are not the extension's.
  */
 async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void> {
   const nls = JSON.parse(fs.readFileSync(path.join(extensionDir(page), 'package.nls.qps-ploc.json'), 'utf8')) as Record<string, string>;
@@ -244,7 +245,8 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   const { floor1, floor2 } = await floors(env);
   const head = (await get(env, `/api/f/${root.Key}/folders`)) as any[];
   const [scanner] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
-  const data = [root, floor1, floor2, ...head, scanner, { CommonName: 'Sandbox' }].map((o) => o.CommonName as string).join(' ');
+  // The notes' author is the sandbox's user (`<instance>\\admin`).
+  const data = [root, floor1, floor2, ...head, scanner, { CommonName: 'Sandbox' }, { CommonName: 'admin' }].map((o) => o.CommonName as string).join(' ');
   const ours = new Set(data.match(/[A-Za-z]{3,}/g));
   const english: string[] = [];
   const check = (where: string, text: string) => {
@@ -300,9 +302,9 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   await menuItem(page, nls['command.deleteNote.title']);
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 10_000 });
-  check('Delete Note question', (await dialog.locator('.dialog-message-text, .dialog-message-detail, .monaco-button').allInnerTexts()).filter((t) => t !== 'Cancel').join(' | '));
+  check('Delete Note question', (await dialog.locator('.dialog-message-text, .dialog-message-detail, .monaco-button').allInnerTexts()).join(' | '));
   await page.screenshot({ path: `${diag}/pseudo-localized-dialog.png` });
-  await dialog.locator('.monaco-button').filter({ hasNotText: 'Cancel' }).first().click();
+  await dialog.locator('.monaco-button', { hasText: nls['command.deleteNote.title'].replace(/…$/, '').split(' ')[0] }).first().click();
   await until('the note gone', async () => !(await noteRow.isVisible()));
   if (english.length) throw new Error(`not localized: ${english.join('; ')}`);
 }
