@@ -40,9 +40,9 @@ export function bypassesProxy(host: string, noProxy: readonly string[]): boolean
   });
 }
 
-/** The proxy a URL goes through, per the settings and the environment. */
+/** The proxy a URL goes through, per the settings and the environment; loopback never does (VS Code's rule). */
 function proxyOf(url: URL, settings: ProxySettings, env: NodeJS.ProcessEnv): string | undefined {
-  if (settings.support === 'off') return undefined;
+  if (settings.support === 'off' || ['localhost', '127.0.0.1', '[::1]', '[::ffff:7f00:1]'].includes(url.hostname)) return undefined;
   const proxy = settings.proxy || (url.protocol === 'https:' ? env.HTTPS_PROXY || env.https_proxy : env.HTTP_PROXY || env.http_proxy);
   if (!proxy) return undefined;
   const noProxy = [...settings.noProxy, ...(env.NO_PROXY || env.no_proxy || '').split(',')];

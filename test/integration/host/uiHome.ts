@@ -165,8 +165,14 @@ async function walkthroughOnInstall(page: Page, diag: string): Promise<void> {
     await palette(fresh, 'Extensions: Install from VSIX...').catch(failed('Install from VSIX in the palette'));
     const box = input(fresh);
     await box.waitFor({ timeout: 10_000 }).catch(failed('the file dialog'));
-    await box.fill(vsixPath());
-    await fresh.waitForTimeout(500);
+    // The dialog puts its start folder in the box once it has read it: typing before that is lost.
+    await until('the file dialog\'s start folder', async () => (await box.inputValue()).startsWith('/'), 10_000).catch(failed('the file dialog\'s start folder'));
+    await until('the path typed', async () => {
+      if ((await box.inputValue()) === vsixPath()) return true;
+      await box.fill(vsixPath());
+      await fresh.waitForTimeout(300);
+      return false;
+    }, 10_000).catch(failed('the path in the file dialog'));
     await fresh.keyboard.press('Enter');
     const step = (id: string) => fresh.locator(`[data-done-step-id="oms-team.oms-explorer#getStarted#${id}"]`).first();
     // VS Code opens it by itself (the editor area was empty before the install); should it show the
@@ -217,6 +223,8 @@ async function walkthroughOnInstall(page: Page, diag: string): Promise<void> {
     if (await step('goToObject').isVisible()) throw new Error('the walkthrough opened again after a reload');
   } finally {
     await context.close();
+    // The test window, which the other checks go on in, after the install elsewhere.
+    await page.screenshot({ path: `${diag}/walkthrough-test-window.png` });
   }
 }
 

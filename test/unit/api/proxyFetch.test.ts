@@ -122,12 +122,15 @@ test('an HTTPS proxy with a certificate nobody trusts: refused while http.proxyS
   }
 });
 
-test('VS Code\'s own fetch is kept where it applies the settings itself, for hosts in http.noProxy, and with http.proxySupport off', () => {
+test('VS Code\'s own fetch is kept where it applies the settings itself, for loopback and hosts in http.noProxy, and with http.proxySupport off', () => {
   const url = new URL('http://sandbox.oms.test:1/api');
   assert.equal(proxyFetchFor(settings({ proxy: 'http://127.0.0.1:9' }), {})(url), undefined, 'no setting VS Code leaves out');
   assert.equal(proxyFetchFor(settings({ proxy: 'http://127.0.0.1:9', authorization, noProxy: ['.oms.test'] }), {})(url), undefined);
   assert.equal(proxyFetchFor(settings({ proxy: 'http://127.0.0.1:9', authorization, support: 'off' }), {})(url), undefined);
   assert.equal(proxyFetchFor(settings({ authorization }), {})(url), undefined, 'no proxy at all');
+  for (const local of ['http://localhost:1/api', 'http://127.0.0.1:1/api', 'http://[::1]:1/api']) {
+    assert.equal(proxyFetchFor(settings({ proxy: 'http://127.0.0.1:9', authorization }), {})(new URL(local)), undefined, `${local}: loopback is reached directly`);
+  }
   assert.ok(proxyFetchFor(settings({ authorization }), { HTTP_PROXY: 'http://127.0.0.1:9' })(url), 'the environment\'s proxy');
   assert.equal(proxyFetchFor(settings({ authorization }), { HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: 'oms.test' })(url), undefined);
 });
