@@ -2,11 +2,12 @@
 // translators. l10n-dev finds the literal `l10n.t` calls of modules that import it from `vscode` or
 // `@vscode/l10n`; it is handed src/ with our own `l10n` (src/l10n.ts, for modules that also run
 // without VS Code) imported as `@vscode/l10n`. The labels of the kinds registry (shown through
-// src/localized.ts), of the status codes and of the push types are added from those tables.
+// src/localized.ts), of the status codes, the push types and the encodings are added from those tables.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { getL10nJson } from '@vscode/l10n-dev';
 import { kinds } from '../src/model/kinds';
+import { otherEncodings } from '../src/people/encoding';
 import { pushTypeLabels } from '../src/model/pushTypes';
 import { statusCodeLabels } from '../src/model/statusCodes';
 
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
       contents: fs.readFileSync(path.join(e.parentPath, e.name), 'utf8').replace(/from '(?:\.\.?\/)+l10n'/g, "from '@vscode/l10n'"),
     }));
   const messages = (await getL10nJson(sources)) as Record<string, string>;
-  const registries = [...[...kinds.values()].flatMap((k) => [k.label, k.pluralLabel]), ...Object.values(statusCodeLabels), ...Object.values(pushTypeLabels)];
+  const registries = [...[...kinds.values()].flatMap((k) => [k.label, k.pluralLabel]), ...Object.values(statusCodeLabels), ...Object.values(pushTypeLabels), ...otherEncodings.map((e) => e.label)];
   for (const label of registries) messages[label] ??= label;
   fs.writeFileSync(bundle, `${JSON.stringify(messages, null, 2)}\n`);
   console.log(`${path.relative(repo, bundle)}: ${Object.keys(messages).length} strings`);

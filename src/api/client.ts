@@ -31,7 +31,7 @@ export class OmsClient {
     try {
       req = build();
     } catch (e) {
-      if (e instanceof RangeError) throw new ApiError('validation', `${e.message}: refused before sending, it would address another object`);
+      if (e instanceof RangeError) throw new ApiError('validation', l10n.t('{0}: refused before sending, it would address another object', e.message));
       throw e;
     }
     return this.http<T>(req);

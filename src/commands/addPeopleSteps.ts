@@ -44,7 +44,7 @@ export function encodingStep(name: string, bytes: Uint8Array, people: typeof imp
     async prompt(c, ask) {
       const line = problem!.line;
       const items = people.otherEncodings.map((e) => ({
-        label: e.label, id: e.id,
+        label: vscode.l10n.t(e.label), id: e.id,
         detail: new TextDecoder(e.id).decode(bytes).split(/\r\n|\n|\r/)[line - 1]?.slice(0, 120),
       }));
       c.encoding = (await ask.pick({

@@ -265,30 +265,39 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   await page.locator('.monaco-workbench').click({ position: { x: 1100, y: 5 } });
   const rows = page.locator('.part.sidebar .monaco-list-row');
   const row = (level: number, name: string) => page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`, { hasText: name }).first();
-  const expand = async (r: ReturnType<typeof row>) => {
-    await r.waitFor({ timeout: 10_000 });
-    // The twistie: a click on an object's label opens it instead.
-    if ((await r.getAttribute('aria-expanded')) === 'false') await r.locator('.monaco-tl-twistie').first().click();
-    await until('expanded', async () => (await r.getAttribute('aria-expanded')) === 'true');
+  const expand = async (r: ReturnType<typeof row>, what: string) => {
+    await r.waitFor({ timeout: 10_000 }).catch((e: Error) => {
+      throw new Error(`${what} not in the tree: ${e.message.split('\n')[0]}`);
+    });
+    // The twistie (a click on an object's label opens it instead); else the keyboard on the focused row.
+    if ((await r.getAttribute('aria-expanded')) === 'false') {
+      await r.locator('.monaco-tl-twistie').first().click({ timeout: 5_000 }).catch(async () => {
+        await r.click({ button: 'right' });
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('ArrowRight');
+      });
+    }
+    await until(`${what} expanded`, async () => (await r.getAttribute('aria-expanded')) === 'true');
   };
   const headOffice = head.find((f) => f.CommonName === 'Head Office');
-  await expand(row(3, headOffice.CommonName));
-  const floor = row(4, floor1.CommonName);
-  await expand(floor);
+  await expand(row(3, headOffice.CommonName), headOffice.CommonName);
+  await expand(row(4, floor1.CommonName), floor1.CommonName);
   await until('the tree loaded', async () => (await rows.count()) > 8);
   for (const text of await rows.allInnerTexts()) check('tree', text);
   check('view title', await page.locator('.part.sidebar .composite.title').first().innerText());
 
   // The scanner's menu, then Add Note from it: the box, the note, the notification.
   // Floor 1's input scanners: its group with the scanners' icon.
-  await expand(page.locator('.part.sidebar .monaco-list-row[aria-level="5"]:has(.codicon-pulse)').first());
+  await expand(page.locator('.part.sidebar .monaco-list-row[aria-level="5"]:has(.codicon-pulse)').first(), `${floor1.CommonName}'s input scanners`);
   const object = row(6, scanner.CommonName);
   await object.waitFor({ timeout: 10_000 });
   await object.click({ button: 'right' });
   const items = page.locator('.context-view .action-menu-item');
   await items.first().waitFor({ timeout: 10_000 });
   for (const text of await items.allInnerTexts()) check('object menu', text);
-  await menuItem(page, nls['command.addNote.title']);
+  await menuItem(page, nls['command.addNote.title']).catch((e: Error) => {
+    throw new Error(`Add Note in the scanner's menu: ${e.message.split('\n')[0]}`);
+  });
   const box = page.locator('.quick-input-widget');
   await input(page).waitFor({ timeout: 10_000 });
   check('Add Note box', await box.locator('.quick-input-title, .quick-input-message').allInnerTexts().then((t) => t.join(' ')));
@@ -303,7 +312,7 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   await page.keyboard.press('Escape');
 
   // The note in the tree, Delete Note from its menu: the question.
-  await expand(object);
+  await expand(object, scanner.CommonName);
   const noteRow = row(7, note.split(' ')[0]);
   await noteRow.waitFor({ timeout: 10_000 });
   await noteRow.click({ button: 'right' });
@@ -312,7 +321,9 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   await dialog.waitFor({ timeout: 10_000 });
   check('Delete Note question', (await dialog.locator('.dialog-message-text, .dialog-message-detail, .monaco-button').allInnerTexts()).join(' | '));
   await page.screenshot({ path: `${diag}/pseudo-localized-dialog.png` });
-  await dialog.locator('.monaco-button', { hasText: nls['command.deleteNote.title'].replace(/…$/, '').split(' ')[0] }).first().click();
+  await dialog.locator('.monaco-button', { hasText: nls['command.deleteNote.title'].split(' ')[0] }).first().click({ timeout: 10_000 }).catch((e: Error) => {
+    throw new Error(`the Delete button of the question: ${e.message.split('\n')[0]}`);
+  });
   await until('the note gone', async () => !(await noteRow.isVisible()));
   if (english.length) throw new Error(`not localized: ${english.join('; ')}`);
 }
