@@ -113,7 +113,7 @@ export async function objectTarget(s: Services, kindId: KindId | undefined, arg:
 }
 
 async function objectOfUri(s: Services, kindId: KindId | undefined, uri: vscode.Uri): Promise<ObjectTarget> {
-  const address = s.fs.addressOf(uri);
+  const address = s.objectFiles.addressOf(uri);
   if (!address) throw new Error(`${uri.path.split('/').pop() ?? uri.toString()} is not an object of the service`);
   if (kindId && address.kind.id !== kindId) throw new Error(`This command works on ${kindOf(kindId).pluralLabel.toLowerCase()}`);
   const { connection } = await resolveConnection(s, uri);

@@ -13,7 +13,7 @@ export const openPrioritiesTable: Command = {
   id: 'oms.openPrioritiesTable',
   async run(s, target?: unknown) {
     const uri = target instanceof vscode.Uri ? target : target ? undefined : vscode.window.activeTextEditor?.document.uri;
-    const fromDocument = uri && s.fs.addressOf(uri);
+    const fromDocument = uri && s.objectFiles.addressOf(uri);
     if (fromDocument && fromDocument.kind.id !== 'inputScanner') throw new Error(vscode.l10n.t('The priorities table is for input scanners'));
     const address = fromDocument ?? await (async () => {
       const t = await objectTarget(s, 'inputScanner', target);
