@@ -58,9 +58,10 @@ async function userSettings(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Control+W');
 }
 
-function settingsFile(page: Page): string {
+function settingsFile(page: Page, profile: 'checks' | 'fresh' = 'checks'): string {
+  // The runner's profiles (test/integration/host/chromium.ts): <tmp>/profiles/<name> beside <tmp>/workspace.
   const folder = new URL(page.url()).searchParams.get('folder')!;
-  return path.join(path.dirname(folder), 'user', 'User', 'settings.json');
+  return path.join(path.dirname(folder), 'profiles', profile, 'user', 'User', 'settings.json');
 }
 
 async function connectionMenu(page: Page, entry: string): Promise<void> {
@@ -134,20 +135,18 @@ async function pictureBackground(page: Page): Promise<string> {
 }
 
 /**
- * A fresh profile (a new browser context: the web build keeps the profile in the browser) without
- * the development copy of the extension. The user installs the .vsix (Extensions: Install from VSIX…,
- * the path typed into VS Code's file dialog): the walkthrough opens by itself. Its pictures take the
- * theme's colours (light, then dark). Ctrl+Alt+O then ticks its Go to Object step, and only that one.
- * Reloaded, the window does not open the walkthrough again.
+ * A fresh profile: a new browser context (the web build keeps the profile in the browser) on a
+ * server with no extension installed (the runner starts it). The user installs the .vsix (Extensions:
+ * Install from VSIX…, the path typed into VS Code's file dialog): the walkthrough opens by itself. Its
+ * pictures take the theme's colours (light, then dark). Ctrl+Alt+O then ticks its Go to Object step,
+ * and only that one. Reloaded, the window does not open the walkthrough again.
  */
-async function walkthroughOnInstall(page: Page, diag: string): Promise<void> {
+async function walkthroughOnInstall(page: Page, env: Env, diag: string): Promise<void> {
   const context = await page.context().browser()!.newContext({ viewport: { width: 1440, height: 900 } });
-  // The server's connection-token cookie (the window's URL no longer holds the token).
-  await context.addCookies(await page.context().cookies());
   try {
     const fresh = await context.newPage();
-    const url = new URL(page.url());
-    url.searchParams.delete('payload');
+    // A server of its own with nothing installed (the runner starts it): a first start.
+    const url = new URL(env.OMS_FRESH_WINDOW);
     await fresh.goto(url.toString());
     await fresh.locator('.monaco-workbench').waitFor({ timeout: 60_000 }).catch(async (e: Error) => {
       await fresh.screenshot({ path: `${diag}/walkthrough-failed.png` }).catch(() => undefined);
@@ -191,7 +190,7 @@ async function walkthroughOnInstall(page: Page, diag: string): Promise<void> {
     if (await fresh.locator('.part.auxiliarybar').isVisible()) await fresh.keyboard.press('Control+Alt+B');
     await fresh.locator('.part.auxiliarybar').waitFor({ state: 'hidden', timeout: 5_000 }).catch(failed('the secondary side bar hidden'));
     await fresh.locator('.getting-started-step', { has: step('goToObject') }).first().click();
-    const before = fs.readFileSync(settingsFile(page), 'utf8');
+    const before = fs.readFileSync(settingsFile(fresh, 'fresh'), 'utf8');
     try {
       const light = await pictureBackground(fresh);
       await fresh.screenshot({ path: `${diag}/walkthrough.png` });
@@ -233,7 +232,7 @@ export const homeChecks: UiCheckList = (page, env, diag) => pseudoLocale ? [
 ] : [
   ['ui (home): the priorities table is a grid whose edits are announced to screen readers', () => editAnnounced(page, env)],
   ['ui (home): axe-core finds no serious or critical issue in the priorities table, in the default and both high-contrast themes (screenshots hc-dark.png, hc-light.png)', () => tableForEveryone(page, env, diag)],
-  ['ui (home): on a fresh profile, installing the .vsix opens the Get Started walkthrough once; its pictures follow the theme; Ctrl+Alt+O ticks its Go to Object step', () => walkthroughOnInstall(page, diag)],
+  ['ui (home): on a fresh profile, installing the .vsix opens the Get Started walkthrough once; its pictures follow the theme; Ctrl+Alt+O ticks its Go to Object step', () => walkthroughOnInstall(page, env, diag)],
 ];
 
 /** The unpacked extension under test: the runner keeps it beside the workspace (`<tmp>/vsix/extension`). */
