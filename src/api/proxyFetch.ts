@@ -61,7 +61,9 @@ export function proxyFetchFor(settings: ProxySettings, env: NodeJS.ProcessEnv = 
     if (!proxy) return undefined;
     let made = agents.get(proxy);
     if (!made) {
-      made = import('undici').then(({ ProxyAgent, fetch }) => {
+      made = import('undici').then((loaded) => {
+        // undici is CommonJS: in the extension's split build (esbuild.js) its exports arrive as `default`.
+        const { ProxyAgent, fetch } = 'ProxyAgent' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
         const dispatcher: Dispatcher = new ProxyAgent({
           uri: proxy,
           ...(settings.authorization ? { token: settings.authorization } : {}),
