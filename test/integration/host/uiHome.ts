@@ -138,8 +138,9 @@ async function pictureBackground(page: Page): Promise<string> {
  * A fresh profile: a new browser context (the web build keeps the profile in the browser) on a
  * server with no extension installed (the runner starts it). The user installs the .vsix (Extensions:
  * Install from VSIX…, the path typed into VS Code's file dialog): the walkthrough opens by itself. Its
- * pictures take the theme's colours (light, then dark). Ctrl+Alt+O then ticks its Go to Object step,
- * and only that one. Reloaded, the window does not open the walkthrough again.
+ * pictures take the theme's colours (light, then dark). Ctrl+Alt+O ticks its Go to Object step and
+ * no other; a scanner opened ticks Open an input scanner; the Try the Local Sandbox button its step.
+ * Reloaded, the window does not open the walkthrough again.
  */
 async function walkthroughOnInstall(page: Page, env: Env, diag: string): Promise<void> {
   const context = await page.context().browser()!.newContext({ viewport: { width: 1440, height: 900 } });
@@ -205,15 +206,30 @@ async function walkthroughOnInstall(page: Page, env: Env, diag: string): Promise
     } finally {
       await userSettings(fresh, before);
     }
+    const ticked = async (done: string[]) => {
+      for (const id of ['trySandbox', 'openScanner', 'editPriorities', 'goToObject', 'pullAsFiles']) {
+        const want = done.includes(id) ? 'true' : 'false';
+        await until(`the ${id} step ${done.includes(id) ? '' : 'not '}ticked`, async () => (await step(id).getAttribute('aria-checked')) === want, 10_000);
+      }
+    };
+    // Go to Object: Ctrl+Alt+O ticks it, and no other step.
     await fresh.locator('.monaco-workbench').click({ position: { x: 1100, y: 5 } });
     await fresh.keyboard.press('Control+Alt+O');
     await input(fresh).waitFor({ timeout: 10_000 });
     await fresh.keyboard.press('Escape');
-    await until('the Go to Object step ticked', async () => (await step('goToObject').getAttribute('aria-checked')) === 'true');
-    for (const other of ['trySandbox', 'openScanner', 'editPriorities', 'pullAsFiles']) {
-      if ((await step(other).getAttribute('aria-checked')) !== 'false') throw new Error(`the ${other} step ticked too`);
-    }
+    await ticked(['goToObject']).catch(failed('after Ctrl+Alt+O'));
     await fresh.screenshot({ path: `${diag}/walkthrough-ticked.png` });
+    // Open an input scanner (of the connection the window was handed): one found with Go to Object.
+    const { floor1 } = await floors(env);
+    const [scanner] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
+    await goToObject(fresh, scanner.CommonName).catch(failed(`Go to Object "${scanner.CommonName}"`));
+    await fresh.locator('.tabs-container .tab', { hasText: 'Welcome' }).first().click();
+    await ticked(['goToObject', 'openScanner']).catch(failed('after opening a scanner'));
+    // Try the local sandbox: the step's own button.
+    await fresh.locator('.getting-started-step', { has: step('trySandbox') }).first().click();
+    await fresh.getByRole('button', { name: /Try the Local Sandbox/ }).first().click({ timeout: 10_000 }).catch(failed('the step\'s Try the Local Sandbox button'));
+    await ticked(['goToObject', 'openScanner', 'trySandbox']).catch(failed('after Try the Local Sandbox'));
+    await fresh.screenshot({ path: `${diag}/walkthrough-ticked-3.png` });
     // Once: closed and the window reloaded, it stays closed.
     await palette(fresh, 'View: Close All Editors');
     await fresh.reload();
@@ -232,7 +248,7 @@ export const homeChecks: UiCheckList = (page, env, diag) => pseudoLocale ? [
 ] : [
   ['ui (home): the priorities table is a grid whose edits are announced to screen readers', () => editAnnounced(page, env)],
   ['ui (home): axe-core finds no serious or critical issue in the priorities table, in the default and both high-contrast themes (screenshots hc-dark.png, hc-light.png)', () => tableForEveryone(page, env, diag)],
-  ['ui (home): on a fresh profile, installing the .vsix opens the Get Started walkthrough once; its pictures follow the theme; Ctrl+Alt+O ticks its Go to Object step', () => walkthroughOnInstall(page, env, diag)],
+  ['ui (home): on a fresh profile, installing the .vsix opens the Get Started walkthrough once; its pictures follow the theme; Go to Object, opening a scanner and Try the Local Sandbox tick their steps and no other', () => walkthroughOnInstall(page, env, diag)],
 ];
 
 /** The unpacked extension under test: the runner keeps it beside the workspace (`<tmp>/vsix/extension`). */
@@ -269,9 +285,13 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
       throw new Error(`${what} not in the tree: ${e.message.split('\n')[0]}`);
     });
     // The twistie (a click on an object's label opens it instead); else the keyboard on the focused row.
+    // The mouse leaves the tree first: the hover of the row it rests on (longer in the pseudo language)
+    // covers the rows below it.
+    await page.mouse.move(720, 880);
+    await page.waitForTimeout(300);
     if ((await r.getAttribute('aria-expanded')) === 'false') {
       await r.locator('.monaco-tl-twistie').first().click({ timeout: 5_000 }).catch(async () => {
-        await r.click({ button: 'right' });
+        await r.click({ button: 'right', timeout: 10_000 });
         await page.keyboard.press('Escape');
         await page.keyboard.press('ArrowRight');
       });
@@ -290,7 +310,8 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   await expand(page.locator('.part.sidebar .monaco-list-row[aria-level="5"]:has(.codicon-pulse)').first(), `${floor1.CommonName}'s input scanners`);
   const object = row(6, scanner.CommonName);
   await object.waitFor({ timeout: 10_000 });
-  await object.click({ button: 'right' });
+  await page.mouse.move(720, 880);
+  await object.click({ button: 'right', timeout: 10_000 });
   const items = page.locator('.context-view .action-menu-item');
   await items.first().waitFor({ timeout: 10_000 });
   for (const text of await items.allInnerTexts()) check('object menu', text);
@@ -314,7 +335,8 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   await expand(object, scanner.CommonName);
   const noteRow = row(7, note.split(' ')[0]);
   await noteRow.waitFor({ timeout: 10_000 });
-  await noteRow.click({ button: 'right' });
+  await page.mouse.move(720, 880);
+  await noteRow.click({ button: 'right', timeout: 10_000 });
   await menuItem(page, nls['command.deleteNote.title']);
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 10_000 });
