@@ -86,17 +86,22 @@ async function refusedSaveReportedOnce(page: Page, env: Env, diag: string): Prom
   await revertActive(page);
 }
 
+/** Types `text` after `after`, Ctrl+S; the save asks about a field changed on the server too; Escape. */
+async function conflictingEditEscaped(page: Page, after: string, text: string): Promise<void> {
+  await cursorAfter(page, after);
+  await typeEdit(page, text);
+  await page.keyboard.press('Control+s');
+  await page.locator('.quick-input-widget', { hasText: 'changed on the server too' }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Escape');
+}
+
 /** The same field changed over REST and here, Ctrl+S: one question; Escape: no other message; the edit kept, nothing sent. */
 async function conflictAskedOnce(page: Page, env: Env, diag: string): Promise<void> {
   const { at, site } = await rootSite(env);
   await clearNotifications(page);
   await openObject(page, site.CommonName);
   await send(env, 'PUT', at, { ...site, SiteReference: `theirs-${Date.now()}` });
-  await cursorAfter(page, '"SiteReference": "');
-  await typeEdit(page, 'mine-');
-  await page.keyboard.press('Control+s');
-  await page.locator('.quick-input-widget', { hasText: 'changed on the server too' }).first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Escape');
+  await conflictingEditEscaped(page, '"SiteReference": "', 'mine-');
   await page.waitForTimeout(3000);
   const texts = await notificationTexts(page);
   await page.screenshot({ path: `${diag}/ui-house-conflict.png` });
@@ -166,11 +171,7 @@ async function editorSaveMerges(page: Page, env: Env, diag: string): Promise<voi
   const row0 = both.InputScannerReportingPriorities.map((p: any) => ({ ...p, Priority: p.Priority + 500 }));
   await send(env, 'PUT', at, { ...both, InputScannerReportingPriorities: row0 });
   await page.keyboard.press('Control+Home'); // the search starts at the top: the first range's priority
-  await cursorAfter(page, '"Priority": ');
-  await typeEdit(page, '9');
-  await page.keyboard.press('Control+s');
-  await page.locator('.quick-input-widget', { hasText: 'changed on the server too' }).first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Escape');
+  await conflictingEditEscaped(page, '"Priority": ', '9');
   await page.waitForTimeout(1500);
   if (JSON.stringify((await get(env, at)).InputScannerReportingPriorities) !== JSON.stringify(row0)) throw new Error('the conflicting edit was sent');
   if (!(await activeTabDirty(page))) throw new Error('the edit is no longer marked unsaved');
