@@ -8,6 +8,13 @@ import { Kind, kindByCollection } from '../model/kinds';
 export const scheme = 'oms';
 /** Read-only view of the server's current version, for Compare. */
 export const serverScheme = 'oms-server';
+/**
+ * The language of object documents (package.json `languages`, by the path's
+ * shape): JSON to the JSON language features (`jsonLanguageParticipants`),
+ * with `files.autoSave` off by default (`configurationDefaults`), so VS Code
+ * never starts a save that would have to be refused.
+ */
+export const objectLanguage = 'oms-object';
 
 export interface ObjectAddress {
   connectionId: string;
