@@ -18,7 +18,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connection/connectionManager';
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
-import { ObjectAddress, sameObject, scheme } from '../fs/objectUri';
+import { documentNames, ObjectAddress, sameObject, scheme } from '../fs/objectUri';
 import { compareWithServer } from '../fs/serverVersion';
 import { log } from '../log';
 import type { BaseInfo } from '../model/types';
@@ -227,7 +227,7 @@ export class ObjectSaves implements vscode.Disposable {
 
 /** The tab's name: the object's name as the Uri carries it. */
 function documentName(uri: vscode.Uri): string {
-  return decodeURIComponent(uri.path.split('/').pop() ?? '').replace(/\.json$/, '') || vscode.l10n.t('Object');
+  return documentNames(uri).object || vscode.l10n.t('Object');
 }
 
 /**

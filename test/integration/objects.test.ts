@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { TestApi } from '../../src/testApi';
 import type { ObjectNode } from '../../src/tree/nodes/objectNode';
 import type { CollectionNode } from '../../src/tree/nodes/collectionNode';
+import { parseObjectUri } from '../../src/fs/objectUri';
 import { asShown, childrenOf, closeAllEditors, envConnectionId, folderWith, label, nodeAt, rest, sandboxToken, services, setText, waitFor } from './helpers';
 
 let s: TestApi;
@@ -252,7 +253,7 @@ suite('objects', () => {
     const created = list.find((o: any) => o.CommonName === 'Created in test');
     assert.deepStrictEqual(created.Tags, ['from-test']);
     const tab = await waitFor('a tab at the created Key, named after the object', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-      .find((t) => t.input instanceof vscode.TabInputText && t.input.uri.path.includes(`/${created.Key}/`) && t.label === 'Created in test.json'));
+      .find((t) => t.input instanceof vscode.TabInputText && parseObjectUri(t.input.uri)?.key === created.Key && t.label === 'Created in test.json'));
     const shownDoc = await vscode.workspace.openTextDocument((tab.input as vscode.TabInputText).uri);
     assert.strictEqual(JSON.parse(shownDoc.getText()).Key, created.Key, 'the editor holds the created Key');
     assert.strictEqual(shownDoc.isDirty, false);
