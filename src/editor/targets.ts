@@ -94,7 +94,7 @@ export async function follow(s: Services, target: Target): Promise<void> {
 /** Opens an object's document (a preview tab named after the object, its path after its folder). */
 export async function openObjectDocument(s: Services, address: ObjectAddress, name: string): Promise<vscode.Uri> {
   const uri = objectUri(address, name, await folderNameOf(s, address.connectionId, address.folderKey));
-  await showCurrent(s.fs, uri);
+  await showCurrent(s.objectFiles, uri);
   await showJson(uri, { preview: true });
   return uri;
 }
