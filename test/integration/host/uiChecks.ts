@@ -189,8 +189,11 @@ async function draftCreatedOnlyByCtrlS(page: Page, env: Env): Promise<void> {
   await page.screenshot({ path: `${env.OMS_UI_DIAG ?? '.'}/ui-created-breadcrumb.png` }).catch(() => undefined);
   if ([created.Key, folderKey, 'new-'].some((k) => crumbs.includes(k))) throw new Error(`a key in the breadcrumb: ${crumbs}`);
   // The document now addresses the created object: the next save updates it, nothing more is created.
-  await cursorAfter(page, '"Tags": [');
-  await typeEdit(page, '"again", ');
+  // The server's text puts the tag on a line of its own; the search starts at the top.
+  await page.locator('.editor-instance .view-lines').first().click();
+  await page.keyboard.press('Control+Home');
+  await cursorAfter(page, '"ui-created"');
+  await typeEdit(page, ', "again"');
   await page.keyboard.press('Control+s');
   await until('the created site updated', async () => JSON.stringify((await get(env, `/api/f/${folderKey}/engagesites/${created.Key}`)).Tags).includes('again'));
   if ((await get(env, `/api/f/${folderKey}/engagesites?pageSize=1000`)).length !== before.length + 1) throw new Error('the second save created another site');
