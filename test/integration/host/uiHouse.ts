@@ -69,6 +69,9 @@ async function refusedSaveReportedOnce(page: Page, env: Env, diag: string): Prom
   await openObject(page, site.CommonName);
   await cursorAfter(page, '"Tags": [');
   await typeEdit(page, 'oops');
+  // The JSON language features serve object documents (their own language): they flag the syntax error.
+  await page.locator('.editor-instance .squiggly-error').first().waitFor({ timeout: 15_000 })
+    .catch(() => { throw new Error('no squiggle from the JSON language under the invalid text'); });
   await page.keyboard.press('Control+s');
   await page.waitForTimeout(3000); // past the auto-save delay
   await page.locator('.part.sidebar').first().click({ position: { x: 50, y: 5 } }).catch(() => undefined); // a focus change
