@@ -12,7 +12,7 @@
  */
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
-import type { ObjectAddress } from '../fs/objectUri';
+import { documentNames, type ObjectAddress } from '../fs/objectUri';
 import { Kind, KindId, kind as kindOf, supports } from '../model/kinds';
 import { CollectionNode } from '../tree/nodes/collectionNode';
 import type { Paged } from '../tree/nodes/loadMoreNode';
@@ -125,10 +125,10 @@ export async function objectTarget(s: Services, kindId: KindId | undefined, arg:
 
 async function objectOfUri(s: Services, kindId: KindId | undefined, uri: vscode.Uri): Promise<ObjectTarget> {
   const address = s.objectFiles.addressOf(uri);
-  if (!address) throw new Error(`${uri.path.split('/').pop() ?? uri.toString()} is not an object of the service`);
+  if (!address) throw new Error(`${documentNames(uri).object || uri.toString()} is not an object of the service`);
   if (kindId && address.kind.id !== kindId) throw new Error(`This command works on ${kindOf(kindId).pluralLabel.toLowerCase()}`);
   const { connection } = await resolveConnection(s, uri);
-  const name = uri.path.split('/').pop()?.replace(/\.json$/, '') || address.key;
+  const name = documentNames(uri).object || address.key;
   return { connection, folderKey: address.folderKey, kind: address.kind, key: address.key, name };
 }
 

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { KindId } from '../model/kinds';
 import { showJson } from '../ui/showJson';
+import { folderNameOf } from '../editor/targets';
 import { CollectionTarget, collectionTarget, requireOperation, targeted } from './commandTargets';
 
 export interface NewObjectArgs {
@@ -17,7 +18,7 @@ export const newObject = targeted({
   async run(s, { connection, folderKey, kind }: CollectionTarget, args?: Partial<NewObjectArgs>) {
     requireOperation(kind, 'create');
     const name = args?.name ?? `New ${kind.label.toLowerCase()}`;
-    const uri = s.objectFiles.newDraft({ connectionId: connection.id, folderKey, kind }, name);
+    const uri = s.objectFiles.newDraft({ connectionId: connection.id, folderKey, kind }, name, await folderNameOf(s, connection.id, folderKey));
     await showJson(uri, { preview: false });
     // Until it is created: Ctrl+S creates it (auto-save never does).
     const hint = vscode.window.setStatusBarMessage(`Edit the new ${kind.label.toLowerCase()}, then press Ctrl+S to create it`, 6000);
