@@ -4,7 +4,7 @@
  * `NonSettlingErrorStatus`. Controlled by the setting `oms.statusCodeHints`.
  */
 import * as vscode from 'vscode';
-import { statusCodeLabels } from '../model/statusCodes';
+import { statusCodeLabels, statusLabel } from '../model/statusCodes';
 import { parseObjectUri, scheme, serverScheme } from './objectUri';
 
 const pattern = /"(StatusCode|NonSettlingErrorStatus)"(\s*:\s*)(-?\d+)/g;
@@ -26,8 +26,7 @@ function findStatusCodes(text: string): StatusCodeMention[] {
 }
 
 function hintLabel(code: number): string {
-  const label = statusCodeLabels[code];
-  return label ? `⟵ ${label}` : '⟵ not a known status code';
+  return `⟵ ${statusCodeLabels[code] === undefined ? vscode.l10n.t('not a known status code') : statusLabel(code)}`;
 }
 
 function isScannerDocument(doc: vscode.TextDocument): boolean {
@@ -51,9 +50,9 @@ export function registerStatusCodeHints(): vscode.Disposable {
         .map((m) => {
           const hint = new vscode.InlayHint(doc.positionAt(m.end), hintLabel(m.code));
           hint.paddingLeft = true;
-          hint.tooltip = statusCodeLabels[m.code]
-            ? `InputScannerStatusCodes ${m.code}: ${statusCodeLabels[m.code]}`
-            : `${m.code} is not one of the status codes the service documents (0-6)`;
+          hint.tooltip = statusCodeLabels[m.code] === undefined
+            ? vscode.l10n.t('{0} is not one of the status codes the service documents (0-6)', m.code)
+            : `InputScannerStatusCodes ${m.code}: ${statusLabel(m.code)}`;
           return hint;
         });
     },

@@ -59,7 +59,7 @@ async function refusedTokenOffersSignIn(page: Page, env: Env, diag: string): Pro
     await input.fill(email);
     await page.keyboard.press('Enter');
     // As a toast, or (when the workbench keeps it there) in the notification centre behind the bell.
-    const hasText = 'Could not invite user';
+    const hasText = '"Invite User to Engage Site" failed';
     let message = page.locator('.notifications-toasts .notification-list-item', { hasText }).first();
     if (!(await message.waitFor({ timeout: 5_000 }).then(() => true, () => false))) {
       await page.locator('[id="status.notifications"]').first().click();
