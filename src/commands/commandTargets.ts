@@ -12,7 +12,7 @@
  */
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
-import type { ObjectAddress } from '../fs/objectUri';
+import { documentNames, type ObjectAddress } from '../fs/objectUri';
 import { Kind, KindId, kind as kindOf, supports } from '../model/kinds';
 import { CollectionNode } from '../tree/nodes/collectionNode';
 import type { Paged } from '../tree/nodes/loadMoreNode';
@@ -126,10 +126,10 @@ export async function objectTarget(s: Services, kindId: KindId | undefined, arg:
 
 async function objectOfUri(s: Services, kindId: KindId | undefined, uri: vscode.Uri): Promise<ObjectTarget> {
   const address = s.objectFiles.addressOf(uri);
-  if (!address) throw new Error(vscode.l10n.t('{0} is not an object of the service', uri.path.split('/').pop() ?? uri.toString()));
+  if (!address) throw new Error(vscode.l10n.t('{0} is not an object of the service', documentNames(uri).object || uri.toString()));
   if (kindId && address.kind.id !== kindId) throw new Error(worksOn(kindOf(kindId)));
   const { connection } = await resolveConnection(s, uri);
-  const name = uri.path.split('/').pop()?.replace(/\.json$/, '') || address.key;
+  const name = documentNames(uri).object || address.key;
   return { connection, folderKey: address.folderKey, kind: address.kind, key: address.key, name };
 }
 

@@ -63,8 +63,8 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 
   /** A new object of `address.kind`, pre-filled with a valid template; its first save creates it. */
-  newDraft(address: Omit<ObjectAddress, 'key'>, name: string): vscode.Uri {
-    const uri = objectUri({ ...address, key: newDraftKey() }, name);
+  newDraft(address: Omit<ObjectAddress, 'key'>, name: string, folderName: string): vscode.Uri {
+    const uri = objectUri({ ...address, key: newDraftKey() }, name, folderName);
     this.drafts.set(uri.toString(), { text: encoder.encode(documentText(newObject(address.kind, name))), ctime: Date.now() });
     return uri;
   }
@@ -74,7 +74,7 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    // The folder/collection/key prefixes exist as directories (workspace.fs.writeFile checks the parent).
+    // The folder and collection prefixes exist as directories (workspace.fs.writeFile checks the parent).
     if (isDirectoryPath(uri)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const { address, draft } = this.resolve(uri);
     if (draft && !draft.created) return { type: vscode.FileType.File, ctime: draft.ctime, mtime: draft.ctime, size: draft.text.byteLength };

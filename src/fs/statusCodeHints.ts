@@ -4,9 +4,8 @@
  * `NonSettlingErrorStatus`. Controlled by the setting `oms.statusCodeHints`.
  */
 import * as vscode from 'vscode';
-import { kind } from '../model/kinds';
 import { statusCodeLabels, statusLabel } from '../model/statusCodes';
-import { scheme, serverScheme } from './objectUri';
+import { parseObjectUri, scheme, serverScheme } from './objectUri';
 
 const pattern = /"(StatusCode|NonSettlingErrorStatus)"(\s*:\s*)(-?\d+)/g;
 
@@ -32,7 +31,7 @@ function hintLabel(code: number): string {
 
 function isScannerDocument(doc: vscode.TextDocument): boolean {
   if (doc.uri.scheme !== scheme && doc.uri.scheme !== serverScheme) return false;
-  return doc.uri.path.split('/')[2] === kind('inputScanner').collection;
+  return parseObjectUri(doc.uri)?.kind.id === 'inputScanner';
 }
 
 function enabled(): boolean {

@@ -50,12 +50,20 @@ async function openTable(page: Page, env: Env): Promise<{ frame: Frame; scanner:
 async function userSettings(page: Page, text: string): Promise<void> {
   await palette(page, 'Preferences: Open User Settings (JSON)');
   await activeTab(page).filter({ hasText: 'settings.json' }).waitFor({ timeout: 10_000 });
-  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+  // VS Code shows it in a modal editor above the window (workbench.editor.useModal, "some" by default), else in a tab.
+  const modal = page.locator('.modal-editor-part');
+  const inModal = await modal.isVisible();
+  await page.locator(inModal ? '.modal-editor-part .monaco-editor .view-lines' : '.editor-group-container.active .monaco-editor .view-lines').first().click();
   await page.keyboard.press('Control+A');
   await page.keyboard.insertText(text); // one input, as a paste: no auto-closing brackets
   await page.keyboard.press('Control+S');
   await page.waitForTimeout(500);
-  await page.keyboard.press('Control+W');
+  if (inModal) {
+    await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'hidden', timeout: 5_000 });
+  } else {
+    await page.keyboard.press('Control+W');
+  }
 }
 
 function settingsFile(page: Page, profile: 'checks' | 'fresh' = 'checks'): string {
