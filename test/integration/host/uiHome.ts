@@ -227,7 +227,7 @@ async function walkthroughOnInstall(page: Page, env: Env, diag: string): Promise
       }
     };
     // Go to Object: Ctrl+Alt+O ticks it, and no other step.
-    await fresh.locator('.monaco-workbench').click({ position: { x: 1100, y: 5 } });
+    await fresh.locator('.monaco-workbench').click({ position: { x: 1100, y: 5 }, timeout: 3_000 }).catch(() => undefined);
     await fresh.keyboard.press('Control+Alt+O');
     await input(fresh).waitFor({ timeout: 10_000 });
     await fresh.keyboard.press('Escape');
@@ -291,7 +291,7 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
     if (words.length) english.push(`${where}: "${text.replace(/\s+/g, ' ').trim()}" (${words.join(', ')})`);
   };
 
-  await page.locator('.monaco-workbench').click({ position: { x: 1100, y: 5 } });
+  await page.locator('.monaco-workbench').click({ position: { x: 1100, y: 5 }, timeout: 3_000 }).catch(() => undefined);
   const rows = page.locator('.part.sidebar .monaco-list-row');
   const row = (level: number, name: string) => page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`, { hasText: name }).first();
   const expand = async (r: ReturnType<typeof row>, what: string) => {
