@@ -37,22 +37,14 @@ export function addPseudoBundles(repo: string, extensionPath: string): void {
  * `--locale` among the language packs it knows (`languagepacks.json` in its user data, which VS Code
  * writes when a language pack extension is installed: src/vs/platform/languagePacks/node/languagePacks.ts);
  * the generated messages declare the language, the extension host gets it as `vscode.env.language`
- * and loads our `bundle.l10n.qps-ploc.json`. The pack written here pseudo-localizes VS Code's own
- * strings too (from its out/nls.keys.json and nls.messages.json), so any English left is ours.
+ * and loads our `bundle.l10n.qps-ploc.json`. The pack written here translates none of VS Code's own
+ * strings: they stay English (the shared UI helpers find VS Code's commands and buttons by them), and
+ * the pseudo check leaves out the few of them it meets.
  */
-export function addPseudoLanguagePack(userDataDir: string, packDir: string, vscodeOut: string): void {
-  const keys = JSON.parse(fs.readFileSync(path.join(vscodeOut, 'nls.keys.json'), 'utf8')) as Array<[string, string[]]>;
-  const english = JSON.parse(fs.readFileSync(path.join(vscodeOut, 'nls.messages.json'), 'utf8')) as string[];
-  const pseudo = getL10nPseudoLocalized(Object.fromEntries(english.map((m, i) => [String(i), m]))) as Record<string, string>;
-  const contents: Record<string, Record<string, string>> = {};
-  let i = 0;
-  for (const [module, names] of keys) {
-    contents[module] = {};
-    for (const name of names) contents[module][name] = pseudo[String(i++)];
-  }
+export function addPseudoLanguagePack(userDataDir: string, packDir: string): void {
   const translations = path.join(packDir, 'translations', 'main.i18n.json');
   fs.mkdirSync(path.dirname(translations), { recursive: true });
-  fs.writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents }));
+  fs.writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents: {} }));
   const id = 'oms-test.pseudo-language-pack';
   const version = '0.0.1';
   const hash = createHash('md5').update(id).update(version).digest('hex');

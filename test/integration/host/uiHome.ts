@@ -53,7 +53,9 @@ async function userSettings(page: Page, text: string): Promise<void> {
   // VS Code shows it in a modal editor above the window (workbench.editor.useModal, "some" by default), else in a tab.
   const modal = page.locator('.modal-editor-part');
   const inModal = await modal.isVisible();
-  await page.locator(inModal ? '.modal-editor-part .monaco-editor .view-lines' : '.editor-group-container.active .monaco-editor .view-lines').first().click();
+  // The modal editor takes the focus as it opens (a click in it did not land on the driverless server).
+  if (!inModal) await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+  else await page.locator('.modal-editor-part .monaco-editor.focused').first().waitFor({ timeout: 5_000 });
   await page.keyboard.press('Control+A');
   await page.keyboard.insertText(text); // one input, as a paste: no auto-closing brackets
   await page.keyboard.press('Control+S');
@@ -164,15 +166,17 @@ async function walkthroughOnInstall(page: Page, env: Env, diag: string): Promise
     await fresh.waitForTimeout(3_000);
     const failed = (what: string) => async (e: Error) => {
       await fresh.screenshot({ path: `${diag}/walkthrough-failed.png` }).catch(() => undefined);
-      throw new Error(`${what} (walkthrough-failed.png): ${e.message.split('\n')[0]}`);
+      // Playwright says which element took a click meant for another.
+      const intercepted = e.message.split('\n').find((l) => l.includes('intercepts pointer events'))?.trim();
+      throw new Error(`${what} (walkthrough-failed.png): ${e.message.split('\n')[0]}${intercepted ? ` (${intercepted})` : ''}`);
     };
     // As after a first start: the Welcome page closed (its tab's close button), the Explorer in front
     // (the focus goes back there after the install).
     const welcomeTab = fresh.locator('.tabs-container .tab', { hasText: 'Welcome' }).first();
     await welcomeTab.waitFor({ timeout: 15_000 }).catch(() => undefined);
     if (await welcomeTab.isVisible()) {
-      await welcomeTab.hover();
-      await welcomeTab.locator('.codicon-close').first().click({ timeout: 10_000 }).catch(failed('the Welcome tab\'s close button'));
+      await welcomeTab.click({ timeout: 10_000 }).catch(failed('the Welcome tab'));
+      await fresh.keyboard.press('Control+W');
     }
     await fresh.keyboard.press('Control+Shift+E');
     await fresh.locator('.gettingStartedContainer').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(failed('the Welcome page closed before the install'));
@@ -273,8 +277,9 @@ function extensionDir(page: Page): string {
 /**
  * With OMS_IT_LOCALE=qps-ploc (l10n-dev's pseudo bundles, VS Code started with --locale and a pseudo
  * language pack: see l10n.ts): the tree, an object's menu, the Add Note box, its notification and the
- * Delete Note question hold no English word. Words of the service's data (folder and object names, the
- * connection's name, the notes' author) are not the extension's.
+ * Delete Note question hold no English word of ours. Words of the service's data (folder and object
+ * names, the connection's name, the notes' author) are not the extension's, nor are VS Code's own
+ * (the input box's hint, the Cancel button).
  */
 async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void> {
   const nls = JSON.parse(fs.readFileSync(path.join(extensionDir(page), 'package.nls.qps-ploc.json'), 'utf8')) as Record<string, string>;
@@ -334,7 +339,9 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   });
   const box = page.locator('.quick-input-widget');
   await input(page).waitFor({ timeout: 10_000 });
-  check('Add Note box', await box.locator('.quick-input-title, .quick-input-message').allInnerTexts().then((t) => t.join(' ')));
+  // VS Code's own hint, appended to our prompt, is VS Code's words (left English: l10n.ts).
+  const vscodeHint = "(Press 'Enter' to confirm or 'Escape' to cancel)";
+  check('Add Note box', await box.locator('.quick-input-title, .quick-input-message').allInnerTexts().then((t) => t.join(' ').replace(vscodeHint, '')));
   const note = `ŋøŧḗ ${Date.now()}`;
   await input(page).fill(note);
   await page.keyboard.press('Enter');
@@ -354,7 +361,8 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   await menuItem(page, nls['command.deleteNote.title']);
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 10_000 });
-  check('Delete Note question', (await dialog.locator('.dialog-message-text, .dialog-message-detail, .monaco-button').allInnerTexts()).join(' | '));
+  // Its Cancel button is VS Code's.
+  check('Delete Note question', (await dialog.locator('.dialog-message-text, .dialog-message-detail, .monaco-button').allInnerTexts()).filter((t) => t !== 'Cancel').join(' | '));
   await page.screenshot({ path: `${diag}/pseudo-localized-dialog.png` });
   await dialog.locator('.monaco-button', { hasText: nls['command.deleteNote.title'].split(' ')[0] }).first().click({ timeout: 10_000 }).catch((e: Error) => {
     throw new Error(`the Delete button of the question: ${e.message.split('\n')[0]}`);
