@@ -49,13 +49,16 @@ async function openTable(page: Page, env: Env): Promise<{ frame: Frame; scanner:
  */
 async function userSettings(page: Page, text: string): Promise<void> {
   await palette(page, 'Preferences: Open User Settings (JSON)');
-  await activeTab(page).filter({ hasText: 'settings.json' }).waitFor({ timeout: 10_000 });
-  // VS Code shows it in a modal editor above the window (workbench.editor.useModal, "some" by default), else in a tab.
+  // VS Code shows it in a modal editor above the window (workbench.editor.useModal, "some" by default;
+  // no tab then), else in a tab.
   const modal = page.locator('.modal-editor-part');
+  await until('settings.json open', async () => (await modal.isVisible()) || (await activeTab(page).innerText().catch(() => '')).includes('settings.json'));
   const inModal = await modal.isVisible();
-  // The modal editor takes the focus as it opens (a click in it did not land on the driverless server).
-  if (!inModal) await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
-  else await page.locator('.modal-editor-part .monaco-editor.focused').first().waitFor({ timeout: 5_000 });
+  // A click in its text, where the pointer is (Playwright's own click waited in vain for the modal's
+  // editor to take it on the driverless server).
+  const editor = await page.locator(inModal ? '.modal-editor-part .monaco-editor' : '.editor-group-container.active .monaco-editor').first().boundingBox();
+  if (!editor) throw new Error('settings.json shows no editor');
+  await page.mouse.click(editor.x + editor.width / 2, editor.y + 30);
   await page.keyboard.press('Control+A');
   await page.keyboard.insertText(text); // one input, as a paste: no auto-closing brackets
   await page.keyboard.press('Control+S');
