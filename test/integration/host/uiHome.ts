@@ -65,7 +65,14 @@ async function userSettings(page: Page, text: string): Promise<void> {
   await page.waitForTimeout(500);
   if (inModal) {
     await page.keyboard.press('Escape');
-    await modal.waitFor({ state: 'hidden', timeout: 5_000 });
+    // Else its close button (the focus may have left it).
+    if (!(await modal.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false))) {
+      const close = await page.locator('.modal-editor-part .codicon-close').first().boundingBox();
+      if (close) await page.mouse.click(close.x + close.width / 2, close.y + close.height / 2);
+      await modal.waitFor({ state: 'hidden', timeout: 5_000 }).catch((e: Error) => {
+        throw new Error(`settings.json's modal editor stayed open: ${e.message.split('\n')[0]}`);
+      });
+    }
   } else {
     await page.keyboard.press('Control+W');
   }
