@@ -32,33 +32,33 @@ let sandbox: SandboxHost | undefined;
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   sandbox = new SandboxHost(context);
   const connections = new ConnectionManager(context, sandbox);
-  const fs = new ObjectFileSystem(connections);
-  const saves = new ObjectSaves(connections, fs, new SaveHistory(context.globalStorageUri.fsPath));
+  const objectFiles = new ObjectFileSystem(connections);
+  const saves = new ObjectSaves(connections, objectFiles, new SaveHistory(context.globalStorageUri.fsPath));
   const tree = new ObjectTree(connections);
   const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
   tree.view = view;
   const search = new Indexes((id) => connections.require(id));
-  const services: Services = { context, connections, tree, fs, saves, search };
+  const services: Services = { context, connections, tree, objectFiles, saves, search };
 
   // The welcome view shows while there is no connection.
   const updateWelcome = () => void vscode.commands.executeCommand('setContext', 'oms.hasConnections', connections.list().length > 0);
   context.subscriptions.push(
-    log(), sandbox, connections, tree, view, fs, saves,
-    vscode.workspace.registerFileSystemProvider('oms', fs, { isCaseSensitive: true }),
-    followSavedDocuments(saves, fs),
+    log(), sandbox, connections, tree, view, objectFiles, saves,
+    vscode.workspace.registerFileSystemProvider('oms', objectFiles, { isCaseSensitive: true }),
+    followSavedDocuments(saves, objectFiles),
     registerHistoryDocuments(),
-    registerServerVersions(fs),
+    registerServerVersions(objectFiles),
     registerStatusCodeHints(),
     trackWalkthrough(),
-    registerDocumentDiagnostics(fs),
+    registerDocumentDiagnostics(objectFiles),
     saves.onDidChangeObject((address) => tree.objectChanged(address)),
     saves.onDidChangeObject((a) => search.changed(a.connectionId, a.folderKey, a.kind.id, a.key)),
     { dispose: () => search.stopAll() },
     ...registerObjectEditors(services),
     activeConnectionStatus(connections, {
       connectionId: (uri) => (uri.scheme === 'oms' ? uri.authority : undefined),
-      version: (uri) => fs.baseOf(uri)?.ConcurrencyVersion,
-      onDidChangeVersion: fs.onDidChangeBase,
+      version: (uri) => objectFiles.baseOf(uri)?.ConcurrencyVersion,
+      onDidChangeVersion: objectFiles.onDidChangeBase,
     }),
     connections.onDidChange(updateWelcome),
     ...registerCommands(services),

@@ -16,7 +16,7 @@ export interface Services {
   context: vscode.ExtensionContext;
   connections: ConnectionManager;
   tree: ObjectTree;
-  fs: ObjectFileSystem;
+  objectFiles: ObjectFileSystem;
   /** The one save entry of every surface. */
   saves: ObjectSaves;
   /** Objects by name, per connection (Go to Object, links by key). */

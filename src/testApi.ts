@@ -17,7 +17,7 @@ export interface TestApi {
   search: Services['search'];
   connections: Pick<Services['connections'], 'list' | 'get' | 'active' | 'update' | 'remove'>;
   /** The version a document's next save is based on. */
-  fs: Pick<Services['fs'], 'baseOf'>;
+  objectFiles: Pick<Services['objectFiles'], 'baseOf'>;
   /** The conflict questions (the merge's choice per field, and without a base), replaceable by a test. */
   saves: Pick<Services['saves'], 'resolveConflict' | 'chooseFields'>;
   globalStorageUri: vscode.Uri;
@@ -37,7 +37,7 @@ export function testApi(s: Services, ready: Promise<void>): TestApi {
     tree: s.tree,
     search: s.search,
     connections: s.connections,
-    fs: s.fs,
+    objectFiles: s.objectFiles,
     saves: s.saves,
     globalStorageUri: s.context.globalStorageUri,
     logUri: s.context.logUri,

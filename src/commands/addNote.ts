@@ -7,18 +7,18 @@
 import * as vscode from 'vscode';
 import type { NoteInfo } from '../model/types';
 import { notify } from '../ui/notify';
-import { ObjectArgs, thisObject } from './commandTargets';
-import type { Command } from './services';
+import { ObjectArgs, ObjectTarget, targeted, thisObject } from './commandTargets';
+import type { ObjectAddress } from '../fs/objectUri';
 
 interface AddNoteArgs extends ObjectArgs {
   text?: string;
 }
 
-export const addNote: Command = {
+export const addNote = targeted({
   id: 'oms.addNote',
-  async run(s, target?: unknown): Promise<NoteInfo | undefined> {
-    const { address, name, connection } = await thisObject(s, target);
-    let text = (target as AddNoteArgs | undefined)?.text;
+  target: thisObject,
+  async run(s, { address, name, connection }: ObjectTarget & { address: ObjectAddress }, arg?: unknown): Promise<NoteInfo | undefined> {
+    let text = (arg as AddNoteArgs | undefined)?.text;
     text ??= await vscode.window.showInputBox({
       title: vscode.l10n.t('Add Note to "{0}"', name),
       prompt: vscode.l10n.t('The note is added at once (a POST); notes are kept in the order they were added'),
@@ -34,4 +34,4 @@ export const addNote: Command = {
     notify('info', vscode.l10n.t('Note added to "{0}".', name));
     return note;
   },
-};
+});

@@ -15,14 +15,13 @@ import { sourceOf } from '../search/indexes';
 import { matches, queryWords } from '../search/match';
 import { ObjectIndex } from '../search/objectIndex';
 import { confirmPreview, makePreview, runWithProgress } from './bulkRun';
-import { connectionTarget } from './commandTargets';
+import { activeConnectionTarget, ConnectionTarget, targeted } from './commandTargets';
 import { namedBy } from './namedBy';
-import type { Command } from './services';
 
-export const bulkEdit: Command = {
+export const bulkEdit = targeted({
   id: 'oms.bulkEdit',
-  async run(s, arg?: unknown, selected?: unknown) {
-    const { connection } = await connectionTarget(s, arg ?? s.connections.active?.id);
+  target: activeConnectionTarget,
+  async run(s, { connection }: ConnectionTarget, arg?: unknown, selected?: unknown) {
     const all = await targetsOf(connection, arg, selected);
     const targets = await oneKind(all);
     if (!targets.length) {
@@ -43,7 +42,7 @@ export const bulkEdit: Command = {
     const toSend = new Set(entries.filter((e) => e.status === 'change').map((e) => e.change.id));
     await runWithProgress(s, connection, title, changes.filter((c) => toSend.has(c.id)), confirmed.stopOnError);
   },
-};
+});
 
 /** Every object the argument names; a query or a group reads all of it, not what the tree loaded. */
 async function targetsOf(connection: Connection, arg: unknown, selected: unknown): Promise<Target[]> {

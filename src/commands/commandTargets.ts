@@ -4,13 +4,19 @@
  * when nothing names it, the palette pickers. Nodes and args objects are read
  * by the same field names (`connectionId`, `folderKey`, `kind`, `key`), so an
  * args object works wherever a node does. Each resolver notes the connection
- * it settles on, so a failure can offer Sign In for it.
+ * it settles on, so a failure can offer Sign In for it. A command acting on a
+ * connection, folder, group, object, note or document is `targeted()`: its
+ * target is resolved here before it runs. Only Batch-Add People and Send Push
+ * Notification from File call `folderTarget` themselves, after reading the
+ * file: a bad file asks nothing.
  */
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
 import type { ObjectAddress } from '../fs/objectUri';
 import { Kind, KindId, kind as kindOf, supports } from '../model/kinds';
+import { CollectionNode } from '../tree/nodes/collectionNode';
 import type { Paged } from '../tree/nodes/loadMoreNode';
+import { NoteNode } from '../tree/nodes/noteNode';
 import { namedBy } from './namedBy';
 import { pickConnection, pickFolder, pickKind, pickObject } from './pick';
 import type { Command, Services, TargetedCommand } from './services';
@@ -63,6 +69,11 @@ export async function connectionTarget(s: Services, arg: unknown): Promise<Conne
   return { connection: (await resolveConnection(s, arg)).connection };
 }
 
+/** The connection the argument names, else the active one (searching and undoing should not start with a question), else the picker. */
+export function activeConnectionTarget(s: Services, arg: unknown): Promise<ConnectionTarget> {
+  return connectionTarget(s, connectionIdOf(arg) ?? s.connections.active?.id ?? arg);
+}
+
 /**
  * A folder, group or object node (its folder), a connection node or an args
  * object without `folderKey` (the connection's root folder), or the pickers.
@@ -113,7 +124,7 @@ export async function objectTarget(s: Services, kindId: KindId | undefined, arg:
 }
 
 async function objectOfUri(s: Services, kindId: KindId | undefined, uri: vscode.Uri): Promise<ObjectTarget> {
-  const address = s.fs.addressOf(uri);
+  const address = s.objectFiles.addressOf(uri);
   if (!address) throw new Error(`${uri.path.split('/').pop() ?? uri.toString()} is not an object of the service`);
   if (kindId && address.kind.id !== kindId) throw new Error(`This command works on ${kindOf(kindId).pluralLabel.toLowerCase()}`);
   const { connection } = await resolveConnection(s, uri);
@@ -124,11 +135,19 @@ async function objectOfUri(s: Services, kindId: KindId | undefined, uri: vscode.
 /**
  * The object a command about "this object" acts on: a tree node, an object
  * document's Uri, args, or else the object in the active editor (then the pickers).
+ * With `kindId`, anything of another kind is refused.
  */
-export async function thisObject(s: Services, arg: unknown): Promise<ObjectTarget & { address: ObjectAddress }> {
+export async function thisObject(s: Services, arg: unknown, kindId?: KindId): Promise<ObjectTarget & { address: ObjectAddress }> {
   const editor = vscode.window.activeTextEditor?.document.uri;
-  const t = await objectTarget(s, undefined, arg ?? (editor?.scheme === 'oms' ? editor : undefined));
+  const t = await objectTarget(s, kindId, arg ?? (editor?.scheme === 'oms' ? editor : undefined));
   return { ...t, address: { connectionId: t.connection.id, folderKey: t.folderKey, kind: t.kind, key: t.key } };
+}
+
+/** An object document: its Uri (editor title), else the active editor's. */
+export function objectDocumentTarget(_s: Services, arg: unknown): Promise<vscode.Uri> {
+  const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+  if (uri?.scheme !== 'oms') throw new Error(vscode.l10n.t('Open an object document to review its changes'));
+  return Promise.resolve(uri);
 }
 
 /** Refuses an operation the registry says the service does not offer for the kind. */
@@ -146,9 +165,38 @@ export function uriOf(arg: unknown): vscode.Uri | undefined {
 }
 
 /** A group that pages: itself, or the group of its "Load more" node. */
-export function pagedTarget(arg: unknown): Paged {
+export function pagedTarget(_s: Services, arg: unknown): Promise<Paged> {
   const t = arg as (Partial<Paged> & { parent?: Partial<Paged> }) | undefined;
   const paged = typeof t?.loadAll === 'function' ? t : typeof t?.parent?.loadAll === 'function' ? t.parent : undefined;
-  if (!paged) throw new Error('Choose a group of objects in the Objects view');
-  return paged as Paged;
+  if (!paged) throw new Error(vscode.l10n.t('Choose a group of objects in the Objects view'));
+  return Promise.resolve(paged as Paged);
+}
+
+/** A group of objects in the tree (filtering is the tree's own). */
+export function groupTarget(_s: Services, arg: unknown): Promise<CollectionNode> {
+  if (!(arg instanceof CollectionNode)) throw new Error(vscode.l10n.t('Filter works on a group of objects in the tree'));
+  return Promise.resolve(arg);
+}
+
+/** One note of an object: a note in the tree, or args with the object and `noteKey`. */
+export interface NoteTarget {
+  address: ObjectAddress;
+  noteKey: string;
+  /** The object's name (its key when named by args). */
+  name: string;
+  /** Set from the tree: the note as shown, which a confirmation quotes. */
+  node?: NoteNode;
+}
+
+export function noteTarget(_s: Services, arg: unknown): Promise<NoteTarget> {
+  if (arg instanceof NoteNode) {
+    if (!arg.note.Key) throw new Error(vscode.l10n.t('This note has no key, so it cannot be deleted'));
+    return Promise.resolve({ address: arg.parent.address, noteKey: arg.note.Key, name: arg.parent.name, node: arg });
+  }
+  const { connectionId, folderKey, kind, key } = namedBy(arg);
+  const noteKey = (arg as { noteKey?: unknown } | undefined)?.noteKey;
+  if (!connectionId || !folderKey || !kind || !key || typeof noteKey !== 'string' || !noteKey) {
+    throw new Error(vscode.l10n.t('Choose a note in the Objects view'));
+  }
+  return Promise.resolve({ address: { connectionId, folderKey, kind, key }, noteKey, name: key });
 }

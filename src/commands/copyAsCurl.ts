@@ -11,16 +11,21 @@ import { FolderNode } from '../tree/nodes/folderNode';
 import { pageSize } from '../tree/nodes/context';
 import type { Connection } from '../connection/connection';
 import { notify } from '../ui/notify';
-import { thisObject } from './commandTargets';
-import type { Command, Services } from './services';
+import { targeted, thisObject } from './commandTargets';
+import type { Services } from './services';
 
-export const copyAsCurl: Command = {
+/** What Copy as cURL copies: the request that reads the target, and how the message names it. */
+interface RequestTarget {
+  connectionId: string;
+  call: (c: OmsClient) => Promise<unknown>;
+  what: string;
+}
+
+export const copyAsCurl = targeted({
   id: 'oms.copyAsCurl',
-  async run(s, target?: unknown): Promise<string> {
-    const { connectionId, call, what } = await requestOf(s, target);
-    return copyCurl(s.connections.require(connectionId), call, what);
-  },
-};
+  target: requestOf,
+  run: (s, { connectionId, call, what }: RequestTarget): Promise<string> => copyCurl(s.connections.require(connectionId), call, what),
+});
 
 /** Copies the cURL form of a client call and says how to use it. */
 export async function copyCurl(connection: Connection, call: (c: OmsClient) => Promise<unknown>, what: string): Promise<string> {
@@ -33,7 +38,7 @@ export async function copyCurl(connection: Connection, call: (c: OmsClient) => P
 /** A Copy as cURL button for confirmations. */
 export const curlButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('terminal'), tooltip: 'Copy as cURL' };
 
-async function requestOf(s: Services, target: unknown): Promise<{ connectionId: string; call: (c: OmsClient) => Promise<unknown>; what: string }> {
+async function requestOf(s: Services, target: unknown): Promise<RequestTarget> {
   if (target instanceof CollectionNode) {
     return {
       connectionId: target.connectionId,

@@ -4,27 +4,21 @@
  * `{ connectionId, folderKey, kind, key, noteKey }` (no confirmation).
  */
 import * as vscode from 'vscode';
-import { kind as kindOf } from '../model/kinds';
-import { NoteNode } from '../tree/nodes/noteNode';
-import type { ObjectArgs } from './commandTargets';
+import { NoteTarget, noteTarget, targeted } from './commandTargets';
 import { notify } from '../ui/notify';
-import type { Command } from './services';
 
-export const deleteNote: Command = {
+export const deleteNote = targeted({
   id: 'oms.deleteNote',
-  async run(s, target: NoteNode | (ObjectArgs & { noteKey: string })): Promise<boolean> {
-    const fromTree = target instanceof NoteNode;
-    const address = fromTree ? target.parent.address : { ...target, kind: kindOf(target.kind) };
-    const noteKey = fromTree ? target.note.Key : target.noteKey;
-    if (!noteKey) throw new Error(vscode.l10n.t('This note has no key, so it cannot be deleted'));
-    const name = fromTree ? target.parent.name : address.key;
-    if (fromTree) {
-      const text = (target.note.NoteText ?? '').trim();
+  target: noteTarget,
+  async run(s, { address, noteKey, name, node }: NoteTarget): Promise<boolean> {
+    // From the tree the user confirms the note quoted; args (scripts) are the decision already.
+    if (node) {
+      const text = (node.note.NoteText ?? '').trim();
       const quoted = text.length > 80 ? `${text.slice(0, 80)}…` : text;
       const remove = vscode.l10n.t('Delete');
       const choice = await vscode.window.showWarningMessage(
         vscode.l10n.t('Delete the note "{0}" of "{1}"?', quoted, name),
-        { modal: true, detail: vscode.l10n.t('Written by {0}. This cannot be undone.', target.author) }, remove,
+        { modal: true, detail: vscode.l10n.t('Written by {0}. This cannot be undone.', node.author) }, remove,
       );
       if (choice !== remove) return false;
     }
@@ -33,4 +27,4 @@ export const deleteNote: Command = {
     notify('info', vscode.l10n.t('Note deleted from "{0}".', name));
     return true;
   },
-};
+});

@@ -15,7 +15,7 @@ export const deleteObject = targeted({
   async run(s, o: ObjectTarget, _target: unknown, confirmed?: boolean) {
     requireOperation(o.kind, 'delete');
     const address: ObjectAddress = { connectionId: o.connection.id, folderKey: o.folderKey, kind: o.kind, key: o.key };
-    const isIt = (uri: vscode.Uri) => { const a = s.fs.addressOf(uri); return !!a && sameObject(a, address); };
+    const isIt = (uri: vscode.Uri) => { const a = s.objectFiles.addressOf(uri); return !!a && sameObject(a, address); };
     if (!confirmed) {
       const yes = vscode.l10n.t('Delete');
       const choice = await vscode.window.showWarningMessage(

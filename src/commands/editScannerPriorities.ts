@@ -19,10 +19,10 @@ import { rangeText, wholeNumberProblem, withRow } from '../model/priorities';
 import { statusCodeLabels, statusLabel } from '../model/statusCodes';
 import type { InputScannerInfo } from '../model/types';
 import { conflictText, mergedText, notSavedText, savedText } from '../objects/saveMessages';
-import { ObjectTarget, objectTarget } from './commandTargets';
+import { ObjectTarget, objectTarget, targeted } from './commandTargets';
 import { MultiStepInput, Step } from '../ui/multiStepInput';
 import { notify, showLogAction } from '../ui/notify';
-import type { Command, Services } from './services';
+import type { Services } from './services';
 
 export interface EditPrioritiesArgs {
   connectionId?: string;
@@ -49,11 +49,11 @@ const rangeOf = (p: { MinResistanceCode: number; MaxResistanceCode: number }) =>
 
 const isArgs = (t: unknown): t is EditPrioritiesArgs => !!t && typeof t === 'object' && 'index' in t;
 
-export const editScannerPriorities: Command = {
+export const editScannerPriorities = targeted({
   id: 'oms.editScannerPriorities',
-  async run(s, target?: EditPrioritiesArgs | object): Promise<EditPrioritiesResult | undefined> {
-    const scanner = await objectTarget(s, 'inputScanner', target);
-    if (isArgs(target)) return editFromArgs(s, scanner, target);
+  target: (s, arg) => objectTarget(s, 'inputScanner', arg),
+  async run(s, scanner: ObjectTarget, arg?: unknown): Promise<EditPrioritiesResult | undefined> {
+    if (isArgs(arg)) return editFromArgs(s, scanner, arg);
 
     for (;;) {
       const shown = await scanner.connection.client.get<InputScannerInfo>(scanner.kind, scanner.folderKey, scanner.key);
@@ -70,7 +70,7 @@ export const editScannerPriorities: Command = {
       if (choice !== reload) return result;
     }
   },
-};
+});
 
 async function editFromArgs(s: Services, scanner: ObjectTarget, a: EditPrioritiesArgs): Promise<EditPrioritiesResult> {
   const fail = (reason: string): EditPrioritiesResult => {

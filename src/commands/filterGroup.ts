@@ -3,14 +3,14 @@
  * group: pages loaded later are filtered too. An empty filter shows all.
  */
 import * as vscode from 'vscode';
-import { CollectionNode } from '../tree/nodes/collectionNode';
-import type { Command } from './services';
+import type { CollectionNode } from '../tree/nodes/collectionNode';
+import { groupTarget, targeted } from './commandTargets';
 
-export const filterGroup: Command = {
+export const filterGroup = targeted({
   id: 'oms.filterGroup',
-  async run(_s, group: CollectionNode, text?: string) {
-    if (!(group instanceof CollectionNode)) throw new Error('Filter works on a group of objects in the tree');
-    if (text !== undefined) return group.setFilter(text);
+  target: groupTarget,
+  async run(_s, group: CollectionNode, _node: unknown, text?: unknown) {
+    if (typeof text === 'string') return group.setFilter(text);
     const before = group.filter;
     const box = vscode.window.createInputBox();
     box.title = `Filter ${group.kind.pluralLabel}`;
@@ -31,11 +31,12 @@ export const filterGroup: Command = {
     box.dispose();
     if (!accepted) group.setFilter(before);
   },
-};
+});
 
-export const clearGroupFilter: Command = {
+export const clearGroupFilter = targeted({
   id: 'oms.clearGroupFilter',
+  target: groupTarget,
   run(_s, group: CollectionNode) {
-    if (group instanceof CollectionNode) group.setFilter('');
+    group.setFilter('');
   },
-};
+});

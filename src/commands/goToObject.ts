@@ -12,9 +12,8 @@ import * as vscode from 'vscode';
 import { folderPathText, matches, queryWords, rank } from '../search/match';
 import type { IndexEntry } from '../search/objectIndex';
 import { follow } from '../editor/targets';
-import { connectionTarget } from './commandTargets';
+import { activeConnectionTarget, ConnectionTarget, targeted } from './commandTargets';
 import { reportFailure } from './runCommand';
-import type { Command } from './services';
 
 interface ResultItem extends vscode.QuickPickItem {
   entry: IndexEntry;
@@ -40,11 +39,11 @@ function keepOurOrder(pick: vscode.QuickPick<ResultItem>): void {
   }
 }
 
-export const goToObject: Command = {
+export const goToObject = targeted({
   id: 'oms.goToObject',
-  async run(s, args?: { connectionId?: string; query?: string }) {
-    // The named connection, else the active one: searching should not start with a question.
-    const connection = (args?.connectionId ? undefined : s.connections.active) ?? (await connectionTarget(s, args)).connection;
+  target: activeConnectionTarget,
+  async run(s, { connection }: ConnectionTarget, arg?: unknown) {
+    const args = arg as { query?: string } | undefined;
     const index = s.search.of(connection.id);
     const pick = vscode.window.createQuickPick<ResultItem>();
     pick.placeholder = 'Part of an object’s name; Enter opens it';
@@ -140,4 +139,4 @@ export const goToObject: Command = {
     for (const d of disposables) d.dispose();
     pick.dispose();
   },
-};
+});

@@ -17,7 +17,7 @@ export const newObject = targeted({
   async run(s, { connection, folderKey, kind }: CollectionTarget, args?: Partial<NewObjectArgs>) {
     requireOperation(kind, 'create');
     const name = args?.name ?? `New ${kind.label.toLowerCase()}`;
-    const uri = s.fs.newDraft({ connectionId: connection.id, folderKey, kind }, name);
+    const uri = s.objectFiles.newDraft({ connectionId: connection.id, folderKey, kind }, name);
     await showJson(uri, { preview: false });
     // Until it is created: Ctrl+S creates it (auto-save never does).
     const hint = vscode.window.setStatusBarMessage(`Edit the new ${kind.label.toLowerCase()}, then press Ctrl+S to create it`, 6000);

@@ -4,21 +4,13 @@
  * tree, an open scanner document (editor title), the palette (pickers) or
  * `{ connectionId, folderKey, key }`.
  */
-import * as vscode from 'vscode';
 import { PrioritiesTable } from '../webview/prioritiesTable';
-import { objectTarget } from './commandTargets';
-import type { Command } from './services';
+import { targeted, thisObject } from './commandTargets';
 
-export const openPrioritiesTable: Command = {
+export const openPrioritiesTable = targeted({
   id: 'oms.openPrioritiesTable',
-  async run(s, target?: unknown) {
-    const uri = target instanceof vscode.Uri ? target : target ? undefined : vscode.window.activeTextEditor?.document.uri;
-    const fromDocument = uri && s.fs.addressOf(uri);
-    if (fromDocument && fromDocument.kind.id !== 'inputScanner') throw new Error(vscode.l10n.t('The priorities table is for input scanners'));
-    const address = fromDocument ?? await (async () => {
-      const t = await objectTarget(s, 'inputScanner', target);
-      return { connectionId: t.connection.id, folderKey: t.folderKey, kind: t.kind, key: t.key };
-    })();
+  target: (s, arg) => thisObject(s, arg, 'inputScanner'),
+  run(s, { address }) {
     PrioritiesTable.show(s, address);
   },
-};
+});

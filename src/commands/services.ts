@@ -3,7 +3,7 @@ import type { Services } from '../services';
 
 export type { Invocation, Services } from '../services';
 
-/** A command as `index.ts` registers it; it reads its arguments itself (through the resolvers of `commandTargets.ts`). */
+/** A command as `index.ts` registers it: one that acts on no target (or `targeted()` made it). */
 export interface Command {
   readonly id: string;
   run(services: Services, ...args: unknown[]): unknown;

@@ -1,6 +1,7 @@
 /** Refresh (also the retry of a node that failed to load) and paging on tree nodes. */
 import type { TreeNode } from '../tree/nodes/node';
-import { pagedTarget } from './commandTargets';
+import type { Paged } from '../tree/nodes/loadMoreNode';
+import { pagedTarget, targeted } from './commandTargets';
 import type { Command } from './services';
 
 export const refresh: Command = {
@@ -10,16 +11,14 @@ export const refresh: Command = {
   },
 };
 
-export const loadMore: Command = {
+export const loadMore = targeted({
   id: 'oms.loadMore',
-  run(_s, node: unknown) {
-    return pagedTarget(node).loadMore();
-  },
-};
+  target: pagedTarget,
+  run: (_s, group: Paged) => group.loadMore(),
+});
 
-export const loadAll: Command = {
+export const loadAll = targeted({
   id: 'oms.loadAll',
-  run(_s, node: unknown) {
-    return pagedTarget(node).loadAll();
-  },
-};
+  target: pagedTarget,
+  run: (_s, group: Paged) => group.loadAll(),
+});

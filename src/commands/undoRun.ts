@@ -13,13 +13,14 @@ import type { JournalEntry } from '../changes/runJournal';
 import type { Connection } from '../connection/connection';
 import { kind as kindOf } from '../model/kinds';
 import { confirmPreview, countsText, journalOf, makePreview, runWithProgress } from './bulkRun';
-import { connectionTarget } from './commandTargets';
-import type { Command, Services } from './services';
+import { activeConnectionTarget, ConnectionTarget, targeted } from './commandTargets';
+import type { Services } from './services';
 
-export const undoRun: Command = {
+export const undoRun = targeted({
   id: 'oms.undoRun',
-  async run(s, args?: { runId?: string; connectionId?: string }) {
-    const { connection } = await connectionTarget(s, args?.connectionId ?? s.connections.active?.id);
+  target: activeConnectionTarget,
+  async run(s, { connection }: ConnectionTarget, arg?: unknown) {
+    const args = arg as { runId?: string } | undefined;
     const journal = journalOf(s);
     const runId = args?.runId ?? (await pickRun(s, connection));
     const run = await journal.read(runId);
@@ -39,7 +40,7 @@ export const undoRun: Command = {
     const staleIds = new Set([...stale.map((e) => e.change.id), ...done.results.filter((r) => r.outcome === 'stale').map((r) => r.id)]);
     if (staleIds.size) await offerMerge(s, connection, title, run.entries.filter((e) => staleIds.has(e.id)), runId);
   },
-};
+});
 
 async function pickRun(s: Services, connection: Connection): Promise<string> {
   const runs = (await journalOf(s).runs(connection.id)).filter((r) => r.counts.applied);

@@ -68,7 +68,7 @@ export async function follow(s: Services, target: Target): Promise<void> {
     // The tab is named after the object: from the index, else as the service has it.
     const name = s.search.existing(target.connectionId)?.entry(target.key)?.name
       ?? (await connection.client.get(target.kind, target.folderKey, target.key)).CommonName ?? target.key;
-    await openObjectDocument(s.fs, target, name);
+    await openObjectDocument(s.objectFiles, target, name);
     return;
   }
   if (target.type === 'object' || target.type === 'folder') {
@@ -93,9 +93,9 @@ export async function follow(s: Services, target: Target): Promise<void> {
 }
 
 /** Opens an object's document (a preview tab named after the object). */
-export async function openObjectDocument(fs: ObjectFileSystem, address: ObjectAddress, name: string): Promise<vscode.Uri> {
+export async function openObjectDocument(objectFiles: ObjectFileSystem, address: ObjectAddress, name: string): Promise<vscode.Uri> {
   const uri = objectUri(address, name);
-  await showCurrent(fs, uri);
+  await showCurrent(objectFiles, uri);
   await showJson(uri, { preview: true });
   return uri;
 }

@@ -10,11 +10,11 @@ import * as vscode from 'vscode';
 import type { ObjectFileSystem } from './objectFileSystem';
 import { parseObjectUri, scheme } from './objectUri';
 
-export function registerDocumentDiagnostics(fs: ObjectFileSystem): vscode.Disposable {
+export function registerDocumentDiagnostics(objectFiles: ObjectFileSystem): vscode.Disposable {
   const collection = vscode.languages.createDiagnosticCollection('oms');
   const check = async (doc: vscode.TextDocument) => {
     if (doc.uri.scheme !== scheme) return;
-    const original = fs.baseOf(doc.uri);
+    const original = objectFiles.baseOf(doc.uri);
     if (!original) return collection.delete(doc.uri);
     const version = doc.version;
     const problems = (await import('./documentProblems')).documentProblems(original, doc.getText(), parseObjectUri(doc.uri)?.kind.schema);
@@ -33,7 +33,7 @@ export function registerDocumentDiagnostics(fs: ObjectFileSystem): vscode.Dispos
     vscode.workspace.onDidOpenTextDocument((doc) => void check(doc)),
     vscode.workspace.onDidChangeTextDocument((e) => void check(e.document)),
     vscode.workspace.onDidCloseTextDocument((doc) => collection.delete(doc.uri)),
-    fs.onDidChangeBase((uri) => {
+    objectFiles.onDidChangeBase((uri) => {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       if (doc) void check(doc);
     }),

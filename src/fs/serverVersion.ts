@@ -3,9 +3,9 @@ import * as vscode from 'vscode';
 import type { ObjectFileSystem } from './objectFileSystem';
 import { scheme, serverScheme } from './objectUri';
 
-export function registerServerVersions(fs: ObjectFileSystem): vscode.Disposable {
+export function registerServerVersions(objectFiles: ObjectFileSystem): vscode.Disposable {
   return vscode.workspace.registerTextDocumentContentProvider(serverScheme, {
-    provideTextDocumentContent: (uri) => fs.serverText(uri.with({ scheme })),
+    provideTextDocumentContent: (uri) => objectFiles.serverText(uri.with({ scheme })),
   });
 }
 

@@ -9,9 +9,9 @@ import type { ObjectFileSystem } from '../fs/objectFileSystem';
 import { objectUri } from '../fs/objectUri';
 import type { ObjectSaves } from './saves';
 
-export function followSavedDocuments(saves: ObjectSaves, fs: ObjectFileSystem): vscode.Disposable {
+export function followSavedDocuments(saves: ObjectSaves, objectFiles: ObjectFileSystem): vscode.Disposable {
   return saves.onDidSaveDocument(({ uri, object }) => {
-    const address = fs.addressOf(uri);
+    const address = objectFiles.addressOf(uri);
     if (!address || !object.Key) return;
     const wanted = objectUri({ ...address, key: object.Key }, object.CommonName ?? object.Key);
     if (wanted.toString() === uri.toString()) return;
@@ -21,7 +21,7 @@ export function followSavedDocuments(saves: ObjectSaves, fs: ObjectFileSystem): 
       done = true;
       sub.dispose();
       // VS Code may still hold a copy of the object's own address from before (a rename back): read it again.
-      fs.reload(wanted);
+      objectFiles.reload(wanted);
       void replaceEditors(uri, wanted);
     };
     // After VS Code has marked the document saved (the write returns first)...

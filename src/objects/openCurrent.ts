@@ -11,17 +11,17 @@ import type { ObjectFileSystem } from '../fs/objectFileSystem';
 /** How long to wait for VS Code to take in the server's text. */
 const reloadWaitMs = 3_000;
 
-export async function showCurrent(fs: ObjectFileSystem, uri: vscode.Uri): Promise<void> {
+export async function showCurrent(objectFiles: ObjectFileSystem, uri: vscode.Uri): Promise<void> {
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  const base = doc && !doc.isDirty ? fs.baseOf(uri) : undefined;
-  if (!doc || !base || fs.isUncreatedDraft(uri)) return;
-  const server = await fs.serverObject(uri);
+  const base = doc && !doc.isDirty ? objectFiles.baseOf(uri) : undefined;
+  if (!doc || !base || objectFiles.isUncreatedDraft(uri)) return;
+  const server = await objectFiles.serverObject(uri);
   if (server.ConcurrencyVersion === base.ConcurrencyVersion) return;
   const taken = new Promise<void>((resolve) => {
     const done = () => { sub.dispose(); clearTimeout(timer); resolve(); };
     const sub = vscode.workspace.onDidChangeTextDocument((e) => { if (e.document === doc) done(); });
     const timer = setTimeout(done, reloadWaitMs);
   });
-  fs.rebase(uri, server, { reload: true });
+  objectFiles.rebase(uri, server, { reload: true });
   await taken;
 }

@@ -62,7 +62,7 @@ export class ObjectSaves implements vscode.Disposable {
 
   constructor(
     private readonly connections: ConnectionManager,
-    private readonly files: ObjectFileSystem,
+    private readonly objectFiles: ObjectFileSystem,
     /** Where each save records the version it replaced. */
     readonly history?: SaveHistory,
     /** The one question on a conflict the merge cannot settle without the user (replaceable by tests). */
@@ -70,7 +70,7 @@ export class ObjectSaves implements vscode.Disposable {
     /** Keep mine or take theirs, per field changed on both sides (replaceable by tests). */
     public chooseFields: FieldChoices = askPerField,
   ) {
-    files.writer = (uri, text) => this.writeDocument(uri, text);
+    objectFiles.writer = (uri, text) => this.writeDocument(uri, text);
     this.subscriptions = [
       vscode.workspace.onWillSaveTextDocument((e) => {
         if (e.document.uri.scheme === scheme) this.reasons.set(e.document.uri.toString(), e.reason);
@@ -138,9 +138,9 @@ export class ObjectSaves implements vscode.Disposable {
     }
     for (const doc of vscode.workspace.textDocuments) {
       if (doc.uri.scheme !== scheme || doc.uri.toString() === from?.toString()) continue;
-      const other = this.files.addressOf(doc.uri);
+      const other = this.objectFiles.addressOf(doc.uri);
       // An editor with edits keeps them and its base: its next save meets the conflict.
-      if (other && sameObject(other, at) && !doc.isDirty) this.files.rebase(doc.uri, object, { reload: true });
+      if (other && sameObject(other, at) && !doc.isDirty) this.objectFiles.rebase(doc.uri, object, { reload: true });
     }
     this.changed.fire(at);
   }
@@ -166,16 +166,16 @@ export class ObjectSaves implements vscode.Disposable {
       log().info(`Auto-save of ${name} held back: nothing sent`);
       throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Not sent: auto-save never writes to the service. Press Ctrl+S to send "{0}".', name));
     }
-    const address = this.files.addressOf(uri);
+    const address = this.objectFiles.addressOf(uri);
     if (!address) throw vscode.FileSystemError.FileNotFound(uri);
-    const create = this.files.isUncreatedDraft(uri);
-    const base = create ? null : (this.files.baseOf(uri)?.ConcurrencyVersion ?? null);
-    const merging = await this.saveMerging({ address, edit: text, base, create, uri }, create ? undefined : this.files.baseOf(uri), name);
+    const create = this.objectFiles.isUncreatedDraft(uri);
+    const base = create ? null : (this.objectFiles.baseOf(uri)?.ConcurrencyVersion ?? null);
+    const merging = await this.saveMerging({ address, edit: text, base, create, uri }, create ? undefined : this.objectFiles.baseOf(uri), name);
     let outcome = merging.outcome;
     if (merging.tookTheirs && (outcome.status === 'saved' || outcome.status === 'unchanged')) {
       // Merged with the server's changes: the editor shows the merge as one undoable edit, then settles (nothing more is sent).
       const object = outcome.object;
-      this.files.rebase(uri, object);
+      this.objectFiles.rebase(uri, object);
       await replaceText(uri, documentText(object));
       vscode.window.setStatusBarMessage(mergedText(name, object, merging.tookTheirs), 8000);
       notifyInfo(mergedText(name, object, merging.tookTheirs));
@@ -199,7 +199,7 @@ export class ObjectSaves implements vscode.Disposable {
     }
     if (outcome.status === 'saved' || outcome.status === 'unchanged') {
       this.reported.delete(key);
-      this.files.rebase(uri, outcome.object);
+      this.objectFiles.rebase(uri, outcome.object);
       if (outcome.status === 'saved') this.documentSaved.fire({ uri, object: outcome.object, created: outcome.created });
       vscode.window.setStatusBarMessage(outcome.status === 'saved' ? savedText(name, outcome.object, outcome.created) : unchangedText(name), 5000);
       return;

@@ -6,7 +6,7 @@
 import type { OmsClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { IndexOptions, IndexSource, ObjectIndex } from './objectIndex';
-import { touch } from './match';
+import { recentWith } from './match';
 
 /** What the indexes need of a connection. */
 export interface Indexable {
@@ -55,7 +55,7 @@ export class Indexes {
   }
 
   opened(connectionId: string, key: string): void {
-    this.recent.set(connectionId, touch(this.recent.get(connectionId) ?? [], key));
+    this.recent.set(connectionId, recentWith(this.recent.get(connectionId) ?? [], key));
   }
 
   recentKeys(connectionId: string): readonly string[] {

@@ -29,6 +29,6 @@ export function folderPathText(entry: IndexEntry): string {
 }
 
 /** Most recently opened first, each key once, at most `max`. */
-export function touch(recent: readonly string[], key: string, max = 50): string[] {
+export function recentWith(recent: readonly string[], key: string, max = 50): string[] {
   return [key, ...recent.filter((k) => k !== key)].slice(0, max);
 }

@@ -359,7 +359,7 @@ suite('commands', () => {
     const uri = await run<vscode.Uri>('oms.openObject', { connectionId, folderKey, kind: 'inputScanner', key: scannerKey });
     const doc = await vscode.workspace.openTextDocument(uri);
     const before = (await rest('GET', `/api/f/${folderKey}/inputscanners/${scannerKey}`)).body;
-    assert.strictEqual((await services()).fs.baseOf(doc.uri)?.ConcurrencyVersion, before.ConcurrencyVersion);
+    assert.strictEqual((await services()).objectFiles.baseOf(doc.uri)?.ConcurrencyVersion, before.ConcurrencyVersion);
 
     const r = await run<EditPrioritiesResult>('oms.editScannerPriorities', { connectionId, folderKey, key: scannerKey, index: 2, priority: 7, statusCode: 4 });
     assert.deepStrictEqual(r, { ok: true, changed: true });
@@ -371,10 +371,10 @@ suite('commands', () => {
 
     // The editor shows the new version without anyone reverting it.
     const deadline = Date.now() + 10_000;
-    const reloaded = async () => (await services()).fs.baseOf(doc.uri)?.ConcurrencyVersion === after.ConcurrencyVersion && JSON.parse(doc.getText()).InputScannerReportingPriorities[2].Priority === 7;
+    const reloaded = async () => (await services()).objectFiles.baseOf(doc.uri)?.ConcurrencyVersion === after.ConcurrencyVersion && JSON.parse(doc.getText()).InputScannerReportingPriorities[2].Priority === 7;
     while (!(await reloaded()) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
     const shown = JSON.parse(doc.getText());
-    assert.strictEqual((await services()).fs.baseOf(doc.uri)?.ConcurrencyVersion, after.ConcurrencyVersion, 'the open document reloaded');
+    assert.strictEqual((await services()).objectFiles.baseOf(doc.uri)?.ConcurrencyVersion, after.ConcurrencyVersion, 'the open document reloaded');
     assert.strictEqual(shown.InputScannerReportingPriorities[2].Priority, 7);
     assert.strictEqual(doc.isDirty, false);
 

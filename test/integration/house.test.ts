@@ -38,7 +38,7 @@ suite('house: one save entry', () => {
     const restored = (await rest('GET', at)).body;
     assert.strictEqual(restored.ConcurrencyVersion, saved.ConcurrencyVersion + 1);
     await waitFor('the clean editor to show the restored text', () => !clean.getText().includes('house-follow') || undefined);
-    assert.strictEqual(s.fs.baseOf(clean.uri)?.ConcurrencyVersion, restored.ConcurrencyVersion, 'its next save is based on the restored version');
+    assert.strictEqual(s.objectFiles.baseOf(clean.uri)?.ConcurrencyVersion, restored.ConcurrencyVersion, 'its next save is based on the restored version');
     assert.strictEqual(clean.isDirty, false);
 
     // With edits: kept, and the base stays (its next save meets the conflict).
@@ -48,7 +48,7 @@ suite('house: one save entry', () => {
     await new Promise((r) => setTimeout(r, 500));
     assert.ok(clean.getText().includes('typed-meanwhile'), 'the edits are kept');
     assert.ok(clean.isDirty);
-    assert.strictEqual(s.fs.baseOf(clean.uri)?.ConcurrencyVersion, restored.ConcurrencyVersion);
+    assert.strictEqual(s.objectFiles.baseOf(clean.uri)?.ConcurrencyVersion, restored.ConcurrencyVersion);
     await vscode.commands.executeCommand('workbench.action.files.revert');
     // As it was, for the suites after this one.
     await rest('PUT', at, { ...server, ConcurrencyVersion: (await rest('GET', at)).body.ConcurrencyVersion });

@@ -53,7 +53,7 @@ suite('objects', () => {
     assert.ok(doc.uri.path.endsWith(`/${node.name}.json`), doc.uri.path);
     const server = (await rest('GET', `/api/f/${folder.key}/inputscanners/${node.object.Key}`)).body;
     assert.deepStrictEqual(JSON.parse(doc.getText()), asShown(server), 'the object without its version');
-    assert.strictEqual(s.fs.baseOf(doc.uri)?.ConcurrencyVersion, server.ConcurrencyVersion, 'the version the text is based on');
+    assert.strictEqual(s.objectFiles.baseOf(doc.uri)?.ConcurrencyVersion, server.ConcurrencyVersion, 'the version the text is based on');
     assert.strictEqual(doc.isDirty, false);
   });
 
@@ -69,7 +69,7 @@ suite('objects', () => {
     assert.strictEqual(after.InputScannerReportingPriorities[2].Priority, 7);
     assert.strictEqual(after.ConcurrencyVersion, server.ConcurrencyVersion + 1, 'one PUT');
     assert.deepStrictEqual(JSON.parse(doc.getText()), asShown(after), 'the document holds what the server holds');
-    assert.strictEqual(s.fs.baseOf(doc.uri)?.ConcurrencyVersion, after.ConcurrencyVersion, 'the next save is based on the new version');
+    assert.strictEqual(s.objectFiles.baseOf(doc.uri)?.ConcurrencyVersion, after.ConcurrencyVersion, 'the next save is based on the new version');
     assert.strictEqual(doc.isDirty, false);
     // No hidden second save: Undo takes back the user's own edit.
     await vscode.commands.executeCommand('undo');
@@ -153,7 +153,7 @@ suite('objects', () => {
     const backDoc = await vscode.workspace.openTextDocument((back.input as vscode.TabInputText).uri);
     const now = (await rest('GET', at)).body;
     // The copy VS Code still held of the old address (the text typed before the rename) is read again.
-    await waitFor('the old name\'s document to hold the server copy', () => s.fs.baseOf(backDoc.uri)?.ConcurrencyVersion === now.ConcurrencyVersion
+    await waitFor('the old name\'s document to hold the server copy', () => s.objectFiles.baseOf(backDoc.uri)?.ConcurrencyVersion === now.ConcurrencyVersion
       && JSON.parse(backDoc.getText()).CommonName === server.CommonName);
     assert.deepStrictEqual(JSON.parse(backDoc.getText()), asShown(now));
     assert.strictEqual(backDoc.isDirty, false);

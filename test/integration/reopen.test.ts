@@ -31,7 +31,7 @@ suite('reopen', () => {
 
     await vscode.commands.executeCommand('oms.openObject', node);
     assert.deepStrictEqual(JSON.parse(doc.getText()), asShown(server));
-    assert.strictEqual(s.fs.baseOf(doc.uri)?.ConcurrencyVersion, server.ConcurrencyVersion, 'a save from it is based on the new version');
+    assert.strictEqual(s.objectFiles.baseOf(doc.uri)?.ConcurrencyVersion, server.ConcurrencyVersion, 'a save from it is based on the new version');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 });

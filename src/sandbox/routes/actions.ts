@@ -7,7 +7,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kind } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { bodyErrors, checkBody, describeErrors, maxListed, typeFromCollection } from './checks';
-import { found } from './collections';
+import { storedObject } from './collections';
 import type { FolderRequest, SandboxContext } from './context';
 import { createObject } from '../store/creation';
 import { ErrorDetail, HttpError, json, noContent, readJson, readJsonSized, Reply } from '../http/replies';
@@ -15,7 +15,7 @@ import { inputErrors, inviteSchema } from './inputs';
 
 /** POST .../engagesites/{key}/invite with a JSON string body: the e-mail address. */
 export async function invite(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promise<Reply> {
-  const target = found(ctx, r, kind);
+  const target = storedObject(ctx, r, kind);
   const body = await readJson(r.req, ctx.maxBodyBytes);
   if (typeof body !== 'string') {
     throw new HttpError(400, 'The invite body must be a single JSON string holding an e-mail address, e.g. "user@example.com"',

@@ -22,7 +22,7 @@ export function servedOperations(kind: Kind): Set<Operation> {
 }
 
 /** The stored object at `{folder}/{collection}/{key}`, else 404. */
-export function found(ctx: SandboxContext, r: FolderRequest, kind: Kind): BaseInfo {
+export function storedObject(ctx: SandboxContext, r: FolderRequest, kind: Kind): BaseInfo {
   const key = r.params.key.toLowerCase();
   const obj = ctx.store.get(r.folderKey, kind.id, key);
   if (!obj) throw notFound(`No ${kind.label.toLowerCase()} ${key} in folder ${r.folderKey}`);
@@ -39,7 +39,7 @@ export function list(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
 }
 
 export function read(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
-  return { status: 200, text: ctx.store.text(found(ctx, r, kind)) };
+  return { status: 200, text: ctx.store.text(storedObject(ctx, r, kind)) };
 }
 
 export async function create(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promise<Reply> {
@@ -58,7 +58,7 @@ export async function create(ctx: SandboxContext, r: FolderRequest, kind: Kind):
  * with POST .../notes, never by a PUT). The version goes up by one.
  */
 export async function update(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promise<Reply> {
-  found(ctx, r, kind);
+  storedObject(ctx, r, kind);
   const key = r.params.key.toLowerCase();
   const { value, bytes } = await readJsonSized(r.req, ctx.maxBodyBytes);
   checkObject(kind, value, bytes);
@@ -68,7 +68,7 @@ export async function update(ctx: SandboxContext, r: FolderRequest, kind: Kind):
     errors.push({ pointer: '/Key', message: `must be the key in the path, ${key} (got ${JSON.stringify(b.Key ?? null)})` });
   }
   // Everything from here to the store's replace runs without awaiting: the check-and-set is atomic.
-  const stored = found(ctx, r, kind);
+  const stored = storedObject(ctx, r, kind);
   if (b.Href != null && b.Href !== stored.Href) {
     errors.push({ pointer: '/Href', message: `must be ${stored.Href} (got ${JSON.stringify(b.Href)})` });
   }
@@ -96,7 +96,7 @@ export async function update(ctx: SandboxContext, r: FolderRequest, kind: Kind):
 }
 
 export async function remove(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promise<Reply> {
-  ctx.store.remove(found(ctx, r, kind).Key as string);
+  ctx.store.remove(storedObject(ctx, r, kind).Key as string);
   await ctx.store.persist();
   return noContent();
 }

@@ -9,23 +9,23 @@ import type { Kind } from '../../model/kinds';
 import { notesPath } from '../../model/routes';
 import { makeType, namingOf } from '../../model/typeName';
 import type { NoteInfo, ObjectLinkItem } from '../../model/types';
-import { found } from './collections';
+import { storedObject } from './collections';
 import type { FolderRequest, SandboxContext } from './context';
 import { HttpError, json, noContent, notFound, readJson, Reply } from '../http/replies';
 import { inputErrors, noteSchema } from './inputs';
 
 export function listNotes(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
-  return json(200, found(ctx, r, kind).Notes ?? []);
+  return json(200, storedObject(ctx, r, kind).Notes ?? []);
 }
 
 export async function addNote(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promise<Reply> {
-  found(ctx, r, kind);
+  storedObject(ctx, r, kind);
   const body = await readJson(r.req, ctx.maxBodyBytes);
   if (inputErrors(noteSchema, body).length) {
     throw new HttpError(400, 'A note needs NoteText: send a NoteInfo object or a JSON string', [{ pointer: typeof body === 'string' ? '' : '/NoteText', message: 'must be a non-empty string' }]);
   }
   const text = typeof body === 'string' ? body : (body as { NoteText: string }).NoteText;
-  const obj = found(ctx, r, kind);
+  const obj = storedObject(ctx, r, kind);
   const noteKey = ctx.newKey();
   const note: NoteInfo = {
     $type: makeType('NoteInfo', namingOf(typeof body === 'object' && body ? body : obj)),
@@ -41,7 +41,7 @@ export async function addNote(ctx: SandboxContext, r: FolderRequest, kind: Kind)
 }
 
 export async function deleteNote(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promise<Reply> {
-  const obj = found(ctx, r, kind);
+  const obj = storedObject(ctx, r, kind);
   const noteKey = r.params.noteKey.toLowerCase();
   const notes = obj.Notes ?? [];
   if (!notes.some((n) => n?.Key === noteKey)) throw notFound(`No note ${noteKey} on ${kind.label.toLowerCase()} ${obj.Key}`);

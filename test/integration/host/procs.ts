@@ -74,6 +74,16 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/** Stops one process group started here (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  killGroup(child, 'SIGTERM');
+  const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 /** Runs registered cleanups (last first), then stops every process group still running. */
 export async function stopAll(): Promise<void> {
   for (const fn of cleanups.splice(0).reverse()) {

@@ -108,7 +108,6 @@ async function main(): Promise<number> {
     const testsEntry = await compileTests(outDir);
     const workspace = path.join(tmp, 'workspace');
     fs.mkdirSync(workspace);
-    for (const d of ['user', 'server', 'extensions']) fs.mkdirSync(path.join(tmp, d));
 
     const env: Record<string, string> = { OMS_TEST_DIAGNOSTICS: diag, OMS_WORKSPACE: workspace };
     if (process.env.OMS_TEST_GREP) env.OMS_TEST_GREP = process.env.OMS_TEST_GREP;
@@ -130,7 +129,7 @@ async function main(): Promise<number> {
     // A company's private CA, trusted by the host as the system's own (network.test.ts serves HTTPS with it).
     Object.assign(env, trustPrivateCa(path.join(tmp, 'ca')));
 
-    const run: HostRun = { repo, tmp, diag, workspace, extensionPath, testsEntry, env, manifest };
+    const run: HostRun = { repo, tmp, diag, workspace, extensionPath, vsix, testsEntry, env, manifest };
 
     let exitCode: number;
     let look: (() => Promise<UiCheck[]>) | undefined;

@@ -1,7 +1,7 @@
 // Bulk edit, Retry Failed and Undo Run (issue 22) where a person sees them: Go to Object, the
 // preview's counts, apply, the sandbox's fault injection; every result read from the sandbox.
 import type { Page } from 'playwright-core';
-import { get, send, until, input, palette, notification, query, type Env, type UiCheckList } from './uiHelpers';
+import { get, send, until, input, palette, notification, query, menuItem, floors, type Env, type UiCheckList } from './uiHelpers';
 
 const range = { min: 850, max: 1150 };
 const title = (page: Page) => page.locator('.quick-input-widget .quick-input-title').first();
@@ -155,8 +155,83 @@ async function faultsThenRetry(page: Page, env: Env): Promise<void> {
   for (const s of before) if (rowOf(await get(env, at(s))).StatusCode !== value) throw new Error(`${s.CommonName}: StatusCode not ${value}`);
 }
 
+const row = (page: Page, level: number, label: string) =>
+  page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`).filter({ hasText: new RegExp(`^\\s*${label}`) }).first();
+
+async function expand(page: Page, level: number, label: string): Promise<void> {
+  const r = row(page, level, label);
+  await r.waitFor({ timeout: 15_000 });
+  if ((await r.getAttribute('aria-expanded')) !== 'true') await r.click();
+  await until(`${label} expanded`, async () => (await r.getAttribute('aria-expanded')) === 'true');
+}
+
+/** From the preview up (the tree's Bulk Edit… already chosen): a tag operation by keyboard, the preview's count, apply. */
+async function tagRun(page: Page, operation: 'Add a tag' | 'Remove a tag', tag: string, expected: number): Promise<void> {
+  await waitForTitle(page, 'operation');
+  await input(page).pressSequentially(operation);
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+  await waitForTitle(page, operation);
+  await input(page).fill(tag);
+  await page.keyboard.press('Enter');
+  const summary = await waitForTitle(page, / to change · /);
+  if (!summary.includes(`${expected} to change · 0 no-op`)) throw new Error(`preview says "${summary}", expected ${expected} to change`);
+  await applyAll(page);
+}
+
+const tagged = (s: any, tag: string) => (s.Tags ?? []).includes(tag);
+
+/**
+ * Bulk Edit… from the tree's context menu, on a group, a multi-selection (Ctrl+click) and a folder
+ * with its subfolders; REST then shows exactly the objects each selection named changed.
+ */
+async function bulkFromTree(page: Page, env: Env): Promise<void> {
+  const { floor1 } = await floors(env);
+  const group = `/api/f/${floor1.Key}/inputscanners?pageSize=1000`;
+  const scanners: any[] = await get(env, group);
+  const tag = `tree-${Date.now().toString(36)}`;
+
+  // A group: Floor 1's input scanners.
+  await expand(page, 3, 'Head Office');
+  await expand(page, 4, 'Floor 1');
+  await row(page, 5, 'Input scanners').click({ button: 'right' });
+  await menuItem(page, 'Bulk Edit');
+  await tagRun(page, 'Add a tag', tag, scanners.length);
+  await until('the group tagged', async () => (await get(env, group)).every((s: any) => tagged(s, tag)), 60_000);
+
+  // A multi-selection: two scanners of the group, Ctrl+click.
+  await expand(page, 5, 'Input scanners');
+  const [first, second] = scanners.map((s) => s.CommonName as string).sort();
+  await row(page, 6, first).click();
+  await row(page, 6, second).click({ modifiers: ['Control'] });
+  await row(page, 6, second).click({ button: 'right' });
+  await menuItem(page, 'Bulk Edit');
+  await tagRun(page, 'Remove a tag', tag, 2);
+  await until('the two untagged', async () => (await get(env, group)).filter((s: any) => !tagged(s, tag)).length === 2, 60_000);
+  const untagged = (await get(env, group)).filter((s: any) => !tagged(s, tag)).map((s: any) => s.CommonName).sort();
+  if (untagged.join('|') !== [first, second].join('|')) throw new Error(`untagged: ${untagged.join(', ')}; selected: ${first}, ${second}`);
+  await palette(page, 'View: Close All Editors');
+
+  // A folder with its subfolders: every input scanner under Head Office.
+  const under: any[] = [];
+  for (const folders = [floor1.InFolderKey as string]; folders.length;) {
+    const f = folders.shift()!;
+    under.push(...(await get(env, `/api/f/${f}/inputscanners?pageSize=1000`)).map((s: any) => ({ at: `/api/f/${f}/inputscanners/${s.Key}`, tagged: tagged(s, tag) })));
+    folders.push(...(await get(env, `/api/f/${f}/folders?pageSize=1000`)).map((x: any) => x.Key));
+  }
+  await row(page, 3, 'Head Office').click({ button: 'right' });
+  await menuItem(page, 'Bulk Edit');
+  await waitForTitle(page, 'which objects of this folder and its subfolders');
+  await input(page).pressSequentially('Input scanners');
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+  await tagRun(page, 'Add a tag', tag, under.filter((s) => !s.tagged).length);
+  await until('every scanner under Head Office tagged', async () => (await Promise.all(under.map(async (s) => tagged(await get(env, s.at), tag)))).every(Boolean), 60_000);
+}
+
 export const bulkChecks: UiCheckList = (page, env, diag) => [
   ['ui: bulk: Go to Object "Door", Bulk Edit All Results, set one priority: the preview counts match REST; apply: every scanner one version up', () => bulkSetPriority(page, env, diag)],
   ['ui: bulk: Undo Run puts the values back; a scanner edited over REST after the run is stale and keeps its edit', () => undoKeepsLaterEdit(page, env)],
+  ['ui: bulk: Bulk Edit… from the tree on a group, a Ctrl+click multi-selection and a folder with its subfolders: REST shows exactly those objects changed', () => bulkFromTree(page, env)],
   ['ui: bulk: 500 to ten requests, continue on error: ten failed with the service\'s text; Retry Failed sends exactly those ten', () => faultsThenRetry(page, env)],
 ];

@@ -499,10 +499,10 @@ export async function runUiChecks(page: Page, env: Env, diag: string): Promise<U
   ];
   const ownTitles = new Set(checks.map(([title]) => title));
   checks.push(...areas.flatMap((area) => area(page, uiEnv, diag)));
-  // OMS_UI_GREP runs only the checks whose title contains it (development; CI runs all).
-  const grep = process.env.OMS_UI_GREP;
+  // OMS_UI_GREP (a regular expression) runs only the checks whose title matches it (development; CI runs all).
+  const grep = process.env.OMS_UI_GREP ? new RegExp(process.env.OMS_UI_GREP) : undefined;
   const results: UiCheck[] = [];
-  for (const [title, check] of checks.filter(([title]) => !grep || title.includes(grep))) {
+  for (const [title, check] of checks.filter(([title]) => !grep || grep.test(title))) {
     try {
       // Each area's check starts from the same window: no editors, the tree collapsed to the root's
       // groups (what one check leaves open, such as a group of 113 scanners, must not hide another's

@@ -64,15 +64,21 @@ export async function openSiteEditor(page: Page, name: string): Promise<void> {
  * the state it expects: a fixed pause lost the text to the tree's own find on a busy machine.
  */
 export async function cursorAfter(page: Page, text: string): Promise<void> {
+  const widget = page.locator('.editor-widget.find-widget.visible');
   await page.keyboard.press('Control+f');
-  const findInput = page.locator('.editor-widget.find-widget.visible textarea').first();
-  await findInput.waitFor({ timeout: 5_000 });
-  await findInput.fill(text);
-  await page.locator('.editor-widget.find-widget.visible .matchesCount', { hasText: /\d+ of \d+/ }).first().waitFor({ timeout: 5_000 })
+  await widget.locator('textarea:focus').first().waitFor({ timeout: 5_000 });
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type(text);
+  await widget.locator('.matchesCount', { hasText: /\d+ of \d+/ }).first().waitFor({ timeout: 5_000 })
     .catch(() => { throw new Error(`the editor has no ${text}`); });
   await page.keyboard.press('Enter');
-  await page.keyboard.press('Escape');
-  await page.locator('.editor-widget.find-widget.visible').waitFor({ state: 'hidden', timeout: 5_000 });
+  await page.waitForTimeout(300);
+  // Escape closes the widget once it has taken the Enter; again if the first came too early.
+  for (let i = 0; i < 3 && await widget.count(); i++) {
+    await page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden', timeout: 1_000 }).catch(() => undefined);
+  }
+  await widget.waitFor({ state: 'hidden', timeout: 1_000 });
   await page.keyboard.press('ArrowRight');
 }
 

@@ -59,8 +59,9 @@ async function userSettings(page: Page, text: string): Promise<void> {
 }
 
 function settingsFile(page: Page): string {
+  // The checks' profile (test/integration/host/chromium.ts): <tmp>/profiles/checks beside <tmp>/workspace.
   const folder = new URL(page.url()).searchParams.get('folder')!;
-  return path.join(path.dirname(folder), 'user', 'User', 'settings.json');
+  return path.join(path.dirname(folder), 'profiles', 'checks', 'user', 'User', 'settings.json');
 }
 
 async function connectionMenu(page: Page, entry: string): Promise<void> {
@@ -123,17 +124,17 @@ function vsixPath(): string {
 }
 
 /**
- * A fresh profile (a new browser context: the web build keeps the profile in the browser) without
- * the development copy of the extension. The user installs the .vsix (Extensions: Install from VSIX…,
+ * A fresh profile: a new browser context (the web build keeps the profile in the browser) on a
+ * server with no extension installed. The user installs the .vsix (Extensions: Install from VSIX…,
  * the path typed into VS Code's file dialog): the walkthrough opens by itself. Ctrl+Alt+O then ticks
  * its Go to Object step.
  */
-async function walkthroughOnInstall(page: Page, diag: string): Promise<void> {
+async function walkthroughOnInstall(page: Page, env: Env, diag: string): Promise<void> {
   const context = await page.context().browser()!.newContext({ viewport: { width: 1440, height: 900 } });
   try {
     const fresh = await context.newPage();
-    const url = new URL(page.url());
-    url.searchParams.delete('payload');
+    // A server of its own with nothing installed (the runner starts it): a first start.
+    const url = new URL(env.OMS_FRESH_WINDOW);
     await fresh.goto(url.toString());
     await fresh.locator('.monaco-workbench').waitFor({ timeout: 60_000 }).catch(async (e: Error) => {
       await fresh.screenshot({ path: `${diag}/walkthrough-failed.png` }).catch(() => undefined);
@@ -190,7 +191,7 @@ export const homeChecks: UiCheckList = (page, env, diag) => pseudoLocale ? [
 ] : [
   ['ui (home): the priorities table is a grid whose edits are announced to screen readers', () => editAnnounced(page, env)],
   ['ui (home): axe-core finds no serious or critical issue in the priorities table, in the default and both high-contrast themes (screenshots hc-dark.png, hc-light.png)', () => tableForEveryone(page, env, diag)],
-  ...(walkthroughCheck ? [['ui (home): on a fresh profile, installing the .vsix opens the Get Started walkthrough; Ctrl+Alt+O ticks its Go to Object step', () => walkthroughOnInstall(page, diag)]] satisfies Array<[string, () => Promise<void>]> : []),
+  ...(walkthroughCheck ? [['ui (home): on a fresh profile, installing the .vsix opens the Get Started walkthrough; Ctrl+Alt+O ticks its Go to Object step', () => walkthroughOnInstall(page, env, diag)]] satisfies Array<[string, () => Promise<void>]> : []),
 ];
 
 /** The unpacked extension under test: the runner keeps it beside the workspace (`<tmp>/vsix/extension`). */

@@ -44,55 +44,55 @@ async function firstSite(): Promise<{ uri: vscode.Uri; object: BaseInfo & { Key:
 }
 
 test('serves the object as its document text, and stat carries the version the text is based on', async () => {
-  const fs = new ObjectFileSystem(connections());
+  const objectFiles = new ObjectFileSystem(connections());
   const { uri, object } = await firstSite();
-  const text = decode(await fs.readFile(uri));
+  const text = decode(await objectFiles.readFile(uri));
   assert.equal(text, documentText(object));
   assert.ok(!text.includes('ConcurrencyVersion'));
-  assert.equal(fs.baseOf(uri)?.ConcurrencyVersion, object.ConcurrencyVersion);
-  assert.equal((await fs.stat(uri)).mtime, (object.ConcurrencyVersion ?? 0) + 1);
+  assert.equal(objectFiles.baseOf(uri)?.ConcurrencyVersion, object.ConcurrencyVersion);
+  assert.equal((await objectFiles.stat(uri)).mtime, (object.ConcurrencyVersion ?? 0) + 1);
 });
 
 test('a change on the server does not move the stat (no "file is newer" from VS Code); a rebase does, and reloads', async () => {
-  const fs = new ObjectFileSystem(connections());
+  const objectFiles = new ObjectFileSystem(connections());
   const { uri, object } = await firstSite();
-  await fs.readFile(uri);
+  await objectFiles.readFile(uri);
   await client.update(site, { ...object, SiteReference: `elsewhere-${Date.now()}` });
   const theirs = await client.get(site, sb.instanceKey, object.Key);
-  assert.equal((await fs.stat(uri)).mtime, (object.ConcurrencyVersion ?? 0) + 1, 'still the base VS Code read');
-  assert.match(await fs.serverText(uri), /elsewhere-/, 'Compare shows the server\'s copy');
+  assert.equal((await objectFiles.stat(uri)).mtime, (object.ConcurrencyVersion ?? 0) + 1, 'still the base VS Code read');
+  assert.match(await objectFiles.serverText(uri), /elsewhere-/, 'Compare shows the server\'s copy');
   const changed: string[] = [];
   const bases: string[] = [];
-  fs.onDidChangeFile((events) => changed.push(...events.map((e) => e.uri.toString())));
-  fs.onDidChangeBase((u) => bases.push(u.toString()));
-  fs.rebase(uri, theirs, { reload: true });
+  objectFiles.onDidChangeFile((events) => changed.push(...events.map((e) => e.uri.toString())));
+  objectFiles.onDidChangeBase((u) => bases.push(u.toString()));
+  objectFiles.rebase(uri, theirs, { reload: true });
   assert.deepEqual(changed, [uri.toString()], 'VS Code is told to read it again');
   assert.deepEqual(bases, [uri.toString()], 'the status bar is told');
-  assert.equal((await fs.stat(uri)).mtime, (theirs.ConcurrencyVersion ?? 0) + 1);
-  assert.equal(decode(await fs.readFile(uri)), documentText(theirs));
+  assert.equal((await objectFiles.stat(uri)).mtime, (theirs.ConcurrencyVersion ?? 0) + 1);
+  assert.equal(decode(await objectFiles.readFile(uri)), documentText(theirs));
 });
 
 test('a write is handed to the save entry once, with the text; without one it is refused', async () => {
-  const fs = new ObjectFileSystem(connections());
+  const objectFiles = new ObjectFileSystem(connections());
   const { uri } = await firstSite();
-  await assert.rejects(Promise.resolve(fs.writeFile(uri, new TextEncoder().encode('{}'))), /Unavailable|oms:/);
+  await assert.rejects(Promise.resolve(objectFiles.writeFile(uri, new TextEncoder().encode('{}'))), /Unavailable|oms:/);
   const written: string[] = [];
-  fs.writer = (u, text) => (written.push(`${u.toString()} ${text}`), Promise.resolve());
-  await fs.writeFile(uri, new TextEncoder().encode('{"a":1}'));
+  objectFiles.writer = (u, text) => (written.push(`${u.toString()} ${text}`), Promise.resolve());
+  await objectFiles.writeFile(uri, new TextEncoder().encode('{"a":1}'));
   assert.deepEqual(written, [`${uri.toString()} {"a":1}`]);
 });
 
 test('a draft serves its template until created; then it addresses the created object', async () => {
-  const fs = new ObjectFileSystem(connections());
-  const uri = fs.newDraft({ connectionId: 'c1', folderKey: sb.instanceKey, kind: site }, 'Drafted');
-  assert.ok(fs.isUncreatedDraft(uri));
-  const template = JSON.parse(decode(await fs.readFile(uri))) as BaseInfo;
+  const objectFiles = new ObjectFileSystem(connections());
+  const uri = objectFiles.newDraft({ connectionId: 'c1', folderKey: sb.instanceKey, kind: site }, 'Drafted');
+  assert.ok(objectFiles.isUncreatedDraft(uri));
+  const template = JSON.parse(decode(await objectFiles.readFile(uri))) as BaseInfo;
   assert.equal(template.CommonName, 'Drafted');
-  assert.equal(fs.baseOf(uri), undefined, 'nothing on the server yet');
+  assert.equal(objectFiles.baseOf(uri), undefined, 'nothing on the server yet');
   const created = await client.create(site, sb.instanceKey, template);
-  fs.rebase(uri, created);
-  assert.ok(!fs.isUncreatedDraft(uri));
-  assert.equal(fs.addressOf(uri)?.key, created.Key);
+  objectFiles.rebase(uri, created);
+  assert.ok(!objectFiles.isUncreatedDraft(uri));
+  assert.equal(objectFiles.addressOf(uri)?.key, created.Key);
 });
 
 test('a document of a removed connection says so when read', async () => {
