@@ -1,14 +1,30 @@
 // `npm run l10n`: the l10n bundle of every string the extension shows (l10n/bundle.l10n.json), for
-// translators. `vscode-l10n-dev export` (run first by the npm script) finds the literal
-// `vscode.l10n.t` calls in src/; the kinds registry's labels (shown through src/localized.ts)
-// are added here from the registry itself.
+// translators. l10n-dev finds the literal `l10n.t` calls of modules that import it from `vscode` or
+// `@vscode/l10n`; it is handed src/ with our own `l10n` (src/l10n.ts, for modules that also run
+// without VS Code) imported as `@vscode/l10n`. The labels of the kinds registry (shown through
+// src/localized.ts), of the status codes, the push types and the encodings are added from those tables.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { getL10nJson } from '@vscode/l10n-dev';
 import { kinds } from '../src/model/kinds';
+import { otherEncodings } from '../src/people/encoding';
+import { pushTypeLabels } from '../src/model/pushTypes';
+import { statusCodeLabels } from '../src/model/statusCodes';
 
-const repo = path.resolve(__dirname, '..');
-const bundle = path.join(repo, 'l10n', 'bundle.l10n.json');
-const messages = JSON.parse(fs.readFileSync(bundle, 'utf8')) as Record<string, string>;
-for (const k of kinds.values()) for (const label of [k.label, k.pluralLabel]) messages[label] ??= label;
-fs.writeFileSync(bundle, `${JSON.stringify(messages, null, 2)}\n`);
-console.log(`${path.relative(repo, bundle)}: ${Object.keys(messages).length} strings`);
+async function main(): Promise<void> {
+  const repo = path.resolve(__dirname, '..');
+  const bundle = path.join(repo, 'l10n', 'bundle.l10n.json');
+  const sources = fs.readdirSync(path.join(repo, 'src'), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => ({
+      extension: '.ts',
+      contents: fs.readFileSync(path.join(e.parentPath, e.name), 'utf8').replace(/from '(?:\.\.?\/)+l10n'/g, "from '@vscode/l10n'"),
+    }));
+  const messages = (await getL10nJson(sources)) as Record<string, string>;
+  const registries = [...[...kinds.values()].flatMap((k) => [k.label, k.pluralLabel]), ...Object.values(statusCodeLabels), ...Object.values(pushTypeLabels), ...otherEncodings.map((e) => e.label)];
+  for (const label of registries) messages[label] ??= label;
+  fs.writeFileSync(bundle, `${JSON.stringify(messages, null, 2)}\n`);
+  console.log(`${path.relative(repo, bundle)}: ${Object.keys(messages).length} strings`);
+}
+
+void main();

@@ -24,12 +24,14 @@ import { registerObjectEditors } from './editor';
 import type { Services } from './services';
 import { testApi, TestApi } from './testApi';
 import { trackWalkthrough } from './walkthrough';
+import { useBundle } from './l10n';
 import { registerPlanView } from './views/planView';
 
 /** Kept for deactivate: its close is asynchronous, and VS Code awaits only what deactivate returns. */
 let sandbox: SandboxHost | undefined;
 
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
+  useBundle(vscode.l10n.bundle);
   sandbox = new SandboxHost(context);
   const connections = new ConnectionManager(context, sandbox);
   const objectFiles = new ObjectFileSystem(connections);

@@ -7,6 +7,7 @@ import type { BaseInfo, FolderInfo, InstanceInfo, NoteInfo, PersonInfo, PushNoti
 import { ApiError } from './errors';
 import { Http, RequestOptions, WriteApproval } from './http';
 import { addPeopleInBatches, BatchOptions, BatchReport } from './batch';
+import { l10n } from '../l10n';
 
 export interface Page<T> {
   items: T[];
@@ -30,7 +31,7 @@ export class OmsClient {
     try {
       req = build();
     } catch (e) {
-      if (e instanceof RangeError) throw new ApiError('validation', `${e.message}: refused before sending, it would address another object`);
+      if (e instanceof RangeError) throw new ApiError('validation', l10n.t('{0}: refused before sending, it would address another object', e.message));
       throw e;
     }
     return this.http<T>(req);
@@ -139,7 +140,7 @@ function addressOf(obj: BaseInfo): { folderKey: string; key: string } {
   const fromHref = /^\/api\/f\/([^/]+)\/[^/]+\/([^/?#]+)/.exec(obj.Href ?? '');
   const folderKey = obj.InFolderKey ?? (fromHref ? decodeURIComponent(fromHref[1]) : undefined);
   const key = obj.Key ?? (fromHref ? decodeURIComponent(fromHref[2]) : undefined);
-  if (!folderKey || !key) throw new ApiError('validation', 'The object has no Key and InFolderKey (or Href), so it cannot be updated');
+  if (!folderKey || !key) throw new ApiError('validation', l10n.t('The object has no Key and InFolderKey (or Href), so it cannot be updated'));
   return { folderKey, key };
 }
 
@@ -150,7 +151,7 @@ function asArray<T>(body: unknown, kind: Kind): T[] {
     const inner = (body as Record<string, unknown> | null)?.[key];
     if (Array.isArray(inner)) return inner as T[];
   }
-  throw new ApiError('server', `The server's list of ${kind.pluralLabel.toLowerCase()} is not an array`);
+  throw new ApiError('server', l10n.t("The server's list of {0} is not an array", l10n.t(kind.pluralLabel).toLowerCase()));
 }
 
 /**

@@ -11,6 +11,8 @@ import { ApiError, detailsFromBody, kindOfStatus, messageFromBody } from './erro
 import { masker } from './secrets';
 import { networkReason } from './networkErrors';
 import { leavesBase } from '../model/routes';
+import { l10n } from '../l10n';
+import type { Fetch } from './proxyFetch';
 
 export interface RequestLog {
   method: string;
@@ -39,6 +41,8 @@ interface CommonOptions {
   /** Largest answer read, in bytes after decompression (default 64 MB). */
   maxResponseBytes?: number;
   log?: (entry: RequestLog) => void;
+  /** The fetch for a URL when not Node's (VS Code's) own: the proxy settings VS Code leaves out (proxyFetch.ts). */
+  fetchFor?: (url: URL) => Promise<Fetch> | undefined;
 }
 
 export type HttpOptions = CommonOptions & (
@@ -99,7 +103,7 @@ export function createHttp(options: HttpOptions): Http {
     const { baseUrl, token } = await endpoint();
     const base = parseUrl(baseUrl);
     if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-      throw new ApiError('validation', `Unsupported URL scheme ${base.protocol}`);
+      throw new ApiError('validation', l10n.t('Unsupported URL scheme {0}', base.protocol));
     }
     const mask = masker([req.anonymous ? undefined : token, ...secretFields.map((f) => req.form?.[f])]);
     const url = withinBase(base, req, mask);
@@ -121,6 +125,7 @@ export function createHttp(options: HttpOptions): Http {
       body = JSON.stringify(req.json);
     }
     if (!req.anonymous && token) headers.Authorization = `Bearer ${token}`;
+    const send = (await options.fetchFor?.(url)) ?? fetch;
 
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
@@ -131,11 +136,11 @@ export function createHttp(options: HttpOptions): Http {
       const log = (status: number | 'error') => options.log?.({ method: req.method, path: logPath, status, ms: Date.now() - started, attempt });
       try {
         // Never follow redirects: the bearer token must reach no other origin.
-        const response = await fetch(url, { method: req.method, headers, body, redirect: 'manual', signal: controller.signal });
+        const response = await send(url, { method: req.method, headers, body, redirect: 'manual', signal: controller.signal });
         const text = await readCapped(response, maxBytes);
         if (text === undefined) {
           log(response.status);
-          throw fail('tooLarge', `The answer of ${base.host} to ${req.method} ${logPath} is larger than ${formatBytes(maxBytes)} (setting oms.maxResponseMegabytes); nothing of it was used`, response.status);
+          throw fail('tooLarge', l10n.t('The answer of {0} to {1} {2} is larger than {3} (setting oms.maxResponseMegabytes); nothing of it was used', base.host, req.method, logPath, formatBytes(maxBytes)), response.status);
         }
         clearTimeout(timer);
         log(response.status);
@@ -160,7 +165,7 @@ export function createHttp(options: HttpOptions): Http {
         const error = cancelled
           ? fail('network', 'Cancelled')
           : timedOut
-            ? fail('timeout', `No answer from ${base.host} within ${Math.round(timeoutMs / 1000)} s`)
+            ? fail('timeout', l10n.t('No answer from {0} within {1} s', base.host, Math.round(timeoutMs / 1000)))
             : fail('network', below!.text);
         if (!cancelled && (timedOut || below!.transient) && idempotent && attempt < attempts) {
           await sleep(waitFor(attempt, null, backoffMs, maxBackoffMs), req.signal);
@@ -198,7 +203,7 @@ function parseUrl(url: string): URL {
   try {
     return new URL(url);
   } catch {
-    throw new ApiError('validation', `Not a URL: ${url}`);
+    throw new ApiError('validation', l10n.t('Not a URL: {0}', url));
   }
 }
 
@@ -211,7 +216,7 @@ function withinBase(base: URL, req: RequestOptions, mask: (text: string) => stri
   const basePath = base.pathname.replace(/\/+$/, '');
   const url = leavesBase(req.path) ? undefined : new URL(base.origin + basePath + req.path);
   if (!url || url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`)) {
-    throw new ApiError('validation', `Refused before sending: the path ${JSON.stringify(mask(req.path))} would leave ${base.origin}${basePath}`, undefined, req.method, mask(req.path));
+    throw new ApiError('validation', l10n.t('Refused before sending: the path {0} would leave {1}', JSON.stringify(mask(req.path)), `${base.origin}${basePath}`), undefined, req.method, mask(req.path));
   }
   return url;
 }
@@ -224,7 +229,7 @@ function parseJson(text: string, req: RequestOptions, status: number): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError('server', `The server answered ${status} with a body that is not JSON`, status, req.method, req.path);
+    throw new ApiError('server', l10n.t('The server answered {0} with a body that is not JSON', status), status, req.method, req.path);
   }
 }
 
@@ -244,7 +249,7 @@ function webPage(response: Response, text: string, base: URL, req: RequestOption
 function toError(response: Response, text: string, req: RequestOptions, mask: (text: string) => string): ApiError {
   const status = response.status;
   if (status >= 300 && status < 400) {
-    return new ApiError('server', `The server redirected (${status}); redirects are not followed so that the token stays with its origin`, status, req.method, req.path);
+    return new ApiError('server', l10n.t('The server redirected ({0}); redirects are not followed so that the token stays with its origin', status), status, req.method, req.path);
   }
   const message = mask(messageFromBody(text, status, response.statusText));
   const details = detailsFromBody(text).map((d) => ({ ...d, message: mask(d.message) }));

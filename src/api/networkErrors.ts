@@ -4,6 +4,7 @@
  * network support (proxy settings, the certificates it trusts) works inside `fetch` in the
  * extension host, so its refusals arrive here too.
  */
+import { l10n } from '../l10n';
 
 export interface NetworkReason {
   text: string;
@@ -18,35 +19,43 @@ const untrusted = new Set([
 
 /** The certificate problem, where there is one. */
 function certificate(code: string): string | undefined {
-  if (untrusted.has(code)) return 'its certificate is signed by an authority this system does not trust';
-  if (code === 'CERT_HAS_EXPIRED') return 'its certificate has expired';
-  if (code === 'CERT_NOT_YET_VALID') return 'its certificate is not valid yet';
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return 'its certificate is for another name';
-  if (code === 'INVALID_PURPOSE') return 'its certificate is not one for a server';
-  if (code === 'CERT_REVOKED') return 'its certificate was revoked';
+  if (untrusted.has(code)) return l10n.t('its certificate is signed by an authority this system does not trust');
+  if (code === 'CERT_HAS_EXPIRED') return l10n.t('its certificate has expired');
+  if (code === 'CERT_NOT_YET_VALID') return l10n.t('its certificate is not valid yet');
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return l10n.t('its certificate is for another name');
+  if (code === 'INVALID_PURPOSE') return l10n.t('its certificate is not one for a server');
+  if (code === 'CERT_REVOKED') return l10n.t('its certificate was revoked');
   return undefined;
 }
 
 export function networkReason(e: unknown, host: string): NetworkReason {
-  const error = e as { message?: string; cause?: { code?: string; message?: string; cause?: { code?: string; message?: string } } };
+  const error = e as { message?: string; proxyHost?: string; cause?: { code?: string; message?: string; cause?: { code?: string; message?: string } } };
   const cause = error.cause?.cause?.code ? error.cause.cause : error.cause;
   const code = cause?.code ?? '';
   const message = cause?.message ?? error.message ?? String(e);
   const cert = certificate(code);
+  if (cert && error.proxyHost) {
+    return {
+      text: l10n.t("Not connected to {0} through the proxy {1}: {2} ({3}), so nothing was sent. If it is your company's, add its CA to the certificates this system trusts, or turn off the setting http.proxyStrictSSL", host, error.proxyHost, cert, code),
+      transient: false,
+    };
+  }
   if (cert) {
     return {
-      text: `Not connected to ${host}: ${cert} (${code}), so nothing was sent. If it is yours or your company's, add its CA to the certificates this system trusts (VS Code uses them: setting http.systemCertificates)`,
+      text: l10n.t("Not connected to {0}: {1} ({2}), so nothing was sent. If it is yours or your company's, add its CA to the certificates this system trusts (VS Code uses them: setting http.systemCertificates)", host, cert, code),
       transient: false,
     };
   }
   const proxy = /Proxy response \((\d+)\)/i.exec(message);
   if (proxy) {
-    const credentials = proxy[1] === '407' ? ': it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port)' : '';
-    return { text: `Cannot reach ${host}: the proxy (setting http.proxy) answered ${proxy[1]}${credentials}`, transient: false };
+    const text = proxy[1] === '407'
+      ? l10n.t('Cannot reach {0}: the proxy (setting http.proxy) answered 407: it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port, or in http.proxyAuthorization)', host)
+      : l10n.t('Cannot reach {0}: the proxy (setting http.proxy) answered {1}', host, proxy[1]);
+    return { text, transient: false };
   }
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(message)) {
-    return { text: `Cannot reach ${host}: it does not answer HTTPS on that port (is the address http://?)`, transient: false };
+    return { text: l10n.t('Cannot reach {0}: it does not answer HTTPS on that port (is the address http://?)', host), transient: false };
   }
-  if (code === 'UND_ERR_SOCKET' || error.message === 'terminated') return { text: `Cannot reach ${host}: the connection closed before the whole answer arrived`, transient: true };
-  return { text: `Cannot reach ${host}: ${code || message}`, transient: true };
+  if (code === 'UND_ERR_SOCKET' || error.message === 'terminated') return { text: l10n.t('Cannot reach {0}: the connection closed before the whole answer arrived', host), transient: true };
+  return { text: l10n.t('Cannot reach {0}: {1}', host, code || message), transient: true };
 }

@@ -11,6 +11,7 @@
 import { needsRefresh, refresh, TokenSet } from './auth';
 import { ApiError } from './errors';
 import type { Http, RequestOptions } from './http';
+import { l10n } from '../l10n';
 
 export interface SessionStore {
   /** The base URL and its tokens, read together; undefined tokens when not signed in there. */
@@ -51,7 +52,7 @@ export function sessionHttp(store: SessionStore, httpFor: (baseUrl: string, toke
 
   const signedIn = async (req: RequestOptions) => {
     const { baseUrl, label, tokens } = await store.read();
-    if (!tokens) throw Object.assign(new ApiError('auth', `Not signed in to ${label}`, 401, req.method, req.path), { notSignedIn: true });
+    if (!tokens) throw Object.assign(new ApiError('auth', l10n.t('Not signed in to {0}', label), 401, req.method, req.path), { notSignedIn: true });
     return { baseUrl, tokens };
   };
 

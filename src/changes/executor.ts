@@ -205,7 +205,7 @@ async function tryOnce(client: OmsClient, change: Change, approval: WriteApprova
   if (isSkip(built)) return result('unchanged', { reason: built.skip, before: live });
   const liveVersion = live?.ConcurrencyVersion ?? null;
   if (live && change.baseVersion !== undefined && liveVersion !== change.baseVersion) {
-    return result('stale', { reason: `changed on the server since: version ${change.baseVersion ?? 'none'} expected, ${liveVersion ?? 'none'} found; nothing was sent`, before: live });
+    return result('stale', { reason: staleReason(change.baseVersion, liveVersion), before: live });
   }
 
   if (change.op === 'delete') {
@@ -226,8 +226,8 @@ async function tryOnce(client: OmsClient, change: Change, approval: WriteApprova
     case 'unchanged': return result('unchanged', { reason: 'already as wanted', before: live });
     case 'conflict':
       // Written by someone between our read and our write: a precondition makes it stale, else read again and rebuild.
-      if (change.baseVersion !== undefined) return result('stale', { reason: `changed on the server while being sent (now version ${outcome.server.ConcurrencyVersion ?? 'none'}); nothing was sent`, before: outcome.server });
-      return { again: 'changed on the server while being sent', waitMs: 0, throttled: false };
+      if (change.baseVersion !== undefined) return result('stale', { reason: staleReason(change.baseVersion, outcome.server.ConcurrencyVersion ?? null), before: outcome.server });
+      return { again: staleReason(liveVersion, outcome.server.ConcurrencyVersion ?? null), waitMs: 0, throttled: false };
     case 'refused': break;
   }
 
@@ -309,4 +309,9 @@ function watch(client: OmsClient, approval: WriteApproval | undefined): { client
     }
   }) as Http;
   return { client: new OmsClient(http), log };
+}
+
+/** The one wording of a change set's conflict: the version its change was built on is not the server's. */
+function staleReason(expected: number | null, found: number | null): string {
+  return `changed on the server: version ${expected ?? 'none'} expected, ${found ?? 'none'} found; nothing was sent`;
 }

@@ -15,8 +15,8 @@ export const addConnection: Command = {
   id: 'oms.addConnection',
   async run(s, args?: AddConnectionArgs) {
     const baseUrl = args?.baseUrl ?? (await vscode.window.showInputBox({
-      title: 'Add Connection (1/3): service URL',
-      prompt: 'Base URL of the object management service',
+      title: vscode.l10n.t('Add Connection (1/3): service URL'),
+      prompt: vscode.l10n.t('Base URL of the object management service'),
       placeHolder: 'https://api.example.com',
       ignoreFocusOut: true,
       validateInput: checkBaseUrl,
@@ -26,25 +26,25 @@ export const addConnection: Command = {
     if (problem) throw new Error(problem);
     const url = normalizeBaseUrl(baseUrl);
     if (!args && needsPlainHttpConfirmation(url)) {
-      const yes = 'Use plain http';
+      const yes = vscode.l10n.t('Use plain http');
       const choice = await vscode.window.showWarningMessage(
-        `${url} is plain http to another machine: the access token would cross the network unencrypted.`,
+        vscode.l10n.t('{0} is plain http to another machine: the access token would cross the network unencrypted.', url),
         { modal: true }, yes);
       if (choice !== yes) return undefined;
     }
     const label = args?.label ?? (await vscode.window.showInputBox({
-      title: 'Add Connection (2/3): name',
+      title: vscode.l10n.t('Add Connection (2/3): name'),
       value: new URL(url).host,
-      prompt: 'A name for this connection',
+      prompt: vscode.l10n.t('A name for this connection'),
       ignoreFocusOut: true,
       validateInput: (v) => connectionNameProblem(v, s.connections.list()),
     }));
     if (!label) return undefined;
     const rootFolderKey = args ? args.rootFolderKey : await vscode.window.showInputBox({
-      title: 'Add Connection (3/3): root folder (optional)',
-      prompt: 'Key of the folder to show as the root; leave empty for the current instance',
+      title: vscode.l10n.t('Add Connection (3/3): root folder (optional)'),
+      prompt: vscode.l10n.t('Key of the folder to show as the root; leave empty for the current instance'),
       ignoreFocusOut: true,
-      validateInput: (v) => (!v || /^[\w-]+$/.test(v.trim()) ? undefined : 'A folder key has letters, digits, - and _ only'),
+      validateInput: (v) => (!v || /^[\w-]+$/.test(v.trim()) ? undefined : vscode.l10n.t('A folder key has letters, digits, - and _ only')),
     });
     if (rootFolderKey === undefined && !args) return undefined;
     const connection = await s.connections.add(

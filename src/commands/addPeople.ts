@@ -80,7 +80,7 @@ export const addPeople: Command = {
     const valid = people.validRows(file);
     const invalidList = invalid.map((r) => ({ line: r.line, place: r.place, errors: r.errors }));
     const blankRows = file.blankLines.length;
-    if (file.rows.length === 0) throw new Failure(`No people in ${name}`, stopped(input, 0, [], 'the file has no people', blankRows));
+    if (file.rows.length === 0) throw new Failure(vscode.l10n.t('No people in {0}', name), stopped(input, 0, [], vscode.l10n.t('the file has no people'), blankRows));
 
     const where = await folderTarget(s, args ?? node);
     const folderLabel = await placeText(where);

@@ -53,26 +53,27 @@ export function failedBatch(o: BatchOutcome, rows: PersonRow[]): FailedBatch {
   return {
     batch: o.index + 1, start: o.start, end: o.end,
     firstLine: first?.line ?? 0, lastLine: last?.line ?? 0,
-    where: json ? `items ${first.index + 1}–${(last?.index ?? first.index) + 1}` : `lines ${first?.line ?? 0}–${last?.line ?? 0}`,
-    reason: o.skipped ? 'not sent (cancelled)' : o.error?.message ?? 'failed',
+    where: json ? vscode.l10n.t('items {0}–{1}', first.index + 1, (last?.index ?? first.index) + 1) : vscode.l10n.t('lines {0}–{1}', first?.line ?? 0, last?.line ?? 0),
+    reason: o.skipped ? vscode.l10n.t('not sent (cancelled)') : o.error?.message ?? vscode.l10n.t('failed'),
     skipped: !!o.skipped,
   };
 }
 
 export function summarize(r: AddPeopleResult, name: string, folderLabel: string, report: BatchReport, fileProblem?: string): void {
-  const parts = [`Added ${r.added} of ${r.rows} ${r.rows === 1 ? 'person' : 'people'} from ${name} to ${folderLabel}.`];
+  const parts = [r.rows === 1 ? vscode.l10n.t('Added {0} of 1 person from {1} to {2}.', r.added, name, folderLabel) : vscode.l10n.t('Added {0} of {1} people from {2} to {3}.', r.added, r.rows, name, folderLabel)];
   if (r.blankRows) parts.push(vscode.l10n.t('{0} blank rows skipped.', r.blankRows));
-  if (r.sent !== r.added) parts.push(`(The server reported ${r.added} added for ${r.sent} sent.)`);
+  if (r.sent !== r.added) parts.push(vscode.l10n.t('(The server reported {0} added for {1} sent.)', r.added, r.sent));
   const refused = r.failed.filter((f) => !f.skipped);
   if (refused.length) {
-    parts.push(`${refused.length} batch${refused.length > 1 ? 'es' : ''} failed: ${refused.slice(0, 2).map((f) => `${f.where}: ${f.reason}`).join('; ')}${refused.length > 2 ? '; …' : ''}.`);
+    const which = `${refused.slice(0, 2).map((f) => `${f.where}: ${f.reason}`).join('; ')}${refused.length > 2 ? '; …' : ''}`;
+    parts.push(refused.length > 1 ? vscode.l10n.t('{0} batches failed: {1}.', refused.length, which) : vscode.l10n.t('1 batch failed: {0}.', which));
   }
   const skipped = r.failed.filter((f) => f.skipped).reduce((n, f) => n + f.end - f.start, 0);
-  if (skipped) parts.push(`Cancelled: ${skipped} not sent.`);
-  if (r.invalid.length) parts.push(`${r.invalid.length} invalid row${r.invalid.length > 1 ? 's' : ''} not sent.`);
-  if (r.failedFile) parts.push(`Failed items saved to ${r.failedFile.split(/[\\/]/).pop()}: fix and add them with the same command.`);
-  if (fileProblem) parts.push(`The failed items could not be written next to the input (${fileProblem}); they are open in a new editor.`);
+  if (skipped) parts.push(vscode.l10n.t('Cancelled: {0} not sent.', skipped));
+  if (r.invalid.length) parts.push(r.invalid.length > 1 ? vscode.l10n.t('{0} invalid rows not sent.', r.invalid.length) : vscode.l10n.t('1 invalid row not sent.'));
+  if (r.failedFile) parts.push(vscode.l10n.t('Failed items saved to {0}: fix and add them with the same command.', r.failedFile.split(/[\\/]/).pop() ?? ''));
+  if (fileProblem) parts.push(vscode.l10n.t('The failed items could not be written next to the input ({0}); they are open in a new editor.', fileProblem));
   for (const o of report.failed) log().warn(`Batch ${o.index + 1} (people ${o.start + 1}-${o.end}): ${o.skipped ? 'not sent (cancelled)' : o.error?.message}`);
-  const actions = r.failedFile ? [{ title: 'Open Failed Items', run: () => vscode.window.showTextDocument(vscode.Uri.file(r.failedFile!)) }, showLogAction] : [showLogAction];
+  const actions = r.failedFile ? [{ title: vscode.l10n.t('Open Failed Items'), run: () => vscode.window.showTextDocument(vscode.Uri.file(r.failedFile!)) }, showLogAction] : [showLogAction];
   notify(r.ok ? 'info' : r.added > 0 ? 'warning' : 'error', parts.join(' '), ...(r.ok ? [] : actions));
 }

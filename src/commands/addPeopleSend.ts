@@ -32,9 +32,9 @@ export async function sendPeople(where: FolderTarget, people: PersonInfo[], name
   const size = batchSize(args), parallel = concurrency(args);
   // A production connection asks once for the whole batch add, before anything is sent (Cancel: nothing is).
   const path = collectionActionPath(actionRoutes.addPeople, kindOf('person'), where.folderKey);
-  const approval = await where.connection.approveWrites(`POST ${path}: ${people.length} ${people.length === 1 ? 'person' : 'people'} from ${name} in ${Math.ceil(people.length / size)} batch requests`);
+  const approval = await where.connection.approveWrites(`POST ${path}: ${people.length === 1 ? vscode.l10n.t('1 person from {0} in {1} batch requests', name, Math.ceil(people.length / size)) : vscode.l10n.t('{0} people from {1} in {2} batch requests', people.length, name, Math.ceil(people.length / size))}`);
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Adding people from ${name}`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Adding people from {0}', name), cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
       const batches = Math.ceil(people.length / size);
@@ -46,7 +46,8 @@ export async function sendPeople(where: FolderTarget, people: PersonInfo[], name
         const seconds = (Date.now() - started) / 1000;
         progress.report({
           increment: ((last.doneBatches - done) / last.totalBatches) * 100,
-          message: `${last.sentPeople} of ${last.totalPeople} people sent, ${left} batch${left === 1 ? '' : 'es'} left, ${seconds.toFixed(1)} s${controller.signal.aborted ? ' (stopping)' : ''}`,
+          message: (left === 1 ? vscode.l10n.t('{0} of {1} people sent, 1 batch left, {2} s', last.sentPeople, last.totalPeople, seconds.toFixed(1)) : vscode.l10n.t('{0} of {1} people sent, {2} batches left, {3} s', last.sentPeople, last.totalPeople, left, seconds.toFixed(1)))
+            + (controller.signal.aborted ? ` ${vscode.l10n.t('(stopping)')}` : ''),
         });
         done = last.doneBatches;
       };

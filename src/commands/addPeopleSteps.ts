@@ -28,8 +28,8 @@ export const fileStep: WizardStep<PeopleContext> = {
   shouldPrompt: (c) => !c.uri,
   async prompt(c) {
     const picked = await vscode.window.showOpenDialog({
-      title: 'Batch-Add People: file', canSelectMany: false, openLabel: 'Read People',
-      filters: { 'People (CSV or JSON)': ['csv', 'json'] },
+      title: vscode.l10n.t('Batch-Add People: file'), canSelectMany: false, openLabel: vscode.l10n.t('Read People'),
+      filters: { [vscode.l10n.t('People (CSV or JSON)')]: ['csv', 'json'] },
     });
     if (!picked?.length) throw new vscode.CancellationError();
     c.uri = picked[0];
@@ -44,7 +44,7 @@ export function encodingStep(name: string, bytes: Uint8Array, people: typeof imp
     async prompt(c, ask) {
       const line = problem!.line;
       const items = people.otherEncodings.map((e) => ({
-        label: e.label, id: e.id,
+        label: vscode.l10n.t(e.label), id: e.id,
         detail: new TextDecoder(e.id).decode(bytes).split(/\r\n|\n|\r/)[line - 1]?.slice(0, 120),
       }));
       c.encoding = (await ask.pick({
@@ -60,13 +60,13 @@ export function invalidRowsStep(name: string, file: PeopleFile, invalid: PersonR
   return {
     shouldPrompt: (c) => invalid.length > 0 && c.sendValid === undefined,
     async prompt(c) {
-      const go = `Send the ${valid} Valid`;
+      const go = vscode.l10n.t('Send the {0} Valid', valid);
       const after = valid > 0
         ? vscode.l10n.t('If you send the valid rows, the invalid ones are written with any failed batches to a .people.json file next to {0}, to fix and send again. Every problem is in the log.', name)
         : vscode.l10n.t('No row can be sent: fix them in {0} and add it again. Every problem is in the log.', name);
       const detail = [describe(invalid, 12), ...file.notes].join('\n') + `\n\n${after}`;
       const choice = await vscode.window.showWarningMessage(
-        `${invalid.length} row${invalid.length > 1 ? 's' : ''} of ${name} ${invalid.length > 1 ? 'are' : 'is'} not valid.`,
+        invalid.length > 1 ? vscode.l10n.t('{0} rows of {1} are not valid.', invalid.length, name) : vscode.l10n.t('1 row of {0} is not valid.', name),
         { modal: true, detail },
         ...(valid > 0 ? [go] : []),
       );
@@ -82,19 +82,19 @@ export function confirmStep(name: string, file: PeopleFile, valid: PersonRow[], 
   return {
     shouldPrompt: (c) => c.confirmed === undefined,
     async prompt(c) {
-      const add = `Add ${valid.length}`;
-      const curl = 'Copy as cURL';
+      const add = vscode.l10n.t('Add {0}', valid.length);
+      const curl = vscode.l10n.t('Copy as cURL');
       let choice: string | undefined;
       do {
         choice = await vscode.window.showInformationMessage(
-          `Add ${valid.length} ${valid.length === 1 ? 'person' : 'people'} from ${name} to ${folderLabel}?`,
-          { modal: true, detail: `${file.notes.join('\n')}\nSent in batches of ${batchSize(args)}, ${concurrency(args)} at a time.`.trim() },
+          valid.length === 1 ? vscode.l10n.t('Add 1 person from {0} to {1}?', name, folderLabel) : vscode.l10n.t('Add {0} people from {1} to {2}?', valid.length, name, folderLabel),
+          { modal: true, detail: `${file.notes.join('\n')}\n${vscode.l10n.t('Sent in batches of {0}, {1} at a time.', batchSize(args), concurrency(args))}`.trim() },
           add, curl,
         );
         // One command per batch, exactly as they would be sent.
         if (choice === curl) {
           const people = valid.map((r) => r.person);
-          await copyCurl(where.connection, (client) => client.addPeople(where.folderKey, people, { batchSize: batchSize(args), concurrency: 1 }), `the batches to ${folderLabel}`);
+          await copyCurl(where.connection, (client) => client.addPeople(where.folderKey, people, { batchSize: batchSize(args), concurrency: 1 }), vscode.l10n.t('the batches to {0}', folderLabel));
         }
       } while (choice === curl);
       c.confirmed = choice === add;

@@ -12,7 +12,7 @@
  */
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
-import type { ObjectAddress } from '../fs/objectUri';
+import { documentNames, type ObjectAddress } from '../fs/objectUri';
 import { Kind, KindId, kind as kindOf, supports } from '../model/kinds';
 import { CollectionNode } from '../tree/nodes/collectionNode';
 import type { Paged } from '../tree/nodes/loadMoreNode';
@@ -20,6 +20,7 @@ import { NoteNode } from '../tree/nodes/noteNode';
 import { namedBy } from './namedBy';
 import { pickConnection, pickFolder, pickKind, pickObject } from './pick';
 import type { Command, Services, TargetedCommand } from './services';
+import { kindLabel, kindsLabel } from '../localized';
 
 export interface ConnectionTarget {
   connection: Connection;
@@ -88,7 +89,7 @@ export async function folderTarget(s: Services, arg: unknown): Promise<FolderTar
 export async function collectionTarget(s: Services, arg: unknown, operation: 'list' | 'create'): Promise<CollectionTarget> {
   const given = namedBy(arg);
   const { connection, named } = await resolveConnection(s, arg);
-  const kind = given.kind ?? (await pickKind(operation, operation === 'create' ? 'Kind of object to create' : 'Kind of object'));
+  const kind = given.kind ?? (await pickKind(operation, operation === 'create' ? vscode.l10n.t('Kind of object to create') : vscode.l10n.t('Kind of object')));
   const folderKey = given.folderKey ?? (named ? await connection.rootFolderKey() : await pickFolder(connection));
   return { connection, folderKey, kind };
 }
@@ -110,25 +111,25 @@ export async function objectTarget(s: Services, kindId: KindId | undefined, arg:
   if (arg instanceof vscode.Uri) return objectOfUri(s, kindId, arg);
   const given = namedBy(arg, keyArg);
   const wanted = kindId ? kindOf(kindId) : undefined;
-  if (wanted && given.kind && given.kind.id !== wanted.id) throw new Error(`This command works on ${wanted.pluralLabel.toLowerCase()}`);
+  if (wanted && given.kind && given.kind.id !== wanted.id) throw new Error(worksOn(wanted));
   const { connection, named } = await resolveConnection(s, arg);
   const kind = wanted ?? given.kind;
   if (named && given.key && kind) {
     const folderKey = given.folderKey ?? (await connection.rootFolderKey());
     return { connection, folderKey, kind, key: given.key, name: given.name ?? given.key };
   }
-  const k = kind ?? (await pickKind('list', 'Kind of object'));
+  const k = kind ?? (await pickKind('list', vscode.l10n.t('Kind of object')));
   const folderKey = given.folderKey ?? (await pickFolder(connection));
-  const picked = await pickObject(connection, k, folderKey, kind ? `${k.label} in this folder` : undefined);
+  const picked = await pickObject(connection, k, folderKey, kind ? vscode.l10n.t('{0} in this folder', kindLabel(k)) : undefined);
   return { connection, folderKey, kind: k, key: picked.Key ?? '', name: picked.CommonName || picked.Key || '' };
 }
 
 async function objectOfUri(s: Services, kindId: KindId | undefined, uri: vscode.Uri): Promise<ObjectTarget> {
   const address = s.objectFiles.addressOf(uri);
-  if (!address) throw new Error(`${uri.path.split('/').pop() ?? uri.toString()} is not an object of the service`);
-  if (kindId && address.kind.id !== kindId) throw new Error(`This command works on ${kindOf(kindId).pluralLabel.toLowerCase()}`);
+  if (!address) throw new Error(vscode.l10n.t('{0} is not an object of the service', documentNames(uri).object || uri.toString()));
+  if (kindId && address.kind.id !== kindId) throw new Error(worksOn(kindOf(kindId)));
   const { connection } = await resolveConnection(s, uri);
-  const name = uri.path.split('/').pop()?.replace(/\.json$/, '') || address.key;
+  const name = documentNames(uri).object || address.key;
   return { connection, folderKey: address.folderKey, kind: address.kind, key: address.key, name };
 }
 
@@ -152,7 +153,14 @@ export function objectDocumentTarget(_s: Services, arg: unknown): Promise<vscode
 
 /** Refuses an operation the registry says the service does not offer for the kind. */
 export function requireOperation(kind: Kind, operation: 'create' | 'delete' | 'update'): void {
-  if (!supports(kind, operation)) throw new Error(`The service cannot ${operation} ${kind.pluralLabel.toLowerCase()}`);
+  if (!supports(kind, operation)) {
+    const kinds = kindsLabel(kind).toLowerCase();
+    throw new Error(operation === 'create' ? vscode.l10n.t('The service cannot create {0}', kinds) : operation === 'delete' ? vscode.l10n.t('The service cannot delete {0}', kinds) : vscode.l10n.t('The service cannot update {0}', kinds));
+  }
+}
+
+function worksOn(kind: Kind): string {
+  return vscode.l10n.t('This command works on {0}', kindsLabel(kind).toLowerCase());
 }
 
 /** A file named by a Uri, by args `{ uri }` (a Uri, a URI string or a path), or by a path. */

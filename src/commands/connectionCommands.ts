@@ -9,7 +9,7 @@ export const renameConnection = targeted({
   target: connectionTarget,
   async run(s, { connection: c }: ConnectionTarget, _target: unknown, newName?: string) {
     const problem = (v: string) => connectionNameProblem(v, s.connections.list(), c.id);
-    const label = newName ?? (await vscode.window.showInputBox({ title: 'Rename Connection', value: c.info.label, validateInput: problem }));
+    const label = newName ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Rename Connection'), value: c.info.label, validateInput: problem }));
     if (label === undefined) return;
     const refused = problem(label);
     if (refused) throw new Error(refused);
@@ -40,7 +40,7 @@ export const signOut = targeted({
   async run(s, { connection: c }: ConnectionTarget) {
     await c.signOut();
     s.connections.fireChanged();
-    vscode.window.setStatusBarMessage(`Signed out of ${c.info.label}`, 4000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Signed out of {0}', c.info.label), 4000);
   },
 });
 

@@ -13,6 +13,7 @@ import type { Connection } from '../connection/connection';
 import { notify } from '../ui/notify';
 import { targeted, thisObject } from './commandTargets';
 import type { Services } from './services';
+import { kindsLabel } from '../localized';
 
 /** What Copy as cURL copies: the request that reads the target, and how the message names it. */
 interface RequestTarget {
@@ -31,23 +32,23 @@ export const copyAsCurl = targeted({
 export async function copyCurl(connection: Connection, call: (c: OmsClient) => Promise<unknown>, what: string): Promise<string> {
   const text = await curlOf(connection.info.baseUrl, call);
   await vscode.env.clipboard.writeText(text);
-  notify('info', `Copied the cURL command for ${what}. Set TOKEN to your access token before running it.`);
+  notify('info', vscode.l10n.t('Copied the cURL command for {0}. Set TOKEN to your access token before running it.', what));
   return text;
 }
 
 /** A Copy as cURL button for confirmations. */
-export const curlButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('terminal'), tooltip: 'Copy as cURL' };
+export const curlButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('terminal'), tooltip: vscode.l10n.t('Copy as cURL') };
 
 async function requestOf(s: Services, target: unknown): Promise<RequestTarget> {
   if (target instanceof CollectionNode) {
     return {
       connectionId: target.connectionId,
       call: (c) => c.list(target.kind, target.folderKey, 0, pageSize()),
-      what: `the first page of ${target.kind.pluralLabel.toLowerCase()}`,
+      what: vscode.l10n.t('the first page of {0}', kindsLabel(target.kind).toLowerCase()),
     };
   }
   if (target instanceof FolderNode) {
-    return { connectionId: target.connectionId, call: (c) => c.folder(target.folderKey), what: `folder "${target.folder.CommonName ?? target.folderKey}"` };
+    return { connectionId: target.connectionId, call: (c) => c.folder(target.folderKey), what: vscode.l10n.t('folder "{0}"', target.folder.CommonName ?? target.folderKey) };
   }
   const { address, name } = await thisObject(s, target);
   return { connectionId: address.connectionId, call: (c) => c.get(address.kind, address.folderKey, address.key), what: `"${name}"` };

@@ -5,6 +5,7 @@
  * the rule is unit tested; `runCommand.ts` shows it.
  */
 import { ApiError } from '../api/errors';
+import { l10n } from '../l10n';
 
 /**
  * A failure that also carries the value a programmatic caller gets back
@@ -25,6 +26,7 @@ export function failWith<R>(result: (error: unknown) => R): (error: unknown) => 
   };
 }
 
+/** Which actions a report offers (their labels are the caller's, in the user's language). */
 export type FailureAction = 'Sign In' | 'Retry' | 'Show Log';
 
 export interface FailureReport {
@@ -36,9 +38,9 @@ export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** `oms.inviteUser` -> `Could not invite user`. */
-export function failureTitle(commandId: string): string {
-  return `Could not ${commandId.replace(/^oms\./, '').replace(/([A-Z])/g, ' $1').toLowerCase()}`;
+/** The command's title as the palette shows it (`Invite User to Engage Site…`) -> `"Invite User to Engage Site" failed`. */
+export function failureTitle(commandTitle: string): string {
+  return l10n.t('"{0}" failed', commandTitle.replace(/…$/, ''));
 }
 
 function apiErrorIn(error: unknown): ApiError | undefined {

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { CollectionNode } from '../tree/nodes/collectionNode';
 import { groupTarget, targeted } from './commandTargets';
+import { kindsLabel } from '../localized';
 
 export const filterGroup = targeted({
   id: 'oms.filterGroup',
@@ -13,8 +14,8 @@ export const filterGroup = targeted({
     if (typeof text === 'string') return group.setFilter(text);
     const before = group.filter;
     const box = vscode.window.createInputBox();
-    box.title = `Filter ${group.kind.pluralLabel}`;
-    box.prompt = 'Part of the name; Enter keeps the filter, Escape restores the previous one';
+    box.title = vscode.l10n.t('Filter {0}', kindsLabel(group.kind));
+    box.prompt = vscode.l10n.t('Part of the name; Enter keeps the filter, Escape restores the previous one');
     box.value = before;
     let accepted = false;
     const disposables = [

@@ -14,6 +14,7 @@ import type { IndexEntry } from '../search/objectIndex';
 import { follow } from '../editor/targets';
 import { activeConnectionTarget, ConnectionTarget, targeted } from './commandTargets';
 import { reportFailure } from './runCommand';
+import { kindLabel } from '../localized';
 
 interface ResultItem extends vscode.QuickPickItem {
   entry: IndexEntry;
@@ -21,9 +22,9 @@ interface ResultItem extends vscode.QuickPickItem {
 
 /** Items shown at once: more would slow the list and nobody reads them. */
 const shownMax = 200;
-const revealButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('list-tree'), tooltip: 'Reveal in Tree' };
-const stopButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: 'Stop searching' };
-const bulkButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('checklist'), tooltip: 'Bulk Edit All Results' };
+const revealButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('list-tree'), tooltip: vscode.l10n.t('Reveal in Tree') };
+const stopButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: vscode.l10n.t('Stop searching') };
+const bulkButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('checklist'), tooltip: vscode.l10n.t('Bulk Edit All Results') };
 
 /**
  * Our order (recently opened first) also while the user types: VS Code re-sorts a quick pick by its
@@ -46,7 +47,7 @@ export const goToObject = targeted({
     const args = arg as { query?: string } | undefined;
     const index = s.search.of(connection.id);
     const pick = vscode.window.createQuickPick<ResultItem>();
-    pick.placeholder = 'Part of an object’s name; Enter opens it';
+    pick.placeholder = vscode.l10n.t('Part of an object’s name; Enter opens it');
     pick.matchOnDescription = false;
     keepOurOrder(pick);
     pick.value = args?.query ?? '';
@@ -68,17 +69,18 @@ export const goToObject = targeted({
       const recentSet = new Set(recent);
       pick.items = rank(found, words, recent).slice(0, shownMax).map((entry) => ({
         label: `$(${entry.kind.icon}) ${entry.name}`,
-        description: `${entry.kind.label} · ${folderPathText(entry)}`,
-        detail: recentSet.has(entry.key) ? 'recently opened' : undefined,
+        description: `${kindLabel(entry.kind)} · ${folderPathText(entry)}`,
+        detail: recentSet.has(entry.key) ? vscode.l10n.t('recently opened') : undefined,
         buttons: [revealButton],
         // Matched here by every word in any order; VS Code's own filter would hide "contact floor" for "Floor 1 Door Contact".
         alwaysShow: true,
         entry,
       }));
       const p = index.progress;
-      const more = found.length > shownMax ? ` (first ${shownMax} shown)` : '';
-      pick.title = `Go to Object on ${connection.info.label}: ${found.length} match${found.length === 1 ? '' : 'es'}${more} in ${p.objects} objects, ${p.folders} folders`
-        + (p.done ? '' : pick.busy ? ', searching…' : ', stopped');
+      const matched = found.length === 1 ? vscode.l10n.t('1 match') : vscode.l10n.t('{0} matches', found.length);
+      const more = found.length > shownMax ? ` ${vscode.l10n.t('(first {0} shown)', shownMax)}` : '';
+      pick.title = vscode.l10n.t('Go to Object on {0}: {1} in {2} objects, {3} folders', connection.info.label, matched + more, p.objects, p.folders)
+        + (p.done ? '' : pick.busy ? vscode.l10n.t(', searching…') : vscode.l10n.t(', stopped'));
     };
     // Pages arrive fast: redraw at most every 50 ms.
     const later = () => (timer ??= setTimeout(render, 50));
@@ -115,7 +117,7 @@ export const goToObject = targeted({
       const run = reveal && target.type === 'object'
         ? vscode.commands.executeCommand('oms.revealInTree', { connectionId: connection.id, folderKey: entry.folderKey, kind: entry.kind.id, key: entry.key })
         : follow(s, target);
-      return Promise.resolve(run).catch((e: unknown) => reportFailure(s, reveal ? 'Could not reveal the object' : 'Could not open the object', e, connection.id, () => open(entry, reveal)));
+      return Promise.resolve(run).catch((e: unknown) => reportFailure(s, reveal ? vscode.l10n.t('Could not reveal the object') : vscode.l10n.t('Could not open the object'), e, connection.id, () => open(entry, reveal)));
     };
 
     pick.busy = true;
@@ -125,7 +127,7 @@ export const goToObject = targeted({
     const walk = index.ensure().then(
       () => undefined,
       (e: unknown) => {
-        pick.title = `Go to Object: search stopped: ${(e as Error).message}`;
+        pick.title = vscode.l10n.t('Go to Object: search stopped: {0}', (e as Error).message);
       },
     ).finally(() => {
       pick.busy = false;

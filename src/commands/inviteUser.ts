@@ -34,15 +34,15 @@ export const inviteUser = targeted({
   target: (s, arg) => objectTarget(s, 'engageSite', arg, 'siteKey'),
   async run(_s, site: ObjectTarget, args?: InviteUserArgs): Promise<InviteResult> {
     const context = { email: args?.email };
-    await runWizard(`Invite User to "${site.name}"`, context, [emailStep(site)]);
+    await runWizard(vscode.l10n.t('Invite User to "{0}"', site.name), context, [emailStep(site)]);
     const address = (context.email ?? '').trim();
     const problem = checkEmail(address);
     if (problem) throw new Failure(problem, { ok: false, reason: problem, sent: false });
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Inviting ${address} to "${site.name}"…` },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Inviting {0} to "{1}"…', address, site.name) },
       () => site.connection.client.invite(site.folderKey, site.key, address),
     ).then(undefined, failWith((e): InviteResult => ({ ok: false, reason: messageOf(e), status: e instanceof ApiError ? e.status : undefined, sent: true })));
-    notify('info', `Invitation sent to ${address} for engage site "${site.name}".`);
+    notify('info', vscode.l10n.t('Invitation sent to {0} for engage site "{1}".', address, site.name));
     return { ok: true, email: address, siteKey: site.key };
   },
 });
@@ -54,8 +54,8 @@ function emailStep(site: ObjectTarget): WizardStep<{ email?: string }> {
       c.email = await ask.input({
         buttons: [curlButton],
         // What Enter would send: the address as typed now.
-        onButton: (_b, typed) => void copyCurl(site.connection, (client) => client.invite(site.folderKey, site.key, typed.trim()), `the invitation of ${typed.trim() || 'an empty address'}`),
-        prompt: 'E-mail address of the user to invite to this engage site',
+        onButton: (_b, typed) => void copyCurl(site.connection, (client) => client.invite(site.folderKey, site.key, typed.trim()), vscode.l10n.t('the invitation of {0}', typed.trim() || vscode.l10n.t('an empty address'))),
+        prompt: vscode.l10n.t('E-mail address of the user to invite to this engage site'),
         placeholder: 'name@example.com',
         value: c.email,
         validate: checkEmail,

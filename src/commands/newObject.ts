@@ -2,7 +2,9 @@
 import * as vscode from 'vscode';
 import type { KindId } from '../model/kinds';
 import { showJson } from '../ui/showJson';
+import { folderNameOf } from '../editor/targets';
 import { CollectionTarget, collectionTarget, requireOperation, targeted } from './commandTargets';
+import { kindLabel } from '../localized';
 
 export interface NewObjectArgs {
   connectionId: string;
@@ -16,11 +18,11 @@ export const newObject = targeted({
   target: (s, arg) => collectionTarget(s, arg, 'create'),
   async run(s, { connection, folderKey, kind }: CollectionTarget, args?: Partial<NewObjectArgs>) {
     requireOperation(kind, 'create');
-    const name = args?.name ?? `New ${kind.label.toLowerCase()}`;
-    const uri = s.objectFiles.newDraft({ connectionId: connection.id, folderKey, kind }, name);
+    const name = args?.name ?? vscode.l10n.t('New {0}', kindLabel(kind).toLowerCase());
+    const uri = s.objectFiles.newDraft({ connectionId: connection.id, folderKey, kind }, name, await folderNameOf(s, connection.id, folderKey));
     await showJson(uri, { preview: false });
     // Until it is created: Ctrl+S creates it (auto-save never does).
-    const hint = vscode.window.setStatusBarMessage(`Edit the new ${kind.label.toLowerCase()}, then press Ctrl+S to create it`, 6000);
+    const hint = vscode.window.setStatusBarMessage(vscode.l10n.t('Edit the new {0}, then press Ctrl+S to create it', kindLabel(kind).toLowerCase()), 6000);
     const created = s.saves.onDidSaveDocument((e) => {
       if (e.uri.toString() !== uri.toString()) return;
       hint.dispose();

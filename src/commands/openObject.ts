@@ -8,5 +8,5 @@ import { ObjectTarget, objectTarget, targeted } from './commandTargets';
 export const openObject = targeted({
   id: 'oms.openObject',
   target: (s, arg) => objectTarget(s, undefined, arg),
-  run: (s, o: ObjectTarget) => openObjectDocument(s.objectFiles, { connectionId: o.connection.id, folderKey: o.folderKey, kind: o.kind, key: o.key }, o.name),
+  run: (s, o: ObjectTarget) => openObjectDocument(s, { connectionId: o.connection.id, folderKey: o.folderKey, kind: o.kind, key: o.key }, o.name),
 });

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { log } from '../log';
 import { connectionIdOf } from './commandTargets';
-import { describeFailure, failureTitle, resultOf } from './failure';
+import { describeFailure, FailureAction, failureTitle, resultOf } from './failure';
 import type { Command, Invocation, Services } from './services';
 
 export async function runCommand(services: Services, command: Command, args: unknown[]): Promise<unknown> {
@@ -18,7 +18,7 @@ export async function runCommand(services: Services, command: Command, args: unk
     const connectionId = invocation.connection?.id ?? connectionIdOf(args[0]);
     const known = connectionId !== undefined && services.connections.get(connectionId) !== undefined;
     // Not awaited: the command ends now; the message stays until the user answers it.
-    void report(describeFailure(failureTitle(command.id), e, known), {
+    void report(describeFailure(failureTitle(commandTitle(services, command.id)), e, known), {
       signIn: () => vscode.commands.executeCommand('oms.signIn', connectionId),
       retry: () => runCommand(services, command, args),
     });
@@ -36,9 +36,17 @@ export function reportFailure(services: Services, title: string, error: unknown,
   void report(describeFailure(title, error, known), { signIn: () => vscode.commands.executeCommand('oms.signIn', connectionId), retry });
 }
 
+/** The command's title from the manifest, which VS Code hands over in the user's language. */
+function commandTitle(services: Services, id: string): string {
+  const commands = (services.context.extension.packageJSON as { contributes: { commands: Array<{ command: string; title: string }> } }).contributes.commands;
+  return commands.find((c) => c.command === id)?.title ?? id;
+}
+
 async function report(failure: ReturnType<typeof describeFailure>, actions: { signIn(): unknown; retry(): unknown }): Promise<void> {
   log().error(failure.message);
-  const choice = await vscode.window.showErrorMessage(failure.message, ...failure.actions);
+  const labels: Record<FailureAction, string> = { 'Sign In': vscode.l10n.t('Sign In'), Retry: vscode.l10n.t('Retry'), 'Show Log': vscode.l10n.t('Show Log') };
+  const shown = await vscode.window.showErrorMessage(failure.message, ...failure.actions.map((a) => labels[a]));
+  const choice = failure.actions.find((a) => labels[a] === shown);
   if (choice === 'Sign In') await actions.signIn();
   else if (choice === 'Retry') await actions.retry();
   else if (choice === 'Show Log') log().show();

@@ -1,8 +1,8 @@
 /**
- * Save of an object document (Ctrl+S / Cmd+S in an object editor, the editor
- * title's Save button): VS Code's own save, whose write hands the text to the
- * one save entry (objects/saves.ts) once. True when the document is saved.
- * Other documents get VS Code's own save.
+ * Save of an object document for the palette and scripts: VS Code's own save
+ * (what Ctrl+S runs), whose write hands the text to the one save entry
+ * (objects/saves.ts) once. True when the document is saved. Other documents
+ * get VS Code's own save.
  */
 import * as vscode from 'vscode';
 import { scheme } from '../fs/objectUri';

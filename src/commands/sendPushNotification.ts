@@ -67,7 +67,7 @@ export const sendPushNotification = targeted({
     const mapping = currentPushTypes();
     const context: PushContext = isArgs(args) ? scripted(args) : {};
     const place = { where, place: await placeText(where), mapping, naming: namingOf(await where.connection.client.folder(where.folderKey).catch(() => undefined)) };
-    await runWizard('Send Push Notification', context, pushSteps(place));
+    await runWizard(vscode.l10n.t('Send Push Notification'), context, pushSteps(place));
     let request: PushNotificationRequest;
     try {
       request = pushRequestOf(context, place);
@@ -82,16 +82,18 @@ export const sendPushNotification = targeted({
 export async function sendPush(where: FolderTarget, request: PushNotificationRequest, mapping: PushTypeMapping): Promise<PushResult> {
   const errors = validate(pushSchema, request);
   if (errors.length) {
-    const reason = `the request is not valid:\n${formatErrors(errors, 5)}`;
+    const reason = `${vscode.l10n.t('the request is not valid:')}\n${formatErrors(errors, 5)}`;
     throw new Failure(reason.replace(/\n/g, '; '), { ok: false, reason, errors, sent: false } satisfies PushResult);
   }
   const what = describePushType(request.PushNotificationType, mapping);
   const place = await placeText(where);
   await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Sending ${what} push notification to ${place}…` },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Sending {0} push notification to {1}…', what, place) },
     () => where.connection.client.pushNotification(where.folderKey, request),
   ).then(undefined, failWith((e): PushResult => ({ ok: false, reason: messageOf(e), status: e instanceof ApiError ? e.status : undefined, sent: true })));
   const count = (request.RecipientKeys?.length ?? 0) + (request.EventRecipientKeys?.length ?? 0);
-  notify('info', `${what} push notification sent in ${place}${count ? ` to ${count} recipient${count > 1 ? 's' : ''}` : ' without named recipients'}.`);
-  return { ok: true, request, ...(namesNobody(request) ? { warnings: ['no recipients and no event recipients: the service decides who gets it'] } : {}) };
+  notify('info', count > 1 ? vscode.l10n.t('{0} push notification sent in {1} to {2} recipients.', what, place, count)
+    : count === 1 ? vscode.l10n.t('{0} push notification sent in {1} to 1 recipient.', what, place)
+    : vscode.l10n.t('{0} push notification sent in {1} without named recipients.', what, place));
+  return { ok: true, request, ...(namesNobody(request) ? { warnings: [vscode.l10n.t('no recipients and no event recipients: the service decides who gets it')] } : {}) };
 }

@@ -41,13 +41,13 @@ export const sendPushNotificationFromFile: Command = {
     try {
       value = JSON.parse(text.replace(/^\uFEFF/, ''));
     } catch (e) {
-      const reason = `${name} is not valid JSON: ${messageOf(e)}`;
+      const reason = vscode.l10n.t('{0} is not valid JSON: {1}', name, messageOf(e));
       throw new Failure(reason, { ok: false, reason, sent: false } satisfies PushResult);
     }
     const errors = validate(pushSchema, value);
     if (errors.length) {
       const listed = describeWithLines(text, errors);
-      const reason = `${name} is not a valid push notification request`;
+      const reason = vscode.l10n.t('{0} is not a valid push notification request', name);
       const result: PushResult = { ok: false, reason, errors, sent: false };
       if (args) throw new Failure(`${reason}: ${listed.slice(0, 5).join('; ')}`, result);
       await showErrors(uri, reason, listed);
@@ -56,17 +56,17 @@ export const sendPushNotificationFromFile: Command = {
     const request = value as PushNotificationRequest;
     const where = await folderTarget(s, args);
     if (!args) {
-      const send = 'Send';
-      const curl = 'Copy as cURL';
+      const send = vscode.l10n.t('Send');
+      const curl = vscode.l10n.t('Copy as cURL');
       const place = await placeText(where);
       let choice: string | undefined;
       do {
         choice = await vscode.window.showInformationMessage(
-          `Send the push notification in ${name} to ${place}?`,
+          vscode.l10n.t('Send the push notification in {0} to {1}?', name, place),
           { modal: true, detail: summarizePushRequest(request, mapping).join('\n') },
           send, curl,
         );
-        if (choice === curl) await copyCurl(where.connection, (c) => c.pushNotification(where.folderKey, request), `the push notification in ${name}`);
+        if (choice === curl) await copyCurl(where.connection, (c) => c.pushNotification(where.folderKey, request), vscode.l10n.t('the push notification in {0}', name));
       } while (choice === curl);
       if (choice !== send) return undefined;
     }
@@ -82,7 +82,7 @@ async function sourceOf(given: vscode.Uri | undefined): Promise<{ uri: vscode.Ur
       return { uri: doc.uri, text: doc.getText() };
     }
     const picked = await vscode.window.showOpenDialog({
-      title: 'Push notification request (JSON)', canSelectMany: false, openLabel: 'Send…', filters: { 'Push notification request': ['json'] },
+      title: vscode.l10n.t('Push notification request (JSON)'), canSelectMany: false, openLabel: vscode.l10n.t('Send…'), filters: { [vscode.l10n.t('Push notification request')]: ['json'] },
     });
     if (!picked?.length) throw new vscode.CancellationError();
     uri = picked[0];
@@ -98,13 +98,13 @@ function describeWithLines(text: string, errors: SchemaError[]): string[] {
   return errors.map((e) => {
     const at = locateNearest(text, e.pointer);
     const line = at ? text.slice(0, at.offset).split('\n').length : undefined;
-    return `${e.pointer || '(root)'}${line ? ` (line ${line})` : ''}: ${e.message}`;
+    return `${e.pointer || '(root)'}${line ? ` ${vscode.l10n.t('(line {0})', line)}` : ''}: ${e.message}`;
   });
 }
 
 async function showErrors(uri: vscode.Uri, reason: string, listed: string[]): Promise<void> {
-  const open = 'Open File';
-  const more = listed.length > 12 ? [`... and ${listed.length - 12} more`] : [];
-  const choice = await vscode.window.showErrorMessage(`Not sent: ${reason}.`, { modal: true, detail: [...listed.slice(0, 12), ...more].join('\n') }, open);
+  const open = vscode.l10n.t('Open File');
+  const more = listed.length > 12 ? [vscode.l10n.t('... and {0} more', listed.length - 12)] : [];
+  const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Not sent: {0}.', reason), { modal: true, detail: [...listed.slice(0, 12), ...more].join('\n') }, open);
   if (choice === open) await vscode.window.showTextDocument(uri);
 }

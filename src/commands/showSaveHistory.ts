@@ -25,10 +25,10 @@ export const showSaveHistory = targeted({
   id: 'oms.showSaveHistory',
   target: thisObject,
   async run(s, { address }: ObjectTarget & { address: ObjectAddress }, _target: unknown, args?: HistoryArgs): Promise<SaveOutcome | undefined> {
-    if (!s.saves.history) throw new Error('No save history on this machine');
+    if (!s.saves.history) throw new Error(vscode.l10n.t('No save history on this machine'));
     const entries = await s.saves.history.list(address.connectionId, address.key);
     if (!entries.length) {
-      vscode.window.setStatusBarMessage('No saves of this object recorded on this machine yet: nothing to show', 5000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('No saves of this object recorded on this machine yet: nothing to show'), 5000);
       return undefined;
     }
     const entry = args ? entries[args.index] : await pickEntry(entries);
@@ -38,20 +38,20 @@ export const showSaveHistory = targeted({
     const current = await s.connections.require(address.connectionId).client.get(address.kind, address.folderKey, address.key);
     const name = current.CommonName ?? address.key;
     await vscode.commands.executeCommand('vscode.diff', historyUri(entry.object, `${name} v${entry.object.ConcurrencyVersion}`), historyUri(current, `${name} v${current.ConcurrencyVersion}`),
-      `${name}: version ${entry.object.ConcurrencyVersion} (${when(entry)}) ↔ server (version ${current.ConcurrencyVersion})`);
-    const restoreLabel = 'Restore';
-    const choice = await vscode.window.showInformationMessage(`Restore version ${entry.object.ConcurrencyVersion} of "${name}" on the server? It replaces version ${current.ConcurrencyVersion}.`, restoreLabel);
+      vscode.l10n.t('{0}: version {1} ({2}) ↔ server (version {3})', name, String(entry.object.ConcurrencyVersion), when(entry), String(current.ConcurrencyVersion)));
+    const restoreLabel = vscode.l10n.t('Restore');
+    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Restore version {0} of "{1}" on the server? It replaces version {2}.', String(entry.object.ConcurrencyVersion), name, String(current.ConcurrencyVersion)), restoreLabel);
     return choice === restoreLabel ? restore(s, address, entry, current.ConcurrencyVersion ?? null) : undefined;
   },
 });
 
 async function pickEntry(entries: HistoryEntry[]): Promise<HistoryEntry | undefined> {
   const picked = await vscode.window.showQuickPick(entries.map((entry) => ({
-    label: `Version ${entry.object.ConcurrencyVersion}: ${entry.object.CommonName ?? entry.key}`,
+    label: vscode.l10n.t('Version {0}: {1}', String(entry.object.ConcurrencyVersion), entry.object.CommonName ?? entry.key),
     description: when(entry),
-    detail: 'Replaced by a save; pick to compare with the server and restore',
+    detail: vscode.l10n.t('Replaced by a save; pick to compare with the server and restore'),
     entry,
-  })), { title: 'Save History', placeHolder: 'Earlier versions replaced by saves, newest first' });
+  })), { title: vscode.l10n.t('Save History'), placeHolder: vscode.l10n.t('Earlier versions replaced by saves, newest first') });
   return picked?.entry;
 }
 
@@ -65,8 +65,8 @@ async function restore(s: Services, address: ObjectAddress, entry: HistoryEntry,
     : (await s.connections.require(address.connectionId).client.get(address.kind, address.folderKey, address.key)).ConcurrencyVersion ?? null;
   const outcome = await s.saves.save({ address, edit: entry.object, base: from, options: { notStored: 'ignore' } });
   const name = entry.object.CommonName ?? address.key;
-  if (outcome.status === 'saved') vscode.window.setStatusBarMessage(`Restored "${name}" to its version ${entry.object.ConcurrencyVersion} (now version ${outcome.object.ConcurrencyVersion})`, 5000);
-  else if (outcome.status === 'unchanged') vscode.window.setStatusBarMessage(`"${name}" already holds that version: nothing to restore`, 5000);
+  if (outcome.status === 'saved') vscode.window.setStatusBarMessage(vscode.l10n.t('Restored "{0}" to its version {1} (now version {2})', name, String(entry.object.ConcurrencyVersion), String(outcome.object.ConcurrencyVersion)), 5000);
+  else if (outcome.status === 'unchanged') vscode.window.setStatusBarMessage(vscode.l10n.t('"{0}" already holds that version: nothing to restore', name), 5000);
   else reportNotSaved(outcome, name, { connectionId: address.connectionId });
   return outcome;
 }

@@ -18,17 +18,17 @@ export const signIn = targeted({
       ? (args.token ? 'token' : 'password')
       : (await vscode.window.showQuickPick(
           [
-            { label: '$(key) Paste an access token', value: 'token' as const },
-            { label: '$(account) User name and password', description: 'POST /token', value: 'password' as const },
+            { label: `$(key) ${vscode.l10n.t('Paste an access token')}`, value: 'token' as const },
+            { label: `$(account) ${vscode.l10n.t('User name and password')}`, description: 'POST /token', value: 'password' as const },
           ],
-          { title: `Sign in to ${connection.info.label}`, ignoreFocusOut: true },
+          { title: vscode.l10n.t('Sign in to {0}', connection.info.label), ignoreFocusOut: true },
         ))?.value;
     if (!method) return false;
 
     if (method === 'token') {
       const token = args?.token ?? (await vscode.window.showInputBox({
-        title: `Sign in to ${connection.info.label}: access token`,
-        prompt: `Stored in the OS secret store and sent only to ${new URL(connection.info.baseUrl).origin}`,
+        title: vscode.l10n.t('Sign in to {0}: access token', connection.info.label),
+        prompt: vscode.l10n.t('Stored in the OS secret store and sent only to {0}', new URL(connection.info.baseUrl).origin),
         password: true,
         ignoreFocusOut: true,
         validateInput: tokenProblem,
@@ -38,20 +38,20 @@ export const signIn = targeted({
       if (!('token' in read)) throw new Error(tokenProblem(token));
       await connection.setTokens({ accessToken: read.token });
     } else {
-      const instance = args?.instance ?? (await ask('Instance name', connection.info.instance));
+      const instance = args?.instance ?? (await ask(vscode.l10n.t('Instance name'), vscode.l10n.t('Enter the instance name'), connection.info.instance));
       if (!instance) return false;
-      const user = args?.user ?? (await ask('User name', connection.info.user));
+      const user = args?.user ?? (await ask(vscode.l10n.t('User name'), vscode.l10n.t('Enter the user name'), connection.info.user));
       if (!user) return false;
-      const password = args?.password ?? (await ask('Password', undefined, true));
+      const password = args?.password ?? (await ask(vscode.l10n.t('Password'), vscode.l10n.t('Enter the password'), undefined, true));
       if (!password) return false;
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Signing in to ${connection.info.label}…` },
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Signing in to {0}…', connection.info.label) },
         () => connection.signInWithPassword({ instance, user, password }));
       await s.connections.update(connection.id, { instance, user });
     }
     s.connections.fireChanged();
     // Prove the token works before saying so.
     await connection.rootFolderKey();
-    vscode.window.setStatusBarMessage(`Signed in to ${connection.info.label}`, 4000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Signed in to {0}', connection.info.label), 4000);
     return true;
   },
 });
@@ -67,6 +67,6 @@ function tokenProblem(pasted: string): string | undefined {
   }
 }
 
-async function ask(prompt: string, value?: string, password = false) {
-  return vscode.window.showInputBox({ title: `Sign in: ${prompt}`, prompt, value, password, ignoreFocusOut: true, validateInput: (v) => (v ? undefined : `Enter the ${prompt.toLowerCase()}`) });
+async function ask(prompt: string, empty: string, value?: string, password = false) {
+  return vscode.window.showInputBox({ title: vscode.l10n.t('Sign in: {0}', prompt), prompt, value, password, ignoreFocusOut: true, validateInput: (v) => (v ? undefined : empty) });
 }

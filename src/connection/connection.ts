@@ -9,6 +9,7 @@ import { ConnectionInfo } from './connectionInfo';
 import type { HttpSettings } from './httpSettings';
 import { TokenStore } from './tokenStore';
 import { gateWrites } from './writeGate';
+import { l10n } from '../l10n';
 
 export class Connection {
   readonly client: OmsClient;
@@ -37,7 +38,7 @@ export class Connection {
     if (this.info.rootFolderKey) return Promise.resolve(this.info.rootFolderKey);
     this.rootKey ??= this.client.instance().then(
       (instance) => {
-        if (!instance.Key) throw new ApiError('server', 'The service did not return the current instance key');
+        if (!instance.Key) throw new ApiError('server', l10n.t('The service did not return the current instance key'));
         return instance.Key;
       },
       (e) => {

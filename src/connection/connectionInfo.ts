@@ -1,4 +1,5 @@
 /** What the user defined for a connection; kept in global state, never in settings. */
+import { l10n } from '../l10n';
 export interface ConnectionInfo {
   id: string;
   label: string;
@@ -21,7 +22,7 @@ export interface ConnectionInfo {
  */
 export function connectionNameProblem(name: string, connections: readonly ConnectionInfo[], id?: string): string | undefined {
   const wanted = name.trim().toLowerCase();
-  if (!wanted) return 'Enter a name';
+  if (!wanted) return l10n.t('Enter a name');
   const other = connections.find((c) => c.id !== id && c.label.trim().toLowerCase() === wanted);
   return other ? `"${other.label}" is the name of another connection: choose another` : undefined;
 }
@@ -38,11 +39,11 @@ export function checkBaseUrl(text: string): string | undefined {
   try {
     url = new URL(text.trim());
   } catch {
-    return 'Enter a full URL such as https://api.example.com';
+    return l10n.t('Enter a full URL such as https://api.example.com');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The URL must start with https:// or http://';
-  if (url.username || url.password) return 'Do not put credentials in the URL; sign in after adding the connection';
-  if (url.search || url.hash) return 'The URL must not have a query or fragment';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return l10n.t('The URL must start with https:// or http://');
+  if (url.username || url.password) return l10n.t('Do not put credentials in the URL; sign in after adding the connection');
+  if (url.search || url.hash) return l10n.t('The URL must not have a query or fragment');
   return undefined;
 }
 

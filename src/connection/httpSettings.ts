@@ -1,27 +1,38 @@
 /**
- * The client's settings (time-out, answer size cap), read once and again after
- * they change: every request needs them, and a read of VS Code's configuration
- * cost the extension host about as much as the rest of building the request.
+ * The client's settings (time-out, answer size cap, the proxy settings VS Code leaves to
+ * extensions: src/api/proxyFetch.ts), read once and again after they change: every request needs
+ * them, and a read of VS Code's configuration cost the extension host about as much as the rest of
+ * building the request.
  */
 import * as vscode from 'vscode';
+import { type Fetch, proxyFetchFor } from '../api/proxyFetch';
 import { wholeNumberSetting } from '../settings';
 
 export interface HttpLimits {
   timeoutMs: number;
   maxResponseBytes: number;
+  fetchFor: (url: URL) => Promise<Fetch> | undefined;
 }
 
 export class HttpSettings implements vscode.Disposable {
   private current?: HttpLimits;
   private readonly watching = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('oms.requestTimeoutSeconds') || e.affectsConfiguration('oms.maxResponseMegabytes')) this.current = undefined;
+    if (e.affectsConfiguration('oms.requestTimeoutSeconds') || e.affectsConfiguration('oms.maxResponseMegabytes') || e.affectsConfiguration('http')) this.current = undefined;
   });
 
   get(): HttpLimits {
     if (!this.current) {
+      const http = vscode.workspace.getConfiguration('http');
       this.current = {
         timeoutMs: wholeNumberSetting('requestTimeoutSeconds') * 1000,
         maxResponseBytes: wholeNumberSetting('maxResponseMegabytes') * 1024 * 1024,
+        fetchFor: proxyFetchFor({
+          proxy: http.get<string>('proxy') || undefined,
+          authorization: http.get<string | null>('proxyAuthorization') || undefined,
+          strictSSL: http.get<boolean>('proxyStrictSSL', true),
+          noProxy: http.get<string[]>('noProxy', []),
+          support: http.get<string>('proxySupport', 'override'),
+        }),
       };
     }
     return this.current;

@@ -25,12 +25,14 @@ export function activeConnectionStatus(connections: ConnectionManager, documents
     if (!connection) return item.hide();
     const { info } = connection;
     const version = fromEditor && uri ? documents.version(uri) : undefined;
-    item.text = `$(${info.production ? 'flame' : info.sandbox ? 'beaker' : 'plug'}) ${info.label}${info.production ? ' (production)' : ''}${version != null ? ` · v${version}` : ''}`;
+    item.text = `$(${info.production ? 'flame' : info.sandbox ? 'beaker' : 'plug'}) ${info.label}${info.production ? ` ${vscode.l10n.t('(production)')}` : ''}${version != null ? ` · v${version}` : ''}`;
     item.backgroundColor = info.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    item.tooltip = `Object management service: ${info.baseUrl}` +
-      (info.production ? '\nProduction: every write asks for confirmation first' : '') +
-      (version != null ? `\nThis document is based on version ${version} of the object` : '') +
-      '\nClick to switch connection';
+    item.tooltip = [
+      vscode.l10n.t('Object management service: {0}', info.baseUrl),
+      ...(info.production ? [vscode.l10n.t('Production: every write asks for confirmation first')] : []),
+      ...(version != null ? [vscode.l10n.t('This document is based on version {0} of the object', version)] : []),
+      vscode.l10n.t('Click to switch connection'),
+    ].join('\n');
     item.show();
   };
   update();

@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import type { TokenSet } from '../api/auth';
 import { originOf } from './connectionInfo';
+import { l10n } from '../l10n';
 
 interface StoredTokens extends TokenSet {
   origin: string;
@@ -49,7 +50,7 @@ export class TokenStore implements vscode.Disposable {
     try {
       raw = await this.secrets.get(key);
     } catch (e) {
-      throw new Error(`Cannot read the secret store (on Linux it needs a keyring such as gnome-keyring): ${(e as Error).message}`, { cause: e });
+      throw new Error(l10n.t('Cannot read the secret store (on Linux it needs a keyring such as gnome-keyring): {0}', (e as Error).message), { cause: e });
     }
     // Frozen: every caller gets this one object.
     return raw ? Object.freeze(JSON.parse(raw) as StoredTokens) : undefined;
@@ -62,7 +63,7 @@ export class TokenStore implements vscode.Disposable {
       await this.secrets.store(key, JSON.stringify(stored));
     } catch (e) {
       this.reads.delete(key);
-      throw new Error(`Cannot write to the secret store (on Linux it needs a keyring such as gnome-keyring): ${(e as Error).message}`, { cause: e });
+      throw new Error(l10n.t('Cannot write to the secret store (on Linux it needs a keyring such as gnome-keyring): {0}', (e as Error).message), { cause: e });
     }
     this.reads.set(key, Promise.resolve(stored));
   }

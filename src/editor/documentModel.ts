@@ -5,6 +5,7 @@
  * providers in this folder turn them into ranges.
  */
 import { Node, parseTree } from 'jsonc-parser';
+import { l10n } from '../l10n';
 import { rangeText } from '../model/priorities';
 import { statusLabel } from '../model/statusCodes';
 
@@ -113,8 +114,8 @@ function itemSection(field: string, item: Node, i: number): Section {
     const status = n('StatusCode');
     return {
       ...base,
-      name: `${i + 1}. ${str(prop(item, 'CommonName')) || (status === undefined ? 'Reporting priority' : statusLabel(status))}`,
-      detail: `${rangeText(n('MinResistanceCode'), n('MaxResistanceCode'))} · priority ${n('Priority') ?? '?'} · status ${status ?? '?'}`,
+      name: `${i + 1}. ${str(prop(item, 'CommonName')) || (status === undefined ? l10n.t('Reporting priority') : statusLabel(status))}`,
+      detail: l10n.t('{0} · priority {1} · status {2}', rangeText(n('MinResistanceCode'), n('MaxResistanceCode')), n('Priority') ?? '?', status ?? '?'),
     };
   }
   const label = str(prop(item, 'CommonName')) ?? str(prop(item, 'Relation')) ?? str(prop(item, 'Application')) ?? str(prop(item, 'Nickname')) ?? str(prop(item, 'NoteText'));
@@ -122,7 +123,7 @@ function itemSection(field: string, item: Node, i: number): Section {
 }
 
 function brief(value: Node): string | undefined {
-  if (value.type === 'array') return `${value.children?.length ?? 0} item${value.children?.length === 1 ? '' : 's'}`;
+  if (value.type === 'array') return value.children?.length === 1 ? l10n.t('1 item') : l10n.t('{0} items', value.children?.length ?? 0);
   if (value.type === 'object') return undefined;
   return value.value === null ? 'null' : String(value.value);
 }

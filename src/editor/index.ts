@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import { parseObjectUri, scheme } from '../fs/objectUri';
+import { objectLanguage, parseObjectUri, scheme } from '../fs/objectUri';
 
 const selector: vscode.DocumentSelector = { scheme };
 
@@ -21,12 +21,26 @@ export function registerObjectEditors(s: Services): vscode.Disposable[] {
     vscode.languages.registerFoldingRangeProvider(selector, { provideFoldingRanges: async (doc) => (await features()).folds(doc) }),
     vscode.languages.registerDocumentSymbolProvider(selector, { provideDocumentSymbols: async (doc) => (await features()).symbols(doc) }, { label: vscode.l10n.t('Object') }),
     foldOnOpen(),
+    startJsonFeatures(),
     // Recently opened objects come first in Go to Object.
     vscode.workspace.onDidOpenTextDocument((doc) => {
       const a = doc.uri.scheme === scheme ? parseObjectUri(doc.uri) : undefined;
       if (a) s.search.opened(a.connectionId, a.key);
     }),
   ];
+}
+
+/**
+ * VS Code starts its JSON language features when a JSON document opens; an
+ * object document (the object language, a `jsonLanguageParticipants` of
+ * theirs: syntax and schema checks, completion, formatting) starts them too.
+ */
+function startJsonFeatures(): vscode.Disposable {
+  const start = (doc: vscode.TextDocument) => {
+    if (doc.languageId === objectLanguage) void vscode.extensions.getExtension('vscode.json-language-features')?.activate();
+  };
+  vscode.workspace.textDocuments.forEach(start);
+  return vscode.workspace.onDidOpenTextDocument(start);
 }
 
 /**

@@ -5,7 +5,6 @@
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
-import type { ObjectFileSystem } from '../fs/objectFileSystem';
 import { ObjectAddress, objectUri } from '../fs/objectUri';
 import { showCurrent } from '../objects/openCurrent';
 import { Kind, kind as kindOf, kindByCollection } from '../model/kinds';
@@ -68,7 +67,7 @@ export async function follow(s: Services, target: Target): Promise<void> {
     // The tab is named after the object: from the index, else as the service has it.
     const name = s.search.existing(target.connectionId)?.entry(target.key)?.name
       ?? (await connection.client.get(target.kind, target.folderKey, target.key)).CommonName ?? target.key;
-    await openObjectDocument(s.objectFiles, target, name);
+    await openObjectDocument(s, target, name);
     return;
   }
   if (target.type === 'object' || target.type === 'folder') {
@@ -92,12 +91,20 @@ export async function follow(s: Services, target: Target): Promise<void> {
   throw new Error(vscode.l10n.t('No object with the key {0} on {1}', target.key, connection.info.label));
 }
 
-/** Opens an object's document (a preview tab named after the object). */
-export async function openObjectDocument(objectFiles: ObjectFileSystem, address: ObjectAddress, name: string): Promise<vscode.Uri> {
-  const uri = objectUri(address, name);
-  await showCurrent(objectFiles, uri);
+/** Opens an object's document (a preview tab named after the object, its path after its folder). */
+export async function openObjectDocument(s: Services, address: ObjectAddress, name: string): Promise<vscode.Uri> {
+  const uri = objectUri(address, name, await folderNameOf(s, address.connectionId, address.folderKey));
+  await showCurrent(s.objectFiles, uri);
   await showJson(uri, { preview: true });
   return uri;
+}
+
+/** A folder's name for a document's path: from the index, else as the service has it (its key only when neither answers). */
+export async function folderNameOf(s: Services, connectionId: string, folderKey: string): Promise<string> {
+  const indexed = s.search.existing(connectionId)?.entry(folderKey)?.name;
+  if (indexed) return indexed;
+  const folder = await s.connections.require(connectionId).client.folder(folderKey).catch(() => undefined);
+  return folder?.CommonName || folderKey;
 }
 
 /** Where an object or folder sits in the tree; the folders on its way come from the index. */

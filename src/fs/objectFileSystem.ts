@@ -63,8 +63,8 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 
   /** A new object of `address.kind`, pre-filled with a valid template; its first save creates it. */
-  newDraft(address: Omit<ObjectAddress, 'key'>, name: string): vscode.Uri {
-    const uri = objectUri({ ...address, key: newDraftKey() }, name);
+  newDraft(address: Omit<ObjectAddress, 'key'>, name: string, folderName: string): vscode.Uri {
+    const uri = objectUri({ ...address, key: newDraftKey() }, name, folderName);
     this.drafts.set(uri.toString(), { text: encoder.encode(documentText(newObject(address.kind, name))), ctime: Date.now() });
     return uri;
   }
@@ -74,7 +74,7 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    // The folder/collection/key prefixes exist as directories (workspace.fs.writeFile checks the parent).
+    // The folder and collection prefixes exist as directories (workspace.fs.writeFile checks the parent).
     if (isDirectoryPath(uri)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const { address, draft } = this.resolve(uri);
     if (draft && !draft.created) return { type: vscode.FileType.File, ctime: draft.ctime, mtime: draft.ctime, size: draft.text.byteLength };
@@ -143,7 +143,7 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   /** The object as the server holds it now. */
   async serverObject(uri: vscode.Uri): Promise<BaseInfo> {
     const { address } = this.resolve(uri);
-    return this.call(() => this.connections.require(address.connectionId).client.get(address.kind, address.folderKey, address.key), 'read');
+    return this.call(() => this.connections.require(address.connectionId).client.get(address.kind, address.folderKey, address.key));
   }
 
   /** The server's current version as a document shows it (for Compare). */
@@ -156,13 +156,13 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     return [];
   }
   createDirectory(): void {
-    throw vscode.FileSystemError.NoPermissions('Folders are not created through the file system');
+    throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Folders are not created through the file system'));
   }
   delete(): void {
-    throw vscode.FileSystemError.NoPermissions('Use "Delete Object" from the tree or the palette');
+    throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Use "Delete Object" from the tree or the palette'));
   }
   rename(): void {
-    throw vscode.FileSystemError.NoPermissions('Rename the object by editing its CommonName');
+    throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Rename the object by editing its CommonName'));
   }
 
   private resolve(uri: vscode.Uri): { address: ObjectAddress; draft?: Draft } {
@@ -179,7 +179,7 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     const key = uri.toString();
     const cached = this.served.get(key);
     if (cached && Date.now() - cached.at < reuseMs) return cached;
-    const object = await this.call(() => this.connections.require(address.connectionId).client.get(address.kind, address.folderKey, address.key), 'read');
+    const object = await this.call(() => this.connections.require(address.connectionId).client.get(address.kind, address.folderKey, address.key));
     const served = { object, text: encoder.encode(documentText(object)), at: Date.now() };
     this.served.set(key, served);
     const moved = this.bases.get(key)?.ConcurrencyVersion !== object.ConcurrencyVersion;
@@ -188,13 +188,13 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     return served;
   }
 
-  /** Runs a call and turns an ApiError into a FileSystemError with the server's reason. */
-  private async call<T>(fn: () => Promise<T>, what: string): Promise<T> {
+  /** Runs a read and turns an ApiError into a FileSystemError with the server's reason. */
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
-      const message = `Could not ${what}: ${e.message}`;
+      const message = vscode.l10n.t('Could not read: {0}', e.message);
       if (e.kind === 'notFound') throw vscode.FileSystemError.FileNotFound(message);
       if (e.kind === 'permission' || e.kind === 'auth') throw vscode.FileSystemError.NoPermissions(message);
       if (e.kind === 'network' || e.kind === 'timeout') throw vscode.FileSystemError.Unavailable(message);

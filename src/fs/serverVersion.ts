@@ -1,7 +1,7 @@
 /** The server's current version of an object as a read-only document, and Compare with it. */
 import * as vscode from 'vscode';
 import type { ObjectFileSystem } from './objectFileSystem';
-import { scheme, serverScheme } from './objectUri';
+import { documentNames, scheme, serverScheme } from './objectUri';
 
 export function registerServerVersions(objectFiles: ObjectFileSystem): vscode.Disposable {
   return vscode.workspace.registerTextDocumentContentProvider(serverScheme, {
@@ -11,6 +11,5 @@ export function registerServerVersions(objectFiles: ObjectFileSystem): vscode.Di
 
 export async function compareWithServer(uri: vscode.Uri): Promise<void> {
   const server = uri.with({ scheme: serverScheme });
-  const name = uri.path.split('/').pop();
-  await vscode.commands.executeCommand('vscode.diff', server, uri, vscode.l10n.t('{0} (server) ↔ yours', name ?? ''));
+  await vscode.commands.executeCommand('vscode.diff', server, uri, vscode.l10n.t('{0} (server) ↔ yours', `${documentNames(uri).object}.json`));
 }

@@ -4,9 +4,8 @@
  * `NonSettlingErrorStatus`. Controlled by the setting `oms.statusCodeHints`.
  */
 import * as vscode from 'vscode';
-import { kind } from '../model/kinds';
-import { statusCodeLabels } from '../model/statusCodes';
-import { scheme, serverScheme } from './objectUri';
+import { statusCodeLabels, statusLabel } from '../model/statusCodes';
+import { parseObjectUri, scheme, serverScheme } from './objectUri';
 
 const pattern = /"(StatusCode|NonSettlingErrorStatus)"(\s*:\s*)(-?\d+)/g;
 
@@ -27,13 +26,12 @@ function findStatusCodes(text: string): StatusCodeMention[] {
 }
 
 function hintLabel(code: number): string {
-  const label = statusCodeLabels[code];
-  return label ? `⟵ ${label}` : '⟵ not a known status code';
+  return `⟵ ${statusCodeLabels[code] === undefined ? vscode.l10n.t('not a known status code') : statusLabel(code)}`;
 }
 
 function isScannerDocument(doc: vscode.TextDocument): boolean {
   if (doc.uri.scheme !== scheme && doc.uri.scheme !== serverScheme) return false;
-  return doc.uri.path.split('/')[2] === kind('inputScanner').collection;
+  return parseObjectUri(doc.uri)?.kind.id === 'inputScanner';
 }
 
 function enabled(): boolean {
@@ -52,9 +50,9 @@ export function registerStatusCodeHints(): vscode.Disposable {
         .map((m) => {
           const hint = new vscode.InlayHint(doc.positionAt(m.end), hintLabel(m.code));
           hint.paddingLeft = true;
-          hint.tooltip = statusCodeLabels[m.code]
-            ? `InputScannerStatusCodes ${m.code}: ${statusCodeLabels[m.code]}`
-            : `${m.code} is not one of the status codes the service documents (0-6)`;
+          hint.tooltip = statusCodeLabels[m.code] === undefined
+            ? vscode.l10n.t('{0} is not one of the status codes the service documents (0-6)', m.code)
+            : `InputScannerStatusCodes ${m.code}: ${statusLabel(m.code)}`;
           return hint;
         });
     },

@@ -4,6 +4,7 @@
  * to the scanner. Plain TypeScript: the table view and tests use it.
  */
 import type { InputScannerInfo } from './types';
+import { l10n } from '../l10n';
 import { statusCodeLabels, statusLabel } from './statusCodes';
 
 export interface PriorityRow {
@@ -30,9 +31,9 @@ const int32 = { min: -2147483648, max: 2147483647 };
  * negative codes called special codes (`special codes -4 – -3`).
  */
 export function rangeText(min: number | undefined, max: number | undefined): string {
-  const end = (v: number | undefined) => (v === undefined ? '?' : v === -1 ? 'open circuit (-1)' : String(v));
-  if (min !== undefined && max !== undefined && min < 0 && max < -1) return `special codes ${min} – ${max}`;
-  const start = min === undefined ? '?' : min < 0 ? `${min} (special)` : String(min);
+  const end = (v: number | undefined) => (v === undefined ? '?' : v === -1 ? l10n.t('open circuit (-1)') : String(v));
+  if (min !== undefined && max !== undefined && min < 0 && max < -1) return l10n.t('special codes {0} – {1}', min, max);
+  const start = min === undefined ? '?' : min < 0 ? l10n.t('{0} (special)', min) : String(min);
   return `${start} – ${end(max)}`;
 }
 
@@ -57,20 +58,20 @@ export function statusOptions(scanner: InputScannerInfo): Array<{ code: number; 
 
 /** Why a value cannot be a priority or status code (a 32-bit whole number), or nothing. */
 export function wholeNumberProblem(value: number): string | undefined {
-  if (!Number.isInteger(value)) return 'must be a whole number';
-  if (value < int32.min || value > int32.max) return 'must be a 32-bit whole number';
+  if (!Number.isInteger(value)) return l10n.t('must be a whole number');
+  if (value < int32.min || value > int32.max) return l10n.t('must be a 32-bit whole number');
   return undefined;
 }
 
 /** Why an edit cannot be saved (row numbers from 1), or nothing. */
 export function checkEdits(edits: readonly RowEdit[], count: number): string | undefined {
-  if (edits.length !== count) return `expected ${count} rows, got ${edits.length}`;
+  if (edits.length !== count) return l10n.t('expected {0} rows, got {1}', count, edits.length);
   for (const [i, e] of edits.entries()) {
-    for (const [what, v] of [['priority', e.priority], ['status', e.statusCode]] as const) {
-      const problem = wholeNumberProblem(v);
-      if (problem) return `row ${i + 1}: the ${what} ${problem}`;
-    }
-    if (typeof e.label !== 'string') return `row ${i + 1}: the label must be text`;
+    const priority = wholeNumberProblem(e.priority);
+    if (priority) return l10n.t('row {0}: the priority {1}', i + 1, priority);
+    const status = wholeNumberProblem(e.statusCode);
+    if (status) return l10n.t('row {0}: the status {1}', i + 1, status);
+    if (typeof e.label !== 'string') return l10n.t('row {0}: the label must be text', i + 1);
   }
   return undefined;
 }

@@ -8,6 +8,7 @@
  */
 import { makeType, TypeNaming } from './typeName';
 import type { ObjectLinkItem, PushNotificationRequest } from './types';
+import { l10n } from '../l10n';
 
 export type PushTypeName = 'Email' | 'Sms';
 export type PushTypeMapping = Readonly<Record<PushTypeName, number>>;
@@ -58,15 +59,15 @@ export function pushTypeName(value: unknown, mapping: PushTypeMapping = defaultP
  */
 export function pushTypeNumber(value: string | number, mapping: PushTypeMapping = defaultPushTypes): number {
   const name = pushTypeName(value, mapping);
-  if (!name) throw new Error(`Unknown push notification type ${JSON.stringify(value)} (expected ${pushTypeNames.join(' or ')})`);
+  if (!name) throw new Error(l10n.t('Unknown push notification type {0} (expected {1})', JSON.stringify(value), pushTypeNames.join(l10n.t(' or '))));
   return mapping[name];
 }
 
 /** E.g. `E-mail` (the name only: the number is the service's business), or `type 7 (not in oms.pushNotificationTypes)`. */
 export function describePushType(value: unknown, mapping: PushTypeMapping = defaultPushTypes): string {
   const name = pushTypeName(value, mapping);
-  if (!name) return `type ${JSON.stringify(value)} (not in oms.pushNotificationTypes)`;
-  return pushTypeLabels[name];
+  if (!name) return l10n.t('type {0} (not in oms.pushNotificationTypes)', JSON.stringify(value));
+  return l10n.t(pushTypeLabels[name]);
 }
 
 export interface ImageLink {
@@ -132,25 +133,25 @@ function imageLink(image: ImageLink, naming?: TypeNaming): ObjectLinkItem {
 export function summarizePushRequest(
   request: PushNotificationRequest, mapping: PushTypeMapping = defaultPushTypes, nameOf: (key: string) => string | undefined = () => undefined,
 ): string[] {
-  const lines = [`Delivery: ${describePushType(request.PushNotificationType, mapping)}`];
-  if (request.Message) lines.push(`Message: ${ellipsis(request.Message, 80)}`);
-  if (request.MessageTemplateKey) lines.push(`Message template: ${request.MessageTemplateKey}`);
-  lines.push(`Recipients: ${listOf(request.RecipientKeys, nameOf)}`);
-  lines.push(`Event recipients: ${listOf(request.EventRecipientKeys, nameOf)}`);
-  if (request.Subject) lines.push(`Subject: ${ellipsis(request.Subject, 80)}`);
+  const lines = [l10n.t('Delivery: {0}', describePushType(request.PushNotificationType, mapping))];
+  if (request.Message) lines.push(l10n.t('Message: {0}', ellipsis(request.Message, 80)));
+  if (request.MessageTemplateKey) lines.push(l10n.t('Message template: {0}', request.MessageTemplateKey));
+  lines.push(l10n.t('Recipients: {0}', listOf(request.RecipientKeys, nameOf)));
+  lines.push(l10n.t('Event recipients: {0}', listOf(request.EventRecipientKeys, nameOf)));
+  if (request.Subject) lines.push(l10n.t('Subject: {0}', ellipsis(request.Subject, 80)));
   if (request.AttachedImage) {
     const i = request.AttachedImage;
-    lines.push(`Attached image: ${i.CommonName ? `${i.CommonName} ` : ''}(${i.LinkedObjectKey}${i.Relation ? `, ${i.Relation}` : ''})`);
-    if (pushTypeName(request.PushNotificationType, mapping) !== 'Email') lines.push('Note: the image is only attached to e-mails');
+    lines.push(l10n.t('Attached image: {0}', `${i.CommonName ? `${i.CommonName} ` : ''}(${i.LinkedObjectKey}${i.Relation ? `, ${i.Relation}` : ''})`));
+    if (pushTypeName(request.PushNotificationType, mapping) !== 'Email') lines.push(l10n.t('Note: the image is only attached to e-mails'));
   }
   return lines;
 }
 
 /** People by name where known, else by key. */
 function listOf(keys: readonly string[] | null | undefined, nameOf: (key: string) => string | undefined): string {
-  if (!keys?.length) return 'none';
+  if (!keys?.length) return l10n.t('none');
   const names = keys.map((k) => nameOf(k) ?? k);
-  return names.length <= 4 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+  return names.length <= 4 ? names.join(', ') : l10n.t('{0} and {1} more', names.slice(0, 3).join(', '), names.length - 3);
 }
 
 function ellipsis(text: string, max: number): string {

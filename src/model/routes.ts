@@ -3,6 +3,7 @@
  * them and the sandbox routes by them, so the two cannot drift apart.
  */
 import type { Action, Kind } from './kinds';
+import { l10n } from '../l10n';
 
 export const tokenPath = '/token';
 export const instancePath = '/api';
@@ -18,7 +19,7 @@ const folderPrefix = '/api/f';
  */
 export function keySegment(key: string, what = 'key'): string {
   if (typeof key !== 'string' || key === '' || key === '.' || key === '..' || /[/\\]/.test(key)) {
-    throw new RangeError(`Not a valid ${what}: ${JSON.stringify(key)}`);
+    throw new RangeError(l10n.t('Not a valid {0}: {1}', what, JSON.stringify(key)));
   }
   return encodeURIComponent(key);
 }

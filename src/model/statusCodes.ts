@@ -1,9 +1,11 @@
+import { l10n } from '../l10n';
 import { makeType, TypeNaming } from './typeName';
 import type { InputScannerReportingPriority } from './types';
 
 /**
  * InputScannerStatusCodes as the spec pairs them with labels. The complete
- * enum is not shown; 0-6 are the values the samples use.
+ * enum is not shown; 0-6 are the values the samples use. Shown through
+ * `statusLabel` (translated; `npm run l10n` adds them to the bundle).
  */
 export const statusCodeLabels: Readonly<Record<number, string>> = {
   0: 'Inactive, normal state of circuit',
@@ -15,8 +17,10 @@ export const statusCodeLabels: Readonly<Record<number, string>> = {
   6: 'Non-settling error',
 };
 
+/** The code's label in the user's language (`Status 9` for a code the spec does not label). */
 export function statusLabel(code: number): string {
-  return statusCodeLabels[code] ?? `Status ${code}`;
+  const label = statusCodeLabels[code];
+  return label === undefined ? l10n.t('Status {0}', code) : l10n.t(label);
 }
 
 /**

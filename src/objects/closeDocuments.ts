@@ -5,7 +5,7 @@
  * the unsaved edits, first.
  */
 import * as vscode from 'vscode';
-import { scheme } from '../fs/objectUri';
+import { documentNames, scheme } from '../fs/objectUri';
 
 /** The open object documents `match` selects, and which of them hold unsaved edits. */
 export function objectDocuments(match: (uri: vscode.Uri) => boolean): { all: vscode.Uri[]; dirty: vscode.TextDocument[] } {
@@ -18,7 +18,7 @@ export function objectDocuments(match: (uri: vscode.Uri) => boolean): { all: vsc
 /** A line for a confirmation: "2 with unsaved edits: A, B (their edits are discarded)", or nothing. */
 export function unsavedNote(dirty: readonly vscode.TextDocument[]): string | undefined {
   if (!dirty.length) return undefined;
-  const names = dirty.map((d) => decodeURIComponent(d.uri.path.split('/').pop() ?? '').replace(/\.json$/, '')).join(', ');
+  const names = dirty.map((d) => documentNames(d.uri).object).join(', ');
   return vscode.l10n.t('Unsaved edits in {0} will be discarded and the editor closed.', names);
 }
 

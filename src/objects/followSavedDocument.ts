@@ -6,14 +6,14 @@
  */
 import * as vscode from 'vscode';
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
-import { objectUri } from '../fs/objectUri';
+import { renamedUri } from '../fs/objectUri';
 import type { ObjectSaves } from './saves';
 
 export function followSavedDocuments(saves: ObjectSaves, objectFiles: ObjectFileSystem): vscode.Disposable {
   return saves.onDidSaveDocument(({ uri, object }) => {
     const address = objectFiles.addressOf(uri);
     if (!address || !object.Key) return;
-    const wanted = objectUri({ ...address, key: object.Key }, object.CommonName ?? object.Key);
+    const wanted = renamedUri(uri, { ...address, key: object.Key }, object.CommonName ?? object.Key);
     if (wanted.toString() === uri.toString()) return;
     let done = false;
     const follow = () => {

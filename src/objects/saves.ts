@@ -10,12 +10,15 @@
  * A refused explicit save of a document is reported once, in our words, and
  * the document stays dirty without an error thrown at VS Code (which would
  * add its own raw "Failed to save" notification, and a second conflict
- * prompt). An auto-save is refused with an error (see `writeDocument`).
+ * prompt). VS Code does not auto-save object documents: their language
+ * (`objectLanguage`) has `files.autoSave` off by default, whatever the user's
+ * general setting. Where a user turns it on for that language, an auto-save
+ * is still refused, with an error (see `writeDocument`).
  */
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connection/connectionManager';
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
-import { ObjectAddress, sameObject, scheme } from '../fs/objectUri';
+import { documentNames, ObjectAddress, sameObject, scheme } from '../fs/objectUri';
 import { compareWithServer } from '../fs/serverVersion';
 import { log } from '../log';
 import type { BaseInfo } from '../model/types';
@@ -159,6 +162,7 @@ export class ObjectSaves implements vscode.Disposable {
     this.reasons.delete(key);
     const name = documentName(uri);
     if (reason !== undefined && automatic.has(reason)) {
+      // Only where the user turned auto-save on for the object language (it is off by default).
       // Auto-save never writes to the service; the edits stay, unsent. Thrown, not kept dirty by an edit
       // as a refused explicit save is: that edit would start the next auto-save, and the next, each
       // an undo step. The error puts the document in VS Code's error state, where auto-save waits for
@@ -223,7 +227,7 @@ export class ObjectSaves implements vscode.Disposable {
 
 /** The tab's name: the object's name as the Uri carries it. */
 function documentName(uri: vscode.Uri): string {
-  return decodeURIComponent(uri.path.split('/').pop() ?? '').replace(/\.json$/, '') || vscode.l10n.t('Object');
+  return documentNames(uri).object || vscode.l10n.t('Object');
 }
 
 /**

@@ -9,6 +9,7 @@ import type { TypeNaming } from '../model/typeName';
 import type { PersonInfo } from '../model/types';
 import { decodePeople } from './encoding';
 import { blankNote, PeopleFile, PeopleFileError, PersonFields, personErrors, personMaker, PersonRow } from './rows';
+import { l10n } from '../l10n';
 
 type Field = keyof PersonFields;
 
@@ -60,13 +61,13 @@ function mapHeader(header: readonly string[]): CsvColumns {
       return;
     }
     if (columns[field] !== undefined) {
-      throw new PeopleFileError(`columns "${header[columns[field]]}" and "${h}" both give the ${fieldLabels[field]}`, 1);
+      throw new PeopleFileError(l10n.t('columns "{0}" and "{1}" both give the {2}', header[columns[field]], h, fieldLabels[field]), 1);
     }
     columns[field] = i;
   });
   if (columns.givenName === undefined && columns.surname === undefined && columns.commonName === undefined) {
     const known = 'Given Name, Surname (or First Name, Last Name), E-mail, Phone, Street, City, Province, Country, Postal Code, Tags';
-    throw new PeopleFileError(`the header row has no given name, surname or name column (found: ${header.map((h) => `"${h}"`).join(', ') || 'nothing'}; known columns: ${known})`, 1);
+    throw new PeopleFileError(l10n.t('the header row has no given name, surname or name column (found: {0}; known columns: {1})', header.map((h) => `"${h}"`).join(', ') || l10n.t('nothing'), known), 1);
   }
   return { columns, ignored };
 }
@@ -93,11 +94,11 @@ export function readPeopleCsv(input: string | Uint8Array, naming?: TypeNaming): 
   // Empty lines and lines of only commas hold nobody: skipped, and said so.
   const holds = ({ record }: CsvRecord) => record.some((f) => f.trim() !== '');
   const kept = records.filter(holds);
-  if (kept.length === 0) throw new PeopleFileError('the file is empty (a header row is expected)');
+  if (kept.length === 0) throw new PeopleFileError(l10n.t('the file is empty (a header row is expected)'));
   const blankLines = records.filter((r) => !holds(r) && r.line > kept[0].line).map((r) => r.line);
   const header = kept[0].record;
   const { columns, ignored } = mapHeader(header);
-  const notes = [...(ignored.length ? [`Ignored column${ignored.length > 1 ? 's' : ''}: ${ignored.join(', ')}`] : []), ...blankNote(blankLines)];
+  const notes = [...(ignored.length ? [ignored.length > 1 ? l10n.t('Ignored columns: {0}', ignored.join(', ')) : l10n.t('Ignored column: {0}', ignored[0])] : []), ...blankNote(blankLines)];
 
   const fieldColumns = Object.entries(columns) as Array<[Field, number]>;
   const personFromFields = personMaker(naming);
@@ -106,8 +107,8 @@ export function readPeopleCsv(input: string | Uint8Array, naming?: TypeNaming): 
     for (const [field, col] of fieldColumns) fields[field] = record[col] ?? '';
     const person = personFromFields(fields);
     const errors = personErrors(person, (p) => columnOf(person, p));
-    if (record.length !== header.length) errors.unshift(`has ${record.length} field${record.length === 1 ? '' : 's'}, the header has ${header.length}`);
-    return { line, index, place: `line ${line}`, person, errors };
+    if (record.length !== header.length) errors.unshift(record.length === 1 ? l10n.t('has 1 field, the header has {0}', header.length) : l10n.t('has {0} fields, the header has {1}', record.length, header.length));
+    return { line, index, place: l10n.t('line {0}', line), person, errors };
   });
   return { format: 'csv', rows, notes, blankLines };
 }
@@ -138,7 +139,7 @@ function csvRecords(bytes: Uint8Array): CsvRecord[] {
     records = parse(buffer, { bom: true, info: true, relax_column_count: true, skip_empty_lines: false, trim: false }) as unknown as typeof records;
   } catch (e) {
     const err = e as { message: string; lines?: number };
-    throw new PeopleFileError(`not readable as CSV: ${err.message.replace(/^Invalid \w+:\s*/, '')}`, err.lines);
+    throw new PeopleFileError(l10n.t('not readable as CSV: {0}', err.message.replace(/^Invalid \w+:\s*/, '')), err.lines);
   }
   // Lines from byte offsets: csv-parse's own line count drifts on CRLF inside quoted fields.
   const lineOf = lineCounter(bytes);

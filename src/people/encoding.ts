@@ -6,6 +6,7 @@
  * would store it as it is. Plain TypeScript.
  */
 import { PeopleFileError } from './rows';
+import { l10n } from '../l10n';
 
 /** Encodings offered when a file is not UTF-8 (WHATWG names, which TextDecoder takes). */
 export const otherEncodings: ReadonlyArray<{ id: string; label: string }> = [
@@ -63,7 +64,7 @@ export function decodePeople(bytes: Uint8Array, encoding?: string): string {
   const lost = text.indexOf('\uFFFD');
   if (lost >= 0) {
     const line = text.slice(0, lost).split('\n').length;
-    throw new PeopleFileError('holds the replacement character \uFFFD (U+FFFD), where text was lost before: put the right letters back and try again', line);
+    throw new PeopleFileError(l10n.t('holds the replacement character \uFFFD (U+FFFD), where text was lost before: put the right letters back and try again'), line);
   }
   return text;
 }

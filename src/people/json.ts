@@ -13,6 +13,7 @@ import { makeType, TypeNaming } from '../model/typeName';
 import type { PersonInfo } from '../model/types';
 import { decodePeople } from './encoding';
 import { PeopleFile, PeopleFileError, personErrors, PersonRow } from './rows';
+import { l10n } from '../l10n';
 
 /** Reads JSON text (or bytes) into rows. */
 export function readPeopleJson(input: string | Uint8Array, naming?: TypeNaming): PeopleFile {
@@ -23,10 +24,10 @@ export function readPeopleJson(input: string | Uint8Array, naming?: TypeNaming):
   } catch (e) {
     const message = (e as Error).message;
     const position = /position (\d+)/.exec(message)?.[1];
-    throw new PeopleFileError(`not valid JSON (${message})`, position === undefined ? undefined : lineAt(text, Number(position)));
+    throw new PeopleFileError(l10n.t('not valid JSON ({0})', message), position === undefined ? undefined : lineAt(text, Number(position)));
   }
   if (!Array.isArray(value)) {
-    throw new PeopleFileError(`expected a JSON array of PersonInfo objects, found ${value === null ? 'null' : typeof value}`);
+    throw new PeopleFileError(l10n.t('expected a JSON array of PersonInfo objects, found {0}', value === null ? 'null' : typeof value));
   }
   const starts = itemOffsets(text);
   const lines = lineIndex(text);
@@ -36,7 +37,7 @@ export function readPeopleJson(input: string | Uint8Array, naming?: TypeNaming):
     const person = withTypes(item, naming);
     const line = itemLines[index];
     // Items on a line of their own are found by line; several on one line, by their number.
-    const place = shared.has(line) || !line ? `item ${index + 1}` : `item ${index + 1} (line ${line})`;
+    const place = shared.has(line) || !line ? l10n.t('item {0}', index + 1) : l10n.t('item {0} (line {1})', index + 1, line);
     return { line, index, place, person: person as PersonInfo, errors: personErrors(person, (p) => p || '(item)') };
   });
   return { format: 'json', rows, notes: [], blankLines: [] };

@@ -8,6 +8,7 @@ import { makeType, TypeNaming } from '../model/typeName';
 import type { AddressInfo, MailingAddressInfo, PersonInfo } from '../model/types';
 import { validate } from '../validation/validator';
 import { checkEmail } from './email';
+import { l10n } from '../l10n';
 
 export interface PersonRow {
   /** 1-based line of the file where the row (CSV record or JSON array item) starts. */
@@ -34,7 +35,7 @@ export interface PeopleFile {
 /** Thrown when the file as a whole cannot be read (not JSON, no header, not an array...). */
 export class PeopleFileError extends Error {
   constructor(message: string, readonly line?: number) {
-    super(line ? `line ${line}: ${message}` : message);
+    super(line ? l10n.t('line {0}: {1}', line, message) : message);
     this.name = 'PeopleFileError';
   }
 }
@@ -50,7 +51,7 @@ export function invalidRows(file: PeopleFile): PersonRow[] {
 /** `line 12: e-mail: ...; surname ...` (or `item 3: ...`), at most `max` rows, then a count. */
 export function describeInvalid(rows: readonly PersonRow[], max = 10): string {
   const lines = rows.slice(0, max).map((r) => `${r.place}: ${r.errors.join('; ')}`);
-  if (rows.length > max) lines.push(`... and ${rows.length - max} more`);
+  if (rows.length > max) lines.push(l10n.t('... and {0} more', rows.length - max));
   return lines.join('\n');
 }
 
@@ -131,7 +132,7 @@ export function personErrors(person: unknown, where: (pointer: string) => string
   const p = person as Partial<PersonInfo>;
   const named = isNamed(p.CommonName) || isNamed(p.GivenName) || isNamed(p.Surname);
   // A valid person, as nearly every row is: nothing more to look at.
-  if (schemaErrors.length === 0) return named ? [] : [noName];
+  if (schemaErrors.length === 0) return named ? [] : [noName()];
   // The schema's `format: "email"` and checkEmail are one rule; checkEmail says why, so it speaks for
   // the addresses the schema refused (it refuses no other: a valid row costs no second look).
   const mailErrors = new Map<string, string>();
@@ -142,11 +143,11 @@ export function personErrors(person: unknown, where: (pointer: string) => string
     if (problem) mailErrors.set(pointer, `${where(pointer)} ${JSON.stringify(mailTo)}: ${problem.charAt(0).toLowerCase()}${problem.slice(1)}`);
   }
   const errors = schemaErrors.filter((e) => !mailErrors.has(e.pointer)).map((e) => `${where(e.pointer)} ${e.message}`);
-  if (!named && !errors.some((e) => e.includes('CommonName'))) errors.push(noName);
+  if (!named && !errors.some((e) => e.includes('CommonName'))) errors.push(noName());
   return [...errors, ...mailErrors.values()];
 }
 
-const noName = 'has no name (given name, surname or common name)';
+const noName = () => l10n.t('has no name (given name, surname or common name)');
 const isNamed = (v: unknown) => typeof v === 'string' && v.trim() !== '';
 
 /**
@@ -163,7 +164,7 @@ export function flagDuplicates(rows: readonly PersonRow[]): void {
       const key = mail.trim().toLowerCase();
       const earlier = first.get(key);
       if (!earlier) first.set(key, row);
-      else if (earlier !== row) row.errors.push(`same e-mail address as ${earlier.place} (${mail.trim()}): one person per address`);
+      else if (earlier !== row) row.errors.push(l10n.t('same e-mail address as {0} ({1}): one person per address', earlier.place, mail.trim()));
     }
   }
 }
@@ -172,5 +173,5 @@ export function flagDuplicates(rows: readonly PersonRow[]): void {
 export function blankNote(lines: readonly number[]): string[] {
   if (!lines.length) return [];
   const shown = lines.slice(0, 5).join(', ') + (lines.length > 5 ? ', …' : '');
-  return [`${lines.length} blank row${lines.length > 1 ? 's' : ''} skipped (line${lines.length > 1 ? 's' : ''} ${shown})`];
+  return [lines.length > 1 ? l10n.t('{0} blank rows skipped (lines {1})', lines.length, shown) : l10n.t('1 blank row skipped (line {0})', shown)];
 }

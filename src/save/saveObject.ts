@@ -6,6 +6,7 @@
  */
 import type { OmsClient } from '../api/client';
 import { ApiError } from '../api/errors';
+import { l10n } from '../l10n';
 import { Kind, supports } from '../model/kinds';
 import { changedImmutableFields, sameJson } from '../model/saveChecks';
 import type { BaseInfo } from '../model/types';
@@ -39,9 +40,9 @@ export interface SaveOptions {
 const notStoredFields = ['Notes', 'Links'] as const;
 
 /** What to do instead of editing a field a PUT does not store. */
-const notStoredAdvice: Record<(typeof notStoredFields)[number], string> = {
-  Notes: 'use Add Note… on the object to add a note (notes are never changed by a save)',
-  Links: 'the server sets Links itself',
+const notStoredAdvice: Record<(typeof notStoredFields)[number], () => string> = {
+  Notes: () => l10n.t('use Add Note… on the object to add a note (notes are never changed by a save)'),
+  Links: () => l10n.t('the server sets Links itself'),
 };
 
 export async function saveObject(client: OmsClient, target: SaveTarget, edited: string | BaseInfo, base: number | null, options: SaveOptions = {}): Promise<SaveOutcome> {
@@ -52,13 +53,13 @@ export async function saveObject(client: OmsClient, target: SaveTarget, edited: 
     if (target.key === undefined) {
       const invalid = schemaRefusal(target.kind, object);
       if (invalid) return { status: 'refused', refusal: invalid };
-      if (!supports(target.kind, 'create')) return refused('readonly', `The service cannot create ${target.kind.pluralLabel.toLowerCase()}.`);
+      if (!supports(target.kind, 'create')) return refused('readonly', l10n.t('The service cannot create {0}.', l10n.t(target.kind.pluralLabel).toLowerCase()));
       const { ConcurrencyVersion: _v, ...body } = object;
       const created = await client.create(target.kind, target.folderKey, body);
-      if (!created?.Key) return refused('server', 'The service created the object but did not return its Key: refresh the tree to find it.');
+      if (!created?.Key) return refused('server', l10n.t('The service created the object but did not return its Key: refresh the tree to find it.'));
       return { status: 'saved', object: created, created: true };
     }
-    if (!supports(target.kind, 'update')) return refused('readonly', `The service cannot update ${target.kind.pluralLabel.toLowerCase()}.`);
+    if (!supports(target.kind, 'update')) return refused('readonly', l10n.t('The service cannot update {0}.', l10n.t(target.kind.pluralLabel).toLowerCase()));
 
     const current = options.current ?? await client.get(target.kind, target.folderKey, target.key);
     // What to do instead (Add Note…, undo a Key edit) says more than the schema's complaint about the same field.
@@ -93,11 +94,11 @@ function parseEdit(edited: string | BaseInfo): { object: BaseInfo } | { refusal:
     try {
       value = JSON.parse(edited);
     } catch (e) {
-      return { refusal: { kind: 'invalid', message: `The document is not valid JSON (${(e as Error).message}): fix it and save again.` } };
+      return { refusal: { kind: 'invalid', message: l10n.t('The document is not valid JSON ({0}): fix it and save again.', (e as Error).message) } };
     }
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    return { refusal: { kind: 'invalid', message: 'The document must hold one JSON object: fix it and save again.' } };
+    return { refusal: { kind: 'invalid', message: l10n.t('The document must hold one JSON object: fix it and save again.') } };
   }
   return { object: value as BaseInfo };
 }
@@ -106,8 +107,10 @@ function schemaRefusal(kind: Kind, object: BaseInfo): Refusal | undefined {
   const errors = validate(kind.schema, object);
   if (!errors.length) return undefined;
   const first = formatErrors(errors, 1).split('\n')[0];
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-  return { kind: 'invalid', message: `${errors.length} schema problem${errors.length > 1 ? 's' : ''}: ${first}${more}. Fix them (Problems view) and save again.`, pointers: errors.map((e) => e.pointer) };
+  const message = errors.length === 1
+    ? l10n.t('1 schema problem: {0}. Fix them (Problems view) and save again.', first)
+    : l10n.t('{0} schema problems: {1} (and {2} more). Fix them (Problems view) and save again.', errors.length, first, errors.length - 1);
+  return { kind: 'invalid', message, pointers: errors.map((e) => e.pointer) };
 }
 
 /** Edits no PUT can carry: identifying fields moved, or fields the service does not store. */
@@ -116,7 +119,7 @@ export function unsendable(current: BaseInfo, edited: BaseInfo): Refusal | undef
   if (moved.length) {
     return {
       kind: 'identity',
-      message: `${moved.join(', ')} cannot be changed (they identify the object; the server has ${moved.map((f) => JSON.stringify(current[f] ?? null)).join(', ')}): undo that edit and save again.`,
+      message: l10n.t('{0} cannot be changed (they identify the object; the server has {1}): undo that edit and save again.', moved.join(', '), moved.map((f) => JSON.stringify(current[f] ?? null)).join(', ')),
       pointers: moved.map((f) => `/${f}`),
     };
   }
@@ -124,7 +127,7 @@ export function unsendable(current: BaseInfo, edited: BaseInfo): Refusal | undef
   if (notStored.length) {
     return {
       kind: 'notStored',
-      message: `A save does not store ${notStored.join(' or ')}: undo that edit and ${notStored.map((f) => notStoredAdvice[f]).join('; ')}.`,
+      message: l10n.t('A save does not store {0}: undo that edit and {1}.', notStored.join(l10n.t(' or ')), notStored.map((f) => notStoredAdvice[f]()).join('; ')),
       pointers: notStored.map((f) => `/${f}`),
     };
   }
@@ -163,11 +166,11 @@ function refusalOf(e: ApiError): Refusal {
   const pointers = e.details.map((d) => d.pointer).filter((p): p is string => !!p);
   switch (e.kind) {
     case 'auth': return e.notSignedIn
-      ? { kind: 'auth', message: `Not sent: you are signed out (${reason}): sign in, then save again; your text is kept.` }
-      : { kind: 'auth', message: `The service did not accept your sign-in (${reason}): sign in and save again.` };
-    case 'permission': return { kind: 'permission', message: `The service does not let you change this object (${reason}): ask for access; your text is kept.` };
-    case 'notFound': return { kind: 'notFound', message: `The object is gone from the server (${reason}): copy your text if you need it, then close the editor.` };
-    case 'network': case 'timeout': return { kind: 'unreachable', message: `The service did not answer (${reason}): save again when it is reachable.` };
-    default: return { kind: 'server', message: `The service refused the save: ${reason}. Fix it and save again.`, pointers };
+      ? { kind: 'auth', message: l10n.t('Not sent: you are signed out ({0}): sign in, then save again; your text is kept.', reason) }
+      : { kind: 'auth', message: l10n.t('The service did not accept your sign-in ({0}): sign in and save again.', reason) };
+    case 'permission': return { kind: 'permission', message: l10n.t('The service does not let you change this object ({0}): ask for access; your text is kept.', reason) };
+    case 'notFound': return { kind: 'notFound', message: l10n.t('The object is gone from the server ({0}): copy your text if you need it, then close the editor.', reason) };
+    case 'network': case 'timeout': return { kind: 'unreachable', message: l10n.t('The service did not answer ({0}): save again when it is reachable.', reason) };
+    default: return { kind: 'server', message: l10n.t('The service refused the save: {0}. Fix it and save again.', reason), pointers };
   }
 }

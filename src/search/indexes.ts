@@ -7,6 +7,7 @@ import type { OmsClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { IndexOptions, IndexSource, ObjectIndex } from './objectIndex';
 import { recentWith } from './match';
+import { l10n } from '../l10n';
 
 /** What the indexes need of a connection. */
 export interface Indexable {
@@ -24,7 +25,7 @@ export function sourceOf(c: Indexable): IndexSource {
         if (e instanceof ApiError && e.kind !== 'network' && e.kind !== 'timeout') return undefined;
         throw e;
       });
-      return { key, name: folder?.CommonName || 'Root folder' };
+      return { key, name: folder?.CommonName || l10n.t('Root folder') };
     },
     list: (kind, folderKey, page, pageSize, signal) => c.client.list(kind, folderKey, page, pageSize, signal),
     get: (kind, folderKey, key) => c.client.get(kind, folderKey, key),

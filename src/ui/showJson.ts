@@ -1,9 +1,11 @@
-/** Opens a document as JSON in an editor (an object document, a draft, failed items). */
+/** Opens an object document (or a draft) in an editor, in the object language. */
 import * as vscode from 'vscode';
+import { objectLanguage } from '../fs/objectUri';
 
 export async function showJson(uri: vscode.Uri, options: { preview: boolean }): Promise<vscode.TextEditor> {
   const doc = await vscode.workspace.openTextDocument(uri);
-  // A name that does not end in .json (or a language setting) must not lose the schema squiggles.
-  const json = doc.languageId === 'json' ? doc : await vscode.languages.setTextDocumentLanguage(doc, 'json');
-  return vscode.window.showTextDocument(json, { preview: options.preview });
+  // A name the language's path patterns miss (or a files.associations setting) must not lose the
+  // schema squiggles and the language's auto-save default.
+  const shown = doc.languageId === objectLanguage ? doc : await vscode.languages.setTextDocumentLanguage(doc, objectLanguage);
+  return vscode.window.showTextDocument(shown, { preview: options.preview });
 }

@@ -50,7 +50,7 @@ export class PrioritiesTable {
       known.panel.reveal();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(viewType, 'Scanner priorities', vscode.ViewColumn.Active, {
+    const panel = vscode.window.createWebviewPanel(viewType, vscode.l10n.t('Scanner priorities'), vscode.ViewColumn.Active, {
       enableScripts: true,
       // Unsaved edits live in the page: keep it while its tab is in the background.
       retainContextWhenHidden: true,
@@ -75,15 +75,15 @@ export class PrioritiesTable {
     const unsaved = this.unsaved;
     if (!unsaved) return;
     const name = this.scanner?.CommonName ?? this.address.key;
-    notify('warning', `The priorities table of "${name}" was closed with edits that were not saved.`, {
-      title: 'Reopen with My Edits', run: () => PrioritiesTable.show(this.s, this.address, unsaved),
+    notify('warning', vscode.l10n.t('The priorities table of "{0}" was closed with edits that were not saved.', name), {
+      title: vscode.l10n.t('Reopen with My Edits'), run: () => PrioritiesTable.show(this.s, this.address, unsaved),
     });
   }
 
   private async receive(m: Incoming): Promise<void> {
     if (m.type === 'edits') {
       this.unsaved = m.edits ? { version: m.version, edits: m.edits } : undefined;
-      this.panel.title = `${this.unsaved ? '● ' : ''}Priorities: ${this.scanner?.CommonName ?? this.address.key}`;
+      this.panel.title = this.title(!!this.unsaved);
       return;
     }
     try {
@@ -103,11 +103,11 @@ export class PrioritiesTable {
     const scanner = this.scanner;
     if (!scanner) return this.load();
     const problem = checkEdits(edits, scanner.InputScannerReportingPriorities?.length ?? 0);
-    if (problem) return this.post({ level: 'error', text: `Not saved: ${problem}` }, false);
-    if (version !== (scanner.ConcurrencyVersion ?? null)) return this.post({ level: 'error', text: 'Not saved: the table was reloaded meanwhile; make the change again' });
+    if (problem) return this.post({ level: 'error', text: vscode.l10n.t('Not saved: {0}', problem) }, false);
+    if (version !== (scanner.ConcurrencyVersion ?? null)) return this.post({ level: 'error', text: vscode.l10n.t('Not saved: the table was reloaded meanwhile; make the change again') });
     const edited = applyEdits(scanner, edits);
     const errors = validate(this.address.kind.schema, edited);
-    if (errors.length) return this.post({ level: 'error', text: `Not saved: ${formatErrors(errors, 3).replace(/\n/g, '; ')}` }, false);
+    if (errors.length) return this.post({ level: 'error', text: vscode.l10n.t('Not saved: {0}', formatErrors(errors, 3).replace(/\n/g, '; ')) }, false);
     const name = scanner.CommonName ?? this.address.key;
     // The scanner the table shows is the edit's base: a change made meanwhile elsewhere merges in.
     const { outcome: result, tookTheirs } = await this.s.saves.saveMerging({ address: this.address, edit: edited, base: version, options: { notStored: 'ignore' } }, scanner, name);
@@ -127,7 +127,7 @@ export class PrioritiesTable {
   /** Sends the scanner (or, with `replace` false, only a message: the user's edits stay). */
   private async post(message?: Shown['message'], replace = true): Promise<void> {
     const scanner = this.scanner;
-    if (scanner) this.panel.title = `${this.unsaved && !replace ? '● ' : ''}Priorities: ${scanner.CommonName ?? this.address.key}`;
+    if (scanner) this.panel.title = this.title(!!this.unsaved && !replace);
     if (!replace || !scanner) {
       await this.panel.webview.postMessage({ type: 'message', message });
       return;
@@ -140,6 +140,11 @@ export class PrioritiesTable {
     };
     this.unsaved = undefined;
     await this.panel.webview.postMessage(shown);
+  }
+
+  /** The tab's title; a dot while the table holds unsaved edits. */
+  private title(unsaved: boolean): string {
+    return `${unsaved ? '● ' : ''}${vscode.l10n.t('Priorities: {0}', this.scanner?.CommonName ?? this.address.key)}`;
   }
 
   private html(): string {

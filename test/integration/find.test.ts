@@ -8,13 +8,14 @@ import * as vscode from 'vscode';
 import { execFile } from 'child_process';
 import type { TestApi } from '../../src/testApi';
 import type { ObjectNode } from '../../src/tree/nodes/objectNode';
+import { parseObjectUri } from '../../src/fs/objectUri';
 import { asShown, childrenOf, closeAllEditors, envConnectionId, folderWith, label, nodeAt, rest, sandboxToken, services, waitFor } from './helpers';
 
 let s: TestApi;
 
 function activeKey(): Promise<string | undefined> {
   const uri = vscode.window.activeTextEditor?.document.uri;
-  return Promise.resolve(uri?.scheme === 'oms' ? decodeURIComponent(uri.path.split('/')[3]) : undefined);
+  return Promise.resolve(uri?.scheme === 'oms' ? parseObjectUri(uri)?.key : undefined);
 }
 
 /** A Floor 2 engage site (a folder the tests never expand before this suite). */
@@ -107,7 +108,7 @@ suite('find and follow', () => {
       const [command, args] = [link.target!.path, JSON.parse(decodeURIComponent(link.target!.query))];
       await vscode.commands.executeCommand(command, ...args);
       await waitFor('the linked site open', async () => (await activeKey()) === site.Key);
-      assert.ok(vscode.window.activeTextEditor!.document.uri.path.startsWith(`/${siteFolder.key}/engagesites/`));
+      assert.strictEqual(parseObjectUri(vscode.window.activeTextEditor!.document.uri)?.folderKey, siteFolder.key);
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     }
     // InFolderHref leads to the folder: revealed and selected in the tree.

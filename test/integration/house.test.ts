@@ -5,6 +5,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { parseObjectUri } from '../../src/fs/objectUri';
 import type { TestApi } from '../../src/testApi';
 import { asShown, closeAllEditors, envConnectionId, rest, services, setText, waitFor } from './helpers';
 
@@ -12,7 +13,7 @@ let s: TestApi;
 let rootKey: string;
 
 const tabsOf = (key: string) => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-  .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.path.includes(`/${key}/`));
+  .filter((t) => t.input instanceof vscode.TabInputText && parseObjectUri(t.input.uri)?.key === key);
 
 suite('house: one save entry', () => {
   suiteSetup(async () => {

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { TestApi } from '../../src/testApi';
 import type { ObjectNode } from '../../src/tree/nodes/objectNode';
 import type { CollectionNode } from '../../src/tree/nodes/collectionNode';
+import { parseObjectUri } from '../../src/fs/objectUri';
 import { asShown, childrenOf, closeAllEditors, envConnectionId, folderWith, label, nodeAt, rest, sandboxToken, services, setText, waitFor } from './helpers';
 
 let s: TestApi;
@@ -49,7 +50,7 @@ suite('objects', () => {
     const editor = await waitFor('an editor', () => vscode.window.activeTextEditor);
     const doc = editor.document;
     assert.strictEqual(doc.uri.scheme, 'oms');
-    assert.strictEqual(doc.languageId, 'json');
+    assert.strictEqual(doc.languageId, 'oms-object', 'the object language: JSON features, no auto-save');
     assert.ok(doc.uri.path.endsWith(`/${node.name}.json`), doc.uri.path);
     const server = (await rest('GET', `/api/f/${folder.key}/inputscanners/${node.object.Key}`)).body;
     assert.deepStrictEqual(JSON.parse(doc.getText()), asShown(server), 'the object without its version');
@@ -104,6 +105,30 @@ suite('objects', () => {
     } finally {
       await config.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
       await config.update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('auto-save turned on for the object language by the user: an auto-save still sends nothing and keeps the edit', async () => {
+    // Off by default for object documents (configurationDefaults); a user's own language setting wins.
+    const config = vscode.workspace.getConfiguration('files', { languageId: 'oms-object' });
+    await config.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global, true);
+    await config.update('autoSaveDelay', 300, vscode.ConfigurationTarget.Global, true);
+    try {
+      const { doc, server, at } = await openFirst('Engage sites', 'engagesites');
+      await vscode.window.showTextDocument(doc);
+      await setText(doc, JSON.stringify({ ...asShown(server), Tags: ['auto-saved-by-choice'] }, null, 2) + '\n');
+      // VS Code did start the auto-save (the setting took), and it was held back.
+      const logDir = vscode.Uri.joinPath(s.logUri, '..');
+      const logText = async () => (await Promise.all((await findFiles(logDir, /Object Management Service\.log$/))
+        .map(async (f) => Buffer.from(await vscode.workspace.fs.readFile(f)).toString('utf8')))).join('\n');
+      await waitFor('the auto-save held back (the log)', async () => (await logText()).includes(`Auto-save of ${server.CommonName} held back`), 15_000);
+      assert.strictEqual((await rest('GET', at)).body.ConcurrencyVersion, server.ConcurrencyVersion, 'no PUT on auto-save');
+      assert.ok(doc.isDirty, 'the typed text kept, unsaved');
+      assert.deepStrictEqual(JSON.parse(doc.getText()).Tags, ['auto-saved-by-choice']);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    } finally {
+      await config.update('autoSave', undefined, vscode.ConfigurationTarget.Global, true);
+      await config.update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Global, true);
     }
   });
 
@@ -228,7 +253,7 @@ suite('objects', () => {
     const created = list.find((o: any) => o.CommonName === 'Created in test');
     assert.deepStrictEqual(created.Tags, ['from-test']);
     const tab = await waitFor('a tab at the created Key, named after the object', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-      .find((t) => t.input instanceof vscode.TabInputText && t.input.uri.path.includes(`/${created.Key}/`) && t.label === 'Created in test.json'));
+      .find((t) => t.input instanceof vscode.TabInputText && parseObjectUri(t.input.uri)?.key === created.Key && t.label === 'Created in test.json'));
     const shownDoc = await vscode.workspace.openTextDocument((tab.input as vscode.TabInputText).uri);
     assert.strictEqual(JSON.parse(shownDoc.getText()).Key, created.Key, 'the editor holds the created Key');
     assert.strictEqual(shownDoc.isDirty, false);

@@ -7,23 +7,22 @@ import { HttpError, methodNotAllowed, notFound } from './replies';
 
 export type Params = Readonly<Record<string, string>>;
 
-export interface Route<H> {
-  method: string;
-  pattern: string;
-  handler: H;
-}
-
-interface Compiled<H> extends Route<H> {
-  /** Literal segments in lower case; parameters as `:name`. */
-  segments: string[];
-  /** How many segments are literal: the more, the better a match. */
-  literals: number;
+/** A node of the route tree: one per path segment position. */
+interface Node<H> {
+  /** Children by literal segment, in lower case. */
+  literals: Map<string, Node<H>>;
+  /** The child for a parameter segment (`:name`). */
+  param?: Node<H>;
+  /** Where a pattern ends: its handler by method, with its parameters' names in order. */
+  ends: Map<string, { handler: H; names: string[] }>;
 }
 
 interface Match<H> {
   handler: H;
   params: Params;
 }
+
+const node = <H>(): Node<H> => ({ literals: new Map(), ends: new Map() });
 
 /** The decoded segments of a path, empty ones dropped; `.`/`..` (encoded or not) and bad encodings are refused. */
 export function pathSegments(pathname: string): string[] {
@@ -44,16 +43,29 @@ export function pathSegments(pathname: string): string[] {
   return segments;
 }
 
+/**
+ * Patterns as a tree of segments, so a lookup walks the path once instead of
+ * comparing it with every pattern of its length (bench/libraries.bench.ts
+ * measures it beside find-my-way).
+ */
 export class Router<H> {
-  /** Routes by their number of segments: a path is compared with those of its length only. */
-  private readonly byLength = new Map<number, Compiled<H>[]>();
+  private readonly root = node<H>();
 
   add(method: string, pattern: string, handler: H): this {
-    const segments = pattern.split('/').filter(Boolean).map((s) => (s.startsWith(':') ? s : s.toLowerCase()));
-    const literals = segments.filter((s) => !s.startsWith(':')).length;
-    const list = this.byLength.get(segments.length) ?? [];
-    list.push({ method, pattern, handler, segments, literals });
-    this.byLength.set(segments.length, list);
+    let at = this.root;
+    const names: string[] = [];
+    for (const segment of pattern.split('/').filter(Boolean)) {
+      if (segment.startsWith(':')) {
+        names.push(segment.slice(1));
+        at = at.param ??= node();
+      } else {
+        const literal = segment.toLowerCase();
+        let next = at.literals.get(literal);
+        if (!next) at.literals.set(literal, (next = node()));
+        at = next;
+      }
+    }
+    at.ends.set(method, { handler, names });
     return this;
   }
 
@@ -63,35 +75,29 @@ export class Router<H> {
    * (`people/complex` is the batch, whatever the method, not a person's key).
    */
   match(method: string, segments: readonly string[]): Match<H> {
-    let best = -1;
-    let found: Match<H> | undefined;
-    let allowed: string[] = [];
-    const lower = segments.map((s) => s.toLowerCase());
-    for (const route of this.byLength.get(segments.length) ?? []) {
-      const params = matchSegments(route.segments, segments, lower);
-      if (!params) continue;
-      const literals = route.literals;
-      if (literals < best) continue;
-      if (literals > best) {
-        best = literals;
-        found = undefined;
-        allowed = [];
-      }
-      if (route.method === method) found ??= { handler: route.handler, params };
-      else if (!allowed.includes(route.method)) allowed.push(route.method);
+    const values: string[] = [];
+    const end = find(this.root, segments, 0, values);
+    const route = end?.ends.get(method);
+    if (route) {
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => { params[name] = values[i]; });
+      return { handler: route.handler, params };
     }
-    if (found) return found;
-    if (allowed.length) throw methodNotAllowed(method, allowed);
+    if (end) throw methodNotAllowed(method, [...end.ends.keys()]);
     throw notFound(`No route /${segments.map(encodeURIComponent).join('/')}`);
   }
 }
 
-/** The parameters when `pattern` fits (literals compared with the segments in lower case), else undefined. */
-function matchSegments(pattern: readonly string[], segments: readonly string[], lower: readonly string[]): Record<string, string> | undefined {
-  for (let i = 0; i < pattern.length; i++) {
-    if (pattern[i].charCodeAt(0) !== 0x3a && pattern[i] !== lower[i]) return undefined;
-  }
-  const params: Record<string, string> = {};
-  for (let i = 0; i < pattern.length; i++) if (pattern[i].charCodeAt(0) === 0x3a) params[pattern[i].slice(1)] = segments[i];
-  return params;
+/** The node where a pattern fitting `segments` ends, literals tried before parameters; `values` gets the parameters. */
+function find<H>(at: Node<H>, segments: readonly string[], i: number, values: string[]): Node<H> | undefined {
+  if (i === segments.length) return at.ends.size ? at : undefined;
+  const segment = segments[i];
+  const literal = at.literals.get(segment) ?? at.literals.get(segment.toLowerCase());
+  const found = literal && find(literal, segments, i + 1, values);
+  if (found) return found;
+  if (!at.param) return undefined;
+  values.push(segment);
+  const viaParam = find(at.param, segments, i + 1, values);
+  if (!viaParam) values.pop();
+  return viaParam;
 }

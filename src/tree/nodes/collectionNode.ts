@@ -18,7 +18,11 @@ export class CollectionNode implements Paged {
   /** Shows only objects whose name holds this text (pages loaded later too). */
   filter = '';
 
-  constructor(readonly parent: TreeNode, private readonly ctx: TreeContext, readonly kind: Kind, readonly connectionId: string, readonly folderKey: string) {
+  constructor(
+    readonly parent: TreeNode, private readonly ctx: TreeContext, readonly kind: Kind, readonly connectionId: string, readonly folderKey: string,
+    /** The folder's name, for its objects' document paths. */
+    private readonly folderName: string,
+  ) {
     this.id = `${parent.id}/${kind.collection}`;
     this.pager = this.newPager();
     ctx.collections.set(collectionId(connectionId, folderKey, kind.id), this);
@@ -48,7 +52,7 @@ export class CollectionNode implements Paged {
       this.pager = this.newPager();
       return [errorNode(this, e, this.connectionId)];
     }
-    const nodes: TreeNode[] = this.shown().map((o) => new ObjectNode(this, this.kind, this.connectionId, this.folderKey, o, this.ctx));
+    const nodes: TreeNode[] = this.shown().map((o) => new ObjectNode(this, this.kind, this.connectionId, this.folderKey, o, this.folderName, this.ctx));
     if (this.pager.hasMore) nodes.push(new LoadMoreNode(this, this.pager.items.length));
     if (!nodes.length) {
       const none = this.filter
@@ -74,7 +78,7 @@ export class CollectionNode implements Paged {
   /** The node of an object among the pages loaded so far. */
   loaded(key: string): ObjectNode | undefined {
     const object = this.pager.items.find((o) => o.Key === key);
-    return object && new ObjectNode(this, this.kind, this.connectionId, this.folderKey, object, this.ctx);
+    return object && new ObjectNode(this, this.kind, this.connectionId, this.folderKey, object, this.folderName, this.ctx);
   }
 
   /** The node of one object, loading pages until it shows up (for reveal). */

@@ -44,7 +44,7 @@ export class FolderNode implements TreeNode {
     // The same group (and its loaded pages) whichever node of this folder asks: a reveal walks the tree too.
     this.groups ??= objectKinds.filter((k) => supports(k, 'list')).map((k) =>
       (this.ctx.collections.get(collectionId(this.connectionId, this.folderKey, k.id)) as CollectionNode | undefined)
-      ?? new CollectionNode(this, this.ctx, k, this.connectionId, this.folderKey));
+      ?? new CollectionNode(this, this.ctx, k, this.connectionId, this.folderKey, this.folder.CommonName || this.folderKey));
     return [...subfolders, ...this.groups];
   }
 

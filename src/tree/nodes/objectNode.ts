@@ -16,6 +16,8 @@ export class ObjectNode implements TreeNode {
 
   constructor(
     readonly parent: TreeNode, readonly kind: Kind, readonly connectionId: string, readonly folderKey: string, readonly object: BaseInfo,
+    /** The folder's name, which the document's path shows. */
+    private readonly folderName: string,
     private readonly ctx?: TreeContext,
   ) {
     this.address = { connectionId, folderKey, kind, key: object.Key ?? '' };
@@ -27,7 +29,7 @@ export class ObjectNode implements TreeNode {
   }
 
   get uri(): vscode.Uri {
-    return objectUri(this.address, this.name);
+    return objectUri(this.address, this.name, this.folderName);
   }
 
   getTreeItem(): vscode.TreeItem {

@@ -9,7 +9,7 @@ import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { log, onCleanup, startProcess, stopProcess, waitForLine } from './procs';
 import { runUiChecks, UiCheck } from './uiChecks';
-import { addPseudoBundles, inPseudoLanguage, pseudoLocale } from './l10n';
+import { addPseudoBundles, addPseudoLanguagePack, pseudoLocale } from './l10n';
 
 export interface HostRun {
   repo: string;
@@ -114,11 +114,12 @@ async function startServer(hostDir: string, run: HostRun, profile: Profile): Pro
     '--disable-workspace-trust',
     ...profileArgs(profile),
     '--logsPath', path.join(run.diag, 'vscode-logs'),
-    // The extension host's language (its l10n bundle); the window's is set in the page (inPseudoLanguage).
+    // The window's language, and with it the extension host's (its l10n bundle): see addPseudoLanguagePack.
     ...(pseudoLocale ? ['--locale', pseudoLocale] : []),
   ];
   // Auto-save on, as many users have it (and the web build's default): nothing may reach the service by it.
   fs.mkdirSync(path.join(profile.dir, 'user', 'User'), { recursive: true });
+  if (pseudoLocale) addPseudoLanguagePack(path.join(profile.dir, 'user'), path.join(profile.dir, 'pseudo-language-pack'), path.dirname(serverMain(hostDir)));
   fs.writeFileSync(path.join(profile.dir, 'user', 'User', 'settings.json'), JSON.stringify({ 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 1000 }));
   const child = startProcess(node, args, { cwd: run.workspace, logFile: path.join(run.diag, 'server.log'), env: childEnv(run.env) });
   await waitForLine(child, /Extension host agent listening on|Server bound to/, 60_000, 'VS Code server');
@@ -200,7 +201,6 @@ export async function runInChromium(run: HostRun, hostDir: string): Promise<{ ex
     log(`VS Code servers for the UI checks on 127.0.0.1:${checksServer.port} (${path.basename(run.vsix)} installed) and :${freshServer.port} (fresh profile), without the smoke-test driver`);
     // A fresh browser context: no view/tree state restored from the test window.
     const lookContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    if (pseudoLocale) await inPseudoLanguage(lookContext);
     const p = await lookContext.newPage();
     recordConsole(p, consoleFile, 'look');
     await p.goto(workbenchUrl(checksServer, run));

@@ -1,10 +1,10 @@
 // The extension's languages in the host: the manifest's %key% strings resolved (the runner reads
 // titles from it), and the pseudo-localized run (OMS_IT_LOCALE=qps-ploc): l10n-dev's generated
 // pseudo bundles put into the unpacked extension, the window in that display language.
-import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BrowserContext } from 'playwright-core';
+import { getL10nPseudoLocalized } from '@vscode/l10n-dev';
 
 /** The pseudo language's id (VS Code's own), when this run is pseudo-localized. */
 export const pseudoLocale = process.env.OMS_IT_LOCALE === 'qps-ploc' ? 'qps-ploc' : undefined;
@@ -17,22 +17,46 @@ export function readManifest<T>(extensionPath: string): T {
   return JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' && /^%[\w.-]+%$/.test(value) ? nls[value.slice(1, -1)] ?? value : value)) as T;
 }
 
-/** Writes package.nls.qps-ploc.json and l10n/bundle.l10n.qps-ploc.json beside the English ones. */
+/**
+ * Writes package.nls.qps-ploc.json and l10n/bundle.l10n.qps-ploc.json into the unpacked extension,
+ * from its package.nls.json and the repository's l10n/bundle.l10n.json (English needs no bundle, so
+ * the .vsix holds none).
+ */
 export function addPseudoBundles(repo: string, extensionPath: string): void {
-  const tool = path.join(repo, 'node_modules', '.bin', 'vscode-l10n-dev');
-  // Each file's pseudo twin is written beside it.
-  execFileSync(tool, ['generate-pseudo', 'package.nls.json', 'l10n/bundle.l10n.json'], { cwd: extensionPath, stdio: 'ignore' });
+  const pseudo = (from: string, to: string) => {
+    const english = JSON.parse(fs.readFileSync(from, 'utf8')) as Record<string, string>;
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.writeFileSync(to, JSON.stringify(getL10nPseudoLocalized(english)));
+  };
+  pseudo(path.join(extensionPath, 'package.nls.json'), path.join(extensionPath, `package.nls.${pseudoLocale}.json`));
+  pseudo(path.join(repo, 'l10n', 'bundle.l10n.json'), path.join(extensionPath, 'l10n', `bundle.l10n.${pseudoLocale}.json`));
 }
 
 /**
- * The window's display language is what a language pack's messages script declares
- * (`_VSCODE_NLS_LANGUAGE`); VS Code then asks for the extension's qps-ploc bundles. No pseudo
- * language pack is installed (offline), so the script VS Code falls back to (its English
- * messages) declares it: VS Code's own words stay English, the extension's are pseudo.
+ * The window's display language, offline. The VS Code server picks the window's messages by
+ * `--locale` among the language packs it knows (`languagepacks.json` in its user data, which VS Code
+ * writes when a language pack extension is installed: src/vs/platform/languagePacks/node/languagePacks.ts);
+ * the generated messages declare the language, the extension host gets it as `vscode.env.language`
+ * and loads our `bundle.l10n.qps-ploc.json`. The pack written here pseudo-localizes VS Code's own
+ * strings too (from its out/nls.keys.json and nls.messages.json), so any English left is ours.
  */
-export async function inPseudoLanguage(context: BrowserContext): Promise<void> {
-  await context.route('**/out/nls.messages.js', async (route) => {
-    const response = await route.fetch();
-    await route.fulfill({ response, body: `${await response.text()}\nglobalThis._VSCODE_NLS_LANGUAGE = ${JSON.stringify(pseudoLocale)};\n` });
-  });
+export function addPseudoLanguagePack(userDataDir: string, packDir: string, vscodeOut: string): void {
+  const keys = JSON.parse(fs.readFileSync(path.join(vscodeOut, 'nls.keys.json'), 'utf8')) as Array<[string, string[]]>;
+  const english = JSON.parse(fs.readFileSync(path.join(vscodeOut, 'nls.messages.json'), 'utf8')) as string[];
+  const pseudo = getL10nPseudoLocalized(Object.fromEntries(english.map((m, i) => [String(i), m]))) as Record<string, string>;
+  const contents: Record<string, Record<string, string>> = {};
+  let i = 0;
+  for (const [module, names] of keys) {
+    contents[module] = {};
+    for (const name of names) contents[module][name] = pseudo[String(i++)];
+  }
+  const translations = path.join(packDir, 'translations', 'main.i18n.json');
+  fs.mkdirSync(path.dirname(translations), { recursive: true });
+  fs.writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents }));
+  const id = 'oms-test.pseudo-language-pack';
+  const version = '0.0.1';
+  const hash = createHash('md5').update(id).update(version).digest('hex');
+  const packs = { [pseudoLocale!]: { hash, extensions: [{ extensionIdentifier: { id }, version }], translations: { vscode: translations }, label: 'Pseudo' } };
+  fs.mkdirSync(userDataDir, { recursive: true });
+  fs.writeFileSync(path.join(userDataDir, 'languagepacks.json'), JSON.stringify(packs));
 }

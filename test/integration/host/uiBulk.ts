@@ -166,7 +166,7 @@ async function expand(page: Page, level: number, label: string): Promise<void> {
 }
 
 /** From the preview up (the tree's Bulk Edit… already chosen): a tag operation by keyboard, the preview's count, apply. */
-async function tagRun(page: Page, operation: 'Add a tag' | 'Remove a tag', tag: string, expected: number): Promise<void> {
+async function tagRun(page: Page, operation: 'Add a tag' | 'Remove a tag', tag: string, expected: { change: number; noop: number }): Promise<void> {
   await waitForTitle(page, 'operation');
   await input(page).pressSequentially(operation);
   await page.waitForTimeout(300);
@@ -175,7 +175,8 @@ async function tagRun(page: Page, operation: 'Add a tag' | 'Remove a tag', tag: 
   await input(page).fill(tag);
   await page.keyboard.press('Enter');
   const summary = await waitForTitle(page, / to change · /);
-  if (!summary.includes(`${expected} to change · 0 no-op`)) throw new Error(`preview says "${summary}", expected ${expected} to change`);
+  const counts = `${expected.change} to change · ${expected.noop} no-op · 0 invalid · 0 not applicable`;
+  if (!summary.includes(counts)) throw new Error(`preview says "${summary}", REST says ${counts}`);
   await applyAll(page);
 }
 
@@ -196,7 +197,7 @@ async function bulkFromTree(page: Page, env: Env): Promise<void> {
   await expand(page, 4, 'Floor 1');
   await row(page, 5, 'Input scanners').click({ button: 'right' });
   await menuItem(page, 'Bulk Edit');
-  await tagRun(page, 'Add a tag', tag, scanners.length);
+  await tagRun(page, 'Add a tag', tag, { change: scanners.length, noop: 0 });
   await until('the group tagged', async () => (await get(env, group)).every((s: any) => tagged(s, tag)), 60_000);
 
   // A multi-selection: two scanners of the group, Ctrl+click.
@@ -206,7 +207,7 @@ async function bulkFromTree(page: Page, env: Env): Promise<void> {
   await row(page, 6, second).click({ modifiers: ['Control'] });
   await row(page, 6, second).click({ button: 'right' });
   await menuItem(page, 'Bulk Edit');
-  await tagRun(page, 'Remove a tag', tag, 2);
+  await tagRun(page, 'Remove a tag', tag, { change: 2, noop: 0 });
   await until('the two untagged', async () => (await get(env, group)).filter((s: any) => !tagged(s, tag)).length === 2, 60_000);
   const untagged = (await get(env, group)).filter((s: any) => !tagged(s, tag)).map((s: any) => s.CommonName).sort();
   if (untagged.join('|') !== [first, second].join('|')) throw new Error(`untagged: ${untagged.join(', ')}; selected: ${first}, ${second}`);
@@ -225,7 +226,7 @@ async function bulkFromTree(page: Page, env: Env): Promise<void> {
   await input(page).pressSequentially('Input scanners');
   await page.waitForTimeout(300);
   await page.keyboard.press('Enter');
-  await tagRun(page, 'Add a tag', tag, under.filter((s) => !s.tagged).length);
+  await tagRun(page, 'Add a tag', tag, { change: under.filter((s) => !s.tagged).length, noop: under.filter((s) => s.tagged).length });
   await until('every scanner under Head Office tagged', async () => (await Promise.all(under.map(async (s) => tagged(await get(env, s.at), tag)))).every(Boolean), 60_000);
 }
 

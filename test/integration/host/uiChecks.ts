@@ -59,7 +59,7 @@ async function refusedTokenOffersSignIn(page: Page, env: Env, diag: string): Pro
     await input.fill(email);
     await page.keyboard.press('Enter');
     // As a toast, or (when the workbench keeps it there) in the notification centre behind the bell.
-    const hasText = 'Could not invite user';
+    const hasText = '"Invite User to Engage Site" failed';
     let message = page.locator('.notifications-toasts .notification-list-item', { hasText }).first();
     if (!(await message.waitFor({ timeout: 5_000 }).then(() => true, () => false))) {
       await page.locator('[id="status.notifications"]').first().click();
@@ -165,7 +165,10 @@ async function renameMovesTab(page: Page, env: Env): Promise<void> {
   await until('the renamed tab to go', async () => (await page.locator('.tabs-container .tab', { hasText: 'renamed.json' }).count()) === 0);
 }
 
-/** New engage site from the group's + button: a pause creates nothing; Ctrl+S creates it and the breadcrumb shows its Key. */
+/**
+ * New engage site from the group's + button: a pause creates nothing; Ctrl+S creates it. The breadcrumb
+ * names the folder and the object, no key (issue 26.15); the next Ctrl+S updates the created object.
+ */
 async function draftCreatedOnlyByCtrlS(page: Page, env: Env): Promise<void> {
   const { folderKey } = await rootSite(env);
   const before: any[] = await get(env, `/api/f/${folderKey}/engagesites?pageSize=1000`);
@@ -178,8 +181,22 @@ async function draftCreatedOnlyByCtrlS(page: Page, env: Env): Promise<void> {
   const created = await until('the created site', async () =>
     (await get(env, `/api/f/${folderKey}/engagesites?pageSize=1000`)).find((o: any) => !before.some((b) => b.Key === o.Key)));
   await page.locator('.tabs-container .tab.active', { hasText: 'New engage site.json' }).waitFor({ timeout: 10_000 });
-  await until('the breadcrumb to show the Key', async () => (await page.locator('.breadcrumbs-control').first().innerText()).includes(created.Key));
+  const root = await get(env, '/api');
+  const crumbs = await until('the breadcrumb to name the folder and the object', async () => {
+    const text = (await page.locator('.breadcrumbs-control').first().innerText()).replace(/\s+/g, ' ');
+    return text.includes(root.CommonName) && text.includes('New engage site.json') && text;
+  });
   await page.screenshot({ path: `${env.OMS_UI_DIAG ?? '.'}/ui-created-breadcrumb.png` }).catch(() => undefined);
+  if ([created.Key, folderKey, 'new-'].some((k) => crumbs.includes(k))) throw new Error(`a key in the breadcrumb: ${crumbs}`);
+  // The document now addresses the created object: the next save updates it, nothing more is created.
+  // The server's text puts the tag on a line of its own; the search starts at the top.
+  await page.locator('.editor-instance .view-lines').first().click();
+  await page.keyboard.press('Control+Home');
+  await cursorAfter(page, '"ui-created"');
+  await typeEdit(page, ', "again"');
+  await page.keyboard.press('Control+s');
+  await until('the created site updated', async () => JSON.stringify((await get(env, `/api/f/${folderKey}/engagesites/${created.Key}`)).Tags).includes('again'));
+  if ((await get(env, `/api/f/${folderKey}/engagesites?pageSize=1000`)).length !== before.length + 1) throw new Error('the second save created another site');
   await fetch(`${env.OMS_SANDBOX_URL}/api/f/${folderKey}/engagesites/${created.Key}`, { method: 'DELETE', headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}` } });
 }
 
@@ -486,7 +503,7 @@ export async function runUiChecks(page: Page, env: Env, diag: string): Promise<U
     ['ui: with auto-save on, an edit and a 3 s pause send nothing; Ctrl+S sends one PUT; Ctrl+Z then undoes the edit', () => autoSaveHeldThenCtrlS(page, uiEnv)],
     ['ui: a Notes edit is flagged while typing and Ctrl+S is refused with "Add Note…"', () => notesEditRefused(page, uiEnv)],
     ['ui: a rename moves the tab title', () => renameMovesTab(page, uiEnv)],
-    ['ui: a new draft is not created by auto-save; Ctrl+S creates it and the breadcrumb shows its Key', () => draftCreatedOnlyByCtrlS(page, uiEnv)],
+    ['ui: a new draft is not created by auto-save; Ctrl+S creates it; the breadcrumb names folder and object, no key; Ctrl+S again updates it', () => draftCreatedOnlyByCtrlS(page, uiEnv)],
     ['ui: a production connection asks before a save; Cancel sends nothing', () => productionAsksFirst(page, uiEnv)],
     ['ui: Show Save History, Restore: the server holds the earlier version again', () => restoreFromHistory(page, uiEnv)],
     ['ui: Go to Object (Ctrl+Alt+O) finds an object in a folder never expanded; Enter opens it; typing, the object opened last comes first', () => goToObjectCheck(page, env, diag)],

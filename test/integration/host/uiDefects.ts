@@ -1,6 +1,6 @@
 // The defects of issue 26 where a person sees them: each check does what the report did, with mouse and
 // keyboard, and reads the result from the sandbox or the screen.
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { get, send, menuItem, until, input, palette, floors, goToObject, notification, rootSite, openSiteEditor, cursorAfter, typeEdit, revertActive, activeTabDirty, type Env, type UiCheckList, quickEditFirstPriority } from './uiHelpers';
 
 const tree = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
@@ -203,6 +203,15 @@ const peopleNamed = async (env: Env, surname: string) => {
   return (await get(env, `/api/f/${head.Key}/people?pageSize=1000`)).filter((p: any) => p.Surname === surname);
 };
 
+/** Batch-Add People from the explorer on `file` into Head Office: the confirmation dialog and its text. */
+async function batchDialog(page: Page, file: string): Promise<{ dialog: Locator; text: string }> {
+  await batchAddFromExplorer(page, file);
+  await intoHeadOffice(page);
+  const dialog = page.locator('.monaco-dialog-box').first();
+  await dialog.waitFor({ timeout: 10_000 });
+  return { dialog, text: (await dialog.innerText()).replace(/\s+/g, ' ') };
+}
+
 /**
  * 26.9 and 26.4: a CSV with the same person twice and a blank row: the duplicate is flagged and not
  * sent, the blank row is said; the person added is found by Go to Object at once.
@@ -215,11 +224,7 @@ async function batchFlagsDuplicatesAndFindsAtOnce(page: Page, env: Env): Promise
   await goToObject(page, scanner.CommonName); // a full walk of Go to Object first, as in the report
   await palette(page, 'View: Close All Editors');
   await inTerminal(page, `printf 'GivenName,Surname,Email\\nZed,${surname},zed.${stamp}@example.com\\n\\nZed,${surname},zed.${stamp}@example.com\\n' > ui-dup.csv`);
-  await batchAddFromExplorer(page, 'ui-dup.csv');
-  await intoHeadOffice(page);
-  const dialog = page.locator('.monaco-dialog-box').first();
-  await dialog.waitFor({ timeout: 10_000 });
-  const text = (await dialog.innerText()).replace(/\s+/g, ' ');
+  const { dialog, text } = await batchDialog(page, 'ui-dup.csv');
   if (!/same e-mail address as line 2/.test(text)) throw new Error(`the duplicate is not flagged: "${text}"`);
   if (!/1 blank row skipped \(line 3\)/.test(text)) throw new Error(`the blank row is not said: "${text}"`);
   await dialog.locator('.monaco-button', { hasText: 'Send the 1 Valid' }).click();
@@ -253,11 +258,7 @@ async function latin1AskedNotMangled(page: Page, env: Env): Promise<void> {
 /** 26.10: every row invalid: the dialog does not promise a .people.json file (stopping writes none), and none is written. */
 async function allInvalidPromisesNoFile(page: Page): Promise<void> {
   await inTerminal(page, `printf 'Given Name,Surname,Email\\nAda,Lovelace,not-an-address\\n' > ui-bad.csv`);
-  await batchAddFromExplorer(page, 'ui-bad.csv');
-  await intoHeadOffice(page);
-  const dialog = page.locator('.monaco-dialog-box').first();
-  await dialog.waitFor({ timeout: 10_000 });
-  const text = (await dialog.innerText()).replace(/\s+/g, ' ');
+  const { text } = await batchDialog(page, 'ui-bad.csv');
   await page.keyboard.press('Escape');
   if (/\.people\.json/.test(text)) throw new Error(`the dialog promises a file: "${text}"`);
   if (!/No row can be sent/.test(text)) throw new Error(`the dialog says "${text}"`);

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { get, send, menuItem, until, input, palette, floors, activeTab, type Env, type UiCheckList } from './uiHelpers';
+import { get, send, menuItem, until, input, palette, floors, activeTab, cursorAfter, type Env, type UiCheckList } from './uiHelpers';
 
 const sidebarRows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 const planPane = (page: Page) => page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Object Changes' }) }).first();
@@ -41,15 +41,9 @@ async function editPriority(page: Page, file: string, value: number): Promise<vo
   await page.keyboard.press('Enter');
   await until(`tab ${file}`, async () => (await activeTab(page).innerText().catch(() => '')).includes(file.slice(0, 20)));
   await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Control+f');
-  await page.waitForTimeout(300);
-  await page.keyboard.press('Control+a');
-  await page.keyboard.type('"Priority": ');
-  await page.keyboard.press('Enter');
-  await page.waitForTimeout(300);
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('ArrowRight');
+  await cursorAfter(page, '"Priority": ');
   await page.keyboard.press('Shift+ArrowRight');
+  // A workspace file with a short auto-save delay shows no unsaved mark: the caller reads the file on disk.
   await page.keyboard.type(String(value));
   await page.keyboard.press('Control+s');
 }

@@ -5,6 +5,7 @@ import { startSandbox, Sandbox } from '../../../src/sandbox/server';
 import { createHttp, RequestLog } from '../../../src/api/http';
 import { OmsClient, countOf } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/errors';
+import { apiError } from './apiError';
 import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
 import type { EngageSiteInfo, InputScannerInfo, PersonInfo } from '../../../src/model/types';
@@ -21,15 +22,10 @@ before(async () => {
 after(() => sb.close());
 
 async function rejects(promise: Promise<unknown>, kindName: string, status?: number): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (e) {
-    assert.ok(e instanceof ApiError, `expected ApiError, got ${String(e)}`);
-    assert.equal(e.kind, kindName, e.message);
-    if (status !== undefined) assert.equal(e.status, status);
-    return e;
-  }
-  assert.fail('expected a rejection');
+  const e = await apiError(promise);
+  assert.equal(e.kind, kindName, e.message);
+  if (status !== undefined) assert.equal(e.status, status);
+  return e;
 }
 
 function fault(path: string, status: number, count: number, retryAfter?: number) {

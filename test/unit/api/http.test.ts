@@ -9,7 +9,7 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { createHttp, HttpOptions } from '../../../src/api/http';
 import { OmsClient } from '../../../src/api/client';
-import { ApiError } from '../../../src/api/errors';
+import { apiError } from './apiError';
 import { kind } from '../../../src/model/kinds';
 
 interface Seen { method?: string; url?: string; authorization?: string }
@@ -35,16 +35,6 @@ async function withServer(
   return seen;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (e) {
-    assert.ok(e instanceof ApiError, `expected ApiError, got ${String(e)}`);
-    return e;
-  }
-  return assert.fail('expected a rejection');
-}
-
 const options = (baseUrl: string, extra: Partial<HttpOptions> = {}): HttpOptions =>
   ({ baseUrl, token: () => 'secret-token-4711', backoffMs: 1, timeoutMs: 20_000, ...extra });
 
@@ -57,7 +47,7 @@ const cutShort = (_req: IncomingMessage, res: ServerResponse) => {
 test('a body cut short inside its Content-Length is a network error at once, not a time-out; reads are retried', async () => {
   const seen = await withServer(cutShort, async (url) => {
     const http = createHttp(options(url, { maxAttempts: 3 }));
-    const error = await rejection(http({ method: 'GET', path: '/api' }));
+    const error = await apiError(http({ method: 'GET', path: '/api' }));
     assert.equal(error.kind, 'network', error.message);
     assert.match(error.message, /closed before the whole answer arrived/);
   });
@@ -67,7 +57,7 @@ test('a body cut short inside its Content-Length is a network error at once, not
 test('a write whose answer is cut short is not sent again', async () => {
   const seen = await withServer(cutShort, async (url) => {
     const http = createHttp(options(url, { maxAttempts: 3 }));
-    const error = await rejection(http({ method: 'POST', path: '/api/f/f1/engagesites', json: {} }));
+    const error = await apiError(http({ method: 'POST', path: '/api/f/f1/engagesites', json: {} }));
     assert.equal(error.kind, 'network');
   });
   assert.equal(seen.length, 1, 'a write goes out once');
@@ -81,7 +71,7 @@ test('an answer larger than the cap is a clear error and is not retried', async 
     res.end(big);
   }, async (url) => {
     const http = createHttp(options(url, { maxResponseBytes: 1024 * 1024, maxAttempts: 4 }));
-    const error = await rejection(http({ method: 'GET', path: '/api' }));
+    const error = await apiError(http({ method: 'GET', path: '/api' }));
     assert.equal(error.kind, 'tooLarge');
     assert.match(error.message, /larger than 1 MB \(setting oms\.maxResponseMegabytes\)/);
   });
@@ -94,7 +84,7 @@ test('an answer that announces more than the cap is refused before it is read', 
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(big.length) });
     res.end(big);
   }, async (url) => {
-    const error = await rejection(createHttp(options(url, { maxResponseBytes: 1024 * 1024 }))({ method: 'GET', path: '/api' }));
+    const error = await apiError(createHttp(options(url, { maxResponseBytes: 1024 * 1024 }))({ method: 'GET', path: '/api' }));
     assert.equal(error.kind, 'tooLarge');
   });
   assert.equal(seen.length, 1, 'never retried');
@@ -109,7 +99,7 @@ test('a gzip bomb stops at the cap, counted after decompression', async () => {
     res.end(bomb);
   }, async (url) => {
     const http = createHttp(options(url, { maxResponseBytes: 4 * 1024 * 1024 }));
-    const error = await rejection(http({ method: 'GET', path: '/api' }));
+    const error = await apiError(http({ method: 'GET', path: '/api' }));
     assert.equal(error.kind, 'tooLarge', error.message);
   });
   assert.equal(seen.length, 1, 'never retried');
@@ -121,7 +111,7 @@ test('the token is masked in any message built from the answer', async () => {
     res.writeHead(400, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ Message: `Header not accepted: ${req.headers.authorization}`, Errors: [{ pointer: '/x', message: `saw ${req.headers.authorization}` }] }));
   }, async (url) => {
-    const error = await rejection(createHttp(options(url))({ method: 'GET', path: '/api' }));
+    const error = await apiError(createHttp(options(url))({ method: 'GET', path: '/api' }));
     assert.equal(error.kind, 'validation');
     assert.ok(!error.message.includes('secret-token-4711'), error.message);
     assert.match(error.message, /Bearer \*\*\*/);
@@ -131,7 +121,7 @@ test('the token is masked in any message built from the answer', async () => {
     res.writeHead(502, { 'Content-Type': 'text/plain' });
     res.end(`proxy error for request with Authorization: ${req.headers.authorization}`);
   }, async (url) => {
-    const error = await rejection(createHttp(options(url, { maxAttempts: 1 }))({ method: 'GET', path: '/api' }));
+    const error = await apiError(createHttp(options(url, { maxAttempts: 1 }))({ method: 'GET', path: '/api' }));
     assert.ok(!error.message.includes('secret-token-4711'), error.message);
   });
 });
@@ -142,7 +132,7 @@ test('a refresh token or password echoed by the token endpoint is masked too', a
     res.end(JSON.stringify({ error_description: 'refresh_token=rt-9876543 and password=hunter22 refused' }));
   }, async (url) => {
     const http = createHttp(options(url));
-    const error = await rejection(http({ method: 'POST', path: '/token', anonymous: true, form: { grant_type: 'refresh_token', refresh_token: 'rt-9876543', password: 'hunter22' } }));
+    const error = await apiError(http({ method: 'POST', path: '/token', anonymous: true, form: { grant_type: 'refresh_token', refresh_token: 'rt-9876543', password: 'hunter22' } }));
     assert.ok(!/rt-9876543|hunter22/.test(error.message), error.message);
   });
 });
@@ -163,7 +153,7 @@ test('keys that are . or .. or hold a slash are refused before anything is sent'
     ]) {
       let promise: Promise<unknown> | undefined;
       assert.doesNotThrow(() => { promise = attempt(); }, 'a rejected promise, not a synchronous throw');
-      const error = await rejection(promise!);
+      const error = await apiError(promise!);
       assert.equal(error.kind, 'validation');
       assert.match(error.message, /Not a valid (folder |note )?key: ".*": refused before sending/);
     }
@@ -194,7 +184,7 @@ test('a web page where the service was expected (a 404 page, a portal) is one sh
       res.writeHead(status, { 'Content-Type': type });
       res.end(page);
     }, async (url) => {
-      const error = await rejection(createHttp(options(`${url}/oms/`, { maxAttempts: 1 }))({ method: 'GET', path: '/api' }));
+      const error = await apiError(createHttp(options(`${url}/oms/`, { maxAttempts: 1 }))({ method: 'GET', path: '/api' }));
       assert.equal(error.message, `${url}/oms answered with a web page (${status}), not the service: check the connection's URL`);
       assert.equal(error.kind, 'server', 'not "not found": the object is not what is missing');
     });

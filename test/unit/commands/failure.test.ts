@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import { describeFailure, Failure, failureTitle, failWith, resultOf } from '../../../src/commands/failure';
 
-test('the title names what the command was doing', () => {
-  assert.equal(failureTitle('oms.inviteUser'), 'Could not invite user');
-  assert.equal(failureTitle('oms.sendPushNotificationFromFile'), 'Could not send push notification from file');
+test('the title names the command as the palette shows it', () => {
+  assert.equal(failureTitle('Invite User to Engage Site…'), '"Invite User to Engage Site" failed');
+  assert.equal(failureTitle('Refresh'), '"Refresh" failed');
 });
 
 test('a refused token offers Sign In only when the connection is known', () => {

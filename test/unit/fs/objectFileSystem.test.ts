@@ -40,7 +40,7 @@ function connections(live = true): ConnectionManager {
 
 async function firstSite(): Promise<{ uri: vscode.Uri; object: BaseInfo & { Key: string } }> {
   const [object] = (await client.list(site, sb.instanceKey)).items as Array<BaseInfo & { Key: string }>;
-  return { uri: objectUri({ connectionId: 'c1', folderKey: sb.instanceKey, kind: site, key: object.Key }, object.CommonName ?? 'x'), object };
+  return { uri: objectUri({ connectionId: 'c1', folderKey: sb.instanceKey, kind: site, key: object.Key }, object.CommonName ?? 'x', 'Instance'), object };
 }
 
 test('serves the object as its document text, and stat carries the version the text is based on', async () => {
@@ -84,7 +84,7 @@ test('a write is handed to the save entry once, with the text; without one it is
 
 test('a draft serves its template until created; then it addresses the created object', async () => {
   const objectFiles = new ObjectFileSystem(connections());
-  const uri = objectFiles.newDraft({ connectionId: 'c1', folderKey: sb.instanceKey, kind: site }, 'Drafted');
+  const uri = objectFiles.newDraft({ connectionId: 'c1', folderKey: sb.instanceKey, kind: site }, 'Drafted', 'Instance');
   assert.ok(objectFiles.isUncreatedDraft(uri));
   const template = JSON.parse(decode(await objectFiles.readFile(uri))) as BaseInfo;
   assert.equal(template.CommonName, 'Drafted');

@@ -7,20 +7,22 @@
 import Module from 'node:module';
 
 class Uri {
-  private constructor(readonly scheme: string, readonly authority: string, readonly path: string) {}
-  static from(c: { scheme: string; authority?: string; path?: string }): Uri {
-    return new Uri(c.scheme, c.authority ?? '', c.path ?? '');
+  private constructor(readonly scheme: string, readonly authority: string, readonly path: string, readonly query: string) {}
+  static from(c: { scheme: string; authority?: string; path?: string; query?: string }): Uri {
+    return new Uri(c.scheme, c.authority ?? '', c.path ?? '', c.query ?? '');
   }
   static parse(text: string): Uri {
-    const m = /^([a-z][\w+.-]*):\/\/([^/]*)(.*)$/i.exec(text);
+    const m = /^([a-z][\w+.-]*):\/\/([^/?]*)([^?]*)(?:\?(.*))?$/i.exec(text);
     if (!m) throw new Error(`not a Uri: ${text}`);
-    return new Uri(m[1], m[2], m[3]);
+    return new Uri(m[1], m[2], decodeURIComponent(m[3]), decodeURIComponent(m[4] ?? ''));
   }
-  with(change: { scheme?: string; path?: string }): Uri {
-    return new Uri(change.scheme ?? this.scheme, this.authority, change.path ?? this.path);
+  with(change: { scheme?: string; path?: string; query?: string }): Uri {
+    return new Uri(change.scheme ?? this.scheme, this.authority, change.path ?? this.path, change.query ?? this.query);
   }
+  // As VS Code writes it: path segments and the query percent-encoded.
   toString(): string {
-    return `${this.scheme}://${this.authority}${this.path}`;
+    const path = this.path.split('/').map(encodeURIComponent).join('/');
+    return `${this.scheme}://${this.authority}${path}${this.query ? `?${encodeURIComponent(this.query)}` : ''}`;
   }
 }
 

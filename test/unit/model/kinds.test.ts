@@ -7,17 +7,23 @@ import { descriptionOf, kind, kinds, otherSchemas } from '../../../src/model/kin
 
 const root = join(__dirname, '..', '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-  contributes: { jsonValidation: Array<{ fileMatch: string[]; url: string }> };
+  contributes: {
+    jsonValidation: Array<{ fileMatch: string[]; url: string }>;
+    languages: Array<{ id: string; filenamePatterns?: string[] }>;
+    jsonLanguageParticipants: Array<{ languageId: string }>;
+    configurationDefaults: Record<string, Record<string, unknown>>;
+  };
 };
 
-// The URI schemes of object documents and of the server's version (src/fs/objectUri.ts).
+// The URI schemes of object documents and of the server's version, and their language (src/fs/objectUri.ts).
+const objectLanguage = 'oms-object';
 const documentSchemes = ['oms', 'oms-server'];
 
 /** package.json's `jsonValidation` as the registry says it must be. */
 function expectedJsonValidation() {
   return [
     ...[...kinds.values()].map((k) => ({
-      fileMatch: documentSchemes.map((scheme) => `${scheme}://*/*/${k.collection}/*/*.json`),
+      fileMatch: documentSchemes.map((scheme) => `${scheme}://*/*/${k.collection}/*.json`),
       url: `./schemas/${k.schema}`,
     })),
     ...otherSchemas.filter((d) => d.fileMatch).map((d) => ({ fileMatch: [d.fileMatch], url: `./schemas/${d.schema}` })),
@@ -28,6 +34,15 @@ test('package.json\'s jsonValidation is the registry\'s (paste the expected valu
   const sort = (entries: Array<{ url: string }>) => [...entries].sort((a, b) => a.url.localeCompare(b.url));
   const expected = expectedJsonValidation();
   assert.deepEqual(sort(manifest.contributes.jsonValidation), sort(expected), `expected "jsonValidation": ${JSON.stringify(expected, null, 2)}`);
+});
+
+test('object documents of every kind have the object language: JSON features, auto-save off by default', () => {
+  const language = manifest.contributes.languages.find((l) => l.id === objectLanguage);
+  // VS Code matches a pattern with a slash against the whole path of the Uri (src/fs/objectUri.ts builds it;
+  // the JSON language server, like this, leaves the query out).
+  assert.deepEqual(language?.filenamePatterns, [...kinds.values()].map((k) => `/*/${k.collection}/*.json`));
+  assert.ok(manifest.contributes.jsonLanguageParticipants.some((p) => p.languageId === objectLanguage));
+  assert.equal(manifest.contributes.configurationDefaults[`[${objectLanguage}]`]?.['files.autoSave'], 'off');
 });
 
 test('every schema the registry names is a file of schemas/, and every top-level schema file is named or referenced', () => {

@@ -2,10 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, Socket } from 'node:net';
 import { Agent, request } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { withSandbox, person, sample } from './harness';
+import { withFailingJournal, withSandbox, person, sample } from './harness';
 
 /** An engage site whose unknown field `CardAssignments` is `[{"a":[{"a":...}]}]`, `depth` levels deep, as JSON text. */
 function nestedSite(depth: number): string {
@@ -48,45 +45,24 @@ test('a body nested deeper than 64 levels is 400 before anything is stored, in a
 });
 
 test('a failed journal write fails that request alone: memory is put back and the next writes go through', async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'oms-fail-'));
-  let failNext = false;
-  try {
-    await withSandbox({
-      seed: 'empty', dataFile: path.join(dir, 'data.json'),
-      journal: {
-        io: {
-          async append(handle, bytes) {
-            if (failNext) {
-              failNext = false;
-              throw new Error('disk full (injected)');
-            }
-            await handle.write(bytes);
-            await handle.datasync();
-          },
-        },
-      },
-    }, async (api) => {
-      const base = `/api/f/${api.instanceKey}/engagesites`;
-      failNext = true;
-      const failed = await api.post(base, sample('engageSite', 'Lost'));
-      assert.equal(failed.status, 500);
-      assert.match(failed.body.Message, /disk full/);
-      assert.deepEqual((await api.get(base)).body, [], 'memory does not run ahead of the file');
-      const ok = await api.post(base, sample('engageSite', 'Kept'));
-      assert.equal(ok.status, 201);
-      failNext = true;
-      const stale = await api.put(ok.body.Href, { ...ok.body, SiteReference: 'lost' });
-      assert.equal(stale.status, 500);
-      assert.equal((await api.get(ok.body.Href)).body.ConcurrencyVersion, 1);
-      assert.equal((await api.put(ok.body.Href, { ...ok.body, SiteReference: 'kept' })).status, 204);
-    });
-    await withSandbox({ dataFile: path.join(dir, 'data.json') }, async (api) => {
-      const sites = (await api.get(`/api/f/${api.instanceKey}/engagesites`)).body;
-      assert.deepEqual(sites.map((s: { CommonName: string; SiteReference: string }) => [s.CommonName, s.SiteReference]), [['Kept', 'kept']]);
-    });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  await withFailingJournal(async (api, failNextWrite) => {
+    const base = `/api/f/${api.instanceKey}/engagesites`;
+    failNextWrite();
+    const failed = await api.post(base, sample('engageSite', 'Lost'));
+    assert.equal(failed.status, 500);
+    assert.match(failed.body.Message, /disk full/);
+    assert.deepEqual((await api.get(base)).body, [], 'memory does not run ahead of the file');
+    const ok = await api.post(base, sample('engageSite', 'Kept'));
+    assert.equal(ok.status, 201);
+    failNextWrite();
+    const stale = await api.put(ok.body.Href, { ...ok.body, SiteReference: 'lost' });
+    assert.equal(stale.status, 500);
+    assert.equal((await api.get(ok.body.Href)).body.ConcurrencyVersion, 1);
+    assert.equal((await api.put(ok.body.Href, { ...ok.body, SiteReference: 'kept' })).status, 204);
+  }, async (api) => {
+    const sites = (await api.get(`/api/f/${api.instanceKey}/engagesites`)).body;
+    assert.deepEqual(sites.map((s: { CommonName: string; SiteReference: string }) => [s.CommonName, s.SiteReference]), [['Kept', 'kept']]);
+  });
 });
 
 test('a batch of 200,000 invalid items is refused within a second, naming the first indexes; others are served meanwhile', async () => {

@@ -1,4 +1,7 @@
 /** Test helpers: a real sandbox on a free port, and fetch calls against it. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { startSandbox, Sandbox, SandboxOptions } from '../../../src/sandbox/server';
 import { kind, KindId } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
@@ -94,5 +97,38 @@ export async function withSandbox<T>(options: SandboxOptions, fn: (api: Api) => 
     return await fn(api);
   } finally {
     await api.sb.close();
+  }
+}
+
+/**
+ * A sandbox persisting to a fresh data file whose journal fails its next write ("disk full") after
+ * `failNextWrite()`; then, with `reopened`, a second sandbox started from that file. The file goes at the end.
+ */
+export async function withFailingJournal(
+  fn: (api: Api, failNextWrite: () => void) => Promise<void>,
+  reopened?: (api: Api) => Promise<void>,
+): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'oms-fail-'));
+  const dataFile = path.join(dir, 'data.json');
+  let failNext = false;
+  try {
+    await withSandbox({
+      seed: 'empty', dataFile,
+      journal: {
+        io: {
+          async append(handle, bytes) {
+            if (failNext) {
+              failNext = false;
+              throw new Error('disk full (injected)');
+            }
+            await handle.write(bytes);
+            await handle.datasync();
+          },
+        },
+      },
+    }, (api) => fn(api, () => { failNext = true; }));
+    if (reopened) await withSandbox({ dataFile }, reopened);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }

@@ -1,10 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoPlan } from '../../../src/sandbox/store/seed';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { withSandbox, person } from './harness';
+import { withFailingJournal, withSandbox, person } from './harness';
 
 const headOfficePeople = demoPlan.folders!.find((f) => f.name === 'Head Office')!.people!;
 
@@ -47,30 +44,21 @@ test('lists page with 0-based page and pageSize; pages join into the whole list 
 });
 
 test('a page read again shows every change made since (create, update, delete, a write that failed and was taken back)', async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'oms-page-'));
-  let failNext = false;
-  try {
-    await withSandbox({
-      seed: 'empty', dataFile: path.join(dir, 'data.json'),
-      journal: { io: { async append(handle, bytes) { if (failNext) { failNext = false; throw new Error('disk full'); } await handle.write(bytes); } } },
-    }, async (api) => {
-      const base = `/api/f/${api.instanceKey}/people`;
-      const names = async () => (await api.get(`${base}?page=0&pageSize=10`)).body.map((p: { CommonName: string }) => p.CommonName);
-      assert.deepEqual(await names(), []);
-      const ada = (await api.post(base, person('Ada', 'Lovelace'))).body;
-      await api.post(base, person('Grace', 'Hopper'));
-      assert.deepEqual(await names(), ['Ada Lovelace', 'Grace Hopper']);
-      assert.deepEqual(await names(), ['Ada Lovelace', 'Grace Hopper'], 'read twice: the same');
-      assert.equal((await api.put(`${base}/${ada.Key}`, { ...ada, CommonName: 'Ada King' })).status, 204);
-      assert.deepEqual(await names(), ['Ada King', 'Grace Hopper']);
-      failNext = true;
-      const current = (await api.get(`${base}/${ada.Key}`)).body;
-      assert.equal((await api.put(`${base}/${ada.Key}`, { ...current, CommonName: 'Not Written' })).status, 500);
-      assert.deepEqual(await names(), ['Ada King', 'Grace Hopper'], 'a change taken back is not listed');
-      assert.equal((await api.delete(`${base}/${ada.Key}`)).status, 204);
-      assert.deepEqual(await names(), ['Grace Hopper']);
-    });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  await withFailingJournal(async (api, failNextWrite) => {
+    const base = `/api/f/${api.instanceKey}/people`;
+    const names = async () => (await api.get(`${base}?page=0&pageSize=10`)).body.map((p: { CommonName: string }) => p.CommonName);
+    assert.deepEqual(await names(), []);
+    const ada = (await api.post(base, person('Ada', 'Lovelace'))).body;
+    await api.post(base, person('Grace', 'Hopper'));
+    assert.deepEqual(await names(), ['Ada Lovelace', 'Grace Hopper']);
+    assert.deepEqual(await names(), ['Ada Lovelace', 'Grace Hopper'], 'read twice: the same');
+    assert.equal((await api.put(`${base}/${ada.Key}`, { ...ada, CommonName: 'Ada King' })).status, 204);
+    assert.deepEqual(await names(), ['Ada King', 'Grace Hopper']);
+    failNextWrite();
+    const current = (await api.get(`${base}/${ada.Key}`)).body;
+    assert.equal((await api.put(`${base}/${ada.Key}`, { ...current, CommonName: 'Not Written' })).status, 500);
+    assert.deepEqual(await names(), ['Ada King', 'Grace Hopper'], 'a change taken back is not listed');
+    assert.equal((await api.delete(`${base}/${ada.Key}`)).status, 204);
+    assert.deepEqual(await names(), ['Grace Hopper']);
+  });
 });

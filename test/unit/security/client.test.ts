@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createHttp, RequestLog } from '../../../src/api/http';
 import { OmsClient } from '../../../src/api/client';
-import { ApiError } from '../../../src/api/errors';
+import { apiError } from '../api/apiError';
 import { curlOf } from '../../../src/api/curl';
 import { kind } from '../../../src/model/kinds';
 import { leavesBase, parseHref } from '../../../src/model/routes';
@@ -38,16 +38,6 @@ async function server(handler: (req: IncomingMessage, res: ServerResponse) => vo
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(s.address() as { port: number }).port}`;
   return { url, seen, close: () => { s.closeAllConnections(); return new Promise((r) => s.close(() => r())); } };
-}
-
-async function refusal(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof ApiError, `expected ApiError, got ${String(e)}`);
-    return e;
-  }
-  return assert.fail('expected a refusal');
 }
 
 // --- 6. Tokens never in a string that can leak -------------------------------------------------
@@ -82,14 +72,14 @@ test('6: a token the server echoes back is masked in every form, in the message,
     const http = createHttp({ baseUrl: srv.url, token: () => token, log: (e) => logs.push(e) });
     for (const [name, encode] of Object.entries(echoes)) {
       form = encode(token);
-      const e = await refusal(http({ method: 'POST', path: '/api', json: {} }));
+      const e = await apiError(http({ method: 'POST', path: '/api', json: {} }));
       const shown = `${e.message}\n${e.details.map((d) => d.message).join('\n')}\n${e.path}`;
       assert.ok(!shown.includes(form), `${name}: "${form}" is in ${JSON.stringify(shown)}`);
       for (const piece of form.split(/\s+/).filter((p) => p.length >= 8)) assert.ok(!shown.includes(piece), `${name}: "${piece}" shown`);
       assert.match(e.message, /^Refused for token \*\*\*.* \(check it\)$/, `${name}: the rest of the message stays`);
     }
     // A path that carries the token (a link of the server's) is masked in the log and the error too.
-    await refusal(http({ method: 'GET', path: `/api?echo=${encodeURIComponent(token)}`, idempotent: false }));
+    await apiError(http({ method: 'GET', path: `/api?echo=${encodeURIComponent(token)}`, idempotent: false }));
     const logged = JSON.stringify(logs);
     assert.ok(logs.length > Object.keys(echoes).length && !logged.includes(encodeURIComponent(token)) && !logged.includes(token), logged);
   } finally {
@@ -104,7 +94,7 @@ test('6: a password echoed by a refused sign-in is masked, lowercased or encoded
     res.end(JSON.stringify({ error: 'invalid_grant', error_description: `wrong password ${password.toLowerCase()} / ${encodeURIComponent(password)}` }));
   });
   try {
-    const e = await refusal(createHttp({ baseUrl: srv.url })({ method: 'POST', path: '/token', anonymous: true, form: { grant_type: 'password', password } }));
+    const e = await apiError(createHttp({ baseUrl: srv.url })({ method: 'POST', path: '/token', anonymous: true, form: { grant_type: 'password', password } }));
     assert.equal(e.message, 'wrong password *** / ***');
   } finally {
     await srv.close();
@@ -178,7 +168,7 @@ test('8: the HTTP layer refuses each such path before anything is sent, below a 
   try {
     const http = createHttp({ baseUrl: `${srv.url}/base/`, token: () => 'a-token-for-base-only' });
     for (const path of escaping) {
-      const e = await refusal(http({ method: 'DELETE', path }));
+      const e = await apiError(http({ method: 'DELETE', path }));
       assert.equal(e.kind, 'validation', `${JSON.stringify(path)}: ${e.message}`);
       assert.match(e.message, /^Refused before sending: the path .* would leave http:\/\/127\.0\.0\.1:\d+\/base$/);
     }
@@ -195,7 +185,7 @@ test('8: a DELETE of `/api/f/<folder>/engagesites/..` is refused and deletes not
   const before = await client.folder(sb.instanceKey);
   const sites = (await client.list(kind('engageSite'), sb.instanceKey)).items.length;
   for (const tail of ['..', '%2e%2e', '.%2E']) {
-    const e = await refusal(client.http({ method: 'DELETE', path: `/api/f/${sb.instanceKey}/engagesites/${tail}` }));
+    const e = await apiError(client.http({ method: 'DELETE', path: `/api/f/${sb.instanceKey}/engagesites/${tail}` }));
     assert.equal(e.kind, 'validation');
   }
   assert.deepEqual(await client.folder(sb.instanceKey), before, 'the instance folder is still there');

@@ -1,0 +1,87 @@
+/**
+ * The two proxy settings VS Code's own network support does not apply to extensions. The client
+ * sends with `fetch`, which VS Code patches in the extension host (@vscode/proxy-agent's
+ * createFetchPatch, set up by src/vs/workbench/api/node/proxyResolver.ts): the proxy of `http.proxy`
+ * (or the system's), the certificates VS Code trusts, credentials written in `http.proxy` or asked
+ * for by VS Code. It never sends `http.proxyAuthorization` and always checks an HTTPS proxy's
+ * certificate, whatever `http.proxyStrictSSL` says; only VS Code's own requests (its RequestService)
+ * honour them. With either one set, a request that goes through the configured proxy is sent by
+ * undici's fetch (what Node's own fetch is made of; loaded on first use) through a ProxyAgent that
+ * applies them. Everything else keeps VS Code's fetch.
+ */
+import type { Dispatcher } from 'undici';
+
+export interface ProxySettings {
+  /** `http.proxy`, else the environment's HTTPS_PROXY / HTTP_PROXY for the URL's scheme. */
+  proxy?: string;
+  /** `http.proxyAuthorization`: the whole Proxy-Authorization header value. */
+  authorization?: string;
+  /** `http.proxyStrictSSL` (default true): check the certificate of an HTTPS proxy. */
+  strictSSL: boolean;
+  /** `http.noProxy` and NO_PROXY: hosts reached directly. */
+  noProxy: readonly string[];
+  /** `http.proxySupport`: `off` sends nothing through a proxy. */
+  support: string;
+}
+
+export type Fetch = (input: URL, init: RequestInit) => Promise<Response>;
+
+/**
+ * Hosts reached without the proxy: `example.com` and `.example.com` also match its subdomains, `*` every host.
+ * @internal Exported for its unit test.
+ */
+export function bypassesProxy(host: string, noProxy: readonly string[]): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return noProxy.some((entry) => {
+    const e = entry.trim().toLowerCase().replace(/:\d+$/, '');
+    if (e === '*') return true;
+    const bare = e.replace(/^\*?\./, '');
+    return !!bare && (h === bare || h.endsWith(`.${bare}`));
+  });
+}
+
+/** The proxy a URL goes through, per the settings and the environment; loopback never does (VS Code's rule). */
+function proxyOf(url: URL, settings: ProxySettings, env: NodeJS.ProcessEnv): string | undefined {
+  if (settings.support === 'off' || ['localhost', '127.0.0.1', '[::1]', '[::ffff:7f00:1]'].includes(url.hostname)) return undefined;
+  const proxy = settings.proxy || (url.protocol === 'https:' ? env.HTTPS_PROXY || env.https_proxy : env.HTTP_PROXY || env.http_proxy);
+  if (!proxy) return undefined;
+  const noProxy = [...settings.noProxy, ...(env.NO_PROXY || env.no_proxy || '').split(',')];
+  return bypassesProxy(url.hostname, noProxy) ? undefined : proxy;
+}
+
+/**
+ * The fetch for `url`: undefined (VS Code's) unless it goes through a proxy and a setting VS Code
+ * leaves out applies. One agent per proxy and settings, kept while they stay the same.
+ */
+export function proxyFetchFor(settings: ProxySettings, env: NodeJS.ProcessEnv = process.env): (url: URL) => Promise<Fetch> | undefined {
+  if (!settings.authorization && settings.strictSSL) return () => undefined;
+  const agents = new Map<string, Promise<Fetch>>();
+  return (url) => {
+    const proxy = proxyOf(url, settings, env);
+    if (!proxy) return undefined;
+    let made = agents.get(proxy);
+    if (!made) {
+      made = import('undici').then((loaded) => {
+        // undici is CommonJS: in the extension's split build (esbuild.js) its exports arrive as `default`.
+        const { ProxyAgent, fetch } = 'ProxyAgent' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
+        const dispatcher: Dispatcher = new ProxyAgent({
+          uri: proxy,
+          ...(settings.authorization ? { token: settings.authorization } : {}),
+          proxyTls: { rejectUnauthorized: settings.strictSSL },
+        });
+        const proxyUrl = new URL(proxy);
+        return (async (input, init) => {
+          try {
+            return await fetch(input, { ...(init as object), dispatcher });
+          } catch (e) {
+            // To a plain-http service, a certificate can only be the proxy's: say so (networkErrors.ts).
+            if (proxyUrl.protocol === 'https:' && input.protocol === 'http:') Object.assign(e as object, { proxyHost: proxyUrl.host });
+            throw e;
+          }
+        }) satisfies Fetch;
+      });
+      agents.set(proxy, made);
+    }
+    return made;
+  };
+}
