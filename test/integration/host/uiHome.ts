@@ -44,16 +44,17 @@ async function openTable(page: Page, env: Env): Promise<{ frame: Frame; scanner:
 
 /**
  * Sets the colour theme as a user would in Preferences: Open User Settings (JSON): the whole text
- * replaced, Ctrl+S, the tab closed. (The Color Theme picker, offline, shows only the Marketplace's
+ * replaced, Ctrl+S, the editor closed. (The Color Theme picker, offline, shows only the Marketplace's
  * search error.) The settings file is read from the profile the runner made beside the workspace.
  */
 async function userSettings(page: Page, text: string): Promise<void> {
   await palette(page, 'Preferences: Open User Settings (JSON)');
-  await activeTab(page).filter({ hasText: 'settings.json' }).waitFor({ timeout: 10_000 });
   // VS Code shows it in a modal editor above the window (workbench.editor.useModal, "some" by default), else in a tab.
-  const modal = page.locator('.modal-editor-part');
-  const inModal = await modal.isVisible();
-  await page.locator(inModal ? '.modal-editor-part .monaco-editor .view-lines' : '.editor-group-container.active .monaco-editor .view-lines').first().click();
+  await page.locator('.modal-editor-title, .tabs-container .tab.active', { hasText: 'settings.json' }).first().waitFor({ timeout: 10_000 });
+  const modal = page.locator('.modal-editor-title', { hasText: 'settings.json' });
+  const inModal = (await modal.count()) > 0;
+  // The editor VS Code opened has the focus; a click in it makes sure (the modal's own part when it is one).
+  await page.locator(inModal ? '.modal-editor-part .monaco-editor .view-lines' : '.editor-group-container.active .monaco-editor .view-lines').first().click({ timeout: 5_000 }).catch(() => undefined);
   await page.keyboard.press('Control+A');
   await page.keyboard.insertText(text); // one input, as a paste: no auto-closing brackets
   await page.keyboard.press('Control+S');
