@@ -1,5 +1,5 @@
 /** Objects as code against a real sandbox: pull a folder into files, plan, apply, dry run. */
-import { test, before, after, beforeEach } from 'node:test';
+import { test, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -36,6 +36,7 @@ beforeEach(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-code-'));
   requests = [];
 });
+afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
 const scope = () => ({ folderKey: floor1, recursive: false, kinds: [scanners.id] });
 
