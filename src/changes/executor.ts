@@ -70,8 +70,10 @@ export interface RunOptions {
   onResult?(r: ChangeResult): void;
   /** Longest wait for one Retry-After (default 30 s). */
   maxWaitMs?: number;
-  /** Tries per object when throttled or unanswered (default 5). */
+  /** Tries per object when unanswered (default 5). */
   maxAttempts?: number;
+  /** Tries per object when told to wait (429/503: a refusal before any work, the service's own advice is to come back; default 20). */
+  maxThrottled?: number;
   /** The user's one confirmation of the whole run on a production connection (src/connection/writeGate.ts). */
   approval?: WriteApproval;
 }
@@ -85,10 +87,12 @@ export async function runChanges(client: OmsClient, changes: Change[], options: 
   const total = changes.length;
   const results = new Array<ChangeResult>(total);
   const tries = new Array<number>(total).fill(0);
+  const throttles = new Array<number>(total).fill(0);
   const most = Math.max(1, options.concurrency ?? 4);
   const floor = Math.min(2, most);
   const maxWaitMs = options.maxWaitMs ?? 30_000;
   const maxAttempts = options.maxAttempts ?? 5;
+  const maxThrottled = options.maxThrottled ?? 20;
   let limit = most, successes = 0, next = 0, active = 0, done = 0, failed = 0, stopped = false;
   /** New objects start no earlier than this; `slowedAt`: the last slow-down, one per Retry-After. */
   let pausedUntil = 0, slowedAt = -Infinity;
@@ -164,7 +168,9 @@ export async function runChanges(client: OmsClient, changes: Change[], options: 
       void tryOnce(client, change, options.approval).catch((e: unknown): Step => ({ result: ended(change, 'failed', (e as Error).message) })).then((step) => {
         active--;
         if ('result' in step) end(index, step.result);
-        else if (++tries[index] >= maxAttempts) end(index, ended(change, 'failed', `${step.again} (gave up after ${tries[index]} tries)`));
+        else if (step.throttled ? ++throttles[index] >= maxThrottled : ++tries[index] >= maxAttempts) {
+          end(index, ended(change, 'failed', `${step.again} (gave up after ${tries[index] + throttles[index]} tries)`));
+        }
         else comeBack(index, Math.min(step.waitMs, maxWaitMs), step.throttled);
         progress();
         pump();

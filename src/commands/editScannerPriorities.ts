@@ -18,7 +18,7 @@ import * as vscode from 'vscode';
 import { rangeText, wholeNumberProblem, withRow } from '../model/priorities';
 import { statusCodeLabels, statusLabel } from '../model/statusCodes';
 import type { InputScannerInfo } from '../model/types';
-import { conflictText, mergedText, notSavedText, savedText } from '../objects/saveMessages';
+import { conflictText, mergedText, notSavedBecause, notSavedText, savedText } from '../objects/saveMessages';
 import { ObjectTarget, objectTarget, targeted } from './commandTargets';
 import { MultiStepInput, Step } from '../ui/multiStepInput';
 import { notify, showLogAction } from '../ui/notify';
@@ -74,7 +74,7 @@ export const editScannerPriorities = targeted({
 
 async function editFromArgs(s: Services, scanner: ObjectTarget, a: EditPrioritiesArgs): Promise<EditPrioritiesResult> {
   const fail = (reason: string): EditPrioritiesResult => {
-    notify('error', vscode.l10n.t('"{0}" not saved: {1}', scanner.name, reason));
+    notify('error', notSavedBecause(scanner.name, reason));
     return { ok: false, reason };
   };
   if (!Number.isInteger(a.index) || a.index < 0 || a.index > 7) return fail(`index must be 0 to 7 (got ${a.index})`);

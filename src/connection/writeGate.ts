@@ -9,7 +9,7 @@ import type { Http, RequestOptions, WriteApproval } from '../api/http';
 import type { ConnectionInfo } from './connectionInfo';
 
 /** Asks whether to send; true sends. Replaceable by tests. */
-type WriteConfirmer = (info: ConnectionInfo, detail: string) => Promise<boolean>;
+type WriteConfirmer = (info: ConnectionInfo, detail: string, many?: boolean) => Promise<boolean>;
 
 export interface WriteGate {
   /** The connection's Http with the question in front of every write. */
@@ -31,7 +31,7 @@ export function answerProductionWrites(answer: ((detail: string) => boolean) | u
 }
 
 export function gateWrites(http: Http, info: () => ConnectionInfo): WriteGate {
-  const confirm: WriteConfirmer = (i, detail) => (answerer ?? askBeforeWrite)(i, detail);
+  const confirm: WriteConfirmer = (i, detail, many) => (answerer ?? askBeforeWrite)(i, detail, many);
   const approved = new WeakSet<WriteApproval>();
   return {
     http: async <T>(req: RequestOptions): Promise<T> => {
@@ -45,7 +45,7 @@ export function gateWrites(http: Http, info: () => ConnectionInfo): WriteGate {
     async approve(what) {
       const approval: WriteApproval = { what };
       const current = info();
-      if (current.production && !(await confirm(current, `${what} to ${current.label} (${current.baseUrl})`))) throw new vscode.CancellationError();
+      if (current.production && !(await confirm(current, vscode.l10n.t('{0} to {1} ({2})', what, current.label, current.baseUrl), true))) throw new vscode.CancellationError();
       approved.add(approval);
       return approval;
     },
@@ -55,17 +55,17 @@ export function gateWrites(http: Http, info: () => ConnectionInfo): WriteGate {
 /** What will be sent where, in words: `PUT /api/f/…/inputscanners/… (CommonName "Door 1")`. */
 function describeWrite(info: ConnectionInfo, req: RequestOptions): string {
   const name = (req.json as { CommonName?: unknown } | undefined)?.CommonName;
-  const what = Array.isArray(req.json) ? `${req.json.length} item${req.json.length === 1 ? '' : 's'}`
+  const what = Array.isArray(req.json) ? vscode.l10n.t('{0} item(s)', req.json.length)
     : typeof name === 'string' ? `"${name}"` : typeof req.json === 'string' ? JSON.stringify(req.json) : undefined;
-  return `${req.method} ${req.path}${what ? ` with ${what}` : ''} to ${info.label} (${info.baseUrl})`;
+  const request = `${req.method} ${req.path}`;
+  return what ? vscode.l10n.t('{0} with {1} to {2} ({3})', request, what, info.label, info.baseUrl) : vscode.l10n.t('{0} to {1} ({2})', request, info.label, info.baseUrl);
 }
 
-async function askBeforeWrite(info: ConnectionInfo, detail: string): Promise<boolean> {
-  const send = 'Send';
-  const choice = await vscode.window.showWarningMessage(
-    `${info.label} is a production connection. Send this write?`,
-    { modal: true, detail },
-    send,
-  );
-  return choice === send;
+/** One write, or (`many`) the one question for a whole operation. */
+async function askBeforeWrite(info: ConnectionInfo, detail: string, many = false): Promise<boolean> {
+  const send = vscode.l10n.t('Send');
+  const question = many
+    ? vscode.l10n.t('{0} is a production connection. Send these writes?', info.label)
+    : vscode.l10n.t('{0} is a production connection. Send this write?', info.label);
+  return (await vscode.window.showWarningMessage(question, { modal: true, detail }, send)) === send;
 }

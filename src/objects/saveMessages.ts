@@ -34,9 +34,12 @@ export function conflictText(name: string, server: BaseInfo, base: number | null
 }
 
 export function notSavedText(name: string, outcome: NotSaved): string {
-  return outcome.status === 'conflict'
-    ? vscode.l10n.t('"{0}" not saved: {1}', name, conflictText(name, outcome.server, outcome.base))
-    : vscode.l10n.t('"{0}" not saved: {1}', name, outcome.refusal.message);
+  return notSavedBecause(name, outcome.status === 'conflict' ? conflictText(name, outcome.server, outcome.base) : outcome.refusal.message);
+}
+
+/** A save not sent, and why (also for an edit refused before it became a save). */
+export function notSavedBecause(name: string, reason: string): string {
+  return vscode.l10n.t('"{0}" not saved: {1}', name, reason);
 }
 
 export interface ReportPlace {

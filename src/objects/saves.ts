@@ -59,6 +59,8 @@ export class ObjectSaves implements vscode.Disposable {
   readonly onDidSaveDocument = this.documentSaved.event;
   /** Why VS Code saves a document (onWillSaveTextDocument comes right before the provider's write). */
   private readonly reasons = new Map<string, vscode.TextDocumentSaveReason>();
+  /** Documents saved again only to settle after a merge: their "no changes" must not replace the merge's message. */
+  private readonly settling = new Set<string>();
   /** The last message per document, so one reason is reported once while the text stays the same. */
   private readonly reported = new Map<string, string>();
   private readonly subscriptions: vscode.Disposable[];
@@ -160,6 +162,7 @@ export class ObjectSaves implements vscode.Disposable {
     const key = uri.toString();
     const reason = this.reasons.get(key);
     this.reasons.delete(key);
+    const settles = this.settling.delete(key);
     const name = documentName(uri);
     if (reason !== undefined && automatic.has(reason)) {
       // Only where the user turned auto-save on for the object language (it is off by default).
@@ -177,12 +180,13 @@ export class ObjectSaves implements vscode.Disposable {
     const merging = await this.saveMerging({ address, edit: text, base, create, uri }, create ? undefined : this.objectFiles.baseOf(uri), name);
     let outcome = merging.outcome;
     if (merging.tookTheirs && (outcome.status === 'saved' || outcome.status === 'unchanged')) {
-      // Merged with the server's changes: the editor shows the merge as one undoable edit, then settles (nothing more is sent).
+      // Merged with the server's changes: the editor shows the merge as one undoable edit, then settles (saved again: read, found unchanged, nothing written).
       const object = outcome.object;
       this.objectFiles.rebase(uri, object);
       await replaceText(uri, documentText(object));
       vscode.window.setStatusBarMessage(mergedText(name, object, merging.tookTheirs), 8000);
       notifyInfo(mergedText(name, object, merging.tookTheirs));
+      this.settling.add(key);
       setTimeout(() => void vscode.workspace.textDocuments.find((d) => d.uri.toString() === key)?.save(), 0);
       return;
     }
@@ -205,7 +209,7 @@ export class ObjectSaves implements vscode.Disposable {
       this.reported.delete(key);
       this.objectFiles.rebase(uri, outcome.object);
       if (outcome.status === 'saved') this.documentSaved.fire({ uri, object: outcome.object, created: outcome.created });
-      vscode.window.setStatusBarMessage(outcome.status === 'saved' ? savedText(name, outcome.object, outcome.created) : unchangedText(name), 5000);
+      if (!settles || outcome.status === 'saved') vscode.window.setStatusBarMessage(outcome.status === 'saved' ? savedText(name, outcome.object, outcome.created) : unchangedText(name), 5000);
       return;
     }
     // A write that is not a document's save (workspace.fs.writeFile): its caller gets the error.

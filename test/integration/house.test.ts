@@ -7,7 +7,8 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { parseObjectUri } from '../../src/fs/objectUri';
 import type { TestApi } from '../../src/testApi';
-import { asShown, closeAllEditors, envConnectionId, rest, services, setText, waitFor } from './helpers';
+import { objectDocuments, unsavedNote } from '../../src/objects/closeDocuments';
+import { asShown, closeAllEditors, envConnectionId, rest, sandboxToken, sandboxUrl, services, setText, waitFor } from './helpers';
 
 let s: TestApi;
 let rootKey: string;
@@ -69,5 +70,26 @@ suite('house: one save entry', () => {
     assert.strictEqual(await vscode.commands.executeCommand('oms.deleteObject', uri, true), true);
     assert.strictEqual((await rest('GET', `/api/f/${rootKey}/engagesites/${key}`)).status, 404);
     await waitFor('its editor to close', () => tabsOf(key).length === 0 || undefined);
+  });
+
+  test('Remove Connection with an object of it holding unsaved edits: the question names them; its editor closes without a save prompt; nothing is sent (issue 26.13)', async () => {
+    const id: string = await vscode.commands.executeCommand('oms.addConnection', { label: `Removed dirty ${Date.now()}`, baseUrl: sandboxUrl, token: sandboxToken });
+    const site = (await rest('GET', `/api/f/${rootKey}/engagesites`)).body[0];
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('oms.openObject', { connectionId: id, folderKey: rootKey, kind: 'engageSite', key: site.Key, name: site.CommonName });
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    await setText(doc, doc.getText().replace('"Tags": [', '"Tags": ["never-sent", '));
+    assert.ok(doc.isDirty);
+    // The confirmation's detail line, as the command builds it for this connection.
+    const ofIt = (u: vscode.Uri) => u.authority === id;
+    const note = unsavedNote(objectDocuments(ofIt).dirty) ?? '';
+    assert.ok(note.includes(`Unsaved edits in ${site.CommonName} `), note);
+    // Before: no word of the edits, and the editor stayed, showing another connection's version in the status bar.
+    await vscode.commands.executeCommand('oms.removeConnection', id, true);
+    assert.strictEqual(s.connections.get(id), undefined);
+    await waitFor('its editor to close', () => objectDocuments(ofIt).all.length === 0 || undefined);
+    const after = (await rest('GET', `/api/f/${rootKey}/engagesites/${site.Key}`)).body;
+    assert.strictEqual(after.ConcurrencyVersion, site.ConcurrencyVersion, 'nothing was sent');
+    assert.ok(!after.Tags.includes('never-sent'));
   });
 });

@@ -14,9 +14,10 @@ import type { Http, RequestOptions } from '../../api/http';
 import { kind as kindOf } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { Change, ChangeResult, RunOptions, runChanges } from '../executor';
+import { Bases } from './bases';
 import { bodyToSend, canonicalText, createBody, fileForm, hashOf, objectFileName } from './fileForm';
-import { parseObjectText, readLocalFile } from './localFiles';
-import { basePath, checkBinding, ConnectionBinding, journalSync, Manifest, readBase, readManifest, writeManifest } from './manifest';
+import { readLocalFile } from './localFiles';
+import { checkBinding, ConnectionBinding, journalSync, Manifest, readManifest, writeManifest } from './manifest';
 import { Plan, PlanEntry, sendable } from './plan';
 
 export type ApplyOptions = Omit<RunOptions, 'onResult'> & {
@@ -25,7 +26,7 @@ export type ApplyOptions = Omit<RunOptions, 'onResult'> & {
 };
 
 export async function applyPlan(client: OmsClient, root: string, connection: ConnectionBinding, plan: Plan, options: ApplyOptions): Promise<ChangeResult[]> {
-  const { manifest, changes, refused } = await prepare(root, connection, plan);
+  const { manifest, bases, changes, refused } = await prepare(root, connection, plan);
   refused.forEach((r) => options.onResult?.(r));
   const byId = new Map(changes.map((c) => [c.change.id, c]));
   try {
@@ -33,7 +34,7 @@ export async function applyPlan(client: OmsClient, root: string, connection: Con
       ...options,
       onResult: (r) => {
         const { entry, change } = byId.get(r.id)!;
-        if (r.outcome === 'applied') record(root, manifest, entry, r);
+        if (r.outcome === 'applied') record(root, manifest, bases, entry, r);
         options.onResult?.(r, change);
       },
     });
@@ -64,6 +65,7 @@ export async function dryRun(client: OmsClient, root: string, connection: Connec
 
 interface Prepared {
   manifest: Manifest;
+  bases: Bases;
   changes: Array<{ entry: PlanEntry; change: Change }>;
   refused: ChangeResult[];
 }
@@ -73,6 +75,7 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
   if (!manifest) throw new Error('This folder holds no pulled objects (no oms.manifest.json)');
   checkBinding(manifest, connection);
   checkBinding({ ...manifest, connection: plan.connection }, connection);
+  const bases = new Bases(root);
   const changes: Prepared['changes'] = [];
   const refused: ChangeResult[] = [];
   for (const entry of plan.entries.filter((e) => e.selected)) {
@@ -103,28 +106,26 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
       changes.push({ entry, change: { ...common, build: () => createBody(kind, local) } });
       continue;
     }
-    const baseText = await readBase(root, entry.key!);
-    const base = baseText === undefined ? undefined : parseObjectText(kind, baseText);
     changes.push({
       entry,
       change: {
         ...common,
         baseVersion: entry.live?.version ?? null,
-        build: (live) => bodyToSend(kind, live!, base && 'object' in base ? base.object : fileForm(kind, live!), local),
+        // Sent only while the server is at the pulled version (baseVersion): its object in file form is the merge base.
+        build: (live) => bodyToSend(kind, live!, fileForm(kind, live!), local),
       },
     });
   }
-  return { manifest, changes, refused };
+  return { manifest, bases, changes, refused };
 }
 
 /**
  * After a write (synchronously, inside the executor's report of it): the file holds what the
- * server now holds (a create's file takes its Key), and the manifest and merge base move forward.
+ * server now holds (a create's file takes its Key), and the merge base and manifest move forward (in that order).
  */
-function record(root: string, manifest: Manifest, entry: PlanEntry, r: ChangeResult): void {
+function record(root: string, manifest: Manifest, bases: Bases, entry: PlanEntry, r: ChangeResult): void {
   const kind = kindOf(entry.kind);
   if (entry.action === 'delete') {
-    rmSync(basePath(root, entry.key!), { force: true });
     journalSync(root, manifest, [{ key: entry.key!, object: null }]);
     return;
   }
@@ -134,8 +135,10 @@ function record(root: string, manifest: Manifest, entry: PlanEntry, r: ChangeRes
   const rel = entry.action === 'create' ? `${path.posix.dirname(entry.path)}/${objectFileName(after)}` : entry.path;
   if (readOptional(path.join(root, rel)) !== text) writeFileSync(path.join(root, rel), text);
   if (rel !== entry.path) rmSync(path.join(root, entry.path), { force: true });
-  writeFileSync(basePath(root, after.Key), text);
-  journalSync(root, manifest, [{ key: after.Key, object: { path: rel, kind: kind.id, folderKey: entry.folderKey, version: after.ConcurrencyVersion ?? null, hash: hashOf(text) } }]);
+  const hash = hashOf(text);
+  bases.add(hash, text);
+  bases.flush();
+  journalSync(root, manifest, [{ key: after.Key, object: { path: rel, kind: kind.id, folderKey: entry.folderKey, version: after.ConcurrencyVersion ?? null, hash } }]);
 }
 
 function readOptional(p: string): string | undefined {

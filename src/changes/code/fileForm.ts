@@ -31,14 +31,27 @@ export function fileForm(kind: Kind, live: BaseInfo): BaseInfo {
 function ordered(value: Json, front: readonly string[]): Json {
   if (Array.isArray(value)) return value.map((v) => ordered(v, nestedFront));
   if (!value || typeof value !== 'object') return value;
-  const keys = Object.keys(value);
-  const first = front.filter((k) => k in value);
-  const rest = keys.filter((k) => !first.includes(k)).sort();
   const out: { [key: string]: Json } = {};
-  for (const k of [...first, ...rest]) out[k] = ordered(value[k], nestedFront);
+  for (const k of orderOf(Object.keys(value), front)) out[k] = ordered(value[k], nestedFront);
   return out;
 }
 const nestedFront = ['$type'];
+
+/** Key orders by the keys an object has (most objects of a folder share a few shapes: sorting once per shape). */
+const orders = new Map<readonly string[], Map<string, readonly string[]>>();
+
+function orderOf(keys: string[], front: readonly string[]): readonly string[] {
+  let byShape = orders.get(front);
+  if (!byShape) orders.set(front, (byShape = new Map<string, readonly string[]>()));
+  const shape = keys.join('\u0000');
+  let order = byShape.get(shape);
+  if (!order) {
+    const first = front.filter((k) => keys.includes(k));
+    order = [...first, ...keys.filter((k) => !first.includes(k)).sort()];
+    if (byShape.size < 1000) byShape.set(shape, order);
+  }
+  return order;
+}
 
 const fronts = new Map<string, readonly string[]>();
 

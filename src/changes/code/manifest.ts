@@ -3,7 +3,7 @@
  * connection it belongs to, what was pulled, and per object its Key, kind,
  * folder, version and the hash of its pulled file. The local cache beside it
  * (`.oms/`, kept out of git by the `.gitignore` the pull writes) holds the
- * merge base of each object and a journal that moves the manifest forward one
+ * merge bases (bases.ts) and a journal that moves the manifest forward one
  * object at a time, so an interrupted pull or apply continues where it stopped.
  */
 import { appendFileSync, promises as fs } from 'node:fs';
@@ -102,14 +102,11 @@ export async function writeManifest(root: string, manifest: Manifest): Promise<v
 /** An object pulled or applied (null: gone), or a folder's directory. */
 export type JournalStep = { key: string; object: ManifestObject | null } | { folderKey: string; dir: string };
 
-/** Records steps (in `manifest` and in the journal) before the manifest is written again: one append, whatever their number. */
-export async function journal(root: string, manifest: Manifest, steps: JournalStep[]): Promise<void> {
-  if (!steps.length) return;
-  applySteps(manifest, steps);
-  await fs.appendFile(journalPath(root), steps.map((s) => JSON.stringify(s)).join('\n') + '\n');
-}
-
-/** The same, synchronously: for a step recorded inside a report that is not awaited (the executor's onResult). */
+/**
+ * Records steps (in `manifest` and in the journal) before the manifest is written again: one append,
+ * whatever their number. Synchronous: a step is recorded inside the executor's report, which is not
+ * awaited, and a pull's appends are faster outside the thread pool.
+ */
 export function journalSync(root: string, manifest: Manifest, steps: JournalStep[]): void {
   if (!steps.length) return;
   applySteps(manifest, steps);
@@ -126,17 +123,8 @@ function applySteps(manifest: Manifest, steps: JournalStep[]): void {
 
 /** The local cache folder and its `.gitignore` (everything in it stays out of git). */
 export async function ensureCache(root: string): Promise<void> {
-  await fs.mkdir(path.join(root, cacheDir, 'base'), { recursive: true });
+  await fs.mkdir(path.join(root, cacheDir), { recursive: true });
   await fs.writeFile(path.join(root, cacheDir, '.gitignore'), '*\n');
-}
-
-/** The merge base: the object's file text as last pulled or applied. */
-export function basePath(root: string, key: string): string {
-  return path.join(root, cacheDir, 'base', `${encodeURIComponent(key)}.json`);
-}
-
-export async function readBase(root: string, key: string): Promise<string | undefined> {
-  return (await readOptional(basePath(root, key))) || undefined;
 }
 
 function journalPath(root: string): string {

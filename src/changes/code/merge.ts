@@ -1,7 +1,7 @@
 /**
  * Merge a stale entry (its file edited, the server moved since the pull) with
  * the one three-way merge (src/changes/merge3.ts): base = the file as pulled
- * (the merge base in `.oms/`), mine = the file, theirs = the server's object
+ * (the merge base in `.oms/`, bases.ts), mine = the file, theirs = the server's object
  * in file form. A clean merge writes the file and moves the object's base to
  * the server's version, so the next plan shows an ordinary update.
  */
@@ -12,7 +12,8 @@ import type { BaseInfo } from '../../model/types';
 import { MergeChoices, MergeConflict, merge3 } from '../merge3';
 import { canonicalText, fileForm, hashOf } from './fileForm';
 import { parseObjectText } from './localFiles';
-import { basePath, journalSync, readBase, readManifest, writeManifest } from './manifest';
+import { Bases } from './bases';
+import { journalSync, readManifest, writeManifest } from './manifest';
 import type { PlanEntry } from './plan';
 
 export interface MergeOutcome {
@@ -27,7 +28,8 @@ export async function mergeEntry(root: string, entry: PlanEntry, live: BaseInfo,
   const manifest = await readManifest(root);
   const key = entry.key;
   if (!manifest || !key || !manifest.objects[key]) throw new Error(`${entry.path} is not an object of this pulled folder`);
-  const baseText = await readBase(root, key);
+  const bases = new Bases(root);
+  const baseText = bases.get(manifest.objects[key].hash);
   const base = baseText === undefined ? undefined : parseObjectText(kind, baseText);
   if (!base || 'error' in base) throw new Error(`No merge base for ${entry.label} on this machine (.oms/ is not in git): pull it again, then redo the edit`);
   const mine = parseObjectText(kind, readFileSync(path.join(root, entry.path), 'utf8'));
@@ -37,9 +39,11 @@ export async function mergeEntry(root: string, entry: PlanEntry, live: BaseInfo,
   if (result.conflicts.length) return { conflicts: result.conflicts, tookTheirs: result.tookTheirs };
   const theirsText = canonicalText(kind, theirs);
   writeFileSync(path.join(root, entry.path), canonicalText(kind, result.merged));
-  writeFileSync(basePath(root, key), theirsText);
+  const theirsHash = hashOf(theirsText);
+  bases.add(theirsHash, theirsText);
+  bases.flush();
   const pulled = manifest.objects[key];
-  journalSync(root, manifest, [{ key, object: { ...pulled, version: live.ConcurrencyVersion ?? null, hash: hashOf(theirsText) } }]);
+  journalSync(root, manifest, [{ key, object: { ...pulled, version: live.ConcurrencyVersion ?? null, hash: theirsHash } }]);
   await writeManifest(root, manifest);
   return { conflicts: [], tookTheirs: result.tookTheirs };
 }

@@ -12,7 +12,8 @@ import type { BaseInfo } from '../../model/types';
 import { formatErrors, validate } from '../../validation/validator';
 import { bodyToSend, createBody, FieldChange, fieldChanges, fileForm, isServerOwned } from './fileForm';
 import { inBatches, LocalFile, parseObjectText, readLocalFiles } from './localFiles';
-import { checkBinding, ConnectionBinding, Manifest, ManifestObject, readBase, readManifest } from './manifest';
+import { Bases } from './bases';
+import { checkBinding, ConnectionBinding, Manifest, ManifestObject, readManifest } from './manifest';
 
 export type PlanAction = 'create' | 'update' | 'delete' | 'stale' | 'behind' | 'invalid' | 'deleteSkipped';
 
@@ -82,6 +83,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   const onServer = new Map(liveList.filter((o) => o.object.Key).map((o) => [o.object.Key as string, o]));
   const live = new Map([...onServer].map(([key, o]) => [key, o.object]));
   const entries: PlanEntry[] = [];
+  const bases = new Bases(root);
   let unchanged = 0;
 
   const byKey = new Map<string, LocalFile[]>();
@@ -109,7 +111,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
       entries.push({ ...common, id: f.path, key, action: 'invalid', reason: `Key ${key} was not pulled into this folder: remove the Key to create a new object, or pull it`, local: { hash: f.hash! } });
       continue;
     }
-    const entry = await updateEntry(root, f, pulled, live.get(key), common);
+    const entry = updateEntry(bases, f, pulled, live.get(key), common);
     if (entry) entries.push(entry);
     else unchanged++;
   }
@@ -181,7 +183,7 @@ function createEntry(f: LocalFile, common: Common): PlanEntry {
   return problem ? { ...entry, action: 'invalid', reason: problem } : entry;
 }
 
-async function updateEntry(root: string, f: LocalFile, pulled: ManifestObject, live: BaseInfo | undefined, common: Common): Promise<PlanEntry | undefined> {
+function updateEntry(bases: Bases, f: LocalFile, pulled: ManifestObject, live: BaseInfo | undefined, common: Common): PlanEntry | undefined {
   const key = f.key!;
   const entry = { ...common, label: labelOf(f.object?.CommonName ?? live?.CommonName, f.path), id: key, key, base: { version: pulled.version, hash: pulled.hash }, local: { hash: f.hash! } };
   const localChanged = f.hash !== pulled.hash;
@@ -196,10 +198,10 @@ async function updateEntry(root: string, f: LocalFile, pulled: ManifestObject, l
   const kind = kindOf(pulled.kind);
   const liveForm = fileForm(kind, live);
   const withLive = { ...entry, live: { version: liveVersion } };
-  if (!localChanged) return { ...withLive, action: 'behind', reason: `Changed on the server (v${pulled.version} → v${liveVersion}): pull to get it`, serverChanges: fieldChanges(await baseObject(root, key, kind), liveForm) };
+  if (!localChanged) return { ...withLive, action: 'behind', reason: `Changed on the server (v${pulled.version} → v${liveVersion}): pull to get it`, serverChanges: fieldChanges(baseObject(bases, pulled, kind), liveForm) };
   const local = f.object!; // changed, so it was parsed
   if (serverMoved) {
-    const base = await baseObject(root, key, kind);
+    const base = baseObject(bases, pulled, kind);
     return {
       ...withLive, action: 'stale', reason: `Changed here and on the server since the pull (v${pulled.version} → v${liveVersion}): merge or pull again`,
       changes: base ? fieldChanges(base, local) : fieldChanges(liveForm, local), serverChanges: base ? fieldChanges(base, liveForm) : undefined,
@@ -213,8 +215,8 @@ async function updateEntry(root: string, f: LocalFile, pulled: ManifestObject, l
   return problem ? { ...withLive, action: 'invalid', reason: problem, changes } : { ...withLive, action: 'update', changes };
 }
 
-async function baseObject(root: string, key: string, kind: Kind): Promise<BaseInfo | undefined> {
-  const text = await readBase(root, key);
+function baseObject(bases: Bases, pulled: ManifestObject, kind: Kind): BaseInfo | undefined {
+  const text = bases.get(pulled.hash);
   const parsed = text === undefined ? undefined : parseObjectText(kind, text);
   return parsed && 'object' in parsed ? parsed.object : undefined;
 }

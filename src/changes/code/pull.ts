@@ -4,16 +4,19 @@
  * when its text changes, so a pull with nothing changed leaves git clean. An
  * edited file is kept unless the user chose to overwrite edits. The manifest
  * moves forward a page at a time: a cancelled pull keeps what it wrote, and
- * the next pull writes only what is still missing.
+ * the next pull writes only what is still missing. Per object one file is
+ * created and nothing read that is not there: the merge bases go to one
+ * cache file (bases.ts), a page at a time.
  */
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { OmsClient, Page } from '../../api/client';
 import { kind as kindOf, supports } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
+import { Bases } from './bases';
 import { canonicalText, fileForm, hashOf, objectFileName, slug } from './fileForm';
 import {
-  basePath, checkBinding, ConnectionBinding, ensureCache, journal, JournalStep, Manifest, ManifestObject, PullScope, readManifest, writeManifest,
+  checkBinding, ConnectionBinding, ensureCache, journalSync, JournalStep, Manifest, ManifestObject, PullScope, readManifest, writeManifest,
 } from './manifest';
 
 const pageSize = 1000;
@@ -56,7 +59,8 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   if (existing) checkBinding(existing, connection);
   const scope = options.scope ?? existing?.scope;
   if (!scope) throw new Error('Nothing was pulled into this folder yet: choose what to pull');
-  const freshCache = !exists(path.join(root, '.oms', 'base'));
+  const bases = new Bases(root);
+  const freshCache = !bases.exists();
   await ensureCache(root);
   const manifest: Manifest = existing && sameScope(existing.scope, scope)
     ? { ...existing, connection }
@@ -64,7 +68,17 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   const report: PullReport = { folders: 0, objects: 0, written: 0, removed: 0, bytesWritten: 0, keptEdits: [], cancelled: false };
   const seen = new Set<string>();
 
-  const made = new Set<string>();
+  /** Per directory, the names in it when first written to (a new file is not read first: no failed read per object). */
+  const present = new Map<string, Set<string>>();
+  const namesIn = (dir: string) => {
+    let names = present.get(dir);
+    if (!names) {
+      names = new Set(existsSync(dir) ? readdirSync(dir) : []);
+      if (!names.size) mkdirSync(dir, { recursive: true });
+      present.set(dir, names);
+    }
+    return names;
+  };
   // Synchronous file calls: several times faster than the thread pool's for many small files; pages yield between them.
   const writeObject = (obj: BaseInfo, folderKey: string, dir: string, kindId: ManifestObject['kind']): JournalStep | undefined => {
     const k = kindOf(kindId);
@@ -76,10 +90,13 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
     const hash = hashOf(text);
     const entry: ManifestObject = { path: `${dir}/${k.collection}/${objectFileName(obj)}`, kind: kindId, folderKey, version: obj.ConcurrencyVersion ?? null, hash };
     const prev = manifest.objects[key];
-    let current = readText(path.join(root, prev?.path ?? entry.path));
+    const file = path.join(root, entry.path);
+    const known = prev || namesIn(path.dirname(file)).has(path.basename(file));
+    let current = known ? readText(path.join(root, prev?.path ?? entry.path)) : undefined;
     if (prev && current !== text) {
       const edited = current === undefined || (hashOf(current) !== prev.hash && localHash(prev, current) !== prev.hash);
       if (edited && !options.overwriteEdits) {
+        if (freshCache && hash === prev.hash) bases.add(hash, text); // the server still holds what was pulled: that is the base
         report.keptEdits.push(prev.path);
         return undefined;
       }
@@ -88,15 +105,13 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
       rmSync(path.join(root, prev.path), { force: true });
       current = undefined;
     }
-    const file = path.join(root, entry.path);
     if (current !== text) {
-      if (!made.has(path.dirname(file))) mkdirSync(path.dirname(file), { recursive: true });
-      made.add(path.dirname(file));
+      namesIn(path.dirname(file)).add(path.basename(file));
       writeFileSync(file, text);
       report.written++;
       report.bytesWritten += Buffer.byteLength(text);
     }
-    if (current !== text || freshCache || prev?.hash !== hash || prev.version !== entry.version) writeFileSync(basePath(root, key), text);
+    if (freshCache || prev?.hash !== hash) bases.add(hash, text);
     return prev && sameEntry(prev, entry) ? undefined : { key, object: entry };
   };
 
@@ -105,7 +120,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
     const queue = [{ folderKey: scope.folderKey, dir: manifest.folders[scope.folderKey] ?? `${slug(rootFolder.CommonName)}.${scope.folderKey}` }];
     while (queue.length) {
       const { folderKey, dir } = queue.shift()!;
-      if (manifest.folders[folderKey] !== dir) await journal(root, manifest, [{ folderKey, dir }]);
+      if (manifest.folders[folderKey] !== dir) journalSync(root, manifest, [{ folderKey, dir }]);
       if (scope.recursive) {
         for (const child of await client.listAll(kindOf('folder'), folderKey, pageSize, options.signal)) {
           if (child.Key) queue.push({ folderKey: child.Key, dir: manifest.folders[child.Key] ?? `${dir}/${slug(child.CommonName)}.${child.Key}` });
@@ -125,26 +140,28 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
           options.signal?.throwIfAborted();
           pending = result.next === undefined ? undefined : fetchPage(result.next);
           const steps = result.items.map((obj) => writeObject(obj, folderKey, dir, kindId));
-          await journal(root, manifest, steps.filter((s): s is JournalStep => s !== undefined));
+          bases.flush(); // before the steps that name them
+          journalSync(root, manifest, steps.filter((s): s is JournalStep => s !== undefined));
           report.objects += result.items.length;
           options.onProgress?.({ folders: report.folders, objects: report.objects, written: report.written });
         }
       }
       report.folders++;
     }
-    await removeGone(root, manifest, seen, options, report);
+    removeGone(root, manifest, seen, options, report);
   } catch (e) {
     if (!options.signal?.aborted) throw e;
     report.cancelled = true;
   } finally {
     // What was pulled so far is recorded, cancelled or not.
     await writeManifest(root, manifest);
+    bases.compact(new Set(Object.values(manifest.objects).map((o) => o.hash)));
   }
   return report;
 }
 
 /** Objects of the manifest no longer on the server: their unedited files go, edited ones stay (the plan names them). */
-async function removeGone(root: string, manifest: Manifest, seen: Set<string>, options: PullOptions, report: PullReport): Promise<void> {
+function removeGone(root: string, manifest: Manifest, seen: Set<string>, options: PullOptions, report: PullReport): void {
   const steps: JournalStep[] = [];
   for (const [key, entry] of Object.entries(manifest.objects)) {
     if (seen.has(key) || (options.only && !options.only.has(key))) continue;
@@ -155,11 +172,10 @@ async function removeGone(root: string, manifest: Manifest, seen: Set<string>, o
       continue;
     }
     rmSync(path.join(root, entry.path), { force: true });
-    rmSync(basePath(root, key), { force: true });
     steps.push({ key, object: null });
     report.removed++;
   }
-  await journal(root, manifest, steps);
+  journalSync(root, manifest, steps);
 }
 
 /** The hash of a file's text as the plan sees it (canonical), so a reformatted file is not an edit. */
@@ -191,15 +207,6 @@ function readText(file: string): string | undefined {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
-  }
-}
-
-function exists(p: string): boolean {
-  try {
-    statSync(p);
-    return true;
-  } catch {
-    return false;
   }
 }
 

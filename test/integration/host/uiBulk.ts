@@ -1,7 +1,7 @@
 // Bulk edit, Retry Failed and Undo Run (issue 22) where a person sees them: Go to Object, the
 // preview's counts, apply, the sandbox's fault injection; every result read from the sandbox.
 import type { Page } from 'playwright-core';
-import { get, send, until, input, palette, notification, query, menuItem, floors, type Env, type UiCheckList } from './uiHelpers';
+import { get, send, until, input, palette, notification, query, menuItem, floors, activeTab, type Env, type UiCheckList } from './uiHelpers';
 
 const range = { min: 850, max: 1150 };
 const title = (page: Page) => page.locator('.quick-input-widget .quick-input-title').first();
@@ -166,7 +166,7 @@ async function expand(page: Page, level: number, label: string): Promise<void> {
 }
 
 /** From the preview up (the tree's Bulk Edit… already chosen): a tag operation by keyboard, the preview's count, apply. */
-async function tagRun(page: Page, operation: 'Add a tag' | 'Remove a tag', tag: string, expected: { change: number; noop: number }): Promise<void> {
+async function tagRun(page: Page, operation: 'Add a tag' | 'Remove a tag', tag: string, expected: { change: number; noop: number; token?: string }): Promise<void> {
   await waitForTitle(page, 'operation');
   await input(page).pressSequentially(operation);
   await page.waitForTimeout(300);
@@ -177,7 +177,23 @@ async function tagRun(page: Page, operation: 'Add a tag' | 'Remove a tag', tag: 
   const summary = await waitForTitle(page, / to change · /);
   const counts = `${expected.change} to change · ${expected.noop} no-op · 0 invalid · 0 not applicable`;
   if (!summary.includes(counts)) throw new Error(`preview says "${summary}", REST says ${counts}`);
+  if (expected.token) await requestsShown(page, expected.change, expected.token);
   await applyAll(page);
+}
+
+/** "Show requests": one PUT per change, each reading the token from $TOKEN, the token itself nowhere; then the preview again. */
+async function requestsShown(page: Page, puts: number, token: string): Promise<void> {
+  await input(page).pressSequentially('Show requests');
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+  await activeTab(page).filter({ hasText: 'requests.sh' }).waitFor({ timeout: 10_000 });
+  const text = (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+  const sent = text.split('\n').filter((l) => l.includes('-X PUT'));
+  if (sent.length !== puts || !sent.every((l) => l.includes('"$TOKEN"'))) throw new Error(`requests.sh has ${sent.length} PUTs (${puts} expected), each reading "$TOKEN": ${sent.map((l) => l.slice(0, 80)).join(' | ')}`);
+  if (text.includes(token)) throw new Error('requests.sh holds the token');
+  await waitForTitle(page, / to change · /).catch(() => {
+    throw new Error('the preview did not come back after Show requests');
+  });
 }
 
 const tagged = (s: any, tag: string) => (s.Tags ?? []).includes(tag);
@@ -197,7 +213,7 @@ async function bulkFromTree(page: Page, env: Env): Promise<void> {
   await expand(page, 4, 'Floor 1');
   await row(page, 5, 'Input scanners').click({ button: 'right' });
   await menuItem(page, 'Bulk Edit');
-  await tagRun(page, 'Add a tag', tag, { change: scanners.length, noop: 0 });
+  await tagRun(page, 'Add a tag', tag, { change: scanners.length, noop: 0, token: env.OMS_SANDBOX_TOKEN });
   await until('the group tagged', async () => (await get(env, group)).every((s: any) => tagged(s, tag)), 60_000);
 
   // A multi-selection: two scanners of the group, Ctrl+click.

@@ -44,7 +44,7 @@ async function openTable(page: Page, env: Env): Promise<{ frame: Frame; scanner:
 
 /**
  * Sets the colour theme as a user would in Preferences: Open User Settings (JSON): the whole text
- * replaced, Ctrl+S, the tab closed. (The Color Theme picker, offline, shows only the Marketplace's
+ * replaced, Ctrl+S, the editor closed. (The Color Theme picker, offline, shows only the Marketplace's
  * search error.) The settings file is read from the profile the runner made beside the workspace.
  */
 async function userSettings(page: Page, text: string): Promise<void> {

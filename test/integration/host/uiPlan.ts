@@ -48,14 +48,10 @@ async function editPriority(page: Page, file: string, value: number): Promise<vo
   await page.keyboard.press('Control+s');
 }
 
-async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> {
+/** Pull as Files… on Floor 1's input scanners (right-click the group), into the suggested folder of the workspace. */
+async function pullFloor1(page: Page, env: Env, count: number): Promise<{ root: string; dir: string }> {
   const workspace = env.OMS_WORKSPACE;
-  if (!workspace) throw new Error('OMS_WORKSPACE is not set by the runner');
   const { floor1 } = await floors(env);
-  const at = (key: string) => `/api/f/${floor1.Key}/inputscanners/${key}`;
-  const scanners: any[] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
-
-  // Pull: right-click the group, Pull as Files…, the suggested folder in the workspace.
   await floor1Scanners(page);
   const group = sidebarRows(page).and(page.locator('[aria-level="5"]')).filter({ hasText: /^\s*Input scanners/ }).first();
   await group.click({ button: 'right' });
@@ -66,8 +62,19 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
   const dir = await until('the pulled files', () => {
     const folder = fs.existsSync(root) && fs.readdirSync(root).find((d) => d.endsWith(`.${floor1.Key}`));
     const d = folder && path.join(root, folder, 'inputscanners');
-    return Promise.resolve(d && fs.existsSync(d) && fs.readdirSync(d).length === scanners.length && fs.existsSync(path.join(root, 'oms.manifest.json')) && d);
+    return Promise.resolve(d && fs.existsSync(d) && fs.readdirSync(d).length === count && fs.existsSync(path.join(root, 'oms.manifest.json')) && d);
   }, 20_000);
+  return { root, dir };
+}
+
+async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> {
+  const workspace = env.OMS_WORKSPACE;
+  if (!workspace) throw new Error('OMS_WORKSPACE is not set by the runner');
+  const { floor1 } = await floors(env);
+  const at = (key: string) => `/api/f/${floor1.Key}/inputscanners/${key}`;
+  const scanners: any[] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
+
+  const { dir } = await pullFloor1(page, env, scanners.length);
   const fileOf = (key: string) => fs.readdirSync(dir).find((f) => f.endsWith(`.${key}.json`))!;
   git(workspace, 'init', '-q');
   git(workspace, 'add', '-A');
@@ -166,6 +173,144 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
   });
 }
 
+/** A created copy of a scanner, read back (`send` returns nothing). */
+async function createScanner(env: Env, folderKey: string, like: any, name: string): Promise<any> {
+  const { Key: _k, Href: _h, ConcurrencyVersion: _v, Notes: _n, Links: _l, InFolderHref: _f, InFolderKey: _fk, ...copy } = like;
+  const res = await fetch(`${env.OMS_SANDBOX_URL}/api/f/${folderKey}/inputscanners`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ...copy, CommonName: name }),
+  });
+  if (!res.ok) throw new Error(`creating ${name}: ${res.status}`);
+  return res.json();
+}
+
+const exists = async (env: Env, at: string) => (await fetch(env.OMS_SANDBOX_URL + at, { headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}` } })).status === 200;
+
+/** Apply Ticked Changes, continue after errors, the delete count typed: what the box then shows. */
+async function applyTyping(page: Page, count: string): Promise<void> {
+  await planAction(page, 'Apply Ticked Changes');
+  const go = page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first();
+  await go.waitFor({ timeout: 10_000 });
+  await go.click();
+  await until('the delete count box', async () => /Delete 2 objects/.test(await page.locator('.quick-input-widget').first().innerText().catch(() => '')));
+  await input(page).pressSequentially(count);
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * Deletes ask for their count typed (a wrong one sends nothing); on a production connection the
+ * run asks once, naming counts and URL (Cancel sends nothing; Send applies all of it, asked once).
+ */
+async function productionAndDeletes(page: Page, env: Env, diag: string): Promise<void> {
+  const { floor1 } = await floors(env);
+  const at = (key: string) => `/api/f/${floor1.Key}/inputscanners/${key}`;
+  const [like] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
+  const stamp = Date.now();
+  const [x, y, z] = [await createScanner(env, floor1.Key, like, `Plan X ${stamp}`), await createScanner(env, floor1.Key, like, `Plan Y ${stamp}`), await createScanner(env, floor1.Key, like, `Plan Z ${stamp}`)];
+  const count = (await get(env, `/api/f/${floor1.Key}/inputscanners`)).length;
+  const connection = page.locator('.part.sidebar .monaco-list-row[aria-level="1"]').first();
+  let production = false;
+  let step = 'pull';
+  try {
+    // The folder of the check before, pulled again; or a pull of its own when run alone.
+    const root = path.join(env.OMS_WORKSPACE, 'oms', 'sandbox');
+    let dir: string;
+    if (fs.existsSync(path.join(root, 'oms.manifest.json'))) {
+      await palette(page, 'OMS: Plan Changes');
+      await planRow(page, /Behind/).waitFor({ timeout: 20_000 });
+      await planAction(page, 'Pull Again');
+      const overwrite = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Overwrite Them' }).first();
+      if (await overwrite.waitFor({ timeout: 2_000 }).then(() => true, () => false)) await overwrite.click();
+      const folder = fs.readdirSync(root).find((d) => d.endsWith(`.${floor1.Key}`))!;
+      dir = await until('the pulled files', () => {
+        const d = path.join(root, folder, 'inputscanners');
+        return Promise.resolve(fs.readdirSync(d).length === count && d);
+      }, 20_000);
+    } else {
+      ({ dir } = await pullFloor1(page, env, count));
+    }
+    const fileOf = (key: string) => path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith(`.${key}.json`))!);
+    const xFile = JSON.parse(fs.readFileSync(fileOf(x.Key), 'utf8'));
+    xFile.NonSettlingErrorPriority = (x.NonSettlingErrorPriority % 9) + 1;
+    fs.writeFileSync(fileOf(x.Key), JSON.stringify(xFile, null, 2) + '\n');
+    fs.rmSync(fileOf(y.Key));
+    fs.rmSync(fileOf(z.Key));
+
+    step = 'mark as production';
+    await connection.click({ button: 'right' });
+    await menuItem(page, 'Mark as Production');
+    production = true;
+    await connection.filter({ hasText: 'PRODUCTION' }).waitFor({ timeout: 10_000 });
+
+    step = 'plan with deletes';
+    await palette(page, 'OMS: Plan Changes');
+    await planRow(page, 'Update (1)').waitFor({ timeout: 20_000 });
+    // The Objects view folded: the Object Changes view gets the side bar (its rows are drawn only when in view).
+    const objects = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
+    if ((await objects.getAttribute('aria-expanded')) !== 'false') await objects.click();
+    // Deletes stay included once included (the check before did): included here if not yet.
+    const deletes = planRow(page, /Delete \(2\)/);
+    const skipped = planRow(page, 'Deleted files, not sent (2)');
+    await deletes.or(skipped).first().waitFor({ timeout: 10_000 });
+    if (await skipped.isVisible()) await planAction(page, 'Include Deletes');
+    await deletes.waitFor({ timeout: 20_000 });
+    step = 'tick the deletes';
+    // Deletes start unticked: tick the group.
+    await deletes.locator('.custom-view-tree-node-item-checkbox').first().click({ timeout: 10_000 });
+    await until('3 ticked', async () => (await planPane(page).innerText()).includes('3 ticked to send'));
+    const unchanged = async (why: string) => {
+      await page.waitForTimeout(1_500);
+      if ((await get(env, at(x.Key))).ConcurrencyVersion !== x.ConcurrencyVersion) throw new Error(`${why}: the update was sent`);
+      if (!(await exists(env, at(y.Key))) || !(await exists(env, at(z.Key)))) throw new Error(`${why}: a delete was sent`);
+    };
+
+    step = 'a wrong count';
+    // A wrong count: the box says what to type and stays; Escape sends nothing (no production question either).
+    await applyTyping(page, '1');
+    await until('the count asked for', async () => (await page.locator('.quick-input-message').first().innerText().catch(() => '')).includes('Type 2 to confirm'));
+    if (!(await input(page).isVisible())) throw new Error('a wrong count was accepted');
+    await page.keyboard.press('Escape');
+    if (await page.locator('.monaco-dialog-box').count()) throw new Error('asked about production after a wrong count');
+    await unchanged('a wrong count');
+
+    step = 'the production question, Cancel';
+    // The right count, then the one production question, naming counts and URL: Cancel sends nothing.
+    await applyTyping(page, '2');
+    const dialog = page.locator('.monaco-dialog-box', { hasText: /production/ }).first();
+    await dialog.waitFor({ timeout: 10_000 });
+    const said = (await dialog.innerText()).replace(/\s+/g, ' ');
+    if (!said.includes('1 updates, 2 deletes') || !said.includes(new URL(env.OMS_SANDBOX_URL).host)) throw new Error(`the question does not name counts and URL: ${said}`);
+    await page.screenshot({ path: `${diag}/plan-production-confirm.png` });
+    await page.keyboard.press('Escape');
+    await unchanged('Cancel');
+
+    step = 'Send';
+    // Send: all three go, and nothing asks again.
+    await applyTyping(page, '2');
+    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.locator('.monaco-button', { hasText: 'Send' }).first().click();
+    await until('the run applied', async () => !(await exists(env, at(y.Key))) && !(await exists(env, at(z.Key))) && (await get(env, at(x.Key))).ConcurrencyVersion === x.ConcurrencyVersion + 1, 20_000)
+      .catch(async (e: Error) => {
+        throw new Error(`${e.message}${(await page.locator('.monaco-dialog-box').count()) ? ' (a second question is showing)' : ''}`);
+      });
+    if (await page.locator('.monaco-dialog-box').count()) throw new Error('asked a second time');
+    if ((await get(env, at(x.Key))).NonSettlingErrorPriority !== xFile.NonSettlingErrorPriority) throw new Error('the update did not land as edited');
+  } catch (e) {
+    throw new Error(`${step}: ${(e as Error).message}`, { cause: e });
+  } finally {
+    if (production) {
+      await page.keyboard.press('Escape');
+      const objects = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
+      if ((await objects.getAttribute('aria-expanded')) === 'false') await objects.click();
+      await connection.click({ button: 'right' });
+      await menuItem(page, 'Unmark as Production');
+    }
+    for (const o of [x, y, z]) if (await exists(env, at(o.Key))) await send(env, 'DELETE', at(o.Key));
+  }
+}
+
 export const planChecks: UiCheckList = (page, env, diag) => [
   ['ui: objects as code: pull scanners as files, edit 3 and delete 1, plan (no delete until included), untick one, dry run, apply, stale after a server change, pull again', () => pullPlanApply(page, env, diag)],
+  ['ui: objects as code: deletes need their count typed (a wrong count sends nothing); on production the apply asks once naming counts and URL (Cancel sends nothing)', () => productionAndDeletes(page, env, diag)],
 ];

@@ -1,5 +1,5 @@
 /** Objects as code against a real sandbox: pull a folder into files, plan, apply, dry run. */
-import { test, before, after, beforeEach } from 'node:test';
+import { test, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import { createHttp, RequestLog } from '../../../src/api/http';
 import { OmsClient } from '../../../src/api/client';
 import { applyPlan, dryRun } from '../../../src/changes/code/apply';
-import { canonicalText, secretPlaceholder } from '../../../src/changes/code/fileForm';
+import { Bases } from '../../../src/changes/code/bases';
+import { canonicalText, fileForm, secretPlaceholder } from '../../../src/changes/code/fileForm';
 import { mergeEntry } from '../../../src/changes/code/merge';
 import { ConnectionBinding, manifestName, readManifest } from '../../../src/changes/code/manifest';
 import { makePlan, Plan, PlanAction } from '../../../src/changes/code/plan';
@@ -35,6 +36,7 @@ beforeEach(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-code-'));
   requests = [];
 });
+afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
 const scope = () => ({ folderKey: floor1, recursive: false, kinds: [scanners.id] });
 
@@ -232,6 +234,36 @@ test('merge a stale entry: the server\'s row-5 change and my row-2 change both l
   assert.equal(after.InputScannerReportingPriorities[4].StatusCode, 3);
 });
 
+test('merge bases: one cache file, not a file per object; a record cut short by a crash is ignored; a pull into a clone without .oms/ writes them again', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const cache = (await files()).filter((f) => f.startsWith('.oms/'));
+  assert.deepEqual(cache, ['.oms/.gitignore', '.oms/bases'], 'no file per object in the cache');
+  const [a] = await scannerFiles();
+  await editFile(a, (o) => { o.InputScannerReportingPriorities[1].Priority = 4; });
+  const liveA = await live(keyOf(a));
+  liveA.InputScannerReportingPriorities[4].StatusCode = 3;
+  await api.put(`/api/f/${floor1}/inputscanners/${keyOf(a)}`, liveA);
+  // A crash while a resumed pull appended a's base again: its record cut short at the end.
+  const pulledHash = (await readManifest(root))!.objects[keyOf(a)].hash;
+  await fs.appendFile(path.join(root, '.oms', 'bases'), `\u001e${pulledHash} {\n  "$type`);
+  let { plan, live: onServer } = await makePlan(client, root, binding);
+  assert.deepEqual((await mergeEntry(root, plan.entries[0], onServer.get(keyOf(a))!)).conflicts, [], 'the whole base, not the cut one');
+  const merged = (await readManifest(root))!.objects[keyOf(a)];
+  assert.equal(new Bases(root).get(merged.hash), canonicalText(scanners, fileForm(scanners, await live(keyOf(a)))), 'the base the merge wrote after the cut record is whole');
+
+  // A clone: the files and manifest from git, no local cache. Merging has no base until a pull writes them again.
+  await editFile(a, (o) => { o.InputScannerReportingPriorities[2].Priority = 4; });
+  await api.put(`/api/f/${floor1}/inputscanners/${keyOf(a)}`, { ...(await live(keyOf(a))), NonSettlingErrorPriority: 5 });
+  await fs.rm(path.join(root, '.oms'), { recursive: true });
+  ({ plan, live: onServer } = await makePlan(client, root, binding));
+  await assert.rejects(mergeEntry(root, plan.entries[0], onServer.get(keyOf(a))!), /No merge base/);
+  const again = await pull(client, root, binding, {});
+  assert.deepEqual(again.keptEdits, [a]);
+  assert.deepEqual((await files()).filter((f) => f.startsWith('.oms/')), ['.oms/.gitignore', '.oms/bases']);
+  const [stale] = (await makePlan(client, root, binding)).plan.entries;
+  assert.equal(stale.action, 'stale');
+});
+
 test('a cancelled apply: applied objects are in the manifest, the rest not sent; planning again shows only the rest', async () => {
   await pull(client, root, binding, { scope: scope() });
   const edited = (await scannerFiles()).slice(0, 3);
@@ -351,4 +383,23 @@ test('secrets: SiteKeyBase64 is a placeholder in the file and the live value is 
   const after = (await api.get(`/api/f/${office}/engagesites/${key}`)).body as BaseInfo;
   assert.equal(after.CommonName, 'Renamed As Code');
   assert.equal(after.SiteKeyBase64, site.SiteKeyBase64);
+});
+
+test('a field removed from a file is removed on the server (a PUT replaces the whole object); the fields the file never held are kept', async () => {
+  const office = (await api.folder('Head Office')).Key;
+  const [first] = (await api.get(`/api/f/${office}/engagesites`)).body as BaseInfo[];
+  const at = `/api/f/${office}/engagesites/${first.Key}`;
+  assert.ok((await api.put(at, { ...first, Tags: ['as-code'] })).status < 300);
+  await pull(client, root, binding, { scope: { folderKey: office, recursive: false, kinds: ['engageSite'] } });
+  const file = (await files()).find((f) => f.endsWith(`.${first.Key}.json`))!;
+  const { Tags: _dropped, ...rest } = JSON.parse(await fs.readFile(path.join(root, file), 'utf8')) as BaseInfo;
+  await fs.writeFile(path.join(root, file), JSON.stringify(rest, null, 2));
+  const { plan } = await makePlan(client, root, binding);
+  assert.deepEqual(plan.entries.filter((e) => e.action === 'update').map((e) => e.changes.map((c) => c.pointer)), [['/Tags']]);
+  const results = await applyPlan(client, root, binding, plan, { stopOnError: false });
+  assert.deepEqual(results.map((r) => r.outcome), ['applied']);
+  const after = (await api.get(at)).body as BaseInfo;
+  assert.ok(!(after.Tags as string[] | undefined)?.length, `Tags removed: ${JSON.stringify(after.Tags)}`);
+  assert.equal(after.SiteKeyBase64, first.SiteKeyBase64, 'the secret the file holds as a placeholder is kept');
+  assert.deepEqual(after.Notes, first.Notes, 'server-owned fields are kept');
 });

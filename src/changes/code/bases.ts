@@ -1,0 +1,105 @@
+/**
+ * The merge bases of a pulled folder: each object's file text as last pulled,
+ * applied or merged, found by the hash the manifest records for the object.
+ * One append-only file in the local cache (`.oms/bases`, out of git) rather
+ * than a file per object: a pull of 10,000 objects creates 10,000 files, not
+ * 20,000. A record is a record separator (U+001E, which canonical JSON text
+ * never holds raw: JSON escapes control characters), the hash, a space and
+ * the text as it is, so nothing is escaped on write or parsed on read. A
+ * record is appended before the manifest step naming its hash, so every hash
+ * the manifest names has its record; one cut short by a crash is a record no
+ * manifest names (a hash is checked when read), and the next append starts a
+ * record of its own. Records no object names any more are dropped once they
+ * outnumber the rest (`compact`).
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { hashOf } from './fileForm';
+
+const fileName = 'bases';
+const separator = '\u001e';
+const hashLength = 32;
+
+export class Bases {
+  /** Hash → its text (read on first use: most plans need no base); '' for one written since, read again when asked for. */
+  private texts?: Map<string, string>;
+  private pending: string[] = [];
+  /** Records and characters written by this instance: what `compact` estimates a record's size from. */
+  private written = { records: 0, chars: 0 };
+  private readonly file: string;
+
+  constructor(root: string) {
+    this.file = path.join(root, '.oms', fileName);
+  }
+
+  /** False when this machine has no bases of this folder (a fresh clone, or `.oms/` removed): the pull writes them all. */
+  exists(): boolean {
+    return existsSync(this.file);
+  }
+
+  /** The base text with this hash, if this machine has it. */
+  get(hash: string): string | undefined {
+    this.flush();
+    let text = this.all().get(hash);
+    if (text === '') {
+      this.texts = undefined; // written since the file was read
+      text = this.all().get(hash);
+    }
+    return text && hashOf(text) === hash ? text : undefined;
+  }
+
+  /** Keeps `text` (canonical, whose hash is `hash`) as a base; written by `flush`. Kept twice is harmless: the file is not read to check. */
+  add(hash: string, text: string): void {
+    if (text.includes(separator)) throw new Error('A merge base must be canonical JSON text');
+    this.texts?.set(hash, text);
+    this.pending.push(`${separator}${hash} ${text}`);
+  }
+
+  /** Appends what was added, in one write: before the manifest step that names it. */
+  flush(): void {
+    if (!this.pending.length) return;
+    const chunk = this.pending.join('');
+    if (!this.written.records) mkdirSync(path.dirname(this.file), { recursive: true });
+    appendFileSync(this.file, chunk);
+    this.written.records += this.pending.length;
+    this.written.chars += chunk.length;
+    // Not kept in memory: a pull's 10,000 texts would stay there until it ends.
+    for (const record of this.pending) this.texts?.set(record.slice(1, 1 + hashLength), '');
+    this.pending = [];
+  }
+
+  /**
+   * Rewrites the file with only the bases of `wanted` hashes once it is about twice their size
+   * (estimated from the records written here: without new records there is no new garbage, and the file is not read).
+   */
+  compact(wanted: ReadonlySet<string>): void {
+    this.flush();
+    if (!this.written.records) return;
+    if (statSync(this.file).size < 2 * wanted.size * (this.written.chars / this.written.records) + 100_000) return;
+    this.texts = undefined;
+    const kept = [...this.all()].filter(([hash]) => wanted.has(hash));
+    const temp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(temp, kept.map(([hash, text]) => `${separator}${hash} ${text}`).join(''));
+    renameSync(temp, this.file);
+    this.texts = new Map(kept);
+  }
+
+  private all(): Map<string, string> {
+    if (this.texts) return this.texts;
+    this.texts = new Map();
+    let content = '';
+    try {
+      content = readFileSync(this.file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    for (const record of content.split(separator)) {
+      if (record.charAt(hashLength) !== ' ') continue;
+      const hash = record.slice(0, hashLength);
+      const before = this.texts.get(hash);
+      // The same base twice (a pull resumed after a crash): the whole one, not one cut short.
+      if (before === undefined || hashOf(before) !== hash) this.texts.set(hash, record.slice(hashLength + 1));
+    }
+    return this.texts;
+  }
+}
