@@ -223,6 +223,8 @@ async function walkthroughOnInstall(page: Page, env: Env, diag: string): Promise
     try {
       const light = await pictureBackground(fresh);
       await fresh.screenshot({ path: `${diag}/walkthrough.png` });
+      // The keyboard back to the workbench (the picture's webview may hold it: F1 went there once).
+      await fresh.mouse.click(720, 889);
       await userSettings(fresh, JSON.stringify({ ...JSON.parse(before), 'workbench.colorTheme': 'Default Dark Modern' }, null, 2));
       await fresh.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 10_000 });
       await until('the picture in the dark theme', async () => {
