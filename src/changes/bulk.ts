@@ -13,6 +13,7 @@ import { formatErrors, validate } from '../validation/validator';
 import { Change, isSkip, Skip } from './executor';
 import { merge3 } from './merge3';
 import type { JournalEntry } from './runJournal';
+import { l10n } from '../l10n';
 
 /** What a bulk edit does to each object (pointer-free: fields of the object's top level). */
 export type BulkOperation =
@@ -46,11 +47,11 @@ export type PreviewCounts = Record<PreviewStatus, number>;
 export function describeOperation(op: BulkOperation): string {
   const v = (x: unknown) => JSON.stringify(x);
   switch (op.type) {
-    case 'set': return `set ${op.field} = ${v(op.value)}`;
-    case 'setRow': return `set ${op.field} = ${op.value} on the priority row ${op.min}–${op.max}`;
-    case 'replace': return `replace ${op.field} ${v(op.from)} → ${v(op.to)}`;
-    case 'addTag': return `add tag ${v(op.tag)}`;
-    case 'removeTag': return `remove tag ${v(op.tag)}`;
+    case 'set': return l10n.t('set {0} = {1}', op.field, v(op.value));
+    case 'setRow': return l10n.t('set {0} = {1} on the priority row {2}–{3}', op.field, op.value, op.min, op.max);
+    case 'replace': return l10n.t('replace {0} {1} → {2}', op.field, v(op.from), v(op.to));
+    case 'addTag': return l10n.t('add tag {0}', v(op.tag));
+    case 'removeTag': return l10n.t('remove tag {0}', v(op.tag));
   }
 }
 
@@ -62,17 +63,17 @@ export function applyOperation(object: BaseInfo, op: BulkOperation): BaseInfo | 
   const notApplicable = (skip: string): Skip => ({ skip, notApplicable: true });
   switch (op.type) {
     case 'set':
-      if (!Object.hasOwn(object, op.field)) return notApplicable(`has no field ${op.field}`);
+      if (!Object.hasOwn(object, op.field)) return notApplicable(l10n.t('has no field {0}', op.field));
       return { ...object, [op.field]: op.value };
     case 'replace':
-      if (!Object.hasOwn(object, op.field)) return notApplicable(`has no field ${op.field}`);
-      if (!sameJson(object[op.field], op.from)) return notApplicable(`${op.field} is ${JSON.stringify(object[op.field])}, not ${JSON.stringify(op.from)}`);
+      if (!Object.hasOwn(object, op.field)) return notApplicable(l10n.t('has no field {0}', op.field));
+      if (!sameJson(object[op.field], op.from)) return notApplicable(l10n.t('{0} is {1}, not {2}', op.field, JSON.stringify(object[op.field]), JSON.stringify(op.from)));
       return { ...object, [op.field]: op.to };
     case 'setRow': {
       const rows = (object as InputScannerInfo).InputScannerReportingPriorities;
-      if (!Array.isArray(rows)) return notApplicable('has no reporting priorities');
+      if (!Array.isArray(rows)) return notApplicable(l10n.t('has no reporting priorities'));
       const at = rows.findIndex((r) => r.MinResistanceCode === op.min && r.MaxResistanceCode === op.max);
-      if (at < 0) return notApplicable(`has no priority row ${op.min}–${op.max}`);
+      if (at < 0) return notApplicable(l10n.t('has no priority row {0}–{1}', op.min, op.max));
       return { ...object, InputScannerReportingPriorities: rows.map((r, i) => (i === at ? { ...r, [op.field]: op.value } : r)) };
     }
     case 'addTag':
@@ -89,7 +90,7 @@ export function bulkChanges(targets: readonly Target[], op: BulkOperation): Chan
     build: (live) => {
       const after = applyOperation(live!, op);
       if (isSkip(after)) return after;
-      return sameJson(after, live) ? { skip: 'already as wanted' } : after;
+      return sameJson(after, live) ? { skip: l10n.t('already as wanted') } : after;
     },
   }));
 }
@@ -104,7 +105,7 @@ export function undoChanges(entries: readonly JournalEntry[], kindOf: (id: Journ
     baseVersion: e.afterVersion ?? null,
     build: (live) => {
       const back = withServerFields(e.before!, live!);
-      return sameJson(back, live) ? { skip: 'already as before the run' } : back;
+      return sameJson(back, live) ? { skip: l10n.t('already as before the run') } : back;
     },
   }));
 }
@@ -122,7 +123,7 @@ export function mergedUndo(entry: JournalEntry, kind: Kind, live: BaseInfo): { c
       id: entry.id, label: entry.label, kind, folderKey: entry.folderKey, key: entry.key, op: 'update', baseVersion: live.ConcurrencyVersion ?? null,
       build: (now) => {
         const merged = withServerFields(result.merged, now!);
-        return sameJson(merged, now) ? { skip: 'already as merged' } : merged;
+        return sameJson(merged, now) ? { skip: l10n.t('already as merged') } : merged;
       },
     },
   };
@@ -176,7 +177,7 @@ export async function previewChanges(client: OmsClient, changes: readonly Change
       try {
         live = listed ? listed.get(change.key ?? '') : change.key ? await client.get(change.kind, change.folderKey, change.key) : undefined;
       } catch (e) {
-        settle(i, { change, status: 'notApplicable', reason: `could not be read: ${(e as Error).message}`, changes: [] });
+        settle(i, { change, status: 'notApplicable', reason: l10n.t('could not be read: {0}', (e as Error).message), changes: [] });
         continue;
       }
       settle(i, classify(change, live));
@@ -195,9 +196,9 @@ export function countsOf(entries: readonly PreviewEntry[]): PreviewCounts {
 /** What sending `change` to an object now read as `live` would do. */
 function classify(change: Change, live: BaseInfo | undefined): PreviewEntry {
   const base = { change, before: live, changes: [] as FieldChange[] };
-  if (change.op !== 'create' && !live) return { ...base, status: 'notApplicable', reason: 'gone from the server' };
+  if (change.op !== 'create' && !live) return { ...base, status: 'notApplicable', reason: l10n.t('gone from the server') };
   if (live && change.baseVersion !== undefined && (live.ConcurrencyVersion ?? null) !== change.baseVersion) {
-    return { ...base, status: 'stale', reason: `changed since: version ${change.baseVersion ?? 'none'} expected, ${live.ConcurrencyVersion ?? 'none'} found` };
+    return { ...base, status: 'stale', reason: l10n.t('changed since: version {0} expected, {1} found', change.baseVersion ?? l10n.t('none'), live.ConcurrencyVersion ?? l10n.t('none')) };
   }
   const after = change.build(live);
   if (isSkip(after)) return { ...base, status: after.notApplicable ? 'notApplicable' : 'noop', reason: after.skip };
@@ -209,9 +210,9 @@ function classify(change: Change, live: BaseInfo | undefined): PreviewEntry {
 /** Why the service would refuse the edited object: identifying or server-owned fields moved, or the schema. */
 function invalidity(kind: Kind, live: BaseInfo, after: BaseInfo): string | undefined {
   const moved = [...changedImmutableFields(live, after), ...['Notes', 'Links'].filter((f) => !sameJson(live[f] ?? [], after[f] ?? []))];
-  if (moved.length) return `would change ${moved.join(', ')}, which a save cannot change`;
+  if (moved.length) return l10n.t('would change {0}, which a save cannot change', moved.join(', '));
   const errors = validate(kind.schema, after);
-  return errors.length ? `schema: ${formatErrors(errors, 1).split('\n')[0]}` : undefined;
+  return errors.length ? l10n.t('schema: {0}', formatErrors(errors, 1).split('\n')[0]) : undefined;
 }
 
 /** Leaf-by-leaf differences (arrays of the same length item by item, else whole). */

@@ -20,6 +20,7 @@ import { Kind, serverOwnedFields } from '../model/kinds';
 import { sameJson } from '../model/saveChecks';
 import type { BaseInfo } from '../model/types';
 import { saveObject } from '../save/saveObject';
+import { l10n } from '../l10n';
 
 export interface Change {
   /** Stable id of the entry: the object's Key, or a file path for a create. */
@@ -169,7 +170,7 @@ export async function runChanges(client: OmsClient, changes: Change[], options: 
         active--;
         if ('result' in step) end(index, step.result);
         else if (step.throttled ? ++throttles[index] >= maxThrottled : ++tries[index] >= maxAttempts) {
-          end(index, ended(change, 'failed', `${step.again} (gave up after ${tries[index] + throttles[index]} tries)`));
+          end(index, ended(change, 'failed', l10n.t('{0} (gave up after {1} tries)', step.again, tries[index] + throttles[index])));
         }
         else comeBack(index, Math.min(step.waitMs, maxWaitMs), step.throttled);
         progress();
@@ -182,7 +183,7 @@ export async function runChanges(client: OmsClient, changes: Change[], options: 
 
   for (let i = 0; i < total; i++) {
     if (results[i]) continue;
-    const why = stopped ? 'not sent: the run stopped at the first failure' : waiting.has(i) || ready.includes(i) ? 'not sent: the run was cancelled while this object waited to be sent again' : 'not sent: the run was cancelled';
+    const why = stopped ? l10n.t('not sent: the run stopped at the first failure') : waiting.has(i) || ready.includes(i) ? l10n.t('not sent: the run was cancelled while this object waited to be sent again') : l10n.t('not sent: the run was cancelled');
     results[i] = ended(changes[i], 'notSent', why);
     options.onResult?.(results[i]);
   }
@@ -229,7 +230,7 @@ async function tryOnce(client: OmsClient, change: Change, approval: WriteApprova
   const outcome = await saveObject(watched.client, { kind: change.kind, folderKey: change.folderKey, key: change.key }, built, change.op === 'create' ? null : liveVersion, live ? { current: live } : {});
   switch (outcome.status) {
     case 'saved': return result('applied', { before: outcome.replaced ?? live, after: outcome.object });
-    case 'unchanged': return result('unchanged', { reason: 'already as wanted', before: live });
+    case 'unchanged': return result('unchanged', { reason: l10n.t('already as wanted'), before: live });
     case 'conflict':
       // Written by someone between our read and our write: a precondition makes it stale, else read again and rebuild.
       if (change.baseVersion !== undefined) return result('stale', { reason: staleReason(change.baseVersion, outcome.server.ConcurrencyVersion ?? null), before: outcome.server });
@@ -249,7 +250,7 @@ async function tryOnce(client: OmsClient, change: Change, approval: WriteApprova
   }
   if (!unknownEffect(write.error)) return retryable(write.error) ?? result('failed', { reason: reasonOf(write.error), before: live });
   // A create without an answer may exist now, under a Key we never saw: say so, never send it again.
-  if (change.op === 'create') return result('failed', { reason: `${reasonOf(write.error)}; it may have been created: look for it before trying again` });
+  if (change.op === 'create') return result('failed', { reason: l10n.t('{0}; it may have been created: look for it before trying again', reasonOf(write.error)) });
   // No answer or a 5xx to a PUT: the server may hold it. Read again before anything else.
   const now = await readAgain(client, change).catch(() => undefined);
   if (now && landed(write.json as BaseInfo, now)) return result('applied', { before: live, after: now });
@@ -289,7 +290,7 @@ function reasonOf(e: unknown): string {
 }
 
 function mustKey(change: Change): string {
-  if (!change.key) throw new Error(`${change.label}: an ${change.op} needs the object's Key`);
+  if (!change.key) throw new Error(l10n.t('{0}: an {1} needs the object\'s Key', change.label, change.op));
   return change.key;
 }
 
@@ -319,5 +320,5 @@ function watch(client: OmsClient, approval: WriteApproval | undefined): { client
 
 /** The one wording of a change set's conflict: the version its change was built on is not the server's. */
 function staleReason(expected: number | null, found: number | null): string {
-  return `changed on the server: version ${expected ?? 'none'} expected, ${found ?? 'none'} found; nothing was sent`;
+  return l10n.t('changed on the server: version {0} expected, {1} found; nothing was sent', expected ?? l10n.t('none'), found ?? l10n.t('none'));
 }

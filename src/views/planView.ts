@@ -136,7 +136,7 @@ function changesLine(changes: FieldChange[]): string {
 }
 
 function short(v: unknown): string {
-  const s = v === undefined ? '(none)' : JSON.stringify(v);
+  const s = v === undefined ? vscode.l10n.t('(none)') : JSON.stringify(v);
   return s.length > 30 ? `${s.slice(0, 29)}…` : s;
 }
 

@@ -19,6 +19,7 @@ import { bodyToSend, canonicalText, createBody, fileForm, hashOf, objectFileName
 import { readLocalFile } from './localFiles';
 import { checkBinding, ConnectionBinding, journalSync, Manifest, readManifest, writeManifest } from './manifest';
 import { Plan, PlanEntry, sendable } from './plan';
+import { l10n } from '../../l10n';
 
 export type ApplyOptions = Omit<RunOptions, 'onResult'> & {
   /** Per entry as it ends; `change` when it went to the executor (for the run journal, src/changes/runJournal.ts). */
@@ -72,7 +73,7 @@ interface Prepared {
 
 async function prepare(root: string, connection: ConnectionBinding, plan: Plan): Promise<Prepared> {
   const manifest = await readManifest(root);
-  if (!manifest) throw new Error('This folder holds no pulled objects (no oms.manifest.json)');
+  if (!manifest) throw new Error(l10n.t('This folder holds no pulled objects (no oms.manifest.json)'));
   checkBinding(manifest, connection);
   checkBinding({ ...manifest, connection: plan.connection }, connection);
   const bases = new Bases(root);
@@ -81,24 +82,24 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
   for (const entry of plan.entries.filter((e) => e.selected)) {
     const notSent = (reason: string) => refused.push({ id: entry.id, label: entry.label, outcome: 'notSent', reason });
     if (!sendable.has(entry.action)) {
-      notSent(`${entry.action}: ${entry.reason ?? 'nothing to send'}`);
+      notSent(`${entry.action}: ${entry.reason ?? l10n.t('nothing to send')}`);
       continue;
     }
     const kind = kindOf(entry.kind);
     const pulled = entry.key ? manifest.objects[entry.key] : undefined;
     if (entry.key && (!pulled || pulled.version !== entry.base?.version || pulled.hash !== entry.base?.hash)) {
-      notSent('Pulled or applied again since the plan: plan again');
+      notSent(l10n.t('Pulled or applied again since the plan: plan again'));
       continue;
     }
     const common = { id: entry.id, label: entry.label, kind, folderKey: entry.folderKey, key: entry.key, op: entry.action as Change['op'] };
     if (entry.action === 'delete') {
-      if (await fileExists(path.join(root, entry.path))) notSent('The file is back since the plan: plan again');
+      if (await fileExists(path.join(root, entry.path))) notSent(l10n.t('The file is back since the plan: plan again'));
       else changes.push({ entry, change: { ...common, baseVersion: entry.live?.version ?? null, build: (live) => live! } });
       continue;
     }
     const file = readLocalFile(root, entry.path, entry.folderKey, kind);
     if (!file.object || file.hash !== entry.local?.hash) {
-      notSent('The file changed since the plan: plan again');
+      notSent(l10n.t('The file changed since the plan: plan again'));
       continue;
     }
     const local = file.object;

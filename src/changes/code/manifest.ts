@@ -9,6 +9,7 @@
 import { appendFileSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { kinds, KindId } from '../../model/kinds';
+import { l10n } from '../../l10n';
 
 export const manifestName = 'oms.manifest.json';
 const cacheDir = '.oms';
@@ -77,14 +78,14 @@ function parseManifest(text: string): Manifest {
   try {
     m = JSON.parse(text) as Manifest;
   } catch (e) {
-    throw new ManifestError(`${manifestName} is not valid JSON (${(e as Error).message}): restore it from git or pull again into an empty folder`);
+    throw new ManifestError(l10n.t('{0} is not valid JSON ({1}): restore it from git or pull again into an empty folder', manifestName, (e as Error).message));
   }
   const c = m?.connection;
   const ok = m?.format === 1 && typeof c?.url === 'string' && typeof c.instanceKey === 'string' && typeof c.label === 'string'
     && typeof m.scope?.folderKey === 'string' && Array.isArray(m.scope.kinds) && m.scope.kinds.every((k) => kinds.has(k))
     && m.folders && typeof m.folders === 'object' && m.objects && typeof m.objects === 'object'
     && Object.values(m.objects).every((o) => typeof o?.path === 'string' && kinds.has(o.kind) && typeof o.folderKey === 'string' && typeof o.hash === 'string');
-  if (!ok) throw new ManifestError(`${manifestName} is not a manifest this version understands: restore it from git or pull again into an empty folder`);
+  if (!ok) throw new ManifestError(l10n.t('{0} is not a manifest this version understands: restore it from git or pull again into an empty folder', manifestName));
   return m;
 }
 
@@ -155,6 +156,6 @@ function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
 export function checkBinding(manifest: Manifest, current: ConnectionBinding): void {
   const b = manifest.connection;
   if (b.url !== current.url || b.instanceKey !== current.instanceKey) {
-    throw new ManifestError(`This folder was pulled from ${b.label} (${b.url}, instance ${b.instanceKey}), not from ${current.label} (${current.url}, instance ${current.instanceKey}): plan it against ${b.label}, or pull into another folder`);
+    throw new ManifestError(l10n.t('This folder was pulled from {0} ({1}, instance {2}), not from {3} ({4}, instance {5}): plan it against {0}, or pull into another folder', b.label, b.url, b.instanceKey, current.label, current.url, current.instanceKey));
   }
 }

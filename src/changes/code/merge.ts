@@ -15,6 +15,7 @@ import { parseObjectText } from './localFiles';
 import { Bases } from './bases';
 import { journalSync, readManifest, writeManifest } from './manifest';
 import type { PlanEntry } from './plan';
+import { l10n } from '../../l10n';
 
 export interface MergeOutcome {
   /** Left to the user (nothing written while there are any). */
@@ -27,13 +28,13 @@ export async function mergeEntry(root: string, entry: PlanEntry, live: BaseInfo,
   const kind = kindOf(entry.kind);
   const manifest = await readManifest(root);
   const key = entry.key;
-  if (!manifest || !key || !manifest.objects[key]) throw new Error(`${entry.path} is not an object of this pulled folder`);
+  if (!manifest || !key || !manifest.objects[key]) throw new Error(l10n.t('{0} is not an object of this pulled folder', entry.path));
   const bases = new Bases(root);
   const baseText = bases.get(manifest.objects[key].hash);
   const base = baseText === undefined ? undefined : parseObjectText(kind, baseText);
-  if (!base || 'error' in base) throw new Error(`No merge base for ${entry.label} on this machine (.oms/ is not in git): pull it again, then redo the edit`);
+  if (!base || 'error' in base) throw new Error(l10n.t('No merge base for {0} on this machine (.oms/ is not in git): pull it again, then redo the edit', entry.label));
   const mine = parseObjectText(kind, readFileSync(path.join(root, entry.path), 'utf8'));
-  if ('error' in mine) throw new Error(`${entry.path} is ${mine.error}: fix it first`);
+  if ('error' in mine) throw new Error(l10n.t('{0} is {1}: fix it first', entry.path, mine.error));
   const theirs = fileForm(kind, live);
   const result = merge3(kind, base.object, mine.object, theirs, choices);
   if (result.conflicts.length) return { conflicts: result.conflicts, tookTheirs: result.tookTheirs };

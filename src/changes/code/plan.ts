@@ -14,6 +14,7 @@ import { bodyToSend, createBody, FieldChange, fieldChanges, fileForm, isServerOw
 import { inBatches, LocalFile, parseObjectText, readLocalFiles } from './localFiles';
 import { Bases } from './bases';
 import { checkBinding, ConnectionBinding, Manifest, ManifestObject, readManifest } from './manifest';
+import { l10n } from '../../l10n';
 
 export type PlanAction = 'create' | 'update' | 'delete' | 'stale' | 'behind' | 'invalid' | 'deleteSkipped';
 
@@ -72,7 +73,7 @@ export interface PlanOptions {
 
 export async function makePlan(client: OmsClient, root: string, connection: ConnectionBinding, options: PlanOptions = {}): Promise<PlanResult> {
   const manifest = await readManifest(root);
-  if (!manifest) throw new Error('This folder holds no pulled objects (no oms.manifest.json): use Pull as Files… first');
+  if (!manifest) throw new Error(l10n.t('This folder holds no pulled objects (no oms.manifest.json): use Pull as Files… first'));
   checkBinding(manifest, connection);
   let requests = 1; // the instance read that named the connection
   const count = <T>(p: Promise<T>) => (requests++, p);
@@ -93,7 +94,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     const label = labelOf(f.object?.CommonName, f.path);
     const common = { path: f.path, kind: f.kind.id, folderKey: f.folderKey, label, changes: [], selected: false };
     if (f.error) {
-      entries.push({ ...common, id: f.path, action: 'invalid', reason: `The file is ${f.error}: fix it or restore it from git` });
+      entries.push({ ...common, id: f.path, action: 'invalid', reason: l10n.t('The file is {0}: fix it or restore it from git', f.error) });
       continue;
     }
     const key = f.key;
@@ -108,7 +109,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     }
     const pulled = manifest.objects[key];
     if (!pulled) {
-      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: `Key ${key} was not pulled into this folder: remove the Key to create a new object, or pull it`, local: { hash: f.hash! } });
+      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: l10n.t('Key {0} was not pulled into this folder: remove the Key to create a new object, or pull it', key), local: { hash: f.hash! } });
       continue;
     }
     const entry = updateEntry(bases, f, pulled, live.get(key), common);
@@ -122,13 +123,13 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     const obj = live.get(key);
     const common = { id: key, key, path: pulled.path, kind: pulled.kind, folderKey: pulled.folderKey, label: labelOf(obj?.CommonName, pulled.path), changes: [], selected: false, base: { version: pulled.version, hash: pulled.hash } };
     if (!obj) {
-      entries.push({ ...common, action: 'behind', reason: 'Deleted here and gone from the server: pull to update the manifest' });
+      entries.push({ ...common, action: 'behind', reason: l10n.t('Deleted here and gone from the server: pull to update the manifest') });
     } else if (!options.includeDeletes) {
-      entries.push({ ...common, action: 'deleteSkipped', reason: 'The file was deleted: include deletes to delete the object on the server', live: { version: versionOf(obj) } });
+      entries.push({ ...common, action: 'deleteSkipped', reason: l10n.t('The file was deleted: include deletes to delete the object on the server'), live: { version: versionOf(obj) } });
     } else if (versionOf(obj) !== pulled.version) {
-      entries.push({ ...common, action: 'stale', reason: `Deleted here, changed on the server since the pull (v${pulled.version} → v${versionOf(obj)}): pull it again`, live: { version: versionOf(obj) } });
+      entries.push({ ...common, action: 'stale', reason: l10n.t('Deleted here, changed on the server since the pull (v{0} → v{1}): pull it again', pulled.version ?? '?', versionOf(obj) ?? '?'), live: { version: versionOf(obj) } });
     } else if (!supports(kindOf(pulled.kind), 'delete')) {
-      entries.push({ ...common, action: 'invalid', reason: `The service cannot delete ${kindOf(pulled.kind).pluralLabel.toLowerCase()}: restore the file`, live: { version: versionOf(obj) } });
+      entries.push({ ...common, action: 'invalid', reason: l10n.t('The service cannot delete {0}: restore the file', l10n.t(kindOf(pulled.kind).pluralLabel).toLowerCase()), live: { version: versionOf(obj) } });
     } else {
       entries.push({ ...common, action: 'delete', live: { version: versionOf(obj) } });
     }
@@ -138,7 +139,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     if (manifest.objects[key] || byKey.has(key)) continue;
     entries.push({
       id: key, key, path: `${manifest.folders[folderKey]}/${k.collection}/`, kind: k.id, folderKey, label: labelOf(obj.CommonName, key),
-      action: 'behind', reason: 'New on the server: pull to get its file', live: { version: versionOf(obj) }, changes: [], selected: false,
+      action: 'behind', reason: l10n.t('New on the server: pull to get its file'), live: { version: versionOf(obj) }, changes: [], selected: false,
     });
   }
 
@@ -177,7 +178,7 @@ type Common = Pick<PlanEntry, 'path' | 'kind' | 'folderKey' | 'label' | 'changes
 function createEntry(f: LocalFile, common: Common): PlanEntry {
   const local = f.object!;
   const problem = serverOwnedProblem(local) ?? typeProblem(f.kind, local)
-    ?? (supports(f.kind, 'create') ? undefined : `The service cannot create ${f.kind.pluralLabel.toLowerCase()}`)
+    ?? (supports(f.kind, 'create') ? undefined : l10n.t('The service cannot create {0}.', l10n.t(f.kind.pluralLabel).toLowerCase()))
     ?? schemaProblem(f.kind, createBody(f.kind, local));
   const entry: PlanEntry = { ...common, id: f.path, local: { hash: f.hash! }, action: 'create', changes: fieldChanges({}, local) };
   return problem ? { ...entry, action: 'invalid', reason: problem } : entry;
@@ -189,8 +190,8 @@ function updateEntry(bases: Bases, f: LocalFile, pulled: ManifestObject, live: B
   const localChanged = f.hash !== pulled.hash;
   if (!live) {
     return localChanged
-      ? { ...entry, action: 'invalid', reason: 'Gone from the server since the pull: remove the Key to create it again, or delete the file' }
-      : { ...entry, action: 'behind', reason: 'Gone from the server: pull to remove its file' };
+      ? { ...entry, action: 'invalid', reason: l10n.t('Gone from the server since the pull: remove the Key to create it again, or delete the file') }
+      : { ...entry, action: 'behind', reason: l10n.t('Gone from the server: pull to remove its file') };
   }
   const liveVersion = versionOf(live);
   const serverMoved = liveVersion !== pulled.version;
@@ -198,19 +199,19 @@ function updateEntry(bases: Bases, f: LocalFile, pulled: ManifestObject, live: B
   const kind = kindOf(pulled.kind);
   const liveForm = fileForm(kind, live);
   const withLive = { ...entry, live: { version: liveVersion } };
-  if (!localChanged) return { ...withLive, action: 'behind', reason: `Changed on the server (v${pulled.version} → v${liveVersion}): pull to get it`, serverChanges: fieldChanges(baseObject(bases, pulled, kind), liveForm) };
+  if (!localChanged) return { ...withLive, action: 'behind', reason: l10n.t('Changed on the server (v{0} → v{1}): pull to get it', pulled.version ?? '?', liveVersion ?? '?'), serverChanges: fieldChanges(baseObject(bases, pulled, kind), liveForm) };
   const local = f.object!; // changed, so it was parsed
   if (serverMoved) {
     const base = baseObject(bases, pulled, kind);
     return {
-      ...withLive, action: 'stale', reason: `Changed here and on the server since the pull (v${pulled.version} → v${liveVersion}): merge or pull again`,
+      ...withLive, action: 'stale', reason: l10n.t('Changed here and on the server since the pull (v{0} → v{1}): merge or pull again', pulled.version ?? '?', liveVersion ?? '?'),
       changes: base ? fieldChanges(base, local) : fieldChanges(liveForm, local), serverChanges: base ? fieldChanges(base, liveForm) : undefined,
     };
   }
   const changes = fieldChanges(liveForm, local);
   const problem = serverOwnedProblem(local)
     ?? (local.$type !== live.$type ? `$type cannot change (the server has ${JSON.stringify(live.$type)}): undo that edit` : undefined)
-    ?? (supports(kind, 'update') ? undefined : `The service cannot update ${kind.pluralLabel.toLowerCase()}`)
+    ?? (supports(kind, 'update') ? undefined : l10n.t('The service cannot update {0}.', l10n.t(kind.pluralLabel).toLowerCase()))
     ?? schemaProblem(kind, bodyToSend(kind, live, liveForm, local));
   return problem ? { ...withLive, action: 'invalid', reason: problem, changes } : { ...withLive, action: 'update', changes };
 }
@@ -224,12 +225,14 @@ function baseObject(bases: Bases, pulled: ManifestObject, kind: Kind): BaseInfo 
 function serverOwnedProblem(local: BaseInfo): string | undefined {
   const owned = Object.keys(local).filter(isServerOwned);
   if (!owned.length) return undefined;
-  const notes = owned.includes('Notes') ? ' (add a note with Add Note… on the object)' : '';
-  return `${owned.join(', ')} ${owned.length > 1 ? 'are' : 'is'} the server's to set: remove ${owned.length > 1 ? 'them' : 'it'} from the file${notes}`;
+  const problem = owned.length > 1
+    ? l10n.t('{0} are the server\'s to set: remove them from the file', owned.join(', '))
+    : l10n.t('{0} is the server\'s to set: remove it from the file', owned[0]);
+  return owned.includes('Notes') ? l10n.t('{0} (add a note with Add Note… on the object)', problem) : problem;
 }
 
 function typeProblem(kind: Kind, local: BaseInfo): string | undefined {
-  return typeNameOf(local.$type) === kind.typeName ? undefined : `$type must name ${kind.typeName} in the ${kind.collection} folder`;
+  return typeNameOf(local.$type) === kind.typeName ? undefined : l10n.t('$type must name {0} in the {1} folder', kind.typeName, kind.collection);
 }
 
 function schemaProblem(kind: Kind, body: BaseInfo): string | undefined {

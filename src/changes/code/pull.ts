@@ -15,6 +15,7 @@ import { kind as kindOf, supports } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { Bases } from './bases';
 import { canonicalText, fileForm, hashOf, objectFileName, slug } from './fileForm';
+import { l10n } from '../../l10n';
 import {
   checkBinding, ConnectionBinding, ensureCache, journalSync, JournalStep, Manifest, ManifestObject, PullScope, readManifest, writeManifest,
 } from './manifest';
@@ -50,7 +51,7 @@ export interface PullReport extends PullProgress {
 /** The connection as a pulled folder records it: label and URL, with the instance read from the service. */
 export async function bindingOf(client: OmsClient, label: string, url: string): Promise<ConnectionBinding> {
   const instance = await client.instance();
-  if (!instance.Key) throw new Error('The service did not return its instance key');
+  if (!instance.Key) throw new Error(l10n.t('The service did not return its instance key'));
   return { label, url, instanceKey: instance.Key };
 }
 
@@ -58,7 +59,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   const existing = await readManifest(root);
   if (existing) checkBinding(existing, connection);
   const scope = options.scope ?? existing?.scope;
-  if (!scope) throw new Error('Nothing was pulled into this folder yet: choose what to pull');
+  if (!scope) throw new Error(l10n.t('Nothing was pulled into this folder yet: choose what to pull'));
   const bases = new Bases(root);
   const freshCache = !bases.exists();
   await ensureCache(root);
