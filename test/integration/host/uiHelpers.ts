@@ -115,14 +115,17 @@ export const activeTab = (page: Page) => page.locator('.tabs-container .tab.acti
 
 /** F1, wait for the palette (never type into an editor), the command's title, Enter. */
 export async function palette(page: Page, title: string): Promise<void> {
+  const opened = () => input(page).waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false);
+  let open = false;
   for (const keys of ['F1', 'Control+Shift+P', 'F1']) {
     await page.keyboard.press(keys);
-    try {
-      await input(page).waitFor({ state: 'visible', timeout: 3_000 });
-      break;
-    } catch {
-      await page.keyboard.press('Escape');
-    }
+    if ((open = await opened())) break;
+    await page.keyboard.press('Escape');
+  }
+  // Keys a webview holds (a walkthrough's picture) never reach the workbench: the search box at the top, by mouse.
+  if (!open) {
+    await page.locator('.command-center .command-center-center').first().click({ timeout: 5_000 });
+    if (!(await opened())) throw new Error(`the command palette did not open for "${title}"`);
   }
   await input(page).fill(`>${title}`);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 5_000 });
