@@ -15,6 +15,7 @@ import * as vscode from 'vscode';
 import type { TestApi } from '../../src/testApi';
 import type { ObjectNode } from '../../src/tree/nodes/objectNode';
 import { makeCertificates } from '../unit/sandbox/certificates';
+import { acceptTunnels } from '../unit/api/tunnel';
 import { asShown, childrenOf, closeAllEditors, folderWith, label, nodeAt, sandboxUrl, services, setText, waitFor } from './helpers';
 
 let s: TestApi;
@@ -40,16 +41,7 @@ async function forwardingProxy(target: URL, credentials?: string): Promise<{ url
   // A tunnel's plain HTTP is read by a server of the proxy's own, so each request in it is counted too.
   const inner = http.createServer(forward);
   const proxy = http.createServer(forward);
-  proxy.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
-    tunnels.push(req.url!);
-    if (credentials && req.headers['proxy-authorization'] !== `Basic ${Buffer.from(credentials).toString('base64')}`) {
-      socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="company"\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length) socket.unshift(head);
-    inner.emit('connection', socket);
-  });
+  acceptTunnels(proxy, inner, credentials && `Basic ${Buffer.from(credentials).toString('base64')}`, (req) => tunnels.push(req.url!));
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`,

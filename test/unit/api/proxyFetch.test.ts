@@ -12,6 +12,7 @@ import { createHttp } from '../../../src/api/http';
 import { bypassesProxy, proxyFetchFor, ProxySettings } from '../../../src/api/proxyFetch';
 import { startSandbox, Sandbox } from '../../../src/sandbox/server';
 import { makeCertificates, TestCertificates } from '../sandbox/certificates';
+import { acceptTunnels } from './tunnel';
 
 const authorization = 'Basic c3RhZmY6cHJveHktcGFzcy00Mg=='; // staff:proxy-pass-42
 
@@ -37,16 +38,7 @@ async function proxyTo(sandbox: URL, tls?: TestCertificates): Promise<Proxy> {
     req.pipe(out);
   });
   const proxy = tls ? https.createServer({ cert: tls.cert, key: tls.key }) : http.createServer();
-  proxy.on('connect', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
-    tunnels.push({ to: req.url!, authorization: req.headers['proxy-authorization'] });
-    if (req.headers['proxy-authorization'] !== authorization) {
-      socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="company"\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length) socket.unshift(head);
-    inner.emit('connection', socket);
-  });
+  acceptTunnels(proxy, inner, authorization, (req) => tunnels.push({ to: req.url!, authorization: req.headers['proxy-authorization'] }));
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const port = (proxy.address() as net.AddressInfo).port;
   return {
