@@ -32,7 +32,7 @@ export function documentProblems(original: BaseInfo, text: string, schema?: stri
   for (const e of schema ? validate(schema, edited) : []) {
     // A property missing from an object: marked at the object's opening brace, not over all of it.
     const place = at(e.pointer);
-    found.push({ pointer: e.pointer, message: e.message, ...(e.message.startsWith('must have required property') ? { offset: place.offset, length: 1 } : place) });
+    found.push({ pointer: e.pointer, message: e.message, ...(e.keyword === 'required' ? { offset: place.offset, length: 1 } : place) });
   }
   return found;
 }

@@ -9,11 +9,15 @@
  * Plain TypeScript: no `vscode` import, so the sandbox and tests can use it.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { l10n } from '../l10n';
 
 export interface SchemaError {
   /** JSON pointer of the offending value ("" for the root). */
   pointer: string;
+  /** In the user's language (src/l10n.ts). */
   message: string;
+  /** The rule that failed (ajv's keyword, e.g. `required`). */
+  keyword: string;
 }
 
 /** A file name under `schemas/`, e.g. `engageSite.schema.json` (the `.json` may be left off). */
@@ -58,15 +62,15 @@ function validatorFor(schema: SchemaFile, allErrors: boolean): ValidateFunction 
 export function validate(schema: SchemaFile, value: unknown, firstOnly = false): SchemaError[] {
   const fn = validatorFor(schema, !firstOnly);
   if (fn(value)) return [];
-  const errors = readable(fn.errors ?? [], value);
+  const errors = describeErrors(fn.errors ?? [], value);
   // Collapsing never empties a failing result; this guards against a future schema doing so.
-  return errors.length ? errors : [{ pointer: '', message: 'is not valid' }];
+  return errors.length ? errors : [{ pointer: '', message: l10n.t('is not valid'), keyword: 'false' }];
 }
 
 /** One line per error, e.g. `/Tags/0: must be string`; at most `max` lines plus a count of the rest. */
-export function formatErrors(errors: SchemaError[], max = 10): string {
-  const lines = errors.slice(0, Math.max(0, max)).map((e) => `${e.pointer || '(root)'}: ${e.message}`);
-  if (errors.length > max) lines.push(`... and ${errors.length - max} more`);
+export function formatErrors(errors: ReadonlyArray<Pick<SchemaError, 'pointer' | 'message'>>, max = 10): string {
+  const lines = errors.slice(0, Math.max(0, max)).map((e) => `${e.pointer || l10n.t('(root)')}: ${e.message}`);
+  if (errors.length > max) lines.push(l10n.t('... and {0} more', errors.length - max));
   return lines.join('\n');
 }
 
@@ -86,7 +90,11 @@ function depth(pointer: string): number {
   return pointer === '' ? 0 : pointer.split('/').length - 1;
 }
 
-function readable(raw: readonly ErrorObject[], value: unknown): SchemaError[] {
+/**
+ * ajv's errors of `value` as the list `validate` returns.
+ * @internal Exported for its unit test (ajv errors of keywords our schemas do not use yet).
+ */
+export function describeErrors(raw: readonly ErrorObject[], value: unknown): SchemaError[] {
   let errors = collapseAlternatives(raw as AjvError[]).filter((e) => e.keyword !== 'if');
 
   // A wrong type makes value checks at the same spot (enum, pattern...) noise.
@@ -96,7 +104,7 @@ function readable(raw: readonly ErrorObject[], value: unknown): SchemaError[] {
   const seen = new Set<string>();
   const out: SchemaError[] = [];
   for (const e of errors) {
-    const item = { pointer: e.instancePath, message: messageOf(e) };
+    const item = { pointer: e.instancePath, message: messageOf(e), keyword: e.keyword };
     const id = `${item.pointer}\u0000${item.message}`;
     if (seen.has(id)) continue;
     seen.add(id);
@@ -169,56 +177,88 @@ function collapseAlternatives(raw: AjvError[]): AjvError[] {
   return errors;
 }
 
+/**
+ * Words a schema holds for people (`errorMessage`, `patternErrorMessage`, `enumDescriptions`), in the
+ * user's language: `npm run l10n` puts them in the bundle beside the code's strings.
+ */
+const schemaWords = (text: string) => l10n.t(text);
+
 function describeEnum(values: unknown[], descriptions: unknown): string {
   const descs = Array.isArray(descriptions) ? descriptions : [];
   return values
-    .map((v, k) => (typeof descs[k] === 'string' ? `${JSON.stringify(v)} (${descs[k]})` : JSON.stringify(v)))
+    .map((v, k) => (typeof descs[k] === 'string' ? l10n.t('{0} ({1})', JSON.stringify(v), schemaWords(descs[k])) : JSON.stringify(v)))
     .join(', ');
 }
 
+/** JSON's type names as the messages say them. */
+const typeNames: Record<string, () => string> = {
+  string: () => l10n.t('string'),
+  integer: () => l10n.t('integer'),
+  number: () => l10n.t('number'),
+  boolean: () => l10n.t('boolean'),
+  object: () => l10n.t('object'),
+  array: () => l10n.t('array'),
+  null: () => l10n.t('null'),
+};
+
 function joinTypes(types: string[]): string {
-  return types.length <= 1 ? types.join('') : `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`;
+  const names = types.map((t) => typeNames[t]?.() ?? t);
+  return names.length <= 1 ? names.join('') : l10n.t('{0} or {1}', names.slice(0, -1).join(', '), names[names.length - 1]);
 }
 
+/** `(has 9)` after a count rule, when the value is at hand. */
+function withCount(message: string, data: unknown): string {
+  return Array.isArray(data) ? l10n.t('{0} (has {1})', message, data.length) : message;
+}
+
+/** Each keyword our schemas can fail on (and the common others) in the user's words; ajv's own English only for one we do not know. */
 function messageOf(e: AjvError): string {
   const schema = e.parentSchema ?? {};
   const params = e.params as Record<string, unknown>;
+  const limit = String(params.limit);
   switch (e.keyword) {
     case 'errorMessage':
-      return e.message ?? 'is not valid';
+      return e.message ? schemaWords(e.message) : l10n.t('is not valid');
     case 'pattern':
-      if (typeof schema.patternErrorMessage === 'string') return schema.patternErrorMessage;
-      if (typeof schema.errorMessage === 'string') return schema.errorMessage;
-      return `must match the pattern ${String(params.pattern)}`;
+      if (typeof schema.patternErrorMessage === 'string') return schemaWords(schema.patternErrorMessage);
+      if (typeof schema.errorMessage === 'string') return schemaWords(schema.errorMessage);
+      return l10n.t('must match the pattern {0}', String(params.pattern));
     case 'type': {
       const types = String(params.type).split(',');
-      if (Array.isArray(schema.enum)) {
-        return `must be ${joinTypes(types)}, one of ${describeEnum(schema.enum, schema.enumDescriptions)}`;
-      }
-      return `must be ${joinTypes(types)}`;
+      if (Array.isArray(schema.enum)) return l10n.t('must be {0}, one of {1}', joinTypes(types), describeEnum(schema.enum, schema.enumDescriptions));
+      return l10n.t('must be {0}', joinTypes(types));
     }
     case 'enum':
-      return `must be one of ${describeEnum(params.allowedValues as unknown[], schema.enumDescriptions)}`;
+      return l10n.t('must be one of {0}', describeEnum(params.allowedValues as unknown[], schema.enumDescriptions));
     case 'const':
-      return `must be ${JSON.stringify(params.allowedValue)}`;
+      return l10n.t('must be {0}', JSON.stringify(params.allowedValue));
     case 'required':
-      return `must have required property '${String(params.missingProperty)}'`;
+      return l10n.t("must have required property '{0}'", String(params.missingProperty));
+    case 'additionalProperties':
+      return l10n.t("must not have property '{0}'", String(params.additionalProperty));
     case 'minItems':
-    case 'maxItems': {
-      const n = Array.isArray(e.data) ? e.data.length : undefined;
-      const has = n === undefined ? '' : ` (has ${n})`;
-      if (schema.minItems !== undefined && schema.minItems === schema.maxItems) {
-        return `must have exactly ${String(schema.minItems)} items${has}`;
-      }
-      return e.keyword === 'minItems'
-        ? `must have at least ${String(params.limit)} items${has}`
-        : `must have at most ${String(params.limit)} items${has}`;
-    }
+    case 'maxItems':
+      if (schema.minItems !== undefined && schema.minItems === schema.maxItems) return withCount(l10n.t('must have exactly {0} items', String(schema.minItems)), e.data);
+      return withCount(e.keyword === 'minItems' ? l10n.t('must have at least {0} items', limit) : l10n.t('must have at most {0} items', limit), e.data);
+    case 'uniqueItems':
+      return l10n.t('must not hold the same item twice (items {0} and {1})', String(params.j), String(params.i));
     case 'minLength':
-      return params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters long`;
+      return params.limit === 1 ? l10n.t('must not be empty') : l10n.t('must be at least {0} characters long', limit);
     case 'maxLength':
-      return `must be at most ${String(params.limit)} characters long`;
+      return l10n.t('must be at most {0} characters long', limit);
+    case 'minimum':
+      return l10n.t('must be {0} or more', limit);
+    case 'maximum':
+      return l10n.t('must be {0} or less', limit);
+    case 'exclusiveMinimum':
+      return l10n.t('must be more than {0}', limit);
+    case 'exclusiveMaximum':
+      return l10n.t('must be less than {0}', limit);
+    case 'multipleOf':
+      return l10n.t('must be a multiple of {0}', String(params.multipleOf));
+    case 'format':
+      return params.format === 'email' ? l10n.t('must be an email address') : l10n.t('must be in the {0} format', String(params.format));
     default:
-      return e.message ?? `is not valid (${e.keyword})`;
+      return e.message ?? l10n.t('is not valid ({0})', e.keyword);
   }
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { validate, formatErrors, SchemaError } from '../../../src/validation/validator';
+import { validate as validateRules, formatErrors, SchemaError } from '../../../src/validation/validator';
 import { fixture } from './helpers';
 
 const scanner = 'inputScanner.schema.json';
@@ -9,7 +9,10 @@ const person = 'person.schema.json';
 const push = 'pushNotificationRequest.schema.json';
 const site = 'engageSite.schema.json';
 
-function at(errors: SchemaError[], pointer: string): string[] {
+/** The errors as a person reads them: where and what (the keywords are the next file's). */
+const validate = (schema: string, value: unknown) => validateRules(schema, value).map(({ pointer, message }) => ({ pointer, message }));
+
+function at(errors: Array<Pick<SchemaError, 'pointer' | 'message'>>, pointer: string): string[] {
   return errors.filter((e) => e.pointer === pointer).map((e) => e.message);
 }
 
@@ -266,7 +269,7 @@ test('errors are deduplicated and the most specific come first', () => {
 });
 
 test('formatErrors: one line per error, "(root)" for the root, capped with a count', () => {
-  const errors: SchemaError[] = [
+  const errors: Array<Pick<SchemaError, 'pointer' | 'message'>> = [
     { pointer: '/Tags/0', message: 'must be string' },
     { pointer: '', message: "must have required property '$type'" },
     { pointer: '/Key', message: 'must be string or null' },
