@@ -113,9 +113,16 @@ export const input = (page: Page) => page.locator('.quick-input-widget input').f
 
 export const activeTab = (page: Page) => page.locator('.tabs-container .tab.active').first();
 
-/** F1, wait for the palette (never type into an editor), the command's title, Enter. */
+/** Whether the focused element of the page (not of a webview frame in it) matches `selector`. */
+export const hasFocus = (page: Page, selector: string) => page.evaluate<boolean>(`!!document.activeElement?.matches(${JSON.stringify(selector)})`);
+
+/**
+ * F1, wait for the palette's box to hold the focus (never type into an editor; a quick input that
+ * loses the focus closes), the command's title, Enter while the box still holds it.
+ */
 export async function palette(page: Page, title: string): Promise<void> {
-  const opened = () => input(page).waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false);
+  const box = '.quick-input-widget input';
+  const opened = () => until('the palette', () => hasFocus(page, box), 3_000).then(() => true, () => false);
   let open = false;
   for (const keys of ['F1', 'Control+Shift+P', 'F1']) {
     await page.keyboard.press(keys);
@@ -127,8 +134,9 @@ export async function palette(page: Page, title: string): Promise<void> {
     await page.locator('.command-center .command-center-center').first().click({ timeout: 5_000 });
     if (!(await opened())) throw new Error(`the command palette did not open for "${title}"`);
   }
-  await input(page).fill(`>${title}`);
+  await input(page).fill(`>${title}`, { timeout: 5_000 });
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 5_000 });
+  if (!(await hasFocus(page, box))) throw new Error(`the command palette lost the focus before "${title}" was chosen`);
   await page.keyboard.press('Enter');
 }
 
@@ -177,8 +185,8 @@ export async function goToObject(page: Page, name: string): Promise<void> {
 export async function query(page: Page, text: string): Promise<void> {
   await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 10_000 });
   await page.keyboard.press('Control+Alt+O');
-  await goToObjectInput(page).waitFor({ timeout: 10_000 });
-  await goToObjectInput(page).pressSequentially(text);
+  await until('the focus in the Go to Object box', () => hasFocus(page, '.quick-input-widget input[placeholder^="Part of an object"]'));
+  await goToObjectInput(page).pressSequentially(text, { timeout: 5_000 });
   await until(`"${text}" in the Go to Object box`, async () => (await goToObjectInput(page).inputValue()) === text, 5_000);
 }
 
