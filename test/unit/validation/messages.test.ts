@@ -79,7 +79,7 @@ test('each keyword gives its message with the field and the value, in English by
 
 test('in another language (the pseudo bundle from l10n/bundle.l10n.json) each keyword\'s words are translated, the field and the value kept', (t) => {
   const english = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
-  useBundle(getL10nPseudoLocalized(english));
+  useBundle(getL10nPseudoLocalized(english) as Record<string, string>);
   t.after(() => useBundle(undefined));
   for (const c of cases) {
     const [error] = c.errors();
