@@ -98,7 +98,7 @@ function describeWithLines(text: string, errors: SchemaError[]): string[] {
   return errors.map((e) => {
     const at = locateNearest(text, e.pointer);
     const line = at ? text.slice(0, at.offset).split('\n').length : undefined;
-    return `${e.pointer || '(root)'}${line ? ` ${vscode.l10n.t('(line {0})', line)}` : ''}: ${e.message}`;
+    return `${e.pointer || vscode.l10n.t('(root)')}${line ? ` ${vscode.l10n.t('(line {0})', line)}` : ''}: ${e.message}`;
   });
 }
 
