@@ -508,6 +508,7 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   await refused.waitFor({ timeout: 10_000 }).catch(async () => palette(page, 'Notifications: Show Notifications'));
   await refused.waitFor({ timeout: 10_000 });
   check('save refusal', await refused.locator('.notification-list-item-message').innerText());
+  check('save refusal\'s button', (await refused.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts()).join(' | '));
   await page.screenshot({ path: `${diag}/pseudo-localized-refusal.png` });
   await page.keyboard.press('Escape');
   await revertActive(page);
