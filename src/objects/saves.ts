@@ -279,7 +279,7 @@ async function replaceText(uri: vscode.Uri, text: string): Promise<void> {
 
 // What the user reads about a save, each message written once: saved, unchanged, merged, a conflict,
 // a refusal (with the action that helps). Every save surface (editor, priorities table, quick edit,
-// Restore, runs) words its outcome through these.
+// Restore) words its outcome through these.
 
 type NotSaved = Exclude<SaveOutcome, { status: 'saved' | 'unchanged' }>;
 
