@@ -174,10 +174,11 @@ async function pictureBackground(page: Page): Promise<string> {
  * Once: after Close All Editors and Developer: Reload Window it does not open again (Help: Welcome still
  * lists it, its progress kept).
  *
- * Keys go where the focus is, and in this window the focus moves by itself: the Welcome page and the
- * walkthrough focus their selected step 250 ms after it is selected, the Chat view its input as it
- * loads. A quick input that loses the focus closes. So each key waits for the element that must
- * have it (see `focused`), and what moved the focus is written to walkthrough-focus.log on a failure.
+ * Keys go where the focus is, and in this window the focus moves by itself: the walkthrough focuses a
+ * step 250 ms after it is selected, the Chat view its input as it loads, the extension its Objects
+ * view once it has connected to the sandbox the window is handed and when Try the Local Sandbox ends.
+ * A quick input that loses the focus closes. So each key waits for the element that must have it
+ * (see `focused`), and what moved the focus is written to walkthrough-focus.log on a failure.
  */
 async function walkthroughOnInstall(page: Page, env: Env, diag: string): Promise<void> {
   const context = await page.context().browser()!.newContext({ viewport: { width: 1440, height: 900 } });
@@ -230,145 +231,145 @@ async function focused(page: Page, selector: string, what: string, ms = 10_000):
 }
 
 async function walkthroughSteps(fresh: Page, env: Env, diag: string): Promise<void> {
-    // A server of its own with nothing installed (the runner starts it): a first start.
-    const url = new URL(env.OMS_FRESH_WINDOW);
-    await fresh.goto(url.toString());
-    const failed = (what: string) => (e: Error) => {
-      // Playwright says which element took a click meant for another.
-      const intercepted = e.message.split('\n').find((l) => l.includes('intercepts pointer events'))?.trim();
-      throw new Error(`${what} (walkthrough-failed.png, walkthrough-focus.log): ${e.message.split('\n')[0]}${intercepted ? ` (${intercepted})` : ''}`);
-    };
-    await fresh.locator('.monaco-workbench').waitFor({ timeout: 60_000 }).catch(failed(`the fresh window (${url.toString()}) showed no workbench`));
-    // As after a first start: the Welcome page VS Code opens closed, the Chat view beside it too (its
-    // input takes the focus when it has loaded), the Explorer in front.
-    const welcome = fresh.locator('.gettingStartedContainer').first();
-    await welcome.waitFor({ timeout: 30_000 }).catch(failed('the Welcome page of a first start'));
-    await closeAllEditors(fresh).catch(failed('the Welcome page closed before the install'));
-    if (await fresh.locator('.part.auxiliarybar').isVisible()) await fresh.keyboard.press('Control+Alt+B');
-    await fresh.locator('.part.auxiliarybar').waitFor({ state: 'hidden', timeout: 5_000 }).catch(failed('the secondary side bar hidden'));
-    await fresh.keyboard.press('Control+Shift+E');
-    await focused(fresh, '.part.sidebar *', 'the Explorer').catch(failed('the Explorer'));
-    await mark(fresh, 'install');
-    await palette(fresh, 'Extensions: Install from VSIX...').catch(failed('Install from VSIX in the palette'));
-    const box = input(fresh);
-    await focused(fresh, '.quick-input-widget input', 'the file dialog').catch(failed('the file dialog'));
-    // The dialog puts its start folder in the box once it has read it (typing before that is lost);
-    // a path typed, it lists that folder and may write the box again as it does: the path is typed
-    // (again) until the box holds it with the .vsix listed, then Enter.
-    await until('the file dialog\'s start folder', async () => (await box.inputValue()).startsWith('/'), 10_000).catch(failed('the file dialog\'s start folder'));
-    const vsixRow = fresh.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(vsixPath()) }).first();
-    await until('the .vsix in the file dialog', async () => {
-      if ((await box.inputValue()) !== vsixPath()) await box.fill(vsixPath(), { timeout: 5_000 });
-      return (await box.inputValue()) === vsixPath() && (await vsixRow.isVisible());
-    }, 15_000).catch(failed('the path in the file dialog'));
-    await focused(fresh, '.quick-input-widget input', 'the file dialog, before Enter').catch(failed('the file dialog'));
-    await fresh.keyboard.press('Enter');
-    await fresh.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(async (e: Error) => {
-      const said = await fresh.locator('.quick-input-widget .quick-input-message').first().innerText().catch(() => '');
-      return failed(`the file dialog took ${vsixPath()} (it says "${said}"; it holds "${await box.inputValue().catch(() => '')}")`)(e);
+  // A server of its own with nothing installed (the runner starts it): a first start.
+  const url = new URL(env.OMS_FRESH_WINDOW);
+  await fresh.goto(url.toString());
+  const failed = (what: string) => (e: Error) => {
+    // Playwright says which element took a click meant for another.
+    const intercepted = e.message.split('\n').find((l) => l.includes('intercepts pointer events'))?.trim();
+    throw new Error(`${what} (walkthrough-failed.png, walkthrough-focus.log): ${e.message.split('\n')[0]}${intercepted ? ` (${intercepted})` : ''}`);
+  };
+  await fresh.locator('.monaco-workbench').waitFor({ timeout: 60_000 }).catch(failed(`the fresh window (${url.origin}) showed no workbench`));
+  // As after a first start: the Welcome page VS Code opens closed, the Chat view beside it too (its
+  // input takes the focus when it has loaded), the Explorer in front.
+  const welcome = fresh.locator('.gettingStartedContainer').first();
+  await welcome.waitFor({ timeout: 30_000 }).catch(failed('the Welcome page of a first start'));
+  await closeAllEditors(fresh).catch(failed('the Welcome page closed before the install'));
+  if (await fresh.locator('.part.auxiliarybar').isVisible()) await fresh.keyboard.press('Control+Alt+B');
+  await fresh.locator('.part.auxiliarybar').waitFor({ state: 'hidden', timeout: 5_000 }).catch(failed('the secondary side bar hidden'));
+  await fresh.keyboard.press('Control+Shift+E');
+  await focused(fresh, '.part.sidebar *', 'the Explorer').catch(failed('the Explorer'));
+  await mark(fresh, 'install');
+  await palette(fresh, 'Extensions: Install from VSIX...').catch(failed('Install from VSIX in the palette'));
+  const box = input(fresh);
+  await focused(fresh, '.quick-input-widget input', 'the file dialog').catch(failed('the file dialog'));
+  // The dialog puts its start folder in the box once it has read it (typing before that is lost);
+  // a path typed, it lists that folder and may write the box again as it does: the path is typed
+  // (again) until the box holds it with the .vsix listed, then Enter.
+  await until('the file dialog\'s start folder', async () => (await box.inputValue()).startsWith('/'), 10_000).catch(failed('the file dialog\'s start folder'));
+  const vsixRow = fresh.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(vsixPath()) }).first();
+  await until('the .vsix in the file dialog', async () => {
+    if ((await box.inputValue()) !== vsixPath()) await box.fill(vsixPath(), { timeout: 5_000 });
+    return (await box.inputValue()) === vsixPath() && (await vsixRow.isVisible());
+  }, 15_000).catch(failed('the path in the file dialog'));
+  await focused(fresh, '.quick-input-widget input', 'the file dialog, before Enter').catch(failed('the file dialog'));
+  await fresh.keyboard.press('Enter');
+  await fresh.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(async (e: Error) => {
+    const said = await fresh.locator('.quick-input-widget .quick-input-message').first().innerText().catch(() => '');
+    return failed(`the file dialog took ${vsixPath()} (it says "${said}"; it holds "${await box.inputValue().catch(() => '')}")`)(e);
+  });
+  await mark(fresh, 'installed');
+  const step = (id: string) => fresh.locator(`[data-done-step-id="oms-team.oms-explorer#getStarted#${id}"]`).first();
+  const ours = fresh.locator('[data-done-step-id^="oms-team.oms-explorer#getStarted#"]');
+  // VS Code opens it by itself (the editor area was empty before the install).
+  await step('goToObject').waitFor({ timeout: 60_000 }).catch(failed(`the walkthrough after installing ${path.basename(vsixPath())}`));
+  await fresh.screenshot({ path: `${diag}/walkthrough-opened.png` });
+  if ((await step('goToObject').getAttribute('aria-checked')) !== 'false') throw new Error('Go to Object was ticked before it was done');
+  // The window was handed the test's sandbox (as `npm start` does): once connected, the extension
+  // shows its Objects view, which takes the focus. Keys wait for that.
+  await fresh.locator('.part.sidebar .monaco-list[aria-label="Objects"] .monaco-list-row').first().waitFor({ timeout: 30_000 })
+    .catch(failed('the Objects view with the sandbox the window was handed'));
+  // Room for the picture beside the steps (VS Code leaves it out of a narrow page): the side bar
+  // hidden (Ctrl+B); the Go to Object step selected (it takes the focus), its picture shown.
+  if (await fresh.locator('.part.sidebar').isVisible()) await fresh.keyboard.press('Control+B');
+  await fresh.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 5_000 }).catch(failed('the side bar hidden'));
+  // A step clicked: selected, and focused by the walkthrough's timer (until then a key may go to a
+  // quick input that this focus then closes).
+  const selectStep = async (id: string) => {
+    await mark(fresh, `select ${id}`);
+    const calls = await fresh.evaluate<number>('window.__omsStepFocus.length');
+    await fresh.locator('.getting-started-step', { has: step(id) }).first().click();
+    await until(`the ${id} step focused by the walkthrough`, () => fresh.evaluate<boolean>(`window.__omsStepFocus.slice(${calls}).some((s) => s.endsWith('#${id}'))`))
+      .catch(failed(`the ${id} step selected`));
+  };
+  await selectStep('goToObject');
+  const before = fs.readFileSync(settingsFile(fresh, 'fresh'), 'utf8');
+  let themeFailed = false;
+  try {
+    const light = await pictureBackground(fresh);
+    await fresh.screenshot({ path: `${diag}/walkthrough.png` });
+    await mark(fresh, 'dark theme');
+    await userSettings(fresh, JSON.stringify({ ...JSON.parse(before), 'workbench.colorTheme': 'Default Dark Modern' }, null, 2), 'fresh');
+    await fresh.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 10_000 });
+    await until('the picture in the dark theme', async () => {
+      const fill = await pictureBackground(fresh);
+      return fill !== light ? fill : undefined;
+    }, 10_000)
+      .catch(failed(`the step's picture kept its background ${light} in the dark theme`));
+    await fresh.screenshot({ path: `${diag}/walkthrough-dark.png` });
+  } catch (e) {
+    themeFailed = true;
+    throw e;
+  } finally {
+    await mark(fresh, 'theme back');
+    // Its own failure only when it is the first.
+    await userSettings(fresh, before, 'fresh').catch((e: Error) => {
+      if (!themeFailed) throw e;
     });
-    await mark(fresh, 'installed');
-    const step = (id: string) => fresh.locator(`[data-done-step-id="oms-team.oms-explorer#getStarted#${id}"]`).first();
-    const ours = fresh.locator('[data-done-step-id^="oms-team.oms-explorer#getStarted#"]');
-    // VS Code opens it by itself (the editor area was empty before the install).
-    await step('goToObject').waitFor({ timeout: 60_000 }).catch(failed(`the walkthrough after installing ${path.basename(vsixPath())}`));
-    await fresh.screenshot({ path: `${diag}/walkthrough-opened.png` });
-    if ((await step('goToObject').getAttribute('aria-checked')) !== 'false') throw new Error('Go to Object was ticked before it was done');
-    // The window was handed the test's sandbox (as `npm start` does): once connected, the extension
-    // shows its Objects view, which takes the focus. Keys wait for that.
-    await fresh.locator('.part.sidebar .monaco-list[aria-label="Objects"] .monaco-list-row').first().waitFor({ timeout: 30_000 })
-      .catch(failed('the Objects view with the sandbox the window was handed'));
-    // Room for the picture beside the steps (VS Code leaves it out of a narrow page): the side bar
-    // hidden (Ctrl+B); the Go to Object step selected (it takes the focus), its picture shown.
-    if (await fresh.locator('.part.sidebar').isVisible()) await fresh.keyboard.press('Control+B');
-    await fresh.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: 5_000 }).catch(failed('the side bar hidden'));
-    // A step clicked: selected, and focused by the walkthrough's timer (until then a key may go to a
-    // quick input that this focus then closes).
-    const selectStep = async (id: string) => {
-      await mark(fresh, `select ${id}`);
-      const calls = await fresh.evaluate<number>('window.__omsStepFocus.length');
-      await fresh.locator('.getting-started-step', { has: step(id) }).first().click();
-      await until(`the ${id} step focused by the walkthrough`, () => fresh.evaluate<boolean>(`window.__omsStepFocus.slice(${calls}).some((s) => s.endsWith('#${id}'))`))
-        .catch(failed(`the ${id} step selected`));
-    };
-    await selectStep('goToObject');
-    const before = fs.readFileSync(settingsFile(fresh, 'fresh'), 'utf8');
-    let themeFailed = false;
-    try {
-      const light = await pictureBackground(fresh);
-      await fresh.screenshot({ path: `${diag}/walkthrough.png` });
-      await mark(fresh, 'dark theme');
-      await userSettings(fresh, JSON.stringify({ ...JSON.parse(before), 'workbench.colorTheme': 'Default Dark Modern' }, null, 2), 'fresh');
-      await fresh.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 10_000 });
-      await until('the picture in the dark theme', async () => {
-        const fill = await pictureBackground(fresh);
-        return fill !== light ? fill : undefined;
-      }, 10_000)
-        .catch(failed(`the step's picture kept its background ${light} in the dark theme`));
-      await fresh.screenshot({ path: `${diag}/walkthrough-dark.png` });
-    } catch (e) {
-      themeFailed = true;
-      throw e;
-    } finally {
-      await mark(fresh, 'theme back');
-      // Its own failure only when it is the first.
-      await userSettings(fresh, before, 'fresh').catch((e: Error) => {
-        if (!themeFailed) throw e;
-      });
+  }
+  const ticked = async (done: string[]) => {
+    for (const id of ['trySandbox', 'openScanner', 'editPriorities', 'goToObject', 'pullAsFiles']) {
+      const want = done.includes(id) ? 'true' : 'false';
+      await until(`the ${id} step ${done.includes(id) ? '' : 'not '}ticked`, async () => (await step(id).getAttribute('aria-checked')) === want, 10_000);
     }
-    const ticked = async (done: string[]) => {
-      for (const id of ['trySandbox', 'openScanner', 'editPriorities', 'goToObject', 'pullAsFiles']) {
-        const want = done.includes(id) ? 'true' : 'false';
-        await until(`the ${id} step ${done.includes(id) ? '' : 'not '}ticked`, async () => (await step(id).getAttribute('aria-checked')) === want, 10_000);
-      }
-    };
-    // Go to Object: Ctrl+Alt+O ticks it, and no other step.
-    await mark(fresh, 'Ctrl+Alt+O');
-    await fresh.keyboard.press('Control+Alt+O');
-    await focused(fresh, '.quick-input-widget input', 'the Go to Object box').catch(failed('Ctrl+Alt+O'));
-    await fresh.keyboard.press('Escape');
-    await ticked(['goToObject']).catch(failed('after Ctrl+Alt+O'));
-    await fresh.screenshot({ path: `${diag}/walkthrough-ticked.png` });
-    // Open an input scanner (of the connection the window was handed): one found with Go to Object.
-    const { floor1 } = await floors(env);
-    const [scanner] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
-    await mark(fresh, 'Go to Object');
-    await goToObject(fresh, scanner.CommonName).catch(failed(`Go to Object "${scanner.CommonName}"`));
-    await fresh.locator('.tabs-container .tab', { hasText: 'Welcome' }).first().click();
-    await ticked(['goToObject', 'openScanner']).catch(failed('after opening a scanner'));
-    // Try the local sandbox: the step's own button.
-    await selectStep('trySandbox');
-    await fresh.getByRole('button', { name: /Try the Local Sandbox/ }).first().click({ timeout: 10_000 }).catch(failed('the step\'s Try the Local Sandbox button'));
-    await ticked(['goToObject', 'openScanner', 'trySandbox']).catch(failed('after Try the Local Sandbox'));
-    // The step ticks as the command starts; it ends by showing the local sandbox in the Objects view
-    // (which takes the focus).
-    await fresh.locator('.part.sidebar .monaco-list[aria-label="Objects"] .monaco-list-row', { hasText: 'Local sandbox' }).first().waitFor({ timeout: 30_000 })
-      .catch(failed('the local sandbox in the Objects view'));
-    await focused(fresh, '.part.sidebar .monaco-list[aria-label="Objects"]', 'the Objects view').catch(failed('the Objects view focused by Try the Local Sandbox'));
-    await fresh.screenshot({ path: `${diag}/walkthrough-ticked-3.png` });
+  };
+  // Go to Object: Ctrl+Alt+O ticks it, and no other step.
+  await mark(fresh, 'Ctrl+Alt+O');
+  await fresh.keyboard.press('Control+Alt+O');
+  await focused(fresh, '.quick-input-widget input', 'the Go to Object box').catch(failed('Ctrl+Alt+O'));
+  await fresh.keyboard.press('Escape');
+  await ticked(['goToObject']).catch(failed('after Ctrl+Alt+O'));
+  await fresh.screenshot({ path: `${diag}/walkthrough-ticked.png` });
+  // Open an input scanner (of the connection the window was handed): one found with Go to Object.
+  const { floor1 } = await floors(env);
+  const [scanner] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
+  await mark(fresh, 'Go to Object');
+  await goToObject(fresh, scanner.CommonName).catch(failed(`Go to Object "${scanner.CommonName}"`));
+  await fresh.locator('.tabs-container .tab', { hasText: 'Welcome' }).first().click();
+  await ticked(['goToObject', 'openScanner']).catch(failed('after opening a scanner'));
+  // Try the local sandbox: the step's own button.
+  await selectStep('trySandbox');
+  await fresh.getByRole('button', { name: /Try the Local Sandbox/ }).first().click({ timeout: 10_000 }).catch(failed('the step\'s Try the Local Sandbox button'));
+  await ticked(['goToObject', 'openScanner', 'trySandbox']).catch(failed('after Try the Local Sandbox'));
+  // The step ticks as the command starts; it ends by showing the local sandbox in the Objects view
+  // (which takes the focus).
+  await fresh.locator('.part.sidebar .monaco-list[aria-label="Objects"] .monaco-list-row', { hasText: 'Local sandbox' }).first().waitFor({ timeout: 30_000 })
+    .catch(failed('the local sandbox in the Objects view'));
+  await focused(fresh, '.part.sidebar .monaco-list[aria-label="Objects"]', 'the Objects view').catch(failed('the Objects view focused by Try the Local Sandbox'));
+  await fresh.screenshot({ path: `${diag}/walkthrough-ticked-3.png` });
 
-    // Once: every editor closed, the window reloaded (Developer: Reload Window, which stores the
-    // window's state as it shuts down, as closing VS Code does).
-    await mark(fresh, 'close all, reload');
-    await closeAllEditors(fresh).catch(failed('Close All Editors'));
-    const reloaded = fresh.waitForEvent('load', { timeout: 30_000 });
-    await palette(fresh, 'Developer: Reload Window').catch(failed('Reload Window'));
-    await reloaded.catch(failed('the window reloaded'));
-    // VS Code decides whether to open a walkthrough as it registers the extensions' walkthroughs, before
-    // it activates them: once the extension has activated and shown the sandbox the window was handed
-    // (its Objects view), that decision is made.
-    await fresh.locator('.part.sidebar .monaco-list[aria-label="Objects"] .monaco-list-row').first().waitFor({ timeout: 60_000 })
-      .catch(failed('the Objects view after the reload'));
-    await fresh.screenshot({ path: `${diag}/walkthrough-after-reload.png` });
-    const tabs = (await fresh.locator('.tabs-container .tab').allInnerTexts()).map((t) => t.trim());
-    if (await ours.first().isVisible()) throw new Error(`the walkthrough opened again after the reload (tabs: ${tabs.join(', ')}; walkthrough-after-reload.png)`);
-    if (tabs.length) throw new Error(`editors came back after Close All Editors and the reload: ${tabs.join(', ')} (walkthrough-after-reload.png)`);
-    // Still there when asked for (Help: Welcome lists it), its progress kept.
-    await palette(fresh, 'Help: Welcome').catch(failed('Help: Welcome'));
-    const listed = fresh.locator('.gettingStartedContainer .getting-started-category', { hasText: 'Get Started with OMS' }).first();
-    await listed.click({ timeout: 15_000 }).catch(failed('the walkthrough in the Welcome page after the reload'));
-    await ticked(['goToObject', 'openScanner', 'trySandbox']).catch(failed('the walkthrough opened from the Welcome page after the reload'));
-    await fresh.screenshot({ path: `${diag}/walkthrough-after-reload-opened.png` });
+  // Once: every editor closed, the window reloaded (Developer: Reload Window, which stores the
+  // window's state as it shuts down, as closing VS Code does).
+  await mark(fresh, 'close all, reload');
+  await closeAllEditors(fresh).catch(failed('Close All Editors'));
+  const reloaded = fresh.waitForEvent('load', { timeout: 30_000 });
+  await palette(fresh, 'Developer: Reload Window').catch(failed('Reload Window'));
+  await reloaded.catch(failed('the window reloaded'));
+  // VS Code decides whether to open a walkthrough as it registers the extensions' walkthroughs, before
+  // it activates them: once the extension has activated and shown the sandbox the window was handed
+  // (its Objects view), that decision is made.
+  await fresh.locator('.part.sidebar .monaco-list[aria-label="Objects"] .monaco-list-row').first().waitFor({ timeout: 60_000 })
+    .catch(failed('the Objects view after the reload'));
+  await fresh.screenshot({ path: `${diag}/walkthrough-after-reload.png` });
+  const tabs = (await fresh.locator('.tabs-container .tab').allInnerTexts()).map((t) => t.trim());
+  if (await ours.first().isVisible()) throw new Error(`the walkthrough opened again after the reload (tabs: ${tabs.join(', ')}; walkthrough-after-reload.png)`);
+  if (tabs.length) throw new Error(`editors came back after Close All Editors and the reload: ${tabs.join(', ')} (walkthrough-after-reload.png)`);
+  // Still there when asked for (Help: Welcome lists it), its progress kept.
+  await palette(fresh, 'Help: Welcome').catch(failed('Help: Welcome'));
+  const listed = fresh.locator('.gettingStartedContainer .getting-started-category', { hasText: 'Get Started with OMS' }).first();
+  await listed.click({ timeout: 15_000 }).catch(failed('the walkthrough in the Welcome page after the reload'));
+  await ticked(['goToObject', 'openScanner', 'trySandbox']).catch(failed('the walkthrough opened from the Welcome page after the reload'));
+  await fresh.screenshot({ path: `${diag}/walkthrough-after-reload-opened.png` });
 }
 
 /** View: Close All Editors, then the tab strip empty. */
