@@ -26,7 +26,7 @@ export class Bases {
   private pending: string[] = [];
   /** Records and characters written by this instance: what `compact` estimates a record's size from. */
   private written = { records: 0, chars: 0 };
-  private readonly file: string;
+  readonly file: string;
 
   constructor(root: string) {
     this.file = path.join(root, '.oms', fileName);
@@ -57,15 +57,23 @@ export class Bases {
 
   /** Appends what was added, in one write: before the manifest step that names it. */
   flush(): void {
-    if (!this.pending.length) return;
-    const chunk = this.pending.join('');
+    const records = this.take();
+    if (records) appendFileSync(this.file, records.join(''));
+  }
+
+  /** What was added, for the caller to append to `file` (in this order, in one write) before the manifest step that names it. */
+  take(): string[] | undefined {
+    const records = this.pending;
+    if (!records.length) return undefined;
     if (!this.written.records) mkdirSync(path.dirname(this.file), { recursive: true });
-    appendFileSync(this.file, chunk);
-    this.written.records += this.pending.length;
-    this.written.chars += chunk.length;
-    // Not kept in memory: a pull's 10,000 texts would stay there until it ends.
-    for (const record of this.pending) this.texts?.set(record.slice(1, 1 + hashLength), '');
+    this.written.records += records.length;
+    for (const record of records) {
+      this.written.chars += record.length;
+      // Not kept in memory: a pull's 10,000 texts would stay there until it ends.
+      this.texts?.set(record.slice(1, 1 + hashLength), '');
+    }
     this.pending = [];
+    return records;
   }
 
   /**
@@ -75,7 +83,8 @@ export class Bases {
   compact(wanted: ReadonlySet<string>): void {
     this.flush();
     if (!this.written.records) return;
-    if (statSync(this.file).size < 2 * wanted.size * (this.written.chars / this.written.records) + 100_000) return;
+    const size = statSync(this.file, { throwIfNoEntry: false })?.size ?? 0; // none when a pull's first write failed
+    if (size < 2 * wanted.size * (this.written.chars / this.written.records) + 100_000) return;
     this.texts = undefined;
     const kept = [...this.all()].filter(([hash]) => wanted.has(hash));
     const temp = `${this.file}.${process.pid}.tmp`;
