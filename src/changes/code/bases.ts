@@ -23,6 +23,7 @@ const hashLength = 32;
 export class Bases {
   /** Hash → its text (read on first use: most plans need no base); '' for one written since, read again when asked for. */
   private texts?: Map<string, string>;
+  /** Records not written yet, each as two pieces (separator, hash and space; the text): the text is not copied into a new string. */
   private pending: string[] = [];
   /** Records and characters written by this instance: what `compact` estimates a record's size from. */
   private written = { records: 0, chars: 0 };
@@ -52,7 +53,7 @@ export class Bases {
   add(hash: string, text: string): void {
     if (text.includes(separator)) throw new Error('A merge base must be canonical JSON text');
     this.texts?.set(hash, text);
-    this.pending.push(`${separator}${hash} ${text}`);
+    this.pending.push(`${separator}${hash} `, text);
   }
 
   /** Appends what was added, in one write: before the manifest step that names it. */
@@ -61,19 +62,19 @@ export class Bases {
     if (records) appendFileSync(this.file, records.join(''));
   }
 
-  /** What was added, for the caller to append to `file` (in this order, in one write) before the manifest step that names it. */
+  /** What was added, for the caller to append to `file` (joined, in one write) before the manifest step that names it. */
   take(): string[] | undefined {
-    const records = this.pending;
-    if (!records.length) return undefined;
+    const pieces = this.pending;
+    if (!pieces.length) return undefined;
     if (!this.written.records) mkdirSync(path.dirname(this.file), { recursive: true });
-    this.written.records += records.length;
-    for (const record of records) {
-      this.written.chars += record.length;
+    for (let i = 0; i < pieces.length; i += 2) {
+      this.written.records++;
+      this.written.chars += pieces[i].length + pieces[i + 1].length;
       // Not kept in memory: a pull's 10,000 texts would stay there until it ends.
-      this.texts?.set(record.slice(1, 1 + hashLength), '');
+      this.texts?.set(pieces[i].slice(1, 1 + hashLength), '');
     }
     this.pending = [];
-    return records;
+    return pieces;
   }
 
   /**
