@@ -15,6 +15,7 @@ import { registerStatusCodeHints } from './fs/statusCodeHints';
 import { registerDocumentDiagnostics } from './fs/documentDiagnostics';
 import { followSavedDocuments } from './objects/followSavedDocument';
 import { ObjectSaves } from './objects/saves';
+import { askOnConflict, askPerField } from './objects/conflictQuestions';
 import { registerHistoryDocuments } from './fs/historyDocuments';
 import { SaveHistory } from './save/history';
 import { keepLogPrivate, log } from './log';
@@ -35,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   sandbox = new SandboxHost(context);
   const connections = new ConnectionManager(context, sandbox);
   const objectFiles = new ObjectFileSystem(connections);
-  const saves = new ObjectSaves(connections, objectFiles, new SaveHistory(context.globalStorageUri.fsPath));
+  const saves = new ObjectSaves(connections, objectFiles, new SaveHistory(context.globalStorageUri.fsPath), askOnConflict, askPerField);
   const tree = new ObjectTree(connections);
   const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
   tree.view = view;

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { createHash } from 'crypto';
 import type { Services } from './services';
-import { answerProductionWrites } from './connection/writeGate';
+import { answerProductionWrites } from './connection/productionQuestion';
 
 export interface TestApi {
   /** Settled once the connection handed over by the environment is in place. */

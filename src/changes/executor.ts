@@ -75,7 +75,7 @@ export interface RunOptions {
   maxAttempts?: number;
   /** Tries per object when told to wait (429/503: a refusal before any work, the service's own advice is to come back; default 20). */
   maxThrottled?: number;
-  /** The user's one confirmation of the whole run on a production connection (src/connection/writeGate.ts). */
+  /** The user's one confirmation of the whole run on a production connection (src/connection/connection.ts). */
   approval?: WriteApproval;
 }
 

@@ -23,7 +23,7 @@ export const applyPlanCommand: Command = {
     const ticked = shown.plan.entries.filter((e) => e.selected && sendable.has(e.action));
     if (!ticked.length) throw new Error(vscode.l10n.t('Nothing is ticked to send: tick entries under Create, Update or Delete'));
     const n = (a: string) => ticked.filter((e) => e.action === a).length;
-    const what = vscode.l10n.t('{0} creates, {1} updates, {2} deletes', n('create'), n('update'), n('delete'));
+    const what = vscode.l10n.t('{0} to create, {1} to update, {2} to delete', n('create'), n('update'), n('delete'));
     const target = `${connection.info.label} (${connection.info.baseUrl})`;
     const stopOnError = options?.stopOnError ?? (await askStopOnError(what, target));
     if (n('delete')) await confirmDeletes(n('delete'), target);

@@ -18,7 +18,7 @@ import * as vscode from 'vscode';
 import { rangeText, wholeNumberProblem, withRow } from '../model/priorities';
 import { statusCodeLabels, statusLabel } from '../model/statusCodes';
 import type { InputScannerInfo } from '../model/types';
-import { conflictText, mergedText, notSavedBecause, notSavedText, savedText } from '../objects/saveMessages';
+import { conflictText, mergedText, notSavedBecause, notSavedText, savedText } from '../objects/saves';
 import { ObjectTarget, objectTarget, targeted } from './commandTargets';
 import { MultiStepInput, Step } from '../ui/multiStepInput';
 import { notify, showLogAction } from '../ui/notify';

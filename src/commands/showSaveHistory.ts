@@ -12,7 +12,7 @@ import { historyUri } from '../fs/historyDocuments';
 import type { ObjectAddress } from '../fs/objectUri';
 import type { HistoryEntry } from '../save/history';
 import type { SaveOutcome } from '../save/outcome';
-import { reportNotSaved } from '../objects/saveMessages';
+import { reportNotSaved } from '../objects/saves';
 import { ObjectTarget, targeted, thisObject } from './commandTargets';
 import type { Services } from './services';
 

@@ -1,32 +1,63 @@
-/** A live connection: a client whose token is fetched, refreshed and bound to one origin. */
-import { createHttp, Http, RequestOptions, WriteApproval } from '../api/http';
+/**
+ * A live connection, and the one way its requests go out. Every request of
+ * the extension (a save, a run of many, a read of the tree) passes
+ * `requests` here, in this order:
+ *
+ * 1. A write to a production connection asks first (the question itself is
+ *    in productionQuestion.ts); Cancel sends nothing. An operation of many
+ *    writes asks once (`approveWrites`) and its requests carry the approval.
+ * 2. The sandbox connection starts its server.
+ * 3. The token stored for the connection's URL is read, renewed before it
+ *    expires, and renewed once after a 401 when a refresh token is held.
+ *    After that renewal a request is sent again only when the service cannot
+ *    have applied it: a read (or a call its caller marks idempotent), or a
+ *    write whose 401 said the token itself was refused (RFC 6750
+ *    `invalid_token`, given before the request is handled). Any other write
+ *    refused with 401 is reported, not repeated: a gateway may answer 401
+ *    after the service acted.
+ * 4. api/http.ts sends it, to that URL's origin only.
+ *
+ * Nothing here needs VS Code: its parts (the question, the log, the
+ * settings) are handed in by connectionManager.ts, so unit tests run the
+ * whole way against a real sandbox.
+ */
+import { createHttp, Http, RequestLog, RequestOptions, WriteApproval } from '../api/http';
 import { OmsClient } from '../api/client';
 import { ApiError } from '../api/errors';
-import { signIn, PasswordGrant, TokenSet } from '../api/auth';
-import { sessionHttp } from '../api/session';
-import { logRequest } from '../log';
-import { ConnectionInfo } from './connectionInfo';
-import type { HttpSettings } from './httpSettings';
-import { TokenStore } from './tokenStore';
-import { gateWrites } from './writeGate';
+import { needsRefresh, refresh, signIn, PasswordGrant, TokenSet } from '../api/auth';
+import type { ConnectionInfo } from './connectionInfo';
+import type { HttpLimits } from './httpSettings';
+import type { TokenStore } from './tokenStore';
 import { l10n } from '../l10n';
+
+/**
+ * Asks before a write (`many`: the one question for an operation of many writes): resolves to send,
+ * throws (VS Code's CancellationError) to send nothing.
+ */
+export type WriteQuestion = (info: ConnectionInfo, request: RequestOptions | { what: string }, many?: boolean) => Promise<void>;
+
+/** What a connection is built from (connectionManager.ts gives VS Code's). */
+export interface ConnectionParts {
+  tokens: Pick<TokenStore, 'get' | 'set' | 'delete'>;
+  /** Time-out, answer size cap and proxy, read for each request. */
+  limits: () => Partial<HttpLimits>;
+  /** Asked before a write to a production connection. */
+  askBeforeWrite: WriteQuestion;
+  log?: (connection: string, entry: RequestLog) => void;
+  /** Runs before each request: the sandbox connection starts its server here. */
+  prepare?: (c: Connection) => Promise<void>;
+}
 
 export class Connection {
   readonly client: OmsClient;
-  /** One confirmation for an operation of many writes (production connections); see writeGate.ts. */
-  readonly approveWrites: (what: string) => Promise<WriteApproval>;
   private rootKey?: Promise<string>;
+  /** Approvals given by `approveWrites`: the writes that carry one ask nothing more. */
+  private readonly approved = new WeakSet<WriteApproval>();
+  /** The last token renewal, by the access token it replaces; kept once it succeeded, dropped when it failed. */
+  private renewal?: { from: string; done: Promise<boolean> };
 
-  constructor(
-    public info: ConnectionInfo,
-    private readonly tokens: TokenStore,
-    private readonly settings: HttpSettings,
-    /** Runs before each request: the sandbox connection starts its server here. */
-    private readonly prepare: (c: Connection) => Promise<void> = async () => {},
-  ) {
-    const gate = gateWrites(this.preparedSession(), () => this.info);
-    this.client = new OmsClient(gate.http);
-    this.approveWrites = gate.approve;
+  constructor(public info: ConnectionInfo, private readonly parts: ConnectionParts) {
+    this.client = new OmsClient((req) => this.request(req));
   }
 
   get id(): string {
@@ -49,23 +80,34 @@ export class Connection {
     return this.rootKey;
   }
 
+  /**
+   * Asks once for an operation of many writes (a batch add, a run) and returns
+   * the approval its requests carry; throws when the user says no. Without
+   * production, approves at once.
+   */
+  async approveWrites(what: string): Promise<WriteApproval> {
+    const approval: WriteApproval = { what };
+    if (this.info.production) await this.parts.askBeforeWrite(this.info, { what }, true);
+    this.approved.add(approval);
+    return approval;
+  }
+
   async hasToken(): Promise<boolean> {
-    return (await this.tokens.get(this.id, this.info.baseUrl)) !== undefined;
+    return (await this.parts.tokens.get(this.id, this.info.baseUrl)) !== undefined;
   }
 
   async setTokens(tokens: TokenSet): Promise<void> {
-    await this.tokens.set(this.id, this.info.baseUrl, tokens);
+    await this.parts.tokens.set(this.id, this.info.baseUrl, tokens);
     this.rootKey = undefined;
   }
 
   async signInWithPassword(grant: PasswordGrant): Promise<void> {
-    await this.prepare(this);
-    const tokens = await signIn(this.rawHttp(), grant);
-    await this.setTokens(tokens);
+    await this.parts.prepare?.(this);
+    await this.setTokens(await signIn(this.httpFor(this.info.baseUrl), grant));
   }
 
   async signOut(): Promise<void> {
-    await this.tokens.delete(this.id);
+    await this.parts.tokens.delete(this.id);
     this.rootKey = undefined;
   }
 
@@ -75,31 +117,68 @@ export class Connection {
     this.rootKey = undefined;
   }
 
-  /** An HTTP function bound to one origin and the token that goes with it. */
-  private rawHttp(baseUrl = this.info.baseUrl, token?: string): Http {
-    return createHttp({
-      endpoint: () => ({ baseUrl, token }),
-      ...this.settings.get(),
-      log: (entry) => logRequest(this.info.label, entry),
-    });
+  /** Every request of this connection: the steps in this file's comment. */
+  private async request<T>(req: RequestOptions): Promise<T> {
+    const covered = req.approval !== undefined && this.approved.has(req.approval);
+    if (req.method !== 'GET' && this.info.production && !covered) await this.parts.askBeforeWrite(this.info, req);
+    await this.parts.prepare?.(this);
+    if (req.anonymous) return this.httpFor(this.info.baseUrl)<T>(req);
+    let { baseUrl, tokens } = await this.signedIn(req);
+    if (needsRefresh(tokens) && (await this.renew(baseUrl, tokens))) ({ baseUrl, tokens } = await this.signedIn(req));
+    try {
+      return await this.httpFor(baseUrl, tokens.accessToken)<T>(req);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.kind !== 'auth' || !(await this.renew(baseUrl, tokens))) throw e;
+      if (!(req.idempotent ?? req.method === 'GET') && !e.tokenRefused) {
+        throw new ApiError('auth', l10n.t('{0} Signed in again, but the {1} was not sent again: the service may have applied it. Check, then try again.', e.message, req.method), e.status, req.method, req.path);
+      }
+      const fresh = await this.signedIn(req);
+      return this.httpFor(fresh.baseUrl, fresh.tokens.accessToken)<T>(req);
+    }
   }
 
-  /** Starts the sandbox first when this is the sandbox connection; see api/session.ts for the rest. */
-  private preparedSession(): Http {
-    const session = sessionHttp({
-      read: async () => {
-        // One read of the definition: the URL and the token stored for it belong together.
-        const { baseUrl, label } = this.info;
-        return { baseUrl, label, tokens: await this.tokens.get(this.id, baseUrl) };
-      },
-      store: async (baseUrl, tokens) => {
-        await this.tokens.set(this.id, baseUrl, tokens);
+  /** The URL and the token stored for it, read together (one read of the definition). */
+  private async signedIn(req: RequestOptions): Promise<{ baseUrl: string; tokens: TokenSet }> {
+    const { baseUrl, label } = this.info;
+    const tokens = await this.parts.tokens.get(this.id, baseUrl);
+    if (!tokens) throw Object.assign(new ApiError('auth', l10n.t('Not signed in to {0}', label), 401, req.method, req.path), { notSignedIn: true });
+    return { baseUrl, tokens };
+  }
+
+  /**
+   * Renews the tokens a request used, once for all the requests that used them; false when there is
+   * nothing to renew with or it failed. A refresh token is good once, and a second use may revoke the
+   * whole grant: so a 401 that arrives after its tokens were renewed takes the new ones. Tokens the
+   * user has signed out of, or those of a URL the connection has left, are not renewed.
+   */
+  private async renew(baseUrl: string, used: TokenSet): Promise<boolean> {
+    const now = this.info.baseUrl === baseUrl ? await this.parts.tokens.get(this.id, baseUrl) : undefined;
+    if (!now) return false;
+    if (now.accessToken !== used.accessToken) return true;
+    if (this.renewal?.from === used.accessToken) return this.renewal.done;
+    const refreshToken = used.refreshToken;
+    if (!refreshToken) return false;
+    const done = refresh(this.httpFor(baseUrl), refreshToken)
+      .then(async (fresh) => {
+        await this.parts.tokens.set(this.id, baseUrl, { ...fresh, refreshToken: fresh.refreshToken ?? refreshToken });
         this.rootKey = undefined;
-      },
-    }, (baseUrl, token) => this.rawHttp(baseUrl, token));
-    return async <T>(req: RequestOptions): Promise<T> => {
-      await this.prepare(this);
-      return session<T>(req);
-    };
+        return true;
+      })
+      .catch(() => {
+        if (this.renewal?.done === done) this.renewal = undefined;
+        return false;
+      });
+    this.renewal = { from: used.accessToken, done };
+    return done;
+  }
+
+  /** An HTTP function bound to one origin and the token that goes with it. */
+  private httpFor(baseUrl: string, token?: string): Http {
+    const label = this.info.label;
+    return createHttp({
+      endpoint: () => ({ baseUrl, token }),
+      ...this.parts.limits(),
+      log: this.parts.log && ((entry) => this.parts.log!(label, entry)),
+    });
   }
 }

@@ -5,6 +5,8 @@ import type { TokenSet } from '../api/auth';
 import { Connection } from './connection';
 import { ConnectionInfo } from './connectionInfo';
 import { HttpSettings } from './httpSettings';
+import { askBeforeWrite } from './productionQuestion';
+import { logRequest } from '../log';
 import { TokenStore } from './tokenStore';
 import type { SandboxHost } from './sandboxHost';
 
@@ -39,7 +41,7 @@ export class ConnectionManager implements vscode.Disposable {
     let connection = this.live.get(id);
     if (!connection) {
       const prepare = info.sandbox ? (c: Connection) => this.sandbox.ensureRunning(c, (baseUrl) => this.update(c.id, { baseUrl })) : undefined;
-      connection = new Connection(info, this.tokens, this.settings, prepare);
+      connection = new Connection(info, { tokens: this.tokens, limits: () => this.settings.get(), askBeforeWrite, log: logRequest, prepare });
       this.live.set(id, connection);
     }
     return connection;

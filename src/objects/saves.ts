@@ -14,6 +14,9 @@
  * (`objectLanguage`) has `files.autoSave` off by default, whatever the user's
  * general setting. Where a user turns it on for that language, an auto-save
  * is still refused, with an error (see `writeDocument`).
+ *
+ * What the user reads about a save is written here, each message once (the
+ * end of this file); the questions on a conflict are in conflictQuestions.ts.
  */
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connection/connectionManager';
@@ -23,11 +26,11 @@ import { compareWithServer } from '../fs/serverVersion';
 import { log } from '../log';
 import type { BaseInfo } from '../model/types';
 import type { SaveHistory } from '../save/history';
-import type { SaveOutcome } from '../save/outcome';
+import type { Refusal, SaveOutcome } from '../save/outcome';
 import { saveObject, SaveOptions } from '../save/saveObject';
 import { merge3, MergeChoices, MergeConflict } from '../changes/merge3';
 import { documentText } from '../save/documentForm';
-import { conflictText, mergedText, notSavedText, reportNotSaved, savedText, unchangedText } from './saveMessages';
+import { notify, MessageAction } from '../ui/notify';
 
 export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
 export type ConflictQuestion = (uri: vscode.Uri, name: string, server: BaseInfo, base: number | null) => Promise<ConflictChoice>;
@@ -69,11 +72,11 @@ export class ObjectSaves implements vscode.Disposable {
     private readonly connections: ConnectionManager,
     private readonly objectFiles: ObjectFileSystem,
     /** Where each save records the version it replaced. */
-    readonly history?: SaveHistory,
-    /** The one question on a conflict the merge cannot settle without the user (replaceable by tests). */
-    public resolveConflict: ConflictQuestion = askOnConflict,
-    /** Keep mine or take theirs, per field changed on both sides (replaceable by tests). */
-    public chooseFields: FieldChoices = askPerField,
+    readonly history: SaveHistory | undefined,
+    /** The one question on a conflict the merge cannot settle without the user (objects/conflictQuestions.ts; replaceable by tests). */
+    public resolveConflict: ConflictQuestion,
+    /** Keep mine or take theirs, per field changed on both sides (objects/conflictQuestions.ts; replaceable by tests). */
+    public chooseFields: FieldChoices,
   ) {
     objectFiles.writer = (uri, text) => this.writeDocument(uri, text);
     this.subscriptions = [
@@ -274,36 +277,72 @@ async function replaceText(uri: vscode.Uri, text: string): Promise<void> {
   await vscode.workspace.applyEdit(edit);
 }
 
-/** Keep mine, take theirs, or compare, for each field changed on both sides. */
-async function askPerField(name: string, conflicts: MergeConflict[], uri?: vscode.Uri): Promise<MergeChoices | undefined> {
-  const choices: Record<string, 'mine' | 'theirs'> = {};
-  const show = (v: unknown) => (v === undefined ? vscode.l10n.t('(absent)') : JSON.stringify(v).slice(0, 120));
-  for (const [i, c] of conflicts.entries()) {
-    const items = [
-      { label: vscode.l10n.t('Keep mine'), detail: show(c.mine), side: 'mine' as const },
-      { label: vscode.l10n.t('Take theirs'), detail: show(c.theirs), side: 'theirs' as const },
-      ...(uri ? [{ label: vscode.l10n.t('Compare'), detail: vscode.l10n.t('Show the server version beside yours; nothing is sent'), side: undefined }] : []),
-    ];
-    const picked = await vscode.window.showQuickPick(items, {
-      title: vscode.l10n.t('"{0}" changed on the server too ({1}/{2})', name, String(i + 1), String(conflicts.length)),
-      placeHolder: vscode.l10n.t('{0}: changed by you and on the server', c.pointer),
-      ignoreFocusOut: true,
-    });
-    if (!picked?.side) {
-      if (picked && uri) await compareWithServer(uri);
-      return undefined;
-    }
-    choices[c.pointer] = picked.side;
-  }
-  return choices;
+// What the user reads about a save, each message written once: saved, unchanged, merged, a conflict,
+// a refusal (with the action that helps). Every save surface (editor, priorities table, quick edit,
+// Restore) words its outcome through these.
+
+type NotSaved = Exclude<SaveOutcome, { status: 'saved' | 'unchanged' }>;
+
+export function savedText(name: string, object: BaseInfo, created = false): string {
+  return created
+    ? vscode.l10n.t('Created "{0}" (version {1})', object.CommonName ?? name, String(object.ConcurrencyVersion))
+    : vscode.l10n.t('Saved "{0}" (version {1})', object.CommonName ?? name, String(object.ConcurrencyVersion));
 }
 
-/** Asks, once, what to do when the object changed on the server since the edit's base. */
-async function askOnConflict(_uri: vscode.Uri, name: string, server: BaseInfo, base: number | null): Promise<ConflictChoice> {
-  const compare = vscode.l10n.t('Compare'), overwrite = vscode.l10n.t('Overwrite');
-  const choice = await vscode.window.showWarningMessage(conflictText(name, server, base), {
-    modal: true,
-    detail: vscode.l10n.t('Compare shows the server version beside yours (your edits stay, unsaved). Overwrite replaces the server version with yours.'),
-  }, compare, overwrite);
-  return choice === compare ? 'compare' : choice === overwrite ? 'overwrite' : 'cancel';
+export function unchangedText(name: string): string {
+  return vscode.l10n.t('"{0}": no changes to send', name);
+}
+
+/** A save merged with the server's changes: which fields it took in. */
+export function mergedText(name: string, object: BaseInfo, tookTheirs: readonly string[]): string {
+  const fields = tookTheirs.map((p) => p.slice(1)).join(', ') || vscode.l10n.t('none');
+  return vscode.l10n.t('Saved "{0}" (version {1}), merged with the server\'s changes to: {2}', object.CommonName ?? name, String(object.ConcurrencyVersion), fields);
+}
+
+/** The one wording of a conflict: whose version is where. */
+export function conflictText(name: string, server: BaseInfo, base: number | null): string {
+  return vscode.l10n.t('"{0}" changed on the server (now version {1}; your edit is based on version {2}).', name, String(server.ConcurrencyVersion), String(base));
+}
+
+export function notSavedText(name: string, outcome: NotSaved): string {
+  return notSavedBecause(name, outcome.status === 'conflict' ? conflictText(name, outcome.server, outcome.base) : outcome.refusal.message);
+}
+
+/** A save not sent, and why (also for an edit refused before it became a save). */
+export function notSavedBecause(name: string, reason: string): string {
+  return vscode.l10n.t('"{0}" not saved: {1}', name, reason);
+}
+
+export interface ReportPlace {
+  /** The document saved: Compare and Show Problems act on it. */
+  uri?: vscode.Uri;
+  connectionId?: string;
+}
+
+/** Says, in one notification with the actions that help, why a save was not sent. */
+export function reportNotSaved(outcome: NotSaved, name: string, place: ReportPlace = {}): void {
+  if (outcome.status === 'refused' && outcome.refusal.kind === 'cancelled') {
+    vscode.window.setStatusBarMessage(vscode.l10n.t('"{0}" not sent: cancelled', name), 5000);
+    return;
+  }
+  const actions: MessageAction[] = outcome.status === 'conflict' ? compareAction(place) : refusalActions(outcome.refusal, place);
+  notify(outcome.status === 'conflict' ? 'warning' : 'error', notSavedText(name, outcome), ...actions);
+}
+
+function compareAction(place: ReportPlace): MessageAction[] {
+  const uri = place.uri;
+  return uri ? [{ title: vscode.l10n.t('Compare'), run: () => compareWithServer(uri) }] : [];
+}
+
+function refusalActions(refusal: Refusal, place: ReportPlace): MessageAction[] {
+  const actions: MessageAction[] = [];
+  if (refusal.kind === 'invalid' || refusal.kind === 'identity' || refusal.kind === 'notStored') {
+    actions.push({ title: vscode.l10n.t('Show Problems'), run: () => vscode.commands.executeCommand('workbench.actions.view.problems') });
+  }
+  if (refusal.kind === 'auth' && place.connectionId) {
+    const id = place.connectionId;
+    actions.push({ title: vscode.l10n.t('Sign In'), run: () => vscode.commands.executeCommand('oms.signIn', id) });
+  }
+  if (refusal.kind === 'server') actions.push(...compareAction(place));
+  return actions;
 }

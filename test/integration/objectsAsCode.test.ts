@@ -115,7 +115,7 @@ suite('objects as code: apply', () => {
     s.answerProductionWrites((detail) => (asked.push(detail), false));
     assert.strictEqual(await apply(), undefined, 'cancelled');
     assert.strictEqual(asked.length, 1);
-    assert.match(asked[0], /0 creates, 2 updates, 0 deletes/);
+    assert.match(asked[0], /0 to create, 2 to update, 0 to delete/);
     assert.ok(asked[0].includes(sandboxUrl), `the question names the URL: ${asked[0]}`);
     assert.deepStrictEqual(await server(c.Key), before.c, 'Cancel sent nothing');
     assert.deepStrictEqual(await server(d.Key), before.d, 'Cancel sent nothing');

@@ -1,7 +1,7 @@
 // Bulk edit, Retry Failed and Undo Run (issue 22) where a person sees them: Go to Object, the
 // preview's counts, apply, the sandbox's fault injection; every result read from the sandbox.
 import type { Page } from 'playwright-core';
-import { get, send, until, input, palette, notification, query, menuItem, floors, activeTab, type Env, type UiCheckList } from './uiHelpers';
+import { get, send, until, input, palette, notification, query, menuItem, floors, activeTab, goToObject, statusVersion, cursorAfter, typeEdit, activeTabDirty, revertActive, type Env, type UiCheckList } from './uiHelpers';
 
 const range = { min: 850, max: 1150 };
 const title = (page: Page) => page.locator('.quick-input-widget .quick-input-title').first();
@@ -40,8 +40,8 @@ async function waitForTitle(page: Page, text: RegExp | string): Promise<string> 
 }
 
 /** Go to Object, the query, the picker's "Bulk Edit All Results" button, then the row, the field and the value by keyboard. */
-async function bulkSetRow(page: Page, text: string, field: 'Priority' | 'StatusCode', value: number): Promise<string> {
-  await palette(page, 'View: Close All Editors');
+async function bulkSetRow(page: Page, text: string, field: 'Priority' | 'StatusCode', value: number, keepEditors = false): Promise<string> {
+  if (!keepEditors) await palette(page, 'View: Close All Editors');
   await query(page, text);
   await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
   await page.locator('.quick-input-widget .action-label[aria-label="Bulk Edit All Results"], .quick-input-widget .action-label[title="Bulk Edit All Results"]').first().click();
@@ -65,15 +65,20 @@ async function applyAll(page: Page): Promise<void> {
   await page.keyboard.press('Enter'); // the first item: apply, continue on error
 }
 
-async function bulkSetPriority(page: Page, env: Env, diag: string): Promise<void> {
-  // Scanners in a folder the tree never opened in this window, beside the demo's.
+/** Thirty "Door Bulk" scanners in a folder the tree never opened in this window, beside the demo's (made once). */
+async function doorBulkScanners(env: Env): Promise<any[]> {
+  const made = await scannersNamed(env, 'door bulk');
+  if (made.length) return made;
   const root = await get(env, '/api');
   const warehouse = (await get(env, `/api/f/${root.Key}/folders`)).find((f: any) => f.CommonName === 'Warehouse');
   const [model] = await scannersNamed(env, '');
   const { Key: _k, Href: _h, ConcurrencyVersion: _v, Notes: _n, Links: _l, InFolderKey: _f, InFolderHref: _fh, ...body } = model;
-  if (!(await scannersNamed(env, 'door bulk')).length) {
-    for (let i = 0; i < 30; i++) await send(env, 'POST', `/api/f/${warehouse.Key}/inputscanners`, { ...body, ObjectLinks: [], CommonName: `Door Bulk ${i}` });
-  }
+  for (let i = 0; i < 30; i++) await send(env, 'POST', `/api/f/${warehouse.Key}/inputscanners`, { ...body, ObjectLinks: [], CommonName: `Door Bulk ${i}` });
+  return scannersNamed(env, 'door bulk');
+}
+
+async function bulkSetPriority(page: Page, env: Env, diag: string): Promise<void> {
+  await doorBulkScanners(env);
   const before = await scannersNamed(env, 'door');
   const value = unusedValue(before, 'Priority');
   const summary = await bulkSetRow(page, 'Door', 'Priority', value);
@@ -153,6 +158,83 @@ async function faultsThenRetry(page: Page, env: Env): Promise<void> {
   const final = await versions();
   if (!final.every((d) => d === 1)) throw new Error(`versions moved by ${final.join(',')}: not exactly once each`);
   for (const s of before) if (rowOf(await get(env, at(s))).StatusCode !== value) throw new Error(`${s.CommonName}: StatusCode not ${value}`);
+}
+
+/** How many times the active editor holds `text` (its find widget's count); the widget closed again. */
+async function occurrences(page: Page, text: string): Promise<number> {
+  const widget = page.locator('.editor-widget.find-widget.visible');
+  await page.keyboard.press('Control+f');
+  await widget.locator('textarea:focus').first().waitFor({ timeout: 5_000 });
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type(text);
+  const count = widget.locator('.matchesCount', { hasText: /of \d+|No results/ }).first();
+  await count.waitFor({ timeout: 5_000 });
+  const shown = await count.innerText();
+  // As in cursorAfter: an Escape that came before the widget took the text is pressed again.
+  for (let i = 0; i < 3 && await widget.count(); i++) {
+    await page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden', timeout: 1_000 }).catch(() => undefined);
+  }
+  await widget.waitFor({ state: 'hidden', timeout: 1_000 });
+  return Number(/of (\d+)/.exec(shown)?.[1] ?? 0);
+}
+
+/**
+ * Issue 24: an editor open on a scanner follows a bulk run made elsewhere (the run's new version in
+ * the status bar, its value in the text, still clean); with edits, it keeps them and its base through
+ * the run's Undo, and Revert then shows the server's text.
+ */
+async function editorFollowsRuns(page: Page, env: Env, diag: string): Promise<void> {
+  const all = await doorBulkScanners(env);
+  const scanner = all.find((s) => s.CommonName === 'Door Bulk 3') ?? all[0];
+  const used = new Set(scanner.InputScannerReportingPriorities.map((r: any) => r.Priority));
+  let value = 600 + (Date.now() % 300);
+  while (used.has(value) || all.some((s) => rowOf(s).Priority === value)) value++;
+  const shows = `"Priority": ${value},`;
+  await palette(page, 'View: Close All Editors');
+  await goToObject(page, scanner.CommonName);
+  const tab = page.locator('.tabs-container .tab', { hasText: `${scanner.CommonName}.json` }).first();
+  await tab.waitFor({ timeout: 10_000 });
+  // Go to Object opens a preview tab, which the run's preview would take over: kept, as a person keeps it open.
+  await palette(page, 'View: Keep Editor');
+  await until(`the status bar at v${scanner.ConcurrencyVersion}`, async () => (await statusVersion(page)).includes(`v${scanner.ConcurrencyVersion}`));
+
+  await bulkSetRow(page, scanner.CommonName, 'Priority', value, true);
+  await applyAll(page);
+  const run = await until('the run to reach the scanner', async () => {
+    const now = await get(env, at(scanner));
+    return now.ConcurrencyVersion === scanner.ConcurrencyVersion + 1 && now;
+  }, 60_000);
+  await tab.click();
+  await page.locator('.editor-instance .view-lines').first().click();
+  await until(`the status bar at v${run.ConcurrencyVersion}`, async () => (await statusVersion(page)).includes(`v${run.ConcurrencyVersion}`));
+  await until('the editor to show the run\'s value', async () => (await occurrences(page, shows)) === 1, 15_000);
+  if (await activeTabDirty(page)) throw new Error('the editor became dirty after the run');
+  await page.screenshot({ path: `${diag}/ui-bulk-editor-follows.png` });
+
+  // With edits: Undo Run (made elsewhere) leaves them and the base; Revert shows the undone text.
+  await cursorAfter(page, `"CommonName": "${scanner.CommonName}`);
+  await typeEdit(page, ' typed');
+  await palette(page, 'Undo Run…');
+  await waitForTitle(page, 'Undo which run?');
+  await input(page).pressSequentially(`Priority = ${value}`);
+  await page.waitForTimeout(500);
+  await page.keyboard.press('Enter');
+  await waitForTitle(page, / to change · /);
+  await applyAll(page);
+  const undone = await until('the undo to reach the scanner', async () => {
+    const now = await get(env, at(scanner));
+    return now.ConcurrencyVersion === run.ConcurrencyVersion + 1 && now;
+  }, 60_000);
+  if (rowOf(undone).Priority !== rowOf(scanner).Priority) throw new Error(`the undo left Priority ${rowOf(undone).Priority}, not ${rowOf(scanner).Priority}`);
+  await tab.click();
+  await page.waitForTimeout(1_000);
+  if (!(await activeTabDirty(page))) throw new Error('the edited editor lost its edits to the undo');
+  if (!(await statusVersion(page)).includes(`v${run.ConcurrencyVersion}`)) throw new Error(`the edited editor moved its base: ${await statusVersion(page)}`);
+  if ((await occurrences(page, `${scanner.CommonName} typed`)) !== 1) throw new Error('the typed edit is gone');
+  await revertActive(page);
+  await until(`the status bar at v${undone.ConcurrencyVersion}`, async () => (await statusVersion(page)).includes(`v${undone.ConcurrencyVersion}`));
+  if ((await occurrences(page, shows)) !== 0) throw new Error('after Revert the editor still shows the run\'s value');
 }
 
 const row = (page: Page, level: number, label: string) =>
@@ -250,5 +332,6 @@ export const bulkChecks: UiCheckList = (page, env, diag) => [
   ['ui: bulk: Go to Object "Door", Bulk Edit All Results, set one priority: the preview counts match REST; apply: every scanner one version up', () => bulkSetPriority(page, env, diag)],
   ['ui: bulk: Undo Run puts the values back; a scanner edited over REST after the run is stale and keeps its edit', () => undoKeepsLaterEdit(page, env)],
   ['ui: bulk: Bulk Edit… from the tree on a group, a Ctrl+click multi-selection and a folder with its subfolders: REST shows exactly those objects changed', () => bulkFromTree(page, env)],
+  ['ui: bulk: an editor open on a scanner follows a bulk run (status bar version, text, clean); with edits it keeps them and its base through Undo Run', () => editorFollowsRuns(page, env, diag)],
   ['ui: bulk: 500 to ten requests, continue on error: ten failed with the service\'s text; Retry Failed sends exactly those ten', () => faultsThenRetry(page, env)],
 ];

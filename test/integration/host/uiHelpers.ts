@@ -88,6 +88,11 @@ export async function typeEdit(page: Page, text: string): Promise<void> {
   await until('the typed edit to mark the tab unsaved', () => activeTabDirty(page));
 }
 
+/** The status bar's item of the active object document ("… · v7"), as text. */
+export const statusVersion = (page: Page) => page.locator('.statusbar-item', { hasText: /· v\d+/ }).first().innerText().catch(() => '');
+// Monaco draws spaces as no-break spaces.
+export const editorText = async (page: Page) => (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+
 export const activeTabDirty = (page: Page) => page.locator('.tabs-container .tab.active.dirty').count().then((n) => n > 0);
 
 /** A notification, read in the notification centre (a headless window has no focus, so VS Code holds toasts back). */

@@ -1,11 +1,8 @@
 // The one save entry, as a person sees it: editors follow a save made elsewhere; a refused or
 // conflicting save is reported once, in our words, with no raw VS Code error after it.
 import type { Page } from 'playwright-core';
-import { get, send, until, menuItem, palette, quickEditFirstPriority, newSiteDraft, floors, goToObject, cursorAfter, typeEdit, activeTabDirty, revertActive, rootSite, openSiteEditor, type Env, type UiCheckList } from './uiHelpers';
+import { get, send, until, menuItem, palette, quickEditFirstPriority, newSiteDraft, floors, goToObject, cursorAfter, typeEdit, activeTabDirty, revertActive, rootSite, openSiteEditor, statusVersion, editorText, type Env, type UiCheckList } from './uiHelpers';
 
-const statusVersion = (page: Page) => page.locator('.statusbar-item', { hasText: /· v\d+/ }).first().innerText().catch(() => '');
-// Monaco draws spaces as no-break spaces.
-const editorText = async (page: Page) => (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
 
 /** Opens a site of the root folder from the tree (its group expanded first), the cursor in its editor. */
 async function openObject(page: Page, name: string): Promise<void> {

@@ -280,7 +280,7 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
     const dialog = page.locator('.monaco-dialog-box', { hasText: /production/ }).first();
     await dialog.waitFor({ timeout: 10_000 });
     const said = (await dialog.innerText()).replace(/\s+/g, ' ');
-    if (!said.includes('1 updates, 2 deletes') || !said.includes(new URL(env.OMS_SANDBOX_URL).host)) throw new Error(`the question does not name counts and URL: ${said}`);
+    if (!said.includes('1 to update, 2 to delete') || !said.includes(new URL(env.OMS_SANDBOX_URL).host)) throw new Error(`the question does not name counts and URL: ${said}`);
     await page.screenshot({ path: `${diag}/plan-production-confirm.png` });
     await page.keyboard.press('Escape');
     await unchanged('Cancel');

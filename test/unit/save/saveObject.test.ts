@@ -9,7 +9,7 @@ import { newObject } from '../../../src/model/templates';
 import type { BaseInfo } from '../../../src/model/types';
 import { documentText } from '../../../src/save/documentForm';
 import { saveObject } from '../../../src/save/saveObject';
-import { sessionHttp } from '../../../src/api/session';
+import { Connection } from '../../../src/connection/connection';
 
 let sb: Sandbox;
 let client: OmsClient;
@@ -132,11 +132,13 @@ test('Notes of an older copy: refused from a user\'s text, set aside (the server
 test('issue 26.14: signed out, a save says so and that nothing was sent, not that the service refused the sign-in', async () => {
   const { folderKey, object } = await firstSite();
   const sent: RequestLog[] = [];
-  const session = sessionHttp(
-    { read: () => Promise.resolve({ baseUrl: sb.url, label: 'Sandbox', tokens: undefined }), store: () => Promise.resolve() },
-    (baseUrl, token) => createHttp({ baseUrl, token: () => token, log: (e) => sent.push(e) }),
-  );
-  const outcome = await saveObject(new OmsClient(session), { kind: site, folderKey, key: object.Key }, documentText(object), object.ConcurrencyVersion ?? null);
+  const signedOut = new Connection({ id: 'c1', label: 'Sandbox', baseUrl: sb.url }, {
+    tokens: { get: () => Promise.resolve(undefined), set: () => Promise.resolve(), delete: () => Promise.resolve() },
+    limits: () => ({}),
+    askBeforeWrite: () => Promise.resolve(),
+    log: (_label, e) => sent.push(e),
+  });
+  const outcome = await saveObject(signedOut.client, { kind: site, folderKey, key: object.Key }, documentText(object), object.ConcurrencyVersion ?? null);
   assert.equal(outcome.status === 'refused' && outcome.refusal.kind, 'auth');
   const message = outcome.status === 'refused' ? outcome.refusal.message : '';
   assert.match(message, /^Not sent: you are signed out \(Not signed in to Sandbox\): sign in, then save again/);

@@ -1,5 +1,6 @@
 /**
- * The session layer: renewal after a refused token, and the rule for sending
+ * A connection's requests (src/connection/connection.ts): the question before
+ * a production write, renewal after a refused token, and the rule for sending
  * a request again (README, "Sign-in and tokens"). Against the real sandbox,
  * and a tiny server for the RFC 6750 `invalid_token` challenge the sandbox
  * does not give.
@@ -10,8 +11,7 @@ import { createServer } from 'node:http';
 import { startSandbox, Sandbox } from '../../../src/sandbox/server';
 import { createHttp, RequestLog } from '../../../src/api/http';
 import { signIn, TokenSet } from '../../../src/api/auth';
-import { sessionHttp, SessionStore } from '../../../src/api/session';
-import { OmsClient } from '../../../src/api/client';
+import { Connection, WriteQuestion } from '../../../src/connection/connection';
 import { ApiError } from '../../../src/api/errors';
 import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
@@ -20,17 +20,48 @@ let sb: Sandbox;
 before(async () => { sb = await startSandbox({ port: 0, seed: 'demo', password: 'admin' }); });
 after(() => sb.close());
 
-/** A session over an in-memory store, logging every request that went out. */
-function session(baseUrl: string, tokens: TokenSet) {
-  const state = { baseUrl, tokens };
+/** A connection over an in-memory token store, logging every request that went out. */
+function session(baseUrl: string, tokens: TokenSet, options: { production?: boolean; askBeforeWrite?: WriteQuestion } = {}) {
+  const state = { tokens };
   const sent: RequestLog[] = [];
-  const store: SessionStore = {
-    read: () => Promise.resolve({ baseUrl: state.baseUrl, label: 'test', tokens: state.tokens }),
-    store: (_url, fresh) => { state.tokens = fresh; return Promise.resolve(); },
-  };
-  const client = new OmsClient(sessionHttp(store, (url, token) => createHttp({ endpoint: () => ({ baseUrl: url, token }), log: (e) => sent.push(e) })));
-  return { client, state, sent };
+  const connection = new Connection({ id: 'c1', label: 'test', baseUrl, production: options.production }, {
+    tokens: {
+      get: (_id, url) => Promise.resolve(url === baseUrl ? state.tokens : undefined),
+      set: (_id, _url, fresh) => { state.tokens = fresh; return Promise.resolve(); },
+      delete: () => Promise.resolve(),
+    },
+    limits: () => ({}),
+    askBeforeWrite: options.askBeforeWrite ?? (() => Promise.reject(new Error('asked on a connection that is not production'))),
+    log: (_label, e) => sent.push(e),
+  });
+  return { client: connection.client, connection, state, sent };
 }
+
+test('a production connection asks before each write, never before a read; no sends nothing; an approval covers its writes', async () => {
+  const tokens = await signIn(createHttp({ baseUrl: sb.url }), { instance: 'Demo Instance', user: 'admin', password: 'admin' });
+  const asked: string[] = [];
+  let answer = false;
+  const { client, connection, sent } = session(sb.url, tokens, {
+    production: true,
+    askBeforeWrite: (info, request, many) => {
+      asked.push(`${info.label}: ${'method' in request ? `${request.method} ${request.path}` : request.what}${many ? ' (many)' : ''}`);
+      return answer ? Promise.resolve() : Promise.reject(new Error('cancelled'));
+    },
+  });
+  const site = kind('engageSite');
+  await client.folder(sb.instanceKey);
+  assert.deepEqual(asked, [], 'a read asks nothing');
+  await assert.rejects(client.create(site, sb.instanceKey, newObject(site, 'Refused')), /cancelled/);
+  assert.deepEqual(asked, [`test: POST /api/f/${sb.instanceKey}/engagesites`]);
+  assert.deepEqual(sent.map((e) => e.method), ['GET'], 'the refused write never left');
+  answer = true;
+  const approval = await connection.approveWrites('Two sites');
+  answer = false;
+  const http = connection.client.http;
+  for (const name of ['One', 'Two']) await http({ method: 'POST', path: `/api/f/${sb.instanceKey}/engagesites`, json: newObject(site, name), approval });
+  assert.deepEqual(asked.slice(1), ['test: Two sites (many)'], 'one question for the operation, none per request');
+  assert.deepEqual(sent.map((e) => `${e.method} ${e.status}`), ['GET 200', 'POST 201', 'POST 201']);
+});
 
 test('a read refused with 401 is sent again after the refresh', async () => {
   const tokens = await signIn(createHttp({ baseUrl: sb.url }), { instance: 'Demo Instance', user: 'admin', password: 'admin' });
