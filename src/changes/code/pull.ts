@@ -24,6 +24,10 @@ import {
 } from './manifest';
 
 const pageSize = 1000;
+/** Objects handed to the writer at a time: it starts on a page before the page is all serialised, and the last wait is short. */
+const chunkSize = 250;
+/** Chunks at most on their way to the disk (memory stays bounded when the disk is the slower). */
+const inFlight = 4;
 
 export interface PullProgress {
   folders: number;
@@ -120,10 +124,11 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   };
 
   const writer = new FileWriter();
-  /** The pages handed to the writer, recorded in order once written. */
+  /** The chunks handed to the writer and not yet recorded; each is recorded, in order, once written. */
+  const queued: Array<Promise<void>> = [];
   let recorded: Promise<void> = Promise.resolve();
-  /** Hands this page's files and bases to the writer; resolves once the page before it is recorded (two pages at most on their way). */
-  const record = (steps: JournalStep[], listed: number): Promise<void> => {
+  /** Hands a chunk's files and bases to the writer; resolves once no more than `inFlight` chunks are on their way. */
+  const record = async (steps: JournalStep[], listed: number): Promise<void> => {
     const records = bases.take(); // before the steps that name them
     if (records) batch.appends.push([bases.file, records]);
     const files = batch.files.length;
@@ -139,8 +144,9 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
       report.objects += listed;
       options.onProgress?.({ folders: report.folders, objects: report.objects, written: report.written });
     })();
-    recorded.catch(() => undefined); // awaited by the next page or at the end
-    return previous;
+    recorded.catch(() => undefined); // awaited below or at the end
+    queued.push(recorded);
+    if (queued.length > inFlight) await queued.shift();
   };
 
   try {
@@ -169,8 +175,11 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
           pending = result.next === undefined ? undefined : fetchPage(result.next);
           const kindDir = `${dir}/${k.collection}`, absDir = path.join(root, kindDir);
           const names = result.items.length ? namesIn(absDir) : new Set<string>();
-          const steps = result.items.map((obj) => writeObject(obj, folderKey, k, kindDir, absDir, names));
-          await record(steps.filter((s): s is JournalStep => s !== undefined), result.items.length);
+          for (let i = 0; i < result.items.length; i += chunkSize) {
+            const chunk = result.items.slice(i, i + chunkSize);
+            const steps = chunk.map((obj) => writeObject(obj, folderKey, k, kindDir, absDir, names));
+            await record(steps.filter((s): s is JournalStep => s !== undefined), chunk.length);
+          }
         }
       }
       report.folders++;

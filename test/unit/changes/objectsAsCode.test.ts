@@ -159,7 +159,8 @@ test('cancelled between pages: what was written is recorded; the next pull write
     });
     assert.equal(first.cancelled, true);
     assert.equal(first.written, 2000, 'the two pages read before Cancel');
-    assert.deepEqual(progress, [1000, 2000], 'progress counts files once written');
+    assert.equal(progress.at(-1), 2000, 'progress counts files once written');
+    assert.ok(progress.every((n, i) => i === 0 || n > progress[i - 1]), `progress rises: ${progress.join(', ')}`);
     const kept = await scannerFiles();
     assert.equal(kept.length, first.written);
     assert.deepEqual(Object.values((await readManifest(root))!.objects).map((o) => o.path).sort(), kept, 'the manifest names every file written, and only those');
