@@ -1,12 +1,13 @@
 /**
  * A pull's file writes, on a thread of their own. Creating 10,000 small files
- * costs the kernel about as much as listing them costs the client
- * (bench/objectsAsCode.bench.ts prints both); on the extension host's thread
- * every create would hold up reading and serialising the next page. The
- * thread pool's async calls cost that thread several times more per file than
- * handing a page over (three round trips and a promise each). Batches are
- * written in the order given: a batch's files, then its appends, each settled
- * once all of it was written.
+ * takes the kernel from a third of the time listing them takes to several
+ * times that, as the disk is busy (bench/objectsAsCode.bench.ts prints both);
+ * on the extension host's thread every create would hold up reading and
+ * serialising the next objects, and every extension with them. The thread
+ * pool's async calls cost that thread ~5x more than handing the texts over
+ * (three round trips and a promise per file). Batches are written in the
+ * order given: a batch's files, then its appends, each settled once all of it
+ * was written.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -37,7 +38,8 @@ export interface WriteBatch {
 }
 
 export class FileWriter {
-  private readonly worker = new Worker(source, { eval: true });
+  // None of the host's own flags (a loader, an inspector port): the thread runs plain JavaScript.
+  private readonly worker = new Worker(source, { eval: true, execArgv: [] });
   private readonly waiting = new Map<number, { resolve(bytes: number): void; reject(e: Error): void }>();
   private next = 0;
   private failed?: Error;

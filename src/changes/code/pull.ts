@@ -6,9 +6,9 @@
  * moves forward a page at a time: a cancelled pull keeps what it wrote, and
  * the next pull writes only what is still missing. Per object one file is
  * created and nothing read that is not there: the merge bases go to one
- * cache file (bases.ts), a page at a time. A page's files and bases are
- * written on the writer's thread (fileWriter.ts) while the next page is read
- * and serialised; its manifest steps are recorded once they are written.
+ * cache file (bases.ts). Files and bases are written on the writer's thread
+ * (fileWriter.ts), 250 objects at a time, while the rest is read and
+ * serialised; their manifest steps are recorded once they are written.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
@@ -133,7 +133,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
     if (records) batch.appends.push([bases.file, records]);
     const files = batch.files.length;
     const written = writer.write(batch);
-    written.catch(() => undefined); // awaited below, unless a page before it failed
+    written.catch(() => undefined); // awaited below, unless a chunk before it failed
     batch = { files: [], appends: [] };
     const previous = recorded;
     recorded = (async () => {
@@ -190,7 +190,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
     if (!options.signal?.aborted) throw e;
     report.cancelled = true;
   } finally {
-    // What was pulled so far is recorded, cancelled or not: the pages handed to the writer first.
+    // What was pulled so far is recorded, cancelled or not: the chunks handed to the writer first.
     await recorded.catch(() => undefined);
     await writer.close();
     await writeManifest(root, manifest);
