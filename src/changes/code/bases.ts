@@ -23,10 +23,11 @@ const hashLength = 32;
 export class Bases {
   /** Hash → its text (read on first use: most plans need no base); '' for one written since, read again when asked for. */
   private texts?: Map<string, string>;
+  /** Records not written yet, each as two pieces (separator, hash and space; the text): the text is not copied into a new string. */
   private pending: string[] = [];
   /** Records and characters written by this instance: what `compact` estimates a record's size from. */
   private written = { records: 0, chars: 0 };
-  private readonly file: string;
+  readonly file: string;
 
   constructor(root: string) {
     this.file = path.join(root, '.oms', fileName);
@@ -52,20 +53,28 @@ export class Bases {
   add(hash: string, text: string): void {
     if (text.includes(separator)) throw new Error('A merge base must be canonical JSON text');
     this.texts?.set(hash, text);
-    this.pending.push(`${separator}${hash} ${text}`);
+    this.pending.push(`${separator}${hash} `, text);
   }
 
   /** Appends what was added, in one write: before the manifest step that names it. */
   flush(): void {
-    if (!this.pending.length) return;
-    const chunk = this.pending.join('');
+    const records = this.take();
+    if (records) appendFileSync(this.file, records.join(''));
+  }
+
+  /** What was added, for the caller to append to `file` (joined, in one write) before the manifest step that names it. */
+  take(): string[] | undefined {
+    const pieces = this.pending;
+    if (!pieces.length) return undefined;
     if (!this.written.records) mkdirSync(path.dirname(this.file), { recursive: true });
-    appendFileSync(this.file, chunk);
-    this.written.records += this.pending.length;
-    this.written.chars += chunk.length;
-    // Not kept in memory: a pull's 10,000 texts would stay there until it ends.
-    for (const record of this.pending) this.texts?.set(record.slice(1, 1 + hashLength), '');
+    for (let i = 0; i < pieces.length; i += 2) {
+      this.written.records++;
+      this.written.chars += pieces[i].length + pieces[i + 1].length;
+      // Not kept in memory: a pull's 10,000 texts would stay there until it ends.
+      this.texts?.set(pieces[i].slice(1, 1 + hashLength), '');
+    }
     this.pending = [];
+    return pieces;
   }
 
   /**
@@ -75,7 +84,8 @@ export class Bases {
   compact(wanted: ReadonlySet<string>): void {
     this.flush();
     if (!this.written.records) return;
-    if (statSync(this.file).size < 2 * wanted.size * (this.written.chars / this.written.records) + 100_000) return;
+    const size = statSync(this.file, { throwIfNoEntry: false })?.size ?? 0; // none when a pull's first write failed
+    if (size < 2 * wanted.size * (this.written.chars / this.written.records) + 100_000) return;
     this.texts = undefined;
     const kept = [...this.all()].filter(([hash]) => wanted.has(hash));
     const temp = `${this.file}.${process.pid}.tmp`;

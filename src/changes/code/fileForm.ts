@@ -21,36 +21,71 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** The file form of a live object: no server-owned fields, secrets as the placeholder. */
 export function fileForm(kind: Kind, live: BaseInfo): BaseInfo {
-  const out: BaseInfo = { ...live };
-  for (const f of notInFiles) delete out[f];
+  const out = {} as BaseInfo;
+  // Copied field by field rather than spread and deleted from: an object with deleted fields is a slow one to serialise.
+  for (const f of Object.keys(live)) if (!serverOwned.has(f)) out[f] = live[f];
   for (const f of kind.sensitiveFields ?? []) if (out[f] !== null && out[f] !== undefined) out[f] = secretPlaceholder;
   return out;
 }
+const serverOwned: ReadonlySet<string> = new Set(notInFiles);
 
-/** Top level: `$type`, `Key`, `CommonName`, the kind's own fields in schema order, the rest A–Z. Nested: `$type`, then A–Z. */
+/**
+ * Top level: `$type`, `Key`, `CommonName`, the kind's own fields in schema order, the rest A–Z. Nested: `$type`, then A–Z.
+ * A value already in that order is returned as it is (no copy: most nested objects of a pull are).
+ */
 function ordered(value: Json, front: readonly string[]): Json {
-  if (Array.isArray(value)) return value.map((v) => ordered(v, nestedFront));
   if (!value || typeof value !== 'object') return value;
-  const out: { [key: string]: Json } = {};
-  for (const k of orderOf(Object.keys(value), front)) out[k] = ordered(value[k], nestedFront);
-  return out;
+  if (Array.isArray(value)) {
+    let out: Json[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = ordered(value[i], nestedFront);
+      if (!out && v !== value[i]) out = value.slice(0, i);
+      out?.push(v);
+    }
+    return out ?? value;
+  }
+  const { keys, inOrder } = orderOf(Object.keys(value), front);
+  let out: { [key: string]: Json } | undefined = inOrder ? undefined : {};
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const v = ordered(value[k], nestedFront);
+    if (!out && v !== value[k]) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]] = value[keys[j]];
+    }
+    if (out) out[k] = v;
+  }
+  return out ?? value;
 }
 const nestedFront = ['$type'];
 
 /** Key orders by the keys an object has (most objects of a folder share a few shapes: sorting once per shape). */
-const orders = new Map<readonly string[], Map<string, readonly string[]>>();
+interface Order { from: readonly string[]; keys: readonly string[]; inOrder: boolean }
+interface Orders { byShape: Map<string, Order>; recent: Order[] }
+const orders = new Map<readonly string[], Orders>();
 
-function orderOf(keys: string[], front: readonly string[]): readonly string[] {
-  let byShape = orders.get(front);
-  if (!byShape) orders.set(front, (byShape = new Map<string, readonly string[]>()));
+function orderOf(keys: string[], front: readonly string[]): Order {
+  let known = orders.get(front);
+  if (!known) orders.set(front, (known = { byShape: new Map(), recent: [] }));
+  // The few shapes seen last, compared key by key: no shape string to build for most objects.
+  for (const o of known.recent) if (sameKeys(o.from, keys)) return o;
   const shape = keys.join('\u0000');
-  let order = byShape.get(shape);
+  let order = known.byShape.get(shape);
   if (!order) {
     const first = front.filter((k) => keys.includes(k));
-    order = [...first, ...keys.filter((k) => !first.includes(k)).sort()];
-    if (byShape.size < 1000) byShape.set(shape, order);
+    const sorted = [...first, ...keys.filter((k) => !first.includes(k)).sort()];
+    order = { from: keys, keys: sorted, inOrder: sorted.every((k, i) => k === keys[i]) };
+    if (known.byShape.size < 1000) known.byShape.set(shape, order);
   }
+  known.recent.unshift(order);
+  if (known.recent.length > 4) known.recent.pop();
   return order;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 const fronts = new Map<string, readonly string[]>();

@@ -6,14 +6,17 @@
  * moves forward a page at a time: a cancelled pull keeps what it wrote, and
  * the next pull writes only what is still missing. Per object one file is
  * created and nothing read that is not there: the merge bases go to one
- * cache file (bases.ts), a page at a time.
+ * cache file (bases.ts). Files and bases are written on the writer's thread
+ * (fileWriter.ts), 250 objects at a time, while the rest is read and
+ * serialised; their manifest steps are recorded once they are written.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { OmsClient, Page } from '../../api/client';
-import { kind as kindOf, supports } from '../../model/kinds';
+import { Kind, kind as kindOf, supports } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { Bases } from './bases';
+import { FileWriter, WriteBatch } from './fileWriter';
 import { canonicalText, fileForm, hashOf, objectFileName, slug } from './fileForm';
 import { l10n } from '../../l10n';
 import {
@@ -21,6 +24,10 @@ import {
 } from './manifest';
 
 const pageSize = 1000;
+/** Objects handed to the writer at a time: it starts on a page before the page is all serialised, and the last wait is short. */
+const chunkSize = 250;
+/** Chunks at most on their way to the disk (memory stays bounded when the disk is the slower). */
+const inFlight = 4;
 
 export interface PullProgress {
   folders: number;
@@ -80,19 +87,21 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
     }
     return names;
   };
-  // Synchronous file calls: several times faster than the thread pool's for many small files; pages yield between them.
-  const writeObject = (obj: BaseInfo, folderKey: string, dir: string, kindId: ManifestObject['kind']): JournalStep | undefined => {
-    const k = kindOf(kindId);
+  // Synchronous reads (an object pulled before): several times faster than the thread pool's for many small files.
+  let batch: WriteBatch = { files: [], appends: [] };
+  /** One object of a page listed into `dir` (relative, with `/`; `absDir` the same, absolute), whose names are `names`. */
+  const writeObject = (obj: BaseInfo, folderKey: string, k: Kind, dir: string, absDir: string, names: Set<string>): JournalStep | undefined => {
     const key = obj.Key;
     if (!key) return undefined;
     seen.add(key);
     if (options.only && !options.only.has(key)) return undefined;
     const text = canonicalText(k, fileForm(k, obj));
     const hash = hashOf(text);
-    const entry: ManifestObject = { path: `${dir}/${k.collection}/${objectFileName(obj)}`, kind: kindId, folderKey, version: obj.ConcurrencyVersion ?? null, hash };
+    const name = objectFileName(obj);
+    const entry: ManifestObject = { path: `${dir}/${name}`, kind: k.id, folderKey, version: obj.ConcurrencyVersion ?? null, hash };
     const prev = manifest.objects[key];
-    const file = path.join(root, entry.path);
-    const known = prev || namesIn(path.dirname(file)).has(path.basename(file));
+    const file = absDir + path.sep + name;
+    const known = prev || names.has(name);
     let current = known ? readText(path.join(root, prev?.path ?? entry.path)) : undefined;
     if (prev && current !== text) {
       const edited = current === undefined || (hashOf(current) !== prev.hash && localHash(prev, current) !== prev.hash);
@@ -107,13 +116,37 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
       current = undefined;
     }
     if (current !== text) {
-      namesIn(path.dirname(file)).add(path.basename(file));
-      writeFileSync(file, text);
-      report.written++;
-      report.bytesWritten += Buffer.byteLength(text);
+      names.add(name);
+      batch.files.push([file, text]);
     }
     if (freshCache || prev?.hash !== hash) bases.add(hash, text);
     return prev && sameEntry(prev, entry) ? undefined : { key, object: entry };
+  };
+
+  const writer = new FileWriter();
+  /** The chunks handed to the writer and not yet recorded; each is recorded, in order, once written. */
+  const queued: Array<Promise<void>> = [];
+  let recorded: Promise<void> = Promise.resolve();
+  /** Hands a chunk's files and bases to the writer; resolves once no more than `inFlight` chunks are on their way. */
+  const record = async (steps: JournalStep[], listed: number): Promise<void> => {
+    const records = bases.take(); // before the steps that name them
+    if (records) batch.appends.push([bases.file, records]);
+    const files = batch.files.length;
+    const written = writer.write(batch);
+    written.catch(() => undefined); // awaited below, unless a chunk before it failed
+    batch = { files: [], appends: [] };
+    const previous = recorded;
+    recorded = (async () => {
+      await previous;
+      report.bytesWritten += await written;
+      report.written += files;
+      journalSync(root, manifest, steps);
+      report.objects += listed;
+      options.onProgress?.({ folders: report.folders, objects: report.objects, written: report.written });
+    })();
+    recorded.catch(() => undefined); // awaited below or at the end
+    queued.push(recorded);
+    if (queued.length > inFlight) await queued.shift();
   };
 
   try {
@@ -140,21 +173,26 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
           const result: Page<BaseInfo> = await pending;
           options.signal?.throwIfAborted();
           pending = result.next === undefined ? undefined : fetchPage(result.next);
-          const steps = result.items.map((obj) => writeObject(obj, folderKey, dir, kindId));
-          bases.flush(); // before the steps that name them
-          journalSync(root, manifest, steps.filter((s): s is JournalStep => s !== undefined));
-          report.objects += result.items.length;
-          options.onProgress?.({ folders: report.folders, objects: report.objects, written: report.written });
+          const kindDir = `${dir}/${k.collection}`, absDir = path.join(root, kindDir);
+          const names = result.items.length ? namesIn(absDir) : new Set<string>();
+          for (let i = 0; i < result.items.length; i += chunkSize) {
+            const chunk = result.items.slice(i, i + chunkSize);
+            const steps = chunk.map((obj) => writeObject(obj, folderKey, k, kindDir, absDir, names));
+            await record(steps.filter((s): s is JournalStep => s !== undefined), chunk.length);
+          }
         }
       }
       report.folders++;
     }
+    await recorded;
     removeGone(root, manifest, seen, options, report);
   } catch (e) {
     if (!options.signal?.aborted) throw e;
     report.cancelled = true;
   } finally {
-    // What was pulled so far is recorded, cancelled or not.
+    // What was pulled so far is recorded, cancelled or not: the chunks handed to the writer first.
+    await recorded.catch(() => undefined);
+    await writer.close();
     await writeManifest(root, manifest);
     bases.compact(new Set(Object.values(manifest.objects).map((o) => o.hash)));
   }

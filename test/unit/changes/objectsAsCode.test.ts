@@ -14,8 +14,9 @@ import { ConnectionBinding, manifestName, readManifest } from '../../../src/chan
 import { makePlan, Plan, PlanAction } from '../../../src/changes/code/plan';
 import { bindingOf, pull } from '../../../src/changes/code/pull';
 import { kind } from '../../../src/model/kinds';
+import { newObject } from '../../../src/model/templates';
 import type { BaseInfo, InputScannerInfo } from '../../../src/model/types';
-import { Api, start } from '../sandbox/harness';
+import { Api, start, withSandbox } from '../sandbox/harness';
 
 let api: Api;
 let client: OmsClient;
@@ -132,6 +133,63 @@ test('a cancelled pull keeps what it wrote; the next pull finishes it', async ()
   const resumed = await pull(client, root, binding, {});
   assert.equal(resumed.cancelled, false);
   assert.equal((await scannerFiles()).length, (await api.listAll(floor1, 'inputscanners')).length);
+});
+
+test('cancelled between pages: what was written is recorded; the next pull writes only the rest, no file twice', async () => {
+  await withSandbox({ seed: 'empty' }, async (big) => {
+    const bigClient = new OmsClient(createHttp({ baseUrl: big.sb.url, token: () => big.sb.token }));
+    const total = 2100; // three pages: 1000, 1000, 100
+    let made = 0;
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      while (made < total) await bigClient.create(scanners, big.instanceKey, newObject(scanners, `Scanner ${made++}`));
+    }));
+    const bigBinding = await bindingOf(bigClient, 'Big', big.sb.url);
+    const stop = new AbortController();
+    // Cancel pressed as the third page is asked for: the second is on its way to the disk.
+    const list = bigClient.list.bind(bigClient);
+    bigClient.list = (k, folderKey, page, pageSize, signal) => {
+      if (page === 2) stop.abort();
+      return list(k, folderKey, page, pageSize, signal);
+    };
+    const progress: number[] = [];
+    const first = await pull(bigClient, root, bigBinding, {
+      scope: { folderKey: big.instanceKey, recursive: false, kinds: [scanners.id] },
+      signal: stop.signal,
+      onProgress: (p) => progress.push(p.written),
+    });
+    assert.equal(first.cancelled, true);
+    assert.equal(first.written, 2000, 'the two pages read before Cancel');
+    assert.equal(progress.at(-1), 2000, 'progress counts files once written');
+    assert.ok(progress.every((n, i) => i === 0 || n > progress[i - 1]), `progress rises: ${progress.join(', ')}`);
+    const kept = await scannerFiles();
+    assert.equal(kept.length, first.written);
+    assert.deepEqual(Object.values((await readManifest(root))!.objects).map((o) => o.path).sort(), kept, 'the manifest names every file written, and only those');
+    const before = new Map(await Promise.all(kept.map(async (f) => [f, (await fs.stat(path.join(root, f))).mtimeMs] as const)));
+
+    const resumed = await pull(bigClient, root, bigBinding, {});
+    assert.equal(resumed.cancelled, false);
+    assert.equal(resumed.written, total - first.written, 'only the rest');
+    assert.equal((await scannerFiles()).length, total);
+    assert.equal(Object.keys((await readManifest(root))!.objects).length, total);
+    for (const [f, mtime] of before) assert.equal((await fs.stat(path.join(root, f))).mtimeMs, mtime, `${f} not written again`);
+  });
+});
+
+test('a file that cannot be written: the pull fails naming it, the manifest names only what was written, the next pull finishes', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const all = await scannerFiles();
+  await fs.rm(root, { recursive: true });
+  // A link into a folder that is not there: the file cannot be created.
+  await fs.mkdir(path.dirname(path.join(root, all[1])), { recursive: true });
+  await fs.symlink(path.join(root, 'gone', 'x.json'), path.join(root, all[1]));
+  await assert.rejects(pull(client, root, binding, { scope: scope() }), (e: Error) => e.message.includes(path.join(root, all[1])));
+  const manifest = (await readManifest(root))!;
+  for (const entry of Object.values(manifest.objects)) assert.ok(await fs.stat(path.join(root, entry.path)).then((s) => s.isFile()), `${entry.path} written`);
+  assert.ok(!Object.values(manifest.objects).some((o) => o.path === all[1]));
+  await fs.rm(path.join(root, all[1]));
+  const again = await pull(client, root, binding, {});
+  assert.deepEqual(await scannerFiles(), all);
+  assert.ok(again.written >= 1 && again.written < all.length || all.length === 2, `only what was missing (${again.written} of ${all.length})`);
 });
 
 test('plan: updates with their changed fields, deletes only when opted in, stale when both moved; in a few requests', async () => {
