@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # README's test command (`npm test`), also what CI runs: install what is
 # missing, type-check, lint (ESLint, knip), unit tests, package the .vsix,
-# integration tests in a real VS Code. Ends with one summary line: `total: N passed, N failed`.
+# integration tests in a real VS Code, then its pseudo-localized UI checks. Ends with one summary line: `total: N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="$(mktemp -d)"
@@ -39,8 +39,18 @@ int_fail=$(echo "$int_line" | awk '{print $3}')
 passed=$((passed + ${int_pass:-0})); failed=$((failed + ${int_fail:-0}))
 if [ "$int_status" -ne 0 ] && [ "${int_fail:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "integration run failed before reporting tests"; fi
 
+step "integration, pseudo-localized (the UI checks find no English of ours)"
+OMS_IT_LOCALE=qps-ploc OMS_IT_UI_ONLY=1 OMS_UI_GREP=pseudo npm run --silent test:integration 2>&1 | tee "$out/pseudo.txt"
+pseudo_status=${PIPESTATUS[0]}
+pseudo_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/pseudo.txt" | tail -1)
+pseudo_pass=$(echo "$pseudo_line" | awk '{print $1}')
+pseudo_fail=$(echo "$pseudo_line" | awk '{print $3}')
+passed=$((passed + ${pseudo_pass:-0})); failed=$((failed + ${pseudo_fail:-0}))
+if [ "$pseudo_status" -ne 0 ] && [ "${pseudo_fail:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "pseudo-localized run failed before reporting tests"; fi
+
 echo
 echo "unit: ${unit_pass:-0} passed, ${unit_fail:-0} failed"
 echo "integration: ${int_pass:-0} passed, ${int_fail:-0} failed"
+echo "integration, pseudo-localized: ${pseudo_pass:-0} passed, ${pseudo_fail:-0} failed"
 echo "total: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -237,7 +237,7 @@ function typeProblem(kind: Kind, local: BaseInfo): string | undefined {
 
 function schemaProblem(kind: Kind, body: BaseInfo): string | undefined {
   const errors = validate(kind.schema, body);
-  return errors.length ? `Schema: ${formatErrors(errors, 3).replace(/\n/g, '; ')}` : undefined;
+  return errors.length ? l10n.t('Schema: {0}', formatErrors(errors, 3).replace(/\n/g, '; ')) : undefined;
 }
 
 function versionOf(o: BaseInfo): number | null {

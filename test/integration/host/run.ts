@@ -6,7 +6,8 @@
 // Host: a desktop VS Code when $VSCODE_EXECUTABLE is set or a desktop `code` is on PATH
 // (@vscode/test-electron), else the offline VS Code server build in headless Chromium
 // (scripts/install-host.sh). Force one with OMS_IT_HOST=electron|chromium.
-// Other knobs: OMS_VSIX (a .vsix to test), OMS_TEST_GREP (mocha grep),
+// Other knobs: OMS_VSIX (a .vsix to test), OMS_TEST_GREP (mocha grep), OMS_IT_UI_ONLY=1 (no Mocha
+// test, the UI checks only), OMS_UI_GREP (UI checks), OMS_IT_LOCALE=qps-ploc (pseudo-localized),
 // OMS_IT_TIMEOUT_MS (whole run, default 1200000), OMS_IT_NO_SANDBOX=1 (development only).
 // Diagnostics go to .diagnostics/integration/ (replaced on each run).
 import * as esbuild from 'esbuild';
@@ -24,7 +25,8 @@ import { extractZip } from './zip';
 import { addPseudoBundles, pseudoLocale, readManifest } from './l10n';
 
 const repo = path.resolve(__dirname, '..', '..', '..');
-const diag = path.join(repo, '.diagnostics', 'integration');
+// The pseudo-localized pass keeps its own, so the run before it keeps its screenshots.
+const diag = path.join(repo, '.diagnostics', pseudoLocale ? 'integration-qps-ploc' : 'integration');
 const timeoutMs = Number(process.env.OMS_IT_TIMEOUT_MS ?? 1_200_000);
 
 function findVsix(): string {
@@ -111,6 +113,7 @@ async function main(): Promise<number> {
 
     const env: Record<string, string> = { OMS_TEST_DIAGNOSTICS: diag, OMS_WORKSPACE: workspace };
     if (process.env.OMS_TEST_GREP) env.OMS_TEST_GREP = process.env.OMS_TEST_GREP;
+    if (process.env.OMS_IT_UI_ONLY) env.OMS_IT_UI_ONLY = process.env.OMS_IT_UI_ONLY;
     const forced = process.env.OMS_IT_HOST;
     const desktop = forced === 'chromium' ? undefined : findDesktopVSCode();
     if (forced === 'electron' && !desktop) throw new Error('OMS_IT_HOST=electron but no VSCODE_EXECUTABLE / desktop `code` found');

@@ -97,6 +97,16 @@ async function bulkSetPriority(page: Page, env: Env, diag: string): Promise<void
   }
 }
 
+/** Undo Run…, the run picked by the words of its title: the preview's summary. */
+async function undoRunPreview(page: Page, run: string): Promise<string> {
+  await palette(page, 'Undo Run…');
+  await waitForTitle(page, 'Undo which run?');
+  await input(page).pressSequentially(run);
+  await page.waitForTimeout(500);
+  await page.keyboard.press('Enter');
+  return waitForTitle(page, / to change · /);
+}
+
 /** Undo of the "Door" run: values back; one edited over REST after the run is stale and keeps its edit. */
 async function undoKeepsLaterEdit(page: Page, env: Env): Promise<void> {
   const after = await scannersNamed(env, 'door');
@@ -104,12 +114,7 @@ async function undoKeepsLaterEdit(page: Page, env: Env): Promise<void> {
   const edited = after[after.length - 1];
   await send(env, 'PUT', at(edited), { ...edited, CommonName: `${edited.CommonName} (edited over REST)` });
   await palette(page, 'View: Close All Editors');
-  await palette(page, 'Undo Run…');
-  await waitForTitle(page, 'Undo which run?');
-  await input(page).pressSequentially(`Priority = ${value}`);
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Enter');
-  const summary = await waitForTitle(page, / to change · /);
+  const summary = await undoRunPreview(page, `Priority = ${value}`);
   const expected = `${after.length - 1} to change · 0 no-op · 0 invalid · 0 not applicable · 1 stale`;
   if (!summary.includes(expected)) throw new Error(`undo preview says "${summary}", expected ${expected}`);
   await applyAll(page);
@@ -215,12 +220,7 @@ async function editorFollowsRuns(page: Page, env: Env, diag: string): Promise<vo
   // With edits: Undo Run (made elsewhere) leaves them and the base; Revert shows the undone text.
   await cursorAfter(page, `"CommonName": "${scanner.CommonName}`);
   await typeEdit(page, ' typed');
-  await palette(page, 'Undo Run…');
-  await waitForTitle(page, 'Undo which run?');
-  await input(page).pressSequentially(`Priority = ${value}`);
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Enter');
-  await waitForTitle(page, / to change · /);
+  await undoRunPreview(page, `Priority = ${value}`);
   await applyAll(page);
   const undone = await until('the undo to reach the scanner', async () => {
     const now = await get(env, at(scanner));
