@@ -170,9 +170,11 @@ async function pictureBackground(page: Page): Promise<string> {
  * server with no extension installed (the runner starts it). The user installs the .vsix (Extensions:
  * Install from VSIX…, the path typed into VS Code's file dialog): the walkthrough opens by itself. Its
  * pictures take the theme's colours (light, then dark). Ctrl+Alt+O ticks its Go to Object step and
- * no other; a scanner opened ticks Open an input scanner; the Try the Local Sandbox button its step.
- * Once: after Close All Editors and Developer: Reload Window it does not open again (Help: Welcome still
- * lists it, its progress kept).
+ * no other; a scanner opened ticks Open an input scanner; the Try the Local Sandbox button its step;
+ * a priority saved in that scanner's table its step (the server holds it); Pull as Files… from the
+ * palette, into the workspace, its step (the files on disk).
+ * Once: after Close All Editors and Developer: Reload Window it does not open again (Help: Welcome's
+ * More… still lists it, its progress kept).
  *
  * Keys go where the focus is, and in this window the focus moves by itself: the walkthrough focuses a
  * step 250 ms after it is selected, the Chat view its input as it loads, the extension its Objects
@@ -199,6 +201,8 @@ async function walkthroughOnInstall(page: Page, env: Env, diag: string): Promise
     throw e;
   } finally {
     await context.close();
+    // The folder the walkthrough pulled into, out of the workspace the other checks share.
+    fs.rmSync(path.join(env.OMS_WORKSPACE, 'oms', 'local-sandbox'), { recursive: true, force: true });
     // The test window, which the other checks go on in, after the install elsewhere.
     await page.screenshot({ path: `${diag}/walkthrough-test-window.png` });
   }
@@ -347,6 +351,19 @@ async function walkthroughSteps(fresh: Page, env: Env, diag: string): Promise<vo
     .catch(failed('the local sandbox in the Objects view'));
   await focused(fresh, '.part.sidebar .monaco-list[aria-label="Objects"]', 'the Objects view').catch(failed('the Objects view focused by Try the Local Sandbox'));
   await fresh.screenshot({ path: `${diag}/walkthrough-ticked-3.png` });
+  // Edit its priorities in the table: the scanner's tab again, the table from its title bar, one
+  // priority typed, Ctrl+S; the server holds it.
+  await mark(fresh, 'priorities table');
+  await savePriorityInTable(fresh, env, `/api/f/${floor1.Key}/inputscanners/${scanner.Key}`).catch(failed('the priorities table'));
+  await fresh.locator('.tabs-container .tab', { hasText: 'Welcome' }).first().click();
+  await ticked(['goToObject', 'openScanner', 'trySandbox', 'editPriorities']).catch(failed('after saving in the priorities table'));
+  // Pull a folder as files: Pull as Files… from the palette, its questions answered by keyboard.
+  await mark(fresh, 'pull as files');
+  await pullFolderAsFiles(fresh, env, scanner.CommonName).catch(failed('Pull as Files…'));
+  await fresh.locator('.tabs-container .tab', { hasText: 'Welcome' }).first().click();
+  const all = ['goToObject', 'openScanner', 'trySandbox', 'editPriorities', 'pullAsFiles'];
+  await ticked(all).catch(failed('after Pull as Files…'));
+  await fresh.screenshot({ path: `${diag}/walkthrough-all-steps.png` });
 
   // Once: every editor closed, the window reloaded (Developer: Reload Window, which stores the
   // window's state as it shuts down, as closing VS Code does).
@@ -364,12 +381,110 @@ async function walkthroughSteps(fresh: Page, env: Env, diag: string): Promise<vo
   const tabs = (await fresh.locator('.tabs-container .tab').allInnerTexts()).map((t) => t.trim());
   if (await ours.first().isVisible()) throw new Error(`the walkthrough opened again after the reload (tabs: ${tabs.join(', ')}; walkthrough-after-reload.png)`);
   if (tabs.length) throw new Error(`editors came back after Close All Editors and the reload: ${tabs.join(', ')} (walkthrough-after-reload.png)`);
-  // Still there when asked for (Help: Welcome lists it), its progress kept.
+  // Still there when asked for, its progress kept: Help: Welcome, More… (the page's list leaves out a
+  // walkthrough once its last step ticks: VS Code hides it then), ours picked.
   await palette(fresh, 'Help: Welcome').catch(failed('Help: Welcome'));
-  const listed = fresh.locator('.gettingStartedContainer .getting-started-category', { hasText: 'Get Started with OMS' }).first();
-  await listed.click({ timeout: 15_000 }).catch(failed('the walkthrough in the Welcome page after the reload'));
-  await ticked(['goToObject', 'openScanner', 'trySandbox']).catch(failed('the walkthrough opened from the Welcome page after the reload'));
+  await fresh.locator('.gettingStartedContainer .see-all-walkthroughs').first().click({ timeout: 15_000 }).catch(failed('More… in the Welcome page after the reload'));
+  await fresh.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with OMS' }).first().click({ timeout: 10_000 })
+    .catch(failed('the walkthrough among those More… lists after the reload'));
+  await ticked(all).catch(failed('the walkthrough opened from the Welcome page after the reload'));
   await fresh.screenshot({ path: `${diag}/walkthrough-after-reload-opened.png` });
+}
+
+/**
+ * The scanner's tab (opened before), the table from the editor's title bar, the third row's priority
+ * typed (each key once the cell holds the focus), Ctrl+S: the table says it saved and the server
+ * holds the priority, one version on.
+ */
+async function savePriorityInTable(page: Page, env: Env, at: string): Promise<void> {
+  const scanner = await get(env, at);
+  await page.locator('.tabs-container .tab', { hasText: scanner.CommonName }).first().click();
+  await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+  await page.locator('.editor-group-container.active .editor-actions .action-label[aria-label*="Open Priorities Table"]').first().click({ timeout: 10_000 });
+  const frame = await until('the table', async () => {
+    for (const f of page.frames()) if ((await f.locator('#rows tr').count().catch(() => 0)) === 8) return f;
+    return undefined;
+  }, 15_000);
+  const was = scanner.InputScannerReportingPriorities[2].Priority;
+  const wanted = (was + 4) % 10;
+  const cell = frame.locator('#rows tr').nth(2).locator('input.priority');
+  await until('the table showing the server\'s priority', async () => (await cell.inputValue()) === String(was), 10_000);
+  await cell.click();
+  const cellFocused = () => frame.evaluate<boolean>('!!document.activeElement?.matches("#rows tr:nth-child(3) input.priority")');
+  await until('the focus in row 3\'s priority', cellFocused, 5_000);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(String(wanted));
+  await until(`${wanted} in row 3's priority, marked changed`, async () => (await cell.inputValue()) === String(wanted) && !!(await cell.getAttribute('class'))?.split(/\s+/).includes('changed'), 5_000);
+  if (!(await cellFocused())) throw new Error('row 3\'s priority lost the focus before Ctrl+S');
+  await page.keyboard.press('Control+S');
+  const saved = `Saved "${scanner.CommonName}" (version ${scanner.ConcurrencyVersion + 1})`;
+  await frame.locator('#status', { hasText: saved }).waitFor({ timeout: 15_000 }).catch(async (e: Error) => {
+    throw new Error(`the table says "${await frame.locator('#status').innerText().catch(() => '')}", not ${saved}: ${e.message.split('\n')[0]}`);
+  });
+  const now = await get(env, at);
+  if (now.InputScannerReportingPriorities[2].Priority !== wanted || now.ConcurrencyVersion !== scanner.ConcurrencyVersion + 1) {
+    throw new Error(`the server holds priority ${now.InputScannerReportingPriorities[2].Priority} at version ${now.ConcurrencyVersion}, not ${wanted} at ${scanner.ConcurrencyVersion + 1}`);
+  }
+}
+
+/**
+ * The focused quick input of the running command, by its prompt: `filter` typed, Enter once the
+ * focused row holds `row` (the command may show its next question only after reading the service).
+ */
+async function answer(page: Page, prompt: string, row?: string, filter?: string): Promise<void> {
+  const box = `.quick-input-widget input[placeholder=${JSON.stringify(prompt)}]`;
+  await page.locator(box).waitFor({ timeout: 15_000 });
+  // A box the command shows as the palette closes may lose the focus to what the palette gives it
+  // back to (it stays open: ignoreFocusOut): clicked, as a person would, to type into it.
+  await until(`the focus in the "${prompt}" box`, async () => {
+    if (await hasFocus(page, box)) return true;
+    await mark(page, `click the "${prompt}" box`);
+    await page.locator(box).click({ timeout: 2_000 }).catch(() => undefined);
+    return hasFocus(page, box);
+  }, 10_000);
+  if (filter) await page.locator(box).fill(filter, { timeout: 5_000 });
+  if (row) {
+    await until(`"${row}" focused in the "${prompt}" box`, async () => (await page.locator('.quick-input-list .monaco-list-row.focused').first().innerText().catch(() => '')).includes(row), 5_000);
+  }
+  if (!(await hasFocus(page, box))) throw new Error(`the "${prompt}" box lost the focus before Enter`);
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * Pull as Files… from the palette: the local sandbox, Head Office, Floor 1, every kind, this folder
+ * only, into the workspace's suggested folder. The pull's message counts what it wrote, and the
+ * files are on disk: one per object of the manifest, each a Floor 1 object.
+ */
+async function pullFolderAsFiles(page: Page, env: Env, scannerName: string): Promise<void> {
+  // From the scanner's editor (the walkthrough focuses its step again as its tab is shown).
+  await page.locator('.tabs-container .tab', { hasText: scannerName }).first().click();
+  await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+  await palette(page, 'OMS: Pull as Files');
+  await answer(page, 'Connection', 'Local sandbox', 'Local sandbox');
+  await answer(page, 'Folder (in root folder)', 'Head Office', 'Head Office');
+  await answer(page, 'Folder (in Head Office)', 'Floor 1', 'Floor 1');
+  await answer(page, 'Kinds of objects to pull');
+  await answer(page, 'Which folders?', 'This folder only');
+  const into = 'oms/local-sandbox';
+  await answer(page, 'Pull into which folder? (files meant for git)', into);
+  const pulled = /Pulled (\d+) objects into oms\/local-sandbox: (\d+) files written/;
+  await palette(page, 'Notifications: Show Notifications');
+  const message = page.locator('.notifications-center .notification-list-item-message', { hasText: pulled }).first();
+  await message.waitFor({ timeout: 30_000 }).catch((e: Error) => {
+    throw new Error(`no "Pulled … objects into ${into}" message: ${e.message.split('\n')[0]}`);
+  });
+  const [, objects, written] = pulled.exec(await message.innerText())!;
+  await palette(page, 'Notifications: Hide Notifications');
+  const root = path.join(env.OMS_WORKSPACE, into);
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'oms.manifest.json'), 'utf8')) as { objects: Record<string, { path: string }> };
+  const files = Object.values(manifest.objects).map((o) => path.join(root, o.path));
+  if (!files.length || files.length !== Number(objects) || files.length !== Number(written)) {
+    throw new Error(`the pull says ${objects} objects, ${written} files written; its manifest lists ${files.length}`);
+  }
+  for (const f of files) {
+    const name = fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')) as { CommonName?: string }).CommonName : undefined;
+    if (!name?.startsWith('Floor 1 ')) throw new Error(`${path.relative(root, f)}: ${name === undefined ? 'not on disk' : `"${name}", not a Floor 1 object`}`);
+  }
 }
 
 /** View: Close All Editors, then the tab strip empty. */
@@ -383,7 +498,7 @@ export const homeChecks: UiCheckList = (page, env, diag) => pseudoLocale ? [
 ] : [
   ['ui (home): the priorities table is a grid whose edits are announced to screen readers', () => editAnnounced(page, env)],
   ['ui (home): axe-core finds no serious or critical issue in the priorities table, in the default and both high-contrast themes (screenshots hc-dark.png, hc-light.png)', () => tableForEveryone(page, env, diag)],
-  ['ui (home): on a fresh profile, installing the .vsix opens the Get Started walkthrough; its pictures follow the theme; Go to Object, opening a scanner and Try the Local Sandbox tick their steps and no other; closed and the window reloaded, it does not open again', () => walkthroughOnInstall(page, env, diag)],
+  ['ui (home): on a fresh profile, installing the .vsix opens the Get Started walkthrough; its pictures follow the theme; all five steps tick by doing them (Go to Object, opening a scanner, Try the Local Sandbox, a priority saved in the table, Pull as Files…), each its own and no other; closed and the window reloaded, it does not open again, its five ticks kept', () => walkthroughOnInstall(page, env, diag)],
 ];
 
 /** The unpacked extension under test: the runner keeps it beside the workspace (`<tmp>/vsix/extension`). */
