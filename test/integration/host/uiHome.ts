@@ -202,7 +202,7 @@ async function walkthroughOnInstall(page: Page, env: Env, diag: string): Promise
   } finally {
     await context.close();
     // The folder the walkthrough pulled into, out of the workspace the other checks share.
-    fs.rmSync(path.join(env.OMS_WORKSPACE, 'oms', 'local-sandbox'), { recursive: true, force: true });
+    if (env.OMS_WORKSPACE) fs.rmSync(path.join(env.OMS_WORKSPACE, 'oms', 'local-sandbox'), { recursive: true, force: true });
     // The test window, which the other checks go on in, after the install elsewhere.
     await page.screenshot({ path: `${diag}/walkthrough-test-window.png` });
   }
