@@ -30,27 +30,28 @@ passed=${unit_pass:-0}; failed=${unit_fail:-0}
 step "package"
 npm run --silent package || fail "packaging failed"
 
+# One run of the integration runner (extra settings as `env` arguments): its counts added to the
+# totals, and a summary line kept; a run that ends badly without a failed test counts as one.
+summaries=()
+integration() {
+  local name="$1"; shift
+  env "$@" npm run --silent test:integration 2>&1 | tee "$out/$name.txt"
+  local status=${PIPESTATUS[0]} line pass fail
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/$name.txt" | tail -1)
+  pass=$(echo "$line" | awk '{print $1}'); fail=$(echo "$line" | awk '{print $3}')
+  passed=$((passed + ${pass:-0})); failed=$((failed + ${fail:-0}))
+  if [ "$status" -ne 0 ] && [ "${fail:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "$name run failed before reporting tests"; fi
+  summaries+=("$name: ${pass:-0} passed, ${fail:-0} failed")
+}
+
 step "integration tests (real VS Code)"
-npm run --silent test:integration 2>&1 | tee "$out/integration.txt"
-int_status=${PIPESTATUS[0]}
-int_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/integration.txt" | tail -1)
-int_pass=$(echo "$int_line" | awk '{print $1}')
-int_fail=$(echo "$int_line" | awk '{print $3}')
-passed=$((passed + ${int_pass:-0})); failed=$((failed + ${int_fail:-0}))
-if [ "$int_status" -ne 0 ] && [ "${int_fail:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "integration run failed before reporting tests"; fi
+integration integration
 
 step "integration, pseudo-localized (the UI checks find no English of ours)"
-OMS_IT_LOCALE=qps-ploc OMS_IT_UI_ONLY=1 OMS_UI_GREP=pseudo npm run --silent test:integration 2>&1 | tee "$out/pseudo.txt"
-pseudo_status=${PIPESTATUS[0]}
-pseudo_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/pseudo.txt" | tail -1)
-pseudo_pass=$(echo "$pseudo_line" | awk '{print $1}')
-pseudo_fail=$(echo "$pseudo_line" | awk '{print $3}')
-passed=$((passed + ${pseudo_pass:-0})); failed=$((failed + ${pseudo_fail:-0}))
-if [ "$pseudo_status" -ne 0 ] && [ "${pseudo_fail:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "pseudo-localized run failed before reporting tests"; fi
+integration "integration, pseudo-localized" OMS_IT_LOCALE=qps-ploc OMS_IT_UI_ONLY=1 OMS_UI_GREP=pseudo
 
 echo
 echo "unit: ${unit_pass:-0} passed, ${unit_fail:-0} failed"
-echo "integration: ${int_pass:-0} passed, ${int_fail:-0} failed"
-echo "integration, pseudo-localized: ${pseudo_pass:-0} passed, ${pseudo_fail:-0} failed"
+printf '%s\n' "${summaries[@]}"
 echo "total: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
