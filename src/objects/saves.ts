@@ -187,8 +187,9 @@ export class ObjectSaves implements vscode.Disposable {
       const object = outcome.object;
       this.objectFiles.rebase(uri, object);
       await replaceText(uri, documentText(object));
-      vscode.window.setStatusBarMessage(mergedText(name, object, merging.tookTheirs), 8000);
-      notifyInfo(mergedText(name, object, merging.tookTheirs));
+      const merged = mergedText(name, object, merging.tookTheirs);
+      vscode.window.setStatusBarMessage(merged, 8000);
+      notify('info', merged);
       this.settling.add(key);
       setTimeout(() => void vscode.workspace.textDocuments.find((d) => d.uri.toString() === key)?.save(), 0);
       return;
@@ -262,10 +263,6 @@ function parsed(text: string): BaseInfo | undefined {
   } catch {
     return undefined;
   }
-}
-
-function notifyInfo(message: string): void {
-  void vscode.window.showInformationMessage(message);
 }
 
 /** The document's whole text replaced, as one undoable edit. */

@@ -1,7 +1,7 @@
 // Bulk edit, Retry Failed and Undo Run (issue 22) where a person sees them: Go to Object, the
 // preview's counts, apply, the sandbox's fault injection; every result read from the sandbox.
 import type { Page } from 'playwright-core';
-import { get, send, until, input, palette, notification, query, menuItem, floors, activeTab, goToObject, statusVersion, cursorAfter, typeEdit, activeTabDirty, revertActive, type Env, type UiCheckList } from './uiHelpers';
+import { get, send, until, input, palette, notification, query, menuItem, floors, activeTab, goToObject, statusVersion, cursorAfter, typeEdit, activeTabDirty, revertActive, closeFind, type Env, type UiCheckList } from './uiHelpers';
 
 const range = { min: 850, max: 1150 };
 const title = (page: Page) => page.locator('.quick-input-widget .quick-input-title').first();
@@ -175,12 +175,7 @@ async function occurrences(page: Page, text: string): Promise<number> {
   const count = widget.locator('.matchesCount', { hasText: /of \d+|No results/ }).first();
   await count.waitFor({ timeout: 5_000 });
   const shown = await count.innerText();
-  // As in cursorAfter: an Escape that came before the widget took the text is pressed again.
-  for (let i = 0; i < 3 && await widget.count(); i++) {
-    await page.keyboard.press('Escape');
-    await widget.waitFor({ state: 'hidden', timeout: 1_000 }).catch(() => undefined);
-  }
-  await widget.waitFor({ state: 'hidden', timeout: 1_000 });
+  await closeFind(page);
   return Number(/of (\d+)/.exec(shown)?.[1] ?? 0);
 }
 

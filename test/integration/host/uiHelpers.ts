@@ -73,13 +73,18 @@ export async function cursorAfter(page: Page, text: string): Promise<void> {
     .catch(() => { throw new Error(`the editor has no ${text}`); });
   await page.keyboard.press('Enter');
   await page.waitForTimeout(300);
-  // Escape closes the widget once it has taken the Enter; again if the first came too early.
+  await closeFind(page);
+  await page.keyboard.press('ArrowRight');
+}
+
+/** Closes the editor's find widget: Escape once it has taken the keys before it; again if the first came too early. */
+export async function closeFind(page: Page): Promise<void> {
+  const widget = page.locator('.editor-widget.find-widget.visible');
   for (let i = 0; i < 3 && await widget.count(); i++) {
     await page.keyboard.press('Escape');
     await widget.waitFor({ state: 'hidden', timeout: 1_000 }).catch(() => undefined);
   }
   await widget.waitFor({ state: 'hidden', timeout: 1_000 });
-  await page.keyboard.press('ArrowRight');
 }
 
 /** Types into the focused editor and waits for its tab to show the edit (dirty), so a check never goes on with a lost keystroke. */
