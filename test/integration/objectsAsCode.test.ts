@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { newObject } from '../../src/model/templates';
 import { kind } from '../../src/model/kinds';
 import type { TestApi } from '../../src/testApi';
-import { envConnectionId, rest, sandboxUrl, services } from './helpers';
+import { closeAllEditors, envConnectionId, rest, sandboxUrl, services, waitFor } from './helpers';
 
 let s: TestApi;
 let rootKey: string;
@@ -130,5 +130,25 @@ suite('objects as code: apply', () => {
       assert.strictEqual(now.ConcurrencyVersion, before[o === c ? 'c' : 'd'].ConcurrencyVersion + 1);
       assert.strictEqual(now.InputScannerReportingPriorities[0].Priority, 6);
     }
+  });
+
+  test('issue 24: an editor open on a scanner (no edits) follows an Apply made from its file: the server\'s text and version at once, still clean', async () => {
+    s.answerProductionWrites(undefined);
+    await s.connections.update(envConnectionId, { production: false });
+    await vscode.commands.executeCommand('oms.pullAgain', vscode.Uri.file(root), { overwriteEdits: true });
+    const d = made[3];
+    const before = await server(d.Key);
+    const args = { connectionId: envConnectionId, folderKey: rootKey, kind: 'inputScanner', key: d.Key, name: before.CommonName };
+    const doc = await vscode.workspace.openTextDocument(await vscode.commands.executeCommand<vscode.Uri>('oms.openObject', args));
+    await vscode.window.showTextDocument(doc);
+    assert.strictEqual(s.objectFiles.baseOf(doc.uri)?.ConcurrencyVersion, before.ConcurrencyVersion);
+    editPriority(d.Key, 4321);
+    await plan();
+    const results = await apply();
+    assert.deepStrictEqual(results?.map((r) => r.outcome), ['applied']);
+    await waitFor('the open editor to show the applied priority', () => doc.getText().includes('"Priority": 4321') || undefined);
+    assert.strictEqual(s.objectFiles.baseOf(doc.uri)?.ConcurrencyVersion, before.ConcurrencyVersion + 1, 'its next save is based on the applied version');
+    assert.strictEqual(doc.isDirty, false);
+    await closeAllEditors();
   });
 });
