@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Frame, Page } from 'playwright-core';
 import { pseudoLocale } from './l10n';
-import { activeTab, cursorAfter, floors, get, goToObject, hasFocus, input, menuItem, palette, revertActive, typeEdit, until, type Env, type UiCheckList } from './uiHelpers';
+import { activeTab, cursorAfter, floors, get, goToObject, hasFocus, input, menuItem, palette, revertActive, statusVersion, typeEdit, until, type Env, type UiCheckList } from './uiHelpers';
 
 /** axe-core's own bundle, evaluated in the table's frame (DevTools evaluation is not held back by the page's CSP). */
 const axeSource = () => fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -394,7 +394,7 @@ async function walkthroughSteps(fresh: Page, env: Env, diag: string): Promise<vo
 /**
  * The scanner's tab (opened before), the table from the editor's title bar, the third row's priority
  * typed (each key once the cell holds the focus), Ctrl+S: the table says it saved and the server
- * holds the priority, one version on.
+ * holds the priority, one version on; the scanner's editor shows that version.
  */
 async function savePriorityInTable(page: Page, env: Env, at: string): Promise<void> {
   const scanner = await get(env, at);
@@ -425,6 +425,9 @@ async function savePriorityInTable(page: Page, env: Env, at: string): Promise<vo
   if (now.InputScannerReportingPriorities[2].Priority !== wanted || now.ConcurrencyVersion !== scanner.ConcurrencyVersion + 1) {
     throw new Error(`the server holds priority ${now.InputScannerReportingPriorities[2].Priority} at version ${now.ConcurrencyVersion}, not ${wanted} at ${scanner.ConcurrencyVersion + 1}`);
   }
+  // Issue 24: the scanner's editor (no edits) follows the table's save: the new version in its status bar.
+  await page.locator('.tabs-container .tab', { hasText: `${scanner.CommonName}.json` }).first().click();
+  await until(`the scanner's editor at v${now.ConcurrencyVersion}`, async () => (await statusVersion(page)).includes(`v${now.ConcurrencyVersion}`), 10_000);
 }
 
 /**
