@@ -16,6 +16,7 @@
 // require of its file in dist/. The sandbox CLI (dist/sandbox.cjs) is one
 // CommonJS bundle: a process of its own shares nothing with the extension,
 // and its extension keeps it out of the .vsix (.vscodeignore ships dist/*.js).
+// A pull's thread (dist/pullThread.js) is a CommonJS bundle of its own too.
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
@@ -115,6 +116,9 @@ const validators = { ...common, entryPoints: lazy, outdir: dist, format: 'cjs' }
 /** The sandbox CLI runs in a process of its own: one CommonJS bundle, sharing no state with the extension's chunks. */
 const cli = { ...common, entryPoints: { sandbox: 'src/sandbox/cli.ts' }, outdir: dist, outExtension: { '.js': '.cjs' }, format: 'cjs', plugins: [lazyBundles] };
 
+/** A pull's thread (src/changes/code/pullWriter.ts starts it): a CommonJS bundle of its own, loaded only by a pull. */
+const pullThread = { ...common, entryPoints: { pullThread: 'src/changes/code/pullThread.ts' }, outdir: dist, format: 'cjs' };
+
 /** Writes every chunk of the split as CommonJS into dist/ (nothing else there), and the metafile of the split. */
 async function toCommonJs(metafile) {
   for (const f of fs.readdirSync(dist)) if (/\.c?js(\.map)?$/.test(f)) fs.rmSync(path.join(dist, f));
@@ -128,7 +132,7 @@ async function toCommonJs(metafile) {
     // `import()` of a chunk becomes a require: the extension host's loader, no ESM.
     supported: { 'dynamic-import': false },
   });
-  await Promise.all([esbuild.build(validators), esbuild.build(cli)]);
+  await Promise.all([esbuild.build(validators), esbuild.build(cli), esbuild.build(pullThread)]);
   fs.writeFileSync(path.join(dist, 'meta.json'), JSON.stringify(metafile));
 }
 

@@ -5,7 +5,8 @@ import {
 } from '../model/routes';
 import type { BaseInfo, FolderInfo, InstanceInfo, NoteInfo, PersonInfo, PushNotificationRequest } from '../model/types';
 import { ApiError } from './errors';
-import { Http, RequestOptions, WriteApproval } from './http';
+import { Http, parseJson, RequestOptions, WriteApproval } from './http';
+import { listItems } from './listItems';
 import { addPeopleInBatches, BatchOptions, BatchReport } from './batch';
 import { l10n } from '../l10n';
 
@@ -15,7 +16,6 @@ export interface Page<T> {
   next?: number;
 }
 
-/** Public clients use 1000 as the largest page. */
 const maxPageSize = 1000;
 
 export class OmsClient {
@@ -52,10 +52,21 @@ export class OmsClient {
 
   /** One page of a collection. A page shorter than `pageSize` is the last. */
   async list<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, page = 0, pageSize = 100, signal?: AbortSignal): Promise<Page<T>> {
-    const size = Math.min(Math.max(1, pageSize), maxPageSize);
-    const body = await this.send<unknown>(() => ({ method: 'GET', path: collectionPath(kind, folderKey), query: { page, pageSize: size }, signal }));
-    const items = asArray<T>(body, kind);
+    const size = pageSizeOf(pageSize);
+    const items = this.itemsOf<T>(kind, folderKey, await this.listText(kind, folderKey, page, size, signal));
     return { items, next: items.length < size ? undefined : page + 1 };
+  }
+
+  /** One page as the server's text, not parsed: for a reader on another thread (a pull, changes/code/pullThread.ts). */
+  listText(kind: Kind, folderKey: string, page: number, pageSize: number, signal?: AbortSignal): Promise<string> {
+    return this.send<string>(() => ({ method: 'GET', path: collectionPath(kind, folderKey), query: { page, pageSize: pageSizeOf(pageSize) }, signal, text: true }));
+  }
+
+  /** The items of a page's text, or the error `list` gives for it. */
+  itemsOf<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, text: string): T[] {
+    const items = listItems(text ? parseJson(text, { method: 'GET', path: collectionPath(kind, folderKey) }, 200) : undefined);
+    if (items) return items as T[];
+    throw new ApiError('server', l10n.t("The server's list of {0} is not an array", l10n.t(kind.pluralLabel).toLowerCase()));
   }
 
   /** Every page of a collection (stops at an empty or short page). */
@@ -144,14 +155,9 @@ function addressOf(obj: BaseInfo): { folderKey: string; key: string } {
   return { folderKey, key };
 }
 
-function asArray<T>(body: unknown, kind: Kind): T[] {
-  if (Array.isArray(body)) return body as T[];
-  // Some gateways wrap lists; accept the common wrappers rather than fail.
-  for (const key of ['Items', 'items', 'value', 'Results']) {
-    const inner = (body as Record<string, unknown> | null)?.[key];
-    if (Array.isArray(inner)) return inner as T[];
-  }
-  throw new ApiError('server', l10n.t("The server's list of {0} is not an array", l10n.t(kind.pluralLabel).toLowerCase()));
+/** Public clients use 1000 as the largest page. */
+function pageSizeOf(asked: number): number {
+  return Math.min(Math.max(1, asked), maxPageSize);
 }
 
 /**

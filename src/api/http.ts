@@ -69,6 +69,8 @@ export interface RequestOptions {
    * unseen, a change made in the meantime.
    */
   resendWhenThrottled?: boolean;
+  /** The answer's text as it came, not parsed (for a reader on another thread: a pull's pages). */
+  text?: boolean;
   /** Cuts the call, even in flight. */
   signal?: AbortSignal;
   /** Ends a wait to send again (the last answer is then the outcome); never cuts a request in flight. */
@@ -145,7 +147,7 @@ export function createHttp(options: HttpOptions): Http {
         clearTimeout(timer);
         log(response.status);
         const page = webPage(response, text, base, req);
-        if (response.ok && !page) return (text ? parseJson(text, req, response.status) : undefined) as T;
+        if (response.ok && !page) return (req.text ? text : text ? parseJson(text, req, response.status) : undefined) as T;
         const error = page ?? toError(response, text, req, mask);
         const retryAfter = response.headers.get('retry-after');
         // Callers that resend themselves (the executor of many changes) wait as the server asked.
@@ -225,7 +227,7 @@ function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MB` : `${n} bytes`;
 }
 
-function parseJson(text: string, req: RequestOptions, status: number): unknown {
+export function parseJson(text: string, req: Pick<RequestOptions, 'method' | 'path'>, status: number): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -10,6 +10,7 @@ import { readManifest } from '../changes/code/manifest';
 import type { PullScope } from '../changes/code/manifest';
 import type { PullReport } from '../changes/code/pull';
 import { editsSincePull, pull } from '../changes/code/pull';
+import { startPullThreads } from '../changes/code/pullWriter';
 import { slug } from '../changes/code/fileForm';
 import type { PlanEntry } from '../changes/code/plan';
 import type { Connection } from '../connection/connection';
@@ -24,6 +25,7 @@ import type { Command } from './services';
 export const pullAsFiles: Command = {
   id: 'oms.pullAsFiles',
   async run(s, arg?: unknown, options?: { root?: string; recursive?: boolean; overwriteEdits?: boolean }): Promise<PullReport> {
+    startPullThreads();
     const given = namedBy(arg);
     const { connection, folderKey } = await folderTarget(s, arg);
     const isConnection = given.folderKey === undefined && given.connectionId !== undefined;
@@ -37,6 +39,7 @@ export const pullAsFiles: Command = {
 export const pullAgain: Command = {
   id: 'oms.pullAgain',
   async run(s, arg?: unknown, options?: { overwriteEdits?: boolean }): Promise<PullReport> {
+    startPullThreads();
     const root = await pulledFolder(arg);
     const connection = await connectionOf(s, root);
     const report = await runPull(connection, root, undefined, options?.overwriteEdits);

@@ -20,6 +20,12 @@ const fileName = 'bases';
 const separator = '\u001e';
 const hashLength = 32;
 
+/** A record of `file`, as two pieces (separator, hash and space; the text): the text is not copied into a new string. */
+export function baseRecord(hash: string, text: string): [string, string] {
+  if (text.includes(separator)) throw new Error('A merge base must be canonical JSON text');
+  return [`${separator}${hash} `, text];
+}
+
 export class Bases {
   /** Hash → its text (read on first use: most plans need no base); '' for one written since, read again when asked for. */
   private texts?: Map<string, string>;
@@ -51,22 +57,23 @@ export class Bases {
 
   /** Keeps `text` (canonical, whose hash is `hash`) as a base; written by `flush`. Kept twice is harmless: the file is not read to check. */
   add(hash: string, text: string): void {
-    if (text.includes(separator)) throw new Error('A merge base must be canonical JSON text');
     this.texts?.set(hash, text);
-    this.pending.push(`${separator}${hash} `, text);
+    this.pending.push(...baseRecord(hash, text));
+  }
+
+  /** Records appended to `file` by another writer (a pull's thread): what `compact` estimates from. */
+  noteWritten(records: number, chars: number): void {
+    this.written.records += records;
+    this.written.chars += chars;
+    if (records) this.texts = undefined; // read again when asked for
   }
 
   /** Appends what was added, in one write: before the manifest step that names it. */
   flush(): void {
-    const records = this.take();
-    if (records) appendFileSync(this.file, records.join(''));
-  }
-
-  /** What was added, for the caller to append to `file` (joined, in one write) before the manifest step that names it. */
-  take(): string[] | undefined {
     const pieces = this.pending;
-    if (!pieces.length) return undefined;
+    if (!pieces.length) return;
     if (!this.written.records) mkdirSync(path.dirname(this.file), { recursive: true });
+    appendFileSync(this.file, pieces.join(''));
     for (let i = 0; i < pieces.length; i += 2) {
       this.written.records++;
       this.written.chars += pieces[i].length + pieces[i + 1].length;
@@ -74,7 +81,6 @@ export class Bases {
       this.texts?.set(pieces[i].slice(1, 1 + hashLength), '');
     }
     this.pending = [];
-    return pieces;
   }
 
   /**

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { Kind, kind as kindOf } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { canonicalText, hashOf } from './fileForm';
-import type { Manifest } from './manifest';
+import type { Manifest, ManifestObject } from './manifest';
 
 export interface LocalFile {
   /** Relative to the pulled folder, with `/`. */
@@ -69,6 +69,24 @@ export function parseObjectText(kind: Kind, text: string): { object: BaseInfo; h
   if (!value || typeof value !== 'object' || Array.isArray(value)) return { error: 'must hold one JSON object' };
   const object = value as BaseInfo;
   return { object, hash: hashOf(canonicalText(kind, object)) };
+}
+
+/** A file's text, or undefined when it is not there. */
+export function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+/** Whether a pulled object's file, whose text is now `current` (undefined: deleted), was edited since; reformatting is no edit. */
+export function editedSincePull(entry: ManifestObject, current: string | undefined): boolean {
+  if (current === undefined) return true;
+  if (hashOf(current) === entry.hash) return false;
+  const parsed = parseObjectText(kindOf(entry.kind), current);
+  return 'error' in parsed || parsed.hash !== entry.hash;
 }
 
 function namesIn(dir: string): string[] {

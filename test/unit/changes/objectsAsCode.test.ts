@@ -138,18 +138,18 @@ test('a cancelled pull keeps what it wrote; the next pull finishes it', async ()
 test('cancelled between pages: what was written is recorded; the next pull writes only the rest, no file twice', async () => {
   await withSandbox({ seed: 'empty' }, async (big) => {
     const bigClient = new OmsClient(createHttp({ baseUrl: big.sb.url, token: () => big.sb.token }));
-    const total = 2100; // three pages: 1000, 1000, 100
+    const total = 2100; // five pages of a pull: 500 each, then 100
     let made = 0;
     await Promise.all(Array.from({ length: 8 }, async () => {
       while (made < total) await bigClient.create(scanners, big.instanceKey, newObject(scanners, `Scanner ${made++}`));
     }));
     const bigBinding = await bindingOf(bigClient, 'Big', big.sb.url);
     const stop = new AbortController();
-    // Cancel pressed as the third page is asked for: the second is on its way to the disk.
-    const list = bigClient.list.bind(bigClient);
-    bigClient.list = (k, folderKey, page, pageSize, signal) => {
-      if (page === 2) stop.abort();
-      return list(k, folderKey, page, pageSize, signal);
+    // Cancel pressed as the fifth page is asked for: the fourth is on its way to the disk.
+    const listText = bigClient.listText.bind(bigClient);
+    bigClient.listText = (k, folderKey, page, pageSize, signal) => {
+      if (page === 4) stop.abort();
+      return listText(k, folderKey, page, pageSize, signal);
     };
     const progress: number[] = [];
     const first = await pull(bigClient, root, bigBinding, {
@@ -158,7 +158,7 @@ test('cancelled between pages: what was written is recorded; the next pull write
       onProgress: (p) => progress.push(p.written),
     });
     assert.equal(first.cancelled, true);
-    assert.equal(first.written, 2000, 'the two pages read before Cancel');
+    assert.equal(first.written, 2000, 'the four pages read before Cancel');
     assert.equal(progress.at(-1), 2000, 'progress counts files once written');
     assert.ok(progress.every((n, i) => i === 0 || n > progress[i - 1]), `progress rises: ${progress.join(', ')}`);
     const kept = await scannerFiles();

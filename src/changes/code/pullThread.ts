@@ -1,0 +1,170 @@
+/**
+ * A pull thread (pullWriter.ts starts two; esbuild bundles this module as
+ * dist/pullThread.js). Each page of a listing arrives as the server's text
+ * and leaves as files, merge bases and the manifest steps the pull records
+ * once they are on disk. Parsing the page, the files' canonical text and
+ * hash, and the writes all happen here: on the extension host's thread they
+ * took longer than reading the pages (bench/objectsAsCode.bench.ts), and held
+ * up every extension meanwhile.
+ */
+import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { MessagePort, parentPort } from 'node:worker_threads';
+import { listItems } from '../../api/listItems';
+import { kind as kindOf, KindId } from '../../model/kinds';
+import type { BaseInfo } from '../../model/types';
+import { baseRecord } from './bases';
+import { canonicalText, fileForm, hashOf, objectFileName } from './fileForm';
+import { editedSincePull, readText } from './localFiles';
+import type { JournalStep, ManifestObject } from './manifest';
+
+/** What the thread is told once, before the first page. */
+export interface PullStart {
+  root: string;
+  /** The manifest's objects as the pull starts. */
+  objects: Record<string, ManifestObject>;
+  /** The merge bases' file, appended to. */
+  basesFile: string;
+  /** This machine has no bases of the folder yet: every object's is written. */
+  freshCache: boolean;
+  overwriteEdits: boolean;
+  /** Only these Keys are written (the rest only listed). */
+  only?: string[];
+}
+
+export interface PageJob {
+  id: number;
+  /** The page as the server sent it. */
+  text: string;
+  kind: KindId;
+  folderKey: string;
+  /** The kind's directory, relative to the pulled folder, with `/`. */
+  dir: string;
+}
+
+export interface PageDone {
+  id: number;
+  /** Objects on the page. */
+  listed: number;
+  /** Their Keys. */
+  keys: string[];
+  /** The manifest's steps for the files written (or unchanged but moved on); recorded by the pull. */
+  steps: JournalStep[];
+  /** Paths of edited (or deleted) files kept as they are. */
+  keptEdits: string[];
+  written: number;
+  bytes: number;
+  /** Merge bases appended: records and characters. */
+  bases: { records: number; chars: number };
+}
+
+/** A pull starts (its state), hands a page, or ends; several pulls may share the thread. */
+export type ToThread = { pull: number } & ({ start: PullStart } | { page: PageJob } | { end: true });
+
+/** Told as soon as the page is parsed, before its files are written: whether to ask for the next page. */
+export interface PageCounted {
+  id: number;
+  counted: number;
+}
+
+export type PageFailed = { id: number; notAList: true } | { id: number; error: { message: string; code?: string } };
+
+class PageWriter {
+  private readonly only?: ReadonlySet<string>;
+  /** Per directory, the names in it when first written to (a new file is not read first: no failed read per object). */
+  private readonly present = new Map<string, Set<string>>();
+
+  constructor(private readonly start: PullStart) {
+    this.only = start.only && new Set(start.only);
+  }
+
+  page(job: PageJob, counted: (listed: number) => void): PageDone | PageFailed {
+    let items: unknown[] | undefined;
+    try {
+      items = listItems(JSON.parse(job.text));
+    } catch {
+      items = undefined;
+    }
+    if (!items) return { id: job.id, notAList: true };
+    counted(items.length);
+    const k = kindOf(job.kind);
+    const done: PageDone = { id: job.id, listed: items.length, keys: [], steps: [], keptEdits: [], written: 0, bytes: 0, bases: { records: 0, chars: 0 } };
+    const bases: string[] = [];
+    const addBase = (hash: string, text: string) => {
+      bases.push(...baseRecord(hash, text));
+      done.bases.records++;
+    };
+    const absDir = path.join(this.start.root, job.dir);
+    const names = items.length ? this.namesIn(absDir) : new Set<string>();
+    for (const obj of items as BaseInfo[]) {
+      const key = obj.Key;
+      if (!key) continue;
+      done.keys.push(key);
+      if (this.only && !this.only.has(key)) continue;
+      const text = canonicalText(k, fileForm(k, obj));
+      const hash = hashOf(text);
+      const name = objectFileName(obj);
+      const entry: ManifestObject = { path: `${job.dir}/${name}`, kind: k.id, folderKey: job.folderKey, version: obj.ConcurrencyVersion ?? null, hash };
+      const prev = this.start.objects[key];
+      let current = prev || names.has(name) ? readText(path.join(this.start.root, prev?.path ?? entry.path)) : undefined;
+      if (prev && current !== text && editedSincePull(prev, current) && !this.start.overwriteEdits) {
+        if (this.start.freshCache && hash === prev.hash) addBase(hash, text); // the server still holds what was pulled: that is the base
+        done.keptEdits.push(prev.path);
+        continue;
+      }
+      if (prev && prev.path !== entry.path) {
+        rmSync(path.join(this.start.root, prev.path), { force: true });
+        current = undefined;
+      }
+      if (current !== text) {
+        names.add(name);
+        writeFileSync(absDir + path.sep + name, text);
+        done.written++;
+        done.bytes += Buffer.byteLength(text);
+      }
+      if (this.start.freshCache || prev?.hash !== hash) addBase(hash, text);
+      // The same Key again (the server's order moved between pages) finds what this pull wrote.
+      this.start.objects[key] = entry;
+      if (!(prev && sameEntry(prev, entry))) done.steps.push({ key, object: entry });
+    }
+    // Before the steps that name them (the pull records those once this page is done).
+    if (bases.length) {
+      appendFileSync(this.start.basesFile, bases.join(''));
+      for (const piece of bases) done.bases.chars += piece.length;
+    }
+    return done;
+  }
+
+  private namesIn(dir: string): Set<string> {
+    let names = this.present.get(dir);
+    if (!names) {
+      names = new Set(existsSync(dir) ? readdirSync(dir) : []);
+      if (!names.size) mkdirSync(dir, { recursive: true });
+      this.present.set(dir, names);
+    }
+    return names;
+  }
+}
+
+function sameEntry(a: ManifestObject, b: ManifestObject): boolean {
+  return a.path === b.path && a.kind === b.kind && a.folderKey === b.folderKey && a.version === b.version && a.hash === b.hash;
+}
+
+if (parentPort) {
+  const port = parentPort;
+  const pulls = new Map<number, PageWriter>();
+  port.on('message', (m: ToThread) => {
+    if ('start' in m) pulls.set(m.pull, new PageWriter(m.start));
+    else if ('end' in m) pulls.delete(m.pull);
+    else port.postMessage(pageOf(pulls.get(m.pull)!, m.page, port));
+  });
+}
+
+function pageOf(writer: PageWriter, job: PageJob, port: MessagePort): PageDone | PageFailed {
+  try {
+    return writer.page(job, (counted) => port.postMessage({ id: job.id, counted } satisfies PageCounted));
+  } catch (e) {
+    const { message, code } = e as NodeJS.ErrnoException;
+    return { id: job.id, error: { message, code } };
+  }
+}

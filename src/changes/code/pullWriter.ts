@@ -1,0 +1,144 @@
+/**
+ * The extension's side of the pull threads (pullThread.ts): hands them a
+ * pull's pages as the server sent them, turn about, and settles each page
+ * once its files and merge bases are on disk. The threads are shared by the
+ * pulls of this process and stop after a minute without one: a thread that
+ * has pulled before runs its code compiled (a first pull's pages cost about
+ * twice as much), and a pull does not wait for threads to start.
+ */
+import { existsSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { PageCounted, PageDone, PageFailed, PageJob, PullStart, ToThread } from './pullThread';
+
+/** The page's text is not a list: the caller reads it again for the client's own error. */
+export class NotAList extends Error {}
+
+const idleMs = 60_000;
+
+interface Waiting {
+  worker: Worker;
+  counted(listed: number): void;
+  resolve(done: PageDone): void;
+  reject(e: Error): void;
+}
+
+/** A page handed to a thread. */
+export interface PageWrite {
+  /** Its objects, once parsed (before its files are written); 0 when it failed. */
+  counted: Promise<number>;
+  written: Promise<PageDone>;
+}
+
+let threads: Worker[] | undefined;
+let pulls = 0;
+let idle: NodeJS.Timeout | undefined;
+const waiting = new Map<number, Waiting>();
+/** Threads that failed, with the failure: a page handed to one fails at once. */
+const failed = new WeakMap<Worker, Error>();
+let nextJob = 0;
+let nextPull = 0;
+
+/**
+ * The thread's code: bundled beside the extension (dist/pullThread.js). Run from source (unit tests,
+ * benches), the thread bundles it first with esbuild, as esbuild.js does: they run what ships.
+ */
+function threadCode(): string {
+  const bundled = path.join(__dirname, 'pullThread.js');
+  if (existsSync(bundled)) return `require(${JSON.stringify(bundled)})`;
+  const source = JSON.stringify(path.join(__dirname, 'pullThread.ts'));
+  return `const { outputFiles } = require('esbuild').buildSync({ entryPoints: [${source}], bundle: true, platform: 'node', format: 'cjs', write: false });
+new Function('require', 'module', 'exports', outputFiles[0].text)(require, module, module.exports);`;
+}
+
+function startThreads(): Worker[] {
+  const code = threadCode();
+  // Two share the work while this thread reads the next pages; one on a machine of one core.
+  return Array.from({ length: Math.min(2, os.availableParallelism()) }, () => {
+    // None of the host's own flags (a loader, an inspector port).
+    const worker = new Worker(code, { eval: true, execArgv: [] });
+    worker.unref(); // an idle thread keeps no process alive
+    worker.on('message', (m: PageCounted | PageDone | PageFailed) => {
+      const w = waiting.get(m.id);
+      if ('counted' in m) return w?.counted(m.counted);
+      waiting.delete(m.id);
+      if ('notAList' in m) w?.reject(new NotAList());
+      else if ('error' in m) w?.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
+      else w?.resolve(m);
+    });
+    worker.on('error', (e) => lost(worker, e));
+    worker.on('exit', () => lost(worker, new Error("The pull's file writer stopped")));
+    return worker;
+  });
+}
+
+/** A thread that failed (not a file it could not write: the thread answers those) fails its pages; the next pull starts new threads. */
+function lost(worker: Worker, e: Error): void {
+  if (!failed.has(worker)) failed.set(worker, e);
+  if (threads?.includes(worker)) {
+    const others = threads.filter((w) => w !== worker);
+    threads = undefined;
+    for (const w of others) void w.terminate();
+  }
+  for (const [id, w] of waiting) {
+    if (w.worker !== worker) continue;
+    waiting.delete(id);
+    w.reject(e);
+  }
+}
+
+/** Starts the threads ahead of a pull, while its questions are asked; they stop after a minute without one. */
+export function startPullThreads(): void {
+  threads ??= startThreads();
+  if (!pulls) stopWhenIdle();
+}
+
+function stopWhenIdle(): void {
+  clearTimeout(idle);
+  idle = setTimeout(() => {
+    const stopping = threads;
+    threads = undefined;
+    for (const w of stopping ?? []) void w.terminate();
+  }, idleMs);
+  idle.unref();
+}
+
+/** One pull's use of the threads. */
+export class PullWriter {
+  private readonly pull = nextPull++;
+  private readonly workers: Worker[];
+  private sent = 0;
+  private closed = false;
+
+  constructor(start: PullStart) {
+    clearTimeout(idle);
+    this.workers = threads ??= startThreads();
+    pulls++;
+    for (const w of this.workers) w.postMessage({ pull: this.pull, start } satisfies ToThread);
+  }
+
+  /** Hands a page to the next thread: `written` settles once its files and bases are, or with the failure. */
+  write(page: Omit<PageJob, 'id'>): PageWrite {
+    const id = nextJob++;
+    const worker = this.workers[this.sent++ % this.workers.length];
+    let count!: (listed: number) => void;
+    const counted = new Promise<number>((resolve) => { count = resolve; });
+    const written = new Promise<PageDone>((resolve, reject) => {
+      const error = failed.get(worker);
+      if (error) return reject(error);
+      waiting.set(id, { worker, counted: count, resolve, reject });
+      worker.postMessage({ pull: this.pull, page: { ...page, id } } satisfies ToThread);
+    });
+    written.catch(() => count(0)); // no page after a failed one is asked for
+    return { counted, written };
+  }
+
+  /** Ends this pull's use of the threads; call once every page has settled. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const w of this.workers) w.postMessage({ pull: this.pull, end: true } satisfies ToThread);
+    if (--pulls === 0) stopWhenIdle();
+  }
+}
