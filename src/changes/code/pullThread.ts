@@ -123,7 +123,7 @@ class PageWriter {
         done.bytes += Buffer.byteLength(text);
       }
       if (this.start.freshCache || prev?.hash !== hash) addBase(hash, text);
-      // The same Key again (the server's order moved between pages) finds what this pull wrote.
+      // The same Key again (the server's order moved between pages) finds what this pull wrote, on this thread.
       this.start.objects[key] = entry;
       if (!(prev && sameEntry(prev, entry))) done.steps.push({ key, object: entry });
     }

@@ -2,6 +2,8 @@
 import { test, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHttp, RequestLog } from '../../../src/api/http';
@@ -190,6 +192,39 @@ test('a file that cannot be written: the pull fails naming it, the manifest name
   const again = await pull(client, root, binding, {});
   assert.deepEqual(await scannerFiles(), all);
   assert.ok(again.written >= 1 && again.written < all.length || all.length === 2, `only what was missing (${again.written} of ${all.length})`);
+});
+
+test('a gateway that wraps the list is pulled like the service; a page that is not a list fails with the client\'s words, writing nothing', async () => {
+  // What the sandbox never sends: a server answering the folder and one page of the floor's scanners, as `body` shapes them.
+  const onServer = await api.listAll(floor1, 'inputscanners');
+  const serve = async (body: (items: unknown[]) => unknown, run: (c: OmsClient) => Promise<void>) => {
+    const server = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const page = Number(url.searchParams.get('page') ?? 0);
+      const answer = url.pathname.endsWith('/inputscanners') ? body(page === 0 ? onServer : []) : { Key: floor1, CommonName: 'Floor 1' };
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await run(new OmsClient(createHttp({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: () => 'test' })));
+    } finally {
+      server.close();
+    }
+  };
+  await serve((items) => ({ Items: items }), async (c) => {
+    const report = await pull(c, root, binding, { scope: scope() });
+    assert.equal(report.objects, onServer.length);
+    assert.equal((await scannerFiles()).length, onServer.length);
+  });
+  const other = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-code-'));
+  try {
+    await serve(() => ({ Message: 'not a list' }), async (c) => {
+      await assert.rejects(pull(c, other, binding, { scope: scope() }), /The server's list of input scanners is not an array/);
+    });
+    assert.deepEqual(Object.keys((await readManifest(other))!.objects), [], 'nothing recorded');
+  } finally {
+    await fs.rm(other, { recursive: true, force: true });
+  }
 });
 
 test('plan: updates with their changed fields, deletes only when opted in, stale when both moved; in a few requests', async () => {
