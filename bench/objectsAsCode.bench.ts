@@ -9,6 +9,7 @@
 import { existsSync, promises as fs, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as path from 'node:path';
 import { startSandbox } from '../src/sandbox/server';
 import { createHttp } from '../src/api/http';
@@ -34,6 +35,15 @@ const count = Number(process.argv[2] ?? 10_000);
  * is timed: else the kernel's writeback of one part is charged to whichever runs next.
  */
 const settle = () => execFileSync('sync');
+/** Starts watching this thread's event loop; the function returns its longest delay since, in ms. */
+const longestPause = () => {
+  const h = monitorEventLoopDelay({ resolution: 5 });
+  h.enable();
+  return () => {
+    h.disable();
+    return h.max / 1e6;
+  };
+};
 
 async function main() {
   const sb = await startSandbox({ port: 0, seed: 'empty' });
@@ -71,14 +81,16 @@ async function main() {
 
   // Best of three, listing, the pulls and writing the pulled files alone taking turns (each into a new
   // folder): on a shared machine one neighbour's burst would otherwise decide the ratio.
-  const best = { listMs: Infinity, listCpu: Infinity, textMs: Infinity };
-  const pulls = places.map((place) => ({ place, ms: Infinity, cpu: Infinity, writeMs: Infinity, requests: 0, report: undefined as PullReport | undefined }));
+  const best = { listMs: Infinity, listCpu: Infinity, textMs: Infinity, listPause: Infinity };
+  const pulls = places.map((place) => ({ place, ms: Infinity, cpu: Infinity, writeMs: Infinity, pause: Infinity, requests: 0, report: undefined as PullReport | undefined }));
   let listed = 0, root = '', pulledFiles: Array<[string, string]> = [];
   for (let round = 0; round < 3; round++) {
     settle();
     t = process.hrtime.bigint();
     let cpu = process.cpuUsage();
+    let pauses = longestPause();
     const all = await client.listAll(scanners, folderKey);
+    best.listPause = Math.min(best.listPause, pauses());
     best.listMs = Math.min(best.listMs, ms(t));
     best.listCpu = Math.min(best.listCpu, cpuMs(cpu));
     listed = all.length;
@@ -91,7 +103,9 @@ async function main() {
       requests = 0;
       t = process.hrtime.bigint();
       cpu = process.cpuUsage();
+      pauses = longestPause();
       p.report = await pull(client, root, binding, { scope });
+      p.pause = Math.min(p.pause, pauses());
       p.ms = Math.min(p.ms, ms(t));
       p.cpu = Math.min(p.cpu, cpuMs(cpu));
       p.requests = requests;
@@ -115,6 +129,7 @@ async function main() {
   for (const p of others) console.log(`  ${p.place.name} (${p.place.dir}): ${p.ms.toFixed(0)} ms = ${ratio(p.ms)} the listing · writing the ${pulledFiles.length} files alone there (node fs, one after another): ${p.writeMs.toFixed(0)} ms = ${ratio(p.writeMs)}`);
   console.log(`  the first pull of the process ${main.place.name} (its threads start and compile their code): ${firstPullMs.toFixed(0)} ms = ${ratio(firstPullMs)} the listing`);
   // The wall clock follows the neighbours; the CPU time (user + system of this process: client, sandbox, threads and files) less so.
+  console.log(`  the longest this thread (the extension host's) was held up ${main.place.name}: pull ${main.pause.toFixed(0)} ms · listing ${best.listPause.toFixed(0)} ms (the sandbox serves on it too)`);
   console.log(`  CPU time ${main.place.name}: pull ${main.cpu.toFixed(0)} ms · listing ${best.listCpu.toFixed(0)} ms · ratio ${(main.cpu / best.listCpu).toFixed(2)}x`);
   console.log(`  its parts alone, on one thread: the files' text (canonical JSON + hash) ${best.textMs.toFixed(0)} ms = ${ratio(best.textMs)}, writing the files ${main.place.name} ${main.writeMs.toFixed(0)} ms = ${ratio(main.writeMs)}; the pull's two threads do both while the next pages are read`);
 
