@@ -127,7 +127,7 @@ async function main() {
   const ratio = (x: number) => `${(x / best.listMs).toFixed(2)}x`;
   console.log(`pull ${report.objects} scanners ${main.place.name} (${main.place.dir}: the pull's own time, not a disk's), best of 3: ${main.ms.toFixed(0)} ms, ${main.requests} requests, ${(report.bytesWritten / 1e6).toFixed(1)} MB in ${report.written} files (+${cacheFiles} in .oms/) · listing them all with the client: ${best.listMs.toFixed(0)} ms (${listed}) · ratio ${ratio(main.ms)} (goal ≤ 1.5x)`);
   for (const p of others) console.log(`  ${p.place.name} (${p.place.dir}): ${p.ms.toFixed(0)} ms = ${ratio(p.ms)} the listing · writing the ${pulledFiles.length} files alone there (node fs, one after another): ${p.writeMs.toFixed(0)} ms = ${ratio(p.writeMs)}`);
-  console.log(`  the first pull of the process ${main.place.name} (its threads start and compile their code): ${firstPullMs.toFixed(0)} ms = ${ratio(firstPullMs)} the listing`);
+  console.log(`  the first pull of the process ${main.place.name} (its threads start and compile their code; run from source, they first bundle it with esbuild, which the extension's do not): ${firstPullMs.toFixed(0)} ms = ${ratio(firstPullMs)} the listing`);
   // The wall clock follows the neighbours; the CPU time (user + system of this process: client, sandbox, threads and files) less so.
   console.log(`  the longest this thread (the extension host's) was held up ${main.place.name}: pull ${main.pause.toFixed(0)} ms · listing ${best.listPause.toFixed(0)} ms (the sandbox serves on it too)`);
   console.log(`  CPU time ${main.place.name}: pull ${main.cpu.toFixed(0)} ms · listing ${best.listCpu.toFixed(0)} ms · ratio ${(main.cpu / best.listCpu).toFixed(2)}x`);
