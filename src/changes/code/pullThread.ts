@@ -106,22 +106,21 @@ class PageWriter {
       const name = objectFileName(obj);
       const entry: ManifestObject = { path: `${job.dir}/${name}`, kind: k.id, folderKey: job.folderKey, version: obj.ConcurrencyVersion ?? null, hash };
       const prev = this.start.objects[key];
-      let current = prev || names.has(name) ? readText(path.join(this.start.root, prev?.path ?? entry.path)) : undefined;
+      const current = prev || names.has(name) ? readText(path.join(this.start.root, prev?.path ?? entry.path)) : undefined;
       if (prev && current !== text && editedSincePull(prev, current) && !this.start.overwriteEdits) {
         if (this.start.freshCache && hash === prev.hash) addBase(hash, text); // the server still holds what was pulled: that is the base
         done.keptEdits.push(prev.path);
         continue;
       }
-      if (prev && prev.path !== entry.path) {
-        rmSync(path.join(this.start.root, prev.path), { force: true });
-        current = undefined;
-      }
-      if (current !== text) {
+      // Renamed on the server: the file moves to its new name, written before the old one goes (never neither).
+      const moved = prev !== undefined && prev.path !== entry.path;
+      if (moved || current !== text) {
         names.add(name);
         writeFileSync(absDir + path.sep + name, text);
         done.written++;
         done.bytes += Buffer.byteLength(text);
       }
+      if (moved) rmSync(path.join(this.start.root, prev.path), { force: true });
       if (this.start.freshCache || prev?.hash !== hash) addBase(hash, text);
       // The same Key again (the server's order moved between pages) finds what this pull wrote, on this thread.
       this.start.objects[key] = entry;

@@ -194,6 +194,29 @@ test('a file that cannot be written: the pull fails naming it, the manifest name
   assert.ok(again.written >= 1 && again.written < all.length || all.length === 2, `only what was missing (${again.written} of ${all.length})`);
 });
 
+test('an object renamed on the server: the next pull moves its file to the new name (the Key stays), and changes nothing else', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const before = await snapshot();
+  const [one] = await scannerFiles();
+  const key = keyOf(one);
+  const o = await live(key);
+  const at = `/api/f/${floor1}/inputscanners/${key}`;
+  await api.put(at, { ...o, CommonName: `${o.CommonName} Renamed` });
+  try {
+    const report = await pull(client, root, binding, {});
+    assert.equal(report.written, 1);
+    const after = await snapshot();
+    const moved = [...after.keys()].find((f) => f.endsWith(`.${key}.json`))!;
+    assert.notEqual(moved, one);
+    assert.match(path.basename(moved), /-renamed\./);
+    assert.ok(!after.has(one), 'the old name is gone');
+    assert.equal((await readManifest(root))!.objects[key].path, moved);
+    for (const [f, text] of before) if (f !== one && f.includes('/inputscanners/')) assert.equal(after.get(f), text, `${f} unchanged`);
+  } finally {
+    await api.put(at, { ...(await live(key)), CommonName: o.CommonName });
+  }
+});
+
 test('a gateway that wraps the list is pulled like the service; a page that is not a list fails with the client\'s words, writing nothing', async () => {
   // What the sandbox never sends: a server answering the folder and one page of the floor's scanners, as `body` shapes them.
   const onServer = await api.listAll(floor1, 'inputscanners');
