@@ -62,9 +62,9 @@ export class Bases {
   }
 
   /** Records appended to `file` by another writer (a pull's thread): what `compact` estimates from. */
-  noteWritten(records: number, chars: number): void {
+  noteWritten(records: number, size: number): void {
     this.written.records += records;
-    this.written.chars += chars;
+    this.written.chars += size; // bytes: as many as characters in JSON text, unless names are not ASCII
     if (records) this.texts = undefined; // read again when asked for
   }
 

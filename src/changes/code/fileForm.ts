@@ -96,7 +96,8 @@ export function canonicalText(kind: Kind, object: BaseInfo): string {
   return JSON.stringify(ordered(object as Json, front), null, 2) + '\n';
 }
 
-export function hashOf(text: string): string {
+/** Of the text, or of its UTF-8 bytes (the same hash). */
+export function hashOf(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 

@@ -103,7 +103,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
       }
       for (const key of done.keys) seen.add(key);
       report.keptEdits.push(...done.keptEdits);
-      bases.noteWritten(done.bases.records, done.bases.chars);
+      bases.noteWritten(done.bases.records, done.bases.bytes);
       journalSync(root, manifest, done.steps);
       report.bytesWritten += done.bytes;
       report.written += done.written;

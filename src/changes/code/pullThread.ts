@@ -54,8 +54,8 @@ export interface PageDone {
   keptEdits: string[];
   written: number;
   bytes: number;
-  /** Merge bases appended: records and characters. */
-  bases: { records: number; chars: number };
+  /** Merge bases appended: records and their bytes. */
+  bases: { records: number; bytes: number };
 }
 
 /** A pull starts (its state), hands a page, or ends; several pulls may share the thread. */
@@ -88,10 +88,10 @@ class PageWriter {
     if (!items) return { id: job.id, notAList: true };
     counted(items.length);
     const k = kindOf(job.kind);
-    const done: PageDone = { id: job.id, listed: items.length, keys: [], steps: [], keptEdits: [], written: 0, bytes: 0, bases: { records: 0, chars: 0 } };
-    const bases: string[] = [];
-    const addBase = (hash: string, text: string) => {
-      bases.push(...baseRecord(hash, text));
+    const done: PageDone = { id: job.id, listed: items.length, keys: [], steps: [], keptEdits: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 } };
+    const bases: Buffer[] = [];
+    const addBase = (hash: string, text: string, bytes: Buffer) => {
+      bases.push(Buffer.from(baseRecord(hash, text)[0]), bytes);
       done.bases.records++;
     };
     const absDir = path.join(this.start.root, job.dir);
@@ -102,13 +102,14 @@ class PageWriter {
       done.keys.push(key);
       if (this.only && !this.only.has(key)) continue;
       const text = canonicalText(k, fileForm(k, obj));
-      const hash = hashOf(text);
+      const bytes = Buffer.from(text); // encoded once: hashed, written and kept as the base
+      const hash = hashOf(bytes);
       const name = objectFileName(obj);
       const entry: ManifestObject = { path: `${job.dir}/${name}`, kind: k.id, folderKey: job.folderKey, version: obj.ConcurrencyVersion ?? null, hash };
       const prev = this.start.objects[key];
       const current = prev || names.has(name) ? readText(path.join(this.start.root, prev?.path ?? entry.path)) : undefined;
       if (prev && current !== text && editedSincePull(prev, current) && !this.start.overwriteEdits) {
-        if (this.start.freshCache && hash === prev.hash) addBase(hash, text); // the server still holds what was pulled: that is the base
+        if (this.start.freshCache && hash === prev.hash) addBase(hash, text, bytes); // the server still holds what was pulled: that is the base
         done.keptEdits.push(prev.path);
         continue;
       }
@@ -116,20 +117,21 @@ class PageWriter {
       const moved = prev !== undefined && prev.path !== entry.path;
       if (moved || current !== text) {
         names.add(name);
-        writeFileSync(absDir + path.sep + name, text);
+        writeFileSync(absDir + path.sep + name, bytes);
         done.written++;
-        done.bytes += Buffer.byteLength(text);
+        done.bytes += bytes.length;
       }
       if (moved) rmSync(path.join(this.start.root, prev.path), { force: true });
-      if (this.start.freshCache || prev?.hash !== hash) addBase(hash, text);
+      if (this.start.freshCache || prev?.hash !== hash) addBase(hash, text, bytes);
       // The same Key again (the server's order moved between pages) finds what this pull wrote, on this thread.
       this.start.objects[key] = entry;
       if (!(prev && sameEntry(prev, entry))) done.steps.push({ key, object: entry });
     }
     // Before the steps that name them (the pull records those once this page is done).
     if (bases.length) {
-      appendFileSync(this.start.basesFile, bases.join(''));
-      for (const piece of bases) done.bases.chars += piece.length;
+      const all = Buffer.concat(bases);
+      appendFileSync(this.start.basesFile, all);
+      done.bases.bytes += all.length;
     }
     return done;
   }
