@@ -1,5 +1,6 @@
 /**
- * Objects as code over a real socket, 10,000 input scanners in one folder:
+ * Objects as code over a real socket, 10,000 input scanners in one folder of
+ * a sandbox in a process of its own:
  * pull beside listing them with the client (into a folder in memory and one
  * on the disk, beside writing the files alone there), a no-op pull, plan with
  * 0 and 100 edits (time and requests), apply beside the one save, peak memory.
@@ -11,7 +12,9 @@ import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as path from 'node:path';
-import { startSandbox } from '../src/sandbox/server';
+import { randomBytes } from 'node:crypto';
+import { startProcess, stopAll, waitForLine } from '../test/integration/host/procs';
+import { parseSandboxLine } from '../test/integration/host/sandbox';
 import { createHttp } from '../src/api/http';
 import { OmsClient } from '../src/api/client';
 import { applyPlan } from '../src/changes/code/apply';
@@ -45,8 +48,23 @@ const longestPause = () => {
   };
 };
 
+/**
+ * The sandbox as the extension meets a service: a process of its own (dist/sandbox.cjs, built here when
+ * missing), not serving on the thread that reads its pages.
+ */
+async function sandboxProcess() {
+  const cli = path.join(__dirname, '..', 'dist', 'sandbox.cjs');
+  if (!existsSync(cli)) execFileSync(process.execPath, ['esbuild.js'], { cwd: path.join(__dirname, '..'), stdio: 'inherit' });
+  const given = randomBytes(24).toString('hex');
+  const child = startProcess(process.execPath, [cli, '--port', '0', '--seed', 'empty'], {
+    logFile: path.join(os.tmpdir(), 'oms-code-bench-sandbox.log'), env: { ...process.env, OMS_SANDBOX_TOKEN: given },
+  });
+  const { url, token, instance } = parseSandboxLine(await waitForLine(child, /listening/, 20_000, 'sandbox'), given);
+  return { url, token, instanceKey: instance };
+}
+
 async function main() {
-  const sb = await startSandbox({ port: 0, seed: 'empty' });
+  const sb = await sandboxProcess();
   let requests = 0;
   const client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token, log: () => requests++ }));
   const scanners = kind('inputScanner');
@@ -128,8 +146,8 @@ async function main() {
   console.log(`pull ${report.objects} scanners ${main.place.name} (${main.place.dir}: the pull's own time, not a disk's), best of 3: ${main.ms.toFixed(0)} ms, ${main.requests} requests, ${(report.bytesWritten / 1e6).toFixed(1)} MB in ${report.written} files (+${cacheFiles} in .oms/) · listing them all with the client: ${best.listMs.toFixed(0)} ms (${listed}) · ratio ${ratio(main.ms)} (goal ≤ 1.5x)`);
   for (const p of others) console.log(`  ${p.place.name} (${p.place.dir}): ${p.ms.toFixed(0)} ms = ${ratio(p.ms)} the listing · writing the ${pulledFiles.length} files alone there (node fs, one after another): ${p.writeMs.toFixed(0)} ms = ${ratio(p.writeMs)}`);
   console.log(`  the first pull of the process ${main.place.name} (its threads start and compile their code; run from source, they first bundle it with esbuild, which the extension's do not): ${firstPullMs.toFixed(0)} ms = ${ratio(firstPullMs)} the listing`);
-  // The wall clock follows the neighbours; the CPU time (user + system of this process: client, sandbox, threads and files) less so.
-  console.log(`  the longest this thread (the extension host's) was held up ${main.place.name}: pull ${main.pause.toFixed(0)} ms · listing ${best.listPause.toFixed(0)} ms (the sandbox serves on it too)`);
+  // The wall clock follows the neighbours; the CPU time (user + system of this process: client, threads and files) less so.
+  console.log(`  the longest this thread (the extension host's) was held up ${main.place.name}: pull ${main.pause.toFixed(0)} ms · listing ${best.listPause.toFixed(0)} ms`);
   console.log(`  CPU time ${main.place.name}: pull ${main.cpu.toFixed(0)} ms · listing ${best.listCpu.toFixed(0)} ms · ratio ${(main.cpu / best.listCpu).toFixed(2)}x`);
   console.log(`  its parts alone, on one thread: the files' text (canonical JSON + hash) ${best.textMs.toFixed(0)} ms = ${ratio(best.textMs)}, writing the files ${main.place.name} ${main.writeMs.toFixed(0)} ms = ${ratio(main.writeMs)}; the pull's two threads do both while the next pages are read`);
 
@@ -172,7 +190,7 @@ async function main() {
   }
   console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   await Promise.all(leftOver.map((d) => fs.rm(d, { recursive: true, force: true })));
-  await sb.close();
+  await stopAll();
 }
 
 main().catch((e) => {
