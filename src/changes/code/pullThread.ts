@@ -101,13 +101,17 @@ class PageWriter {
       if (!key) continue;
       done.keys.push(key);
       if (this.only && !this.only.has(key)) continue;
+      const name = objectFileName(obj);
+      const prev = this.start.objects[key];
+      const current = prev || names.has(name) ? readText(path.join(this.start.root, prev?.path ?? `${job.dir}/${name}`)) : undefined;
+      if (prev && current !== undefined && this.unchanged(prev, obj, `${job.dir}/${name}`, job.folderKey, current)) {
+        if (this.start.freshCache) addBase(prev.hash, current, Buffer.from(current));
+        continue;
+      }
       const text = canonicalText(k, fileForm(k, obj));
       const bytes = Buffer.from(text); // encoded once: hashed, written and kept as the base
       const hash = hashOf(bytes);
-      const name = objectFileName(obj);
       const entry: ManifestObject = { path: `${job.dir}/${name}`, kind: k.id, folderKey: job.folderKey, version: obj.ConcurrencyVersion ?? null, hash };
-      const prev = this.start.objects[key];
-      const current = prev || names.has(name) ? readText(path.join(this.start.root, prev?.path ?? entry.path)) : undefined;
       if (prev && current !== text && editedSincePull(prev, current) && !this.start.overwriteEdits) {
         if (this.start.freshCache && hash === prev.hash) addBase(hash, text, bytes); // the server still holds what was pulled: that is the base
         done.keptEdits.push(prev.path);
@@ -134,6 +138,17 @@ class PageWriter {
       done.bases.bytes += all.length;
     }
     return done;
+  }
+
+  /**
+   * Neither side moved since the pull: the server's version and the object's place are the pulled
+   * ones (the service raises the version with every change), and the file is byte for byte what was
+   * pulled. Nothing is written, and the object's text is not built again (most objects of a pull again;
+   * so a change of the canonical form in fileForm.ts needs a new manifest format).
+   */
+  private unchanged(prev: ManifestObject, obj: BaseInfo, rel: string, folderKey: string, current: string): boolean {
+    const version = obj.ConcurrencyVersion ?? null;
+    return version !== null && version === prev.version && prev.path === rel && prev.folderKey === folderKey && hashOf(current) === prev.hash;
   }
 
   private namesIn(dir: string): Set<string> {
