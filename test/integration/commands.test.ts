@@ -248,6 +248,41 @@ suite('commands', () => {
     if (dir) fs.writeFileSync(path.join(dir, 'batch-10000.txt'), `${seconds.toFixed(2)} s, ${(10_000 / seconds).toFixed(0)} people/s\n`);
   });
 
+  test('Pull as Files of the 10,000+ people above: a file each, named in the manifest, written by the pull threads of the packaged extension', async function () {
+    this.timeout(180_000);
+    const client = (await services()).connections.get(connectionId)!.client;
+    let started = Date.now();
+    const listed = await client.listAll(kind('person'), folderKey);
+    const listMs = Date.now() - started;
+    /** One pull into a new folder, timed from the command's start to its report. */
+    const pullOnce = async () => {
+      const root = fs.mkdtempSync(path.join(tmp, 'pull-people-'));
+      started = Date.now();
+      const report = await run<{ objects: number; written: number; cancelled: boolean }>('oms.pullAsFiles', { connectionId, folderKey, kind: 'person' }, { root });
+      return { root, report, ms: Date.now() - started };
+    };
+    const first = await pullOnce();
+    const second = await pullOnce(); // the threads have pulled before: their code is compiled
+    assert.ok(listed.length >= 10_000, `${listed.length} people`);
+    for (const { root, report } of [first, second]) {
+      assert.strictEqual(report.cancelled, false);
+      assert.strictEqual(report.objects, listed.length);
+      assert.strictEqual(report.written, listed.length);
+      const manifest = JSON.parse(fs.readFileSync(path.join(root, 'oms.manifest.json'), 'utf8')) as { objects: Record<string, { path: string }> };
+      const entries = Object.entries(manifest.objects);
+      assert.strictEqual(entries.length, listed.length);
+      for (const [key, entry] of entries.filter((_, i) => i % 500 === 0)) {
+        const file = JSON.parse(fs.readFileSync(path.join(root, entry.path), 'utf8'));
+        assert.strictEqual(file.Key, key, entry.path);
+      }
+      assert.strictEqual(fs.readdirSync(path.join(root, path.dirname(entries[0][1].path))).length, listed.length, 'a file per person, nothing else');
+    }
+    // Numbers for the closing note, not assertions on speed.
+    const dir = process.env.OMS_TEST_DIAGNOSTICS;
+    const ratio = (ms: number) => `${(ms / listMs).toFixed(2)}x`;
+    if (dir) fs.writeFileSync(path.join(dir, 'pull-people.txt'), `pull ${listed.length} people (the command, from its start to its report): first ${first.ms} ms = ${ratio(first.ms)}, again into a new folder ${second.ms} ms = ${ratio(second.ms)} · listing them with the client: ${listMs} ms\n`);
+  });
+
   test('batch add on a production connection asks once for all its batches; No sends nothing', async () => {
     const tag = `it-prod-${stamp}`;
     const csv = path.join(tmp, `production-${stamp}.csv`);
