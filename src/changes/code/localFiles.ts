@@ -45,13 +45,8 @@ export async function readLocalFiles(root: string, manifest: Manifest): Promise<
 /** One file; `pulled` (Key and hash the manifest has for this path) lets an untouched file skip parsing. */
 export function readLocalFile(root: string, rel: string, folderKey: string, kind: Kind, pulled?: { key: string; hash: string }): LocalFile {
   const file: LocalFile = { path: rel, folderKey, kind };
-  let text: string;
-  try {
-    text = readFileSync(path.join(root, rel), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ...file, error: 'missing' };
-    throw e;
-  }
+  const text = readText(path.join(root, rel));
+  if (text === undefined) return { ...file, error: 'missing' };
   if (pulled && hashOf(text) === pulled.hash) return { ...file, key: pulled.key, hash: pulled.hash };
   const parsed = parseObjectText(kind, text);
   if ('error' in parsed) return { ...file, error: parsed.error };
