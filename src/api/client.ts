@@ -53,13 +53,13 @@ export class OmsClient {
   /** One page of a collection. A page shorter than `pageSize` is the last. */
   async list<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, page = 0, pageSize = 100, signal?: AbortSignal): Promise<Page<T>> {
     const size = pageSizeOf(pageSize);
-    const items = this.itemsOf<T>(kind, folderKey, await this.listText(kind, folderKey, page, size, signal));
+    const items = this.itemsOf<T>(kind, folderKey, (await this.listBytes(kind, folderKey, page, size, signal)).toString());
     return { items, next: items.length < size ? undefined : page + 1 };
   }
 
-  /** One page as the server's text, not parsed: for a reader on another thread (a pull, changes/code/pullThread.ts). */
-  listText(kind: Kind, folderKey: string, page: number, pageSize: number, signal?: AbortSignal): Promise<string> {
-    return this.send<string>(() => ({ method: 'GET', path: collectionPath(kind, folderKey), query: { page, pageSize: pageSizeOf(pageSize) }, signal, text: true }));
+  /** One page as the server's bytes, neither decoded nor parsed: for a reader on another thread (a pull, changes/code/pullThread.ts). */
+  listBytes(kind: Kind, folderKey: string, page: number, pageSize: number, signal?: AbortSignal): Promise<Buffer> {
+    return this.send<Buffer>(() => ({ method: 'GET', path: collectionPath(kind, folderKey), query: { page, pageSize: pageSizeOf(pageSize) }, signal, bytes: true }));
   }
 
   /** The items of a page's text, or the error `list` gives for it. */

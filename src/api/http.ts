@@ -69,8 +69,8 @@ export interface RequestOptions {
    * unseen, a change made in the meantime.
    */
   resendWhenThrottled?: boolean;
-  /** The answer's text as it came, not parsed (for a reader on another thread: a pull's pages). */
-  text?: boolean;
+  /** The answer's bytes as they came, neither decoded nor parsed (for a reader on another thread: a pull's pages). */
+  bytes?: boolean;
   /** Cuts the call, even in flight. */
   signal?: AbortSignal;
   /** Ends a wait to send again (the last answer is then the outcome); never cuts a request in flight. */
@@ -139,15 +139,17 @@ export function createHttp(options: HttpOptions): Http {
       try {
         // Never follow redirects: the bearer token must reach no other origin.
         const response = await send(url, { method: req.method, headers, body, redirect: 'manual', signal: controller.signal });
-        const text = await readCapped(response, maxBytes);
-        if (text === undefined) {
+        const bytes = await readCapped(response, maxBytes);
+        if (bytes === undefined) {
           log(response.status);
           throw fail('tooLarge', l10n.t('The answer of {0} to {1} {2} is larger than {3} (setting oms.maxResponseMegabytes); nothing of it was used', base.host, req.method, logPath, formatBytes(maxBytes)), response.status);
         }
         clearTimeout(timer);
         log(response.status);
+        // Bytes asked for are not decoded here: only their start, to tell a web page.
+        const text = req.bytes && response.ok ? bytes.subarray(0, 256).toString() : bytes.toString();
         const page = webPage(response, text, base, req);
-        if (response.ok && !page) return (req.text ? text : text ? parseJson(text, req, response.status) : undefined) as T;
+        if (response.ok && !page) return (req.bytes ? bytes : text ? parseJson(text, req, response.status) : undefined) as T;
         const error = page ?? toError(response, text, req, mask);
         const retryAfter = response.headers.get('retry-after');
         // Callers that resend themselves (the executor of many changes) wait as the server asked.
@@ -181,13 +183,13 @@ export function createHttp(options: HttpOptions): Http {
   };
 }
 
-/** The body as text, or undefined (the rest left unread) once it passes `maxBytes`. */
-async function readCapped(response: Response, maxBytes: number): Promise<string | undefined> {
+/** The body, or undefined (the rest left unread) once it passes `maxBytes`. */
+async function readCapped(response: Response, maxBytes: number): Promise<Buffer | undefined> {
   const declared = Number(response.headers.get('content-length') ?? 0);
   const tooLarge = declared > maxBytes && !response.headers.get('content-encoding');
   if (tooLarge || !response.body) {
     await response.body?.cancel().catch(() => undefined);
-    return tooLarge ? undefined : '';
+    return tooLarge ? undefined : Buffer.alloc(0);
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -198,7 +200,7 @@ async function readCapped(response: Response, maxBytes: number): Promise<string 
     if (size > maxBytes) return undefined;
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  return Buffer.concat(chunks, size);
 }
 
 function parseUrl(url: string): URL {

@@ -21,9 +21,51 @@ const separator = '\u001e';
 const hashLength = 32;
 
 /** A record of `file`, as two pieces (separator, hash and space; the text): the text is not copied into a new string. */
-export function baseRecord(hash: string, text: string): [string, string] {
+function baseRecord(hash: string, text: string): [string, string] {
   if (text.includes(separator)) throw new Error('A merge base must be canonical JSON text');
   return [`${separator}${hash} `, text];
+}
+
+/** Separator, hash and space, in bytes (all ASCII). */
+const headerBytes = 1 + hashLength + 1;
+
+/**
+ * Records for `file`, encoded into one buffer and appended in one write (a pull's page: pullThread.ts).
+ * Each text is encoded to UTF-8 once, there: its hash is taken of those bytes, and the object's file is
+ * written from them.
+ */
+export class BaseRecords {
+  private buffer = Buffer.alloc(0);
+  private used = 0;
+  count = 0;
+
+  /** `expectedBytes`: what the buffer starts with, once a record is added. */
+  constructor(private readonly expectedBytes: number) {}
+
+  /** Adds `text` (canonical) as a record; its bytes stay valid until the next `add`, when the buffer may grow. */
+  add(text: string, hash?: string): { bytes: Buffer; hash: string } {
+    if (text.includes(separator)) throw new Error('A merge base must be canonical JSON text');
+    const most = headerBytes + 3 * text.length; // UTF-8: at most 3 bytes per UTF-16 unit
+    if (this.used + most > this.buffer.length) {
+      const larger = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.used + most, this.expectedBytes));
+      this.buffer.copy(larger, 0, 0, this.used);
+      this.buffer = larger;
+    }
+    const start = this.used + headerBytes;
+    const end = start + this.buffer.write(text, start, 'utf8');
+    const bytes = this.buffer.subarray(start, end);
+    hash ??= hashOf(bytes);
+    this.buffer.write(`${separator}${hash} `, this.used, 'latin1');
+    this.used = end;
+    this.count++;
+    return { bytes, hash };
+  }
+
+  /** Appends the records to `file`; their size in bytes. */
+  appendTo(file: string): number {
+    if (this.used) appendFileSync(file, this.buffer.subarray(0, this.used));
+    return this.used;
+  }
 }
 
 export class Bases {

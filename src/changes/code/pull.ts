@@ -7,7 +7,7 @@
  * the next pull writes only what is still missing. Per object one file is
  * created and nothing read that is not there: the merge bases go to one
  * cache file (bases.ts). This thread only reads the pages: each goes to one
- * of the pull threads as the server's text (pullThread.ts), which parses it
+ * of the pull threads as the server's bytes (pullThread.ts), which parses it
  * and writes its files and bases while the next pages are read; its manifest
  * steps are recorded here, in order, once they are written.
  */
@@ -87,8 +87,8 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   const queued: Array<Promise<void>> = [];
   let recorded: Promise<void> = Promise.resolve();
   /** Hands a page to a thread; resolves once no more than `inFlight` pages are on their way, with its count to come. */
-  const record = async (page: { text: string; kind: Kind; folderKey: string; dir: string }): Promise<{ counted: Promise<number> }> => {
-    const { counted, written } = writer.write({ text: page.text, kind: page.kind.id, folderKey: page.folderKey, dir: page.dir });
+  const record = async (page: { bytes: Buffer; kind: Kind; folderKey: string; dir: string }): Promise<{ counted: Promise<number> }> => {
+    const { counted, written } = writer.write({ bytes: page.bytes, kind: page.kind.id, folderKey: page.folderKey, dir: page.dir });
     written.catch(() => undefined); // awaited below, unless a page before it failed
     const previous = recorded;
     recorded = (async () => {
@@ -98,7 +98,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
         done = await written;
       } catch (e) {
         // The client's own words for a page that is not a list.
-        if (e instanceof NotAList) client.itemsOf(page.kind, page.folderKey, page.text);
+        if (e instanceof NotAList) client.itemsOf(page.kind, page.folderKey, e.text);
         throw e;
       }
       for (const key of done.keys) seen.add(key);
@@ -131,7 +131,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
         const k = kindOf(kindId);
         if (!supports(k, 'list')) continue;
         const fetchPage = (page: number) => {
-          const p = client.listText(k, folderKey, page, pageSize, options.signal);
+          const p = client.listBytes(k, folderKey, page, pageSize, options.signal);
           p.catch(() => undefined); // awaited below; never an unhandled rejection if writing fails first
           return p;
         };
@@ -139,11 +139,11 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
         // request), the next is read while this one is counted and written; once a page was short, no more are
         // asked for, and those on their way are left unread (a few requests more at most).
         const listing = { ended: false };
-        for (let page = 0, pending: Promise<string> | undefined = fetchPage(0); pending; page++) {
-          const text = await pending;
+        for (let page = 0, pending: Promise<Buffer> | undefined = fetchPage(0); pending; page++) {
+          const bytes = await pending;
           options.signal?.throwIfAborted();
           if (listing.ended) break;
-          const { counted } = await record({ text, kind: k, folderKey, dir: `${dir}/${k.collection}` });
+          const { counted } = await record({ bytes, kind: k, folderKey, dir: `${dir}/${k.collection}` });
           void counted.then((n) => { if (n < pageSize) listing.ended = true; });
           if (page === 0) await counted;
           pending = listing.ended ? undefined : fetchPage(page + 1);

@@ -1,19 +1,19 @@
 /**
  * A pull thread (pullWriter.ts starts two; esbuild bundles this module as
- * dist/pullThread.js). Each page of a listing arrives as the server's text
+ * dist/pullThread.js). Each page of a listing arrives as the server's bytes
  * and leaves as files, merge bases and the manifest steps the pull records
  * once they are on disk. Parsing the page, the files' canonical text and
  * hash, and the writes all happen here: on the extension host's thread they
  * took longer than reading the pages (bench/objectsAsCode.bench.ts), and held
  * up every extension meanwhile.
  */
-import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { MessagePort, parentPort } from 'node:worker_threads';
 import { listItems } from '../../api/listItems';
 import { kind as kindOf, KindId } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
-import { baseRecord } from './bases';
+import { BaseRecords } from './bases';
 import { canonicalText, fileForm, hashOf, objectFileName } from './fileForm';
 import { editedSincePull, readText } from './localFiles';
 import type { JournalStep, ManifestObject } from './manifest';
@@ -35,7 +35,7 @@ export interface PullStart {
 export interface PageJob {
   id: number;
   /** The page as the server sent it. */
-  text: string;
+  bytes: Uint8Array;
   kind: KindId;
   folderKey: string;
   /** The kind's directory, relative to the pulled folder, with `/`. */
@@ -67,7 +67,8 @@ export interface PageCounted {
   counted: number;
 }
 
-export type PageFailed = { id: number; notAList: true } | { id: number; error: { message: string; code?: string } };
+/** `notAList`: the page's text (the pull reads it for the client's own error). */
+export type PageFailed = { id: number; notAList: string } | { id: number; error: { message: string; code?: string } };
 
 class PageWriter {
   private readonly only?: ReadonlySet<string>;
@@ -79,21 +80,19 @@ class PageWriter {
   }
 
   page(job: PageJob, counted: (listed: number) => void): PageDone | PageFailed {
+    const pageText = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength).toString();
     let items: unknown[] | undefined;
     try {
-      items = listItems(JSON.parse(job.text));
+      items = listItems(JSON.parse(pageText));
     } catch {
       items = undefined;
     }
-    if (!items) return { id: job.id, notAList: true };
+    if (!items) return { id: job.id, notAList: pageText };
     counted(items.length);
     const k = kindOf(job.kind);
     const done: PageDone = { id: job.id, listed: items.length, keys: [], steps: [], keptEdits: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 } };
-    const bases: Buffer[] = [];
-    const addBase = (hash: string, text: string, bytes: Buffer) => {
-      bases.push(Buffer.from(baseRecord(hash, text)[0]), bytes);
-      done.bases.records++;
-    };
+    // Pretty-printed files run to about twice the page's compact text.
+    const bases = new BaseRecords(2 * job.bytes.byteLength);
     const absDir = path.join(this.start.root, job.dir);
     const names = items.length ? this.namesIn(absDir) : new Set<string>();
     for (const obj of items as BaseInfo[]) {
@@ -105,15 +104,16 @@ class PageWriter {
       const prev = this.start.objects[key];
       const current = prev || names.has(name) ? readText(path.join(this.start.root, prev?.path ?? `${job.dir}/${name}`)) : undefined;
       if (prev && current !== undefined && this.unchanged(prev, obj, `${job.dir}/${name}`, job.folderKey, current)) {
-        if (this.start.freshCache) addBase(prev.hash, current, Buffer.from(current));
+        if (this.start.freshCache) bases.add(current, prev.hash);
         continue;
       }
       const text = canonicalText(k, fileForm(k, obj));
-      const bytes = Buffer.from(text); // encoded once: hashed, written and kept as the base
-      const hash = hashOf(bytes);
+      // Encoded once, as a base record: hashed, written and kept as the base from there. A record
+      // not needed as a base (a file moved) is harmless: the same hash twice, or one no entry names.
+      const { bytes, hash } = bases.add(text);
       const entry: ManifestObject = { path: `${job.dir}/${name}`, kind: k.id, folderKey: job.folderKey, version: obj.ConcurrencyVersion ?? null, hash };
       if (prev && current !== text && editedSincePull(prev, current) && !this.start.overwriteEdits) {
-        if (this.start.freshCache && hash === prev.hash) addBase(hash, text, bytes); // the server still holds what was pulled: that is the base
+        // Its record is the base when the server still holds what was pulled; else one no entry names.
         done.keptEdits.push(prev.path);
         continue;
       }
@@ -126,17 +126,12 @@ class PageWriter {
         done.bytes += bytes.length;
       }
       if (moved) rmSync(path.join(this.start.root, prev.path), { force: true });
-      if (this.start.freshCache || prev?.hash !== hash) addBase(hash, text, bytes);
       // The same Key again (the server's order moved between pages) finds what this pull wrote, on this thread.
       this.start.objects[key] = entry;
       if (!(prev && sameEntry(prev, entry))) done.steps.push({ key, object: entry });
     }
     // Before the steps that name them (the pull records those once this page is done).
-    if (bases.length) {
-      const all = Buffer.concat(bases);
-      appendFileSync(this.start.basesFile, all);
-      done.bases.bytes += all.length;
-    }
+    done.bases = { records: bases.count, bytes: bases.appendTo(this.start.basesFile) };
     return done;
   }
 

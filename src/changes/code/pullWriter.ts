@@ -12,8 +12,12 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PageCounted, PageDone, PageFailed, PageJob, PullStart, ToThread } from './pullThread';
 
-/** The page's text is not a list: the caller reads it again for the client's own error. */
-export class NotAList extends Error {}
+/** The page is not a list: the caller reads its text again for the client's own error. */
+export class NotAList extends Error {
+  constructor(readonly text: string) {
+    super('Not a list');
+  }
+}
 
 const idleMs = 60_000;
 
@@ -63,7 +67,7 @@ function startThreads(): Worker[] {
       const w = waiting.get(m.id);
       if ('counted' in m) return w?.counted(m.counted);
       waiting.delete(m.id);
-      if ('notAList' in m) w?.reject(new NotAList());
+      if ('notAList' in m) w?.reject(new NotAList(m.notAList));
       else if ('error' in m) w?.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
       else w?.resolve(m);
     });
@@ -118,7 +122,10 @@ export class PullWriter {
     for (const w of this.workers) w.postMessage({ pull: this.pull, start } satisfies ToThread);
   }
 
-  /** Hands a page to the next thread: `written` settles once its files and bases are, or with the failure. */
+  /**
+   * Hands a page to the next thread: `written` settles once its files and bases are, or with the failure.
+   * Its bytes go to the thread, not a copy: `page.bytes` is empty here afterwards.
+   */
   write(page: Omit<PageJob, 'id'>): PageWrite {
     const id = nextJob++;
     const worker = this.workers[this.sent++ % this.workers.length];
@@ -128,7 +135,9 @@ export class PullWriter {
       const error = failed.get(worker);
       if (error) return reject(error);
       waiting.set(id, { worker, counted: count, resolve, reject });
-      worker.postMessage({ pull: this.pull, page: { ...page, id } } satisfies ToThread);
+      // A buffer of its own moves to the thread; a small one may share Node's pool, and is copied.
+      const own = page.bytes.byteOffset === 0 && page.bytes.byteLength === page.bytes.buffer.byteLength;
+      worker.postMessage({ pull: this.pull, page: { ...page, id } } satisfies ToThread, own ? [page.bytes.buffer as ArrayBuffer] : []);
     });
     written.catch(() => count(0)); // no page after a failed one is asked for
     return { counted, written };

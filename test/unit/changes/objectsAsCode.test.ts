@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { createHttp, RequestLog } from '../../../src/api/http';
 import { OmsClient } from '../../../src/api/client';
 import { applyPlan, dryRun } from '../../../src/changes/code/apply';
-import { Bases } from '../../../src/changes/code/bases';
-import { canonicalText, fileForm, secretPlaceholder } from '../../../src/changes/code/fileForm';
+import { BaseRecords, Bases } from '../../../src/changes/code/bases';
+import { canonicalText, fileForm, hashOf, secretPlaceholder } from '../../../src/changes/code/fileForm';
 import { mergeEntry } from '../../../src/changes/code/merge';
 import { ConnectionBinding, manifestName, readManifest } from '../../../src/changes/code/manifest';
 import { makePlan, Plan, PlanAction } from '../../../src/changes/code/plan';
@@ -148,10 +148,10 @@ test('cancelled between pages: what was written is recorded; the next pull write
     const bigBinding = await bindingOf(bigClient, 'Big', big.sb.url);
     const stop = new AbortController();
     // Cancel pressed as the fifth page is asked for: the fourth is on its way to the disk.
-    const listText = bigClient.listText.bind(bigClient);
-    bigClient.listText = (k, folderKey, page, pageSize, signal) => {
+    const listBytes = bigClient.listBytes.bind(bigClient);
+    bigClient.listBytes = (k, folderKey, page, pageSize, signal) => {
       if (page === 4) stop.abort();
-      return listText(k, folderKey, page, pageSize, signal);
+      return listBytes(k, folderKey, page, pageSize, signal);
     };
     const progress: number[] = [];
     const first = await pull(bigClient, root, bigBinding, {
@@ -348,6 +348,22 @@ test('merge a stale entry: the server\'s row-5 change and my row-2 change both l
   const after = await live(keyOf(a));
   assert.equal(after.InputScannerReportingPriorities[1].Priority, 4);
   assert.equal(after.InputScannerReportingPriorities[4].StatusCode, 3);
+});
+
+test("merge bases of a pull's page: encoded once into a buffer that grows as needed, each text's bytes and hash its own, read back whole", async () => {
+  const texts = ['{\n  "CommonName": "Zoë Østergård 東京 🚪"\n}\n', `${JSON.stringify({ CommonName: 'x'.repeat(5000) }, null, 2)}\n`, '{}\n'];
+  const records = new BaseRecords(16); // smaller than one record: the buffer grows, copying the records before
+  const added = texts.map((t) => records.add(t));
+  for (const [i, { bytes, hash }] of added.entries()) {
+    if (i === added.length - 1) assert.deepEqual(bytes, Buffer.from(texts[i]), 'the last text as its UTF-8 bytes');
+    assert.equal(hash, hashOf(texts[i]));
+  }
+  const bases = new Bases(root);
+  await fs.mkdir(path.dirname(bases.file), { recursive: true });
+  assert.equal(records.appendTo(bases.file), (await fs.stat(bases.file)).size);
+  assert.equal(records.count, 3);
+  assert.deepEqual(texts.map((t) => new Bases(root).get(hashOf(t))), texts);
+  assert.throws(() => records.add('{"a": "\u001e"}'), /canonical JSON/, 'a raw record separator would cut the record');
 });
 
 test('merge bases: one cache file, not a file per object; a record cut short by a crash is ignored; a pull into a clone without .oms/ writes them again', async () => {
