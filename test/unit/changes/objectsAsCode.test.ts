@@ -177,6 +177,33 @@ test('cancelled between pages: what was written is recorded; the next pull write
   });
 });
 
+test('small objects: pages of 1,000 from the 1,000th on (where the requests take the time), each object pulled once', async () => {
+  await withSandbox({ seed: 'empty' }, async (big) => {
+    const bigClient = new OmsClient(createHttp({ baseUrl: big.sb.url, token: () => big.sb.token }));
+    const people = kind('person');
+    const total = 2600;
+    let made = 0;
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      while (made < total) {
+        const i = made++;
+        await bigClient.create(people, big.instanceKey, { ...newObject(people, `Person ${i}`), GivenName: `Given ${i}`, Surname: `Surname ${i}` });
+      }
+    }));
+    const pages: string[] = [];
+    const listBytes = bigClient.listBytes.bind(bigClient);
+    bigClient.listBytes = (k, folderKey, page, pageSize, signal) => {
+      pages.push(`${page}/${pageSize}`);
+      return listBytes(k, folderKey, page, pageSize, signal);
+    };
+    const report = await pull(bigClient, root, await bindingOf(bigClient, 'Big', big.sb.url), { scope: { folderKey: big.instanceKey, recursive: false, kinds: [people.id] } });
+    assert.deepEqual(pages.slice(0, 4), ['0/500', '1/500', '1/1000', '2/1000'], 'objects 0-499, 500-999, 1000-1999, 2000-2599');
+    assert.ok(pages.length <= 5, `one request more at most: ${pages.join(', ')}`);
+    assert.equal(report.written, total);
+    const manifest = (await readManifest(root))!;
+    assert.equal(new Set(Object.values(manifest.objects).map((o) => o.path)).size, total, 'a file each, none twice');
+  });
+});
+
 test('a file that cannot be written: the pull fails naming it, the manifest names only what was written, the next pull finishes', async () => {
   await pull(client, root, binding, { scope: scope() });
   const all = await scannerFiles();
