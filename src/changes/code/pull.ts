@@ -151,7 +151,8 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
         for (let page = 0, pending: ReturnType<typeof fetchPage> | undefined = fetchPage(size); pending; page++) {
           const bytes = await pending.bytes;
           options.signal?.throwIfAborted();
-          if (listing.ended) break;
+          // An empty page ends the listing at once: no more pages are read ahead while a thread counts the one before.
+          if (listing.ended || emptyList(bytes)) break;
           const small = bytes.byteLength < smallPageBytes; // before the bytes go to a thread
           const { counted } = await record({ bytes, kind: k, folderKey, dir: `${dir}/${k.collection}` });
           const full = pending.size;
@@ -195,6 +196,10 @@ function removeGone(root: string, manifest: Manifest, seen: Set<string>, options
     report.removed++;
   }
   journalSync(root, manifest, steps);
+}
+
+function emptyList(bytes: Buffer): boolean {
+  return bytes.byteLength < 16 && bytes.toString().trim() === '[]';
 }
 
 function sameScope(a: PullScope, b: PullScope): boolean {
