@@ -20,14 +20,17 @@ const fileName = 'bases';
 const separator = '\u001e';
 const hashLength = 32;
 
-/** A record of `file`, as two pieces (separator, hash and space; the text): the text is not copied into a new string. */
-function baseRecord(hash: string, text: string): [string, string] {
-  if (text.includes(separator)) throw new Error('A merge base must be canonical JSON text');
-  return [`${separator}${hash} `, text];
+/** What a record starts with: separator, hash and space (all ASCII: as many bytes as characters). */
+function header(hash: string): string {
+  return `${separator}${hash} `;
 }
-
-/** Separator, hash and space, in bytes (all ASCII). */
 const headerBytes = 1 + hashLength + 1;
+
+/** A record's text holds no separator of its own (canonical JSON never does: JSON escapes control characters). */
+function checkText(text: string): string {
+  if (text.includes(separator)) throw new Error('A merge base must be canonical JSON text');
+  return text;
+}
 
 /**
  * Records for `file`, encoded into one buffer and appended in one write (a pull's page: pullThread.ts).
@@ -44,7 +47,7 @@ export class BaseRecords {
 
   /** Adds `text` (canonical) as a record; its bytes stay valid until the next `add`, when the buffer may grow. */
   add(text: string, hash?: string): { bytes: Buffer; hash: string } {
-    if (text.includes(separator)) throw new Error('A merge base must be canonical JSON text');
+    checkText(text);
     const most = headerBytes + 3 * text.length; // UTF-8: at most 3 bytes per UTF-16 unit
     if (this.used + most > this.buffer.length) {
       const larger = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.used + most, this.expectedBytes));
@@ -55,7 +58,7 @@ export class BaseRecords {
     const end = start + this.buffer.write(text, start, 'utf8');
     const bytes = this.buffer.subarray(start, end);
     hash ??= hashOf(bytes);
-    this.buffer.write(`${separator}${hash} `, this.used, 'latin1');
+    this.buffer.write(header(hash), this.used, 'latin1');
     this.used = end;
     this.count++;
     return { bytes, hash };
@@ -100,7 +103,7 @@ export class Bases {
   /** Keeps `text` (canonical, whose hash is `hash`) as a base; written by `flush`. Kept twice is harmless: the file is not read to check. */
   add(hash: string, text: string): void {
     this.texts?.set(hash, text);
-    this.pending.push(...baseRecord(hash, text));
+    this.pending.push(header(hash), checkText(text)); // two pieces: the text is not copied into a new string
   }
 
   /** Records appended to `file` by another writer (a pull's thread): what `compact` estimates from. */
@@ -137,7 +140,7 @@ export class Bases {
     this.texts = undefined;
     const kept = [...this.all()].filter(([hash]) => wanted.has(hash));
     const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, kept.map(([hash, text]) => `${separator}${hash} ${text}`).join(''));
+    writeFileSync(temp, kept.map(([hash, text]) => header(hash) + text).join(''));
     renameSync(temp, this.file);
     this.texts = new Map(kept);
   }
