@@ -77,6 +77,12 @@ export interface RunOptions {
   maxThrottled?: number;
   /** The user's one confirmation of the whole run on a production connection (src/connection/connection.ts). */
   approval?: WriteApproval;
+  /**
+   * Write-ahead: awaited before every write request of a change (POST, PUT, DELETE) goes out,
+   * with the body about to be sent. A crash after it leaves a record of what may have been
+   * written; if it throws, nothing is sent and the change fails with its message.
+   */
+  beforeWrite?(change: Change, body: unknown): Promise<void>;
 }
 
 /** Successes after which a lowered concurrency goes up by one again. */
@@ -166,7 +172,7 @@ export async function runChanges(client: OmsClient, changes: Change[], options: 
     const start = (index: number) => {
       active++;
       const change = changes[index];
-      void tryOnce(client, change, options.approval).catch((e: unknown): Step => ({ result: ended(change, 'failed', (e as Error).message) })).then((step) => {
+      void tryOnce(client, change, options).catch((e: unknown): Step => ({ result: ended(change, 'failed', (e as Error).message) })).then((step) => {
         active--;
         if ('result' in step) end(index, step.result);
         else if (step.throttled ? ++throttles[index] >= maxThrottled : ++tries[index] >= maxAttempts) {
@@ -197,9 +203,9 @@ function ended(change: Change, outcome: Outcome, reason?: string): ChangeResult 
 /** One try's end: a result, or "read again and try again" after a wait. */
 type Step = { result: ChangeResult } | { again: string; waitMs: number; throttled: boolean };
 
-async function tryOnce(client: OmsClient, change: Change, approval: WriteApproval | undefined): Promise<Step> {
+async function tryOnce(client: OmsClient, change: Change, options: RunOptions): Promise<Step> {
   const result = (outcome: Outcome, more: Partial<ChangeResult> = {}): Step => ({ result: { id: change.id, label: change.label, outcome, ...more } });
-  const watched = watch(client, approval);
+  const watched = watch(client, change, options);
   let live: BaseInfo | undefined;
   if (change.op !== 'create') {
     try {
@@ -301,10 +307,12 @@ interface Sent { method: RequestOptions['method']; json?: unknown; ok?: boolean;
  * executor does its own waiting and reading again, so it can lower the pace and never
  * resend a write unseen.
  */
-function watch(client: OmsClient, approval: WriteApproval | undefined): { client: OmsClient; log: Sent[] } {
+function watch(client: OmsClient, change: Change, { approval, beforeWrite }: RunOptions): { client: OmsClient; log: Sent[] } {
   const log: Sent[] = [];
   const http = (async (req: RequestOptions) => {
     const sent: Sent = { method: req.method, json: req.json };
+    // Recorded before it is sent, so a crash or a lost answer never hides a write.
+    if (req.method !== 'GET') await beforeWrite?.(change, req.json);
     log.push(sent);
     try {
       const answer = await client.http({ ...req, idempotent: false, resendWhenThrottled: false, ...(approval && req.method !== 'GET' ? { approval } : {}) });
