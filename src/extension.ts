@@ -4,19 +4,19 @@
  * handed over by the environment is added in the background.
  */
 import * as vscode from 'vscode';
-import { registerCommands } from './commands/register';
+import { registerCommands } from './commands/framework/register';
 import { ConnectionManager } from './connection/connectionManager';
 import { connectFromEnvironment, envConnectionId } from './connection/envConnection';
 import { SandboxHost } from './connection/sandboxHost';
 import { activeConnectionStatus } from './connection/statusBar';
 import { ObjectFileSystem } from './fs/objectFileSystem';
-import { registerServerVersions } from './fs/serverVersion';
-import { registerStatusCodeHints } from './fs/statusCodeHints';
-import { registerDocumentDiagnostics } from './fs/documentDiagnostics';
-import { followSavedDocuments } from './objects/followSavedDocument';
-import { ObjectSaves } from './objects/saves';
-import { askOnConflict, askPerField } from './objects/conflictQuestions';
-import { registerHistoryDocuments } from './fs/historyDocuments';
+import { registerServerVersions } from './editor/serverVersion';
+import { registerStatusCodeHints } from './editor/statusCodeHints';
+import { registerDocumentDiagnostics } from './editor/documentDiagnostics';
+import { followSavedDocuments } from './documents/followSavedDocument';
+import { ObjectSaves } from './documents/saves';
+import { askOnConflict, askPerField } from './documents/conflictQuestions';
+import { registerHistoryDocuments } from './editor/historyDocuments';
 import { SaveHistory } from './save/history';
 import { keepLogPrivate, log } from './log';
 import { ObjectTree } from './tree/objectTree';

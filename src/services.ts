@@ -8,7 +8,7 @@ import type * as vscode from 'vscode';
 import type { Connection } from './connection/connection';
 import type { ConnectionManager } from './connection/connectionManager';
 import type { ObjectFileSystem } from './fs/objectFileSystem';
-import type { ObjectSaves } from './objects/saves';
+import type { ObjectSaves } from './documents/saves';
 import type { Indexes } from './search/indexes';
 import type { ObjectTree } from './tree/objectTree';
 

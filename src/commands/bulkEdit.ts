@@ -15,8 +15,8 @@ import { sourceOf } from '../search/indexes';
 import { matches, queryWords } from '../search/match';
 import { ObjectIndex } from '../search/objectIndex';
 import { confirmPreview, makePreview, runWithProgress } from './bulkRun';
-import { activeConnectionTarget, ConnectionTarget, targeted } from './commandTargets';
-import { namedBy } from './namedBy';
+import { activeConnectionTarget, ConnectionTarget, targeted } from './framework/commandTargets';
+import { namedBy } from './framework/namedBy';
 
 export const bulkEdit = targeted({
   id: 'oms.bulkEdit',

@@ -10,7 +10,7 @@ import { Change, ChangeResult, runChanges } from '../changes/executor';
 import { RunJournal } from '../changes/runJournal';
 import type { Connection } from '../connection/connection';
 import { prettyJson } from '../model/saveChecks';
-import type { Services } from './services';
+import type { Services } from './framework/command';
 
 /** A run of this window, kept so Retry Failed can send exactly what failed or was not sent. */
 export interface RunRecord {

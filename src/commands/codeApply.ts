@@ -13,8 +13,8 @@ import { sendable } from '../changes/code/plan';
 import { RunJournal } from '../changes/runJournal';
 import { notify } from '../ui/notify';
 import { planView, ShownPlan } from '../views/planView';
-import { bindingFor, withCancellableProgress } from './codeFolder';
-import type { Command, Services } from './services';
+import { bindingFor, withCancellableProgress } from './objectsAsCode/codeFolder';
+import type { Command, Services } from './framework/command';
 
 export const applyPlanCommand: Command = {
   id: 'oms.applyPlan',

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { confirmPreview, makePreview, recentRuns, runWithProgress } from './bulkRun';
-import type { Command } from './services';
+import type { Command } from './framework/command';
 
 export const retryFailedRun: Command = {
   id: 'oms.retryFailedRun',

@@ -13,8 +13,8 @@ import type { JournalEntry } from '../changes/runJournal';
 import type { Connection } from '../connection/connection';
 import { kind as kindOf } from '../model/kinds';
 import { confirmPreview, countsText, journalOf, makePreview, runWithProgress } from './bulkRun';
-import { activeConnectionTarget, ConnectionTarget, targeted } from './commandTargets';
-import type { Services } from './services';
+import { activeConnectionTarget, ConnectionTarget, targeted } from './framework/commandTargets';
+import type { Services } from './framework/command';
 
 export const undoRun = targeted({
   id: 'oms.undoRun',

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { ObjectAddress, objectUri } from '../fs/objectUri';
-import { showCurrent } from '../objects/openCurrent';
+import { showCurrent } from '../documents/openCurrent';
 import { Kind, kind as kindOf, kindByCollection } from '../model/kinds';
 import { leavesBase, parseHref } from '../model/routes';
 import type { IndexEntry, ObjectIndex } from '../search/objectIndex';

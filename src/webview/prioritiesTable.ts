@@ -14,7 +14,7 @@ import type { InputScannerInfo } from '../model/types';
 import { validate, formatErrors } from '../validation/validator';
 import { notify } from '../ui/notify';
 import { stepDone } from '../walkthrough';
-import { conflictText, mergedText, notSavedText, savedText, unchangedText } from '../objects/saves';
+import { conflictText, mergedText, notSavedText, savedText, unchangedText } from '../documents/saves';
 
 /** From the webview. */
 type Incoming =

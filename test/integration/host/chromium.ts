@@ -8,7 +8,7 @@ import * as net from 'net';
 import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { log, onCleanup, startProcess, stopProcess, waitForLine } from './procs';
-import { runUiChecks, UiCheck } from './uiChecks';
+import { runUiChecks, UiCheck } from '../ui/checks';
 import { addPseudoBundles, addPseudoLanguagePack, pseudoLocale } from './l10n';
 
 export interface HostRun {

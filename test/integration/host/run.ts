@@ -16,7 +16,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { ActivationRecord, IntegrationResults } from '../index';
 import { hostNode, HostRun, installHost, Manifest, runInChromium } from './chromium';
-import type { UiCheck } from './uiChecks';
+import type { UiCheck } from '../ui/checks';
 import { findDesktopVSCode, runInElectron } from './electron';
 import { log, stopAll } from './procs';
 import { trustPrivateCa } from './privateCa';

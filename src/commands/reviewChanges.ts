@@ -1,9 +1,0 @@
-/** Review Changes: the server's current version beside the unsaved edit, before sending it. */
-import { compareWithServer } from '../fs/serverVersion';
-import { objectDocumentTarget, targeted } from './commandTargets';
-
-export const reviewChanges = targeted({
-  id: 'oms.reviewChanges',
-  target: objectDocumentTarget,
-  run: (_s, uri) => compareWithServer(uri),
-});

@@ -1,9 +1,0 @@
-import { log } from '../log';
-import type { Command } from './services';
-
-export const showLog: Command = {
-  id: 'oms.showLog',
-  run() {
-    log().show();
-  },
-};
