@@ -3,6 +3,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Imports of these folders (any depth: the patterns match the import's path). */
+const folders = (...names) => names.flatMap((n) => [`**/${n}`, `**/${n}/**`]);
+/** The layers of docs/architecture.md, top down; each may import only the layers below it. */
+const layer = (message, group) => ({ 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] });
+const plainNode = 'src/{changes,save,search,people,sandbox,cli,api,model,validation,util}/**/*.ts';
+
 export default tseslint.config(
   { ignores: ['dist/', 'out/', '.diagnostics/', '.oms-data/', 'node_modules/', 'src/validation/generated/'] },
   js.configs.recommended,
@@ -14,6 +20,8 @@ export default tseslint.config(
   },
   {
     rules: {
+      // Long words the user reads (messages, test titles) stay whole; code and comments wrap.
+      'max-len': ['error', { code: 160, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true }],
       // `const { Notes: _notes, ...rest } = object` leaves fields out on purpose.
       '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^_', argsIgnorePattern: '^_', ignoreRestSiblings: true }],
       // node:test's test() and suite() return promises the runner itself awaits.
@@ -47,5 +55,28 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', console: 'readonly', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  // Layers (docs/architecture.md): imports point down only, and nothing below the editor layers imports `vscode`.
+  {
+    files: ['src/{runs,live,views,webview,editor,tree}/**/*.ts'],
+    rules: layer('A layer below the commands does not import them (docs/architecture.md, Layers)', [...folders('commands'), '**/extension', '**/testApi']),
+  },
+  {
+    files: ['src/documents/**/*.ts'],
+    rules: layer('The document layer imports only the layers below it (docs/architecture.md, Layers)',
+      [...folders('commands', 'runs', 'live', 'views', 'webview', 'editor', 'tree'), '**/extension', '**/testApi']),
+  },
+  {
+    files: ['src/{ui,fs,connection}/**/*.ts'],
+    rules: layer('This layer imports only the layers below it (docs/architecture.md, Layers)',
+      [...folders('commands', 'runs', 'live', 'views', 'webview', 'editor', 'tree', 'documents'), '**/extension', '**/testApi', '**/services']),
+  },
+  {
+    // Plain Node: the client, model, validation, change sets, the sandbox and the command line run and are tested without VS Code.
+    files: [plainNode, 'src/connection/connection.ts', 'src/l10n.ts'],
+    rules: layer('Plain Node code imports neither `vscode` nor a layer that does (docs/architecture.md, Layers)', [
+      'vscode', ...folders('commands', 'runs', 'live', 'views', 'webview', 'editor', 'tree', 'documents', 'ui', 'fs'),
+      '**/connection/*', '!**/connection/connection', '**/extension', '**/testApi', '**/services', '**/log', '**/settings', '**/walkthrough',
+    ]),
   },
 );

@@ -4,7 +4,7 @@
  * sides, or, where the merge cannot help, the one question of the whole save.
  */
 import * as vscode from 'vscode';
-import { compareWithServer } from '../editor/serverVersion';
+import { compareWithServer } from './compare';
 import type { MergeChoices, MergeConflict } from '../changes/merge3';
 import type { BaseInfo } from '../model/types';
 import { conflictText, ConflictChoice } from './saves';

@@ -22,7 +22,7 @@ import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connection/connectionManager';
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
 import { documentNames, ObjectAddress, sameObject, scheme } from '../fs/objectUri';
-import { compareWithServer } from '../editor/serverVersion';
+import { compareWithServer } from './compare';
 import { log } from '../log';
 import type { BaseInfo } from '../model/types';
 import type { SaveHistory } from '../save/history';

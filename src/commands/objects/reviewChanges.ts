@@ -1,5 +1,5 @@
 /** Review Changes: the server's current version beside the unsaved edit, before sending it. */
-import { compareWithServer } from '../../editor/serverVersion';
+import { compareWithServer } from '../../documents/compare';
 import { objectDocumentTarget, targeted } from '../framework/commandTargets';
 
 export const reviewChanges = targeted({
