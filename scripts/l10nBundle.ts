@@ -2,7 +2,7 @@
 // translators. l10n-dev finds the literal `l10n.t` calls of modules that import it from `vscode` or
 // `@vscode/l10n`; it is handed src/ with our own `l10n` (src/l10n.ts, for modules that also run
 // without VS Code) imported as `@vscode/l10n`. The labels of the kinds registry (shown through
-// src/localized.ts), of the status codes, the push types and the encodings are added from those tables,
+// `kindLabel` of src/l10n.ts), of the status codes, the push types and the encodings are added from those tables,
 // and the schemas' words for people (errorMessage, patternErrorMessage, enumDescriptions), which
 // src/validation/validator.ts shows through src/l10n.ts.
 import * as fs from 'node:fs';

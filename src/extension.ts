@@ -37,6 +37,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const connections = new ConnectionManager(context, sandbox);
   const objectFiles = new ObjectFileSystem(connections);
   const saves = new ObjectSaves(connections, objectFiles, new SaveHistory(context.globalStorageUri.fsPath), askOnConflict, askPerField);
+  // Every write of an object document goes to the save entry.
+  objectFiles.writer = (uri, text) => saves.writeDocument(uri, text);
   const tree = new ObjectTree(connections);
   const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
   tree.view = view;

@@ -78,7 +78,6 @@ export class ObjectSaves implements vscode.Disposable {
     /** Keep mine or take theirs, per field changed on both sides (objects/conflictQuestions.ts; replaceable by tests). */
     public chooseFields: FieldChoices,
   ) {
-    objectFiles.writer = (uri, text) => this.writeDocument(uri, text);
     this.subscriptions = [
       vscode.workspace.onWillSaveTextDocument((e) => {
         if (e.document.uri.scheme === scheme) this.reasons.set(e.document.uri.toString(), e.reason);
@@ -161,7 +160,7 @@ export class ObjectSaves implements vscode.Disposable {
   }
 
   /** The provider's write: an editor's save hands its text here, once. */
-  private async writeDocument(uri: vscode.Uri, text: string): Promise<void> {
+  async writeDocument(uri: vscode.Uri, text: string): Promise<void> {
     const key = uri.toString();
     const reason = this.reasons.get(key);
     this.reasons.delete(key);

@@ -13,7 +13,7 @@ import type { IndexEntry, ObjectIndex } from '../search/objectIndex';
 import type { TreePlace } from '../tree/objectTree';
 import { showJson } from '../ui/showJson';
 import type { LinkSpan } from './documentModel';
-import { kindLabel } from '../localized';
+import { kindLabel } from '../l10n';
 
 export type Target =
   | { type: 'object'; connectionId: string; folderKey: string; kind: Kind; key: string; notes?: boolean }

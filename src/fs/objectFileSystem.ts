@@ -1,8 +1,8 @@
 /**
  * Objects as files (the `oms:` scheme). The provider only serves files: it
  * reads objects, keeps per document the object its text is based on (its
- * base), and hands every write to the one save entry (objects/saves.ts,
- * given as `writer` by the composition root). A document's text is the object
+ * base), and hands every write to the save entry (documents/saves.ts,
+ * given as `writer` by the composition root, extension.ts). A document's text is the object
  * without its ConcurrencyVersion (save/documentForm.ts).
  *
  * `stat().mtime` is the base's version, not the server's: VS Code's own
@@ -52,7 +52,7 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   private readonly bases = new Map<string, BaseInfo>();
   /** Drafts of new objects (key `new-...`) until their first save; then the created object. */
   private readonly drafts = new Map<string, Draft>();
-  /** The one save entry; set by the composition root. */
+  /** The save entry (documents/saves.ts); set by the composition root. */
   writer?: DocumentWriter;
 
   constructor(private readonly connections: ConnectionManager) {}

@@ -20,7 +20,7 @@ import { NoteNode } from '../../tree/nodes/noteNode';
 import { namedBy } from './namedBy';
 import { pickConnection, pickFolder, pickKind, pickObject } from './pick';
 import type { Command, Services, TargetedCommand } from './command';
-import { kindLabel, kindsLabel } from '../../localized';
+import { kindLabel, kindsLabel } from '../../l10n';
 
 export interface ConnectionTarget {
   connection: Connection;

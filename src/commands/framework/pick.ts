@@ -4,7 +4,7 @@ import type { Connection } from '../../connection/connection';
 import { Kind, kind as kindOf, objectKinds, supports } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import type { Services } from './command';
-import { kindLabel, kindsLabel } from '../../localized';
+import { kindLabel, kindsLabel } from '../../l10n';
 
 export async function pickConnection(s: Services): Promise<Connection> {
   const all = s.connections.all();

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { CollectionNode } from '../../tree/nodes/collectionNode';
 import { groupTarget, targeted } from '../framework/commandTargets';
-import { kindsLabel } from '../../localized';
+import { kindsLabel } from '../../l10n';
 
 export const filterGroup = targeted({
   id: 'oms.filterGroup',

@@ -14,7 +14,7 @@ import type { IndexEntry } from '../../search/objectIndex';
 import { follow } from '../../editor/targets';
 import { activeConnectionTarget, ConnectionTarget, targeted } from '../framework/commandTargets';
 import { reportFailure } from '../framework/runCommand';
-import { kindLabel } from '../../localized';
+import { kindLabel } from '../../l10n';
 
 interface ResultItem extends vscode.QuickPickItem {
   entry: IndexEntry;

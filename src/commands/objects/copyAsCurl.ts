@@ -13,7 +13,7 @@ import type { Connection } from '../../connection/connection';
 import { notify } from '../../ui/notify';
 import { targeted, thisObject } from '../framework/commandTargets';
 import type { Services } from '../framework/command';
-import { kindsLabel } from '../../localized';
+import { kindsLabel } from '../../l10n';
 
 /** What Copy as cURL copies: the request that reads the target, and how the message names it. */
 interface RequestTarget {

@@ -4,7 +4,7 @@ import type { KindId } from '../../model/kinds';
 import { showJson } from '../../ui/showJson';
 import { folderNameOf } from '../../editor/targets';
 import { CollectionTarget, collectionTarget, requireOperation, targeted } from '../framework/commandTargets';
-import { kindLabel } from '../../localized';
+import { kindLabel } from '../../l10n';
 
 export interface NewObjectArgs {
   connectionId: string;

@@ -10,7 +10,7 @@ import { LoadMoreNode, Paged } from './loadMoreNode';
 import { MessageNode } from './messageNode';
 import { contextValue, spoken, TreeNode } from './node';
 import { ObjectNode } from './objectNode';
-import { kindsLabel } from '../../localized';
+import { kindsLabel } from '../../l10n';
 
 export class CollectionNode implements Paged {
   readonly id: string;

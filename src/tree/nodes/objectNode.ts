@@ -8,7 +8,7 @@ import { errorNode } from './errorNode';
 import { MessageNode } from './messageNode';
 import { contextValue, spoken, TreeNode } from './node';
 import { NoteNode } from './noteNode';
-import { kindLabel } from '../../localized';
+import { kindLabel } from '../../l10n';
 
 export class ObjectNode implements TreeNode {
   readonly id: string;
