@@ -26,7 +26,7 @@ import type { Services } from './services';
 import { testApi, TestApi } from './testApi';
 import { trackWalkthrough } from './walkthrough';
 import { useBundle } from './l10n';
-import { registerPlanView } from './views/planView';
+import { registerPlanView } from './views/planViewSlot';
 
 /** Kept for deactivate: its close is asynchronous, and VS Code awaits only what deactivate returns. */
 let sandbox: SandboxHost | undefined;

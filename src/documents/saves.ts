@@ -28,7 +28,7 @@ import type { BaseInfo } from '../model/types';
 import type { SaveHistory } from '../save/history';
 import type { Refusal, SaveOutcome } from '../save/outcome';
 import { saveObject, SaveOptions } from '../save/saveObject';
-import { merge3, MergeChoices, MergeConflict } from '../changes/merge3';
+import type { MergeChoices, MergeConflict } from '../changes/merge3';
 import { documentText } from '../save/documentForm';
 import { notify, MessageAction } from '../ui/notify';
 
@@ -111,7 +111,7 @@ export class ObjectSaves implements vscode.Disposable {
   /**
    * `save`, and on a conflict the three-way merge of `baseObject` (what the
    * edit started from), the edit and the server's copy (changes/merge3.ts, the
-   * one merge of every surface): a clean merge is sent based on the server's
+   * merge of every surface): a clean merge is sent based on the server's
    * version; fields changed on both sides get the user's choice each first.
    * `merged` says what the server's changes brought in.
    */
@@ -120,6 +120,8 @@ export class ObjectSaves implements vscode.Disposable {
     if (outcome.status !== 'conflict' || !baseObject) return { outcome };
     const mine = typeof request.edit === 'string' ? parsed(request.edit) : request.edit;
     if (!mine) return { outcome };
+    // Loaded on the first conflict: activation does not load the merge.
+    const { merge3 } = await import('../changes/merge3');
     let merge = merge3(request.address.kind, baseObject, mine, outcome.server);
     if (merge.conflicts.length) {
       const choices = await this.chooseFields(name, merge.conflicts, request.uri);

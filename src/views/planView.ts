@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { FieldChange } from '../changes/code/fileForm';
 import type { Plan, PlanAction, PlanEntry, PlanResult } from '../changes/code/plan';
+import { fillPlanView, type PlanViewCode } from './planViewSlot';
 
 /** What the view shows: a plan, the folder it is of and the connection it was made against. */
 export interface ShownPlan extends PlanResult {
@@ -38,13 +39,23 @@ type Node = { group: PlanAction } | { entry: PlanEntry };
 
 const planLiveScheme = 'oms-plan-live';
 
-class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocumentContentProvider {
+class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentProvider {
   private shown?: ShownPlan;
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   view?: vscode.TreeView<Node>;
   /** Texts of the live objects shown in diffs (see `liveText`). */
   private readonly texts = new Map<string, string>();
+
+  /** The view activation registered (planViewSlot.ts): its ticks and the diffs' live documents are handled here. */
+  attach(view: vscode.TreeView<Node>): vscode.Disposable[] {
+    this.view = view;
+    return [
+      view.onDidChangeCheckboxState((e) => this.check(e.items)),
+      vscode.workspace.registerTextDocumentContentProvider(planLiveScheme, this),
+      this.changed,
+    ];
+  }
 
   get current(): ShownPlan | undefined {
     return this.shown;
@@ -155,15 +166,5 @@ function summaryLine(plan: Plan): string {
     ticked, n('stale'), n('behind'), n('invalid'), plan.unchanged, plan.connection.label);
 }
 
-/** The one view (its code is small; the commands that fill it load on first use). */
 export const planView = new PlanView();
-
-export function registerPlanView(): vscode.Disposable[] {
-  const view = vscode.window.createTreeView('oms.plan', { treeDataProvider: planView, manageCheckboxStateManually: true });
-  planView.view = view;
-  return [
-    view,
-    view.onDidChangeCheckboxState((e) => planView.check(e.items)),
-    vscode.workspace.registerTextDocumentContentProvider(planLiveScheme, planView),
-  ];
-}
+fillPlanView(planView);

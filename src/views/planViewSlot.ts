@@ -1,0 +1,65 @@
+/**
+ * The Object Changes view as activation registers it: an empty view (its welcome text shows) until
+ * the first plan loads the view's code (planView.ts, in the chunk of the objects-as-code commands),
+ * which then fills it. Activation so loads none of objects as code.
+ */
+import * as vscode from 'vscode';
+
+/** What the view's code brings when it loads: the tree, and the view's events it handles. */
+export interface PlanViewCode<T> extends vscode.TreeDataProvider<T> {
+  attach(view: vscode.TreeView<T>): vscode.Disposable[];
+}
+
+class Slot implements vscode.TreeDataProvider<unknown> {
+  private code?: PlanViewCode<unknown>;
+  private readonly changed = new vscode.EventEmitter<unknown>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private view?: vscode.TreeView<unknown>;
+  private readonly held: vscode.Disposable[] = [this.changed];
+
+  fill(code: PlanViewCode<unknown>): void {
+    if (this.code) return;
+    this.code = code;
+    if (code.onDidChangeTreeData) this.held.push(code.onDidChangeTreeData((e) => this.changed.fire(e)));
+    if (this.view) this.attach(this.view);
+  }
+
+  show(view: vscode.TreeView<unknown>): void {
+    this.view = view;
+    if (this.code) this.attach(view);
+  }
+
+  private attach(view: vscode.TreeView<unknown>): void {
+    this.held.push(...(this.code?.attach(view) ?? []));
+    this.changed.fire(undefined);
+  }
+
+  getTreeItem(node: unknown): vscode.TreeItem | Thenable<vscode.TreeItem> {
+    return this.code ? this.code.getTreeItem(node) : new vscode.TreeItem('');
+  }
+
+  getChildren(node?: unknown): vscode.ProviderResult<unknown[]> {
+    return this.code ? this.code.getChildren(node) : [];
+  }
+
+  getParent(node: unknown): vscode.ProviderResult<unknown> {
+    return this.code?.getParent?.(node);
+  }
+
+  dispose(): void {
+    vscode.Disposable.from(...this.held).dispose();
+  }
+}
+
+const slot = new Slot();
+
+/** Called by planView.ts as it loads: the view shows its tree from now on. */
+export function fillPlanView<T>(code: PlanViewCode<T>): void {
+  slot.fill(code as PlanViewCode<unknown>);
+}
+
+export function registerPlanView(): vscode.Disposable[] {
+  const view = vscode.window.createTreeView('oms.plan', { treeDataProvider: slot, manageCheckboxStateManually: true });
+  slot.show(view);
+  return [view, slot];
+}
