@@ -3,9 +3,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** Imports of these folders (any depth: the patterns match the import's path). */
+/** Imports of these folders (any depth: the patterns match the import's path). @param {string[]} names */
 const folders = (...names) => names.flatMap((n) => [`**/${n}`, `**/${n}/**`]);
-/** The layers of docs/architecture.md, top down; each may import only the layers below it. */
+/**
+ * The layers of docs/architecture.md: a layer's files may not import `group`.
+ * @param {string} message @param {string[]} group
+ */
 const layer = (message, group) => ({ 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] });
 const plainNode = 'src/{changes,save,search,people,sandbox,cli,api,model,validation,util}/**/*.ts';
 

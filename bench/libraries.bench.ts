@@ -221,7 +221,8 @@ async function sameWork(client: OmsClient, change: Change): Promise<boolean> {
   const live = await client.get(change.kind, change.folderKey, change.key!);
   const built = change.build(live);
   if ('skip' in built) return false;
-  const outcome = await saveObject(client, { kind: change.kind, folderKey: change.folderKey, key: change.key }, built, live.ConcurrencyVersion ?? null, { current: live });
+  const outcome = await saveObject(client, { kind: change.kind, folderKey: change.folderKey, key: change.key }, built, live.ConcurrencyVersion ?? null,
+    { current: live });
   return outcome.status === 'saved';
 }
 

@@ -102,7 +102,8 @@ async function main() {
   // Best of three, listing, the pulls and writing the pulled files alone taking turns (each into a new
   // folder): on a shared machine one neighbour's burst would otherwise decide the ratio.
   const best = { listMs: Infinity, listCpu: Infinity, textMs: Infinity, listPause: Infinity };
-  const pulls = places.map((place) => ({ place, ms: Infinity, cpu: Infinity, writeMs: Infinity, pause: Infinity, requests: 0, report: undefined as PullReport | undefined }));
+  const pulls = places.map((place) => ({ place, ms: Infinity, cpu: Infinity, writeMs: Infinity, pause: Infinity, requests: 0,
+    report: undefined as PullReport | undefined }));
   let listed = 0, root = '', pulledFiles: Array<[string, string]> = [];
   for (let round = 0; round < 3; round++) {
     settle();

@@ -141,7 +141,8 @@ async function compare(contenders: Contender[], rounds = 3): Promise<Result[]> {
   return times.map((list, i) => {
     list.sort((a, b) => a - b);
     if (!list.length) return { rps: 0, p50: NaN, p99: NaN, cpuMs: NaN };
-    return { rps: list.length / (spent[i] / 1000), p50: list[Math.floor(list.length / 2)], p99: list[Math.floor(list.length * 0.99)], cpuMs: cpu[i] / counted[i] };
+    return { rps: list.length / (spent[i] / 1000), p50: list[Math.floor(list.length / 2)], p99: list[Math.floor(list.length * 0.99)],
+      cpuMs: cpu[i] / counted[i] };
   });
 }
 

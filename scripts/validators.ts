@@ -22,7 +22,10 @@ const outDir = path.join(repo, 'src', 'validation', 'generated');
  */
 const inputDir = path.join(schemaDir, 'inputs');
 const schemaFiles = (dir: string) => fs.readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort();
-const sources = new Map([...schemaFiles(schemaDir).map((f) => [f, path.join(schemaDir, f)] as const), ...schemaFiles(inputDir).map((f) => [f, path.join(inputDir, f)] as const)]);
+const sources = new Map([
+  ...schemaFiles(schemaDir).map((f) => [f, path.join(schemaDir, f)] as const),
+  ...schemaFiles(inputDir).map((f) => [f, path.join(inputDir, f)] as const),
+]);
 const files = [...sources.keys()];
 for (const k of kinds.values()) {
   if (!files.includes(k.schema)) throw new Error(`kind ${k.id}: schema ${k.schema} is not in schemas/`);

@@ -153,7 +153,9 @@ export function createHttp(options: HttpOptions): Http {
         const error = page ?? toError(response, text, req, mask);
         const retryAfter = response.headers.get('retry-after');
         // Callers that resend themselves (the executor of many changes) wait as the server asked.
-        if (retryAfter && (response.status === 429 || response.status === 503)) Object.assign(error, { retryAfterMs: waitFor(1, retryAfter, backoffMs, maxBackoffMs) });
+        if (retryAfter && (response.status === 429 || response.status === 503)) {
+          Object.assign(error, { retryAfterMs: waitFor(1, retryAfter, backoffMs, maxBackoffMs) });
+        }
         if (attempt < attempts && again(response.status)) {
           await sleep(waitFor(attempt, response.headers.get('retry-after'), backoffMs, maxBackoffMs), req.signal, req.stopWaiting, error);
           continue;

@@ -115,7 +115,9 @@ export class ObjectSaves implements vscode.Disposable {
    * version; fields changed on both sides get the user's choice each first.
    * `merged` says what the server's changes brought in.
    */
-  async saveMerging(request: SaveRequest, baseObject: BaseInfo | undefined, name: string): Promise<{ outcome: SaveOutcome; tookTheirs?: string[]; asked?: boolean }> {
+  async saveMerging(
+    request: SaveRequest, baseObject: BaseInfo | undefined, name: string,
+  ): Promise<{ outcome: SaveOutcome; tookTheirs?: string[]; asked?: boolean }> {
     const outcome = await this.save(request);
     if (outcome.status !== 'conflict' || !baseObject) return { outcome };
     const mine = typeof request.edit === 'string' ? parsed(request.edit) : request.edit;
@@ -142,7 +144,8 @@ export class ObjectSaves implements vscode.Disposable {
     const at = { ...address, key: object.Key ?? address.key };
     log().info(`Saved ${address.kind.label} ${object.CommonName ?? ''} (${at.key}), version ${object.ConcurrencyVersion}`);
     if (replaced) {
-      void this.history?.record(address.connectionId, { savedAt: new Date().toISOString(), kind: address.kind.id, folderKey: address.folderKey, key: at.key, object: replaced })
+      void this.history?.record(address.connectionId, { savedAt: new Date().toISOString(), kind: address.kind.id, folderKey: address.folderKey, key: at.key,
+        object: replaced })
         .catch((e) => log().warn(`Save history not recorded: ${(e as Error).message}`));
     }
     for (const doc of vscode.workspace.textDocuments) {

@@ -170,7 +170,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-async function respond(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, res: ServerResponse, log?: (line: string) => void): Promise<void> {
+async function respond(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, res: ServerResponse,
+  log?: (line: string) => void): Promise<void> {
   const started = Date.now();
   const target = req.url ?? '/';
   const q = target.indexOf('?');
@@ -218,7 +219,8 @@ function drain(req: IncomingMessage, limit: number): void {
 }
 
 /** Host check, routing, authentication, then injected faults (authenticated requests only), then the handler. */
-function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, pathname: string, search: string, routed: Routed): Reply | Promise<Reply> {
+function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, pathname: string, search: string,
+  routed: Routed): Reply | Promise<Reply> {
   if (!isLocalHost(req.headers.host, names)) {
     throw new HttpError(421, 'This sandbox answers only to local names (localhost, 127.0.0.1, [::1] or its bound address) in the Host header');
   }

@@ -45,7 +45,8 @@ const notStoredAdvice: Record<(typeof notStoredFields)[number], () => string> = 
   Links: () => l10n.t('the server sets Links itself'),
 };
 
-export async function saveObject(client: OmsClient, target: SaveTarget, edited: string | BaseInfo, base: number | null, options: SaveOptions = {}): Promise<SaveOutcome> {
+export async function saveObject(client: OmsClient, target: SaveTarget, edited: string | BaseInfo, base: number | null,
+  options: SaveOptions = {}): Promise<SaveOutcome> {
   const parsed = parseEdit(edited);
   if ('refusal' in parsed) return { status: 'refused', refusal: parsed.refusal };
   const object = parsed.object;

@@ -97,7 +97,8 @@ export class ObjectIndex {
   }
 
   get progress(): IndexProgress {
-    return { objects: this.byKey.size, folders: this.folderCount, pending: this.queue.length, done: this.completedAt !== undefined && !this.queue.length, refused: this.refused };
+    return { objects: this.byKey.size, folders: this.folderCount, pending: this.queue.length, done: this.completedAt !== undefined && !this.queue.length,
+      refused: this.refused };
   }
 
   /** Called with every batch of objects added; returns the unsubscribe function. */
@@ -188,7 +189,8 @@ export class ObjectIndex {
     if (task.kind.id === 'folder' && before && before.name !== entry.name) {
       // A renamed folder: the paths shown beside what it holds follow.
       for (const [key, e] of this.byKey) {
-        if (e.folders.some((f) => f.key === o.Key)) this.byKey.set(key, { ...e, folders: e.folders.map((f) => (f.key === o.Key ? { key: f.key, name: entry.name } : f)) });
+        const renamed = (f: { key: string; name: string }) => (f.key === o.Key ? { key: f.key, name: entry.name } : f);
+        if (e.folders.some((f) => f.key === o.Key)) this.byKey.set(key, { ...e, folders: e.folders.map(renamed) });
       }
     }
     for (const l of this.listeners) l([entry]);

@@ -77,7 +77,8 @@ class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentProvider
       item.id = `group:${node.group}`;
       item.iconPath = new vscode.ThemeIcon(icons[node.group]);
       item.contextValue = `oms-plan-group-${node.group}`;
-      if (sendable.has(node.group)) item.checkboxState = entries.every((e) => e.selected) ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+      const all = entries.every((e) => e.selected);
+      if (sendable.has(node.group)) item.checkboxState = all ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
       return item;
     }
     const e = node.entry;

@@ -55,7 +55,7 @@ const slot = new Slot();
 
 /** Called by planView.ts as it loads: the view shows its tree from now on. */
 export function fillPlanView<T>(code: PlanViewCode<T>): void {
-  slot.fill(code as PlanViewCode<unknown>);
+  slot.fill(code);
 }
 
 export function registerPlanView(): vscode.Disposable[] {

@@ -95,7 +95,8 @@ export class PrioritiesTable {
   }
 
   private async load(message?: Shown['message']): Promise<void> {
-    this.scanner = await this.s.connections.require(this.address.connectionId).client.get<InputScannerInfo>(this.address.kind, this.address.folderKey, this.address.key);
+    this.scanner = await this.s.connections.require(this.address.connectionId).client.get<InputScannerInfo>(this.address.kind, this.address.folderKey,
+      this.address.key);
     await this.post(message);
   }
 

@@ -406,7 +406,8 @@ suite('commands', () => {
 
     // The editor shows the new version without anyone reverting it.
     const deadline = Date.now() + 10_000;
-    const reloaded = async () => (await services()).objectFiles.baseOf(doc.uri)?.ConcurrencyVersion === after.ConcurrencyVersion && JSON.parse(doc.getText()).InputScannerReportingPriorities[2].Priority === 7;
+    const reloaded = async () => (await services()).objectFiles.baseOf(doc.uri)?.ConcurrencyVersion === after.ConcurrencyVersion
+      && JSON.parse(doc.getText()).InputScannerReportingPriorities[2].Priority === 7;
     while (!(await reloaded()) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
     const shown = JSON.parse(doc.getText());
     assert.strictEqual((await services()).objectFiles.baseOf(doc.uri)?.ConcurrencyVersion, after.ConcurrencyVersion, 'the open document reloaded');

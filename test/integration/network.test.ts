@@ -31,7 +31,8 @@ async function forwardingProxy(target: URL, credentials?: string): Promise<{ url
   const forward = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url!, `http://${req.headers.host}`);
     seen.push(`${req.method} ${url.host}${url.pathname}`);
-    const out = http.request({ host: target.hostname, port: target.port, method: req.method, path: url.pathname + url.search, headers: { ...req.headers, host: target.host } }, (answer) => {
+    const out = http.request({ host: target.hostname, port: target.port, method: req.method, path: url.pathname + url.search,
+      headers: { ...req.headers, host: target.host } }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });

@@ -56,7 +56,9 @@ export function encodingStep(name: string, bytes: Uint8Array, people: typeof imp
 }
 
 /** With invalid rows: send the valid ones, or stop. Stopping writes nothing, so only sending promises a file. */
-export function invalidRowsStep(name: string, file: PeopleFile, invalid: PersonRow[], valid: number, describe: (rows: PersonRow[], max: number) => string): WizardStep<PeopleContext> {
+export function invalidRowsStep(
+  name: string, file: PeopleFile, invalid: PersonRow[], valid: number, describe: (rows: PersonRow[], max: number) => string,
+): WizardStep<PeopleContext> {
   return {
     shouldPrompt: (c) => invalid.length > 0 && c.sendValid === undefined,
     async prompt(c) {
@@ -78,7 +80,8 @@ export function invalidRowsStep(name: string, file: PeopleFile, invalid: PersonR
 }
 
 /** Add N people from the file to the folder? (Copy as cURL puts the batches on the clipboard and asks again.) */
-export function confirmStep(name: string, file: PeopleFile, valid: PersonRow[], where: FolderTarget, folderLabel: string, args?: SendOptions): WizardStep<PeopleContext> {
+export function confirmStep(name: string, file: PeopleFile, valid: PersonRow[], where: FolderTarget, folderLabel: string,
+  args?: SendOptions): WizardStep<PeopleContext> {
   return {
     shouldPrompt: (c) => c.confirmed === undefined,
     async prompt(c) {

@@ -66,7 +66,8 @@ export const sendPushNotification = targeted({
   async run(_s, where: FolderTarget, args?: unknown): Promise<PushResult> {
     const mapping = currentPushTypes();
     const context: PushContext = isArgs(args) ? scripted(args) : {};
-    const place = { where, place: await placeText(where), mapping, naming: namingOf(await where.connection.client.folder(where.folderKey).catch(() => undefined)) };
+    const place = { where, place: await placeText(where), mapping,
+      naming: namingOf(await where.connection.client.folder(where.folderKey).catch(() => undefined)) };
     await runWizard(vscode.l10n.t('Send Push Notification'), context, pushSteps(place));
     let request: PushNotificationRequest;
     try {

@@ -155,7 +155,8 @@ async function askEdit(scanner: ObjectTarget, shown: InputScannerInfo): Promise<
  * conflict, nothing is written. Open editors of the scanner without edits
  * then show the new version; the tree refreshes.
  */
-async function save(s: Services, scanner: ObjectTarget, shown: InputScannerInfo, expected: number | null, index: number, priority?: number, statusCode?: number, merge = false): Promise<EditPrioritiesResult> {
+async function save(s: Services, scanner: ObjectTarget, shown: InputScannerInfo, expected: number | null, index: number, priority?: number,
+  statusCode?: number, merge = false): Promise<EditPrioritiesResult> {
   if (!shown.InputScannerReportingPriorities?.[index]) return { ok: false, reason: vscode.l10n.t('the scanner has no reporting priority {0}', String(index + 1)) };
   const edited = withRow(shown, index, { priority, statusCode });
   const address = { connectionId: scanner.connection.id, folderKey: scanner.folderKey, kind: scanner.kind, key: scanner.key };

@@ -11,7 +11,8 @@ export class FolderNode implements TreeNode {
   readonly id: string;
   private groups?: CollectionNode[];
 
-  constructor(readonly parent: TreeNode, private readonly ctx: TreeContext, readonly connectionId: string, readonly folder: BaseInfo, private readonly isRoot = false) {
+  constructor(readonly parent: TreeNode, private readonly ctx: TreeContext, readonly connectionId: string, readonly folder: BaseInfo,
+    private readonly isRoot = false) {
     this.id = `${parent.id}/${folder.Key}`;
   }
 
@@ -20,7 +21,8 @@ export class FolderNode implements TreeNode {
   }
 
   getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.folder.CommonName || this.folderKey, this.isRoot ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(this.folder.CommonName || this.folderKey,
+      this.isRoot ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.isRoot ? 'root-folder' : 'folder');
     item.description = this.isRoot ? vscode.l10n.t('instance') : undefined;

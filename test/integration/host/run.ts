@@ -126,7 +126,8 @@ async function main(): Promise<number> {
       // (a desktop VS Code's is Electron's: there, this runner's Node.js).
       const sandbox = await startSandbox(repo, tmp, path.join(diag, 'sandbox.log'), hostDir ? hostNode(hostDir) : process.execPath);
       log(`sandbox ${sandbox.url} instance ${sandbox.instance} on Node.js ${sandbox.nodeVersion}`);
-      Object.assign(env, { OMS_SANDBOX_URL: sandbox.url, OMS_SANDBOX_TOKEN: sandbox.token, OMS_SANDBOX_INSTANCE: sandbox.instance, OMS_SANDBOX_PASSWORD: sandbox.password });
+      Object.assign(env, { OMS_SANDBOX_URL: sandbox.url, OMS_SANDBOX_TOKEN: sandbox.token, OMS_SANDBOX_INSTANCE: sandbox.instance,
+        OMS_SANDBOX_PASSWORD: sandbox.password });
     }
 
     // A company's private CA, trusted by the host as the system's own (network.test.ts serves HTTPS with it).

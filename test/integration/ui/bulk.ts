@@ -87,7 +87,8 @@ async function bulkSetPriority(page: Page, env: Env, diag: string): Promise<void
   const expected = `${before.length} to change · 0 no-op · 0 invalid · 0 not applicable`;
   if (!summary.includes(expected)) throw new Error(`preview says "${summary}", REST says ${expected}`);
   await applyAll(page);
-  const moved = async () => (await Promise.all(before.map(async (s) => (await get(env, at(s))).ConcurrencyVersion === s.ConcurrencyVersion + 1))).every(Boolean);
+  const movedOn = async (s: (typeof before)[number]) => (await get(env, at(s))).ConcurrencyVersion === s.ConcurrencyVersion + 1;
+  const moved = async () => (await Promise.all(before.map(movedOn))).every(Boolean);
   await until('every matching scanner one version up', moved, 60_000);
   await page.waitForTimeout(2_000);
   for (const s of before) {

@@ -208,7 +208,10 @@ async function walkthroughOnInstall(page: Page, env: Env, diag: string): Promise
   }
 }
 
-/** Page code: logs each element that takes the focus (and the window's blur) in `window.__omsFocus`, the walkthrough steps focused in `window.__omsStepFocus`. */
+/**
+ * Page code: logs each element that takes the focus (and the window's blur) in `window.__omsFocus`,
+ * the walkthrough steps focused in `window.__omsStepFocus`.
+ */
 const focusTrace = `(() => {
   if (window.top !== window) return;
   const log = (window.__omsFocus = []);

@@ -31,7 +31,8 @@ async function proxyTo(sandbox: URL, tls?: TestCertificates): Promise<Proxy> {
   const forwarded: Proxy['forwarded'] = [];
   const inner = http.createServer((req, res) => {
     forwarded.push(req.headers);
-    const out = http.request({ host: sandbox.hostname, port: sandbox.port, method: req.method, path: req.url, headers: { ...req.headers, host: sandbox.host } }, (answer) => {
+    const out = http.request({ host: sandbox.hostname, port: sandbox.port, method: req.method, path: req.url,
+      headers: { ...req.headers, host: sandbox.host } }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });

@@ -165,7 +165,8 @@ test('answers keep their keep-alive connection (GET, and a body read); a body le
   await withSandbox({ seed: 'empty' }, async (api) => {
     const { port } = new URL(api.sb.url);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const send = (method: string, p: string, body?: string, token = api.sb.token) => new Promise<{ status: number; connection?: string; socketPort?: number }>((resolve, reject) => {
+    type Answer = { status: number; connection?: string; socketPort?: number };
+    const send = (method: string, p: string, body?: string, token = api.sb.token) => new Promise<Answer>((resolve, reject) => {
       const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
       if (body !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
       const req = request({ host: '127.0.0.1', port, method, path: p, agent, headers }, (res) => {

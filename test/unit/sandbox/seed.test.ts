@@ -49,7 +49,8 @@ test('demo seed: realistic fields for each kind', async () => {
     const floor1 = await api.folder('Floor 1', (await api.folder('Head Office')).Key);
     const scanner = (await api.get(`/api/f/${floor1.Key}/inputscanners`)).body[0];
     assert.deepEqual(
-      scanner.InputScannerReportingPriorities.map((p: Record<string, unknown>) => [p.CommonName, p.MinResistanceCode, p.MaxResistanceCode, p.Priority, p.StatusCode]),
+      scanner.InputScannerReportingPriorities.map((p: Record<string, unknown>) => [p.CommonName, p.MinResistanceCode, p.MaxResistanceCode, p.Priority,
+        p.StatusCode]),
       sampleRanges.map((r) => [...r]),
     );
     assert.equal(scanner.NonSettlingErrorStatus, 6);
