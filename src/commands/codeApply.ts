@@ -83,7 +83,6 @@ function current(s: Services): { shown: ShownPlan; connection: NonNullable<Retur
   if (!shown) throw new Error(vscode.l10n.t('Plan a pulled folder first (Plan Changes…)'));
   const connection = s.connections.get(shown.connectionId);
   if (!connection) throw new Error(vscode.l10n.t('The connection of this plan was removed'));
-  if (s.invocation) s.invocation.connection = connection;
   return { shown, connection };
 }
 

@@ -1,7 +1,7 @@
 /** The shapes of a command; what commands work with (`Services`) is built by the composition root (src/services.ts). */
 import type { Services } from '../../services';
 
-export type { Invocation, Services } from '../../services';
+export type { Services } from '../../services';
 
 /** A command as `index.ts` registers it: one that acts on no target (or `targeted()` made it). */
 export interface Command {

@@ -3,10 +3,10 @@
  * node, an `oms:` Uri, an args object (tests, scripts, other extensions), or,
  * when nothing names it, the palette pickers. Nodes and args objects are read
  * by the same field names (`connectionId`, `folderKey`, `kind`, `key`), so an
- * args object works wherever a node does. Each resolver notes the connection
- * it settles on, so a failure can offer Sign In for it. A command acting on a
- * connection, folder, group, object, note or document is `targeted()`: its
- * target is resolved here before it runs. Only Batch-Add People and Send Push
+ * args object works wherever a node does. A failure after a resolver settled
+ * on a connection names it (`onConnection`), so the report can offer Sign In
+ * for it. A command acting on a connection, folder, group, object, note or
+ * document is `targeted()`: its target is resolved here before it runs. Only Batch-Add People and Send Push
  * Notification from File call `folderTarget` themselves, after reading the
  * file: a bad file asks nothing.
  */
@@ -20,6 +20,7 @@ import { NoteNode } from '../../tree/nodes/noteNode';
 import { namedBy } from './namedBy';
 import { pickConnection, pickFolder, pickKind, pickObject } from './pick';
 import type { Command, Services, TargetedCommand } from './command';
+import { onConnection } from './failure';
 import { kindLabel, kindsLabel } from '../../l10n';
 
 export interface ConnectionTarget {
@@ -39,14 +40,24 @@ export interface ObjectTarget extends CollectionTarget {
   name: string;
 }
 
-/** A TargetedCommand as registered: its target resolved from the first argument, then run. */
+/** A TargetedCommand as registered: its target resolved from the first argument, then run; a failure names the target's connection. */
 export function targeted<T>(command: TargetedCommand<T>): Command {
   return {
     id: command.id,
     async run(s, ...args) {
-      return command.run(s, await command.target(s, args[0]), ...args);
+      const target = await command.target(s, args[0]);
+      const connectionId = connectionIdOfTarget(target);
+      const run = () => command.run(s, target, ...args);
+      return connectionId ? onConnection(connectionId, run) : run();
     },
   };
+}
+
+/** The connection a resolved target is on: its `connection`, or the `connectionId` of its `address`. */
+function connectionIdOfTarget(target: unknown): string | undefined {
+  const t = target as { connection?: { id?: unknown }; address?: { connectionId?: unknown } } | undefined;
+  const id = t?.connection?.id ?? t?.address?.connectionId;
+  return typeof id === 'string' ? id : undefined;
 }
 
 /**
@@ -58,11 +69,10 @@ export function connectionIdOf(arg: unknown): string | undefined {
   return namedBy(arg).connectionId;
 }
 
-/** The named connection, else the one picked; noted for the failure report either way. */
+/** The named connection, else the one picked. */
 async function resolveConnection(s: Services, arg: unknown): Promise<{ connection: Connection; named: boolean }> {
   const id = connectionIdOf(arg);
   const connection = id ? s.connections.require(id) : await pickConnection(s);
-  if (s.invocation) s.invocation.connection = connection;
   return { connection, named: id !== undefined };
 }
 
@@ -81,17 +91,21 @@ export function activeConnectionTarget(s: Services, arg: unknown): Promise<Conne
  */
 export async function folderTarget(s: Services, arg: unknown): Promise<FolderTarget> {
   const { connection, named } = await resolveConnection(s, arg);
-  const folderKey = namedBy(arg).folderKey ?? (named ? await connection.rootFolderKey() : await pickFolder(connection));
-  return { connection, folderKey };
+  return onConnection(connection.id, async () => {
+    const folderKey = namedBy(arg).folderKey ?? (named ? await connection.rootFolderKey() : await pickFolder(connection));
+    return { connection, folderKey };
+  });
 }
 
 /** A group node, args with `kind`, or the pickers (connection, kind that supports `operation`, folder). */
 export async function collectionTarget(s: Services, arg: unknown, operation: 'list' | 'create'): Promise<CollectionTarget> {
   const given = namedBy(arg);
   const { connection, named } = await resolveConnection(s, arg);
-  const kind = given.kind ?? (await pickKind(operation, operation === 'create' ? vscode.l10n.t('Kind of object to create') : vscode.l10n.t('Kind of object')));
-  const folderKey = given.folderKey ?? (named ? await connection.rootFolderKey() : await pickFolder(connection));
-  return { connection, folderKey, kind };
+  return onConnection(connection.id, async () => {
+    const kind = given.kind ?? (await pickKind(operation, operation === 'create' ? vscode.l10n.t('Kind of object to create') : vscode.l10n.t('Kind of object')));
+    const folderKey = given.folderKey ?? (named ? await connection.rootFolderKey() : await pickFolder(connection));
+    return { connection, folderKey, kind };
+  });
 }
 
 /** An object named in a command's args (scripts, tests, links): what `objectTarget` reads. */
@@ -114,14 +128,16 @@ export async function objectTarget(s: Services, kindId: KindId | undefined, arg:
   if (wanted && given.kind && given.kind.id !== wanted.id) throw new Error(worksOn(wanted));
   const { connection, named } = await resolveConnection(s, arg);
   const kind = wanted ?? given.kind;
-  if (named && given.key && kind) {
-    const folderKey = given.folderKey ?? (await connection.rootFolderKey());
-    return { connection, folderKey, kind, key: given.key, name: given.name ?? given.key };
-  }
-  const k = kind ?? (await pickKind('list', vscode.l10n.t('Kind of object')));
-  const folderKey = given.folderKey ?? (await pickFolder(connection));
-  const picked = await pickObject(connection, k, folderKey, kind ? vscode.l10n.t('{0} in this folder', kindLabel(k)) : undefined);
-  return { connection, folderKey, kind: k, key: picked.Key ?? '', name: picked.CommonName || picked.Key || '' };
+  return onConnection(connection.id, async () => {
+    if (named && given.key && kind) {
+      const folderKey = given.folderKey ?? (await connection.rootFolderKey());
+      return { connection, folderKey, kind, key: given.key, name: given.name ?? given.key };
+    }
+    const k = kind ?? (await pickKind('list', vscode.l10n.t('Kind of object')));
+    const folderKey = given.folderKey ?? (await pickFolder(connection));
+    const picked = await pickObject(connection, k, folderKey, kind ? vscode.l10n.t('{0} in this folder', kindLabel(k)) : undefined);
+    return { connection, folderKey, kind: k, key: picked.Key ?? '', name: picked.CommonName || picked.Key || '' };
+  });
 }
 
 async function objectOfUri(s: Services, kindId: KindId | undefined, uri: vscode.Uri): Promise<ObjectTarget> {

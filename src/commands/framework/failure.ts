@@ -19,6 +19,32 @@ export class Failure<R = unknown> extends Error {
   }
 }
 
+/**
+ * A failure while a command acted on a connection it had resolved: the report offers Sign In for
+ * that connection. The target resolvers and `targeted()` attach it (`onConnection`); the runner
+ * reads it (`attribution`). `error` is what was thrown.
+ */
+export class FailureOn extends Error {
+  constructor(readonly connectionId: string, readonly error: unknown) {
+    super(messageOf(error), { cause: error });
+    this.name = 'FailureOn';
+  }
+}
+
+/** Runs `work`; what it throws names `connectionId`, unless it already names the one it failed on. */
+export async function onConnection<T>(connectionId: string, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    throw e instanceof FailureOn ? e : new FailureOn(connectionId, e);
+  }
+}
+
+/** What was thrown, and the connection it names (see `FailureOn`). */
+export function attribution(thrown: unknown): { error: unknown; connectionId?: string } {
+  return thrown instanceof FailureOn ? { error: thrown.error, connectionId: thrown.connectionId } : { error: thrown };
+}
+
 /** Wraps any error thrown by a call into a Failure with the result built from it (for `.catch`). */
 export function failWith<R>(result: (error: unknown) => R): (error: unknown) => never {
   return (error) => {

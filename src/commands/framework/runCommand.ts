@@ -1,21 +1,21 @@
 /**
- * Runs one command the one way every command runs: with its own record of
- * the connection it resolves, and any failure reported alike (`failure.ts`):
- * never an unhandled rejection, nothing thrown at VS Code, Escape quiet.
+ * Runs a command as every command runs: any failure reported alike (`failure.ts`), with Sign In
+ * for the connection the failure names (or the arguments do): never an unhandled rejection,
+ * nothing thrown at VS Code, Escape quiet.
  */
 import * as vscode from 'vscode';
 import { log } from '../../log';
 import { connectionIdOf } from './commandTargets';
-import { describeFailure, FailureAction, failureTitle, resultOf } from './failure';
-import type { Command, Invocation, Services } from './command';
+import { attribution, describeFailure, FailureAction, failureTitle, resultOf } from './failure';
+import type { Command, Services } from './command';
 
 export async function runCommand(services: Services, command: Command, args: unknown[]): Promise<unknown> {
-  const invocation: Invocation = {};
   try {
-    return await command.run({ ...services, invocation }, ...args);
-  } catch (e) {
+    return await command.run(services, ...args);
+  } catch (thrown) {
+    const { error: e, connectionId: failedOn } = attribution(thrown);
     if (e instanceof vscode.CancellationError) return undefined;
-    const connectionId = invocation.connection?.id ?? connectionIdOf(args[0]);
+    const connectionId = failedOn ?? connectionIdOf(args[0]);
     const known = connectionId !== undefined && services.connections.get(connectionId) !== undefined;
     // Not awaited: the command ends now; the message stays until the user answers it.
     void report(describeFailure(failureTitle(commandTitle(services, command.id)), e, known), {

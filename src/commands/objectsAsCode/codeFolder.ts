@@ -1,14 +1,18 @@
 /**
- * Which pulled folder (objects as code) a command works on, and the
- * connection it belongs to: shared by the pull, plan and apply commands.
+ * What the objects-as-code commands act on, resolved before they run (their
+ * `targeted()` targets): a pulled folder and the connection it belongs to,
+ * the plan the Object Changes view shows, one entry of it, a saved plan.
  */
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readManifest, manifestName } from '../../changes/code/manifest';
 import type { ConnectionBinding } from '../../changes/code/manifest';
 import { bindingOf } from '../../changes/code/pull';
+import type { Plan, PlanEntry } from '../../changes/code/plan';
 import type { Connection } from '../../connection/connection';
-import { planView } from '../../views/planView';
+import { planView, type ShownPlan } from '../../views/planView';
+import { connectionIdOf } from '../framework/commandTargets';
 import type { Services } from '../framework/command';
 
 /** The folder a Uri names (the folder itself, or a file in it), else the shown plan's, else the pulled folders in the workspace. */
@@ -37,8 +41,85 @@ export async function connectionOf(s: Services, root: string): Promise<Connectio
   const same = s.connections.all().filter((c) => c.info.baseUrl === url);
   const connection = same.find((c) => c.info.label === label) ?? same[0];
   if (!connection) throw new Error(vscode.l10n.t('This folder was pulled from {0} ({1}): add that connection to plan or pull it', label, url));
-  if (s.invocation) s.invocation.connection = connection;
   return connection;
+}
+
+export interface PulledFolderTarget {
+  /** The pulled folder (absolute). */
+  root: string;
+  connection: Connection;
+}
+
+/** A pulled folder (see `pulledFolder`) and the connection it was pulled from. */
+export async function pulledFolderTarget(s: Services, arg: unknown): Promise<PulledFolderTarget> {
+  const root = await pulledFolder(arg);
+  return { root, connection: await connectionOf(s, root) };
+}
+
+/** A pulled folder; a connection the argument names (a tree node, args) wins over the folder's own. */
+export async function planFolderTarget(s: Services, arg: unknown): Promise<PulledFolderTarget> {
+  const named = arg instanceof vscode.Uri ? undefined : connectionIdOf(arg);
+  const root = await pulledFolder(arg);
+  return { root, connection: (named && s.connections.get(named)) || (await connectionOf(s, root)) };
+}
+
+/** The plan the Object Changes view shows. */
+export function shownPlan(): ShownPlan {
+  const shown = planView.current;
+  if (!shown) throw new Error(vscode.l10n.t('Plan a pulled folder first (Plan Changes…)'));
+  return shown;
+}
+
+export interface ShownPlanTarget {
+  shown: ShownPlan;
+  connection: Connection;
+}
+
+/** The shown plan and the connection it was made against. */
+export function shownPlanTarget(s: Services): Promise<ShownPlanTarget> {
+  const shown = shownPlan();
+  const connection = s.connections.get(shown.connectionId);
+  if (!connection) throw new Error(vscode.l10n.t('The connection of this plan was removed'));
+  return Promise.resolve({ shown, connection });
+}
+
+/** The entry of the Object Changes view an argument names (the view passes `{ entry }` or the entry). */
+export function planEntryOf(arg: unknown): PlanEntry | undefined {
+  return (arg as { entry?: PlanEntry } | undefined)?.entry ?? (arg as PlanEntry | undefined);
+}
+
+export interface PlanEntryTarget {
+  entry: PlanEntry;
+  shown: ShownPlan;
+  connection: Connection;
+}
+
+/** An entry of the shown plan with an object on the server, and the plan's connection (else the folder's). */
+export async function planEntryTarget(s: Services, arg: unknown): Promise<PlanEntryTarget> {
+  const entry = planEntryOf(arg);
+  const shown = planView.current;
+  if (!entry?.key || !shown) throw new Error(vscode.l10n.t('Choose an entry of the Object Changes view'));
+  return { entry, shown, connection: s.connections.get(shown.connectionId) ?? (await connectionOf(s, shown.root)) };
+}
+
+export interface SavedPlanTarget extends PulledFolderTarget {
+  plan: Plan;
+}
+
+/** A saved plan (`plans/*.plan.json` of a pulled folder): the one a Uri names, else the one picked. */
+export async function savedPlanTarget(s: Services, arg: unknown): Promise<SavedPlanTarget> {
+  let file = arg instanceof vscode.Uri && arg.fsPath.endsWith('.plan.json') ? arg.fsPath : undefined;
+  if (!file) {
+    const found = await vscode.workspace.findFiles('**/plans/*.plan.json', '**/node_modules/**', 100);
+    const picked = await vscode.window.showQuickPick(found.map((u) => ({ label: vscode.workspace.asRelativePath(u), file: u.fsPath })).reverse(),
+      { placeHolder: vscode.l10n.t('Saved plan'), ignoreFocusOut: true });
+    if (!picked) throw new vscode.CancellationError();
+    file = picked.file;
+  }
+  const plan = JSON.parse(await fs.readFile(file, 'utf8')) as Plan;
+  if (plan?.format !== 1 || !Array.isArray(plan.entries)) throw new Error(vscode.l10n.t('{0} is not a saved plan', path.basename(file)));
+  const root = path.dirname(path.dirname(file));
+  return { root, plan, connection: await connectionOf(s, root) };
 }
 
 export function bindingFor(connection: Connection): Promise<ConnectionBinding> {

@@ -7,17 +7,34 @@
 import * as vscode from 'vscode';
 import { mergeEntry, MergeOutcome } from '../../changes/code/merge';
 import type { PlanEntry } from '../../changes/code/plan';
+import type { BaseInfo } from '../../model/types';
 import { notify } from '../../ui/notify';
-import { planView } from '../../views/planView';
-import type { Command } from '../framework/command';
+import { planView, type ShownPlan } from '../../views/planView';
+import { targeted } from '../framework/commandTargets';
+import { planEntryOf } from './codeFolder';
 
-export const mergePlanEntry: Command = {
+interface StaleEntry {
+  entry: PlanEntry;
+  shown: ShownPlan;
+  /** The server's copy, read by the plan. */
+  live: BaseInfo;
+}
+
+/** A stale entry of the shown plan, with the server's copy the plan read. */
+function staleEntryTarget(_s: unknown, arg: unknown): Promise<StaleEntry> {
+  const entry = planEntryOf(arg);
+  const shown = planView.current;
+  const live = entry?.key ? shown?.live.get(entry.key) : undefined;
+  if (!entry || !shown || !live || entry.action !== 'stale') {
+    throw new Error(vscode.l10n.t('Choose a stale entry of the Object Changes view (plan again if it is from a saved plan)'));
+  }
+  return Promise.resolve({ entry, shown, live });
+}
+
+export const mergePlanEntry = targeted({
   id: 'oms.mergePlanEntry',
-  async run(_s, arg?: unknown, choicesArg?: Record<string, 'mine' | 'theirs'>): Promise<MergeOutcome> {
-    const entry = (arg as { entry?: PlanEntry } | undefined)?.entry ?? (arg as PlanEntry | undefined);
-    const shown = planView.current;
-    const live = entry?.key ? shown?.live.get(entry.key) : undefined;
-    if (!entry || !shown || !live || entry.action !== 'stale') throw new Error(vscode.l10n.t('Choose a stale entry of the Object Changes view (plan again if it is from a saved plan)'));
+  target: staleEntryTarget,
+  async run(_s, { entry, shown, live }, _arg?: unknown, choicesArg?: Record<string, 'mine' | 'theirs'>): Promise<MergeOutcome> {
     let outcome = await mergeEntry(shown.root, entry, live, choicesArg);
     if (outcome.conflicts.length) {
       const choices: Record<string, 'mine' | 'theirs'> = { ...choicesArg };
@@ -36,4 +53,4 @@ export const mergePlanEntry: Command = {
     await vscode.commands.executeCommand('oms.plan', vscode.Uri.file(shown.root));
     return outcome;
   },
-};
+});

@@ -8,20 +8,16 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { canonicalText, fileForm } from '../../changes/code/fileForm';
-import { makePlan, Plan, PlanEntry } from '../../changes/code/plan';
+import { makePlan, type Plan, type PlanEntry } from '../../changes/code/plan';
 import { kind as kindOf } from '../../model/kinds';
-import { planView } from '../../views/planView';
-import { bindingFor, connectionOf, pulledFolder } from './codeFolder';
-import { connectionIdOf } from '../framework/commandTargets';
-import type { Command, Services } from '../framework/command';
+import { planView, type ShownPlan } from '../../views/planView';
+import { bindingFor, planEntryOf, planFolderTarget, savedPlanTarget, shownPlan } from './codeFolder';
+import { targeted } from '../framework/commandTargets';
 
-export const planChanges: Command = {
+export const planChanges = targeted({
   id: 'oms.plan',
-  async run(s, arg?: unknown, options?: { includeDeletes?: boolean }): Promise<Plan> {
-    // A connection named (tree node, args): plan against it, refused when the folder belongs to another.
-    const named = arg instanceof vscode.Uri ? undefined : connectionIdOf(arg);
-    const root = await pulledFolder(arg);
-    const connection = (named && s.connections.get(named)) || (await connectionOf(s, root));
+  target: planFolderTarget,
+  async run(_s, { root, connection }, _arg?: unknown, options?: { includeDeletes?: boolean }): Promise<Plan> {
     const includeDeletes = options?.includeDeletes ?? (planView.current?.root === root && planView.current.plan.includeDeletes);
     const binding = await bindingFor(connection);
     const result = await vscode.window.withProgress({ location: { viewId: 'oms.plan' }, title: vscode.l10n.t('Planning') }, () =>
@@ -30,30 +26,21 @@ export const planChanges: Command = {
     await vscode.commands.executeCommand('oms.plan.focus');
     return result.plan;
   },
-};
+});
 
-export const planIncludeDeletes: Command = {
-  id: 'oms.planIncludeDeletes',
-  run: (s) => replan(s, true),
-};
+const replan = (includeDeletes: boolean) => (_s: unknown, shown: ShownPlan) =>
+  vscode.commands.executeCommand('oms.plan', vscode.Uri.file(shown.root), { includeDeletes });
 
-export const planExcludeDeletes: Command = {
-  id: 'oms.planExcludeDeletes',
-  run: (s) => replan(s, false),
-};
+export const planIncludeDeletes = targeted({ id: 'oms.planIncludeDeletes', target: () => Promise.resolve(shownPlan()), run: replan(true) });
 
-async function replan(s: Services, includeDeletes: boolean): Promise<unknown> {
-  const shown = planView.current;
-  if (!shown) throw new Error(vscode.l10n.t('Plan a pulled folder first (Plan Changes…)'));
-  return vscode.commands.executeCommand('oms.plan', vscode.Uri.file(shown.root), { includeDeletes });
-}
+export const planExcludeDeletes = targeted({ id: 'oms.planExcludeDeletes', target: () => Promise.resolve(shownPlan()), run: replan(false) });
 
 /** The server's version (in file form) beside the file; only one of them when the other does not exist. */
-export const openPlanEntry: Command = {
+export const openPlanEntry = targeted({
   id: 'oms.openPlanEntry',
-  async run(_s, arg?: unknown): Promise<void> {
-    const entry = (arg as { entry?: PlanEntry } | undefined)?.entry ?? (arg as PlanEntry | undefined);
-    const shown = planView.current;
+  // Nothing to show (no entry, no plan): nothing happens.
+  target: (_s, arg) => Promise.resolve({ entry: planEntryOf(arg), shown: planView.current }),
+  async run(_s, { entry, shown }: { entry?: PlanEntry; shown?: ShownPlan }): Promise<void> {
     if (!entry || !shown) return;
     const live = entry.key ? shown.live.get(entry.key) : undefined;
     const kind = kindOf(entry.kind);
@@ -68,39 +55,27 @@ export const openPlanEntry: Command = {
       await vscode.window.showTextDocument(file, { preview: true });
     }
   },
-};
+});
 
 /** Saves the shown plan (with its ticks) under `plans/` of the pulled folder: a change prepared now, applied later. */
-export const savePlan: Command = {
+export const savePlan = targeted({
   id: 'oms.savePlan',
-  async run(): Promise<string> {
-    const shown = planView.current;
-    if (!shown) throw new Error(vscode.l10n.t('Plan a pulled folder first (Plan Changes…)'));
+  target: () => Promise.resolve(shownPlan()),
+  async run(_s, shown): Promise<string> {
     const file = path.join(shown.root, 'plans', `${shown.plan.createdAt.replace(/[:.]/g, '-')}.plan.json`);
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, JSON.stringify(shown.plan, null, 2) + '\n');
     void vscode.window.showInformationMessage(vscode.l10n.t('Saved the plan as {0}. Open Saved Plan… shows it again; Apply then refuses what moved since.', vscode.workspace.asRelativePath(file)));
     return file;
   },
-};
+});
 
-export const openSavedPlan: Command = {
+export const openSavedPlan = targeted({
   id: 'oms.openSavedPlan',
-  async run(s, arg?: unknown): Promise<Plan> {
-    let file = arg instanceof vscode.Uri && arg.fsPath.endsWith('.plan.json') ? arg.fsPath : undefined;
-    if (!file) {
-      const found = await vscode.workspace.findFiles('**/plans/*.plan.json', '**/node_modules/**', 100);
-      const picked = await vscode.window.showQuickPick(found.map((u) => ({ label: vscode.workspace.asRelativePath(u), file: u.fsPath })).reverse(),
-        { placeHolder: vscode.l10n.t('Saved plan'), ignoreFocusOut: true });
-      if (!picked) throw new vscode.CancellationError();
-      file = picked.file;
-    }
-    const plan = JSON.parse(await fs.readFile(file, 'utf8')) as Plan;
-    if (plan?.format !== 1 || !Array.isArray(plan.entries)) throw new Error(vscode.l10n.t('{0} is not a saved plan', path.basename(file)));
-    const root = path.dirname(path.dirname(file));
-    const connection = await connectionOf(s, root);
+  target: savedPlanTarget,
+  async run(_s, { plan, root, connection }): Promise<Plan> {
     planView.show({ plan, live: new Map(), root, connectionId: connection.id });
     await vscode.commands.executeCommand('oms.plan.focus');
     return plan;
   },
-};
+});

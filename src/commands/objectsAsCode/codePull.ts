@@ -12,61 +12,56 @@ import type { PullReport } from '../../changes/code/pull';
 import { editsSincePull, pull } from '../../changes/code/pull';
 import { startPullThreads } from '../../changes/code/pullWriter';
 import { slug } from '../../changes/code/fileForm';
-import type { PlanEntry } from '../../changes/code/plan';
 import type { Connection } from '../../connection/connection';
 import { objectKinds, supports } from '../../model/kinds';
 import { notify } from '../../ui/notify';
 import { planView } from '../../views/planView';
-import { bindingFor, connectionOf, pulledFolder, withCancellableProgress } from './codeFolder';
-import { folderTarget } from '../framework/commandTargets';
+import { bindingFor, planEntryTarget, pulledFolderTarget, withCancellableProgress } from './codeFolder';
+import { folderTarget, targeted } from '../framework/commandTargets';
 import { namedBy } from '../framework/namedBy';
-import type { Command } from '../framework/command';
 
-export const pullAsFiles: Command = {
+export const pullAsFiles = targeted({
   id: 'oms.pullAsFiles',
-  async run(s, arg?: unknown, options?: { root?: string; recursive?: boolean; overwriteEdits?: boolean }): Promise<PullReport> {
+  target: folderTarget,
+  async run(_s, { connection, folderKey }, arg?: unknown, options?: { root?: string; recursive?: boolean; overwriteEdits?: boolean }): Promise<PullReport> {
     startPullThreads();
     const given = namedBy(arg);
-    const { connection, folderKey } = await folderTarget(s, arg);
     const isConnection = given.folderKey === undefined && given.connectionId !== undefined;
     const kinds = given.kind ? [given.kind.id] : await pickKinds();
     const recursive = options?.recursive ?? (given.kind ? false : isConnection ? true : await askRecursive());
     const root = options?.root ?? (await pickDestination(connection));
     return runPull(connection, root, { folderKey, recursive, kinds }, options?.overwriteEdits);
   },
-};
+});
 
-export const pullAgain: Command = {
+export const pullAgain = targeted({
   id: 'oms.pullAgain',
-  async run(s, arg?: unknown, options?: { overwriteEdits?: boolean }): Promise<PullReport> {
+  target: pulledFolderTarget,
+  async run(_s, { root, connection }, _arg?: unknown, options?: { overwriteEdits?: boolean }): Promise<PullReport> {
     startPullThreads();
-    const root = await pulledFolder(arg);
-    const connection = await connectionOf(s, root);
     const report = await runPull(connection, root, undefined, options?.overwriteEdits);
     if (planView.current?.root === root) await vscode.commands.executeCommand('oms.plan', vscode.Uri.file(root));
     return report;
   },
-};
+});
 
 /** Pull one object of the plan (behind or stale: the server's version replaces the file, after a yes for a stale one). */
-export const pullPlanEntry: Command = {
+export const pullPlanEntry = targeted({
   id: 'oms.pullPlanEntry',
-  async run(s, arg?: unknown): Promise<PullReport | undefined> {
-    const entry = (arg as { entry?: PlanEntry } | undefined)?.entry ?? (arg as PlanEntry | undefined);
-    const shown = planView.current;
-    if (!entry?.key || !shown) throw new Error(vscode.l10n.t('Choose an entry of the Object Changes view'));
+  target: planEntryTarget,
+  async run(_s, { entry, shown, connection }): Promise<PullReport | undefined> {
     if (entry.action === 'stale') {
       const discard = vscode.l10n.t('Discard My Edit');
       const choice = await vscode.window.showWarningMessage(
         vscode.l10n.t('Take the server\'s version of {0}? Your edit of {1} is replaced.', entry.label, entry.path), { modal: true }, discard);
       if (choice !== discard) return undefined;
     }
-    const connection = s.connections.get(shown.connectionId) ?? (await connectionOf(s, shown.root));
-    const report = await pull(connection.client, shown.root, await bindingFor(connection), { only: new Set([entry.key]), overwriteEdits: true });
+    const only = new Set([entry.key ?? '']);
+    const report = await pull(connection.client, shown.root, await bindingFor(connection), { only, overwriteEdits: true });
     await vscode.commands.executeCommand('oms.plan', vscode.Uri.file(shown.root));
     return report;
   },
-};
+});
 
 async function runPull(connection: Connection, root: string, scope: PullScope | undefined, overwrite?: boolean): Promise<PullReport> {
   const binding = await bindingFor(connection);
