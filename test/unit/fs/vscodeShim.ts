@@ -1,8 +1,10 @@
 /**
- * The few parts of the `vscode` module the file system provider uses, as the
- * extension host gives them (Uri, EventEmitter, FileSystemError, the enums),
- * so the provider runs under Node against a real sandbox. Imported for its
- * effect, before the provider.
+ * The few parts of the `vscode` module the file system provider, the save entry
+ * and the command targets use, as the extension host gives them (Uri,
+ * EventEmitter, FileSystemError, the enums), so they run under Node against a
+ * real sandbox. What the window would show is recorded in `shown` (messages)
+ * and answered by `answers` (quick picks: the first item whose label matches,
+ * else Escape). Imported for its effect, before the modules that use it.
  */
 import Module from 'node:module';
 
@@ -56,12 +58,68 @@ class Disposable {
   }
 }
 
+class CancellationError extends Error {
+  constructor() {
+    super('Canceled');
+  }
+}
+
+/** A message the window showed: its kind, text and the actions it offered. */
+export interface Shown {
+  kind: 'info' | 'warning' | 'error' | 'status' | 'quickPick';
+  text: string;
+  actions: string[];
+}
+
+/** What the window showed, in order; cleared by the tests that read it. */
+export const shown: Shown[] = [];
+/** Quick picks answered by label (a pattern), in order; none left: Escape. Error messages: the action to choose. */
+export const answers: { picks: RegExp[]; errorAction?: string } = { picks: [] };
+/** Commands run through `commands.executeCommand`, with their arguments. */
+export const executed: Array<{ id: string; args: unknown[] }> = [];
+
+const message = (kind: Shown['kind']) => (text: string, ...rest: unknown[]) => {
+  const actions = rest.filter((a): a is string => typeof a === 'string');
+  shown.push({ kind, text, actions });
+  return Promise.resolve(kind === 'error' && answers.errorAction && actions.includes(answers.errorAction) ? answers.errorAction : undefined);
+};
+
+const willSave = new EventEmitter<{ document: { uri: Uri }; reason: number }>();
+
 const shim = {
-  Uri, EventEmitter, FileSystemError, Disposable,
+  Uri, EventEmitter, FileSystemError, Disposable, CancellationError,
   FileType: { File: 1, Directory: 2 },
   FilePermission: { Readonly: 1 },
   FileChangeType: { Changed: 1, Created: 2, Deleted: 3 },
+  TextDocumentSaveReason: { Manual: 1, AfterDelay: 2, FocusOut: 3 },
+  l10n: { t: (text: string, ...args: unknown[]) => text.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])) },
+  workspace: {
+    textDocuments: [] as unknown[],
+    onWillSaveTextDocument: willSave.event,
+    onDidCloseTextDocument: new EventEmitter<unknown>().event,
+    applyEdit: () => Promise.resolve(true),
+  },
+  window: {
+    showInformationMessage: message('info'),
+    showWarningMessage: message('warning'),
+    showErrorMessage: message('error'),
+    setStatusBarMessage: (text: string) => (shown.push({ kind: 'status', text, actions: [] }), new Disposable(() => undefined)),
+    showQuickPick: (items: Array<{ label: string }>, options?: { placeHolder?: string }) => {
+      shown.push({ kind: 'quickPick', text: options?.placeHolder ?? '', actions: items.map((i) => i.label) });
+      const wanted = answers.picks.shift();
+      return Promise.resolve(wanted ? items.find((i) => wanted.test(i.label)) : undefined);
+    },
+    createOutputChannel: () => ({ info: () => undefined, warn: () => undefined, error: () => undefined, show: () => undefined, dispose: () => undefined }),
+  },
+  commands: {
+    executeCommand: (id: string, ...args: unknown[]) => (executed.push({ id, args }), Promise.resolve(undefined)),
+  },
 };
+
+/** The editor's save is about to write `uri`, for `reason` (TextDocumentSaveReason). */
+export function willSaveDocument(uri: Uri, reason: number): void {
+  willSave.fire({ document: { uri }, reason });
+}
 
 const loader = Module as unknown as { _load(request: string, ...rest: unknown[]): unknown };
 const load = loader._load.bind(Module);

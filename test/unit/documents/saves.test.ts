@@ -1,0 +1,143 @@
+/**
+ * The save entry of every surface (documents/saves.ts) against a real sandbox, wired to the file
+ * system provider as the composition root wires it: an editor's save is sent once and moves the
+ * document's base and the save history on; auto-save sends nothing; a conflict on other fields is
+ * merged and said once; one on the same field asks, and Escape sends nothing.
+ */
+import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type * as vscode from 'vscode';
+// First: the modules below import `vscode` at run time.
+import { answers, shown, willSaveDocument } from '../fs/vscodeShim';
+import { startSandbox, Sandbox } from '../../../src/sandbox/server';
+import { createHttp } from '../../../src/api/http';
+import { OmsClient } from '../../../src/api/client';
+import { kind } from '../../../src/model/kinds';
+import type { BaseInfo } from '../../../src/model/types';
+import type { ConnectionManager } from '../../../src/connection/connectionManager';
+import { ObjectFileSystem } from '../../../src/fs/objectFileSystem';
+import { objectUri, type ObjectAddress } from '../../../src/fs/objectUri';
+import { ObjectSaves } from '../../../src/documents/saves';
+import type { MergeConflict } from '../../../src/changes/merge3';
+import { SaveHistory } from '../../../src/save/history';
+
+const site = kind('engageSite');
+const manual = 1, afterDelay = 2;
+let sb: Sandbox;
+let client: OmsClient;
+let historyDir: string;
+
+before(async () => {
+  sb = await startSandbox({ port: 0, seed: 'demo' });
+  client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
+  historyDir = mkdtempSync(path.join(tmpdir(), 'oms-saves-'));
+});
+after(async () => {
+  await sb.close();
+  rmSync(historyDir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  shown.length = 0;
+  answers.picks = [];
+});
+
+interface Wired {
+  objectFiles: ObjectFileSystem;
+  saves: ObjectSaves;
+  changed: ObjectAddress[];
+  /** The conflicts the per-field question was asked about. */
+  asked: MergeConflict[][];
+}
+
+/** The provider and the save entry as extension.ts wires them; the per-field question answers Escape. */
+function wire(): Wired {
+  const connections = { require: () => ({ client, info: { label: 'Sandbox' } }) } as unknown as ConnectionManager;
+  const objectFiles = new ObjectFileSystem(connections);
+  const asked: MergeConflict[][] = [];
+  const saves = new ObjectSaves(connections, objectFiles, new SaveHistory(historyDir), () => Promise.resolve('cancel' as never), (_name, conflicts) => {
+    asked.push(conflicts);
+    return Promise.resolve(undefined);
+  });
+  objectFiles.writer = (uri, text) => saves.writeDocument(uri, text);
+  const changed: ObjectAddress[] = [];
+  saves.onDidChangeObject((a) => changed.push(a));
+  return { objectFiles, saves, changed, asked };
+}
+
+/** A fresh site of the sandbox, open as a document (read through the provider). */
+async function openSite(objectFiles: ObjectFileSystem): Promise<{ uri: vscode.Uri; object: BaseInfo & { Key: string } }> {
+  const created = await client.create(site, sb.instanceKey, { CommonName: `Saves ${Date.now()}-${Math.random()}`, SiteReference: 'ref-0' });
+  const object = created as BaseInfo & { Key: string };
+  const uri = objectUri({ connectionId: 'c1', folderKey: sb.instanceKey, kind: site, key: object.Key }, object.CommonName ?? 'x', 'Instance');
+  await objectFiles.readFile(uri);
+  return { uri, object };
+}
+
+/** The document's text with `fields` changed, as the user would type it. */
+async function edited(objectFiles: ObjectFileSystem, uri: vscode.Uri, fields: Record<string, unknown>): Promise<Uint8Array> {
+  const text = JSON.parse(new TextDecoder().decode(await objectFiles.readFile(uri))) as Record<string, unknown>;
+  return new TextEncoder().encode(JSON.stringify({ ...text, ...fields }, null, 2));
+}
+
+const serverCopy = (key: string) => client.get<BaseInfo & Record<string, unknown>>(site, sb.instanceKey, key);
+
+test('an editor save sends the edit once: the server holds it, the document\'s base and the save history move on, the tree hears of it', async () => {
+  const { objectFiles, saves, changed } = wire();
+  const { uri, object } = await openSite(objectFiles);
+  const text = await edited(objectFiles, uri, { SiteReference: 'ref-1' });
+  willSaveDocument(uri, manual);
+  await objectFiles.writeFile(uri, text);
+  const now = await serverCopy(object.Key);
+  assert.equal(now.SiteReference, 'ref-1');
+  assert.equal(now.ConcurrencyVersion, (object.ConcurrencyVersion ?? 0) + 1);
+  assert.equal(objectFiles.baseOf(uri)?.ConcurrencyVersion, now.ConcurrencyVersion);
+  // The history is written after the save returns (it never holds the save up).
+  let history = await saves.history?.list('c1', object.Key);
+  for (let i = 0; i < 50 && !history?.length; i++) history = await new Promise((r) => setTimeout(r, 20)).then(() => saves.history?.list('c1', object.Key));
+  assert.deepEqual(history?.map((h) => h.object.ConcurrencyVersion), [object.ConcurrencyVersion]);
+  assert.deepEqual(changed.map((a) => a.key), [object.Key]);
+  assert.ok(shown.some((m) => m.kind === 'status' && m.text.includes(object.CommonName ?? '')), JSON.stringify(shown));
+});
+
+test('auto-save sends nothing: the write is refused with the reason, the server keeps its version', async () => {
+  const { objectFiles } = wire();
+  const { uri, object } = await openSite(objectFiles);
+  const text = await edited(objectFiles, uri, { SiteReference: 'auto' });
+  willSaveDocument(uri, afterDelay);
+  await assert.rejects(objectFiles.writeFile(uri, text), /auto-save never writes to the service/);
+  const now = await serverCopy(object.Key);
+  assert.equal(now.SiteReference, 'ref-0');
+  assert.equal(now.ConcurrencyVersion, object.ConcurrencyVersion);
+});
+
+test('a save that meets a change of another field on the server merges: both changes on the server, the merge said once', async () => {
+  const { objectFiles } = wire();
+  const { uri, object } = await openSite(objectFiles);
+  const text = await edited(objectFiles, uri, { SiteReference: 'mine' });
+  await client.update(site, { ...(await serverCopy(object.Key)), CommonName: `${object.CommonName} (renamed)` });
+  willSaveDocument(uri, manual);
+  await objectFiles.writeFile(uri, text);
+  const now = await serverCopy(object.Key);
+  assert.equal(now.SiteReference, 'mine');
+  assert.equal(now.CommonName, `${object.CommonName} (renamed)`);
+  assert.equal(objectFiles.baseOf(uri)?.ConcurrencyVersion, now.ConcurrencyVersion);
+  assert.equal(shown.filter((m) => m.kind === 'info' && /CommonName/.test(m.text)).length, 1, JSON.stringify(shown));
+});
+
+test('a save that meets a change of the same field asks about that field; Escape sends nothing and says nothing more', async () => {
+  const { objectFiles, asked } = wire();
+  const { uri, object } = await openSite(objectFiles);
+  const text = await edited(objectFiles, uri, { SiteReference: 'mine' });
+  await client.update(site, { ...(await serverCopy(object.Key)), SiteReference: 'theirs' });
+  const before = await serverCopy(object.Key);
+  willSaveDocument(uri, manual);
+  await objectFiles.writeFile(uri, text);
+  assert.deepEqual(asked.map((conflicts) => conflicts.map((c) => c.pointer)), [['/SiteReference']]);
+  const now = await serverCopy(object.Key);
+  assert.equal(now.SiteReference, 'theirs');
+  assert.equal(now.ConcurrencyVersion, before.ConcurrencyVersion);
+  assert.deepEqual(shown.filter((m) => m.kind !== 'status'), []);
+});
