@@ -16,6 +16,7 @@ import { startSandbox, Sandbox } from '../../../src/sandbox/server';
 import { createHttp } from '../../../src/api/http';
 import { OmsClient } from '../../../src/api/client';
 import { kind } from '../../../src/model/kinds';
+import { newObject } from '../../../src/model/templates';
 import type { BaseInfo } from '../../../src/model/types';
 import type { ConnectionManager } from '../../../src/connection/connectionManager';
 import { ObjectFileSystem } from '../../../src/fs/objectFileSystem';
@@ -69,7 +70,7 @@ function wire(): Wired {
 
 /** A fresh site of the sandbox, open as a document (read through the provider). */
 async function openSite(objectFiles: ObjectFileSystem): Promise<{ uri: vscode.Uri; object: BaseInfo & { Key: string } }> {
-  const created = await client.create(site, sb.instanceKey, { CommonName: `Saves ${Date.now()}-${Math.random()}`, SiteReference: 'ref-0' });
+  const created = await client.create(site, sb.instanceKey, { ...newObject(site, `Saves ${Date.now()}-${Math.random()}`), SiteReference: 'ref-0' });
   const object = created as BaseInfo & { Key: string };
   const uri = objectUri({ connectionId: 'c1', folderKey: sb.instanceKey, kind: site, key: object.Key }, object.CommonName ?? 'x', 'Instance');
   await objectFiles.readFile(uri);

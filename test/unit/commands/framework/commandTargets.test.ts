@@ -77,7 +77,7 @@ test('a failure while the folder is asked, after the connection was picked, offe
   await runCommand(s, command, []);
   const report = shown.find((m) => m.kind === 'error');
   assert.ok(report?.text.startsWith('"Test Command" failed'), JSON.stringify(shown));
-  assert.ok(report.actions.includes('Sign In'), JSON.stringify(report));
+  assert.ok(report?.actions.includes('Sign In'), JSON.stringify(report));
   await new Promise((r) => setImmediate(r));
   assert.deepEqual(executed, [{ id: 'oms.signIn', args: ['refused'] }]);
 });
