@@ -1,6 +1,6 @@
 // Bundles the extension and the sandbox CLI. `--watch` rebuilds; `--release` minifies.
 //
-// Activation loads dist/extension.js and the one chunk it imports (see
+// Activation loads dist/extension.js and the chunk it imports (see
 // `oneActivationChunk`). Code behind an
 // `import()` (a command's code, the editor features, the people import, the
 // embedded sandbox...) is a chunk of its own, loaded on first use: esbuild

@@ -1,5 +1,5 @@
 /**
- * Bulk edit through the one executor (src/changes/executor.ts) on a sandbox over a real
+ * Bulk edit through the executor (src/changes/executor.ts) on a sandbox over a real
  * socket: 1,000 scanners, objects/s beside one save after the other (saveObject); the same
  * with about 5% of requests answered 429 with Retry-After 1 s (total time, waits, duplicate
  * writes: must be 0); preview of 10,000 (time to the first diff and to the full count);

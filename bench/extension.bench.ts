@@ -3,7 +3,7 @@
  * measured in the same run:
  *   - bundles: what activation loads (dist/extension.js and the chunks it
  *     requires) against the 150 KB limit and against the same code as one bundle;
- *   - loading the bundle in Node (a stand-in `vscode`), against the one bundle;
+ *   - loading the bundle in Node (a stand-in `vscode`), against a single bundle;
  *   - activation as VS Code recorded it in the last integration run
  *     (.diagnostics/integration/activation-times.json) against the 20 ms limit;
  *   - list / open / save round trips through the client against a bare fetch

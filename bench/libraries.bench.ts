@@ -1,10 +1,10 @@
 /**
- * Well-kept libraries beside our own code for the jobs issue 24 names, measured in one run:
+ * Well-kept libraries beside our own code for the jobs they share, measured in one run:
  * - routing: the sandbox's own route table (src/sandbox/routes/endpoints.ts) in our Router
  *   (src/sandbox/http/router.ts, with pathSegments' decoding) and in find-my-way;
  * - body reading: our readBody (src/sandbox/http/replies.ts) and raw-body in the same
  *   node:http server, 8 keep-alive clients, 1 KiB and 1 MiB bodies, and a body over the limit;
- * - worker pool: the one executor (src/changes/executor.ts) and p-limit / p-queue doing the
+ * - worker pool: the executor (src/changes/executor.ts) and p-limit / p-queue doing the
  *   same work per object (GET, then saveObject: GET, PUT, GET), first over an in-memory Http
  *   (the pool's own cost), then on a sandbox over a real socket;
  * - retry and back-off: a GET answered 503 with Retry-After 2 s twice, by our client (its own

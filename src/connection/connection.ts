@@ -1,5 +1,5 @@
 /**
- * A live connection, and the one way its requests go out. Every request of
+ * A live connection, and the way its requests go out. Every request of
  * the extension (a save, a run of many, a read of the tree) passes
  * `requests` here, in this order:
  *
@@ -31,7 +31,7 @@ import type { TokenStore } from './tokenStore';
 import { l10n } from '../l10n';
 
 /**
- * Asks before a write (`many`: the one question for an operation of many writes): resolves to send,
+ * Asks before a write (`many`: a single question for an operation of many writes): resolves to send,
  * throws (VS Code's CancellationError) to send nothing.
  */
 export type WriteQuestion = (info: ConnectionInfo, request: RequestOptions | { what: string }, many?: boolean) => Promise<void>;

@@ -47,7 +47,7 @@ export class ConnectionManager implements vscode.Disposable {
     return connection;
   }
 
-  /** The live connection `id`, or the one error every caller reports when it was removed (or never added). */
+  /** The live connection `id`, or the error every caller reports when it was removed (or never added). */
   require(id: string): Connection {
     const connection = this.get(id);
     if (!connection) throw new ConnectionGone(id);

@@ -1,7 +1,7 @@
 /**
  * The questions a save asks when the object changed on the server since the
- * edit's base (objects/saves.ts asks them): one per field changed on both
- * sides, or, where the merge cannot help, the one question of the whole save.
+ * edit's base (documents/saves.ts asks them): one per field changed on both
+ * sides, or, where the merge cannot help, the only question of the whole save.
  */
 import * as vscode from 'vscode';
 import { compareWithServer } from './compare';

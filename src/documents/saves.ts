@@ -1,5 +1,5 @@
 /**
- * The one save entry. Every write of an object goes through `save`: an
+ * The save entry of every surface. Every write of an object goes through `save`: an
  * editor's save (VS Code hands the text to the file system provider once,
  * which hands it here), the priorities table, the quick edit, Restore; bulk
  * runs and plan apply use the operation below it (save/saveObject.ts) and
@@ -73,9 +73,9 @@ export class ObjectSaves implements vscode.Disposable {
     private readonly objectFiles: ObjectFileSystem,
     /** Where each save records the version it replaced. */
     readonly history: SaveHistory | undefined,
-    /** The one question on a conflict the merge cannot settle without the user (objects/conflictQuestions.ts; replaceable by tests). */
+    /** The question on a conflict the merge cannot settle without the user (documents/conflictQuestions.ts; replaceable by tests). */
     public resolveConflict: ConflictQuestion,
-    /** Keep mine or take theirs, per field changed on both sides (objects/conflictQuestions.ts; replaceable by tests). */
+    /** Keep mine or take theirs, per field changed on both sides (documents/conflictQuestions.ts; replaceable by tests). */
     public chooseFields: FieldChoices,
   ) {
     this.subscriptions = [
@@ -92,7 +92,7 @@ export class ObjectSaves implements vscode.Disposable {
     vscode.Disposable.from(...this.subscriptions).dispose();
   }
 
-  /** The one save operation of every surface: sends, records the history, and lets every open editor follow. */
+  /** The save operation of every surface: sends, records the history, and lets every open editor follow. */
   async save(request: SaveRequest): Promise<SaveOutcome> {
     const { address } = request;
     const connection = this.connections.require(address.connectionId);
@@ -199,7 +199,7 @@ export class ObjectSaves implements vscode.Disposable {
       return;
     }
     if (outcome.status === 'conflict' && merging.asked) {
-      // The per-field question was the one question: nothing more is said, the edits stay.
+      // The per-field question was the only question: nothing more is said, the edits stay.
       if (reason === undefined) throw vscode.FileSystemError.Unavailable(notSavedText(name, outcome));
       return keepDirty(uri);
     }
@@ -208,7 +208,7 @@ export class ObjectSaves implements vscode.Disposable {
       if (choice === 'overwrite') outcome = await this.save({ address, edit: text, base, uri, options: { overwrite: true } });
       else {
         if (choice === 'compare') await compareWithServer(uri);
-        // The question was the one message: the document stays dirty, nothing more is said.
+        // The question was the only message: the document stays dirty, nothing more is said.
         if (reason === undefined) throw vscode.FileSystemError.Unavailable(notSavedText(name, outcome));
         return keepDirty(uri);
       }
@@ -300,7 +300,7 @@ export function mergedText(name: string, object: BaseInfo, tookTheirs: readonly 
   return vscode.l10n.t('Saved "{0}" (version {1}), merged with the server\'s changes to: {2}', object.CommonName ?? name, String(object.ConcurrencyVersion), fields);
 }
 
-/** The one wording of a conflict: whose version is where. */
+/** The wording of a conflict: whose version is where. */
 export function conflictText(name: string, server: BaseInfo, base: number | null): string {
   return vscode.l10n.t('"{0}" changed on the server (now version {1}; your edit is based on version {2}).', name, String(server.ConcurrencyVersion), String(base));
 }

@@ -31,7 +31,7 @@ interface Draft {
   ctime: number;
 }
 
-/** What the provider does with a write: the one save entry. */
+/** What the provider does with a write: the save entry. */
 export type DocumentWriter = (uri: vscode.Uri, text: string) => Promise<void>;
 
 /** A read within this window reuses the last fetch (VS Code stats and reads in bursts). */

@@ -1,5 +1,5 @@
 /**
- * The one save operation, below every surface (editor save, quick edit,
+ * The save operation, below every surface (editor save, quick edit,
  * restore from history): the edited object and the version it is based on in,
  * a typed outcome out. It costs at most one read before the write and one
  * after. Nothing is sent unless every check passed.

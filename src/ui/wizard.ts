@@ -1,5 +1,5 @@
 /**
- * The one way a command gathers what it needs, after the wizard steps of Azure's extensions
+ * The way a command gathers what it needs, after the wizard steps of Azure's extensions
  * (`AzureWizardPromptStep` with `shouldPrompt`, microsoft/vscode-azuretools `utils/src/wizard/`):
  * a command's steps are small objects, each giving one value of the command's context. A step asks
  * only while the context lacks its value; the command's arguments fill the context first. So the

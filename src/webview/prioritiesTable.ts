@@ -4,7 +4,7 @@
  * a content security policy with a nonce, local scripts and styles only,
  * theme colours from CSS variables, native form controls (keyboard and screen
  * readers work as anywhere), no Node or remote content: it runs the same in
- * the desktop and in the web/server build. Saves go through the one save entry (objects/saves.ts).
+ * the desktop and in the web/server build. Saves go through the save entry (documents/saves.ts).
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';

@@ -1,4 +1,4 @@
-/** The client's promises about what others on the machine can read (issue 23 item 6): the diagnostic log is the user's only. */
+/** The client's promises about what others on the machine can read: the diagnostic log is the user's only. */
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';

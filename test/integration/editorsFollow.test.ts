@@ -1,5 +1,5 @@
 /**
- * The one save entry in the real host: editors follow a save made elsewhere,
+ * The save entry in the real host: editors follow a save made elsewhere,
  * and what goes away (a deleted object) takes its editors along without a
  * save prompt into it.
  */
@@ -16,7 +16,7 @@ let rootKey: string;
 const tabsOf = (key: string) => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
   .filter((t) => t.input instanceof vscode.TabInputText && parseObjectUri(t.input.uri)?.key === key);
 
-suite('house: one save entry', () => {
+suite('open editors follow saves', () => {
   suiteSetup(async () => {
     s = await services();
     rootKey = (await rest('GET', '/api')).body.Key;
@@ -34,7 +34,7 @@ suite('house: one save entry', () => {
     await setText(clean, JSON.stringify({ ...asShown(server), Tags: ['house-follow'] }, null, 2) + '\n');
     assert.strictEqual(await vscode.commands.executeCommand('oms.save'), true);
     const saved = (await rest('GET', at)).body;
-    // Restore puts the earlier version back through the one save entry; the editor was not the one saving.
+    // Restore puts the earlier version back through the save entry; the editor was not the one saving.
     const outcome: any = await vscode.commands.executeCommand('oms.showSaveHistory', clean.uri, { index: 0, restore: true });
     assert.strictEqual(outcome.status, 'saved');
     const restored = (await rest('GET', at)).body;
@@ -72,7 +72,7 @@ suite('house: one save entry', () => {
     await waitFor('its editor to close', () => tabsOf(key).length === 0 || undefined);
   });
 
-  test('Remove Connection with an object of it holding unsaved edits: the question names them; its editor closes without a save prompt; nothing is sent (issue 26.13)', async () => {
+  test('Remove Connection with an object of it holding unsaved edits: the question names them; its editor closes without a save prompt; nothing is sent', async () => {
     const id: string = await vscode.commands.executeCommand('oms.addConnection', { label: `Removed dirty ${Date.now()}`, baseUrl: sandboxUrl, token: sandboxToken });
     const site = (await rest('GET', `/api/f/${rootKey}/engagesites`)).body[0];
     const uri = await vscode.commands.executeCommand<vscode.Uri>('oms.openObject', { connectionId: id, folderKey: rootKey, kind: 'engageSite', key: site.Key, name: site.CommonName });

@@ -1,5 +1,5 @@
 /**
- * Company networks in the real host (issue 25 item 1): the extension's requests go through VS Code's
+ * Company networks in the real host: the extension's requests go through VS Code's
  * own network support (its patched fetch), so the proxy in `http.proxy` and the certificates VS Code
  * trusts apply with nothing of ours to configure. Sign in, browse and save once through a forwarding
  * proxy that counts what passes, once against the HTTPS sandbox with a private CA the system trusts

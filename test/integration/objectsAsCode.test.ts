@@ -1,5 +1,5 @@
 /**
- * Objects as code in the real host (issue 21, point 3): a plan saved now and applied
+ * Objects as code in the real host: a plan saved now and applied
  * later refuses what moved since it was made; on a production connection Apply asks
  * once for the whole run, naming its counts and URL. Through the commands a user
  * runs, the result read from the sandbox and the run report in the pulled folder.
@@ -132,7 +132,7 @@ suite('objects as code: apply', () => {
     }
   });
 
-  test('issue 24: an editor open on a scanner (no edits) follows an Apply made from its file: the server\'s text and version at once, still clean', async () => {
+  test('an editor open on a scanner (no edits) follows an Apply made from its file: the server\'s text and version at once, still clean', async () => {
     s.answerProductionWrites(undefined);
     await s.connections.update(envConnectionId, { production: false });
     await vscode.commands.executeCommand('oms.pullAgain', vscode.Uri.file(root), { overwriteEdits: true });

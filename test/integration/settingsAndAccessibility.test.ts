@@ -1,5 +1,5 @@
 /**
- * At home in VS Code (issue 25): settings answered when wrong, tree items
+ * At home in VS Code: settings answered when wrong, tree items
  * described to screen readers, the walkthrough, localized strings.
  */
 import * as assert from 'assert';
@@ -11,7 +11,7 @@ import { childrenOf, envConnectionId, folderWith, label, nodeAt, rest, services 
 let s: TestApi;
 const config = () => vscode.workspace.getConfiguration('oms');
 
-suite('home', () => {
+suite('settings', () => {
   suiteSetup(async () => {
     s = await services();
   });
@@ -51,7 +51,7 @@ suite('home', () => {
   });
 });
 
-suite('home: accessibility', () => {
+suite('accessibility', () => {
   suiteSetup(async () => {
     s = await services();
   });

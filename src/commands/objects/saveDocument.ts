@@ -1,7 +1,7 @@
 /**
  * Save of an object document for the palette and scripts: VS Code's own save
- * (what Ctrl+S runs), whose write hands the text to the one save entry
- * (objects/saves.ts) once. True when the document is saved. Other documents
+ * (what Ctrl+S runs), whose write hands the text to the save entry
+ * (documents/saves.ts) once. True when the document is saved. Other documents
  * get VS Code's own save.
  */
 import * as vscode from 'vscode';

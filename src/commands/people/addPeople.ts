@@ -1,6 +1,6 @@
 /**
  * Batch-add people from a CSV or JSON file (`POST .../people/complex` in
- * batches). Its steps (addPeopleSteps.ts, on the one wizard way) ask for the
+ * batches). Its steps (addPeopleSteps.ts, on the wizard way) ask for the
  * file, its encoding when it is not UTF-8, and the go-ahead. Every row is
  * checked before anything is sent (a second row with the same e-mail address
  * is invalid; blank rows are counted and said); invalid rows are listed by
@@ -109,7 +109,7 @@ export const addPeople: Command = {
     let fileProblem: string | undefined;
     if (resend.length) {
       try {
-        // Written by the one atomic writer; a file elsewhere than on disk has no "next to" it can be written.
+        // Written by the atomic writer; a file elsewhere than on disk has no "next to" it can be written.
         if (uri.scheme !== 'file') throw new Error(`${display(uri)} is not a file on disk`);
         failedFile = await people.writeFailedFile(uri.fsPath, resend);
       } catch (e) {

@@ -1,7 +1,7 @@
 /**
  * Quick edit of an input scanner's eight reporting priorities: pick a range
  * (label, resistance range, priority, status), type its new priority, pick its
- * status code by name. Saving uses the one save operation (save/saveObject.ts)
+ * status code by name. Saving uses the save operation (save/saveObject.ts)
  * with the version shown as its base: when the scanner changed meanwhile,
  * nothing is written and the user is offered Reload.
  *

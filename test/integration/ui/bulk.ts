@@ -1,4 +1,4 @@
-// Bulk edit, Retry Failed and Undo Run (issue 22) where a person sees them: Go to Object, the
+// Bulk edit, Retry Failed and Undo Run where a person sees them: Go to Object, the
 // preview's counts, apply, the sandbox's fault injection; every result read from the sandbox.
 import type { Page } from 'playwright-core';
 import { get, send, until, input, palette, notification, query, menuItem, floors, activeTab, goToObject, statusVersion, cursorAfter, typeEdit, activeTabDirty, revertActive, closeFind, type Env, type UiCheckList } from './helpers';
@@ -181,7 +181,7 @@ async function occurrences(page: Page, text: string): Promise<number> {
 }
 
 /**
- * Issue 24: an editor open on a scanner follows a bulk run made elsewhere (the run's new version in
+ * An editor open on a scanner follows a bulk run made elsewhere (the run's new version in
  * the status bar, its value in the text, still clean); with edits, it keeps them and its base through
  * the run's Undo, and Revert then shows the server's text.
  */

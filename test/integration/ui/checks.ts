@@ -2,16 +2,16 @@
 // keyboard only, the result read from the sandbox. Each one counts as a test.
 import type { Page } from 'playwright-core';
 import { get, send, outbox, menuItem, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, typeEdit, activeTabDirty, notification, revertActive, input, activeTab, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './helpers';
-import { homeChecks } from './workbench';
+import { workbenchChecks } from './workbench';
 
 import { bulkChecks } from './bulk';
 import { clientChecks } from './client';
-import { collapseAll, defectChecks, treeFromTop } from './commandFlows';
-import { houseChecks } from './editorSaves';
+import { collapseAll, commandFlowChecks, treeFromTop } from './commandFlows';
+import { editorSaveChecks } from './editorSaves';
 import { planChecks } from './plan';
 
-/** Each area's own checks (`ui<Area>.ts`): one import and one entry here. */
-const areas: UiCheckList[] = [houseChecks, clientChecks, planChecks, bulkChecks, homeChecks, defectChecks];
+/** Each area's own checks (a file of this folder): one import and one entry here. */
+const areas: UiCheckList[] = [editorSaveChecks, clientChecks, planChecks, bulkChecks, workbenchChecks, commandFlowChecks];
 
 export type { UiCheck } from './helpers';
 
@@ -167,7 +167,7 @@ async function renameMovesTab(page: Page, env: Env): Promise<void> {
 
 /**
  * New engage site from the group's + button: a pause creates nothing; Ctrl+S creates it. The breadcrumb
- * names the folder and the object, no key (issue 26.15); the next Ctrl+S updates the created object.
+ * names the folder and the object, no key; the next Ctrl+S updates the created object.
  */
 async function draftCreatedOnlyByCtrlS(page: Page, env: Env): Promise<void> {
   const { folderKey } = await rootSite(env);

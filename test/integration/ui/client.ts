@@ -1,4 +1,4 @@
-// UI checks of the client (issue 26 items 7 and 11), as a new user meets them: a sandbox whose token
+// UI checks of the client, as a new user meets them: a sandbox whose token
 // is `t2`, added and signed in to by palette and keyboard; an address that answers with a web page.
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';

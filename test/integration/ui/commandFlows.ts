@@ -1,5 +1,5 @@
-// The defects of issue 26 where a person sees them: each check does what the report did, with mouse and
-// keyboard, and reads the result from the sandbox or the screen.
+// Everyday command flows where a person sees them (priorities table keys, push steps, Batch-Add, Load all,
+// Sign Out): each check uses mouse and keyboard, and reads the result from the sandbox or the screen.
 import type { Frame, Locator, Page } from 'playwright-core';
 import { get, send, menuItem, until, input, palette, floors, goToObject, notification, rootSite, openSiteEditor, cursorAfter, typeEdit, revertActive, activeTabDirty, type Env, type UiCheckList, quickEditFirstPriority } from './helpers';
 
@@ -131,7 +131,7 @@ async function statusArrowsMove(page: Page, env: Env): Promise<void> {
 }
 
 /**
- * 26.12 and the one wizard way: Send Push Notification from a folder's menu counts its steps without a
+ * 26.12 and the wizard way: Send Push Notification from a folder's menu counts its steps without a
  * jump; naming nobody, the summary warns and Enter there sends nothing; Send without recipients sends.
  */
 async function pushWarnsWithoutRecipients(page: Page, env: Env): Promise<void> {
@@ -300,13 +300,13 @@ async function signOutShowsAtOnce(page: Page, env: Env): Promise<void> {
   await revertActive(page);
 }
 
-export const defectChecks: UiCheckList = (page, env) => [
-  ['ui: defects: Up and Down in the priorities table\'s Status column move between rows; typing picks a status', () => statusArrowsMove(page, env)],
-  ['ui: defects: Send Push Notification counts 6 steps throughout; naming nobody, it warns and Enter sends nothing', () => pushWarnsWithoutRecipients(page, env)],
-  ['ui: defects: Batch-Add flags a second row with the same e-mail and says the blank row; Go to Object finds the person at once', () => batchFlagsDuplicatesAndFindsAtOnce(page, env)],
-  ['ui: defects: a Latin-1 CSV asks its encoding, showing the line as each reads; the names arrive as written', () => latin1AskedNotMangled(page, env)],
-  ['ui: defects: Batch-Add with every row invalid promises no .people.json file and writes none', () => allInvalidPromisesNoFile(page)],
-  ['ui: defects: Load all on a group, a quick edit of one scanner: the group keeps all it loaded', () => loadAllKeptAfterSave(page, env)],
+export const commandFlowChecks: UiCheckList = (page, env) => [
+  ['ui: commands: Up and Down in the priorities table\'s Status column move between rows; typing picks a status', () => statusArrowsMove(page, env)],
+  ['ui: commands: Send Push Notification counts 6 steps throughout; naming nobody, it warns and Enter sends nothing', () => pushWarnsWithoutRecipients(page, env)],
+  ['ui: commands: Batch-Add flags a second row with the same e-mail and says the blank row; Go to Object finds the person at once', () => batchFlagsDuplicatesAndFindsAtOnce(page, env)],
+  ['ui: commands: a Latin-1 CSV asks its encoding, showing the line as each reads; the names arrive as written', () => latin1AskedNotMangled(page, env)],
+  ['ui: commands: Batch-Add with every row invalid promises no .people.json file and writes none', () => allInvalidPromisesNoFile(page)],
+  ['ui: commands: Load all on a group, a quick edit of one scanner: the group keeps all it loaded', () => loadAllKeptAfterSave(page, env)],
   // Last: it signs the connection out, and a failure before it signs in again would leave every later check signed out.
-  ['ui: defects: Sign Out empties the tree at once; a save then says signed out and sends nothing', () => signOutShowsAtOnce(page, env)],
+  ['ui: commands: Sign Out empties the tree at once; a save then says signed out and sends nothing', () => signOutShowsAtOnce(page, env)],
 ];

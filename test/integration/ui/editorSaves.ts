@@ -1,4 +1,4 @@
-// The one save entry, as a person sees it: editors follow a save made elsewhere; a refused or
+// The save entry, as a person sees it: editors follow a save made elsewhere; a refused or
 // conflicting save is reported once, in our words, with no raw VS Code error after it.
 import type { Page } from 'playwright-core';
 import { get, send, until, menuItem, palette, quickEditFirstPriority, newSiteDraft, floors, goToObject, cursorAfter, typeEdit, activeTabDirty, revertActive, rootSite, openSiteEditor, statusVersion, editorText, type Env, type UiCheckList } from './helpers';
@@ -104,7 +104,7 @@ async function conflictAskedOnce(page: Page, env: Env, diag: string): Promise<vo
   await page.waitForTimeout(3000);
   const texts = await notificationTexts(page);
   await page.screenshot({ path: `${diag}/ui-house-conflict.png` });
-  if (texts.length) throw new Error(`more than the one question: ${JSON.stringify(texts)}`);
+  if (texts.length) throw new Error(`more than one question: ${JSON.stringify(texts)}`);
   if (await page.locator('.monaco-dialog-box').count()) throw new Error('a second dialog');
   if (!(await activeTabDirty(page))) throw new Error('the edit is no longer marked unsaved');
   const server = await get(env, at);
@@ -128,7 +128,7 @@ async function saveAllWithInvalidDraft(page: Page, env: Env, diag: string): Prom
   await page.waitForTimeout(2000);
   const texts = await notificationTexts(page);
   await page.screenshot({ path: `${diag}/ui-house-save-all.png` });
-  // Save All's refusal is ours alone; no auto-save came while the draft was typed (issue 26.2).
+  // Save All's refusal is ours alone; no auto-save came while the draft was typed.
   const raw = texts.filter((t) => /Failed to save|FileSystemError|Unable to write|oms:\/\//.test(t));
   if (raw.length) throw new Error(`a raw VS Code error: ${JSON.stringify(texts)}`);
   const ours = texts.find((t) => t.includes('"New engage site" not saved'));
@@ -175,10 +175,10 @@ async function editorSaveMerges(page: Page, env: Env, diag: string): Promise<voi
   await revertActive(page);
 }
 
-export const houseChecks: UiCheckList = (page, env, diag) => [
-  ['ui house: a scanner open in a clean editor follows Edit Scanner Priorities… from the tree (text and status bar version)', () => quickEditFollowedByEditor(page, env, diag)],
-  ['ui house: a refused save is reported once, ours; not repeated as a raw error, nor on a focus change', () => refusedSaveReportedOnce(page, env, diag)],
-  ['ui house: a version conflict is one question; after Escape no other message, the edit kept', () => conflictAskedOnce(page, env, diag)],
-  ['ui house: an editor save meets a change on another field: merged, said, both on the server; the same field: asked', () => editorSaveMerges(page, env, diag)],
-  ['ui house: Save All with an invalid draft: ours with Show Problems, no raw toast; the valid edit saved', () => saveAllWithInvalidDraft(page, env, diag)],
+export const editorSaveChecks: UiCheckList = (page, env, diag) => [
+  ['ui editor saves: a scanner open in a clean editor follows Edit Scanner Priorities… from the tree (text and status bar version)', () => quickEditFollowedByEditor(page, env, diag)],
+  ['ui editor saves: a refused save is reported once, ours; not repeated as a raw error, nor on a focus change', () => refusedSaveReportedOnce(page, env, diag)],
+  ['ui editor saves: a version conflict is one question; after Escape no other message, the edit kept', () => conflictAskedOnce(page, env, diag)],
+  ['ui editor saves: an editor save meets a change on another field: merged, said, both on the server; the same field: asked', () => editorSaveMerges(page, env, diag)],
+  ['ui editor saves: Save All with an invalid draft: ours with Show Problems, no raw toast; the valid edit saved', () => saveAllWithInvalidDraft(page, env, diag)],
 ];

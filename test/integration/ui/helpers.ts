@@ -200,7 +200,7 @@ export async function query(page: Page, text: string): Promise<void> {
   await until(`"${text}" in the Go to Object box`, async () => (await goToObjectInput(page).inputValue()) === text, 5_000);
 }
 
-/** The UI checks of one area (a file `ui<Area>.ts`), each a title and what to do; `uiChecks.ts` runs them after its own. */
+/** The UI checks of one area (a file of test/integration/ui/), each a title and what to do; `checks.ts` runs them after its own. */
 export type UiCheckList = (page: Page, env: Env, diag: string) => Array<[string, () => Promise<void>]>;
 
 /** Edit Scanner Priorities… is open on a scanner: Enter (the first range), its new priority, Enter, Enter (its status as it is). */

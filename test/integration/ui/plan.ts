@@ -1,4 +1,4 @@
-// Objects as code where a person sees it (issue 21): pull a folder's input scanners as files, edit
+// Objects as code where a person sees it: pull a folder's input scanners as files, edit
 // three and delete one, plan, untick one, dry run, apply, a server change making an entry stale,
 // pull again. Mouse and keyboard in the window; the result read from the sandbox, the files and git.
 import { execFileSync } from 'node:child_process';
@@ -275,7 +275,7 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
     await unchanged('a wrong count');
 
     step = 'the production question, Cancel';
-    // The right count, then the one production question, naming counts and URL: Cancel sends nothing.
+    // The right count, then the production question, naming counts and URL: Cancel sends nothing.
     await applyTyping(page, '2');
     const dialog = page.locator('.monaco-dialog-box', { hasText: /production/ }).first();
     await dialog.waitFor({ timeout: 10_000 });

@@ -1,4 +1,4 @@
-// UI checks of issue 25 (at home in VS Code): the priorities table for screen readers (axe-core,
+// UI checks of the extension at home in the workbench: the priorities table for screen readers (axe-core,
 // announced edits), the tree, the production colour and the table in the high-contrast themes.
 import * as fs from 'fs';
 import * as path from 'path';
@@ -428,7 +428,7 @@ async function savePriorityInTable(page: Page, env: Env, at: string): Promise<vo
   if (now.InputScannerReportingPriorities[2].Priority !== wanted || now.ConcurrencyVersion !== scanner.ConcurrencyVersion + 1) {
     throw new Error(`the server holds priority ${now.InputScannerReportingPriorities[2].Priority} at version ${now.ConcurrencyVersion}, not ${wanted} at ${scanner.ConcurrencyVersion + 1}`);
   }
-  // Issue 24: the scanner's editor (no edits) follows the table's save: the new version in its status bar.
+  // The scanner's editor (no edits) follows the table's save: the new version in its status bar.
   await page.locator('.tabs-container .tab', { hasText: `${scanner.CommonName}.json` }).first().click();
   await until(`the scanner's editor at v${now.ConcurrencyVersion}`, async () => (await statusVersion(page)).includes(`v${now.ConcurrencyVersion}`), 10_000);
 }
@@ -499,12 +499,12 @@ async function closeAllEditors(page: Page): Promise<void> {
   await until('no editor open', async () => !(await page.locator('.tabs-container .tab').count()), 10_000);
 }
 
-export const homeChecks: UiCheckList = (page, env, diag) => pseudoLocale ? [
-  ['ui (home, pseudo-localized): no English in the tree, an object\'s menu, the Add Note box, its notification, the Delete Note question, a schema problem in the Problems view and its save refusal', () => pseudoLocalized(page, env, diag)],
+export const workbenchChecks: UiCheckList = (page, env, diag) => pseudoLocale ? [
+  ['ui (workbench, pseudo-localized): no English in the tree, an object\'s menu, the Add Note box, its notification, the Delete Note question, a schema problem in the Problems view and its save refusal', () => pseudoLocalized(page, env, diag)],
 ] : [
-  ['ui (home): the priorities table is a grid whose edits are announced to screen readers', () => editAnnounced(page, env)],
-  ['ui (home): axe-core finds no serious or critical issue in the priorities table, in the default and both high-contrast themes (screenshots hc-dark.png, hc-light.png)', () => tableForEveryone(page, env, diag)],
-  ['ui (home): on a fresh profile, installing the .vsix opens the Get Started walkthrough; its pictures follow the theme; all five steps tick by doing them (Go to Object, opening a scanner, Try the Local Sandbox, a priority saved in the table, Pull as Files…), each its own and no other; closed and the window reloaded, it does not open again, its five ticks kept', () => walkthroughOnInstall(page, env, diag)],
+  ['ui (workbench): the priorities table is a grid whose edits are announced to screen readers', () => editAnnounced(page, env)],
+  ['ui (workbench): axe-core finds no serious or critical issue in the priorities table, in the default and both high-contrast themes (screenshots hc-dark.png, hc-light.png)', () => tableForEveryone(page, env, diag)],
+  ['ui (workbench): on a fresh profile, installing the .vsix opens the Get Started walkthrough; its pictures follow the theme; all five steps tick by doing them (Go to Object, opening a scanner, Try the Local Sandbox, a priority saved in the table, Pull as Files…), each its own and no other; closed and the window reloaded, it does not open again, its five ticks kept', () => walkthroughOnInstall(page, env, diag)],
 ];
 
 /** The unpacked extension under test: the runner keeps it beside the workspace (`<tmp>/vsix/extension`). */

@@ -1,5 +1,5 @@
 /**
- * The one executor against a real sandbox: every change applied exactly once (the server's
+ * The executor against a real sandbox: every change applied exactly once (the server's
  * versions and its request log say so), throttling with Retry-After, failures with the
  * service's text, stop on error, cancel, stale preconditions.
  */

@@ -1,4 +1,4 @@
-/** The one three-way merge: table cases a user would meet, then generated cases (seeded) for its laws. */
+/** The three-way merge: table cases a user would meet, then generated cases (seeded) for its laws. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { merge3 } from '../../../src/changes/merge3';

@@ -23,7 +23,7 @@ test('plain http needs a yes unless it stays on this machine', () => {
   assert.equal(isLoopback(new URL('http://localhost.example.com')), false);
 });
 
-test('issue 26.15: a connection name already in use is refused (any case, trimmed); keeping its own name is fine', () => {
+test('a connection name already in use is refused (any case, trimmed); keeping its own name is fine', () => {
   const list = [{ id: 'a', label: 'Sandbox', baseUrl: 'http://127.0.0.1:1' }, { id: 'b', label: 'Staging', baseUrl: 'https://s.example.com' }];
   assert.match(connectionNameProblem(' sandbox ', list, 'b')!, /"Sandbox" is the name of another connection/);
   assert.equal(connectionNameProblem('Sandbox', list, 'a'), undefined);

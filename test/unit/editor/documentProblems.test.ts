@@ -1,4 +1,4 @@
-/** Issue 26.15: what the save refuses is shown as an error while typing, a missing CommonName included. */
+/** What the save refuses is shown as an error while typing, a missing CommonName included. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { documentProblems } from '../../../src/editor/documentProblems';

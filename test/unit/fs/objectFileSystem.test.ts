@@ -30,7 +30,7 @@ before(async () => {
 });
 after(() => sb.close());
 
-/** The one part of ConnectionManager the provider uses: a live connection, or the one error. */
+/** The part of ConnectionManager the provider uses: a live connection, or the one error. */
 function connections(live = true): ConnectionManager {
   return { require: (id: string) => {
     if (!live) throw new Error(`connection ${id} was removed`);

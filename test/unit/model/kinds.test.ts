@@ -60,7 +60,7 @@ test('ids, collections and type names are unique', () => {
   }
 });
 
-test('issue 26.15: the tree describes an object by a field only where its name does not already say it', () => {
+test('the tree describes an object by a field only where its name does not already say it', () => {
   assert.equal(descriptionOf(kind('person'), { CommonName: 'Zanele Brown', Surname: 'Brown' }), undefined);
   assert.equal(descriptionOf(kind('person'), { CommonName: 'Front desk', Surname: 'Brown' }), 'Brown');
   assert.equal(descriptionOf(kind('engageSite'), { CommonName: 'Main site', SiteReference: 'SITE-7' }), 'SITE-7');

@@ -141,7 +141,7 @@ test('a header only gives no rows', () => {
   assert.deepEqual(readPeopleCsv('Given Name,Surname\n').rows, []);
 });
 
-test('issue 26.9: rows with an e-mail address an earlier row has are flagged, not sent as more identical people', () => {
+test('rows with an e-mail address an earlier row has are flagged, not sent as more identical people', () => {
   const file = readPeople('staff.csv', 'Given Name,Surname,Email\nAda,Lovelace,ada@example.com\nAda,Lovelace,ada@example.com\nAda,Lovelace,ADA@example.com \nBob,Byte,bob@example.com\n');
   assert.deepEqual(validRows(file).map((r) => r.line), [2, 5]);
   assert.deepEqual(invalidRows(file).map((r) => r.errors), [
@@ -150,7 +150,7 @@ test('issue 26.9: rows with an e-mail address an earlier row has are flagged, no
   ]);
 });
 
-test('issue 26.9: blank rows are counted and said, not dropped from the counts in silence', () => {
+test('blank rows are counted and said, not dropped from the counts in silence', () => {
   const text = 'Given Name,Surname\nAda,Lovelace\n\n,\nBob,Byte\n   \n';
   for (const t of [text, text.replace('Bob', '"Bob"')]) { // the plain path and csv-parse's
     const file = readPeopleCsv(t);

@@ -1,4 +1,4 @@
-/** Issue 26.5: a people file's bytes are read as they are meant, never into replacement characters. */
+/** A people file's bytes are read as they are meant, never into replacement characters. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NotUtf8Error, readPeople, validRows } from '../../../src/people';

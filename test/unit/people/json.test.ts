@@ -62,7 +62,7 @@ test('a CSV row written out as JSON reads back identical and valid', () => {
   assert.deepEqual(back.rows[0].errors, []);
 });
 
-test('issue 26.10: items on one line are named by their number, not all "line 1"', () => {
+test('items on one line are named by their number, not all "line 1"', () => {
   const file = readPeopleJson(JSON.stringify([person('A'), person('', { GivenName: '' }), person('C', { Addresses: 5 })]));
   assert.deepEqual(invalidRows(file).map((r) => r.place), ['item 2', 'item 3']);
   assert.match(describeInvalid(invalidRows(file)), /^item 2: has no name/);
@@ -70,7 +70,7 @@ test('issue 26.10: items on one line are named by their number, not all "line 1"
   assert.match(invalidRows(spread)[0].place, /^item 2 \(line \d+\)$/);
 });
 
-test('issue 26.10: $type may be left out, as in a CSV row; the person and address types are filled in', () => {
+test('$type may be left out, as in a CSV row; the person and address types are filled in', () => {
   const file = readPeopleJson(JSON.stringify([{ GivenName: 'Ada', Surname: 'Lovelace', Addresses: [{ MailTo: 'ada@example.com', Type: 'Work', IsPrivate: false }] }]));
   assert.deepEqual(file.rows[0].errors, []);
   assert.match(String(file.rows[0].person.$type), /\.PersonInfo, /);

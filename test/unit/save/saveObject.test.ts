@@ -1,4 +1,4 @@
-/** The one save operation against a real sandbox: outcomes, what it sends, and how many requests it costs. */
+/** The save operation against a real sandbox: outcomes, what it sends, and how many requests it costs. */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox, Sandbox } from '../../../src/sandbox/server';
@@ -129,7 +129,7 @@ test('Notes of an older copy: refused from a user\'s text, set aside (the server
   }
 });
 
-test('issue 26.14: signed out, a save says so and that nothing was sent, not that the service refused the sign-in', async () => {
+test('signed out, a save says so and that nothing was sent, not that the service refused the sign-in', async () => {
   const { folderKey, object } = await firstSite();
   const sent: RequestLog[] = [];
   const signedOut = new Connection({ id: 'c1', label: 'Sandbox', baseUrl: sb.url }, {

@@ -108,7 +108,7 @@ test('a change noted after the fresh time does not put off the full refresh: an 
   const person = await client.create<PersonInfo>(kind('person'), sb.instanceKey, { CommonName: 'Elsewhere Created', GivenName: 'Elsewhere', Surname: 'Created', $type: makeType('PersonInfo') });
   const key = String(person.Key);
   now = 61_000;
-  // A save through the extension, more than the fresh time after the walk (issue 26.4).
+  // A save through the extension, more than the fresh time after the walk.
   const [scanner] = [...index.entries].filter((e) => e.kind.id === 'inputScanner');
   await index.changed(scanner.folderKey, 'inputScanner', scanner.key);
   await index.ensure();

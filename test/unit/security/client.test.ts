@@ -1,5 +1,5 @@
 /**
- * The client as an attacker would try it (issue 23, items 6-9), over real sockets: a server that
+ * The client as an attacker would try it, over real sockets: a server that
  * echoes the token in every form, the copied cURL command run in a real shell while every process's
  * command line is read, links and paths that try to leave the connection, the files the client writes.
  */

@@ -42,7 +42,7 @@ test('an exact multiple of the page size ends at the empty page', async () => {
   assert.deepEqual(s.calls, [0, 1, 2]);
 });
 
-test('a reload after Load all lists every page again; after two pages, two pages (issue 26.8)', async () => {
+test('a reload after Load all lists every page again; after two pages, two pages', async () => {
   let total = 250;
   const calls: number[] = [];
   const fetchPage = async (page: number) => {
