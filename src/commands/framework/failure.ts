@@ -24,7 +24,7 @@ export class Failure<R = unknown> extends Error {
  * that connection. The target resolvers and `targeted()` attach it (`onConnection`); the runner
  * reads it (`attribution`). `error` is what was thrown.
  */
-export class FailureOn extends Error {
+class FailureOn extends Error {
   constructor(readonly connectionId: string, readonly error: unknown) {
     super(messageOf(error), { cause: error });
     this.name = 'FailureOn';

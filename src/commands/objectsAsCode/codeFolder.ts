@@ -16,7 +16,7 @@ import { connectionIdOf } from '../framework/commandTargets';
 import type { Services } from '../framework/command';
 
 /** The folder a Uri names (the folder itself, or a file in it), else the shown plan's, else the pulled folders in the workspace. */
-export async function pulledFolder(arg: unknown): Promise<string> {
+async function pulledFolder(arg: unknown): Promise<string> {
   if (arg instanceof vscode.Uri && arg.scheme === 'file') {
     const p = arg.fsPath;
     return path.basename(p) === manifestName ? path.dirname(p) : p;
@@ -34,7 +34,7 @@ export async function pulledFolder(arg: unknown): Promise<string> {
 }
 
 /** The connection a pulled folder belongs to (same URL), or an error naming it. */
-export async function connectionOf(s: Services, root: string): Promise<Connection> {
+async function connectionOf(s: Services, root: string): Promise<Connection> {
   const manifest = await readManifest(root);
   if (!manifest) throw new Error(vscode.l10n.t('{0} holds no {1}: use Pull as Files… first', root, manifestName));
   const { url, label } = manifest.connection;
@@ -68,19 +68,6 @@ export function shownPlan(): ShownPlan {
   const shown = planView.current;
   if (!shown) throw new Error(vscode.l10n.t('Plan a pulled folder first (Plan Changes…)'));
   return shown;
-}
-
-export interface ShownPlanTarget {
-  shown: ShownPlan;
-  connection: Connection;
-}
-
-/** The shown plan and the connection it was made against. */
-export function shownPlanTarget(s: Services): Promise<ShownPlanTarget> {
-  const shown = shownPlan();
-  const connection = s.connections.get(shown.connectionId);
-  if (!connection) throw new Error(vscode.l10n.t('The connection of this plan was removed'));
-  return Promise.resolve({ shown, connection });
 }
 
 /** The entry of the Object Changes view an argument names (the view passes `{ entry }` or the entry). */
