@@ -11,19 +11,23 @@ import type { Connection } from '../connection/connection';
 import { planView } from '../views/planView';
 import type { Services } from './services';
 
-/** The folder a Uri names (the folder itself, or a file in it), else the shown plan's, else the pulled folders in the workspace. */
+/**
+ * The folder a Uri names (the folder itself, or a file in it); else the pulled folders of the workspace
+ * and the one the Object Changes view shows (first), asked when there is more than one.
+ */
 export async function pulledFolder(arg: unknown): Promise<string> {
   if (arg instanceof vscode.Uri && arg.scheme === 'file') {
     const p = arg.fsPath;
     return path.basename(p) === manifestName ? path.dirname(p) : p;
   }
-  if (planView.current) return planView.current.root;
-  const found = await vscode.workspace.findFiles(`**/${manifestName}`, '**/node_modules/**', 50);
-  if (!found.length) throw new Error(vscode.l10n.t('No pulled folder in this workspace: use Pull as Files… on a folder or group of the Objects view first'));
-  if (found.length === 1) return path.dirname(found[0].fsPath);
+  const shown = planView.current?.root;
+  const found = (await vscode.workspace.findFiles(`**/${manifestName}`, '**/node_modules/**', 50)).map((u) => path.dirname(u.fsPath));
+  const roots = [...new Set([...(shown ? [shown] : []), ...found.sort()])];
+  if (!roots.length) throw new Error(vscode.l10n.t('No pulled folder in this workspace: use Pull as Files… on a folder or group of the Objects view first'));
+  if (roots.length === 1) return roots[0];
   const picked = await vscode.window.showQuickPick(
-    found.map((u) => ({ label: vscode.workspace.asRelativePath(path.dirname(u.fsPath)), root: path.dirname(u.fsPath) })),
-    { placeHolder: vscode.l10n.t('Pulled folder'), ignoreFocusOut: true },
+    roots.map((root) => ({ label: vscode.workspace.asRelativePath(root), description: root === shown ? vscode.l10n.t('shown in Object Changes') : undefined, root })),
+    { title: vscode.l10n.t('Pulled folder'), placeHolder: vscode.l10n.t('Which pulled folder?'), ignoreFocusOut: true },
   );
   if (!picked) throw new vscode.CancellationError();
   return picked.root;

@@ -8,9 +8,9 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { canonicalText, fileForm } from '../changes/code/fileForm';
-import { makePlan, Plan, PlanEntry } from '../changes/code/plan';
+import { makePlan, Plan, PlanEntry, PlanResult } from '../changes/code/plan';
 import { kind as kindOf } from '../model/kinds';
-import { planView } from '../views/planView';
+import { planView, PlanNode } from '../views/planView';
 import { bindingFor, connectionOf, pulledFolder } from './codeFolder';
 import { connectionIdOf } from './commandTargets';
 import type { Command, Services } from './services';
@@ -21,14 +21,30 @@ export const planChanges: Command = {
     // A connection named (tree node, args): plan against it, refused when the folder belongs to another.
     const named = arg instanceof vscode.Uri ? undefined : connectionIdOf(arg);
     const root = await pulledFolder(arg);
-    const connection = (named && s.connections.get(named)) || (await connectionOf(s, root));
-    const includeDeletes = options?.includeDeletes ?? (planView.current?.root === root && planView.current.plan.includeDeletes);
-    const binding = await bindingFor(connection);
-    const result = await vscode.window.withProgress({ location: { viewId: 'oms.plan' }, title: vscode.l10n.t('Planning') }, () =>
-      makePlan(connection.client, root, binding, { includeDeletes }));
-    planView.show({ ...result, root, connectionId: connection.id });
-    await vscode.commands.executeCommand('oms.plan.focus');
+    let result: PlanResult;
+    try {
+      const connection = (named && s.connections.get(named)) || (await connectionOf(s, root));
+      const includeDeletes = options?.includeDeletes ?? !!planView.lastPlanOf(root)?.includeDeletes;
+      const binding = await bindingFor(connection);
+      result = await vscode.window.withProgress({ location: { viewId: 'oms.plan' }, title: vscode.l10n.t('Planning') }, () =>
+        makePlan(connection.client, root, binding, { includeDeletes }));
+      planView.show({ ...result, root, connectionId: connection.id }, { replanned: true });
+    } catch (e) {
+      // The plan shown before is of the folder as it was: nothing of it stays to tick.
+      planView.failed(root, (e as Error).message);
+      throw e;
+    } finally {
+      await vscode.commands.executeCommand('oms.plan.focus');
+    }
     return result.plan;
+  },
+};
+
+/** Space on an entry or group of the Object Changes view (or its menu): ticks it, or unticks it when ticked. */
+export const togglePlanTick: Command = {
+  id: 'oms.togglePlanTick',
+  run(_s, arg?: unknown): void {
+    planView.toggle(arg && typeof arg === 'object' && ('entry' in arg || 'group' in arg) ? (arg as PlanNode) : undefined);
   },
 };
 

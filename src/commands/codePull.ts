@@ -1,8 +1,8 @@
 /**
  * Pull as Files… (a connection, a folder with or without its subfolders, or a
- * group), Pull Again (the shown plan's folder) and Pull on one entry of the
- * plan (an object that moved on the server). Files edited since the last pull
- * are overwritten only when the user says so.
+ * group), Pull Again (the folder named, else one of the pulled folders) and
+ * Pull on one entry of the plan (an object that moved on the server). Files
+ * edited since the last pull are overwritten only when the user says so.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -88,7 +88,9 @@ async function runPull(connection: Connection, root: string, scope: PullScope | 
   const where = vscode.workspace.asRelativePath(root);
   const planAction = { title: vscode.l10n.t('Plan Changes'), run: () => vscode.commands.executeCommand('oms.plan', vscode.Uri.file(root)) };
   if (report.cancelled) {
-    notify('warning', vscode.l10n.t('Pull cancelled after {0} objects ({1} files written): Pull Again finishes it.', report.objects, report.written));
+    // Pull Again of this folder, whichever plan the view shows by then.
+    const again = { title: vscode.l10n.t('Pull Again'), run: () => vscode.commands.executeCommand('oms.pullAgain', vscode.Uri.file(root)) };
+    notify('warning', vscode.l10n.t('Pull of {0} cancelled after {1} objects ({2} files written): Pull Again finishes it.', where, report.objects, report.written), again);
   } else {
     const kept = report.keptEdits.length ? vscode.l10n.t(' {0} edited files kept.', report.keptEdits.length) : '';
     notify('info', vscode.l10n.t('Pulled {0} objects into {1}: {2} files written, {3} removed.{4}', report.objects, where, report.written, report.removed, kept), planAction);
