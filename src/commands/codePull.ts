@@ -14,7 +14,7 @@ import { startPullThreads } from '../changes/code/pullWriter';
 import { slug } from '../changes/code/fileForm';
 import type { PlanEntry } from '../changes/code/plan';
 import type { Connection } from '../connection/connection';
-import { objectKinds, supports } from '../model/kinds';
+import { pulledKinds } from '../model/kinds';
 import { notify } from '../ui/notify';
 import { planView } from '../views/planView';
 import { bindingFor, connectionOf, pulledFolder, withCancellableProgress } from './codeFolder';
@@ -99,7 +99,7 @@ async function runPull(connection: Connection, root: string, scope: PullScope | 
 }
 
 async function pickKinds(): Promise<PullScope['kinds']> {
-  const items = objectKinds.filter((k) => supports(k, 'list')).map((k) => ({ label: k.pluralLabel, picked: true, id: k.id }));
+  const items = pulledKinds.map((k) => ({ label: k.pluralLabel, picked: true, id: k.id }));
   const picked = await vscode.window.showQuickPick(items, { canPickMany: true, placeHolder: vscode.l10n.t('Kinds of objects to pull'), ignoreFocusOut: true });
   if (!picked?.length) throw new vscode.CancellationError();
   return picked.map((p) => p.id);
