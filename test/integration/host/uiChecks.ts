@@ -9,9 +9,11 @@ import { clientChecks } from './uiClient';
 import { collapseAll, defectChecks, treeFromTop } from './uiDefects';
 import { houseChecks } from './uiHouse';
 import { planChecks } from './uiPlan';
+import { planKeyboardChecks } from './uiPlanKeyboard';
+import { reopenChecks } from './uiReopen';
 
 /** Each area's own checks (`ui<Area>.ts`): one import and one entry here. */
-const areas: UiCheckList[] = [houseChecks, clientChecks, planChecks, bulkChecks, homeChecks, defectChecks];
+const areas: UiCheckList[] = [houseChecks, clientChecks, planChecks, bulkChecks, homeChecks, defectChecks, planKeyboardChecks, reopenChecks];
 
 export type { UiCheck } from './uiHelpers';
 
