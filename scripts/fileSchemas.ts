@@ -12,7 +12,7 @@ const repo = path.resolve(__dirname, '..');
 type Schema = { [key: string]: unknown };
 
 /** The pulled-file variant of `schema` (a kind's schema, as in schemas/), its references led to `refsFrom`. */
-export function fileSchemaOf(schema: Schema, refsFrom: string): Schema {
+function fileSchemaOf(schema: Schema, refsFrom: string): Schema {
   const copy = withRefsFrom(schema, refsFrom) as Schema;
   const properties = { ...(copy.properties as Schema | undefined) };
   for (const field of notInFiles) {
