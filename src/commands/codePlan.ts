@@ -40,7 +40,10 @@ export const planChanges: Command = {
   },
 };
 
-/** Space on an entry or group of the Object Changes view (or its menu): ticks it, or unticks it when ticked. */
+/**
+ * Space on an entry or group of the Object Changes view (or its menu): ticks it, or unticks it when ticked. The
+ * keybinding's arguments ask VS Code for the focused row (arrow keys move the focus, not the selection).
+ */
 export const togglePlanTick: Command = {
   id: 'oms.togglePlanTick',
   run(_s, arg?: unknown): void {

@@ -8,15 +8,15 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { closeAllEditors, envConnectionId, rest, services, setText, waitFor } from './helpers';
+import { closeAllEditors, envConnectionId, folderWith, services, setText, waitFor } from './helpers';
 
 suite('objects as code: pulled files get their kind\'s schema while edited', () => {
   let root: string;
   suiteSetup(async () => {
     await services();
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'oms-file-schema-it-'));
-    const rootKey = (await rest('GET', '/api')).body.Key;
-    const report: any = await vscode.commands.executeCommand('oms.pullAsFiles', { connectionId: envConnectionId, folderKey: rootKey, kind: 'inputScanner' }, { root });
+    const { key } = await folderWith('inputscanners');
+    const report: any = await vscode.commands.executeCommand('oms.pullAsFiles', { connectionId: envConnectionId, folderKey: key, kind: 'inputScanner' }, { root });
     assert.ok(report && !report.cancelled && report.objects > 0, 'pulled');
   });
   suiteTeardown(async () => {
