@@ -139,6 +139,8 @@ async function toCommonJs(metafile) {
 (async () => {
   // The validators are generated from schemas/ first (ajv standalone code).
   execFileSync(process.execPath, ['--import', 'tsx', 'scripts/validators.ts'], { stdio: 'inherit', cwd: __dirname });
+  // The schemas of pulled files while edited (package.json's jsonValidation).
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/fileSchemas.ts'], { stdio: 'inherit', cwd: __dirname });
   fs.rmSync(staging, { recursive: true, force: true });
   if (watch) {
     const ctx = await esbuild.context({

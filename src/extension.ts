@@ -76,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     () => void (connections.get(envConnectionId) && vscode.commands.executeCommand('workbench.view.extension.oms')),
     (e: unknown) => log().error(`Environment connection: ${(e as Error).message}`),
   );
+  connections.restoreWith(ready);
 
   // Nothing for other extensions: no context, secrets or tokens. The integration tests get a narrow view.
   return context.extensionMode === vscode.ExtensionMode.Test ? testApi(services, ready) : undefined;

@@ -28,7 +28,7 @@ import { deleteNote } from './objects/deleteNote';
 import { copyAsCurl } from './objects/copyAsCurl';
 import { openPrioritiesTable } from './scanners/openPrioritiesTable';
 import { pullAgain, pullAsFiles, pullPlanEntry } from './objectsAsCode/codePull';
-import { openPlanEntry, openSavedPlan, planChanges, planExcludeDeletes, planIncludeDeletes, savePlan } from './objectsAsCode/codePlan';
+import { openPlanEntry, openSavedPlan, planChanges, planExcludeDeletes, planIncludeDeletes, savePlan, togglePlanTick } from './objectsAsCode/codePlan';
 import { applyPlanCommand, dryRunPlan } from './codeApply';
 import { mergePlanEntry } from './objectsAsCode/codeMerge';
 import { bulkEdit } from './bulkEdit';
@@ -42,7 +42,7 @@ const commands: readonly Command[] = [
   inviteUser, sendPushNotification, sendPushNotificationFromFile, addPeople, editScannerPriorities,
   saveDocument, reviewChanges, showSaveHistory, markProduction, unmarkProduction,
   goToObject, revealInTree, followLink, filterGroup, clearGroupFilter, addNote, deleteNote, copyAsCurl, openPrioritiesTable,
-  pullAsFiles, pullAgain, pullPlanEntry, planChanges, planIncludeDeletes, planExcludeDeletes, openPlanEntry, savePlan, openSavedPlan,
+  pullAsFiles, pullAgain, pullPlanEntry, planChanges, togglePlanTick, planIncludeDeletes, planExcludeDeletes, openPlanEntry, savePlan, openSavedPlan,
   applyPlanCommand, dryRunPlan, mergePlanEntry,
   bulkEdit, retryFailedRun, undoRun,
 ];

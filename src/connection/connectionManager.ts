@@ -26,6 +26,8 @@ export class ConnectionManager implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   readonly tokens: TokenStore;
   private readonly settings = new HttpSettings();
+  /** Settles once the connections handed over at start (the environment's, with its token) are in place. */
+  private restored: Promise<void> = Promise.resolve();
 
   constructor(private readonly context: vscode.ExtensionContext, readonly sandbox: SandboxHost) {
     this.tokens = new TokenStore(context.secrets);
@@ -40,7 +42,11 @@ export class ConnectionManager implements vscode.Disposable {
     if (!info) return undefined;
     let connection = this.live.get(id);
     if (!connection) {
-      const prepare = info.sandbox ? (c: Connection) => this.sandbox.ensureRunning(c, (baseUrl) => this.update(c.id, { baseUrl })) : undefined;
+      // Every request first waits for the connections to be restored: an editor a window reload reopens reads at once.
+      const prepare = async (c: Connection) => {
+        await this.restored;
+        if (info.sandbox) await this.sandbox.ensureRunning(c, (baseUrl) => this.update(c.id, { baseUrl }));
+      };
       connection = new Connection(info, { tokens: this.tokens, limits: () => this.settings.get(), askBeforeWrite, log: logRequest, prepare });
       this.live.set(id, connection);
     }
@@ -52,6 +58,17 @@ export class ConnectionManager implements vscode.Disposable {
     const connection = this.get(id);
     if (!connection) throw new ConnectionGone(id);
     return connection;
+  }
+
+  /** Requests (and `whenRestored`) wait until `restoring` settles, whether it succeeds or not. */
+  restoreWith(restoring: Promise<unknown>): void {
+    this.restored = restoring.then(() => undefined, () => undefined);
+  }
+
+  /** The connection `id` once the connections are restored: a read that starts before that does not fail for it. */
+  async whenRestored(id: string): Promise<Connection> {
+    await this.restored;
+    return this.require(id);
   }
 
   all(): Connection[] {

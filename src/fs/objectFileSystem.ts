@@ -143,7 +143,7 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   /** The object as the server holds it now. */
   async serverObject(uri: vscode.Uri): Promise<BaseInfo> {
     const { address } = this.resolve(uri);
-    return this.call(() => this.connections.require(address.connectionId).client.get(address.kind, address.folderKey, address.key));
+    return this.call(async () => (await this.connections.whenRestored(address.connectionId)).client.get(address.kind, address.folderKey, address.key));
   }
 
   /** The server's current version as a document shows it (for Compare). */
@@ -179,7 +179,7 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     const key = uri.toString();
     const cached = this.served.get(key);
     if (cached && Date.now() - cached.at < reuseMs) return cached;
-    const object = await this.call(() => this.connections.require(address.connectionId).client.get(address.kind, address.folderKey, address.key));
+    const object = await this.call(async () => (await this.connections.whenRestored(address.connectionId)).client.get(address.kind, address.folderKey, address.key));
     const served = { object, text: encoder.encode(documentText(object)), at: Date.now() };
     this.served.set(key, served);
     const moved = this.bases.get(key)?.ConcurrencyVersion !== object.ConcurrencyVersion;

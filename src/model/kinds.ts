@@ -148,6 +148,20 @@ export const kinds: ReadonlyMap<KindId, Kind> = new Map(allKinds.map((k) => [k.i
 /** Kinds shown as groups inside a folder (everything but folders). */
 export const objectKinds: readonly Kind[] = allKinds.filter((k) => k.id !== 'folder');
 
+/** The kinds Pull as Files… writes files of: those the service lists. */
+export const pulledKinds: readonly Kind[] = objectKinds.filter((k) => supports(k, 'list'));
+
+/**
+ * The files a pull writes of a kind's objects (`<folder>.<folder Key>/<collection>/<name>.<Key>.json` below the
+ * pulled folder, src/changes/code/pull.ts), as `jsonValidation` globs, and the schema they get while edited: the
+ * kind's, less what pulled files leave out (dist/, written by scripts/fileSchemas.ts). Object documents (`oms:`)
+ * keep the kind's own schema.
+ * @internal Read by the jsonValidation test and scripts/fileSchemas.ts.
+ */
+export function pulledFiles(k: Kind): { readonly fileMatch: readonly string[]; readonly schema: string } {
+  return { fileMatch: [`*.*/${k.collection}/*.json`, '!oms://**', '!oms-server://**'], schema: k.schema.replace(/\.schema\.json$/, '.file.schema.json') };
+}
+
 export function kind(id: KindId): Kind {
   const k = kinds.get(id);
   if (!k) throw new Error(`Unknown kind ${id}`);

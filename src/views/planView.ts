@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { FieldChange } from '../changes/code/fileForm';
 import type { Plan, PlanAction, PlanEntry, PlanResult } from '../changes/code/plan';
 import { fillPlanView, type PlanViewCode } from './planViewSlot';
+import { carryTicks } from '../changes/code/ticks';
 
 /** What the view shows: a plan, the folder it is of and the connection it was made against. */
 export interface ShownPlan extends PlanResult {
@@ -18,6 +19,18 @@ export interface ShownPlan extends PlanResult {
 
 const order: readonly PlanAction[] = ['create', 'update', 'delete', 'stale', 'behind', 'invalid', 'deleteSkipped'];
 const sendable = new Set<PlanAction>(['create', 'update', 'delete']);
+
+function actionName(action: PlanAction): string {
+  switch (action) {
+    case 'create': return vscode.l10n.t('Create');
+    case 'update': return vscode.l10n.t('Update');
+    case 'delete': return vscode.l10n.t('Delete');
+    case 'stale': return vscode.l10n.t('Stale');
+    case 'behind': return vscode.l10n.t('Behind');
+    case 'invalid': return vscode.l10n.t('Invalid');
+    case 'deleteSkipped': return vscode.l10n.t('Deleted file, not sent');
+  }
+}
 
 function groupLabel(action: PlanAction, n: number): string {
   switch (action) {
@@ -35,12 +48,16 @@ const icons: Record<PlanAction, string> = {
   create: 'diff-added', update: 'diff-modified', delete: 'diff-removed', stale: 'warning', behind: 'cloud-download', invalid: 'error', deleteSkipped: 'circle-slash',
 };
 
-type Node = { group: PlanAction } | { entry: PlanEntry };
+/** A row: a group of one action, or an entry. */
+export type PlanNode = { group: PlanAction } | { entry: PlanEntry };
+type Node = PlanNode;
 
 const planLiveScheme = 'oms-plan-live';
 
 class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentProvider {
   private shown?: ShownPlan;
+  /** The last plan shown of each folder: a re-plan keeps the ticks of what did not change. */
+  private readonly lastOf = new Map<string, Plan>();
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   view?: vscode.TreeView<Node>;
@@ -61,13 +78,35 @@ class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentProvider
     return this.shown;
   }
 
-  show(shown: ShownPlan | undefined): void {
+  /** The last plan shown of `root`, also after a plan of it failed. */
+  lastPlanOf(root: string): Plan | undefined {
+    return this.lastOf.get(root);
+  }
+
+  /** Shows a plan; `replanned`: a new plan of the folder, whose unchanged entries keep the ticks of the last one. */
+  show(shown: ShownPlan, options: { replanned?: boolean } = {}): void {
+    const last = this.lastOf.get(shown.root);
+    if (options.replanned && last) carryTicks(last, shown.plan);
+    this.lastOf.set(shown.root, shown.plan);
+    this.showing(shown, summaryLine(shown));
+  }
+
+  /** A plan of `root` failed: nothing stale stays on screen to tick, and the view says why. */
+  failed(root: string, reason: string): void {
+    this.showing(undefined, vscode.l10n.t('The plan of {0} failed: {1}', folderName(root), reason));
+    if (this.view) this.view.description = folderName(root);
+  }
+
+  private showing(shown: ShownPlan | undefined, message: string): void {
     this.shown = shown;
     this.texts.clear();
     void vscode.commands.executeCommand('setContext', 'oms.planShown', !!shown);
     void vscode.commands.executeCommand('setContext', 'oms.planIncludesDeletes', !!shown?.plan.includeDeletes);
     this.changed.fire(undefined);
-    if (this.view) this.view.message = shown ? summaryLine(shown.plan) : undefined;
+    if (this.view) {
+      this.view.message = message;
+      this.view.description = shown && folderName(shown.root);
+    }
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -77,8 +116,11 @@ class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentProvider
       item.id = `group:${node.group}`;
       item.iconPath = new vscode.ThemeIcon(icons[node.group]);
       item.contextValue = `oms-plan-group-${node.group}`;
-      const all = entries.every((e) => e.selected);
-      if (sendable.has(node.group)) item.checkboxState = all ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+      if (sendable.has(node.group)) {
+        const ticked = entries.filter((e) => e.selected).length;
+        item.checkboxState = ticked === entries.length ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+        item.accessibilityInformation = { label: vscode.l10n.t('{0}: {1} of {2} ticked', groupLabel(node.group, entries.length), ticked, entries.length) };
+      }
       return item;
     }
     const e = node.entry;
@@ -90,6 +132,7 @@ class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentProvider
     item.contextValue = `oms-plan-entry-${e.action}`;
     item.resourceUri = this.shown && e.local ? vscode.Uri.file(`${this.shown.root}/${e.path}`) : undefined;
     if (sendable.has(e.action)) item.checkboxState = e.selected ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+    item.accessibilityInformation = { label: spoken(e) };
     item.command = { command: 'oms.openPlanEntry', title: vscode.l10n.t('Show Beside the Server Version'), arguments: [e] };
     return item;
   }
@@ -115,8 +158,19 @@ class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentProvider
       if ('entry' in node) node.entry.selected = on;
       else for (const e of this.entriesOf(node.group)) e.selected = on;
     }
-    if (this.view && this.shown) this.view.message = summaryLine(this.shown.plan);
+    if (this.view && this.shown) this.view.message = summaryLine(this.shown);
     this.changed.fire(undefined);
+  }
+
+  /** Ticks the focused entry or group (Space, the Tick or Untick command), or unticks it when it is ticked. */
+  toggle(node: Node | undefined = this.view?.selection[0]): void {
+    if (!node) throw new Error(vscode.l10n.t('Choose an entry of the Object Changes view'));
+    const entries = 'entry' in node ? [node.entry] : this.entriesOf(node.group);
+    if (!sendable.has('entry' in node ? node.entry.action : node.group) || !entries.length) {
+      throw new Error(vscode.l10n.t('Only entries under Create, Update or Delete are ticked to send'));
+    }
+    const on = !entries.every((e) => e.selected);
+    this.check([[node, on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked]]);
   }
 
   private entriesOf(action: PlanAction): PlanEntry[] {
@@ -160,11 +214,24 @@ function tooltip(e: PlanEntry): string {
   return lines.join('\n');
 }
 
-function summaryLine(plan: Plan): string {
+/** What a screen reader says for an entry: action, name, changed fields, ticked or not. */
+function spoken(e: PlanEntry): string {
+  const fields = [...new Set(e.changes.map((c) => c.pointer))];
+  const what = fields.length ? vscode.l10n.t('changed: {0}', fields.slice(0, 5).join(', ') + (fields.length > 5 ? '…' : '')) : e.reason;
+  const tick = sendable.has(e.action) ? (e.selected ? vscode.l10n.t('ticked') : vscode.l10n.t('not ticked')) : undefined;
+  return [vscode.l10n.t('{0}: {1}', actionName(e.action), e.label), what, tick].filter(Boolean).join(', ');
+}
+
+/** The folder as the user knows it: relative to the workspace when inside it. */
+function folderName(root: string): string {
+  return vscode.workspace.asRelativePath(root);
+}
+
+function summaryLine({ plan, root }: ShownPlan): string {
   const n = (a: PlanAction) => plan.entries.filter((e) => e.action === a).length;
   const ticked = plan.entries.filter((e) => e.selected && sendable.has(e.action)).length;
-  return vscode.l10n.t('{0} ticked to send · {1} stale · {2} behind · {3} invalid · {4} unchanged · {5}',
-    ticked, n('stale'), n('behind'), n('invalid'), plan.unchanged, plan.connection.label);
+  return vscode.l10n.t('{0} ticked to send · {1} stale · {2} behind · {3} invalid · {4} unchanged · {5} from {6}',
+    ticked, n('stale'), n('behind'), n('invalid'), plan.unchanged, folderName(root), plan.connection.label);
 }
 
 export const planView = new PlanView();

@@ -8,8 +8,11 @@ import { createHash } from 'node:crypto';
 import type { Kind } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 
-/** The server's to set: kept in the manifest (version) or not at all, never in a file. */
-const notInFiles = ['ConcurrencyVersion', 'Notes', 'Links', 'Href', 'InFolderHref', 'InFolderKey'] as const;
+/**
+ * The server's to set: kept in the manifest (version) or not at all, never in a file.
+ * @internal Also read by scripts/fileSchemas.ts (the schema of pulled files).
+ */
+export const notInFiles = ['ConcurrencyVersion', 'Notes', 'Links', 'Href', 'InFolderHref', 'InFolderKey'] as const;
 
 /**
  * Stands for a secret the pull did not write; apply keeps the live value (auth0-deploy-cli #437).

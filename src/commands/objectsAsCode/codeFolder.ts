@@ -15,26 +15,30 @@ import { planView, type ShownPlan } from '../../views/planView';
 import { connectionIdOf } from '../framework/commandTargets';
 import type { Services } from '../framework/command';
 
-/** The folder a Uri names (the folder itself, or a file in it), else the shown plan's, else the pulled folders in the workspace. */
-async function pulledFolder(arg: unknown): Promise<string> {
+/**
+ * The folder a Uri names (the folder itself, or a file in it); else the pulled folders of the workspace
+ * and the one the Object Changes view shows (first), asked when there is more than one.
+ */
+export async function pulledFolder(arg: unknown): Promise<string> {
   if (arg instanceof vscode.Uri && arg.scheme === 'file') {
     const p = arg.fsPath;
     return path.basename(p) === manifestName ? path.dirname(p) : p;
   }
-  if (planView.current) return planView.current.root;
-  const found = await vscode.workspace.findFiles(`**/${manifestName}`, '**/node_modules/**', 50);
-  if (!found.length) throw new Error(vscode.l10n.t('No pulled folder in this workspace: use Pull as Files… on a folder or group of the Objects view first'));
-  if (found.length === 1) return path.dirname(found[0].fsPath);
+  const shown = planView.current?.root;
+  const found = (await vscode.workspace.findFiles(`**/${manifestName}`, '**/node_modules/**', 50)).map((u) => path.dirname(u.fsPath));
+  const roots = [...new Set([...(shown ? [shown] : []), ...found.sort()])];
+  if (!roots.length) throw new Error(vscode.l10n.t('No pulled folder in this workspace: use Pull as Files… on a folder or group of the Objects view first'));
+  if (roots.length === 1) return roots[0];
   const picked = await vscode.window.showQuickPick(
-    found.map((u) => ({ label: vscode.workspace.asRelativePath(path.dirname(u.fsPath)), root: path.dirname(u.fsPath) })),
-    { placeHolder: vscode.l10n.t('Pulled folder'), ignoreFocusOut: true },
+    roots.map((root) => ({ label: vscode.workspace.asRelativePath(root), description: root === shown ? vscode.l10n.t('shown in Object Changes') : undefined, root })),
+    { title: vscode.l10n.t('Pulled folder'), placeHolder: vscode.l10n.t('Which pulled folder?'), ignoreFocusOut: true },
   );
   if (!picked) throw new vscode.CancellationError();
   return picked.root;
 }
 
 /** The connection a pulled folder belongs to (same URL), or an error naming it. */
-async function connectionOf(s: Services, root: string): Promise<Connection> {
+export async function connectionOf(s: Services, root: string): Promise<Connection> {
   const manifest = await readManifest(root);
   if (!manifest) throw new Error(vscode.l10n.t('{0} holds no {1}: use Pull as Files… first', root, manifestName));
   const { url, label } = manifest.connection;
@@ -54,13 +58,6 @@ export interface PulledFolderTarget {
 export async function pulledFolderTarget(s: Services, arg: unknown): Promise<PulledFolderTarget> {
   const root = await pulledFolder(arg);
   return { root, connection: await connectionOf(s, root) };
-}
-
-/** A pulled folder; a connection the argument names (a tree node, args) wins over the folder's own. */
-export async function planFolderTarget(s: Services, arg: unknown): Promise<PulledFolderTarget> {
-  const named = arg instanceof vscode.Uri ? undefined : connectionIdOf(arg);
-  const root = await pulledFolder(arg);
-  return { root, connection: (named && s.connections.get(named)) || (await connectionOf(s, root)) };
 }
 
 /** The plan the Object Changes view shows. */

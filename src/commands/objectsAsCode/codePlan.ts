@@ -8,28 +8,51 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { canonicalText, fileForm } from '../../changes/code/fileForm';
-import { makePlan, type Plan, type PlanEntry } from '../../changes/code/plan';
+import { makePlan, type Plan, type PlanEntry, type PlanResult } from '../../changes/code/plan';
 import { kind as kindOf } from '../../model/kinds';
-import { planView, type ShownPlan } from '../../views/planView';
-import { bindingFor, planEntryOf, planFolderTarget, savedPlanTarget, shownPlan } from './codeFolder';
-import { targeted } from '../framework/commandTargets';
+import { planView, type PlanNode, type ShownPlan } from '../../views/planView';
+import { bindingFor, connectionOf, planEntryOf, pulledFolder, savedPlanTarget, shownPlan } from './codeFolder';
+import { connectionIdOf, targeted } from '../framework/commandTargets';
+import type { Command } from '../framework/command';
 
 export const planChanges = targeted({
   id: 'oms.plan',
-  target: planFolderTarget,
-  async run(_s, { root, connection }, _arg?: unknown, options?: { includeDeletes?: boolean }): Promise<Plan> {
-    const includeDeletes = options?.includeDeletes ?? (planView.current?.root === root && planView.current.plan.includeDeletes);
-    const binding = await bindingFor(connection);
-    const result = await vscode.window.withProgress({ location: { viewId: 'oms.plan' }, title: vscode.l10n.t('Planning') }, () =>
-      makePlan(connection.client, root, binding, { includeDeletes }));
-    planView.show({ ...result, root, connectionId: connection.id });
-    await vscode.commands.executeCommand('oms.plan.focus');
+  // Only the folder is resolved first: a folder whose manifest or connection fails still clears the plan shown before.
+  target: async (_s, arg) => ({ root: await pulledFolder(arg), named: arg instanceof vscode.Uri ? undefined : connectionIdOf(arg) }),
+  async run(s, { root, named }, _arg?: unknown, options?: { includeDeletes?: boolean }): Promise<Plan> {
+    let result: PlanResult;
+    try {
+      // A connection named (tree node, args): plan against it, refused when the folder belongs to another.
+      const connection = (named && s.connections.get(named)) || (await connectionOf(s, root));
+      const includeDeletes = options?.includeDeletes ?? !!planView.lastPlanOf(root)?.includeDeletes;
+      const binding = await bindingFor(connection);
+      result = await vscode.window.withProgress({ location: { viewId: 'oms.plan' }, title: vscode.l10n.t('Planning') }, () =>
+        makePlan(connection.client, root, binding, { includeDeletes }));
+      planView.show({ ...result, root, connectionId: connection.id }, { replanned: true });
+    } catch (e) {
+      // The plan shown before is of the folder as it was: nothing of it stays to tick.
+      planView.failed(root, (e as Error).message);
+      throw e;
+    } finally {
+      await vscode.commands.executeCommand('oms.plan.focus');
+    }
     return result.plan;
   },
 });
 
 const replan = (includeDeletes: boolean) => (_s: unknown, shown: ShownPlan) =>
   vscode.commands.executeCommand('oms.plan', vscode.Uri.file(shown.root), { includeDeletes });
+
+/**
+ * Space on an entry or group of the Object Changes view (or its menu): ticks it, or unticks it when ticked. The
+ * keybinding's arguments ask VS Code for the focused row (arrow keys move the focus, not the selection).
+ */
+export const togglePlanTick: Command = {
+  id: 'oms.togglePlanTick',
+  run(_s, arg?: unknown): void {
+    planView.toggle(arg && typeof arg === 'object' && ('entry' in arg || 'group' in arg) ? (arg as PlanNode) : undefined);
+  },
+};
 
 export const planIncludeDeletes = targeted({ id: 'oms.planIncludeDeletes', target: () => Promise.resolve(shownPlan()), run: replan(true) });
 

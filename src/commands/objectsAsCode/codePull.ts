@@ -1,8 +1,8 @@
 /**
  * Pull as Files… (a connection, a folder with or without its subfolders, or a
- * group), Pull Again (the shown plan's folder) and Pull on one entry of the
- * plan (an object that moved on the server). Files edited since the last pull
- * are overwritten only when the user says so.
+ * group), Pull Again (the folder named, else one of the pulled folders) and
+ * Pull on one entry of the plan (an object that moved on the server). Files
+ * edited since the last pull are overwritten only when the user says so.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -13,7 +13,7 @@ import { editsSincePull, pull } from '../../changes/code/pull';
 import { startPullThreads } from '../../changes/code/pullWriter';
 import { slug } from '../../changes/code/fileForm';
 import type { Connection } from '../../connection/connection';
-import { objectKinds, supports } from '../../model/kinds';
+import { pulledKinds } from '../../model/kinds';
 import { notify } from '../../ui/notify';
 import { planView } from '../../views/planView';
 import { bindingFor, planEntryTarget, pulledFolderTarget, withCancellableProgress } from './codeFolder';
@@ -83,7 +83,9 @@ async function runPull(connection: Connection, root: string, scope: PullScope | 
   const where = vscode.workspace.asRelativePath(root);
   const planAction = { title: vscode.l10n.t('Plan Changes'), run: () => vscode.commands.executeCommand('oms.plan', vscode.Uri.file(root)) };
   if (report.cancelled) {
-    notify('warning', vscode.l10n.t('Pull cancelled after {0} objects ({1} files written): Pull Again finishes it.', report.objects, report.written));
+    // Pull Again of this folder, whichever plan the view shows by then.
+    const again = { title: vscode.l10n.t('Pull Again'), run: () => vscode.commands.executeCommand('oms.pullAgain', vscode.Uri.file(root)) };
+    notify('warning', vscode.l10n.t('Pull of {0} cancelled after {1} objects ({2} files written): Pull Again finishes it.', where, report.objects, report.written), again);
   } else {
     const kept = report.keptEdits.length ? vscode.l10n.t(' {0} edited files kept.', report.keptEdits.length) : '';
     notify('info', vscode.l10n.t('Pulled {0} objects into {1}: {2} files written, {3} removed.{4}', report.objects, where, report.written, report.removed, kept), planAction);
@@ -92,7 +94,7 @@ async function runPull(connection: Connection, root: string, scope: PullScope | 
 }
 
 async function pickKinds(): Promise<PullScope['kinds']> {
-  const items = objectKinds.filter((k) => supports(k, 'list')).map((k) => ({ label: k.pluralLabel, picked: true, id: k.id }));
+  const items = pulledKinds.map((k) => ({ label: k.pluralLabel, picked: true, id: k.id }));
   const picked = await vscode.window.showQuickPick(items, { canPickMany: true, placeHolder: vscode.l10n.t('Kinds of objects to pull'), ignoreFocusOut: true });
   if (!picked?.length) throw new vscode.CancellationError();
   return picked.map((p) => p.id);

@@ -9,9 +9,11 @@ import { clientChecks } from './client';
 import { collapseAll, commandFlowChecks, treeFromTop } from './commandFlows';
 import { editorSaveChecks } from './editorSaves';
 import { planChecks } from './plan';
+import { planKeyboardChecks } from './planKeyboard';
+import { reopenChecks } from './reopen';
 
 /** Each area's own checks (a file of this folder): one import and one entry here. */
-const areas: UiCheckList[] = [editorSaveChecks, clientChecks, planChecks, bulkChecks, workbenchChecks, commandFlowChecks];
+const areas: UiCheckList[] = [editorSaveChecks, clientChecks, planChecks, bulkChecks, workbenchChecks, commandFlowChecks, planKeyboardChecks, reopenChecks];
 
 export type { UiCheck } from './helpers';
 

@@ -8,8 +8,8 @@ import type { Page } from 'playwright-core';
 import { get, send, menuItem, until, input, palette, floors, activeTab, cursorAfter, type Env, type UiCheckList } from './helpers';
 
 const sidebarRows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
-const planPane = (page: Page) => page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Object Changes' }) }).first();
-const planRow = (page: Page, text: string | RegExp) => planPane(page).locator('.monaco-list-row', { hasText: text }).first();
+export const planPane = (page: Page) => page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Object Changes' }) }).first();
+export const planRow = (page: Page, text: string | RegExp) => planPane(page).locator('.monaco-list-row', { hasText: text }).first();
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=UI Check', '-c', 'user.email=ui@example.com', ...args], { cwd, encoding: 'utf8' });
@@ -27,9 +27,16 @@ async function floor1Scanners(page: Page): Promise<void> {
 }
 
 /** A title action of the Object Changes view, by its label (the header shows them on hover). */
-async function planAction(page: Page, label: string): Promise<void> {
+export async function planAction(page: Page, label: string): Promise<void> {
   await planPane(page).locator('.pane-header').hover();
   await planPane(page).locator(`.pane-header .action-label[aria-label^="${label}"]`).first().click();
+}
+
+/** Plan Changes… from the palette, on `folder` (asked for when a plan of another folder is shown or the workspace holds more). */
+export async function planChangesOf(page: Page, folder: string): Promise<void> {
+  await palette(page, 'OMS: Plan Changes');
+  const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: folder }).first();
+  if (await row.waitFor({ timeout: 2_000 }).then(() => true, () => false)) await row.click();
 }
 
 /** Ctrl+P to the file, the first "Priority": value replaced by `value`, Ctrl+S. */
@@ -49,7 +56,7 @@ async function editPriority(page: Page, file: string, value: number): Promise<vo
 }
 
 /** Pull as Files… on Floor 1's input scanners (right-click the group), into the suggested folder of the workspace. */
-async function pullFloor1(page: Page, env: Env, count: number): Promise<{ root: string; dir: string }> {
+export async function pullFloor1(page: Page, env: Env, count: number): Promise<{ root: string; dir: string }> {
   const workspace = env.OMS_WORKSPACE;
   const { floor1 } = await floors(env);
   await floor1Scanners(page);
@@ -97,7 +104,7 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
   fs.rmSync(path.join(dir, fileOf(d.Key)));
 
   // Plan: 3 updates, no delete until deletes are included.
-  await palette(page, 'OMS: Plan Changes');
+  await planChangesOf(page, 'oms/sandbox');
   // The Objects view folded: the Object Changes view gets the side bar (its rows are drawn only when in view).
   await planRow(page, 'Update (3)').waitFor({ timeout: 20_000 });
   await page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first().click();
@@ -217,7 +224,7 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
     const root = path.join(env.OMS_WORKSPACE, 'oms', 'sandbox');
     let dir: string;
     if (fs.existsSync(path.join(root, 'oms.manifest.json'))) {
-      await palette(page, 'OMS: Plan Changes');
+      await planChangesOf(page, 'oms/sandbox');
       await planRow(page, /Behind/).waitFor({ timeout: 20_000 });
       await planAction(page, 'Pull Again');
       const overwrite = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Overwrite Them' }).first();
@@ -244,7 +251,7 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
     await connection.filter({ hasText: 'PRODUCTION' }).waitFor({ timeout: 10_000 });
 
     step = 'plan with deletes';
-    await palette(page, 'OMS: Plan Changes');
+    await planChangesOf(page, 'oms/sandbox');
     await planRow(page, 'Update (1)').waitFor({ timeout: 20_000 });
     // The Objects view folded: the Object Changes view gets the side bar (its rows are drawn only when in view).
     const objects = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();

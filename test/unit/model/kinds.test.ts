@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { descriptionOf, kind, kinds, otherSchemas } from '../../../src/model/kinds';
+import { descriptionOf, kind, kinds, otherSchemas, pulledFiles, pulledKinds } from '../../../src/model/kinds';
 
 const root = join(__dirname, '..', '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -27,6 +27,8 @@ function expectedJsonValidation() {
       url: `./schemas/${k.schema}`,
     })),
     ...otherSchemas.filter((d) => d.fileMatch).map((d) => ({ fileMatch: [d.fileMatch], url: `./schemas/${d.schema}` })),
+    // The files of a pulled folder: each kind's schema for files (scripts/fileSchemas.ts writes it into dist/).
+    ...pulledKinds.map((k) => ({ fileMatch: [...pulledFiles(k).fileMatch], url: `./dist/${pulledFiles(k).schema}` })),
   ];
 }
 
