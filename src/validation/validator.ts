@@ -50,7 +50,7 @@ function validatorFor(schema: SchemaFile, allErrors: boolean): ValidateFunction 
   const base = schema.replace(/^.*[\\/]/, '');
   const name = base.endsWith('.json') ? base : `${base}.json`;
   const fn = validators(allErrors)[name];
-  if (!fn) throw new Error(`Unknown schema ${schema}`);
+  if (!fn) throw new Error(l10n.t('Unknown schema {0}', schema));
   return fn;
 }
 
