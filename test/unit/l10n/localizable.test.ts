@@ -90,10 +90,11 @@ function returned(fn: ts.SignatureDeclaration): ts.Expression[] {
 }
 
 /** A function that returns a localized message in one place returns messages: its other literal words too. */
+const branches = (e: ts.Expression): ts.Expression[] => ts.isConditionalExpression(e) ? [...branches(e.whenTrue), ...branches(e.whenFalse)]
+  : ts.isParenthesizedExpression(e) ? branches(e.expression) : [e];
+
 function mixedReturns(fn: ts.SignatureDeclaration): ts.Node[] {
-  const values = returned(fn).flatMap(function branches(e: ts.Expression): ts.Expression[] {
-    return ts.isConditionalExpression(e) ? [...branches(e.whenTrue), ...branches(e.whenFalse)] : ts.isParenthesizedExpression(e) ? branches(e.expression) : [e];
-  });
+  const values = returned(fn).flatMap(branches);
   return values.some(isL10nCall) ? values.flatMap(bareWords) : [];
 }
 
