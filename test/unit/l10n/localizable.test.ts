@@ -123,6 +123,32 @@ function unlocalized(file: string): string[] {
 
 const readBundle = (): Record<string, string> => JSON.parse(fs.readFileSync(path.join(repo, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
 
+/** A count before a plural noun: "{0} objects". */
+const counted = /\{\d\} (objects|files|people|persons|items|rows|batches|batch requests|entries|changes|diffs|runs|requests|scanners|sites|writes|errors|problems|keys|recipients|matches|folders|fields|characters|blank rows|lines)\b/;
+
+/** Whether `node` is a branch of a choice on a count of one (`n === 1 ? … : …`). */
+const chosenByCount = (node: ts.Node): boolean => !!ts.findAncestor(node.parent, (a) => {
+  if (ts.isStatement(a) || ts.isFunctionLike(a)) return 'quit';
+  return ts.isConditionalExpression(a) && /[=!<>]=*\s*1\b|\b1\s*[=!<>]/.test(a.condition.getText());
+});
+
+/** Each l10n.t message with a count before a plural noun that is not chosen by the count (so "1 objects" can show). */
+function pluralsWithoutSingular(file: string): string[] {
+  const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (isL10nCall(node)) {
+      const message = (node as ts.CallExpression).arguments[0];
+      if (message && ts.isStringLiteralLike(message) && counted.test(message.text) && !chosenByCount(node)) {
+        found.push(`${path.relative(src, file).split(path.sep).join('/')}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${message.text}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 const sourceFiles = (): string[] => fs.readdirSync(src, { withFileTypes: true, recursive: true })
   .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
   .map((e) => path.join(e.parentPath, e.name))
@@ -135,8 +161,13 @@ test('every user-facing string of src/ goes through l10n.t', () => {
   assert.deepEqual(found, [], `not localizable (wrap in vscode.l10n.t or l10n.t from src/l10n.ts):\n${found.join('\n')}`);
 });
 
+test('a count before a plural noun has its singular message too (no "1 objects")', () => {
+  const found = sourceFiles().filter((f) => !owned(f)).flatMap(pluralsWithoutSingular);
+  assert.deepEqual(found, [], `give the count of one its own message (n === 1 ? l10n.t('1 object') : l10n.t('{0} objects', n)):\n${found.join('\n')}`);
+});
+
 test('the files being rewritten elsewhere too', { todo: 'remove ownedElsewhere when the branches that rewrite them are merged' }, () => {
-  const found = sourceFiles().filter(owned).flatMap(unlocalized);
+  const found = sourceFiles().filter(owned).flatMap((f) => [...unlocalized(f), ...pluralsWithoutSingular(f)]);
   assert.deepEqual(found, [], `not localizable (wrap in vscode.l10n.t or l10n.t from src/l10n.ts):\n${found.join('\n')}`);
 });
 
