@@ -31,7 +31,11 @@ export const pullAsFiles: Command = {
     const given = namedBy(arg);
     const { connection, folderKey } = await folderTarget(s, arg);
     const isConnection = given.folderKey === undefined && given.connectionId !== undefined;
-    const choice: PullChoice = { kinds: given.kind && [given.kind.id], recursive: options?.recursive ?? (given.kind ? false : isConnection ? true : undefined), root: options?.root };
+    const choice: PullChoice = {
+      kinds: given.kind && [given.kind.id],
+      recursive: options?.recursive ?? (given.kind ? false : isConnection ? true : undefined),
+      root: options?.root,
+    };
     const destinations = choice.root === undefined ? await destinationsOf(connection) : [];
     await runWizard(vscode.l10n.t('Pull as Files from {0}', connection.info.label), choice, [kindsStep, recursiveStep, destinationStep(destinations)]);
     const root = choice.root || (await chooseFolder());
@@ -96,7 +100,9 @@ async function runPull(connection: Connection, root: string, scope: PullScope | 
   } else {
     const kept = report.keptEdits.length === 1 ? ` ${vscode.l10n.t('1 edited file kept.')}`
       : report.keptEdits.length ? ` ${vscode.l10n.t('{0} edited files kept.', report.keptEdits.length)}` : '';
-    notify('info', vscode.l10n.t('Pulled {0} into {1}: {2}, {3} removed.{4}', objectsCount(report.objects), where, filesWritten(report.written), report.removed, kept), planAction);
+    const pulled = vscode.l10n.t('Pulled {0} into {1}: {2}, {3} removed.{4}',
+      objectsCount(report.objects), where, filesWritten(report.written), report.removed, kept);
+    notify('info', pulled, planAction);
   }
   return report;
 }
@@ -125,7 +131,10 @@ const kindsStep: WizardStep<PullChoice> = {
 const recursiveStep: WizardStep<PullChoice> = {
   shouldPrompt: (c) => c.recursive === undefined,
   async prompt(c, ask) {
-    const items = [{ label: vscode.l10n.t('This folder only'), recursive: false }, { label: vscode.l10n.t('This folder and its subfolders'), recursive: true }];
+    const items = [
+      { label: vscode.l10n.t('This folder only'), recursive: false },
+      { label: vscode.l10n.t('This folder and its subfolders'), recursive: true },
+    ];
     c.recursive = (await ask.pick({ items, placeholder: vscode.l10n.t('Which folders?'), active: items.find((i) => i.recursive === c.recursive) })).recursive;
   },
 };

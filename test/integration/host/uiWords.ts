@@ -89,7 +89,8 @@ async function tableFocusAfterProductionSave(page: Page, env: Env): Promise<void
     // Typing goes on in that cell, as the user expects.
     await page.keyboard.press('Control+A');
     await page.keyboard.type(String(scanner.InputScannerReportingPriorities[2].Priority));
-    await until('the cell edited again', async () => (await frame.locator('#rows tr').nth(2).locator('input.priority').inputValue()) === String(scanner.InputScannerReportingPriorities[2].Priority));
+    const cell = frame.locator('#rows tr').nth(2).locator('input.priority');
+    await until('the cell edited again', async () => (await cell.inputValue()) === String(scanner.InputScannerReportingPriorities[2].Priority));
     await frame.locator('#revert').click();
     await page.keyboard.press('Control+W');
   } finally {
@@ -98,6 +99,7 @@ async function tableFocusAfterProductionSave(page: Page, env: Env): Promise<void
 }
 
 export const wordsChecks: UiCheckList = (page, env) => [
-  ['ui: words: an empty group and a group of 2 scanners say so once loaded (no "more to load"), and again after Refresh', () => groupLabelsAfterLoading(page, env)],
+  ['ui: words: an empty group and a group of 2 scanners say so once loaded (no "more to load"), and again after Refresh',
+    () => groupLabelsAfterLoading(page, env)],
   ['ui: words: a table save through the production question gives the keyboard back to the cell left', () => tableFocusAfterProductionSave(page, env)],
 ];

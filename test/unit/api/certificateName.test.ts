@@ -30,7 +30,8 @@ async function serve(address: string) {
   return {
     requests: () => requests,
     connections: () => connections,
-    get: (host: string) => createHttp({ baseUrl: `https://${host}:${port}`, fetchFor: () => Promise.resolve(trusting), maxAttempts: 3 })({ method: 'GET', path: '/api', anonymous: true }),
+    get: (host: string) => createHttp({ baseUrl: `https://${host}:${port}`, fetchFor: () => Promise.resolve(trusting), maxAttempts: 3 })(
+      { method: 'GET', path: '/api', anonymous: true }),
     close: async () => { server.closeAllConnections(); await agent.close(); await new Promise((r) => server.close(r)); },
     port,
   };

@@ -25,7 +25,8 @@ test('NO_PROXY is ignored once http.noProxy is set: the request goes through the
   try {
     const port = new URL(sb.url).port;
     const fetchFor = proxyFetchFor(settings({ proxy: proxy.url, noProxy: ['elsewhere.test'] }), { NO_PROXY: 'oms.test' });
-    const instance = await createHttp({ baseUrl: `http://sandbox.oms.test:${port}`, token: () => sb.token, fetchFor, maxAttempts: 1 })<{ Key: string }>({ method: 'GET', path: '/api' });
+    const request = createHttp({ baseUrl: `http://sandbox.oms.test:${port}`, token: () => sb.token, fetchFor, maxAttempts: 1 });
+    const instance = await request<{ Key: string }>({ method: 'GET', path: '/api' });
     assert.equal(instance.Key, sb.instanceKey);
     assert.deepEqual(proxy.tunnels, [{ to: `sandbox.oms.test:${port}`, authorization }]);
   } finally {
