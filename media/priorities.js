@@ -146,6 +146,24 @@
     const name = control.getAttribute('aria-label');
     announce.textContent = control.value === was ? t('back', name, now) : t('changed', name, now, before);
   }
+  /** The cell the keyboard was in last (row and column): a save's question or a reload takes focus away and the rows are drawn anew. */
+  let lastCell;
+  rows.addEventListener('focusin', (e) => {
+    const target = /** @type {HTMLElement} */ (e.target);
+    const tr = target.closest('tr');
+    if (tr && target.dataset.col) lastCell = { at: [...rows.children].indexOf(tr), col: target.dataset.col };
+  });
+
+  /** Back to the cell the user left, unless the keyboard went somewhere else of the table (a button). */
+  function backToCell() {
+    const here = document.activeElement;
+    if (here && here !== document.body && !rows.contains(here) && document.contains(here)) return;
+    const to = lastCell && rows.children[lastCell.at] && rows.children[lastCell.at].querySelector(`[data-col="${lastCell.col}"]`);
+    if (to instanceof HTMLElement && to !== here) to.focus();
+  }
+  // The webview gets the keyboard back (the production question closed) with nothing focused inside it.
+  window.addEventListener('focus', () => backToCell());
+
   rows.addEventListener('keydown', (e) => {
     const target = /** @type {HTMLElement} */ (e.target);
     const col = target.dataset.col;
@@ -180,10 +198,8 @@
   window.addEventListener('message', (event) => {
     const m = event.data;
     if (m.type === 'show') {
-      const focused = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
-      const tr = focused && focused.closest('tr');
-      const at = tr ? [...rows.children].indexOf(tr) : -1;
-      const col = focused && focused.dataset.col;
+      // A focused cell is drawn anew: the keyboard goes back to it, not to the page.
+      const inRows = rows.contains(document.activeElement);
       shown = m;
       render();
       if (m.restore) {
@@ -199,12 +215,11 @@
         update();
       }
       say(m.message);
-      // Keep the keyboard where it was after a save or reload.
-      const again = at >= 0 && col ? rows.children[at] && rows.children[at].querySelector(`[data-col="${col}"]`) : null;
-      if (again instanceof HTMLElement) again.focus();
+      if (inRows || document.activeElement === document.body) backToCell();
     } else if (m.type === 'message') {
       say(m.message);
       update();
+      backToCell();
     }
   });
   vscode.postMessage({ type: 'ready' });

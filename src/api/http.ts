@@ -249,7 +249,7 @@ function webPage(response: Response, text: string, base: URL, req: RequestOption
   const address = base.origin + base.pathname.replace(/\/+$/, '');
   // A sign-in page (401, 403) still asks for sign-in; any other page is no answer of the service (a 404 page is not "object not found").
   const kind = response.status === 401 || response.status === 403 ? kindOfStatus(response.status) : 'server';
-  return new ApiError(kind, `${address} answered with a web page (${response.status}), not the service: check the connection's URL`, response.status, req.method, req.path);
+  return new ApiError(kind, l10n.t("{0} answered with a web page ({1}), not the service: check the connection's URL", address, response.status), response.status, req.method, req.path);
 }
 
 function toError(response: Response, text: string, req: RequestOptions, mask: (text: string) => string): ApiError {

@@ -22,17 +22,32 @@ function certificate(code: string): string | undefined {
   if (untrusted.has(code)) return l10n.t('its certificate is signed by an authority this system does not trust');
   if (code === 'CERT_HAS_EXPIRED') return l10n.t('its certificate has expired');
   if (code === 'CERT_NOT_YET_VALID') return l10n.t('its certificate is not valid yet');
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return l10n.t('its certificate is for another name');
   if (code === 'INVALID_PURPOSE') return l10n.t('its certificate is not one for a server');
   if (code === 'CERT_REVOKED') return l10n.t('its certificate was revoked');
   return undefined;
 }
 
+/** The names a certificate is for (its subjectAltName, as Node gives it: "DNS:localhost, IP Address:127.0.0.1"). */
+const certificateNames = (altNames: string | undefined): string | undefined =>
+  altNames?.split(',').map((n) => n.trim().replace(/^[^:]*?(Address)?:/, '')).filter(Boolean).join(', ') || undefined;
+
+/** A trusted certificate for other names: the address is wrong, not the trust (adding a CA would not help). */
+function otherName(host: string, altNames: string | undefined, proxyHost: string | undefined): string {
+  const names = certificateNames(altNames) ?? l10n.t('other names');
+  return proxyHost
+    ? l10n.t("Not connected to {0} through the proxy {1}: the proxy's certificate is for {2}, not its name in http.proxy ({3}), so nothing was sent",
+      host, proxyHost, names, 'ERR_TLS_CERT_ALTNAME_INVALID')
+    : l10n.t("Not connected to {0}: its certificate is for {1}, not the name in the connection's URL ({2}), so nothing was sent",
+      host, names, 'ERR_TLS_CERT_ALTNAME_INVALID');
+}
+
 export function networkReason(e: unknown, host: string): NetworkReason {
-  const error = e as { message?: string; proxyHost?: string; cause?: { code?: string; message?: string; cause?: { code?: string; message?: string } } };
+  type Cause = { code?: string; message?: string; cert?: { subjectaltname?: string } };
+  const error = e as { message?: string; proxyHost?: string; cause?: Cause & { cause?: Cause } };
   const cause = error.cause?.cause?.code ? error.cause.cause : error.cause;
   const code = cause?.code ?? '';
   const message = cause?.message ?? error.message ?? String(e);
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return { text: otherName(host, cause?.cert?.subjectaltname, error.proxyHost), transient: false };
   const cert = certificate(code);
   if (cert && error.proxyHost) {
     return {

@@ -12,13 +12,13 @@
 import type { Dispatcher } from 'undici';
 
 export interface ProxySettings {
-  /** `http.proxy`, else the environment's HTTPS_PROXY / HTTP_PROXY for the URL's scheme. */
+  /** `http.proxy` (else the environment's, see proxyOf). */
   proxy?: string;
   /** `http.proxyAuthorization`: the whole Proxy-Authorization header value. */
   authorization?: string;
   /** `http.proxyStrictSSL` (default true): check the certificate of an HTTPS proxy. */
   strictSSL: boolean;
-  /** `http.noProxy` and NO_PROXY: hosts reached directly. */
+  /** `http.noProxy`: hosts reached directly (the environment's NO_PROXY only while it is empty). */
   noProxy: readonly string[];
   /** `http.proxySupport`: `off` sends nothing through a proxy. */
   support: string;
@@ -27,26 +27,37 @@ export interface ProxySettings {
 export type Fetch = (input: URL, init: RequestInit) => Promise<Response>;
 
 /**
- * Hosts reached without the proxy: `example.com` and `.example.com` also match its subdomains, `*` every host.
+ * Whether `host:port` is reached without the proxy, by VS Code's rule (@vscode/proxy-agent's
+ * shouldBypassProxy): `*` is every host; `name` or `.name` is that host and its subdomains, on any port,
+ * or only on the one given as `name:port`. Nothing else: no `*.name`, no address ranges (CIDR), which VS
+ * Code's own requests do not honour either (a request this says goes to the proxy would otherwise reach
+ * VS Code's fetch, and the proxy without its credentials).
  * @internal Exported for its unit test.
  */
-export function bypassesProxy(host: string, noProxy: readonly string[]): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
-  return noProxy.some((entry) => {
-    const e = entry.trim().toLowerCase().replace(/:\d+$/, '');
-    if (e === '*') return true;
-    const bare = e.replace(/^\*?\./, '');
-    return !!bare && (h === bare || h.endsWith(`.${bare}`));
+export function bypassesProxy(host: string, port: string, noProxy: readonly string[]): boolean {
+  const entries = noProxy.map((e) => e.trim().toLowerCase());
+  if (entries.includes('*')) return true;
+  const h = `.${host.toLowerCase().replace(/^\[|\]$/g, '')}`;
+  return entries.some((entry) => {
+    const [name, only] = entry.split(':', 2);
+    return !!name && h.endsWith(name.startsWith('.') ? name : `.${name}`) && (!only || only === port);
   });
 }
 
-/** The proxy a URL goes through, per the settings and the environment; loopback never does (VS Code's rule). */
+/** The hosts reached directly: `http.noProxy`, or the environment's no_proxy / NO_PROXY when the setting is empty (VS Code's rule). */
+const noProxyOf = (settings: ProxySettings, env: NodeJS.ProcessEnv): readonly string[] =>
+  settings.noProxy.length ? settings.noProxy : (env.no_proxy || env.NO_PROXY || '').trim().split(',');
+
+/**
+ * The proxy a URL goes through, as VS Code's resolver picks it: loopback never; the hosts of noProxyOf
+ * directly; else `http.proxy`, else the environment's (https_proxy, HTTPS_PROXY, http_proxy, HTTP_PROXY,
+ * the first set, whatever the URL's scheme).
+ */
 function proxyOf(url: URL, settings: ProxySettings, env: NodeJS.ProcessEnv): string | undefined {
   if (settings.support === 'off' || ['localhost', '127.0.0.1', '[::1]', '[::ffff:7f00:1]'].includes(url.hostname)) return undefined;
-  const proxy = settings.proxy || (url.protocol === 'https:' ? env.HTTPS_PROXY || env.https_proxy : env.HTTP_PROXY || env.http_proxy);
-  if (!proxy) return undefined;
-  const noProxy = [...settings.noProxy, ...(env.NO_PROXY || env.no_proxy || '').split(',')];
-  return bypassesProxy(url.hostname, noProxy) ? undefined : proxy;
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  if (bypassesProxy(url.hostname, port, noProxyOf(settings, env))) return undefined;
+  return settings.proxy || env.https_proxy || env.HTTPS_PROXY || env.http_proxy || env.HTTP_PROXY || undefined;
 }
 
 /**

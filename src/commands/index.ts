@@ -34,6 +34,7 @@ import { mergePlanEntry } from './objectsAsCode/codeMerge';
 import { bulkEdit } from './bulkEdit';
 import { retryFailedRun } from './retryFailedRun';
 import { undoRun } from './undoRun';
+import { l10n } from '../l10n';
 
 const commands: readonly Command[] = [
   addConnection, renameConnection, removeConnection, signIn, signOut, selectConnection, trySandbox,
@@ -52,6 +53,6 @@ const byId = new Map(commands.map((c) => [c.id, c]));
 /** Runs the command `id` (one the manifest contributes) with the arguments VS Code passed. */
 export function runCommandById(services: Services, id: string, args: unknown[]): Promise<unknown> {
   const command = byId.get(id);
-  if (!command) throw new Error(`The command ${id} is contributed but has no implementation`);
+  if (!command) throw new Error(l10n.t('The command {0} is contributed but has no implementation', id));
   return runCommand(services, command, args);
 }

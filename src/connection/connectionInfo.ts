@@ -24,7 +24,7 @@ export function connectionNameProblem(name: string, connections: readonly Connec
   const wanted = name.trim().toLowerCase();
   if (!wanted) return l10n.t('Enter a name');
   const other = connections.find((c) => c.id !== id && c.label.trim().toLowerCase() === wanted);
-  return other ? `"${other.label}" is the name of another connection: choose another` : undefined;
+  return other ? l10n.t('"{0}" is the name of another connection: choose another', other.label) : undefined;
 }
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);

@@ -7,6 +7,7 @@
  */
 import { samplePriorities } from './statusCodes';
 import type { TypeNaming } from './typeName';
+import { l10n } from '../l10n';
 
 /** Operations on a collection, as the service offers them. */
 export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
@@ -164,7 +165,7 @@ export function pulledFiles(k: Kind): { readonly fileMatch: readonly string[]; r
 
 export function kind(id: KindId): Kind {
   const k = kinds.get(id);
-  if (!k) throw new Error(`Unknown kind ${id}`);
+  if (!k) throw new Error(l10n.t('Unknown kind {0}', id));
   return k;
 }
 

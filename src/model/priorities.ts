@@ -65,7 +65,7 @@ export function wholeNumberProblem(value: number): string | undefined {
 
 /** Why an edit cannot be saved (row numbers from 1), or nothing. */
 export function checkEdits(edits: readonly RowEdit[], count: number): string | undefined {
-  if (edits.length !== count) return l10n.t('expected {0} rows, got {1}', count, edits.length);
+  if (edits.length !== count) return count === 1 ? l10n.t('expected 1 row, got {0}', edits.length) : l10n.t('expected {0} rows, got {1}', count, edits.length);
   for (const [i, e] of edits.entries()) {
     const priority = wholeNumberProblem(e.priority);
     if (priority) return l10n.t('row {0}: the priority {1}', i + 1, priority);

@@ -34,7 +34,7 @@ export function pushTypeMapping(setting: unknown): PushTypeMapping {
   };
   const mapping = { Email: pick('Email'), Sms: pick('Sms') };
   if (mapping.Email === mapping.Sms) {
-    throw new Error(`The setting oms.pushNotificationTypes gives e-mail and SMS the same number (${mapping.Email}); give each its own`);
+    throw new Error(l10n.t('The setting oms.pushNotificationTypes gives e-mail and SMS the same number ({0}); give each its own', mapping.Email));
   }
   return mapping;
 }

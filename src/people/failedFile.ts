@@ -8,6 +8,7 @@ import { constants, promises as fsp } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import type { PersonInfo } from '../model/types';
+import { l10n } from '../l10n';
 
 /**
  * `20240131T154502Z` (UTC, sortable, safe in file names).
@@ -54,7 +55,7 @@ export async function writeFailedFile(inputPath: string, people: readonly Person
       const file = path.join(dir, n === 1 ? name : name.replace(/\.people\.json$/, `-${n}.people.json`));
       if (await claim(temp, file)) return file;
     }
-    throw new Error(`no free file name for ${name}`);
+    throw new Error(l10n.t('No free file name for {0}', name));
   } finally {
     await fsp.rm(temp, { force: true });
   }

@@ -41,7 +41,7 @@ export class Indexes {
   /** The index of a connection (a new one when the connection was replaced). */
   of(connectionId: string): ObjectIndex {
     const connection = this.lookup(connectionId);
-    if (!connection) throw new Error(`No connection "${connectionId}"`);
+    if (!connection) throw new Error(l10n.t('No connection "{0}"', connectionId));
     const known = this.indexes.get(connectionId);
     if (known?.of === connection) return known.index;
     known?.index.stop();

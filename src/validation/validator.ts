@@ -50,7 +50,7 @@ function validatorFor(schema: SchemaFile, allErrors: boolean): ValidateFunction 
   const base = schema.replace(/^.*[\\/]/, '');
   const name = base.endsWith('.json') ? base : `${base}.json`;
   const fn = validators(allErrors)[name];
-  if (!fn) throw new Error(`Unknown schema ${schema}`);
+  if (!fn) throw new Error(l10n.t('Unknown schema {0}', schema));
   return fn;
 }
 
@@ -238,14 +238,17 @@ function messageOf(e: AjvError): string {
       return l10n.t("must not have property '{0}'", String(params.additionalProperty));
     case 'minItems':
     case 'maxItems':
-      if (schema.minItems !== undefined && schema.minItems === schema.maxItems) return withCount(l10n.t('must have exactly {0} items', String(schema.minItems)), e.data);
-      return withCount(e.keyword === 'minItems' ? l10n.t('must have at least {0} items', limit) : l10n.t('must have at most {0} items', limit), e.data);
+      if (schema.minItems !== undefined && schema.minItems === schema.maxItems) {
+        return withCount(schema.minItems === 1 ? l10n.t('must have exactly 1 item') : l10n.t('must have exactly {0} items', String(schema.minItems)), e.data);
+      }
+      if (e.keyword === 'minItems') return withCount(params.limit === 1 ? l10n.t('must have at least 1 item') : l10n.t('must have at least {0} items', limit), e.data);
+      return withCount(params.limit === 1 ? l10n.t('must have at most 1 item') : l10n.t('must have at most {0} items', limit), e.data);
     case 'uniqueItems':
       return l10n.t('must not hold the same item twice (items {0} and {1})', String(params.j), String(params.i));
     case 'minLength':
       return params.limit === 1 ? l10n.t('must not be empty') : l10n.t('must be at least {0} characters long', limit);
     case 'maxLength':
-      return l10n.t('must be at most {0} characters long', limit);
+      return params.limit === 1 ? l10n.t('must be at most 1 character long') : l10n.t('must be at most {0} characters long', limit);
     case 'minimum':
       return l10n.t('must be {0} or more', limit);
     case 'maximum':

@@ -79,7 +79,9 @@ export const goToObject = targeted({
       const p = index.progress;
       const matched = found.length === 1 ? vscode.l10n.t('1 match') : vscode.l10n.t('{0} matches', found.length);
       const more = found.length > shownMax ? ` ${vscode.l10n.t('(first {0} shown)', shownMax)}` : '';
-      pick.title = vscode.l10n.t('Go to Object on {0}: {1} in {2} objects, {3} folders', connection.info.label, matched + more, p.objects, p.folders)
+      const objects = p.objects === 1 ? vscode.l10n.t('1 object') : vscode.l10n.t('{0} objects', p.objects);
+      const folders = p.folders === 1 ? vscode.l10n.t('1 folder') : vscode.l10n.t('{0} folders', p.folders);
+      pick.title = vscode.l10n.t('Go to Object on {0}: {1} in {2}, {3}', connection.info.label, matched + more, objects, folders)
         + (p.done ? '' : pick.busy ? vscode.l10n.t(', searching…') : vscode.l10n.t(', stopped'));
     };
     // Pages arrive fast: redraw at most every 50 ms.

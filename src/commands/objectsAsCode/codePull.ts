@@ -15,6 +15,8 @@ import { slug } from '../../changes/code/fileForm';
 import type { Connection } from '../../connection/connection';
 import { pulledKinds } from '../../model/kinds';
 import { notify } from '../../ui/notify';
+import { runWizard, type WizardStep } from '../../ui/wizard';
+import { kindsLabel } from '../../l10n';
 import { planView } from '../../views/planView';
 import { bindingFor, planEntryTarget, pulledFolderTarget, withCancellableProgress } from './codeFolder';
 import { folderTarget, targeted } from '../framework/commandTargets';
@@ -27,10 +29,15 @@ export const pullAsFiles = targeted({
     startPullThreads();
     const given = namedBy(arg);
     const isConnection = given.folderKey === undefined && given.connectionId !== undefined;
-    const kinds = given.kind ? [given.kind.id] : await pickKinds();
-    const recursive = options?.recursive ?? (given.kind ? false : isConnection ? true : await askRecursive());
-    const root = options?.root ?? (await pickDestination(connection));
-    return runPull(connection, root, { folderKey, recursive, kinds }, options?.overwriteEdits);
+    const choice: PullChoice = {
+      kinds: given.kind && [given.kind.id],
+      recursive: options?.recursive ?? (given.kind ? false : isConnection ? true : undefined),
+      root: options?.root,
+    };
+    const destinations = choice.root === undefined ? await destinationsOf(connection) : [];
+    await runWizard(vscode.l10n.t('Pull as Files from {0}', connection.info.label), choice, [kindsStep, recursiveStep, destinationStep(destinations)]);
+    const root = choice.root || (await chooseFolder());
+    return runPull(connection, root, { folderKey, recursive: choice.recursive!, kinds: choice.kinds! }, options?.overwriteEdits);
   },
 });
 
@@ -70,7 +77,8 @@ async function runPull(connection: Connection, root: string, scope: PullScope | 
   if (overwrite === undefined && edits.length) {
     const keep = vscode.l10n.t('Keep My Edits'), replace = vscode.l10n.t('Overwrite Them');
     const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('{0} files were edited or deleted since the last pull (for example {1}).', edits.length, edits[0]),
+      edits.length === 1 ? vscode.l10n.t('{0} was edited or deleted since the last pull.', edits[0])
+        : vscode.l10n.t('{0} files were edited or deleted since the last pull (for example {1}).', edits.length, edits[0]),
       { modal: true, detail: vscode.l10n.t('Keep them and pull the rest, or replace them with the server\'s version.') }, keep, replace);
     if (!choice) throw new vscode.CancellationError();
     overwriteEdits = choice === replace;
@@ -78,37 +86,65 @@ async function runPull(connection: Connection, root: string, scope: PullScope | 
   const report = await withCancellableProgress(vscode.l10n.t('Pulling from {0}', connection.info.label), (say, signal) =>
     pull(connection.client, root, binding, {
       scope, overwriteEdits, signal,
-      onProgress: (p) => say(vscode.l10n.t('{0} objects · {1} files written', p.objects, p.written)),
+      onProgress: (p) => say(`${objectsCount(p.objects)} · ${filesWritten(p.written)}`),
     }));
   const where = vscode.workspace.asRelativePath(root);
   const planAction = { title: vscode.l10n.t('Plan Changes'), run: () => vscode.commands.executeCommand('oms.plan', vscode.Uri.file(root)) };
   if (report.cancelled) {
     // Pull Again of this folder, whichever plan the view shows by then.
     const again = { title: vscode.l10n.t('Pull Again'), run: () => vscode.commands.executeCommand('oms.pullAgain', vscode.Uri.file(root)) };
-    notify('warning', vscode.l10n.t('Pull of {0} cancelled after {1} objects ({2} files written): Pull Again finishes it.', where, report.objects, report.written), again);
+    notify('warning', vscode.l10n.t('Pull of {0} cancelled after {1} ({2}): Pull Again finishes it.', where, objectsCount(report.objects), filesWritten(report.written)), again);
   } else {
-    const kept = report.keptEdits.length ? vscode.l10n.t(' {0} edited files kept.', report.keptEdits.length) : '';
-    notify('info', vscode.l10n.t('Pulled {0} objects into {1}: {2} files written, {3} removed.{4}', report.objects, where, report.written, report.removed, kept), planAction);
+    const kept = report.keptEdits.length === 1 ? ` ${vscode.l10n.t('1 edited file kept.')}`
+      : report.keptEdits.length ? ` ${vscode.l10n.t('{0} edited files kept.', report.keptEdits.length)}` : '';
+    const pulled = vscode.l10n.t('Pulled {0} into {1}: {2}, {3} removed.{4}',
+      objectsCount(report.objects), where, filesWritten(report.written), report.removed, kept);
+    notify('info', pulled, planAction);
   }
   return report;
 }
 
-async function pickKinds(): Promise<PullScope['kinds']> {
-  const items = pulledKinds.map((k) => ({ label: k.pluralLabel, picked: true, id: k.id }));
-  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, placeHolder: vscode.l10n.t('Kinds of objects to pull'), ignoreFocusOut: true });
-  if (!picked?.length) throw new vscode.CancellationError();
-  return picked.map((p) => p.id);
+const objectsCount = (n: number): string => (n === 1 ? vscode.l10n.t('1 object') : vscode.l10n.t('{0} objects', n));
+const filesWritten = (n: number): string => (n === 1 ? vscode.l10n.t('1 file written') : vscode.l10n.t('{0} files written', n));
+
+/** What Pull as Files asks, where its arguments leave it open; a root of '' is "Choose a Folder…". */
+interface PullChoice {
+  kinds?: PullScope['kinds'];
+  recursive?: boolean;
+  root?: string;
 }
 
-async function askRecursive(): Promise<boolean> {
-  const only = vscode.l10n.t('This folder only'), all = vscode.l10n.t('This folder and its subfolders');
-  const picked = await vscode.window.showQuickPick([only, all], { placeHolder: vscode.l10n.t('Which folders?'), ignoreFocusOut: true });
-  if (!picked) throw new vscode.CancellationError();
-  return picked === all;
-}
+const kindsStep: WizardStep<PullChoice> = {
+  shouldPrompt: (c) => c.kinds === undefined,
+  async prompt(c, ask) {
+    const items = pulledKinds.map((k) => ({ label: kindsLabel(k), id: k.id }));
+    const chosen = c.kinds ? items.filter((i) => c.kinds!.includes(i.id)) : items;
+    const { selected } = await ask.pickMany({ items, selected: chosen, placeholder: vscode.l10n.t('Kinds of objects to pull'),
+      check: (picked) => (picked.length ? undefined : vscode.l10n.t('Tick at least one kind')) });
+    c.kinds = selected.map((p) => p.id);
+  },
+};
 
-/** A workspace folder's `oms/<connection>`, a folder pulled from this connection before, or any folder. */
-async function pickDestination(connection: Connection): Promise<string> {
+const recursiveStep: WizardStep<PullChoice> = {
+  shouldPrompt: (c) => c.recursive === undefined,
+  async prompt(c, ask) {
+    const items = [
+      { label: vscode.l10n.t('This folder only'), recursive: false },
+      { label: vscode.l10n.t('This folder and its subfolders'), recursive: true },
+    ];
+    c.recursive = (await ask.pick({ items, placeholder: vscode.l10n.t('Which folders?'), active: items.find((i) => i.recursive === c.recursive) })).recursive;
+  },
+};
+
+const destinationStep = (items: ReadonlyArray<vscode.QuickPickItem & { root?: string }>): WizardStep<PullChoice> => ({
+  shouldPrompt: (c) => c.root === undefined,
+  async prompt(c, ask) {
+    c.root = (await ask.pick({ items, placeholder: vscode.l10n.t('Pull into which folder? (files meant for git)') })).root ?? '';
+  },
+});
+
+/** A workspace folder's `oms/<connection>`, the folders pulled from this connection before, and "Choose a Folder…". */
+async function destinationsOf(connection: Connection): Promise<Array<vscode.QuickPickItem & { root?: string }>> {
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const items: Array<vscode.QuickPickItem & { root?: string }> = [];
   if (workspace) {
@@ -123,9 +159,10 @@ async function pickDestination(connection: Connection): Promise<string> {
     }
   }
   items.push({ label: vscode.l10n.t('$(folder-opened) Choose a Folder…') });
-  const picked = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Pull into which folder? (files meant for git)'), ignoreFocusOut: true });
-  if (!picked) throw new vscode.CancellationError();
-  if (picked.root) return picked.root;
+  return items;
+}
+
+async function chooseFolder(): Promise<string> {
   const chosen = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: vscode.l10n.t('Pull Here') });
   if (!chosen?.[0]) throw new vscode.CancellationError();
   return chosen[0].fsPath;

@@ -109,8 +109,8 @@ export const addPeople: Command = {
     let fileProblem: string | undefined;
     if (resend.length) {
       try {
-        // Written by the atomic writer; a file elsewhere than on disk has no "next to" it can be written.
-        if (uri.scheme !== 'file') throw new Error(`${display(uri)} is not a file on disk`);
+        // Written by the one atomic writer; a file elsewhere than on disk has no "next to" it can be written.
+        if (uri.scheme !== 'file') throw new Error(vscode.l10n.t('{0} is not a file on disk', display(uri)));
         failedFile = await people.writeFailedFile(uri.fsPath, resend);
       } catch (e) {
         fileProblem = (e as Error).message;

@@ -61,7 +61,7 @@ export function failedBatch(o: BatchOutcome, rows: PersonRow[]): FailedBatch {
 
 export function summarize(r: AddPeopleResult, name: string, folderLabel: string, report: BatchReport, fileProblem?: string): void {
   const parts = [r.rows === 1 ? vscode.l10n.t('Added {0} of 1 person from {1} to {2}.', r.added, name, folderLabel) : vscode.l10n.t('Added {0} of {1} people from {2} to {3}.', r.added, r.rows, name, folderLabel)];
-  if (r.blankRows) parts.push(vscode.l10n.t('{0} blank rows skipped.', r.blankRows));
+  if (r.blankRows) parts.push(r.blankRows === 1 ? vscode.l10n.t('1 blank row skipped.') : vscode.l10n.t('{0} blank rows skipped.', r.blankRows));
   if (r.sent !== r.added) parts.push(vscode.l10n.t('(The server reported {0} added for {1} sent.)', r.added, r.sent));
   const refused = r.failed.filter((f) => !f.skipped);
   if (refused.length) {

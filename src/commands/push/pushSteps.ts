@@ -228,9 +228,9 @@ function peopleOf(where: FolderTarget) {
         detail: (p.Addresses ?? []).map((a) => (a as { MailTo?: string; Number?: string }).MailTo ?? (a as { Number?: string }).Number).filter(Boolean).join(', ') || undefined,
         key: p.Key!,
       }));
-      return { items, note: page.next !== undefined ? 'first 1000 people of this folder' : items.length ? undefined : 'no people in this folder' };
+      return { items, note: page.next !== undefined ? (items.length === 1 ? vscode.l10n.t('the first person of this folder') : vscode.l10n.t('the first {0} people of this folder', items.length)) : items.length ? undefined : vscode.l10n.t('no people in this folder') };
     },
-    (e: unknown) => ({ items, note: `people not listed: ${(e as Error).message}` }),
+    (e: unknown) => ({ items, note: vscode.l10n.t('people not listed: {0}', (e as Error).message) }),
   ));
   return Object.assign(load, { known: (key: string) => items.find((i) => i.key === key)?.label });
 }

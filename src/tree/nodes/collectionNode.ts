@@ -35,10 +35,11 @@ export class CollectionNode implements Paged {
     const loaded = `${this.pager.items.length}${this.pager.hasMore ? '+' : ''}`;
     if (this.filter) item.description = `“${this.filter}”: ${this.pager.started ? vscode.l10n.t('{0} of {1}', this.shown().length, loaded) : vscode.l10n.t('filtered')}`;
     else if (this.pager.started) item.description = loaded;
+    // Before its first page a group knows nothing of what it holds: no count, and no "more to load".
     item.accessibilityInformation = spoken(
       vscode.l10n.t('Group {0}', kindsLabel(this.kind)),
-      this.pager.started && vscode.l10n.t('{0} loaded', this.pager.items.length),
-      this.pager.hasMore && vscode.l10n.t('more to load'),
+      this.pager.started && (this.pager.items.length || this.pager.hasMore ? vscode.l10n.t('{0} loaded', this.pager.items.length) : vscode.l10n.t('empty')),
+      this.pager.started && this.pager.hasMore && vscode.l10n.t('more to load'),
       this.filter && vscode.l10n.t('filtered by “{0}”: {1} shown', this.filter, this.shown().length),
     );
     item.contextValue = contextValue('oms-collection', `kind-${this.kind.id}`, this.filter && 'filtered', ...this.kind.operations, ...this.kind.actions);
@@ -47,7 +48,11 @@ export class CollectionNode implements Paged {
 
   async getChildren(): Promise<TreeNode[]> {
     try {
-      if (!this.pager.started) await this.pager.loadMore();
+      if (!this.pager.started) {
+        await this.pager.loadMore();
+        // VS Code asks for a row's item only when told it changed: its count and spoken label, after the children it shows.
+        setTimeout(() => this.ctx.changed(this));
+      }
     } catch (e) {
       this.pager = this.newPager();
       return [errorNode(this, e, this.connectionId)];

@@ -11,9 +11,10 @@ import { editorSaveChecks } from './editorSaves';
 import { planChecks } from './plan';
 import { planKeyboardChecks } from './planKeyboard';
 import { reopenChecks } from './reopen';
+import { wordsChecks } from './words';
 
 /** Each area's own checks (a file of this folder): one import and one entry here. */
-const areas: UiCheckList[] = [editorSaveChecks, clientChecks, planChecks, bulkChecks, workbenchChecks, commandFlowChecks, planKeyboardChecks, reopenChecks];
+const areas: UiCheckList[] = [editorSaveChecks, clientChecks, planChecks, bulkChecks, workbenchChecks, commandFlowChecks, planKeyboardChecks, reopenChecks, wordsChecks];
 
 export type { UiCheck } from './helpers';
 

@@ -1,0 +1,105 @@
+// What a screen reader and a keyboard user meet, checked where they meet it: a group row's spoken label and
+// count after its objects load (and after Refresh), and the priorities table's focus after a save that asked
+// the production question.
+import type { Frame, Locator, Page } from 'playwright-core';
+import { get, floors, goToObject, menuItem, palette, until, type Env, type UiCheckList } from './helpers';
+
+const row = (page: Page, level: number, name: RegExp) => page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`, { hasText: name }).first();
+
+/** Expands a collapsed row with a click on its twistie. */
+async function expand(row: Locator): Promise<void> {
+  await row.waitFor({ timeout: 15_000 });
+  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+  await until('the row expanded', async () => (await row.getAttribute('aria-expanded')) === 'true');
+}
+
+/** The group row says what it holds once loaded: `Group Input scanners, 2 loaded`, no "more to load"; its description the count. */
+async function groupSays(page: Page, group: Locator, spoken: string, count: string): Promise<void> {
+  await page.mouse.move(900, 500); // off the row: its description shows, not its actions
+  await until(`the group to say "${spoken}"`, async () => (await group.getAttribute('aria-label')) === spoken, 10_000)
+    .catch(async (e: Error) => { throw new Error(`${e.message}; it says "${await group.getAttribute('aria-label')}"`); });
+  const description = (await group.locator('.label-description').innerText().catch(() => '')).trim();
+  if (description !== count) throw new Error(`the group's count is "${description}", not "${count}"`);
+}
+
+async function groupLabelsAfterLoading(page: Page, env: Env): Promise<void> {
+  const root = await get(env, '/api');
+  if ((await get(env, `/api/f/${root.Key}/inputscanners`)).length !== 0) throw new Error('the root folder is expected to hold no scanners');
+  const empty = row(page, 3, /^\s*Input scanners/);
+  await expand(empty);
+  await row(page, 4, /No input scanners/).waitFor({ timeout: 10_000 });
+  await groupSays(page, empty, 'Group Input scanners, empty', '0');
+
+  const { floor2 } = await floors(env);
+  const scanners = (await get(env, `/api/f/${floor2.Key}/inputscanners?pageSize=1000`)).length;
+  await expand(row(page, 3, /^\s*Head Office/));
+  await expand(row(page, 4, /^\s*Floor 2/));
+  const group = row(page, 5, /^\s*Input scanners/);
+  await expand(group);
+  await until('the scanners listed', async () => (await page.locator('.part.sidebar .monaco-list-row[aria-level="6"]').count()) >= scanners);
+  if (await page.locator('.part.sidebar .monaco-list-row', { hasText: 'Load more' }).count()) throw new Error('a "Load more" row under a group of one page');
+  await groupSays(page, group, `Group Input scanners, ${scanners} loaded`, String(scanners));
+
+  await group.hover();
+  await group.locator('.action-label[aria-label^="Refresh"]').click();
+  await page.waitForTimeout(1_000);
+  await groupSays(page, group, `Group Input scanners, ${scanners} loaded`, String(scanners));
+}
+
+async function tableFrame(page: Page): Promise<Frame> {
+  let frame: Frame | undefined;
+  await until('the table', async () => {
+    for (const f of page.frames()) if ((await f.locator('#rows tr').count().catch(() => 0)) === 8) frame = f;
+    return !!frame;
+  });
+  return frame!;
+}
+
+async function connectionMenu(page: Page, entry: string): Promise<void> {
+  const connection = page.locator('.part.sidebar .monaco-list-row[aria-level="1"]').first();
+  await connection.click({ button: 'right' });
+  await menuItem(page, entry);
+}
+
+async function tableFocusAfterProductionSave(page: Page, env: Env): Promise<void> {
+  const { floor1 } = await floors(env);
+  const [, scanner] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
+  const path = `/api/f/${floor1.Key}/inputscanners/${scanner.Key}`;
+  await connectionMenu(page, 'Mark as Production');
+  try {
+    await page.locator('.statusbar-item', { hasText: '(production)' }).first().waitFor({ timeout: 10_000 });
+    await goToObject(page, scanner.CommonName);
+    await palette(page, 'OMS: Open Priorities Table');
+    const frame = await tableFrame(page);
+    const wanted = (scanner.InputScannerReportingPriorities[2].Priority + 1) % 10;
+    await frame.locator('#rows tr').nth(2).locator('input.priority').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(String(wanted));
+    await page.keyboard.press('Control+S');
+    const dialog = page.locator('.monaco-dialog-box', { hasText: /production/ });
+    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.locator('.monaco-button', { hasText: /^Send$/ }).first().click();
+    await until('the saved priority', async () => (await get(env, path)).InputScannerReportingPriorities[2].Priority === wanted, 15_000);
+    await frame.locator('#status', { hasText: /./ }).waitFor({ timeout: 10_000 });
+    let focused = '';
+    await until('the keyboard back in the cell', async () => {
+      focused = await frame.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName ?? ''");
+      return focused.startsWith('Priority of row 3');
+    }, 5_000).catch(() => { throw new Error(`after the save the keyboard is at "${focused}", not the cell left (Priority of row 3)`); });
+    // Typing goes on in that cell, as the user expects.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(String(scanner.InputScannerReportingPriorities[2].Priority));
+    const cell = frame.locator('#rows tr').nth(2).locator('input.priority');
+    await until('the cell edited again', async () => (await cell.inputValue()) === String(scanner.InputScannerReportingPriorities[2].Priority));
+    await frame.locator('#revert').click();
+    await page.keyboard.press('Control+W');
+  } finally {
+    await connectionMenu(page, 'Unmark as Production');
+  }
+}
+
+export const wordsChecks: UiCheckList = (page, env) => [
+  ['ui: words: an empty group and a group of 2 scanners say so once loaded (no "more to load"), and again after Refresh',
+    () => groupLabelsAfterLoading(page, env)],
+  ['ui: words: a table save through the production question gives the keyboard back to the cell left', () => tableFocusAfterProductionSave(page, env)],
+];
