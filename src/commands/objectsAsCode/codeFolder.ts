@@ -12,7 +12,6 @@ import { bindingOf } from '../../changes/code/pull';
 import type { Plan, PlanEntry } from '../../changes/code/plan';
 import type { Connection } from '../../connection/connection';
 import { planView, type ShownPlan } from '../../views/planView';
-import { connectionIdOf } from '../framework/commandTargets';
 import type { Services } from '../framework/command';
 
 /**
