@@ -42,7 +42,7 @@ export async function connectionOf(s: Services, root: string): Promise<Connectio
 }
 
 export function bindingFor(connection: Connection): Promise<ConnectionBinding> {
-  return bindingOf(connection.client, connection.info.label, connection.info.baseUrl);
+  return bindingOf(connection.client, connection.info.label, connection.info.baseUrl, connection.info.production);
 }
 
 /** Runs `work` with a cancellable notification; its AbortSignal follows the Cancel button. */

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { canonicalText, fileForm } from '../changes/code/fileForm';
 import { makePlan, Plan, PlanEntry } from '../changes/code/plan';
+import { planFileText, readPlanFile } from '../changes/code/planFile';
 import { kind as kindOf } from '../model/kinds';
 import { planView } from '../views/planView';
 import { bindingFor, connectionOf, pulledFolder } from './codeFolder';
@@ -78,7 +79,7 @@ export const savePlan: Command = {
     if (!shown) throw new Error(vscode.l10n.t('Plan a pulled folder first (Plan Changes…)'));
     const file = path.join(shown.root, 'plans', `${shown.plan.createdAt.replace(/[:.]/g, '-')}.plan.json`);
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, JSON.stringify(shown.plan, null, 2) + '\n');
+    await fs.writeFile(file, planFileText(shown.plan));
     void vscode.window.showInformationMessage(vscode.l10n.t('Saved the plan as {0}. Open Saved Plan… shows it again; Apply then refuses what moved since.', vscode.workspace.asRelativePath(file)));
     return file;
   },
@@ -95,8 +96,7 @@ export const openSavedPlan: Command = {
       if (!picked) throw new vscode.CancellationError();
       file = picked.file;
     }
-    const plan = JSON.parse(await fs.readFile(file, 'utf8')) as Plan;
-    if (plan?.format !== 1 || !Array.isArray(plan.entries)) throw new Error(vscode.l10n.t('{0} is not a saved plan', path.basename(file)));
+    const plan = await readPlanFile(file);
     const root = path.dirname(path.dirname(file));
     const connection = await connectionOf(s, root);
     planView.show({ plan, live: new Map(), root, connectionId: connection.id });
