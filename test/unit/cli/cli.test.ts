@@ -94,14 +94,14 @@ test('pull, edit three files, plan --detailed-exitcode exits 2 with Markdown nam
 test('a saved plan (--out) is applied later; an entry whose file moved since is refused, the rest is sent', async () => {
   await pullWarehouse();
   const [s1, s2] = await filesOf('inputscanners');
-  await edit<InputScannerInfo>(s1, (o) => { o.NonSettlingErrorStatus = 7; });
-  const moved = await edit<InputScannerInfo>(s2, (o) => { o.NonSettlingErrorStatus = 7; });
+  await edit(s1, (o) => { o.CommonName = 'Planned A'; });
+  const moved = await edit(s2, (o) => { o.CommonName = 'Planned B'; });
   const planFile = path.join(root, 'plan.json');
   ok(await oms(['plan', root, '--out', planFile], { env: env() }));
   const saved = JSON.parse(await fs.readFile(planFile, 'utf8')) as { format: number; entries: Array<{ action: string; selected: boolean }> };
   assert.equal(saved.format, 1);
   assert.deepEqual(saved.entries.map((e) => [e.action, e.selected]), [['update', true], ['update', true]]);
-  await edit<InputScannerInfo>(s2, (o) => { o.NonSettlingErrorStatus = 8; });
+  await edit(s2, (o) => { o.CommonName = 'Edited after the plan'; });
 
   served = [];
   const apply = await oms(['apply', root, planFile, '--auto-approve'], { env: env() });
@@ -109,7 +109,8 @@ test('a saved plan (--out) is applied later; an entry whose file moved since is 
   assert.match(apply.out, /Applied 1 · .* not sent 1/);
   assert.match(apply.out, /The file changed since the plan: plan again/);
   assert.equal(writes().length, 1);
-  assert.notEqual((await live('inputscanners', moved.Key!) as InputScannerInfo).NonSettlingErrorStatus, 8);
+  assert.notEqual((await live('inputscanners', moved.Key!)).CommonName, 'Edited after the plan');
+  assert.notEqual((await live('inputscanners', moved.Key!)).CommonName, 'Planned B');
 });
 
 test('deletes: refused unless --deletes gives their count, nothing sent; then deleted', async () => {
