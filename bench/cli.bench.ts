@@ -7,7 +7,7 @@
  *   node --import tsx bench/cli.bench.ts [count]
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, promises as fs, statSync } from 'node:fs';
+import { existsSync, promises as fs, readFileSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -50,10 +50,10 @@ function child(args: string[], env: Record<string, string>): Promise<Timing & { 
   let out = '';
   p.stdout.on('data', (d: Buffer) => { out += d.toString(); });
   p.stderr.on('data', (d: Buffer) => { out += d.toString(); });
-  return new Promise((resolve) => p.on('close', async (code) => {
+  return new Promise((resolve) => p.on('close', (code) => {
     const ms = Number(process.hrtime.bigint() - t) / 1e6;
-    const [user, system] = (await fs.readFile(timeFile, 'utf8').catch(() => '0 0')).trim().split('\n').pop()!.split(' ').map(Number);
-    await fs.rm(timeFile, { force: true });
+    const [user, system] = readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+    rmSync(timeFile, { force: true });
     resolve({ ms, cpuMs: (user + system) * 1000, code, out });
   }));
 }
@@ -116,11 +116,13 @@ async function main() {
     await editFiles(cliRoot, 100, round);
     let plan!: Awaited<ReturnType<typeof makePlan>>['plan'];
     keep(core.plan, await inProcess(async () => { plan = (await makePlan(client, coreRoot, binding, { includeDeletes: true })).plan; }));
-    const planned = await child(['plan', cliRoot, '--detailed-exitcode'], env);
+    const planFile = path.join(cliRoot, 'plan.json');
+    const planned = await child(['plan', cliRoot, '--detailed-exitcode', '--out', planFile], env);
     if (planned.code !== 2) throw new Error(planned.out);
     keep(cli.plan, planned);
+    // Both apply a plan made before: the core the one it made, the command line the one it saved.
     keep(core.apply, await inProcess(() => applyPlan(client, coreRoot, binding, plan, { stopOnError: false })));
-    const applied = await child(['apply', cliRoot, '--auto-approve'], env);
+    const applied = await child(['apply', cliRoot, planFile, '--auto-approve'], env);
     if (applied.code !== 0) throw new Error(applied.out);
     keep(cli.apply, applied);
   }

@@ -19,7 +19,7 @@ export interface ServiceOptions {
 }
 
 /** Refuses a URL the token must not go to, before the token is read. */
-export function checkDestination(url: string, options: ServiceOptions, env: NodeJS.ProcessEnv = process.env): void {
+function checkDestination(url: string, options: ServiceOptions, env: NodeJS.ProcessEnv = process.env): void {
   const pinned = env.OMS_URL?.trim().replace(/\/+$/, '');
   if (pinned && pinned !== url) {
     throw new CliError(l10n.t('This folder names {0}, but OMS_URL allows only {1}: nothing was sent', url, pinned));

@@ -12,7 +12,7 @@ import type { Plan } from './plan';
 import { l10n } from '../../l10n';
 
 /** What stands for a secret's value in a plan's changes. */
-export const maskedSecret = '(secret)';
+const maskedSecret = '(secret)';
 
 export function planFileText(plan: Plan): string {
   return JSON.stringify(withSecretsMasked(plan), null, 2) + '\n';
@@ -24,7 +24,7 @@ export async function readPlanFile(file: string): Promise<Plan> {
     plan = JSON.parse(await readFile(file, 'utf8')) as Plan;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code) throw e;
-    throw new Error(l10n.t('{0} is not a saved plan', path.basename(file)));
+    throw new Error(l10n.t('{0} is not a saved plan', path.basename(file)), { cause: e });
   }
   if (plan?.format !== 1 || !Array.isArray(plan.entries) || typeof plan.connection?.url !== 'string') {
     throw new Error(l10n.t('{0} is not a saved plan', path.basename(file)));

@@ -141,7 +141,7 @@ test('production (recorded in the manifest by the pull) needs --yes-production; 
   ok(refused, 1);
   assert.match(refused.err, /production connection .*--yes-production/);
   // A standard input that stays open and never answers: the refusal must not wait on it.
-  const noTerminal = await oms(['apply', root, '--yes-production'], { env: env(), stdin: 'open' });
+  const noTerminal = await oms(['apply', root, '--yes-production'], { env: env(), stdinOpen: true });
   ok(noTerminal, 1);
   assert.match(noTerminal.err, /No terminal to ask for a yes: run with --auto-approve/);
   assert.ok(noTerminal.ms < 10_000, `${noTerminal.ms} ms`);

@@ -23,8 +23,10 @@ export interface OmsRun {
 export interface OmsOptions {
   env?: Record<string, string | undefined>;
   cwd?: string;
-  /** Text for standard input, then it is closed; 'open': a pipe that stays open (nothing is ever written to it). */
-  stdin?: string | 'open';
+  /** Text for standard input, then it is closed. */
+  stdin?: string;
+  /** A standard input that stays open, nothing ever written to it. */
+  stdinOpen?: boolean;
 }
 
 /** Every output of every run of this process, so a test can check a secret never appeared in any. */
@@ -37,7 +39,7 @@ export function oms(args: string[], options: OmsOptions = {}): Promise<OmsRun> {
   Object.assign(env, options.env);
   const started = Date.now();
   const child = spawn(process.execPath, [omsFile, ...args], { cwd: options.cwd ?? repo, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  if (options.stdin !== 'open') child.stdin.end(options.stdin ?? '');
+  if (!options.stdinOpen) child.stdin.end(options.stdin ?? '');
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
@@ -49,7 +51,7 @@ export function oms(args: string[], options: OmsOptions = {}): Promise<OmsRun> {
     }, 60_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (options.stdin === 'open') child.stdin.destroy();
+      if (options.stdinOpen) child.stdin.destroy();
       allOutput.push(out, err);
       resolve({ code, out, err, ms: Date.now() - started });
     });
