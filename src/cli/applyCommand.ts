@@ -10,7 +10,7 @@ import type { Http } from '../api/http';
 import { applyPlan, writeRunReport } from '../changes/code/apply';
 import type { ChangeResult, Outcome } from '../changes/executor';
 import { sendable } from '../changes/code/plan';
-import { readPlanFile } from '../changes/code/planFile';
+import { readPlanFile, withSecretsMasked } from '../changes/code/planFile';
 import { Parsed, text, wholeNumber } from './args';
 import { CliError, exitCodes, partlyApplied } from './exit';
 import { pulledFolder, serviceOf } from './folder';
@@ -39,12 +39,12 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
     throw new CliError(l10n.t('The plan deletes {0} and --deletes says {1}: give --deletes {2} to apply it. Nothing was sent.', objectsCount(n('delete')), deletes, n('delete')));
   }
   if (!ticked.length) {
-    process.stdout.write(planText({ ...plan, entries: plan.entries.filter((e) => !e.selected || !sendable.has(e.action)) }));
+    process.stdout.write(planText(withSecretsMasked({ ...plan, entries: plan.entries.filter((e) => !e.selected || !sendable.has(e.action)) })));
     process.stdout.write(`${l10n.t('Nothing to apply.')}\n`);
     return exitCodes.ok;
   }
   const what = l10n.t('{0} to create, {1} to update, {2} to delete', n('create'), n('update'), n('delete'));
-  process.stdout.write(planText(plan));
+  process.stdout.write(planText(withSecretsMasked(plan)));
   const target = `${binding.label} (${binding.url})`;
   if (!autoApprove && !(await askYes(l10n.t('Apply {0} to {1}?', what, target)))) throw new CliError(l10n.t('Not applied: the answer was not "yes". Nothing was sent.'));
 

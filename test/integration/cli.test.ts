@@ -11,7 +11,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { newObject } from '../../src/model/templates';
 import { kind } from '../../src/model/kinds';
-import { envConnectionId, rest, sandboxToken } from './helpers';
+import { envConnectionId, rest, sandboxToken, services } from './helpers';
 
 /** Runs the shipped command line with Node (the host's own binary as Node). */
 function oms(args: string[]): Promise<{ code: number | null; out: string }> {
@@ -33,6 +33,7 @@ suite('objects as code: the oms command line', () => {
   const at = (key: string) => `/api/f/${rootKey}/inputscanners/${key}`;
 
   suiteSetup(async () => {
+    await services(); // the environment's connection is in place
     rootKey = (await rest('GET', '/api')).body.Key;
     for (const name of ['A', 'B']) {
       const created = await rest('POST', `/api/f/${rootKey}/inputscanners`, newObject(kind('inputScanner'), `CLI ${name} ${Date.now()}`));

@@ -78,6 +78,7 @@ test('pull, edit three files, plan --detailed-exitcode exits 2 with Markdown nam
   const apply = await oms(['apply', root, '--auto-approve'], { env: env() });
   ok(apply);
   assert.match(apply.out, /Applied 3 · unchanged 0 · stale 0 · failed 0 · not sent 0/);
+  assert.ok(!`${apply.out}${apply.err}`.includes('Applied 3 of 3'), 'no progress lines without a terminal');
   const puts = writes();
   assert.equal(puts.length, 3, puts.join('\n'));
   assert.ok(puts.every((l) => l.startsWith('PUT ')), puts.join('\n'));
@@ -164,9 +165,12 @@ test('secrets are masked in the Markdown, the JSON and the saved plan; diff show
   const diff = await oms(['diff', root, site], { env: env() });
   ok(diff, 2);
   assert.match(diff.out, /^\/SiteKeyBase64: .* -> "\(secret\)"$/m);
-  for (const text of [md.out, json.out, diff.out, await fs.readFile(planFile, 'utf8')]) assert.ok(!text.includes(newKey), text);
-  const [s1] = await filesOf('inputscanners');
-  ok(await oms(['diff', root, s1], { env: env() }), 0);
+  const apply = await oms(['apply', root, '--auto-approve'], { env: env() });
+  ok(apply);
+  assert.match(apply.out, /\/SiteKeyBase64: .* -> "\(secret\)"/);
+  for (const text of [md.out, json.out, diff.out, apply.out, apply.err, await fs.readFile(planFile, 'utf8')]) assert.ok(!text.includes(newKey), text);
+  assert.ok(!(await fs.readFile(path.join(root, site), 'utf8')).includes(newKey), 'the applied file holds the placeholder again');
+  ok(await oms(['diff', root, site], { env: env() }), 0);
 });
 
 test('bad input: exit 1 with the editor\'s words; help and version', async () => {
