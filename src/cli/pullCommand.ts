@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { PullScope, readManifest } from '../changes/code/manifest';
 import { bindingOf, pull } from '../changes/code/pull';
-import { useThreadCode } from '../changes/code/pullWriter';
+import { startPullThreads, useThreadCode } from '../changes/code/pullWriter';
 import { checkBaseUrl, normalizeBaseUrl } from '../connection/connectionInfo';
 import { KindId, objectKinds, supports } from '../model/kinds';
 import { Parsed, text } from './args';
@@ -38,8 +38,9 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
 
   await mkdir(root, { recursive: true });
   const connection = connect({ label, url, production }, { tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'] });
-  const binding = await bindingOf(connection.client, label, url, production);
   if (typeof OMS_PULL_THREAD === 'string') useThreadCode(OMS_PULL_THREAD);
+  startPullThreads(); // they start while the instance is read
+  const binding = await bindingOf(connection.client, label, url, production);
   const stop = new AbortController();
   const cancel = () => stop.abort();
   process.once('SIGINT', cancel);
