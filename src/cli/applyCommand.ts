@@ -30,13 +30,16 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   const { root, manifest } = await pulledFolder(folder);
   if (manifest.connection.production && !values['yes-production']) throw new CliError(productionRefusal(manifest.connection.label));
   const saved = planFile ? await readPlanFile(path.resolve(planFile)).catch((e: Error) => { throw new CliError(e.message); }) : undefined;
-  const { connection, binding } = await serviceOf(manifest, { tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'], yesProduction: !!values['yes-production'] });
+  const { connection, binding } = await serviceOf(manifest, {
+    tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'], yesProduction: !!values['yes-production'],
+  });
   const plan = saved ?? (await cliPlan(connection.client, root, binding));
 
   const ticked = plan.entries.filter((e) => e.selected && sendable.has(e.action));
   const n = (a: string) => ticked.filter((e) => e.action === a).length;
   if (n('delete') !== deletes) {
-    throw new CliError(l10n.t('The plan deletes {0} and --deletes says {1}: give --deletes {2} to apply it. Nothing was sent.', objectsCount(n('delete')), deletes, n('delete')));
+    const planned = objectsCount(n('delete'));
+    throw new CliError(l10n.t('The plan deletes {0} and --deletes says {1}: give --deletes {2} to apply it. Nothing was sent.', planned, deletes, n('delete')));
   }
   if (!ticked.length) {
     process.stdout.write(planText(withSecretsMasked({ ...plan, entries: plan.entries.filter((e) => !e.selected || !sendable.has(e.action)) })));
@@ -46,7 +49,9 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   const what = l10n.t('{0} to create, {1} to update, {2} to delete', n('create'), n('update'), n('delete'));
   process.stdout.write(planText(withSecretsMasked(plan)));
   const target = `${binding.label} (${binding.url})`;
-  if (!autoApprove && !(await askYes(l10n.t('Apply {0} to {1}?', what, target)))) throw new CliError(l10n.t('Not applied: the answer was not "yes". Nothing was sent.'));
+  if (!autoApprove && !(await askYes(l10n.t('Apply {0} to {1}?', what, target)))) {
+    throw new CliError(l10n.t('Not applied: the answer was not "yes". Nothing was sent.'));
+  }
 
   const approval = await connection.approveWrites(l10n.t('Apply {0}', what));
   const approved: Http = (req) => connection.client.http({ ...req, approval });
@@ -68,7 +73,8 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   const report = await writeRunReport(root, plan, results);
   const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
   for (const r of results) if (r.outcome !== 'applied') process.stdout.write(`  ${r.outcome}: ${r.label}${r.reason ? ` (${r.reason})` : ''}\n`);
-  process.stdout.write(`${l10n.t('Applied {0} · unchanged {1} · stale {2} · failed {3} · not sent {4}', count('applied'), count('unchanged'), count('stale'), count('failed'), count('notSent'))}\n`);
+  const counts = [count('applied'), count('unchanged'), count('stale'), count('failed'), count('notSent')];
+  process.stdout.write(`${l10n.t('Applied {0} · unchanged {1} · stale {2} · failed {3} · not sent {4}', ...counts)}\n`);
   process.stdout.write(`${l10n.t('Report: {0}', path.relative(process.cwd(), report) || report)}\n`);
   if (count('applied') + count('unchanged') === results.length) return exitCodes.ok;
   return writes ? partlyApplied : exitCodes.error;

@@ -21,7 +21,12 @@ export function planMarkdown(plan: Plan): string {
     out.push(`#### ${l10n.t(kindOf(kindId as PlanEntry['kind']).pluralLabel)} (${entries.length})`, '');
     out.push(`| ${l10n.t('Action')} | ${l10n.t('Object')} | ${l10n.t('File')} | ${l10n.t('Changes')} |`, '| --- | --- | --- | --- |');
     for (const e of entries.slice(0, rowsPerKind)) out.push(row(e));
-    if (entries.length > rowsPerKind) out.push('', entries.length - rowsPerKind === 1 ? l10n.t('… and 1 more entry (oms plan --format text shows all)') : l10n.t('… and {0} more entries (oms plan --format text shows all)', entries.length - rowsPerKind));
+    const more = entries.length - rowsPerKind;
+    if (more > 0) {
+      out.push('', more === 1
+        ? l10n.t('… and 1 more entry (oms plan --format text shows all)')
+        : l10n.t('… and {0} more entries (oms plan --format text shows all)', more));
+    }
     out.push('');
   }
   const text = out.join('\n');

@@ -31,7 +31,8 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
   const url = normalizeBaseUrl(urlText);
   const folderKey = text(values.folder) ?? existing?.scope.folderKey;
   if (!folderKey) throw new CliError(l10n.t('--folder is required: the Key of the service folder to pull'));
-  const kinds = text(values.kinds) !== undefined ? kindsOf(text(values.kinds)!) : existing?.scope.kinds ?? objectKinds.filter((k) => supports(k, 'list')).map((k) => k.id);
+  const kindList = text(values.kinds);
+  const kinds = kindList !== undefined ? kindsOf(kindList) : existing?.scope.kinds ?? objectKinds.filter((k) => supports(k, 'list')).map((k) => k.id);
   const scope: PullScope = { folderKey, recursive: values.subfolders === undefined ? existing?.scope.recursive ?? false : true, kinds };
   const label = text(values.label) ?? existing?.connection.label ?? new URL(url).host;
   const production = !!values.production || !!existing?.connection.production;
@@ -58,7 +59,8 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
     process.stderr.write(`${l10n.t('Pull cancelled after {0} ({1}): pull again to finish it.', objectsCount(report.objects), filesWritten(report.written))}\n`);
     return exitCodes.error;
   }
-  process.stdout.write(`${l10n.t('Pulled {0} into {1}: {2}, {3}.', objectsCount(report.objects), where, filesWritten(report.written), filesRemoved(report.removed))}\n`);
+  const pulled = l10n.t('Pulled {0} into {1}: {2}, {3}.', objectsCount(report.objects), where, filesWritten(report.written), filesRemoved(report.removed));
+  process.stdout.write(`${pulled}\n`);
   if (report.keptEdits.length) {
     process.stdout.write(`${editedFilesKept(report.keptEdits.length)}\n`);
     for (const p of report.keptEdits) process.stdout.write(`  ${p}\n`);

@@ -41,7 +41,8 @@ suite('objects as code: the oms command line', () => {
       made.push(created.body);
     }
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'oms-cli-it-'));
-    const report: any = await vscode.commands.executeCommand('oms.pullAsFiles', { connectionId: envConnectionId, folderKey: rootKey, kind: 'inputScanner' }, { root });
+    const target = { connectionId: envConnectionId, folderKey: rootKey, kind: 'inputScanner' };
+    const report: any = await vscode.commands.executeCommand('oms.pullAsFiles', target, { root });
     assert.ok(report && !report.cancelled, 'pulled');
   });
   suiteTeardown(async () => {
@@ -67,6 +68,7 @@ suite('objects as code: the oms command line', () => {
 
     const after: any = await vscode.commands.executeCommand('oms.plan', vscode.Uri.file(root));
     // Objects other suites change on the server may show as behind; nothing is left to send.
-    assert.deepStrictEqual(after.entries.filter((e: any) => ['create', 'update', 'delete'].includes(e.action) || made.some((o) => o.Key === e.key)), [], 'nothing left to apply');
+    const left = after.entries.filter((e: any) => ['create', 'update', 'delete'].includes(e.action) || made.some((o) => o.Key === e.key));
+    assert.deepStrictEqual(left, [], 'nothing left to apply');
   });
 });

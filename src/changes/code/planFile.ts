@@ -39,7 +39,8 @@ export function withSecretsMasked(plan: Plan): Plan {
     entries: plan.entries.map((e) => {
       const k = kindOf(e.kind);
       if (!k.sensitiveFields?.length) return e;
-      return { ...e, changes: e.changes.map((c) => maskChange(k, c)), ...(e.serverChanges ? { serverChanges: e.serverChanges.map((c) => maskChange(k, c)) } : {}) };
+      const masked = { ...e, changes: e.changes.map((c) => maskChange(k, c)) };
+      return e.serverChanges ? { ...masked, serverChanges: e.serverChanges.map((c) => maskChange(k, c)) } : masked;
     }),
   };
 }

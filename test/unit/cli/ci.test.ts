@@ -42,7 +42,8 @@ test('docs/ci.md: the GitHub Actions steps plan on a pull request (comment poste
   await fs.mkdir(bin);
   const calls = path.join(work, 'calls.txt');
   for (const tool of ['gh', 'git']) {
-    await fs.writeFile(path.join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> "${calls}"\n[ "$1" = pr ] && cat plan.md > "${work}/comment.md"\n[ "$1" = diff ] && exit 1\nexit 0\n`, { mode: 0o755 });
+    const script = `#!/bin/sh\necho "${tool} $*" >> "${calls}"\n[ "$1" = pr ] && cat plan.md > "${work}/comment.md"\n[ "$1" = diff ] && exit 1\nexit 0\n`;
+    await fs.writeFile(path.join(bin, tool), script, { mode: 0o755 });
   }
 
   const manifest = JSON.parse(await fs.readFile(path.join(folder, 'oms.manifest.json'), 'utf8')) as { objects: Record<string, { path: string }> };

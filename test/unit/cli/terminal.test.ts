@@ -49,7 +49,9 @@ function applyOnTerminal(answer: string): Promise<{ code: number | null; out: st
   }));
 }
 
-test('on a terminal apply asks: anything but "yes" sends nothing; "yes" applies with a progress line', { skip: !hasScript && 'no util-linux script' }, async () => {
+const skip = !hasScript && 'no util-linux script';
+
+test('on a terminal apply asks: anything but "yes" sends nothing; "yes" applies with a progress line', { skip }, async () => {
   const warehouse = (await api.folder('Warehouse')).Key;
   const pulled = await oms(['pull', root, '--url', api.sb.url, '--folder', warehouse, '--kinds', 'inputScanner'], { env: { OMS_TOKEN: token } });
   assert.equal(pulled.code, 0, pulled.err);
