@@ -4,12 +4,8 @@
  * Node alone; the same core as the extension (src/changes/code/: manifest, plan, apply).
  * Standard output carries what was asked for (a plan, a diff, a result); errors go to stderr.
  */
-import { applyCommand } from './applyCommand';
 import { parse } from './args';
-import { diffCommand } from './diffCommand';
 import { CliError, exitCodes } from './exit';
-import { planCommand } from './planCommand';
-import { pullCommand } from './pullCommand';
 import { usageOf } from './usage';
 
 /** Put in by esbuild.js from package.json. */
@@ -25,11 +21,12 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(usageOf(invocation.help));
     return exitCodes.ok;
   }
+  // Each command's modules are set up only when it runs: --help and --version start with none of them.
   switch (invocation.command) {
-    case 'pull': return pullCommand(invocation);
-    case 'plan': return planCommand(invocation);
-    case 'apply': return applyCommand(invocation);
-    case 'diff': return diffCommand(invocation);
+    case 'pull': return (await import('./pullCommand')).pullCommand(invocation);
+    case 'plan': return (await import('./planCommand')).planCommand(invocation);
+    case 'apply': return (await import('./applyCommand')).applyCommand(invocation);
+    case 'diff': return (await import('./diffCommand')).diffCommand(invocation);
   }
 }
 
