@@ -65,9 +65,9 @@ async function folder(): Promise<string> {
   return dir;
 }
 
-/** Edits `n` files of a pulled folder (a new name each round), so that a plan has `n` updates. */
-async function editFiles(root: string, n: number, round: number): Promise<void> {
-  const objects = Object.values((await readManifest(root))!.objects).slice(0, n);
+/** Edits `n` files of a pulled folder from the `from`th (a new name each round), so that a plan has `n` updates. */
+async function editFiles(root: string, from: number, n: number, round: number): Promise<void> {
+  const objects = Object.values((await readManifest(root))!.objects).slice(from, from + n);
   for (const o of objects) {
     const file = path.join(root, o.path);
     const object = JSON.parse(await fs.readFile(file, 'utf8')) as { CommonName: string };
@@ -113,8 +113,9 @@ async function main() {
   await pull(client, coreRoot, binding, { scope });
   await child(pullArgs(cliRoot), env);
   for (let round = 0; round < rounds; round++) {
-    await editFiles(coreRoot, 100, round);
-    await editFiles(cliRoot, 100, round);
+    // Other objects for each: what one applies would make the other's stale (and the command line refuses those).
+    await editFiles(coreRoot, 0, 100, round);
+    await editFiles(cliRoot, 100, 100, round);
     let plan!: Awaited<ReturnType<typeof makePlan>>['plan'];
     keep(core.plan, await inProcess(async () => { plan = (await makePlan(client, coreRoot, binding, { includeDeletes: true })).plan; }));
     const planFile = path.join(cliRoot, 'plan.json');

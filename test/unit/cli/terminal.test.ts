@@ -14,7 +14,9 @@ import { buildOms, oms, omsFile } from './oms';
 const token = 'terminal-test-token-51c0';
 let api: Api;
 let root: string;
-const hasScript = existsSync('/usr/bin/script');
+/** util-linux `script`: runs a command in a pseudo-terminal. */
+const scriptBin = '/usr/bin/script';
+const hasScript = existsSync(scriptBin);
 
 before(async () => {
   buildOms();
@@ -29,7 +31,7 @@ after(async () => {
 /** `oms apply <root>` in a pseudo-terminal, `answer` typed once the question is shown. */
 function applyOnTerminal(answer: string): Promise<{ code: number | null; out: string }> {
   const command = [process.execPath, omsFile, 'apply', root].map((a) => `'${a}'`).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, OMS_TOKEN: token }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(scriptBin, ['-qec', command, '/dev/null'], { env: { ...process.env, OMS_TOKEN: token }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let answered = false;
   const seen = (d: Buffer) => {
