@@ -1,4 +1,5 @@
-// Bundles the extension and the sandbox CLI. `--watch` rebuilds; `--release` minifies.
+// Bundles the extension, the sandbox CLI and the `oms` command line. `--watch` rebuilds; `--release` minifies;
+// `--cli` builds only the command line (dist/pullThread.js and dist/oms.cjs).
 //
 // Activation loads dist/extension.js and the chunk it imports (see
 // `oneActivationChunk`). Code behind an
@@ -16,7 +17,8 @@
 // require of its file in dist/. The sandbox CLI (dist/sandbox.cjs) is one
 // CommonJS bundle: a process of its own shares nothing with the extension,
 // and its extension keeps it out of the .vsix (.vscodeignore ships dist/*.js).
-// A pull's thread (dist/pullThread.js) is a CommonJS bundle of its own too.
+// A pull's thread (dist/pullThread.js) is a CommonJS bundle of its own too. The `oms` command line
+// (dist/oms.cjs) is one CommonJS file with everything inside, shipped in the .vsix.
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
@@ -119,6 +121,18 @@ const cli = { ...common, entryPoints: { sandbox: 'src/sandbox/cli.ts' }, outdir:
 /** A pull's thread (src/changes/code/pullWriter.ts starts it): a CommonJS bundle of its own, loaded only by a pull. */
 const pullThread = { ...common, entryPoints: { pullThread: 'src/changes/code/pullThread.ts' }, outdir: dist, format: 'cjs' };
 
+/**
+ * The `oms` command line (src/cli/main.ts): one CommonJS file that runs with Node alone, so a CI job
+ * needs nothing else. The validators are bundled inside it, and the pull threads' code as a string.
+ */
+const omsCli = () => ({
+  ...common, entryPoints: { oms: 'src/cli/main.ts' }, outdir: dist, outExtension: { '.js': '.cjs' }, format: 'cjs',
+  define: {
+    OMS_VERSION: JSON.stringify(require('./package.json').version),
+    OMS_PULL_THREAD: JSON.stringify(fs.readFileSync(path.join(dist, 'pullThread.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=.*\s*$/, '\n')),
+  },
+});
+
 /** Writes every chunk of the split as CommonJS into dist/ (nothing else there), and the metafile of the split. */
 async function toCommonJs(metafile) {
   for (const f of fs.readdirSync(dist)) if (/\.c?js(\.map)?$/.test(f)) fs.rmSync(path.join(dist, f));
@@ -133,12 +147,19 @@ async function toCommonJs(metafile) {
     supported: { 'dynamic-import': false },
   });
   await Promise.all([esbuild.build(validators), esbuild.build(cli), esbuild.build(pullThread)]);
+  await esbuild.build(omsCli());
   fs.writeFileSync(path.join(dist, 'meta.json'), JSON.stringify(metafile));
 }
 
 (async () => {
   // The validators are generated from schemas/ first (ajv standalone code).
   execFileSync(process.execPath, ['--import', 'tsx', 'scripts/validators.ts'], { stdio: 'inherit', cwd: __dirname });
+  if (process.argv.includes('--cli')) {
+    // The command line alone (its tests build what they run): the pull threads, then dist/oms.cjs.
+    await esbuild.build(pullThread);
+    await esbuild.build(omsCli());
+    return;
+  }
   // The schemas of pulled files while edited (package.json's jsonValidation).
   execFileSync(process.execPath, ['--import', 'tsx', 'scripts/fileSchemas.ts'], { stdio: 'inherit', cwd: __dirname });
   fs.rmSync(staging, { recursive: true, force: true });

@@ -17,7 +17,7 @@ import { Change, ChangeResult, RunOptions, runChanges } from '../executor';
 import { Bases } from './bases';
 import { bodyToSend, canonicalText, createBody, fileForm, hashOf, objectFileName } from './fileForm';
 import { readLocalFile } from './localFiles';
-import { checkBinding, ConnectionBinding, journalSync, Manifest, readManifest, writeManifest } from './manifest';
+import { checkBinding, ConnectionBinding, ensureCache, journalSync, Manifest, readManifest, writeManifest } from './manifest';
 import { Plan, PlanEntry, sendable } from './plan';
 import { l10n } from '../../l10n';
 
@@ -76,6 +76,8 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
   if (!manifest) throw new Error(l10n.t('This folder holds no pulled objects (no oms.manifest.json)'));
   checkBinding(manifest, connection);
   checkBinding({ ...manifest, connection: plan.connection }, connection);
+  // A fresh clone has no local cache (kept out of git): the journal of what is applied goes there.
+  await ensureCache(root);
   const bases = new Bases(root);
   const changes: Prepared['changes'] = [];
   const refused: ChangeResult[] = [];

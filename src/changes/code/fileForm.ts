@@ -14,10 +14,7 @@ import type { BaseInfo } from '../../model/types';
  */
 export const notInFiles = ['ConcurrencyVersion', 'Notes', 'Links', 'Href', 'InFolderHref', 'InFolderKey'] as const;
 
-/**
- * Stands for a secret the pull did not write; apply keeps the live value (auth0-deploy-cli #437).
- * @internal Exported for its unit test.
- */
+/** Stands for a secret the pull did not write; apply keeps the live value (auth0-deploy-cli #437). A plan shows it as it is. */
 export const secretPlaceholder = '(secret kept on the server: replace this text to send a new value)';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -21,6 +21,8 @@ export interface ConnectionBinding {
   url: string;
   /** The instance (`GET /api` Key) the objects live in. */
   instanceKey: string;
+  /** Pulled from a production connection: the command line applies only with --yes-production. */
+  production?: boolean;
 }
 
 export interface PullScope {

@@ -64,11 +64,11 @@ export interface PullReport extends PullProgress {
   cancelled: boolean;
 }
 
-/** The connection as a pulled folder records it: label and URL, with the instance read from the service. */
-export async function bindingOf(client: OmsClient, label: string, url: string): Promise<ConnectionBinding> {
+/** The connection as a pulled folder records it: label, URL and whether it is production, with the instance read from the service. */
+export async function bindingOf(client: OmsClient, label: string, url: string, production = false): Promise<ConnectionBinding> {
   const instance = await client.instance();
   if (!instance.Key) throw new Error(l10n.t('The service did not return its instance key'));
-  return { label, url, instanceKey: instance.Key };
+  return { label, url, instanceKey: instance.Key, ...(production ? { production } : {}) };
 }
 
 export async function pull(client: OmsClient, root: string, connection: ConnectionBinding, options: PullOptions): Promise<PullReport> {

@@ -36,6 +36,12 @@ export interface PageWrite {
 }
 
 let threads: Worker[] | undefined;
+/** The thread's code handed in by a bundle that carries it (the command line is one file: dist/oms.cjs). */
+let embedded: string | undefined;
+
+export function useThreadCode(code: string): void {
+  embedded = code;
+}
 let pulls = 0;
 let idle: NodeJS.Timeout | undefined;
 const waiting = new Map<number, Waiting>();
@@ -49,6 +55,7 @@ let nextPull = 0;
  * benches), the thread bundles it first with esbuild, as esbuild.js does: they run what ships.
  */
 function threadCode(): string {
+  if (embedded) return embedded;
   const bundled = path.join(__dirname, 'pullThread.js');
   if (existsSync(bundled)) return `require(${JSON.stringify(bundled)})`;
   const source = JSON.stringify(path.join(__dirname, 'pullThread.ts'));

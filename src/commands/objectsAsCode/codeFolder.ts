@@ -3,13 +3,13 @@
  * `targeted()` targets): a pulled folder and the connection it belongs to,
  * the plan the Object Changes view shows, one entry of it, a saved plan.
  */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readManifest, manifestName } from '../../changes/code/manifest';
 import type { ConnectionBinding } from '../../changes/code/manifest';
 import { bindingOf } from '../../changes/code/pull';
 import type { Plan, PlanEntry } from '../../changes/code/plan';
+import { readPlanFile } from '../../changes/code/planFile';
 import type { Connection } from '../../connection/connection';
 import { planView, type ShownPlan } from '../../views/planView';
 import type { Services } from '../framework/command';
@@ -99,14 +99,13 @@ export async function savedPlanTarget(s: Services, arg: unknown): Promise<SavedP
     if (!picked) throw new vscode.CancellationError();
     file = picked.file;
   }
-  const plan = JSON.parse(await fs.readFile(file, 'utf8')) as Plan;
-  if (plan?.format !== 1 || !Array.isArray(plan.entries)) throw new Error(vscode.l10n.t('{0} is not a saved plan', path.basename(file)));
+  const plan = await readPlanFile(file);
   const root = path.dirname(path.dirname(file));
   return { root, plan, connection: await connectionOf(s, root) };
 }
 
 export function bindingFor(connection: Connection): Promise<ConnectionBinding> {
-  return bindingOf(connection.client, connection.info.label, connection.info.baseUrl);
+  return bindingOf(connection.client, connection.info.label, connection.info.baseUrl, connection.info.production);
 }
 
 /** Runs `work` with a cancellable notification; its AbortSignal follows the Cancel button. */

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { canonicalText, fileForm } from '../../changes/code/fileForm';
 import { makePlan, type Plan, type PlanEntry, type PlanResult } from '../../changes/code/plan';
+import { planFileText } from '../../changes/code/planFile';
 import { kind as kindOf } from '../../model/kinds';
 import { planView, type PlanNode, type ShownPlan } from '../../views/planView';
 import { bindingFor, connectionOf, planEntryOf, pulledFolder, savedPlanTarget, shownPlan } from './codeFolder';
@@ -87,7 +88,7 @@ export const savePlan = targeted({
   async run(_s, shown): Promise<string> {
     const file = path.join(shown.root, 'plans', `${shown.plan.createdAt.replace(/[:.]/g, '-')}.plan.json`);
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, JSON.stringify(shown.plan, null, 2) + '\n');
+    await fs.writeFile(file, planFileText(shown.plan));
     void vscode.window.showInformationMessage(vscode.l10n.t('Saved the plan as {0}. Open Saved Plan… shows it again; Apply then refuses what moved since.', vscode.workspace.asRelativePath(file)));
     return file;
   },

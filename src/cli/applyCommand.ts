@@ -1,0 +1,81 @@
+/**
+ * `oms apply <folder> [plan.json]`: the editor's Apply, from a terminal or a pipeline. Every refusal
+ * (no terminal to ask and no --auto-approve, production without --yes-production, deletes not
+ * counted) comes before anything is sent; then the core applies the plan, one write per object
+ * through the executor, the manifest moving forward per object (src/changes/code/apply.ts).
+ */
+import * as path from 'node:path';
+import { OmsClient } from '../api/client';
+import type { Http } from '../api/http';
+import { applyPlan, writeRunReport } from '../changes/code/apply';
+import type { ChangeResult, Outcome } from '../changes/executor';
+import { sendable } from '../changes/code/plan';
+import { readPlanFile, withSecretsMasked } from '../changes/code/planFile';
+import { Parsed, text, wholeNumber } from './args';
+import { CliError, exitCodes, partlyApplied } from './exit';
+import { pulledFolder, serviceOf } from './folder';
+import { cliPlan } from './planCommand';
+import { planText } from './planText';
+import { productionRefusal } from './service';
+import { objectsCount } from './plurals';
+import { askYes, interactive, progressLines } from './terminal';
+import { l10n } from '../l10n';
+
+export async function applyCommand({ positionals: [folder, planFile], values }: Parsed): Promise<number> {
+  const deletes = wholeNumber(values.deletes, 'deletes') ?? 0;
+  const autoApprove = !!values['auto-approve'];
+  if (!autoApprove && !interactive()) {
+    throw new CliError(l10n.t('No terminal to ask for a yes: run with --auto-approve to apply without asking. Nothing was sent.'));
+  }
+  const { root, manifest } = await pulledFolder(folder);
+  if (manifest.connection.production && !values['yes-production']) throw new CliError(productionRefusal(manifest.connection.label));
+  const saved = planFile ? await readPlanFile(path.resolve(planFile)).catch((e: Error) => { throw new CliError(e.message); }) : undefined;
+  const { connection, binding } = await serviceOf(manifest, {
+    tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'], yesProduction: !!values['yes-production'],
+  });
+  const plan = saved ?? (await cliPlan(connection.client, root, binding));
+
+  const ticked = plan.entries.filter((e) => e.selected && sendable.has(e.action));
+  const n = (a: string) => ticked.filter((e) => e.action === a).length;
+  if (n('delete') !== deletes) {
+    const planned = objectsCount(n('delete'));
+    throw new CliError(l10n.t('The plan deletes {0} and --deletes says {1}: give --deletes {2} to apply it. Nothing was sent.', planned, deletes, n('delete')));
+  }
+  if (!ticked.length) {
+    process.stdout.write(planText(withSecretsMasked({ ...plan, entries: plan.entries.filter((e) => !e.selected || !sendable.has(e.action)) })));
+    process.stdout.write(`${l10n.t('Nothing to apply.')}\n`);
+    return exitCodes.ok;
+  }
+  const what = l10n.t('{0} to create, {1} to update, {2} to delete', n('create'), n('update'), n('delete'));
+  process.stdout.write(planText(withSecretsMasked(plan)));
+  const target = `${binding.label} (${binding.url})`;
+  if (!autoApprove && !(await askYes(l10n.t('Apply {0} to {1}?', what, target)))) {
+    throw new CliError(l10n.t('Not applied: the answer was not "yes". Nothing was sent.'));
+  }
+
+  const approval = await connection.approveWrites(l10n.t('Apply {0}', what));
+  const approved: Http = (req) => connection.client.http({ ...req, approval });
+  let writes = 0;
+  const stop = new AbortController();
+  const cancel = () => stop.abort();
+  process.once('SIGINT', cancel);
+  const progress = progressLines((done, total) => l10n.t('Applied {0} of {1}', done, objectsCount(total ?? done)));
+  let results: ChangeResult[];
+  try {
+    results = await applyPlan(new OmsClient(approved), root, binding, plan, {
+      stopOnError: !!values['stop-on-error'], signal: stop.signal,
+      beforeWrite: () => Promise.resolve(void writes++),
+      onProgress: (p) => progress(p.done, p.total),
+    });
+  } finally {
+    process.off('SIGINT', cancel);
+  }
+  const report = await writeRunReport(root, plan, results);
+  const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
+  for (const r of results) if (r.outcome !== 'applied') process.stdout.write(`  ${r.outcome}: ${r.label}${r.reason ? ` (${r.reason})` : ''}\n`);
+  const counts = [count('applied'), count('unchanged'), count('stale'), count('failed'), count('notSent')];
+  process.stdout.write(`${l10n.t('Applied {0} · unchanged {1} · stale {2} · failed {3} · not sent {4}', ...counts)}\n`);
+  process.stdout.write(`${l10n.t('Report: {0}', path.relative(process.cwd(), report) || report)}\n`);
+  if (count('applied') + count('unchanged') === results.length) return exitCodes.ok;
+  return writes ? partlyApplied : exitCodes.error;
+}

@@ -1,0 +1,18 @@
+/** The command line's exit codes, and the error that carries one. */
+export const exitCodes = {
+  /** Done: nothing to change (plan, diff), or every entry applied. */
+  ok: 0,
+  /** An error or a refusal: nothing was sent. */
+  error: 1,
+  /** plan --detailed-exitcode and diff: there are changes. apply: sent in part (some entries failed, stale or not sent). */
+  changes: 2,
+} as const;
+
+export const partlyApplied = exitCodes.changes;
+
+/** A clear refusal or bad input: its message goes to stderr alone (no stack), and the process exits with `exitCode`. */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode: number = exitCodes.error) {
+    super(message);
+  }
+}

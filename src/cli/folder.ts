@@ -1,0 +1,36 @@
+/** A pulled folder named on the command line, and the connection of its manifest. */
+import * as path from 'node:path';
+import { stat } from 'node:fs/promises';
+import { Manifest, manifestName, readManifest } from '../changes/code/manifest';
+import type { ConnectionBinding } from '../changes/code/manifest';
+import { bindingOf } from '../changes/code/pull';
+import type { Connection } from '../connection/connection';
+import { CliError } from './exit';
+import { connect, ServiceOptions } from './service';
+import { l10n } from '../l10n';
+
+export interface PulledFolder {
+  root: string;
+  manifest: Manifest;
+}
+
+export async function pulledFolder(folder: string): Promise<PulledFolder> {
+  const root = path.resolve(folder);
+  const info = await stat(root).catch(() => undefined);
+  if (!info?.isDirectory()) throw new CliError(l10n.t('{0} is not a folder', folder));
+  let manifest: Manifest | undefined;
+  try {
+    manifest = await readManifest(root);
+  } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+  if (!manifest) throw new CliError(l10n.t('{0} holds no {1}: pull into it first (oms pull {0} --url <base> --folder <key>)', folder, manifestName));
+  return { root, manifest };
+}
+
+/** The connection the manifest names, and its binding as the service tells it now (the instance read once). */
+export async function serviceOf(manifest: Manifest, options: ServiceOptions): Promise<{ connection: Connection; binding: ConnectionBinding }> {
+  const { label, url, production } = manifest.connection;
+  const connection = connect(manifest.connection, options);
+  return { connection, binding: await bindingOf(connection.client, label, url, production) };
+}

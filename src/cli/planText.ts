@@ -1,0 +1,19 @@
+/** A plan for a terminal: one line per entry, its changed fields below it (secrets already masked). */
+import type { Plan, PlanAction } from '../changes/code/plan';
+import { countsLine, moreFields, shown } from './planCounts';
+import { l10n } from '../l10n';
+
+const marks: Record<PlanAction, string> = { create: '+', update: '~', delete: '-', stale: '!', behind: '<', invalid: 'x', deleteSkipped: '.' };
+const fieldsShown = 20;
+
+export function planText(plan: Plan): string {
+  const lines = [l10n.t('Plan for {0} ({1}): {2}', plan.connection.label, plan.connection.url, countsLine(plan, ', '))];
+  for (const e of plan.entries) {
+    lines.push(`  ${marks[e.action]} ${e.action.padEnd(7)} ${e.label}  (${e.path})`);
+    if (e.reason) lines.push(`      ${e.reason}`);
+    for (const c of e.changes.slice(0, fieldsShown)) lines.push(`      ${c.pointer || '/'}: ${shown(c.from)} -> ${shown(c.to)}`);
+    if (e.changes.length > fieldsShown) lines.push(`      ${moreFields(e.changes.length - fieldsShown)}`);
+  }
+  if (!plan.entries.length) lines.push(l10n.t('No changes: the files, the manifest and the service agree.'));
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,72 @@
+/** `--help` of the command line and of each command. */
+import type { CommandName } from './args';
+import { l10n } from '../l10n';
+
+const token = () => l10n.t(`Access token: the environment variable OMS_TOKEN, or --token-file <path> (never an argument).
+  --token-file <path>   read the access token from this file
+  --allow-http          send the token over plain http to another machine (else refused)
+  OMS_URL               when set, the only service URL the token is sent to`);
+
+export function usageOf(command: CommandName | undefined): string {
+  switch (command) {
+    case 'pull': return `${l10n.t(`Usage: oms pull <folder> --url <base> --folder <key> [options]
+
+Pulls the objects of a service folder into <folder>, one file per object, with oms.manifest.json
+(meant for git). In a folder pulled before, --url and --folder default to its manifest's.
+
+  --url <base>          the service's base URL (origin and optional path)
+  --folder <key>        the Key of the service folder to pull
+  --subfolders          also its subfolders, each in a directory of its own
+  --kinds <list>        kinds to pull, comma-separated (default: all that can be listed), e.g.
+                        inputScanner,person or inputscanners,people
+  --label <name>        the connection's name in the manifest (default: the URL's host)
+  --production          record the connection as production: apply then needs --yes-production
+  --overwrite-edits     replace files edited since the last pull (default: keep them)`)}
+${token()}
+`;
+    case 'plan': return `${l10n.t(`Usage: oms plan <folder> [options]
+
+Compares the files of a pulled folder with what was pulled and with the service (the URL of its
+oms.manifest.json): what apply would create, update and delete, and what it would not send
+(stale: changed here and on the service; behind: changed on the service only; invalid).
+
+  --format text|markdown|json   text (default); markdown for a pull-request comment; json: the plan
+  --out <plan.json>             also save the plan, for oms apply <folder> <plan.json> (or the editor)
+  --detailed-exitcode           exit 0: no changes, 2: changes, 1: error or an invalid file
+                                (without it: 0 unless an error or an invalid file)`)}
+${token()}
+`;
+    case 'apply': return `${l10n.t(`Usage: oms apply <folder> [plan.json] [options]
+
+Sends what a plan holds: a saved plan (oms plan --out, or the editor's Save Plan), else a plan made
+now. An entry whose file or service version moved since the plan is refused, as is anything stale
+or behind. One write per object, each checked against the version it was planned on.
+
+  --deletes <count>     delete objects whose files were deleted: the count must match the plan's
+  --yes-production      required to write to a connection recorded as production
+  --auto-approve        send without asking (required without a terminal: no prompt waits then)
+  --stop-on-error       start nothing more after the first failure
+
+Exit codes: 0 all applied (or nothing to apply), 1 nothing was sent (error or refusal),
+2 sent in part (some entries failed, were stale or not sent; see .oms/runs/ for the report).`)}
+${token()}
+`;
+    case 'diff': return `${l10n.t(`Usage: oms diff <folder> <key-or-file>
+
+The fields of one object's file that differ from the service's version (secrets masked).
+Exit codes: 0 no difference, 2 differences, 1 error.`)}
+${token()}
+`;
+    default: return `${l10n.t(`Usage: oms <command> [options]    (oms <command> --help for each)
+
+Objects as code from a terminal or a CI pipeline: the same pulled folders, plans and rules as the
+OMS Explorer extension.
+
+  oms pull <folder> --url <base> --folder <key>   pull a service folder into files
+  oms plan <folder>                               what apply would send
+  oms apply <folder> [plan.json]                  send it
+  oms diff <folder> <key-or-file>                 one object's file against the service
+  oms --version`)}
+`;
+  }
+}

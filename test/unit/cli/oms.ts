@@ -1,0 +1,59 @@
+/** Runs the BUILT command line (dist/oms.cjs, built once per test file with `node esbuild.js --cli`) as a child process. */
+import { execFileSync, spawn } from 'node:child_process';
+import * as path from 'node:path';
+
+export const repo = path.resolve(__dirname, '../../..');
+export const omsFile = path.join(repo, 'dist', 'oms.cjs');
+
+let built = false;
+
+export function buildOms(): void {
+  if (built) return;
+  execFileSync(process.execPath, ['esbuild.js', '--cli'], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
+  built = true;
+}
+
+export interface OmsRun {
+  code: number | null;
+  out: string;
+  err: string;
+  ms: number;
+}
+
+export interface OmsOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Text for standard input, then it is closed. */
+  stdin?: string;
+  /** A standard input that stays open, nothing ever written to it. */
+  stdinOpen?: boolean;
+}
+
+/** Every output of every run of this process, so a test can check a secret never appeared in any. */
+export const allOutput: string[] = [];
+
+export function oms(args: string[], options: OmsOptions = {}): Promise<OmsRun> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  delete env.OMS_TOKEN;
+  delete env.OMS_URL;
+  Object.assign(env, options.env);
+  const started = Date.now();
+  const child = spawn(process.execPath, [omsFile, ...args], { cwd: options.cwd ?? repo, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  if (!options.stdinOpen) child.stdin.end(options.stdin ?? '');
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`oms ${args.join(' ')} did not end in 60 s\n${out}\n${err}`));
+    }, 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (options.stdinOpen) child.stdin.destroy();
+      allOutput.push(out, err);
+      resolve({ code, out, err, ms: Date.now() - started });
+    });
+  });
+}
