@@ -29,11 +29,11 @@ import { copyAsCurl } from './copyAsCurl';
 import { openPrioritiesTable } from './openPrioritiesTable';
 import { pullAgain, pullAsFiles, pullPlanEntry } from './codePull';
 import { openPlanEntry, openSavedPlan, planChanges, planExcludeDeletes, planIncludeDeletes, savePlan } from './codePlan';
-import { applyPlanCommand, dryRunPlan } from './codeApply';
+import { applyPlanCommand, dryRunPlan } from './objectsAsCode/apply';
 import { mergePlanEntry } from './codeMerge';
-import { bulkEdit } from './bulkEdit';
-import { retryFailedRun } from './retryFailedRun';
-import { undoRun } from './undoRun';
+import { bulkEdit } from './bulk/bulkEdit';
+import { retryFailedRun } from './bulk/retryFailedRun';
+import { undoRun } from './bulk/undoRun';
 
 const commands: readonly Command[] = [
   addConnection, renameConnection, removeConnection, signIn, signOut, selectConnection, trySandbox,
