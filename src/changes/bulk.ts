@@ -8,7 +8,7 @@
 import type { OmsClient } from '../api/client';
 import { Kind, serverOwnedFields } from '../model/kinds';
 import { changedImmutableFields, sameJson } from '../model/saveChecks';
-import type { BaseInfo, InputScannerInfo } from '../model/types';
+import type { BaseInfo } from '../model/types';
 import { formatErrors, validate } from '../validation/validator';
 import { Change, isSkip } from './executor';
 import { inBatches } from './code/localFiles';

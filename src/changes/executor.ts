@@ -82,7 +82,7 @@ export interface RunOptions {
    * after it leaves a record of what may have been written; if it throws, nothing is sent and the
    * change fails with its message.
    */
-  beforeWrite?(change: Change, body: unknown, live?: BaseInfo): Promise<void>;
+  beforeWrite?: (change: Change, body: unknown, live?: BaseInfo) => Promise<void>;
 }
 
 /** Successes after which a lowered concurrency goes up by one again. */

@@ -1,4 +1,7 @@
-/** Read-only virtual documents of runs: previews' diff sides, request listings, dry runs and results (nothing asks to be saved). */
+/**
+ * Read-only virtual documents of runs: previews' diff sides, request listings, dry runs and results
+ * (nothing asks to be saved). The provider lives as long as the extension host; texts go with each new preview.
+ */
 import * as vscode from 'vscode';
 
 const scheme = 'oms-run';
@@ -22,10 +25,4 @@ export function forgetRunTexts(): void {
 export async function showReadOnly(name: string, content: string, language: string): Promise<void> {
   const document = await vscode.workspace.openTextDocument(runTextUri(`/${Date.now().toString(36)}/${name}`, content));
   await vscode.window.showTextDocument(await vscode.languages.setTextDocumentLanguage(document, language), { preview: false });
-}
-
-export function disposeRunDocuments(): void {
-  provider?.dispose();
-  provider = undefined;
-  texts.clear();
 }

@@ -7,7 +7,7 @@ import { showReadOnly } from './documents';
 import type { RunRecord } from './run';
 import { outcomesText } from './words';
 
-export function outcomeCounts(results: readonly ChangeResult[]): Partial<Record<EntryOutcome, number>> {
+function outcomeCounts(results: readonly ChangeResult[]): Partial<Record<EntryOutcome, number>> {
   const counts: Partial<Record<EntryOutcome, number>> = {};
   for (const r of results) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
   return counts;

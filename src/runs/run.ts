@@ -55,7 +55,7 @@ export async function runInShell(host: RunHost, spec: RunSpec): Promise<RunRecor
   const writer = await host.journal.begin({ title, connectionId: connection.id, total: spec.total, ...spec.header });
   const written: ObjectAddress[] = [];
   const deleted: ObjectAddress[] = [];
-  let results: ChangeResult[] = [];
+  let results: ChangeResult[];
   try {
     results = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       const controller = new AbortController();

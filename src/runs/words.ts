@@ -1,4 +1,4 @@
-/** The run shell's words for counts: only the parts that are not zero, each with its plural. */
+/** The run shell's words for counts: a preview's every count; a run's outcomes and an apply's parts only where not zero. */
 import * as vscode from 'vscode';
 import type { PreviewEntry } from '../changes/bulk';
 import { countsOf } from '../changes/bulk';
@@ -7,13 +7,11 @@ import type { EntryOutcome } from '../changes/runJournal';
 export function previewCountsText(entries: readonly PreviewEntry[]): string {
   const c = countsOf(entries);
   const parts = [
-    c.change && vscode.l10n.t('{0} to change', c.change),
-    c.noop && vscode.l10n.t('{0} no-op', c.noop),
-    c.invalid && vscode.l10n.t('{0} invalid', c.invalid),
-    c.notApplicable && vscode.l10n.t('{0} not applicable', c.notApplicable),
-    c.stale && vscode.l10n.t('{0} stale (changed since; kept)', c.stale),
-  ].filter(Boolean);
-  return parts.join(' · ') || vscode.l10n.t('nothing to send');
+    vscode.l10n.t('{0} to change', c.change), vscode.l10n.t('{0} no-op', c.noop), vscode.l10n.t('{0} invalid', c.invalid),
+    vscode.l10n.t('{0} not applicable', c.notApplicable),
+  ];
+  if (c.stale) parts.push(vscode.l10n.t('{0} stale (changed since; kept)', c.stale));
+  return parts.join(' · ');
 }
 
 /** "3 applied · 1 failed · 1 unknown (may have been written)". */

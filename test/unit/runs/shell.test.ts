@@ -143,7 +143,7 @@ test('secrets: the journal keeps no SiteKeyBase64, Undo says it cannot put one b
   const secret = 'c2VjcmV0LXNpdGUta2V5LTEyMzQ=';
   const made = (await api.post(`/api/f/${folderKey}/engagesites`, { ...newObject(site, 'Lobby'), SiteKeyBase64: secret })).body as BaseInfo;
   const change: Change = {
-    id: made.Key!, label: 'Lobby', kind: site, folderKey, key: made.Key, op: 'update',
+    id: made.Key!, label: 'Lobby', kind: site, folderKey, key: made.Key!, op: 'update',
     build: (live) => ({ ...live!, SiteKeyBase64: 'bmV3LXNpdGUta2V5LTU2Nzg=', Tags: ['rotated'] }),
   };
   const run = await sendChanges(h, { connection, title: 'Rotate', changes: [change], words: { runLabel: '' } }, false);
