@@ -17,7 +17,7 @@ import type { Command, Services } from '../services';
 
 export const applyPlanCommand: Command = {
   id: 'oms.applyPlan',
-  async run(s, _arg?: unknown, options?: { stopOnError?: boolean }): Promise<ChangeResult[]> {
+  async run(s, _arg?: unknown, options?: { stopOnError?: boolean; deletes?: number }): Promise<ChangeResult[]> {
     const { shown, connection } = current(s);
     const ticked = shown.plan.entries.filter((e) => e.selected && sendable.has(e.action));
     if (!ticked.length) throw new Error(vscode.l10n.t('Nothing is ticked to send: tick entries under Create, Update or Delete'));
@@ -25,7 +25,8 @@ export const applyPlanCommand: Command = {
     const title = applyTitle(shown.root, shown.plan);
     const target = `${connection.info.label} (${connection.info.baseUrl})`;
     const stopOnError = options?.stopOnError ?? (await askStopOnError(title, target));
-    if (deletes) await confirmDeletes(deletes, target);
+    // Scripts confirm deletes by giving their count, as a person types it.
+    if (deletes && options?.deletes !== deletes) await confirmDeletes(deletes, target);
     return sendPlan(runHost(s), { connection, binding: await bindingFor(connection), root: shown.root, plan: shown.plan, stopOnError });
   },
 };
