@@ -127,7 +127,7 @@ export function describeOperation(op: BulkOperation): string {
   return operations[op.type].describe(op);
 }
 
-/** @internal Exported for its unit test. */
+/** The operation's effect on one object (bulk.ts builds each change with it). */
 export function applyOperation(object: BaseInfo, op: BulkOperation): BaseInfo | Skip {
   return operations[op.type].apply(object, op);
 }

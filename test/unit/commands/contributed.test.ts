@@ -12,7 +12,8 @@ test('every command in src/commands is contributed by the manifest, and every co
   const manifest = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { contributes: { commands: Array<{ command: string }> } };
   const contributed = manifest.contributes.commands.map((c) => c.command).sort();
   const dir = path.join(repo, 'src', 'commands');
-  const implemented = readdirSync(dir)
+  // Commands live in src/commands and its feature folders.
+  const implemented = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))
     .flatMap((f) => [...readFileSync(path.join(dir, f), 'utf8').matchAll(/^\s*id: '(oms\.\w+)'/gm)].map((m) => m[1]))
     .sort();
   assert.ok(implemented.length > 20, `found ${implemented.length} commands`);
