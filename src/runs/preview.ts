@@ -9,6 +9,7 @@ import { PreviewEntry, previewChanges } from '../changes/bulk';
 import type { Change } from '../changes/executor';
 import type { Connection } from '../connection/connection';
 import { prettyJson } from '../model/saveChecks';
+import type { BaseInfo } from '../model/types';
 import { hideSecrets, secretShown } from '../model/secrets';
 import { forgetRunTexts, runTextUri, showReadOnly } from './documents';
 import { objectsText, previewCountsText } from './words';
@@ -102,8 +103,10 @@ async function showDiffs(title: string, changed: PreviewEntry[]): Promise<void> 
   const pairs = chosen.map((e) => {
     const path = `/${stamp}/${e.change.label.replace(/[/\\]/g, '_')}.${e.change.key ?? e.change.id}.json`;
     const kind = e.change.kind;
-    const after = runTextUri(path, prettyJson(hideSecrets(kind, e.after, secretShown)), 'after');
-    return [after, runTextUri(path, prettyJson(hideSecrets(kind, e.before, secretShown)), 'before'), after] as const;
+    // A create has nothing before it, a delete nothing after it: that side is empty.
+    const text = (o: BaseInfo | undefined) => (o ? prettyJson(hideSecrets(kind, o, secretShown)) : '');
+    const after = runTextUri(path, text(e.change.op === 'delete' ? undefined : e.after), 'after');
+    return [after, runTextUri(path, text(e.before), 'before'), after] as const;
   });
   try {
     await vscode.commands.executeCommand('vscode.changes', title, pairs);
