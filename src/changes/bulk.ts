@@ -1,6 +1,6 @@
 /**
- * Bulk edits and undo as previews and runs (issue 22), without `vscode`: the operations a user
- * applies to many objects, the preview that reads each object and says what would change,
+ * Bulk edits and undo as previews and runs, without `vscode`: the changes of an operation of the
+ * registry (./operations.ts) on many objects, the preview that reads each object and says what would change,
  * and the changes the executor (./executor.ts) sends. The selection is frozen when the
  * preview is made; the operation is applied again to each object as read right before it is
  * sent, so a change made meanwhile elsewhere is kept, not overwritten.
@@ -8,29 +8,20 @@
 import type { OmsClient } from '../api/client';
 import { Kind, serverOwnedFields } from '../model/kinds';
 import { changedImmutableFields, sameJson } from '../model/saveChecks';
-import type { BaseInfo, InputScannerInfo } from '../model/types';
+import type { BaseInfo } from '../model/types';
 import { formatErrors, validate } from '../validation/validator';
-import { Change, isSkip, Skip } from './executor';
+import { Change, isSkip } from './executor';
+import { inBatches } from './code/localFiles';
+import { fieldChanges, type FieldChange } from './code/fileForm';
+import { applyOperation, type BulkOperation } from './operations';
 import { merge3 } from './merge3';
 import type { JournalEntry } from './runJournal';
 import { l10n } from '../l10n';
-
-/** What a bulk edit does to each object (pointer-free: fields of the object's top level). */
-export type BulkOperation =
-  | { type: 'set'; field: string; value: unknown }
-  /** A reporting priority's Priority or StatusCode on the row with this resistance range (matched by range, not position). */
-  | { type: 'setRow'; min: number; max: number; field: 'Priority' | 'StatusCode'; value: number }
-  /** Only where the field holds `from` now. */
-  | { type: 'replace'; field: string; from: unknown; to: unknown }
-  | { type: 'addTag'; tag: string }
-  | { type: 'removeTag'; tag: string };
 
 /** An object chosen for a bulk edit (from Go to Object, the tree, a group or a folder). */
 export interface Target { kind: Kind; folderKey: string; key: string; name: string }
 
 export type PreviewStatus = 'change' | 'noop' | 'invalid' | 'notApplicable' | 'stale';
-
-export interface FieldChange { pointer: string; from: unknown; to: unknown }
 
 export interface PreviewEntry {
   change: Change;
@@ -44,45 +35,6 @@ export interface PreviewEntry {
 
 export type PreviewCounts = Record<PreviewStatus, number>;
 
-export function describeOperation(op: BulkOperation): string {
-  const v = (x: unknown) => JSON.stringify(x);
-  switch (op.type) {
-    case 'set': return l10n.t('set {0} = {1}', op.field, v(op.value));
-    case 'setRow': return l10n.t('set {0} = {1} on the priority row {2}–{3}', op.field, op.value, op.min, op.max);
-    case 'replace': return l10n.t('replace {0} {1} → {2}', op.field, v(op.from), v(op.to));
-    case 'addTag': return l10n.t('add tag {0}', v(op.tag));
-    case 'removeTag': return l10n.t('remove tag {0}', v(op.tag));
-  }
-}
-
-/**
- * The object with the operation applied, or why it does not apply to it.
- * @internal Exported for its unit test.
- */
-export function applyOperation(object: BaseInfo, op: BulkOperation): BaseInfo | Skip {
-  const notApplicable = (skip: string): Skip => ({ skip, notApplicable: true });
-  switch (op.type) {
-    case 'set':
-      if (!Object.hasOwn(object, op.field)) return notApplicable(l10n.t('has no field {0}', op.field));
-      return { ...object, [op.field]: op.value };
-    case 'replace':
-      if (!Object.hasOwn(object, op.field)) return notApplicable(l10n.t('has no field {0}', op.field));
-      if (!sameJson(object[op.field], op.from)) return notApplicable(l10n.t('{0} is {1}, not {2}', op.field, JSON.stringify(object[op.field]), JSON.stringify(op.from)));
-      return { ...object, [op.field]: op.to };
-    case 'setRow': {
-      const rows = (object as InputScannerInfo).InputScannerReportingPriorities;
-      if (!Array.isArray(rows)) return notApplicable(l10n.t('has no reporting priorities'));
-      const at = rows.findIndex((r) => r.MinResistanceCode === op.min && r.MaxResistanceCode === op.max);
-      if (at < 0) return notApplicable(l10n.t('has no priority row {0}–{1}', op.min, op.max));
-      return { ...object, InputScannerReportingPriorities: rows.map((r, i) => (i === at ? { ...r, [op.field]: op.value } : r)) };
-    }
-    case 'addTag':
-      return (object.Tags ?? []).includes(op.tag) ? object : { ...object, Tags: [...(object.Tags ?? []), op.tag] };
-    case 'removeTag':
-      return (object.Tags ?? []).includes(op.tag) ? { ...object, Tags: (object.Tags ?? []).filter((t) => t !== op.tag) } : object;
-  }
-}
-
 /** One change per target: the operation applied to the object as read right before sending. */
 export function bulkChanges(targets: readonly Target[], op: BulkOperation): Change[] {
   return targets.map((t) => ({
@@ -95,19 +47,85 @@ export function bulkChanges(targets: readonly Target[], op: BulkOperation): Chan
   }));
 }
 
+/** What an undo sends, and per object what it cannot put back and why (said to the user before anything is sent). */
+export interface UndoPlan { changes: Change[]; notes: Array<{ label: string; note: string }> }
+
 /**
- * The reverse of a run: each applied object back to what it was before, on condition that it
- * is still at the version the run left (else stale: someone changed it since; never overwritten).
+ * The reverse of a run: an object the run updated goes back to what it was before, one it created
+ * is deleted, one it deleted is created again from the journal's copy; each on condition that it
+ * is still as the run left it (else stale: someone changed it since; never overwritten). An
+ * outcome the journal does not know (the run died between sending and hearing back) is put back
+ * only where the server holds exactly what was sent. Secrets are not in the journal: they keep
+ * the value they have now, and the notes say where that differs from before the run.
  */
-export function undoChanges(entries: readonly JournalEntry[], kindOf: (id: JournalEntry['kind']) => Kind): Change[] {
-  return entries.filter((e) => e.outcome === 'applied' && e.op === 'update' && e.before && e.key).map((e) => ({
-    id: e.id, label: e.label, kind: kindOf(e.kind), folderKey: e.folderKey, key: e.key, op: 'update' as const,
-    baseVersion: e.afterVersion ?? null,
+export function undoPlan(entries: readonly JournalEntry[], kindOf: (id: JournalEntry['kind']) => Kind): UndoPlan {
+  const plan: UndoPlan = { changes: [], notes: [] };
+  const note = (e: JournalEntry, text: string) => plan.notes.push({ label: e.label, note: text });
+  for (const e of entries) {
+    const kind = kindOf(e.kind);
+    const common = { id: e.id, label: e.label, kind, folderKey: e.folderKey };
+    const secrets = (e.secretsChanged ?? []).join(', ');
+    if (e.outcome === 'applied' && e.op === 'update' && e.before && e.key) {
+      if (secrets) note(e, l10n.t('{0} cannot be put back: the journal keeps no secret (it keeps its value now)', secrets));
+      plan.changes.push({ ...common, key: e.key, op: 'update', baseVersion: e.afterVersion ?? null, build: backTo(kind, e.before, l10n.t('already as before the run')) });
+    } else if (e.outcome === 'applied' && e.op === 'create') {
+      const key = e.after?.Key ?? e.key;
+      if (!key) note(e, l10n.t('created, but its Key was never read back: delete it by hand'));
+      else plan.changes.push({ ...common, id: key, key, op: 'delete', baseVersion: e.afterVersion ?? null, build: (live) => live! });
+    } else if (e.outcome === 'applied' && e.op === 'delete') {
+      if (!e.before) {
+        note(e, l10n.t('deleted, and the journal holds no copy of it: it cannot be created again'));
+        continue;
+      }
+      const left = (e.secretsLeftOut ?? []).join(', ');
+      if (left) note(e, l10n.t('created again without {0}: the journal keeps no secret', left));
+      const body = withoutServerFields(e.before);
+      plan.changes.push({ ...common, op: 'create', build: () => body });
+    } else if (e.outcome === 'unknown') {
+      unknownUndo(e, kind, plan);
+    }
+  }
+  return plan;
+}
+
+/** A write the run sent and never heard back from: undone where the server shows it landed, else said. */
+function unknownUndo(e: JournalEntry, kind: Kind, plan: UndoPlan): void {
+  const say = (note: string) => plan.notes.push({ label: e.label, note });
+  if (e.op === 'create') return void say(l10n.t('the run may have created it (no answer came, so no Key is known): look for it'));
+  if (e.op === 'delete') return void say(l10n.t('the run may have deleted it (no answer came): check before creating it again from the journal'));
+  if (!e.before || !e.key || !e.sent) return void say(l10n.t('the run may have changed it (no answer came), and the journal holds no copy of it before'));
+  const sent = e.sent, before = e.before;
+  say(l10n.t('the run may have changed it (no answer came): put back only if the server holds what was sent'));
+  plan.changes.push({
+    id: e.id, label: e.label, kind, folderKey: e.folderKey, key: e.key, op: 'update',
     build: (live) => {
-      const back = withServerFields(e.before!, live!);
-      return sameJson(back, live) ? { skip: l10n.t('already as before the run') } : back;
+      if (sameFields(kind, live!, before)) return { skip: l10n.t('not written by the run: already as before it') };
+      if (!sameFields(kind, live!, sent)) return { skip: l10n.t('not as the run would have left it: changed by someone else, or never written'), notApplicable: true };
+      return backTo(kind, before, '')(live);
     },
-  }));
+  });
+}
+
+/** The object back to `before`, with the server's own fields and the secrets as `live` has them. */
+function backTo(kind: Kind, before: BaseInfo, already: string): Change['build'] {
+  return (live) => {
+    const back = withServerFields(before, live!);
+    for (const f of kind.sensitiveFields ?? []) if (!Object.hasOwn(before, f) && Object.hasOwn(live!, f)) back[f] = live![f];
+    return sameJson(back, live) ? { skip: already } : back;
+  };
+}
+
+/** Equal in every field but the server's own and the secrets (which the journal does not hold). */
+function sameFields(kind: Kind, a: BaseInfo, b: BaseInfo): boolean {
+  const skipped = new Set([...serverOwnedFields, ...(kind.sensitiveFields ?? [])]);
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].every((k) => skipped.has(k) || sameJson(a[k], b[k]));
+}
+
+/** A copy fit for a create: without the fields the server sets (its Key, version, links…), `$type` kept. */
+function withoutServerFields(object: BaseInfo): BaseInfo {
+  const out: BaseInfo = { ...object };
+  for (const f of serverOwnedFields) if (f !== '$type') delete out[f];
+  return out;
 }
 
 /**
@@ -183,7 +201,7 @@ export async function previewChanges(client: OmsClient, changes: readonly Change
       settle(i, classify(change, live));
     }
   });
-  await inParallel(work, 4);
+  await inBatches(work, 4, (w) => w());
   return entries.filter(Boolean);
 }
 
@@ -213,27 +231,4 @@ function invalidity(kind: Kind, live: BaseInfo, after: BaseInfo): string | undef
   if (moved.length) return l10n.t('would change {0}, which a save cannot change', moved.join(', '));
   const errors = validate(kind.schema, after);
   return errors.length ? l10n.t('schema: {0}', formatErrors(errors, 1).split('\n')[0]) : undefined;
-}
-
-/** Leaf-by-leaf differences (arrays of the same length item by item, else whole). */
-function fieldChanges(from: unknown, to: unknown, pointer = ''): FieldChange[] {
-  if (sameJson(from, to)) return [];
-  const bothObjects = isPlain(from) && isPlain(to);
-  const sameLengthArrays = Array.isArray(from) && Array.isArray(to) && from.length === to.length;
-  if (!bothObjects && !sameLengthArrays) return [{ pointer, from, to }];
-  const a = from as Record<string, unknown>, b = to as Record<string, unknown>;
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
-    .filter((k) => k !== 'ConcurrencyVersion' || pointer !== '')
-    .flatMap((k) => fieldChanges(a[k], b[k], `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`));
-}
-
-function isPlain(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-async function inParallel(work: Array<() => Promise<void>>, width: number): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(width, work.length) }, async () => {
-    while (next < work.length) await work[next++]();
-  }));
 }

@@ -2,8 +2,7 @@
  * The one executor of many writes: bulk edits, plan apply, undo and retry runs all go
  * through `runChanges`. Each object: read it (that read is `before`), build what to send
  * from it, check the version the change was planned against, send through the one save
- * (src/save/saveObject.ts), read it back. Rules (see EXECUTOR.md beside the worktrees and
- * the design note on many objects):
+ * (src/save/saveObject.ts), read it back. Rules:
  * - bounded concurrency, lowered by one (not below two) on 429/503, raised again after
  *   successes; 429/503 honour Retry-After (capped) and the object restarts from its read;
  *   a waiting object holds no slot, so waits overlap rather than add up;
@@ -79,10 +78,11 @@ export interface RunOptions {
   approval?: WriteApproval;
   /**
    * Write-ahead: awaited before every write request of a change (POST, PUT, DELETE) goes out,
-   * with the body about to be sent. A crash after it leaves a record of what may have been
-   * written; if it throws, nothing is sent and the change fails with its message.
+   * with the body about to be sent and the object as read before it (none for a create). A crash
+   * after it leaves a record of what may have been written; if it throws, nothing is sent and the
+   * change fails with its message.
    */
-  beforeWrite?(change: Change, body: unknown): Promise<void>;
+  beforeWrite?: (change: Change, body: unknown, live?: BaseInfo) => Promise<void>;
 }
 
 /** Successes after which a lowered concurrency goes up by one again. */
@@ -205,8 +205,8 @@ type Step = { result: ChangeResult } | { again: string; waitMs: number; throttle
 
 async function tryOnce(client: OmsClient, change: Change, options: RunOptions): Promise<Step> {
   const result = (outcome: Outcome, more: Partial<ChangeResult> = {}): Step => ({ result: { id: change.id, label: change.label, outcome, ...more } });
-  const watched = watch(client, change, options);
   let live: BaseInfo | undefined;
+  const watched = watch(client, change, options, () => live);
   if (change.op !== 'create') {
     try {
       live = await watched.client.get(change.kind, change.folderKey, mustKey(change));
@@ -307,12 +307,12 @@ interface Sent { method: RequestOptions['method']; json?: unknown; ok?: boolean;
  * executor does its own waiting and reading again, so it can lower the pace and never
  * resend a write unseen.
  */
-function watch(client: OmsClient, change: Change, { approval, beforeWrite }: RunOptions): { client: OmsClient; log: Sent[] } {
+function watch(client: OmsClient, change: Change, { approval, beforeWrite }: RunOptions, live: () => BaseInfo | undefined): { client: OmsClient; log: Sent[] } {
   const log: Sent[] = [];
   const http = (async (req: RequestOptions) => {
     const sent: Sent = { method: req.method, json: req.json };
     // Recorded before it is sent, so a crash or a lost answer never hides a write.
-    if (req.method !== 'GET') await beforeWrite?.(change, req.json);
+    if (req.method !== 'GET') await beforeWrite?.(change, req.json, live());
     log.push(sent);
     try {
       const answer = await client.http({ ...req, idempotent: false, resendWhenThrottled: false, ...(approval && req.method !== 'GET' ? { approval } : {}) });

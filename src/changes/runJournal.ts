@@ -1,17 +1,26 @@
 /**
  * The run journal: what each run of many changes (bulk edit, apply, undo, retry) did to each
  * object, so that Undo Run can put it back and Retry Failed can send the rest. One JSON-lines
- * file per run (a header line, then one line per object as it ends, so a 10,000-object run
- * is written as it goes and read line by line), on this machine only, readable by its owner
- * only (0600 files in a 0700 folder, as the save history src/save/history.ts). The newest
- * `keptRuns` runs are kept. Objects hold no token; nothing else is stored.
+ * file per run: a header line, then per object the intent of each write (written to disk before
+ * the request goes out) and its outcome as it ends, so a run that dies leaves a record of every
+ * object it may have written ("unknown"), and a 10,000-object run is written as it goes. On this
+ * machine only, readable by its owner only (0600 files in a 0700 folder, as the save history
+ * src/save/history.ts). The newest `keptRuns` runs are kept. No token, and no secret field of an
+ * object (`sensitiveFields`): the copies leave them out and say which.
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, FileHandle, mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { KindId } from '../model/kinds';
+import { kind as kindOf, type KindId } from '../model/kinds';
 import type { BaseInfo } from '../model/types';
+import { hideSecrets, secretsIn } from '../model/secrets';
+import { sameJson } from '../model/saveChecks';
 import type { Change, ChangeResult, Outcome } from './executor';
+import type { BulkOperation } from './operations';
+import { l10n } from '../l10n';
+
+/** How Retry Failed makes a run's changes again: the bulk operation, the pulled folder's plan, or the undo of `of`. */
+export type RunRecipe = { type: 'bulk'; operation: BulkOperation } | { type: 'apply'; folder: string } | { type: 'undo' };
 
 export interface RunHeader {
   format: 1;
@@ -21,9 +30,15 @@ export interface RunHeader {
   connectionId: string;
   startedAt: string;
   total: number;
-  /** The run this one undoes or retries, if any. */
+  /** The run this one undoes, if any. */
   of?: string;
+  /** The run whose failed and unknown objects this one sends again. */
+  retryOf?: string;
+  recipe?: RunRecipe;
 }
+
+/** Where a write's outcome never reached the journal: it may have landed. */
+export type EntryOutcome = Outcome | 'unknown';
 
 export interface JournalEntry {
   id: string;
@@ -32,17 +47,37 @@ export interface JournalEntry {
   folderKey: string;
   key?: string;
   op: Change['op'];
-  outcome: Outcome;
+  outcome: EntryOutcome;
   reason?: string;
-  /** The object as it was before the run wrote it (applied entries). */
+  /** The object as it was before the run wrote it (applied and unknown entries), without secrets. */
   before?: BaseInfo;
   /** Its version right after the run wrote it: an undo is stale if the object moved past it. */
   afterVersion?: number | null;
-  /** The object as the run left it: the base when an undo meets a later change and merges. */
+  /** The object as the run left it (the base when an undo meets a later change and merges), without secrets. */
   after?: BaseInfo;
+  /** Unknown entries: what was sent, without secrets. */
+  sent?: BaseInfo;
+  /** Secret fields that held a value before and are left out of `before`. */
+  secretsLeftOut?: string[];
+  /** Secret fields the run changed: an undo cannot put them back. */
+  secretsChanged?: string[];
 }
 
-export interface RunSummary { header: RunHeader; counts: Partial<Record<Outcome, number>> }
+/** A write about to go out: the line written (and flushed) before its request. */
+interface Intent {
+  intent: true;
+  id: string;
+  label: string;
+  kind: KindId;
+  folderKey: string;
+  key?: string;
+  op: Change['op'];
+  before?: BaseInfo;
+  sent?: BaseInfo;
+  secretsLeftOut?: string[];
+}
+
+export interface RunSummary { header: RunHeader; counts: Partial<Record<EntryOutcome, number>> }
 
 /** @internal Exported for its unit test. */
 export const keptRuns = 50;
@@ -81,20 +116,40 @@ export class RunJournal {
     return out;
   }
 
+  /**
+   * A run's header and one entry per object, in the order they ended: an intent without an
+   * outcome (the run died or lost the answer) is an "unknown" entry. A line cut short at the end
+   * (the window closed mid-write) is dropped; any other line that is not an entry is an error
+   * naming the run and the line.
+   */
   async read(runId: string): Promise<{ header: RunHeader; entries: JournalEntry[] }> {
     const text = await readFile(this.file(runId), 'utf8');
-    const lines = text.split('\n').filter((l) => l.trim());
-    const header = JSON.parse(lines[0]) as RunHeader;
-    // A line cut short (the window closed mid-write) ends the journal; what came before stands.
-    const entries: JournalEntry[] = [];
-    for (const line of lines.slice(1)) {
-      try {
-        entries.push(JSON.parse(line) as JournalEntry);
-      } catch {
-        break;
+    const lines = text.split('\n');
+    const damaged = (n: number) => new Error(l10n.t('The journal of run {0} is damaged at line {1}: not a run entry', runId, n));
+    const header = parseLine(lines[0]) as Partial<RunHeader> | undefined;
+    if (header?.format !== 1 || typeof header.runId !== 'string' || typeof header.title !== 'string') throw damaged(1);
+    const ended = new Map<string, JournalEntry>();
+    const pending = new Map<string, Intent>();
+    let last = lines.length - 1;
+    while (last > 0 && !lines[last].trim()) last--;
+    for (let i = 1; i <= last; i++) {
+      if (!lines[i].trim()) continue;
+      const line = parseLine(lines[i]) as Partial<Intent & JournalEntry> | undefined;
+      if (!line || typeof line.id !== 'string' || typeof line.kind !== 'string') {
+        if (i === last) break;
+        throw damaged(i + 1);
+      }
+      if (line.intent) pending.set(line.id, line as Intent);
+      else {
+        pending.delete(line.id);
+        ended.delete(line.id);
+        ended.set(line.id, line as JournalEntry);
       }
     }
-    return { header, entries };
+    const unknown = [...pending.values()].map(({ intent: _intent, ...rest }): JournalEntry => ({
+      ...rest, outcome: 'unknown', reason: l10n.t('sent, and no answer was recorded: it may have been written'),
+    }));
+    return { header: header as RunHeader, entries: [...ended.values(), ...unknown] };
   }
 
   private file(runId: string): string {
@@ -113,32 +168,82 @@ export class RunJournal {
   }
 }
 
-/** Appends a run's entries in order, one write at a time. */
+function parseLine(line: string): unknown {
+  try {
+    const value: unknown = JSON.parse(line);
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Appends a run's lines in order; lines queued while a write is under way go out together in the next one. */
 export class RunWriter {
-  private queue: Promise<unknown> = Promise.resolve();
+  private queue: string[] = [];
+  private syncs = false;
+  private writing: Promise<void> | undefined;
 
   constructor(readonly header: RunHeader, private readonly file: FileHandle) {}
 
+  /**
+   * Before a write request of `change` goes out (the executor's `beforeWrite`): what is about to be
+   * sent and the object as read before it, flushed to disk before this returns.
+   */
+  intent(change: Change, body: unknown, live?: BaseInfo): Promise<void> {
+    const kind = change.kind;
+    const sent = body && typeof body === 'object' ? hideSecrets(kind, body as BaseInfo) : undefined;
+    const left = secretsIn(kind, live);
+    const line: Intent = {
+      intent: true, id: change.id, label: change.label, kind: kind.id, folderKey: change.folderKey, op: change.op,
+      ...(change.key ? { key: change.key } : {}),
+      ...(live ? { before: hideSecrets(kind, live) } : {}),
+      ...(sent ? { sent } : {}),
+      ...(left.length ? { secretsLeftOut: left } : {}),
+    };
+    return this.line(line, true);
+  }
+
   /** One object's end, as the executor reported it. */
   record(change: Change, result: ChangeResult): Promise<void> {
+    const kind = kindOf(change.kind.id);
+    const applied = result.outcome === 'applied';
+    const key = change.key ?? result.after?.Key;
+    const left = applied ? secretsIn(kind, result.before) : [];
+    const changed = applied ? (kind.sensitiveFields ?? []).filter((f) => result.after && !sameJson(result.before?.[f], result.after[f])) : [];
     const entry: JournalEntry = {
-      id: change.id, label: change.label, kind: change.kind.id, folderKey: change.folderKey, op: change.op, outcome: result.outcome,
-      ...(change.key ? { key: change.key } : {}),
+      id: change.id, label: change.label, kind: kind.id, folderKey: change.folderKey, op: change.op, outcome: result.outcome,
+      ...(key ? { key } : {}),
       ...(result.reason ? { reason: result.reason } : {}),
-      ...(result.outcome === 'applied' ? { before: result.before, afterVersion: result.after?.ConcurrencyVersion ?? null, after: result.after } : {}),
+      ...(applied ? { before: hideSecrets(kind, result.before), afterVersion: result.after?.ConcurrencyVersion ?? null, after: hideSecrets(kind, result.after) } : {}),
+      ...(left.length ? { secretsLeftOut: left } : {}),
+      ...(changed.length ? { secretsChanged: changed } : {}),
     };
     return this.line(entry);
   }
 
-  /** Appends one JSON line after those already queued. */
-  line(value: unknown): Promise<void> {
-    const next = this.queue.then(() => this.file.appendFile(JSON.stringify(value) + '\n'));
-    this.queue = next.catch(() => undefined);
-    return next;
+  /** Appends one JSON line after those already queued; `sync`: on disk (not only handed to the system) when this returns. */
+  line(value: unknown, sync = false): Promise<void> {
+    this.queue.push(JSON.stringify(value) + '\n');
+    this.syncs ||= sync;
+    this.writing ??= this.flush().finally(() => (this.writing = undefined));
+    return this.writing;
+  }
+
+  private async flush(): Promise<void> {
+    // A line queued during a write waits for that write, then goes with the others queued meanwhile.
+    await Promise.resolve();
+    while (this.queue.length) {
+      const text = this.queue.join('');
+      const sync = this.syncs;
+      this.queue = [];
+      this.syncs = false;
+      await this.file.appendFile(text);
+      if (sync) await this.file.datasync();
+    }
   }
 
   async close(): Promise<void> {
-    await this.queue;
+    await this.writing;
     await this.file.close();
   }
 }

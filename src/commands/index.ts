@@ -29,11 +29,11 @@ import { copyAsCurl } from './objects/copyAsCurl';
 import { openPrioritiesTable } from './scanners/openPrioritiesTable';
 import { pullAgain, pullAsFiles, pullPlanEntry } from './objectsAsCode/codePull';
 import { openPlanEntry, openSavedPlan, planChanges, planExcludeDeletes, planIncludeDeletes, savePlan, togglePlanTick } from './objectsAsCode/codePlan';
-import { applyPlanCommand, dryRunPlan } from './codeApply';
+import { applyPlanCommand, dryRunPlan } from './objectsAsCode/apply';
 import { mergePlanEntry } from './objectsAsCode/codeMerge';
-import { bulkEdit } from './bulkEdit';
-import { retryFailedRun } from './retryFailedRun';
-import { undoRun } from './undoRun';
+import { bulkEdit } from './bulk/bulkEdit';
+import { retryFailedRun } from './bulk/retryFailedRun';
+import { undoRun } from './bulk/undoRun';
 import { l10n } from '../l10n';
 
 const commands: readonly Command[] = [

@@ -31,6 +31,7 @@ import { saveObject, SaveOptions } from '../save/saveObject';
 import type { MergeChoices, MergeConflict } from '../changes/merge3';
 import { documentText } from '../save/documentForm';
 import { notify, MessageAction } from '../ui/notify';
+import { discardAndClose } from './closeDocuments';
 
 export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
 export type ConflictQuestion = (uri: vscode.Uri, name: string, server: BaseInfo, base: number | null) => Promise<ConflictChoice>;
@@ -49,6 +50,9 @@ export interface SaveRequest {
   uri?: vscode.Uri;
   options?: SaveOptions;
 }
+
+/** Objects of one collection a run wrote up to which the views re-read each; above, the whole collection once. */
+const rereadEach = 20;
 
 /** Save reasons VS Code starts on its own (files.autoSave): nothing is sent for them. */
 const automatic = new Set([vscode.TextDocumentSaveReason.AfterDelay, vscode.TextDocumentSaveReason.FocusOut]);
@@ -148,13 +152,44 @@ export class ObjectSaves implements vscode.Disposable {
         object: replaced })
         .catch((e) => log().warn(`Save history not recorded: ${(e as Error).message}`));
     }
+    this.follow(at, object, from);
+    this.changed.fire(at);
+  }
+
+  /** Open editors of the object without edits show `object`; one with edits keeps them and its base (its next save meets the conflict). */
+  private follow(at: ObjectAddress, object: BaseInfo, from?: vscode.Uri): void {
     for (const doc of vscode.workspace.textDocuments) {
       if (doc.uri.scheme !== scheme || doc.uri.toString() === from?.toString()) continue;
       const other = this.objectFiles.addressOf(doc.uri);
-      // An editor with edits keeps them and its base: its next save meets the conflict.
       if (other && sameObject(other, at) && !doc.isDirty) this.objectFiles.rebase(doc.uri, object, { reload: true });
     }
-    this.changed.fire(at);
+  }
+
+  /** An object a run wrote (as the server now holds it) or deleted (undefined): its open editors follow at once. */
+  runWrote(address: ObjectAddress, object: BaseInfo | undefined): void {
+    if (object) this.follow(address, object);
+  }
+
+  /**
+   * A run ended: the editors of what it deleted close (their edits would save into nothing), and the
+   * tree and Go to Object re-read each object, or each collection once when the run wrote many of it.
+   */
+  async runEnded(written: readonly ObjectAddress[], deleted: readonly ObjectAddress[]): Promise<void> {
+    if (deleted.length) {
+      await discardAndClose((uri) => {
+        const a = this.objectFiles.addressOf(uri);
+        return !!a && deleted.some((d) => sameObject(a, d));
+      });
+    }
+    const byCollection = new Map<string, ObjectAddress[]>();
+    for (const a of [...written, ...deleted]) {
+      const id = `${a.connectionId}\n${a.folderKey}\n${a.kind.id}`;
+      byCollection.set(id, [...(byCollection.get(id) ?? []), a]);
+    }
+    for (const addresses of byCollection.values()) {
+      if (addresses.length <= rereadEach) addresses.forEach((a) => this.changed.fire(a));
+      else this.changed.fire({ ...addresses[0], key: '' });
+    }
   }
 
   /** Deletes on the server; the caller closes the editors. */

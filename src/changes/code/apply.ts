@@ -13,6 +13,7 @@ import { curlCommand } from '../../api/curl';
 import type { Http, RequestOptions } from '../../api/http';
 import { kind as kindOf } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
+import { hideSecrets, secretShown } from '../../model/secrets';
 import { Change, ChangeResult, RunOptions, runChanges } from '../executor';
 import { Bases } from './bases';
 import { bodyToSend, canonicalText, createBody, fileForm, hashOf, objectFileName } from './fileForm';
@@ -49,16 +50,18 @@ export async function applyPlan(client: OmsClient, root: string, connection: Con
 export async function dryRun(client: OmsClient, root: string, connection: ConnectionBinding, plan: Plan): Promise<{ commands: string[]; results: ChangeResult[] }> {
   const { changes, refused } = await prepare(root, connection, plan);
   const commands: string[] = [];
-  let current = '';
+  let current: Change | undefined;
   const recording: Http = async <T>(req: RequestOptions): Promise<T> => {
     if (req.method === 'GET') return client.http<T>(req);
-    commands.push(`# ${current}`, curlCommand(connection.url, req));
+    // A dry run is pasted into reviews and chats: secret fields only as a placeholder, as the token.
+    const json = current && req.json ? hideSecrets(current.kind, req.json as BaseInfo, secretShown) : req.json;
+    commands.push(`# ${current?.op} ${current?.label}`, curlCommand(connection.url, { ...req, json }));
     // What the service would answer, so the run goes on as it would: a create returns its object.
     return (req.method === 'POST' ? { ...(req.json as BaseInfo), Key: '(new)' } : undefined) as T;
   };
   const results: ChangeResult[] = [];
   for (const { change } of changes) {
-    current = `${change.op} ${change.label}`;
+    current = change;
     results.push(...(await runChanges(new OmsClient(recording), [change], { stopOnError: false, concurrency: 1 })));
   }
   return { commands, results: [...refused, ...results] };

@@ -5,14 +5,15 @@
  * no change (hashes are taken of the canonical text).
  */
 import { createHash } from 'node:crypto';
-import type { Kind } from '../../model/kinds';
+import { type Kind, serverOwnedFields } from '../../model/kinds';
+import { sameJson } from '../../model/saveChecks';
 import type { BaseInfo } from '../../model/types';
 
 /**
- * The server's to set: kept in the manifest (version) or not at all, never in a file.
+ * The server's to set (`$type` and `Key` identify the object, so a file keeps them): in the manifest (version) or nowhere.
  * @internal Also read by scripts/fileSchemas.ts (the schema of pulled files).
  */
-export const notInFiles = ['ConcurrencyVersion', 'Notes', 'Links', 'Href', 'InFolderHref', 'InFolderKey'] as const;
+export const notInFiles: readonly string[] = serverOwnedFields.filter((f) => f !== '$type' && f !== 'Key');
 
 /** Stands for a secret the pull did not write; apply keeps the live value (auth0-deploy-cli #437). A plan shows it as it is. */
 export const secretPlaceholder = '(secret kept on the server: replace this text to send a new value)';
@@ -123,7 +124,7 @@ export function createBody(kind: Kind, local: BaseInfo): BaseInfo {
 }
 
 export function isServerOwned(field: string): boolean {
-  return (notInFiles as readonly string[]).includes(field);
+  return serverOwned.has(field);
 }
 
 /** For people: NFC, lower case, `[a-z0-9-]`, at most 60 characters. */
@@ -138,18 +139,25 @@ export function objectFileName(object: BaseInfo): string {
   return `${slug(object.CommonName)}.${(object.Key ?? 'new').replace(/[^\w-]/g, '_')}.json`;
 }
 
-/** One changed value between two objects, by JSON pointer (arrays by position). */
+/** One changed value between two objects, by JSON pointer. */
 export interface FieldChange {
   pointer: string;
   from?: unknown;
   to?: unknown;
 }
 
+/** Leaf by leaf: objects field by field, arrays of the same length item by item, other arrays whole; not the top-level version. */
 export function fieldChanges(from: unknown, to: unknown, pointer = ''): FieldChange[] {
-  if (from === to) return [];
-  const bothObjects = from && to && typeof from === 'object' && typeof to === 'object' && Array.isArray(from) === Array.isArray(to);
-  if (!bothObjects) return [{ pointer, from, to }];
+  if (from === to || sameJson(from, to)) return [];
+  const bothObjects = isPlain(from) && isPlain(to);
+  const sameLengthArrays = Array.isArray(from) && Array.isArray(to) && from.length === to.length;
+  if (!bothObjects && !sameLengthArrays) return [{ pointer, from, to }];
   const a = from as Record<string, unknown>, b = to as Record<string, unknown>;
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-  return keys.flatMap((k) => fieldChanges(a[k], b[k], `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((k) => k !== 'ConcurrencyVersion' || pointer !== '')
+    .flatMap((k) => fieldChanges(a[k], b[k], `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+}
+
+function isPlain(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -129,7 +129,7 @@ async function undoKeepsLaterEdit(page: Page, env: Env): Promise<void> {
   if (kept.ConcurrencyVersion !== edited.ConcurrencyVersion + 1 || !kept.CommonName.endsWith('(edited over REST)') || rowOf(kept).Priority !== value) {
     throw new Error(`the scanner edited after the run was overwritten: ${JSON.stringify({ v: kept.ConcurrencyVersion, name: kept.CommonName })}`);
   }
-  await notification(page, /were changed by someone since the run/);
+  await notification(page, /changed by someone since the run/);
   await page.keyboard.press('Escape');
 }
 

@@ -11,10 +11,11 @@ import { editorSaveChecks } from './editorSaves';
 import { planChecks } from './plan';
 import { planKeyboardChecks } from './planKeyboard';
 import { reopenChecks } from './reopen';
+import { runChecks } from './runs';
 import { wordsChecks } from './words';
 
 /** Each area's own checks (a file of this folder): one import and one entry here. */
-const areas: UiCheckList[] = [editorSaveChecks, clientChecks, planChecks, bulkChecks, workbenchChecks, commandFlowChecks, planKeyboardChecks, reopenChecks, wordsChecks];
+const areas: UiCheckList[] = [editorSaveChecks, clientChecks, planChecks, bulkChecks, workbenchChecks, commandFlowChecks, planKeyboardChecks, reopenChecks, wordsChecks, runChecks];
 
 export type { UiCheck } from './helpers';
 

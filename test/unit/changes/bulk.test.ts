@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { startSandbox, Sandbox } from '../../../src/sandbox/server';
 import { createHttp } from '../../../src/api/http';
 import { OmsClient } from '../../../src/api/client';
-import { applyOperation, bulkChanges, countsOf, mergedUndo, previewChanges, Target, undoChanges } from '../../../src/changes/bulk';
+import { bulkChanges, countsOf, mergedUndo, previewChanges, Target, undoPlan } from '../../../src/changes/bulk';
+import { applyOperation } from '../../../src/changes/operations';
 import { runChanges } from '../../../src/changes/executor';
 import { RunJournal } from '../../../src/changes/runJournal';
 import { kind } from '../../../src/model/kinds';
@@ -94,7 +95,7 @@ test('undo puts back what a run changed; an object changed by someone since is s
   const edited = await read(targets[3]);
   await api.put(`/api/f/${folderKey}/inputscanners/${targets[3].key}`, { ...edited, CommonName: 'Edited after the run' });
 
-  const undo = undoChanges((await journal.read(runId)).entries, (id) => kind(id));
+  const undo = undoPlan((await journal.read(runId)).entries, (id) => kind(id)).changes;
   assert.deepEqual(countsOf(await previewChanges(client, undo)), { change: 3, noop: 0, invalid: 0, notApplicable: 0, stale: 1 });
   const results = await runChanges(client, undo, { stopOnError: false });
   assert.deepEqual(results.map((r) => r.outcome), ['applied', 'applied', 'applied', 'stale']);

@@ -1,46 +1,44 @@
 /**
- * Bulk Edit…: one operation on many objects, previewed before anything is sent.
- * On: all results of a Go to Object query (args `{ connectionId, query }`; objects the tree
- * never loaded included: a fresh walk of everything), a multi-selection in the tree, a group,
- * or a folder with its subfolders. Operations by keyboard: set a field; set a reporting
- * priority's Priority or StatusCode on the row with a given resistance range; replace a value
- * only where it equals a given one; add or remove a tag.
+ * Bulk Edit…: one operation of the registry (src/changes/operations.ts) on many objects, previewed
+ * before anything is sent. On: all results of a Go to Object query (args `{ connectionId, query }`;
+ * objects the tree never loaded included: a fresh walk of everything), a multi-selection in the
+ * tree, a group, or a folder with its subfolders. The operation is asked by its questions, or
+ * given: `{ connectionId, query, operation: { type: 'addTag', tag: 'x' }, stopOnError? }` (with
+ * `stopOnError` the preview is not asked about: scripts and tests).
  */
 import * as vscode from 'vscode';
-import { BulkOperation, bulkChanges, describeOperation, Target } from '../changes/bulk';
-import type { Connection } from '../connection/connection';
-import { Kind, kind as kindOf, objectKinds, serverOwnedFields, supports } from '../model/kinds';
-import type { BaseInfo, InputScannerInfo } from '../model/types';
-import { sourceOf } from '../search/indexes';
-import { matches, queryWords } from '../search/match';
-import { ObjectIndex } from '../search/objectIndex';
-import { confirmPreview, makePreview, runWithProgress } from './bulkRun';
-import { activeConnectionTarget, ConnectionTarget, targeted } from './framework/commandTargets';
-import { namedBy } from './framework/namedBy';
+import { bulkChanges, Target } from '../../changes/bulk';
+import { BulkOperation, describeOperation, editableFields, operationFromArgument, operations, OperationType, Question, tagProblem } from '../../changes/operations';
+import type { Connection } from '../../connection/connection';
+import { Kind, kind as kindOf, objectKinds, supports } from '../../model/kinds';
+import type { BaseInfo, InputScannerInfo } from '../../model/types';
+import { previewAndRun } from '../../runs/changesRun';
+import { runHost } from '../../runs/host';
+import { sourceOf } from '../../search/indexes';
+import { matches, queryWords } from '../../search/match';
+import { ObjectIndex } from '../../search/objectIndex';
+import { activeConnectionTarget, ConnectionTarget, targeted } from '../framework/commandTargets';
+import { namedBy } from '../framework/namedBy';
 
 export const bulkEdit = targeted({
   id: 'oms.bulkEdit',
   target: activeConnectionTarget,
   async run(s, { connection }: ConnectionTarget, arg?: unknown, selected?: unknown) {
-    const all = await targetsOf(connection, arg, selected);
-    const targets = await oneKind(all);
+    const given = (arg as { operation?: unknown; stopOnError?: unknown } | undefined);
+    const operation = given?.operation === undefined ? undefined : operationFromArgument(given.operation);
+    const targets = await oneKind(await targetsOf(connection, arg, selected));
     if (!targets.length) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Bulk Edit: nothing selected to edit.'));
       return;
     }
     const kind = targets[0].kind;
     if (!supports(kind, 'update')) throw new Error(vscode.l10n.t('The service cannot update {0}.', kind.pluralLabel.toLowerCase()));
-    const sample = await connection.client.get(kind, targets[0].folderKey, targets[0].key);
-    const op = await pickOperation(kind, sample);
+    const op = operation ?? (await askOperation(kind, await connection.client.get(kind, targets[0].folderKey, targets[0].key)));
     const title = vscode.l10n.t('Bulk edit of {0} {1}: {2}', targets.length, kind.pluralLabel.toLowerCase(), describeOperation(op));
     // The selection is frozen here: these objects, whatever the tree or the index shows later.
-    const changes = bulkChanges(targets, op);
-    const entries = await makePreview(connection, title, changes);
-    if (!entries) return;
-    const confirmed = await confirmPreview(s, connection, title, entries, vscode.l10n.t('Apply to'));
-    if (!confirmed) return;
-    const toSend = new Set(entries.filter((e) => e.status === 'change').map((e) => e.change.id));
-    await runWithProgress(s, connection, title, changes.filter((c) => toSend.has(c.id)), confirmed.stopOnError);
+    return previewAndRun(runHost(s), {
+      connection, title, changes: bulkChanges(targets, op), header: { recipe: { type: 'bulk', operation: op } }, words: { runLabel: vscode.l10n.t('Apply to') },
+    }, typeof given?.stopOnError === 'boolean' ? given.stopOnError : undefined);
   },
 });
 
@@ -111,34 +109,36 @@ async function pickKind(title: string): Promise<Kind> {
   return pick.k;
 }
 
-async function pickOperation(kind: Kind, sample: BaseInfo): Promise<BulkOperation> {
-  const rows = (sample as InputScannerInfo).InputScannerReportingPriorities;
-  const ops = [
-    ...(Array.isArray(rows) ? [{ label: vscode.l10n.t('Set a reporting priority row…'), detail: vscode.l10n.t('Priority or StatusCode on the row with a given resistance range'), type: 'setRow' as const }] : []),
-    { label: vscode.l10n.t('Set a field…'), type: 'set' as const },
-    { label: vscode.l10n.t('Replace a value…'), detail: vscode.l10n.t('only where the field holds a given value'), type: 'replace' as const },
-    { label: vscode.l10n.t('Add a tag…'), type: 'addTag' as const },
-    { label: vscode.l10n.t('Remove a tag…'), type: 'removeTag' as const },
-  ];
-  const op = await must(vscode.window.showQuickPick(ops, { title: vscode.l10n.t('Bulk Edit {0}: operation', kind.pluralLabel.toLowerCase()) }));
-  switch (op.type) {
-    case 'setRow': {
-      const row = await must(vscode.window.showQuickPick(rows.map((r) => ({ label: `${r.MinResistanceCode} – ${r.MaxResistanceCode}`, description: r.CommonName ?? '', r })), { title: vscode.l10n.t('Which row (by resistance range; each object\'s row with this range)') }));
-      const field = await must(vscode.window.showQuickPick(['Priority', 'StatusCode'], { title: vscode.l10n.t('Which value of the row') })) as 'Priority' | 'StatusCode';
-      const value = Number(await must(vscode.window.showInputBox({ title: vscode.l10n.t('New {0} for rows {1} – {2}', field, row.r.MinResistanceCode, row.r.MaxResistanceCode), validateInput: (v) => (/^-?\d+$/.test(v.trim()) ? undefined : vscode.l10n.t('A whole number')) })));
-      return { type: 'setRow', min: row.r.MinResistanceCode, max: row.r.MaxResistanceCode, field, value };
+/** The operation picked, then its questions in order (src/changes/operations.ts). */
+async function askOperation(kind: Kind, sample: BaseInfo): Promise<BulkOperation> {
+  const offered = (Object.keys(operations) as OperationType[]).filter((t) => operations[t].offeredFor?.(sample) ?? true);
+  const picked = await must(vscode.window.showQuickPick(offered.map((type) => ({ label: operations[type].label(), detail: operations[type].detail?.(), type })), {
+    title: vscode.l10n.t('Bulk Edit {0}: operation', kind.pluralLabel.toLowerCase()),
+  }));
+  const answers: Record<string, unknown> = { type: picked.type };
+  for (const q of operations[picked.type].questions) Object.assign(answers, await ask(q, answers, sample));
+  return answers as BulkOperation;
+}
+
+async function ask(q: Question, answers: Record<string, unknown>, sample: BaseInfo): Promise<Record<string, unknown>> {
+  const title = q.title(answers);
+  switch (q.type) {
+    case 'row': {
+      const rows = (sample as InputScannerInfo).InputScannerReportingPriorities;
+      const row = await must(vscode.window.showQuickPick(rows.map((r) => ({ label: `${r.MinResistanceCode} – ${r.MaxResistanceCode}`, description: r.CommonName ?? '', r })), { title }));
+      return { min: row.r.MinResistanceCode, max: row.r.MaxResistanceCode };
     }
-    case 'set': case 'replace': {
-      const fields = Object.keys(sample).filter((f) => !serverOwnedFields.includes(f));
-      const field = (await must(vscode.window.showQuickPick(fields.map((f) => ({ label: f, description: JSON.stringify(sample[f])?.slice(0, 60) })), { title: vscode.l10n.t('Which field') }))).label;
-      if (op.type === 'set') return { type: 'set', field, value: await valueInput(vscode.l10n.t('New value of {0} (JSON, or text)', field)) };
-      const from = await valueInput(vscode.l10n.t('Replace {0} only where it is (JSON, or text)', field));
-      return { type: 'replace', field, from, to: await valueInput(vscode.l10n.t('… by (JSON, or text)')) };
+    case 'choice': return { [q.name]: await must(vscode.window.showQuickPick([...(q.options ?? [])], { title })) };
+    case 'field': {
+      const fields = editableFields(sample).map((f) => ({ label: f, description: JSON.stringify(sample[f])?.slice(0, 60) }));
+      return { [q.name]: (await must(vscode.window.showQuickPick(fields, { title }))).label };
     }
-    case 'addTag': case 'removeTag': {
-      const tag = await must(vscode.window.showInputBox({ title: op.label, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A tag')) }));
-      return { type: op.type, tag: tag.trim() };
+    case 'number': {
+      const typed = await must(vscode.window.showInputBox({ title, validateInput: (v) => (/^-?\d+$/.test(v.trim()) ? undefined : vscode.l10n.t('A whole number')) }));
+      return { [q.name]: Number(typed) };
     }
+    case 'tag': return { [q.name]: (await must(vscode.window.showInputBox({ title, validateInput: (v) => tagProblem(v.trim()) }))).trim() };
+    case 'json': return { [q.name]: await valueInput(title) };
   }
 }
 

@@ -1,0 +1,136 @@
+/**
+ * The preview of a run, before anything is sent: every object read (progress, cancel), the counts,
+ * diffs opened on demand a few at a time (a preview of 10,000 objects opens none by itself), the
+ * list of all objects, and the requests as cURL (no token, no secret field).
+ */
+import * as vscode from 'vscode';
+import { curlOf } from '../api/curl';
+import { PreviewEntry, previewChanges } from '../changes/bulk';
+import type { Change } from '../changes/executor';
+import type { Connection } from '../connection/connection';
+import { prettyJson } from '../model/saveChecks';
+import type { BaseInfo } from '../model/types';
+import { hideSecrets, secretShown } from '../model/secrets';
+import { forgetRunTexts, runTextUri, showReadOnly } from './documents';
+import { objectsText, previewCountsText } from './words';
+
+/** Diffs opened together at most (the multi-diff editor, or by the picker). */
+const diffsAtOnce = 20;
+
+/** Reads every object with progress (cancellable); undefined when cancelled. */
+export async function makePreview(connection: Connection, title: string, changes: Change[]): Promise<PreviewEntry[] | undefined> {
+  forgetRunTexts();
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+    const controller = new AbortController();
+    token.onCancellationRequested(() => controller.abort());
+    let last = 0, shown = 0;
+    const entries = await previewChanges(connection.client, changes, {
+      signal: controller.signal,
+      onEntry: (_e, done, total) => {
+        // A report per tenth of a second at most: 10,000 reports would keep the window busy.
+        if (done < total && Date.now() - shown < 100) return;
+        shown = Date.now();
+        progress.report({ message: vscode.l10n.t('read {0}/{1}', done, total), increment: ((done - last) / total) * 100 });
+        last = done;
+      },
+    });
+    return token.isCancellationRequested ? undefined : entries;
+  });
+}
+
+type PreviewAction = 'apply' | 'applyStop' | 'diffs' | 'list' | 'requests' | 'notes' | 'cancel';
+
+export interface PreviewWords {
+  /** "Apply to", "Put back", "Send again to". */
+  runLabel: string;
+  /** Per object, what the run cannot do and why (an undo's creates, deletes and secrets). */
+  notes?: ReadonlyArray<{ label: string; note: string }>;
+}
+
+/**
+ * Shows the preview until the user sends or cancels. Returns whether to stop at the first
+ * error, or undefined (cancelled, nothing sent).
+ */
+export async function confirmPreview(connection: Connection, title: string, entries: PreviewEntry[], words: PreviewWords): Promise<{ stopOnError: boolean } | undefined> {
+  const changed = entries.filter((e) => e.status === 'change');
+  const n = changed.length;
+  const notes = words.notes ?? [];
+  if (n && n <= diffsAtOnce) await showDiffs(title, changed);
+  for (;;) {
+    const what = objectsText(n);
+    const items: Array<vscode.QuickPickItem & { action: PreviewAction }> = [
+      ...(n ? [
+        { label: `$(check) ${vscode.l10n.t('{0} {1}, continue on error', words.runLabel, what)}`, action: 'apply' as const },
+        { label: `$(debug-stop) ${vscode.l10n.t('{0} {1}, stop at the first error', words.runLabel, what)}`, action: 'applyStop' as const },
+        { label: `$(diff-multiple) ${n === 1 ? vscode.l10n.t('Show the diff') : vscode.l10n.t('Show the {0} diffs', n)}`, action: 'diffs' as const },
+        { label: `$(terminal) ${vscode.l10n.t('Show requests (cURL, without the token or secrets)')}`, action: 'requests' as const },
+      ] : []),
+      ...(notes.length ? [{ label: `$(warning) ${vscode.l10n.t('What cannot be done, per object ({0})', notes.length)}`, action: 'notes' as const }] : []),
+      { label: `$(list-flat) ${vscode.l10n.t('Show every object and what it would get')}`, action: 'list' },
+      { label: `$(close) ${vscode.l10n.t('Cancel: send nothing')}`, action: 'cancel' },
+    ];
+    const choice = await vscode.window.showQuickPick(items, {
+      title: `${title}: ${previewCountsText(entries)}`, placeHolder: n ? vscode.l10n.t('Only the changes are sent') : vscode.l10n.t('Nothing to send'), ignoreFocusOut: true,
+    });
+    switch (choice?.action) {
+      case 'apply': return { stopOnError: false };
+      case 'applyStop': return { stopOnError: true };
+      case 'diffs': await showDiffs(title, changed); break;
+      case 'list': await showReadOnly('preview.txt', entries.map(entryLine).join('\n') + '\n', 'plaintext'); break;
+      case 'notes': await showReadOnly('cannot.txt', notes.map((x) => `${x.label}: ${x.note}`).join('\n') + '\n', 'plaintext'); break;
+      case 'requests': await showReadOnly('requests.sh', await requestsText(connection, changed), 'shellscript'); break;
+      default: return undefined;
+    }
+  }
+}
+
+function entryLine(e: PreviewEntry): string {
+  const fields = e.changes.map((c) => `${c.pointer} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`).join(', ');
+  return `${e.status.padEnd(13)} ${e.change.label} (${e.change.key ?? e.change.id})${e.reason ? `: ${e.reason}` : ''}${fields ? `: ${fields}` : ''}`;
+}
+
+/** A few diffs at once: all of them in the multi-diff editor when few, else the objects picked (up to `diffsAtOnce`). */
+async function showDiffs(title: string, changed: PreviewEntry[]): Promise<void> {
+  let chosen = changed;
+  if (changed.length > diffsAtOnce) {
+    const picks = await vscode.window.showQuickPick(changed.map((e) => ({ label: e.change.label, description: e.changes.map((c) => c.pointer).join(', '), e })), {
+      title: vscode.l10n.t('Diffs of which objects? (up to {0} at once)', diffsAtOnce), canPickMany: true, matchOnDescription: true,
+    });
+    if (!picks?.length) return;
+    chosen = picks.slice(0, diffsAtOnce).map((p) => p.e);
+  }
+  const stamp = Date.now().toString(36);
+  const pairs = chosen.map((e) => {
+    const path = `/${stamp}/${e.change.label.replace(/[/\\]/g, '_')}.${e.change.key ?? e.change.id}.json`;
+    const kind = e.change.kind;
+    // A create has nothing before it, a delete nothing after it: that side is empty.
+    const text = (o: BaseInfo | undefined) => (o ? prettyJson(hideSecrets(kind, o, secretShown)) : '');
+    const after = runTextUri(path, text(e.change.op === 'delete' ? undefined : e.after), 'after');
+    return [after, runTextUri(path, text(e.before), 'before'), after] as const;
+  });
+  try {
+    await vscode.commands.executeCommand('vscode.changes', title, pairs);
+  } catch {
+    for (const [, before, after] of pairs.slice(0, 3)) await vscode.commands.executeCommand('vscode.diff', before, after, title);
+  }
+}
+
+/**
+ * Per object: the read, the write and the read after, as the executor sends them; the token
+ * never appears, and a secret field only as a placeholder.
+ * @internal Exported for its unit test.
+ */
+export async function requestsText(connection: Connection, changed: PreviewEntry[]): Promise<string> {
+  const lines = [`# ${vscode.l10n.t('Each object is read, written only if still as previewed (after the operation is applied again to that read), and read back. Set TOKEN first.')}`];
+  for (const e of changed) {
+    const { kind, folderKey, key } = e.change;
+    const body = hideSecrets(kind, e.after, secretShown);
+    lines.push(`# ${e.change.label}`, await curlOf(connection.info.baseUrl, async (c) => {
+      if (e.change.op === 'create') return c.create(kind, folderKey, body!);
+      await c.get(kind, folderKey, key!);
+      if (e.change.op === 'delete') return c.delete(kind, folderKey, key!);
+      await c.update(kind, { ...body!, Key: key, InFolderKey: folderKey });
+    }));
+  }
+  return lines.join('\n') + '\n';
+}
