@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { FieldChange } from '../changes/code/fileForm';
 import type { Plan, PlanAction, PlanEntry, PlanResult } from '../changes/code/plan';
+import type { BaseInfo } from '../model/types';
 
 /** What the view shows: a plan, the folder it is of and the connection it was made against. */
 export interface ShownPlan extends PlanResult {
@@ -57,6 +58,12 @@ class PlanView implements vscode.TreeDataProvider<Node>, vscode.TextDocumentCont
     void vscode.commands.executeCommand('setContext', 'oms.planIncludesDeletes', !!shown?.plan.includeDeletes);
     this.changed.fire(undefined);
     if (this.view) this.view.message = shown ? summaryLine(shown.plan) : undefined;
+  }
+
+  /** True when live reads of the plan's connection show an object the plan read at another version: the plan is out of date. */
+  serverMoved(connectionId: string, objects: readonly BaseInfo[]): boolean {
+    const live = this.shown?.connectionId === connectionId ? this.shown.live : undefined;
+    return !!live && objects.some((o) => o.Key && live.has(o.Key) && live.get(o.Key)!.ConcurrencyVersion !== o.ConcurrencyVersion);
   }
 
   getTreeItem(node: Node): vscode.TreeItem {

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHttp, RequestLog } from '../../../src/api/http';
-import { OmsClient } from '../../../src/api/client';
+import { OmsClient, Reread } from '../../../src/api/client';
 import { kind } from '../../../src/model/kinds';
 import { LiveReads, PollSource, Watched } from '../../../src/live/liveReads';
 import { Poller } from '../../../src/live/poller';
@@ -17,9 +17,13 @@ function clientOf(api: Api, logs: RequestLog[]): OmsClient {
 
 /** A service that gives no ETags: the same sandbox, read without If-None-Match and without the tags. */
 function withoutEtags(client: OmsClient): PollSource {
+  const untagged = <T>(r: Reread<T>): Reread<T> => {
+    if (r.unchanged) throw new Error('304 to a read without If-None-Match');
+    return { unchanged: false, value: r.value };
+  };
   return {
-    listAgain: async (k, f, p, s) => ({ ...(await client.listAgain(k, f, p, s)), etag: undefined }),
-    getAgain: async (k, f, key) => ({ ...(await client.getAgain(k, f, key)), etag: undefined }),
+    listAgain: async (k, f, p, s) => untagged(await client.listAgain(k, f, p, s)),
+    getAgain: async (k, f, key) => untagged(await client.getAgain(k, f, key)),
   };
 }
 
