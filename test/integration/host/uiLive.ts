@@ -1,0 +1,170 @@
+// Live updates where a person sees them (issue 34): the live interval set to 2 s in the Settings editor,
+// the window focused; a group expanded while an object is renamed, created and deleted over REST; a
+// scanner open while its priority changes over REST, clean and then with an edit typed (one quiet
+// notice, Merge, Ctrl+S); the view hidden while the sandbox's request log is read.
+import * as fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import { get, send, until, palette, floors, cursorAfter, typeEdit, activeTabDirty, activeTab, editorText, statusVersion, notification, type Env, type UiCheckList } from './uiHelpers';
+
+const intervalSeconds = 2;
+/** One interval, a poll, and the workbench drawing it. */
+const withinOneInterval = intervalSeconds * 1000 + 4_000;
+const rows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
+const row = (page: Page, level: number, text: string | RegExp) => rows(page).and(page.locator(`[aria-level="${level}"]`)).filter({ hasText: text }).first();
+const expanded = async (page: Page, level: number, text: string | RegExp) => (await row(page, level, text).getAttribute('aria-expanded')) === 'true';
+
+/** The Settings editor (palette), the setting found by its id, its box set to `value`, the editor closed. */
+async function setInterval(page: Page, value: number): Promise<void> {
+  await palette(page, 'Preferences: Open Settings (UI)');
+  const search = page.locator('.settings-editor .suggest-input-container .monaco-editor textarea').first();
+  await search.waitFor({ timeout: 10_000 });
+  await page.keyboard.type('oms.live.interval');
+  const box = page.locator('.settings-editor .setting-item-contents', { hasText: 'Interval' }).locator('input').first();
+  await box.waitFor({ timeout: 10_000 });
+  await box.fill(String(value));
+  await page.waitForTimeout(800);
+  await page.keyboard.press('Control+w');
+}
+
+/**
+ * The window focused, as a person's window is (a headless page has no focus): Chromium's focus emulation,
+ * then the focus event the workbench listens to.
+ */
+async function focusWindow(page: Page, on: boolean): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: on });
+  await page.evaluate(`window.dispatchEvent(new Event(${JSON.stringify(on ? 'focus' : 'blur')}))`);
+}
+
+/** Floor 1 and its Input scanners expanded from the instance's row, by clicks. */
+async function floor1Scanners(page: Page): Promise<void> {
+  for (const [label, level] of [['Head Office', 3], ['Floor 1', 4], [/^\s*Input scanners/, 5]] as const) {
+    await row(page, level, label).waitFor({ timeout: 15_000 });
+    await until(`${String(label)} expanded`, async () => {
+      if (await expanded(page, level, label)) return true;
+      await row(page, level, label).click();
+      await page.waitForTimeout(400);
+      return expanded(page, level, label);
+    });
+  }
+}
+
+/** The sandbox's request log lines (the run starts it with --verbose) written after `since`. */
+function requestsSince(diag: string, since: Date): string[] {
+  const lines = fs.readFileSync(`${diag}/sandbox.log`, 'utf8').split('\n');
+  return lines.filter((l) => /^\d{4}-\d\d-\d\dT/.test(l) && new Date(l.slice(0, 24)) > since);
+}
+
+async function treeFollows(page: Page, env: Env): Promise<void> {
+  await setInterval(page, intervalSeconds);
+  await focusWindow(page, true);
+  try {
+    const { floor1 } = await floors(env);
+    const at = `/api/f/${floor1.Key}/inputscanners`;
+    await floor1Scanners(page);
+    const [renamed, deleted] = await get(env, at);
+    await row(page, 6, deleted.CommonName).waitFor({ timeout: 10_000 });
+    const newName = `${renamed.CommonName} (renamed live)`;
+    await send(env, 'PUT', renamed.Href, { ...renamed, CommonName: newName });
+    await send(env, 'DELETE', deleted.Href);
+    const { Key: _k, Href: _h, ConcurrencyVersion: _v, Notes: _n, Links: _l, InFolderKey: _f, InFolderHref: _fh, ...body } = renamed;
+    await send(env, 'POST', at, { ...body, CommonName: 'Live scanner' });
+    const started = Date.now();
+    await until('the rename, the new scanner and the deletion in the tree', async () =>
+      await row(page, 6, newName).isVisible() && await row(page, 6, 'Live scanner').isVisible() && !(await row(page, 6, deleted.CommonName).isVisible()), withinOneInterval);
+    const took = Date.now() - started;
+    if (!(await expanded(page, 4, 'Floor 1')) || !(await expanded(page, 5, /^\s*Input scanners/))) throw new Error('the group or its folder collapsed');
+    await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-tree.png` });
+    console.log(`live: the tree showed a rename, a creation and a deletion ${took} ms after them (interval ${intervalSeconds} s)`);
+  } finally {
+    await focusWindow(page, false);
+  }
+}
+
+/** The first reporting priority's value in a scanner as the server holds it. */
+const firstPriority = (scanner: any): number => scanner.InputScannerReportingPriorities[0].Priority;
+
+async function editorFollows(page: Page, env: Env): Promise<void> {
+  await setInterval(page, intervalSeconds);
+  await focusWindow(page, true);
+  try {
+    const { floor1 } = await floors(env);
+    await floor1Scanners(page);
+    const scanners = await get(env, `/api/f/${floor1.Key}/inputscanners`);
+    const scanner = scanners[scanners.length - 1];
+    await row(page, 6, scanner.CommonName).click();
+    await until(`tab "${scanner.CommonName}"`, async () => (await activeTab(page).innerText().catch(() => '')).includes(scanner.CommonName));
+    await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+
+    // Clean: the editor shows the server's new priority and version, no dialog, the focus where it was.
+    const changed = (s: any, priority: number) => ({ ...s, InputScannerReportingPriorities: s.InputScannerReportingPriorities.map((p: any, i: number) => (i === 0 ? { ...p, Priority: priority } : p)) });
+    const priority = firstPriority(scanner) === 7 ? 6 : 7;
+    await send(env, 'PUT', scanner.Href, changed(scanner, priority));
+    const version = scanner.ConcurrencyVersion + 1;
+    await until(`v${version} and "Priority": ${priority} in the clean editor`, async () =>
+      (await statusVersion(page)).includes(`v${version}`) && (await editorText(page)).includes(`"Priority": ${priority}`), withinOneInterval);
+    if (await page.locator('.monaco-dialog-box').count()) throw new Error('a dialog opened');
+    if (await activeTabDirty(page)) throw new Error('the editor is marked unsaved after following the server');
+    if (!(await page.locator('.editor-group-container.active .monaco-editor.focused').count())) throw new Error('the editor lost the focus');
+
+    // With an edit typed: one quiet notice; Merge keeps both; Ctrl+S saves with no conflict.
+    await cursorAfter(page, '"Description": "');
+    await typeEdit(page, 'typed live ');
+    const server = await get(env, scanner.Href);
+    const second = priority === 7 ? 5 : 4;
+    await send(env, 'PUT', scanner.Href, changed(server, second));
+    await until('the notice', async () => {
+      const item = await notification(page, /changed on the server/).catch(() => undefined);
+      await page.keyboard.press('Escape');
+      return item;
+    }, withinOneInterval + 10_000);
+    await page.waitForTimeout(intervalSeconds * 2_000); // two more polls: still one notice
+    const item = await notification(page, /changed on the server/);
+    const count = await page.locator('.notifications-center .notification-list-item', { hasText: /changed on the server/ }).count();
+    if (count !== 1) throw new Error(`${count} notices`);
+    if (await page.locator('.monaco-dialog-box').count()) throw new Error('a dialog opened');
+    await item.locator('.monaco-button', { hasText: 'Merge' }).first().click();
+    await until('the merge in the editor', async () => {
+      const text = await editorText(page);
+      return text.includes('typed live ') && text.includes(`"Priority": ${second}`);
+    });
+    await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-merged.png` });
+    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+s');
+    await until('the tab saved', async () => !(await activeTabDirty(page)));
+    const saved = await get(env, scanner.Href);
+    if (!String(saved.Description ?? '').includes('typed live ') || firstPriority(saved) !== second || saved.ConcurrencyVersion !== server.ConcurrencyVersion + 2) {
+      throw new Error(`the server holds ${JSON.stringify({ Description: saved.Description, Priority: firstPriority(saved), v: saved.ConcurrencyVersion })}`);
+    }
+    if (await page.locator('.monaco-dialog-box').count()) throw new Error('a conflict question after the merge');
+  } finally {
+    await focusWindow(page, false);
+  }
+}
+
+async function hiddenReadsNothing(page: Page, env: Env): Promise<void> {
+  await setInterval(page, intervalSeconds);
+  await focusWindow(page, true);
+  try {
+    await floor1Scanners(page);
+    const listReads = (since: Date) => requestsSince(env.OMS_UI_DIAG, since).filter((l) => /GET \/api\/f\/[^ ]+\/inputscanners /.test(l) || /GET \S+\?page=/.test(l));
+    const visible = new Date();
+    await until('a list read while the view shows', () => Promise.resolve(listReads(visible).length > 0), withinOneInterval);
+    await page.keyboard.press('Control+Shift+E'); // the Explorer in front: the Objects view hidden
+    await page.waitForTimeout(1_000);
+    const hidden = new Date();
+    await page.waitForTimeout(3 * intervalSeconds * 1000);
+    const read = listReads(hidden);
+    await page.locator('.part.activitybar .action-item a[aria-label^="OMS"], .part.activitybar .action-item[aria-label^="OMS"]').first().click();
+    if (read.length) throw new Error(`read while hidden: ${read.join(' | ')}`);
+  } finally {
+    await focusWindow(page, false);
+    await setInterval(page, 30);
+  }
+}
+
+export const liveChecks: UiCheckList = (page, env) => [
+  ['ui: live updates: an expanded group shows a rename, a creation and a deletion made over REST within one interval, still expanded', () => treeFollows(page, env)],
+  ['ui: live updates: a clean editor shows the server\'s new priority and version, no dialog; with an edit, one quiet notice, Merge keeps both, Ctrl+S saves', () => editorFollows(page, env)],
+  ['ui: live updates: the Objects view hidden, the sandbox logs no list reads', () => hiddenReadsNothing(page, env)],
+];
