@@ -104,7 +104,13 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
       },
       intervalMs,
       canRead: () => canRead(connectionId),
-      onResult: (result) => received(connectionId, result, open, groups),
+      onResult: (result) => {
+        try {
+          received(connectionId, result, open, groups);
+        } catch (e) {
+          log().error(`Live updates of ${connectionId} not shown: ${(e as Error).stack ?? String(e)}`);
+        }
+      },
       onFailure: (e) => {
         const label = s.connections.get(connectionId)?.info.label ?? connectionId;
         notify('warning', vscode.l10n.t('Live updates of {0} could not read the service: {1} They go on, less often, and say nothing more until it answers.', label, (e as Error).message), showLogAction);

@@ -6,7 +6,7 @@
  * 503 waits as long as the server's Retry-After says; other failures double
  * the wait, up to eight intervals. A failure is reported once per streak.
  */
-import { LiveReads, PollResult, PollSource, Watched } from './liveReads';
+import { LiveReads, type PollResult, type PollSource, type Watched } from './liveReads';
 
 export interface PollerOptions {
   source: PollSource;
@@ -57,7 +57,8 @@ export class Poller {
   /** One poll now, unless one is running or reading is not possible; then the next is scheduled. */
   async tick(): Promise<void> {
     if (this.running || this.disposed) return this.running;
-    this.running = this.run().then((polled) => {
+    // A listener that throws must not stop the polls: it has its own error handling (the glue logs).
+    this.running = this.run().catch(() => true).then((polled) => {
       this.running = undefined;
       // Not polled (hidden, unfocused, signed out): nothing is scheduled until the next wake.
       if (polled) this.wake();
@@ -68,23 +69,28 @@ export class Poller {
   private async run(): Promise<boolean> {
     if (!(await this.options.canRead().catch(() => false))) return false;
     const watched = this.options.watched();
-    if (!watched.groups.length && !watched.objects.length) return false;
-    const interval = this.options.intervalMs();
-    try {
-      const result = await this.reads.poll(watched);
-      if (this.failures) this.options.onRecovered?.();
-      this.failures = 0;
-      this.delayMs = undefined;
-      this.options.onResult(result);
+    // Nothing shown yet: no request, and the next look comes an interval later (a group expanded meanwhile is read then).
+    if (!watched.groups.length && !watched.objects.length) {
+      this.lastAt = Date.now();
       return true;
+    }
+    let result: PollResult;
+    try {
+      result = await this.reads.poll(watched);
     } catch (e) {
       if (this.failures++ === 0) this.options.onFailure(e);
       const asked = (e as { retryAfterMs?: number }).retryAfterMs;
+      const interval = this.options.intervalMs();
       this.delayMs = asked !== undefined ? Math.max(interval, asked) : interval * Math.min(maxSlowdown, 2 ** this.failures);
       return true;
     } finally {
       this.lastAt = Date.now();
     }
+    if (this.failures) this.options.onRecovered?.();
+    this.failures = 0;
+    this.delayMs = undefined;
+    this.options.onResult(result);
+    return true;
   }
 
   dispose(): void {

@@ -27,6 +27,13 @@ function withoutEtags(client: OmsClient): PollSource {
   };
 }
 
+async function until(probe: () => boolean, what: string, ms = 10_000): Promise<void> {
+  for (const end = Date.now() + ms; !probe();) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 async function setUp(api: Api) {
   const head = (await api.folder('Head Office')).Key;
   const warehouse = (await api.folder('Warehouse')).Key;
@@ -121,16 +128,16 @@ test('the poller: nothing while it cannot read, Retry-After slows it, a failure 
       assert.equal(logs.length, 0, 'no request while it cannot read');
       readable = true;
       poller.wake();
-      await new Promise((r) => setTimeout(r, 400));
-      assert.ok(results >= 3, `${results} polls in 400 ms at 50 ms`);
+      await until(() => results >= 3, '3 polls at 50 ms');
       // The warehouse's scanners answer 503 with Retry-After: 1 s three times.
       await fetch(`${api.sb.url}/sandbox/faults`, {
         method: 'POST', headers: { Authorization: `Bearer ${api.sb.token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ path: `/api/f/${warehouse}/inputscanners`, status: 503, count: 3, retryAfter: 1 }),
       });
+      const refused = () => logs.filter((l) => l.status === 503).length;
+      await until(() => refused() === 1, 'the first 503');
       await new Promise((r) => setTimeout(r, 1500));
-      const failed = logs.filter((l) => l.status === 503);
-      assert.ok(failed.length >= 1 && failed.length <= 2, `${failed.length} 503s in 1.5 s: slowed to one a second`);
+      assert.ok(refused() <= 2, `${refused()} 503s in 1.5 s after the first: slowed to one a second`);
       assert.equal(failures.length, 1, 'reported once');
       readable = false;
       await new Promise((r) => setTimeout(r, 2500));
@@ -139,9 +146,8 @@ test('the poller: nothing while it cannot read, Retry-After slows it, a failure 
       assert.equal(logs.length, count, 'nothing while it cannot read');
       readable = true;
       poller.wake();
-      await new Promise((r) => setTimeout(r, 2500));
+      await until(() => recovered === 1, 'the service answering again');
       assert.equal(failures.length, 1);
-      assert.equal(recovered, 1);
     } finally {
       poller.dispose();
     }
