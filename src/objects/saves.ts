@@ -155,7 +155,7 @@ export class ObjectSaves implements vscode.Disposable {
       merge = merge3(address.kind, base, mine, server, choices);
       if (merge.conflicts.length) return undefined;
     }
-    this.objectFiles.rebase(uri, server);
+    this.objectFiles.rebase(uri, server, { keepMtime: true });
     await replaceText(uri, documentText(merge.merged));
     return { object: server, tookTheirs: merge.tookTheirs };
   }

@@ -116,7 +116,10 @@ export class CollectionNode implements Paged {
    * show; expansion, selection, the filter and Load all stay (node ids are the objects' keys).
    */
   followServer(items: BaseInfo[], complete: boolean, pages: number): void {
-    if (this.pager.follow(items, complete, pages)) this.ctx.changed(this);
+    const shown = this.pager.items;
+    const same = complete === !this.pager.hasMore && items.length === shown.length
+      && items.every((o, i) => o.Key === shown[i].Key && o.ConcurrencyVersion === shown[i].ConcurrencyVersion && o.CommonName === shown[i].CommonName);
+    if (!same && this.pager.follow(items, complete, pages)) this.ctx.changed(this);
   }
 
   /** The Refresh command: from the first page again. */
