@@ -11,14 +11,14 @@ import { Pager } from '../../../src/tree/pager';
 import { withSandbox, sample } from '../sandbox/harness';
 
 test('a pager follows a read of its pages: Load all stays all, a partial load keeps its next page', async () => {
-  const all = new Pager(async (page) => ({ items: page === 0 ? [1, 2, 3] : [], next: page === 0 ? 1 : undefined }), 3);
+  const all = new Pager((page) => Promise.resolve({ items: page === 0 ? [1, 2, 3] : [], next: page === 0 ? 1 : undefined }), 3);
   await all.loadAll();
   assert.equal(all.pages, 1);
   assert.equal(all.follow([1, 3, 4, 5], true, 2), true);
   assert.deepEqual(all.items, [1, 3, 4, 5]);
   assert.equal(all.hasMore, false);
 
-  const partial = new Pager(async (page) => ({ items: [page * 2, page * 2 + 1], next: page + 1 }), 2);
+  const partial = new Pager((page) => Promise.resolve({ items: [page * 2, page * 2 + 1], next: page + 1 }), 2);
   await partial.loadMore();
   assert.equal(partial.follow([9, 1], false, 1), true);
   assert.equal(partial.hasMore, true);
