@@ -121,13 +121,19 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
     return poller;
   };
 
+  /** Said in the log when it changes: whether live updates run, and why not. */
+  let state = '';
   const wakeAll = () => {
     for (const [id, p] of pollers) {
       if (s.connections.get(id)) continue;
       p.dispose();
       pollers.delete(id);
     }
-    if (!view.visible || !vscode.window.state.focused) {
+    const interval = intervalMs();
+    const now = interval <= 0 ? 'off (oms.live.interval is 0)' : !view.visible ? 'paused: the Objects view is hidden'
+      : !vscode.window.state.focused ? 'paused: the window is not focused' : `every ${interval / 1000} s`;
+    if (now !== state) log().info(`Live updates ${(state = now)}`);
+    if (interval <= 0 || !view.visible || !vscode.window.state.focused) {
       for (const p of pollers.values()) p.pause();
       return;
     }

@@ -4,7 +4,8 @@
 // notice, Merge, Ctrl+S); the view hidden while the sandbox's request log is read.
 import * as fs from 'node:fs';
 import type { Page } from 'playwright-core';
-import { get, send, until, palette, floors, cursorAfter, typeEdit, activeTabDirty, activeTab, editorText, statusVersion, notification, type Env, type UiCheckList } from './uiHelpers';
+import { settingsFile, userSettings } from './uiHome';
+import { get, send, until, floors, cursorAfter, typeEdit, activeTabDirty, activeTab, editorText, statusVersion, notification, type Env, type UiCheckList } from './uiHelpers';
 
 const intervalSeconds = 2;
 /** One interval, a poll, and the workbench drawing it. */
@@ -13,17 +14,11 @@ const rows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 const row = (page: Page, level: number, text: string | RegExp) => rows(page).and(page.locator(`[aria-level="${level}"]`)).filter({ hasText: text }).first();
 const expanded = async (page: Page, level: number, text: string | RegExp) => (await row(page, level, text).getAttribute('aria-expanded')) === 'true';
 
-/** The Settings editor (palette), the setting found by its id, its box set to `value`, the editor closed. */
+/** The interval set in the user settings (Preferences: Open User Settings (JSON)), the other settings kept. */
 async function setInterval(page: Page, value: number): Promise<void> {
-  await palette(page, 'Preferences: Open Settings (UI)');
-  const search = page.locator('.settings-editor .suggest-input-container .monaco-editor textarea').first();
-  await search.waitFor({ timeout: 10_000 });
-  await page.keyboard.type('oms.live.interval');
-  const box = page.locator('.settings-editor .setting-item-contents', { hasText: 'Interval' }).locator('input').first();
-  await box.waitFor({ timeout: 10_000 });
-  await box.fill(String(value));
-  await page.waitForTimeout(800);
-  await page.keyboard.press('Control+w');
+  const current = JSON.parse(fs.readFileSync(settingsFile(page), 'utf8')) as Record<string, unknown>;
+  if (current['oms.live.interval'] === value) return;
+  await userSettings(page, JSON.stringify({ ...current, 'oms.live.interval': value }));
 }
 
 /**
@@ -81,8 +76,14 @@ async function treeFollows(page: Page, env: Env): Promise<void> {
   }
 }
 
-/** The first reporting priority's value in a scanner as the server holds it. */
-const firstPriority = (scanner: any): number => scanner.InputScannerReportingPriorities[0].Priority;
+/** A priority (1 to 8) none of the scanner's reporting priorities has: its text in the editor is new. */
+const unusedPriority = (scanner: any, ...not: number[]): number =>
+  [8, 7, 6, 5, 4, 3, 2, 1].find((v) => !not.includes(v) && !scanner.InputScannerReportingPriorities.some((p: any) => p.Priority === v))!;
+const withFirstPriority = (scanner: any, priority: number) =>
+  ({ ...scanner, InputScannerReportingPriorities: scanner.InputScannerReportingPriorities.map((p: any, i: number) => (i === 0 ? { ...p, Priority: priority } : p)) });
+/** What a file decoration adds after a tree row's label (its badge), as the workbench draws it. */
+const badgeOf = (page: Page, name: string) => row(page, 6, name).locator('.monaco-icon-label').first()
+  .evaluate((el) => String((globalThis as any).getComputedStyle(el, '::after').content)).catch(() => '');
 
 async function editorFollows(page: Page, env: Env): Promise<void> {
   await setInterval(page, intervalSeconds);
@@ -97,22 +98,24 @@ async function editorFollows(page: Page, env: Env): Promise<void> {
     await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
 
     // Clean: the editor shows the server's new priority and version, no dialog, the focus where it was.
-    const changed = (s: any, priority: number) => ({ ...s, InputScannerReportingPriorities: s.InputScannerReportingPriorities.map((p: any, i: number) => (i === 0 ? { ...p, Priority: priority } : p)) });
-    const priority = firstPriority(scanner) === 7 ? 6 : 7;
-    await send(env, 'PUT', scanner.Href, changed(scanner, priority));
+    const priority = unusedPriority(scanner);
+    await send(env, 'PUT', scanner.Href, withFirstPriority(scanner, priority));
     const version = scanner.ConcurrencyVersion + 1;
     await until(`v${version} and "Priority": ${priority} in the clean editor`, async () =>
       (await statusVersion(page)).includes(`v${version}`) && (await editorText(page)).includes(`"Priority": ${priority}`), withinOneInterval);
     if (await page.locator('.monaco-dialog-box').count()) throw new Error('a dialog opened');
     if (await activeTabDirty(page)) throw new Error('the editor is marked unsaved after following the server');
     if (!(await page.locator('.editor-group-container.active .monaco-editor.focused').count())) throw new Error('the editor lost the focus');
+    const badge = await badgeOf(page, scanner.CommonName);
+    if (!badge.includes('↓')) throw new Error(`the scanner's row has no ↓ badge (${badge})`);
 
-    // With an edit typed: one quiet notice; Merge keeps both; Ctrl+S saves with no conflict.
-    await cursorAfter(page, '"Description": "');
-    await typeEdit(page, 'typed live ');
+    // With an edit typed in another field: one quiet notice; Merge keeps both; Ctrl+S saves with no conflict.
+    const second = scanner.InputScannerReportingPriorities[1].CommonName;
+    await cursorAfter(page, `"CommonName": "${second}`);
+    await typeEdit(page, ' typed live');
     const server = await get(env, scanner.Href);
-    const second = priority === 7 ? 5 : 4;
-    await send(env, 'PUT', scanner.Href, changed(server, second));
+    const next = unusedPriority(server, priority);
+    await send(env, 'PUT', scanner.Href, withFirstPriority(server, next));
     await until('the notice', async () => {
       const item = await notification(page, /changed on the server/).catch(() => undefined);
       await page.keyboard.press('Escape');
@@ -123,18 +126,20 @@ async function editorFollows(page: Page, env: Env): Promise<void> {
     const count = await page.locator('.notifications-center .notification-list-item', { hasText: /changed on the server/ }).count();
     if (count !== 1) throw new Error(`${count} notices`);
     if (await page.locator('.monaco-dialog-box').count()) throw new Error('a dialog opened');
+    await item.click();
     await item.locator('.monaco-button', { hasText: 'Merge' }).first().click();
     await until('the merge in the editor', async () => {
       const text = await editorText(page);
-      return text.includes('typed live ') && text.includes(`"Priority": ${second}`);
+      return text.includes(`${second} typed live`) && text.includes(`"Priority": ${next}`);
     });
     await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-merged.png` });
     await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+s');
     await until('the tab saved', async () => !(await activeTabDirty(page)));
     const saved = await get(env, scanner.Href);
-    if (!String(saved.Description ?? '').includes('typed live ') || firstPriority(saved) !== second || saved.ConcurrencyVersion !== server.ConcurrencyVersion + 2) {
-      throw new Error(`the server holds ${JSON.stringify({ Description: saved.Description, Priority: firstPriority(saved), v: saved.ConcurrencyVersion })}`);
+    const [first, edited] = saved.InputScannerReportingPriorities;
+    if (edited.CommonName !== `${second} typed live` || first.Priority !== next || saved.ConcurrencyVersion !== server.ConcurrencyVersion + 2) {
+      throw new Error(`the server holds ${JSON.stringify({ name: edited.CommonName, priority: first.Priority, v: saved.ConcurrencyVersion })}`);
     }
     if (await page.locator('.monaco-dialog-box').count()) throw new Error('a conflict question after the merge');
   } finally {
