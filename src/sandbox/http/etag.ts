@@ -11,7 +11,7 @@ import type { Reply } from './replies';
 /** Tags of cached page buffers (the store keeps a page's bytes until the group changes). */
 const tags = new WeakMap<Buffer, string>();
 
-export function etagOf(content: Buffer | string): string {
+function etagOf(content: Buffer | string): string {
   if (typeof content !== 'string') {
     const known = tags.get(content);
     if (known) return known;
