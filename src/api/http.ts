@@ -166,8 +166,11 @@ export function createHttp(options: HttpOptions): Http {
         if (response.ok && !page) return (req.bytes ? bytes : text ? parseJson(text, req, response.status) : undefined) as T;
         const error = page ?? toError(response, text, req, mask);
         const retryAfter = response.headers.get('retry-after');
-        // Callers that resend themselves (the executor of many changes) wait as the server asked.
-        if (retryAfter && (response.status === 429 || response.status === 503)) Object.assign(error, { retryAfterMs: waitFor(1, retryAfter, backoffMs, maxBackoffMs) });
+        // Callers that resend themselves (the executor of many changes) wait as the server asked; a poll
+        // (`once`) waits all of it, however long: it only reads again later.
+        if (retryAfter && (response.status === 429 || response.status === 503)) {
+          Object.assign(error, { retryAfterMs: waitFor(1, retryAfter, backoffMs, req.once ? Infinity : maxBackoffMs) });
+        }
         if (attempt < attempts && again(response.status)) {
           await sleep(waitFor(attempt, response.headers.get('retry-after'), backoffMs, maxBackoffMs), req.signal, req.stopWaiting, error);
           continue;

@@ -153,3 +153,17 @@ test('the poller: nothing while it cannot read, Retry-After slows it, a failure 
     }
   });
 });
+
+test('a poll refused with 429 waits as long as Retry-After says, beyond the client\'s usual cap', async () => {
+  await withSandbox({}, async (api) => {
+    const logs: RequestLog[] = [];
+    const { watched, warehouse } = await setUp(api);
+    await fetch(`${api.sb.url}/sandbox/faults`, {
+      method: 'POST', headers: { Authorization: `Bearer ${api.sb.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ path: `/api/f/${warehouse}/inputscanners`, status: 429, count: 1, retryAfter: 120 }),
+    });
+    const error = await new LiveReads(clientOf(api, logs)).poll(watched).then(() => undefined, (e: unknown) => e);
+    assert.equal((error as { retryAfterMs?: number } | undefined)?.retryAfterMs, 120_000);
+    assert.equal(logs.filter((l) => l.status === 429).length, 1, 'sent once, not again after the wait');
+  });
+});
