@@ -113,7 +113,7 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
       },
       onFailure: (e) => {
         const label = s.connections.get(connectionId)?.info.label ?? connectionId;
-        notify('warning', vscode.l10n.t('Live updates of {0} could not read the service: {1} They go on, less often, and say nothing more until it answers.', label, (e as Error).message), showLogAction);
+        notify('warning', vscode.l10n.t('Live updates of {0} could not read the service ({1}); they go on, less often, and say nothing more until it answers.', label, (e as Error).message), showLogAction);
       },
       onRecovered: () => log().info(`Live updates of ${connectionId} read the service again`),
     });
