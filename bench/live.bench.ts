@@ -101,7 +101,8 @@ async function main() {
     const all = (await Promise.all(folders.map((f) => writer.listAll(scanners, f, 100)))).flat();
     const watched: Watched = {
       groups: folders.map((folderKey) => ({ kind: scanners, folderKey, pageSize: 100, pages: 1, all: false })),
-      objects: all.filter((_, i) => i % Math.floor(all.length / documents) === 0).slice(0, documents).map((o) => ({ kind: scanners, folderKey: o.InFolderKey!, key: o.Key! })),
+      objects: all.filter((_, i) => i % Math.floor(all.length / documents) === 0).slice(0, documents)
+        .map((o) => ({ kind: scanners, folderKey: o.InFolderKey!, key: o.Key! })),
     };
     let round = 0;
     /** 5% of the objects, spread over every group, changed over REST (a version each). */
@@ -134,16 +135,16 @@ async function main() {
         const result = await reads.poll(watched);
         rows.push({ changed, requests: counts.requests, bytes: counts.bytes, cpu: cpuMs(cpu), ms: performance.now() - t, reported: result.groups.length });
       }
-      const quietRows = rows.slice(0, intervals);
-      const busy = rows.slice(intervals);
-      const avgOf = (list: typeof rows, f: (r: (typeof rows)[number]) => number) => list.reduce((s, r) => s + f(r), 0) / list.length;
-      const avg = (f: (r: (typeof rows)[number]) => number) => avgOf(busy, f);
-      const quiet = { requests: avgOf(quietRows, (r) => r.requests), bytes: avgOf(quietRows, (r) => r.bytes), cpu: avgOf(quietRows, (r) => r.cpu), ms: avgOf(quietRows, (r) => r.ms) };
+      type Row = (typeof rows)[number];
+      const mean = (list: Row[], f: (r: Row) => number) => list.reduce((sum, r) => sum + f(r), 0) / list.length;
+      const [quiet, busy] = [rows.slice(0, intervals), rows.slice(intervals)];
+      const share = (cpu: number) => `${(cpu / 300).toFixed(3)}% of a core at 30 s`;
+      const line = (list: Row[]) => `${mean(list, (r) => r.requests).toFixed(0)} requests, ${(mean(list, (r) => r.bytes) / 1024).toFixed(1)} KB, `
+        + `CPU ${mean(list, (r) => r.cpu).toFixed(1)} ms (${share(mean(list, (r) => r.cpu))}; max ${share(Math.max(...list.map((r) => r.cpu)))}), `
+        + `${mean(list, (r) => r.ms).toFixed(0)} ms, ${mean(list, (r) => r.reported).toFixed(0)} groups reported changed`;
       console.log(`\n  ${etags ? 'with ETags (If-None-Match, 304)' : 'without ETags (200s compared by version)'}:`);
-      console.log(`    interval with nothing changed: ${quiet.requests.toFixed(0)} requests, ${(quiet.bytes / 1024).toFixed(1)} KB, CPU ${quiet.cpu.toFixed(1)} ms (${(quiet.cpu / 300).toFixed(3)}% of a core at 30 s), ${quiet.ms.toFixed(0)} ms`);
-      console.log(`    interval with ${busy[0].changed} objects changed (5%): ${avg((r) => r.requests).toFixed(0)} requests, ${(avg((r) => r.bytes) / 1024).toFixed(1)} KB, `
-        + `CPU ${avg((r) => r.cpu).toFixed(1)} ms (${(avg((r) => r.cpu) / 300).toFixed(3)}% of a core at 30 s; max ${(Math.max(...busy.map((r) => r.cpu)) / 300).toFixed(3)}%), `
-        + `${avg((r) => r.ms).toFixed(0)} ms, ${avg((r) => r.reported).toFixed(0)} groups reported changed`);
+      console.log(`    interval with nothing changed: ${line(quiet)}`);
+      console.log(`    interval with ${busy[0].changed} objects changed (5%): ${line(busy)}`);
     }
 
     // From a change on the server to the poll that shows it, at a 1 s interval (scaled down from 30 s).
@@ -179,14 +180,16 @@ async function main() {
       target = { version: (now.ConcurrencyVersion ?? 0) + 1, at: performance.now() };
       while (target) await sleep(20);
     }
-    const mean = delays.reduce((s, d) => s + d, 0) / delays.length;
-    console.log(`\n  change on the server -> poll showing it, at a ${intervalMs} ms interval: mean ${mean.toFixed(0)} ms, max ${Math.max(...delays).toFixed(0)} ms `
+    const meanDelay = delays.reduce((sum, d) => sum + d, 0) / delays.length;
+    console.log(`\n  change on the server -> poll showing it, at a ${intervalMs} ms interval: `
+      + `mean ${meanDelay.toFixed(0)} ms, max ${Math.max(...delays).toFixed(0)} ms `
       + `(goal: within one interval plus one poll, ${intervalMs} + ${pollMs.toFixed(0)} ms)`);
 
     // Hidden or unfocused: the poller cannot read and sends nothing.
     const hidden = countingClient(sandbox.url, token);
     const idle = new Poller({
-      source: hidden.client, watched: () => watched, intervalMs: () => 100, canRead: () => Promise.resolve(false), onResult: () => undefined, onFailure: () => undefined,
+      source: hidden.client, watched: () => watched, intervalMs: () => 100, canRead: () => Promise.resolve(false),
+      onResult: () => undefined, onFailure: () => undefined,
     });
     readable = false;
     idle.wake();

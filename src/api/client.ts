@@ -98,7 +98,10 @@ export class OmsClient {
   /** An object read again for a poll: sent once, with If-None-Match when `etag` is given. */
   async getAgain<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, key: string, etag?: string): Promise<Reread<T>> {
     let path = '';
-    const answer = await this.send<Conditional>(() => ({ method: 'GET', path: (path = objectPath(kind, folderKey, key)), bytes: true, once: true, conditional: { etag } }));
+    const answer = await this.send<Conditional>(() => {
+      path = objectPath(kind, folderKey, key);
+      return { method: 'GET', path, bytes: true, once: true, conditional: { etag } };
+    });
     return answer.unchanged ? answer : { unchanged: false, value: parseJson(answer.bytes.toString(), { method: 'GET', path }, 200) as T, etag: answer.etag };
   }
 

@@ -84,6 +84,8 @@ export class FollowDocuments {
     if (!merged) return;
     this.told.delete(uri.toString());
     const fields = merged.tookTheirs.map((p) => p.slice(1)).join(', ') || vscode.l10n.t('none');
-    vscode.window.setStatusBarMessage(vscode.l10n.t('"{0}": the server\'s changes merged in ({1}); Ctrl+S sends your edits on version {2}', name, fields, String(merged.object.ConcurrencyVersion)), 8000);
+    const version = String(merged.object.ConcurrencyVersion);
+    const text = vscode.l10n.t('"{0}": the server\'s changes merged in ({1}); Ctrl+S sends your edits on version {2}', name, fields, version);
+    vscode.window.setStatusBarMessage(text, 8000);
   }
 }

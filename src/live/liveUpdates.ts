@@ -96,7 +96,10 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
     let open: OpenObject[] = [];
     let groups: CollectionNode[] = [];
     poller = new Poller({
-      source: { listAgain: (...a) => s.connections.require(connectionId).client.listAgain(...a), getAgain: (...a) => s.connections.require(connectionId).client.getAgain(...a) },
+      source: {
+        listAgain: (...a) => s.connections.require(connectionId).client.listAgain(...a),
+        getAgain: (...a) => s.connections.require(connectionId).client.getAgain(...a),
+      },
       watched: () => {
         open = openObjects(s.objectFiles, connectionId);
         groups = groupsOf(connectionId);
@@ -113,7 +116,9 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
       },
       onFailure: (e) => {
         const label = s.connections.get(connectionId)?.info.label ?? connectionId;
-        notify('warning', vscode.l10n.t('Live updates of {0} could not read the service ({1}); they go on, less often, and say nothing more until it answers.', label, (e as Error).message), showLogAction);
+        const text = vscode.l10n.t('Live updates of {0} could not read the service ({1}); they go on, less often, and say nothing more until it answers.',
+          label, (e as Error).message);
+        notify('warning', text, showLogAction);
       },
       onRecovered: () => log().info(`Live updates of ${connectionId} read the service again`),
     });

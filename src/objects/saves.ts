@@ -144,7 +144,8 @@ export class ObjectSaves implements vscode.Disposable {
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     const mine = doc && parsed(doc.getText());
     if (!address || !base || !mine) {
-      notify('warning', vscode.l10n.t('"{0}": the server\'s changes cannot be merged in, the text is not a JSON object. Fix it, or Compare.', documentName(uri)));
+      const name = documentName(uri);
+      notify('warning', vscode.l10n.t('"{0}": the server\'s changes cannot be merged in, the text is not a JSON object. Fix it, or Compare.', name));
       return undefined;
     }
     const server = await this.objectFiles.serverObject(uri);

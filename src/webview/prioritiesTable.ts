@@ -84,7 +84,8 @@ export class PrioritiesTable implements FollowingTable {
     }
     if (this.told !== undefined) return;
     this.told = theirs;
-    const text = vscode.l10n.t('"{0}" changed on the server (version {1}): Save merges your edits with it, Reload shows it.', this.scanner.CommonName ?? this.address.key, theirs);
+    const name = this.scanner.CommonName ?? this.address.key;
+    const text = vscode.l10n.t('"{0}" changed on the server (version {1}): Save merges your edits with it, Reload shows it.', name, theirs);
     void this.post({ level: 'info', text }, false);
   }
 
