@@ -5,7 +5,9 @@
 import * as fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { settingsFile, userSettings } from './uiHome';
-import { get, send, until, floors, cursorAfter, typeEdit, activeTabDirty, activeTab, editorText, statusVersion, notification, type Env, type UiCheckList } from './uiHelpers';
+import {
+  get, send, until, floors, cursorAfter, typeEdit, activeTabDirty, activeTab, editorText, statusVersion, notification, type Env, type UiCheckList,
+} from './uiHelpers';
 
 const intervalSeconds = 2;
 /** One interval, a poll, and the workbench drawing it. */
@@ -66,7 +68,8 @@ async function treeFollows(page: Page, env: Env): Promise<void> {
     await send(env, 'POST', at, { ...body, CommonName: 'Live scanner' });
     const started = Date.now();
     await until('the rename, the new scanner and the deletion in the tree', async () =>
-      await row(page, 6, newName).isVisible() && await row(page, 6, 'Live scanner').isVisible() && !(await row(page, 6, deleted.CommonName).isVisible()), withinOneInterval);
+      await row(page, 6, newName).isVisible() && await row(page, 6, 'Live scanner').isVisible() && !(await row(page, 6, deleted.CommonName).isVisible()),
+    withinOneInterval);
     const took = Date.now() - started;
     if (!(await expanded(page, 4, 'Floor 1')) || !(await expanded(page, 5, /^\s*Input scanners/))) throw new Error('the group or its folder collapsed');
     await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-tree.png` });
@@ -80,7 +83,10 @@ async function treeFollows(page: Page, env: Env): Promise<void> {
 const unusedPriority = (scanner: any, ...not: number[]): number =>
   [8, 7, 6, 5, 4, 3, 2, 1].find((v) => !not.includes(v) && !scanner.InputScannerReportingPriorities.some((p: any) => p.Priority === v))!;
 const withFirstPriority = (scanner: any, priority: number) =>
-  ({ ...scanner, InputScannerReportingPriorities: scanner.InputScannerReportingPriorities.map((p: any, i: number) => (i === 0 ? { ...p, Priority: priority } : p)) });
+  ({
+    ...scanner,
+    InputScannerReportingPriorities: scanner.InputScannerReportingPriorities.map((p: any, i: number) => (i === 0 ? { ...p, Priority: priority } : p)),
+  });
 /** What a file decoration adds after a tree row's label (its badge), as the workbench draws it. */
 const badgeOf = (page: Page, name: string) => row(page, 6, name).locator('.monaco-icon-label').first()
   .evaluate((el) => String((globalThis as any).getComputedStyle(el, '::after').content)).catch(() => '');
@@ -152,7 +158,8 @@ async function hiddenReadsNothing(page: Page, env: Env): Promise<void> {
   await focusWindow(page, true);
   try {
     await floor1Scanners(page);
-    const listReads = (since: Date) => requestsSince(env.OMS_UI_DIAG, since).filter((l) => /GET \/api\/f\/[^ ]+\/inputscanners /.test(l) || /GET \S+\?page=/.test(l));
+    const listReads = (since: Date) => requestsSince(env.OMS_UI_DIAG, since)
+      .filter((l) => /GET \/api\/f\/[^ ]+\/inputscanners /.test(l) || /GET \S+\?page=/.test(l));
     const visible = new Date();
     await until('a list read while the view shows', () => Promise.resolve(listReads(visible).length > 0), withinOneInterval);
     await page.keyboard.press('Control+Shift+E'); // the Explorer in front: the Objects view hidden
@@ -169,7 +176,9 @@ async function hiddenReadsNothing(page: Page, env: Env): Promise<void> {
 }
 
 export const liveChecks: UiCheckList = (page, env) => [
-  ['ui: live updates: an expanded group shows a rename, a creation and a deletion made over REST within one interval, still expanded', () => treeFollows(page, env)],
-  ['ui: live updates: a clean editor shows the server\'s new priority and version, no dialog; with an edit, one quiet notice, Merge keeps both, Ctrl+S saves', () => editorFollows(page, env)],
+  ['ui: live updates: an expanded group shows a rename, a creation and a deletion made over REST within one interval, still expanded',
+    () => treeFollows(page, env)],
+  ['ui: live updates: a clean editor shows the server\'s new priority and version, no dialog; with an edit, one quiet notice, Merge keeps both, Ctrl+S saves',
+    () => editorFollows(page, env)],
   ['ui: live updates: the Objects view hidden, the sandbox logs no list reads', () => hiddenReadsNothing(page, env)],
 ];
