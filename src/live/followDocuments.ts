@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
-import { documentNames, type ObjectAddress } from '../fs/objectUri';
+import { documentNames, scheme, type ObjectAddress } from '../fs/objectUri';
 import { compareWithServer } from '../fs/serverVersion';
 import type { BaseInfo } from '../model/types';
 import type { ObjectSaves } from '../objects/saves';
@@ -26,7 +26,7 @@ export function openObjects(objectFiles: ObjectFileSystem, connectionId: string)
   const open: OpenObject[] = [];
   for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
     const uri = tab.input instanceof vscode.TabInputText ? tab.input.uri : undefined;
-    if (!uri || seen.has(uri.toString()) || objectFiles.isUncreatedDraft(uri)) continue;
+    if (uri?.scheme !== scheme || seen.has(uri.toString()) || objectFiles.isUncreatedDraft(uri)) continue;
     const address = objectFiles.addressOf(uri);
     if (address?.connectionId !== connectionId) continue;
     seen.add(uri.toString());

@@ -167,3 +167,20 @@ test('a poll refused with 429 waits as long as Retry-After says, beyond the clie
     assert.equal(logs.filter((l) => l.status === 429).length, 1, 'sent once, not again after the wait');
   });
 });
+
+test('after Load all, a full last page is followed by a read of the next: an object created beyond it shows', async () => {
+  await withSandbox({}, async (api) => {
+    const logs: RequestLog[] = [];
+    const reads = new LiveReads(clientOf(api, logs));
+    const warehouse = (await api.folder('Warehouse')).Key;
+    const count = (await api.listAll(warehouse, 'inputscanners')).length;
+    const watched: Watched = { groups: [{ kind: scanners, folderKey: warehouse, pageSize: count, pages: 1, all: true }], objects: [] };
+    await reads.poll(watched);
+    assert.equal(logs.length, 2, 'the full page and the empty one after it');
+    await api.post(`/api/f/${warehouse}/inputscanners`, sample('inputScanner', 'Beyond the last page'));
+    const result = await reads.poll(watched);
+    assert.equal(result.groups[0].items.length, count + 1);
+    assert.equal(result.groups[0].items[count].CommonName, 'Beyond the last page');
+    assert.equal(result.groups[0].complete, true);
+  });
+});
