@@ -27,6 +27,7 @@ import { testApi, TestApi } from './testApi';
 import { trackWalkthrough } from './walkthrough';
 import { useBundle } from './l10n';
 import { registerPlanView } from './views/planViewSlot';
+import { registerLiveUpdates } from './live/liveUpdates';
 
 /** Kept for deactivate: its close is asynchronous, and VS Code awaits only what deactivate returns. */
 let sandbox: SandboxHost | undefined;
@@ -68,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     connections.onDidChange(updateWelcome),
     ...registerCommands(services),
     ...registerPlanView(),
+    registerLiveUpdates(services, view),
   );
   updateWelcome();
   void keepLogPrivate(context.logUri).catch((e: Error) => log().warn(`The log folder could not be made private: ${e.message}`));

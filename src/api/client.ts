@@ -5,10 +5,16 @@ import {
 } from '../model/routes';
 import type { BaseInfo, FolderInfo, InstanceInfo, NoteInfo, PersonInfo, PushNotificationRequest } from '../model/types';
 import { ApiError } from './errors';
-import { Http, parseJson, RequestOptions, WriteApproval } from './http';
+import { Conditional, Http, parseJson, RequestOptions, WriteApproval } from './http';
 import { listItems } from './listItems';
 import { addPeopleInBatches, BatchOptions, BatchReport } from './batch';
 import { l10n } from '../l10n';
+
+/**
+ * An answer read again: unchanged (the server's 304 to the tag held), or what it is now with its tag
+ * (none from a service without ETags: the caller compares versions).
+ */
+export type Reread<T> = { unchanged: true; etag: string } | { unchanged: false; value: T; etag?: string };
 
 export interface Page<T> {
   items: T[];
@@ -78,6 +84,25 @@ export class OmsClient {
       page = result.next;
     }
     return all;
+  }
+
+  /** A page read again for a poll: sent once, with If-None-Match when `etag` is given. */
+  async listAgain<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, page: number, pageSize: number, etag?: string): Promise<Reread<T[]>> {
+    const size = pageSizeOf(pageSize);
+    const answer = await this.send<Conditional>(() => ({
+      method: 'GET', path: collectionPath(kind, folderKey), query: { page, pageSize: size }, bytes: true, once: true, conditional: { etag },
+    }));
+    return answer.unchanged ? answer : { unchanged: false, value: this.itemsOf<T>(kind, folderKey, answer.bytes.toString()), etag: answer.etag };
+  }
+
+  /** An object read again for a poll: sent once, with If-None-Match when `etag` is given. */
+  async getAgain<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, key: string, etag?: string): Promise<Reread<T>> {
+    let path = '';
+    const answer = await this.send<Conditional>(() => {
+      path = objectPath(kind, folderKey, key);
+      return { method: 'GET', path, bytes: true, once: true, conditional: { etag } };
+    });
+    return answer.unchanged ? answer : { unchanged: false, value: parseJson(answer.bytes.toString(), { method: 'GET', path }, 200) as T, etag: answer.etag };
   }
 
   folders(folderKey: string, page = 0, pageSize = 100): Promise<Page<FolderInfo>> {

@@ -71,6 +71,13 @@ export interface RequestOptions {
   resendWhenThrottled?: boolean;
   /** The answer's bytes as they came, neither decoded nor parsed (for a reader on another thread: a pull's pages). */
   bytes?: boolean;
+  /**
+   * A read again of an answer the caller holds: `etag` (when it has one) goes out as If-None-Match, and
+   * the call resolves to a `Conditional` (a 304 to `unchanged`, never an error).
+   */
+  conditional?: { etag?: string };
+  /** Sent once, never again on a 429, 5xx or network failure: the caller reads again later anyway (a poll). */
+  once?: boolean;
   /** Cuts the call, even in flight. */
   signal?: AbortSignal;
   /** Ends a wait to send again (the last answer is then the outcome); never cuts a request in flight. */
@@ -90,6 +97,9 @@ const secretFields = ['password', 'refresh_token', 'client_secret'];
 const defaultMaxResponseBytes = 64 * 1024 * 1024;
 
 export type Http = <T = unknown>(req: RequestOptions) => Promise<T>;
+
+/** What a conditional read resolves to: the server's 304 for the tag held, or the answer's bytes and tag. */
+export type Conditional = { unchanged: true; etag: string } | { unchanged: false; bytes: Buffer; etag?: string };
 
 export function createHttp(options: HttpOptions): Http {
   const endpoint = 'endpoint' in options
@@ -112,7 +122,7 @@ export function createHttp(options: HttpOptions): Http {
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const logPath = mask(url.pathname + url.search);
     const idempotent = req.idempotent ?? req.method === 'GET';
-    const attempts = idempotent || req.resendWhenThrottled ? maxAttempts : 1;
+    const attempts = req.once ? 1 : idempotent || req.resendWhenThrottled ? maxAttempts : 1;
     const again = (status: number) => (idempotent ? retryStatuses.has(status) : status === 429);
     const fail = (kind: ConstructorParameters<typeof ApiError>[0], message: string, status?: number) =>
       new ApiError(kind, mask(message), status, req.method, mask(req.path));
@@ -127,6 +137,7 @@ export function createHttp(options: HttpOptions): Http {
       body = JSON.stringify(req.json);
     }
     if (!req.anonymous && token) headers.Authorization = `Bearer ${token}`;
+    if (req.conditional?.etag) headers['If-None-Match'] = req.conditional.etag;
     const send = (await options.fetchFor?.(url)) ?? fetch;
 
     for (let attempt = 1; ; attempt++) {
@@ -146,15 +157,19 @@ export function createHttp(options: HttpOptions): Http {
         }
         clearTimeout(timer);
         log(response.status);
+        const etag = response.headers.get('etag') ?? undefined;
+        if (req.conditional && response.status === 304) return { unchanged: true, etag: etag ?? req.conditional.etag ?? '' } satisfies Conditional as T;
         // Bytes asked for are not decoded here: only their start, to tell a web page.
         const text = req.bytes && response.ok ? bytes.subarray(0, 256).toString() : bytes.toString();
         const page = webPage(response, text, base, req);
+        if (response.ok && !page && req.conditional) return { unchanged: false, bytes, etag } satisfies Conditional as T;
         if (response.ok && !page) return (req.bytes ? bytes : text ? parseJson(text, req, response.status) : undefined) as T;
         const error = page ?? toError(response, text, req, mask);
         const retryAfter = response.headers.get('retry-after');
-        // Callers that resend themselves (the executor of many changes) wait as the server asked.
+        // Callers that resend themselves (the executor of many changes) wait as the server asked; a poll
+        // (`once`) waits all of it, however long: it only reads again later.
         if (retryAfter && (response.status === 429 || response.status === 503)) {
-          Object.assign(error, { retryAfterMs: waitFor(1, retryAfter, backoffMs, maxBackoffMs) });
+          Object.assign(error, { retryAfterMs: waitFor(1, retryAfter, backoffMs, req.once ? Infinity : maxBackoffMs) });
         }
         if (attempt < attempts && again(response.status)) {
           await sleep(waitFor(attempt, response.headers.get('retry-after'), backoffMs, maxBackoffMs), req.signal, req.stopWaiting, error);

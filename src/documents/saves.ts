@@ -140,6 +140,36 @@ export class ObjectSaves implements vscode.Disposable {
   }
 
   /**
+   * Takes the server's changes into a document with unsaved edits, without saving (live updates' Merge):
+   * the three-way merge of its base, its text and the server's object, asking per field only where both
+   * changed. The merge becomes one undoable edit and the server's object the base, so the next save
+   * meets no conflict. Undefined when nothing was merged (not JSON, or the user stopped at a question).
+   */
+  async mergeServer(uri: vscode.Uri): Promise<{ object: BaseInfo; tookTheirs: string[] } | undefined> {
+    const address = this.objectFiles.addressOf(uri);
+    const base = this.objectFiles.baseOf(uri);
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    const mine = doc && parsed(doc.getText());
+    if (!address || !base || !mine) {
+      const name = documentName(uri);
+      notify('warning', vscode.l10n.t('"{0}": the server\'s changes cannot be merged in, the text is not a JSON object. Fix it, or Compare.', name));
+      return undefined;
+    }
+    const server = await this.objectFiles.serverObject(uri);
+    const { merge3 } = await import('../changes/merge3');
+    let merge = merge3(address.kind, base, mine, server);
+    if (merge.conflicts.length) {
+      const choices = await this.chooseFields(documentName(uri), merge.conflicts, uri);
+      if (!choices) return undefined;
+      merge = merge3(address.kind, base, mine, server, choices);
+      if (merge.conflicts.length) return undefined;
+    }
+    this.objectFiles.rebase(uri, server, { keepMtime: true });
+    await replaceText(uri, documentText(merge.merged));
+    return { object: server, tookTheirs: merge.tookTheirs };
+  }
+
+  /**
    * A save that went through (here, or in a run of the executor): logged, the
    * replaced version in the save history, the tree told, and the open editors
    * of the object moved on (except `from`, the document that saved).

@@ -50,6 +50,12 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   private readonly served = new Map<string, Served>();
   /** The object each document's text is based on: what VS Code last read or wrote. */
   private readonly bases = new Map<string, BaseInfo>();
+  /**
+   * Documents moved on to a newer base while they hold edits (the server's changes merged in): VS Code
+   * still holds the mtime it last read, which `stat` keeps answering until the next save or read, so
+   * VS Code's own "the file is newer" check does not stop the save the merge was for.
+   */
+  private readonly heldMtimes = new Map<string, number>();
   /** Drafts of new objects (key `new-...`) until their first save; then the created object. */
   private readonly drafts = new Map<string, Draft>();
   /** The save entry (documents/saves.ts); set by the composition root. */
@@ -82,7 +88,7 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     return {
       type: vscode.FileType.File,
       ctime: 0,
-      mtime: (base.ConcurrencyVersion ?? 0) + 1,
+      mtime: this.heldMtimes.get(uri.toString()) ?? (base.ConcurrencyVersion ?? 0) + 1,
       size: encoder.encode(documentText(base)).byteLength,
       permissions: supports(address.kind, 'update') ? undefined : vscode.FilePermission.Readonly,
     };
@@ -102,9 +108,13 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   /**
    * The document's text is now based on `object` (it was saved, or a save
    * elsewhere moved it on). With `reload`, VS Code reads it again: an editor
-   * without edits then shows the server's text.
+   * without edits then shows the server's text. With `keepMtime` (edits merged
+   * with the server's, not saved), VS Code's stat stays as it read it.
    */
-  rebase(uri: vscode.Uri, object: BaseInfo, options: { reload?: boolean } = {}): void {
+  rebase(uri: vscode.Uri, object: BaseInfo, options: { reload?: boolean; keepMtime?: boolean } = {}): void {
+    const held = this.bases.get(uri.toString());
+    if (!options.keepMtime) this.heldMtimes.delete(uri.toString());
+    else if (held && !this.heldMtimes.has(uri.toString())) this.heldMtimes.set(uri.toString(), (held.ConcurrencyVersion ?? 0) + 1);
     const draft = this.drafts.get(uri.toString());
     if (draft && !draft.created) draft.created = object;
     this.bases.set(uri.toString(), object);
@@ -115,6 +125,7 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
 
   /** Makes VS Code read a document again from the server (edits in it are kept). */
   reload(uri: vscode.Uri): void {
+    this.heldMtimes.delete(uri.toString());
     this.served.delete(uri.toString());
     this.bases.delete(uri.toString());
     this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
@@ -184,6 +195,7 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     this.served.set(key, served);
     const moved = this.bases.get(key)?.ConcurrencyVersion !== object.ConcurrencyVersion;
     this.bases.set(key, object);
+    this.heldMtimes.delete(key);
     if (moved) this.baseChanged.fire(uri);
     return served;
   }

@@ -3,6 +3,7 @@
  * adapter from a client to the index's source. Plain TypeScript: the
  * extension passes a lookup from connection id to client.
  */
+import type { BaseInfo } from '../model/types';
 import type { OmsClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { IndexOptions, IndexSource, ObjectIndex } from './objectIndex';
@@ -66,6 +67,11 @@ export class Indexes {
   /** After a save, create, rename or delete (`key`), or a batch into a collection (no key): fetched at once. */
   changed(connectionId: string, folderKey: string, kindId: string, key?: string): void {
     void this.indexes.get(connectionId)?.index.changed(folderKey, kindId, key);
+  }
+
+  /** A group's objects as live updates read them: the index follows without a request of its own. */
+  observed(connectionId: string, folderKey: string, kindId: string, objects: readonly BaseInfo[], complete: boolean): void {
+    this.indexes.get(connectionId)?.index.observed(folderKey, kindId, objects, complete);
   }
 
   stopAll(): void {

@@ -162,6 +162,28 @@ export class ObjectIndex {
     return this.completedAt === undefined ? Promise.resolve() : this.start().catch(() => undefined);
   }
 
+  /**
+   * A group's objects as live updates read them (no request of its own): new and renamed ones are
+   * indexed at once; with `complete` (every page of the group read) those no longer there are gone.
+   */
+  observed(folderKey: string, kindId: string, objects: readonly BaseInfo[], complete: boolean): void {
+    const folders = this.seeded ? this.foldersTo(folderKey) : undefined;
+    const k = listable.find((l) => l.id === kindId && l.id !== 'folder');
+    if (!folders || !k) return;
+    const added: IndexEntry[] = [];
+    const keys = new Set<string>();
+    for (const o of objects) {
+      if (!o.Key) continue;
+      keys.add(o.Key);
+      const entry: IndexEntry = { key: o.Key, name: o.CommonName || o.Key, kind: k, folderKey, folders };
+      if (this.byKey.get(o.Key)?.name === entry.name) continue;
+      this.byKey.set(o.Key, entry);
+      added.push(entry);
+    }
+    if (complete) for (const [key, e] of this.byKey) if (e.folderKey === folderKey && e.kind.id === kindId && !keys.has(key)) this.byKey.delete(key);
+    if (added.length) for (const l of this.listeners) l(added);
+  }
+
   /** The folders from the root down to this one (included), when the walk has met it. */
   private foldersTo(folderKey: string): readonly FolderStep[] | undefined {
     if (this.rootStep?.key === folderKey) return [this.rootStep];

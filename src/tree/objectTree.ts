@@ -84,6 +84,12 @@ export class ObjectTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
     if (group instanceof CollectionNode && group.loaded(address.key)) this.emitter.fire(group);
   }
 
+  /** The groups of a connection the tree has loaded (expanded at some time; the caller knows which are collapsed). */
+  loadedGroups(connectionId: string): CollectionNode[] {
+    return [...this.ctx.collections.values()]
+      .filter((g): g is CollectionNode => g instanceof CollectionNode && g.connectionId === connectionId && !!g.shownPages);
+  }
+
   /**
    * Shows an object (or folder) in the tree: expands the folders on its way,
    * loads its group's pages until it is there, selects and focuses it.

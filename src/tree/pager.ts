@@ -10,7 +10,7 @@ export class Pager<T> {
   private next: number | undefined = 0;
   private loading?: Promise<void>;
 
-  constructor(private readonly fetchPage: (page: number) => Promise<Page<T>>) {}
+  constructor(private readonly fetchPage: (page: number) => Promise<Page<T>>, readonly pageSize = 100) {}
 
   get started(): boolean {
     return this.next !== 0 || this.items.length > 0;
@@ -40,7 +40,7 @@ export class Pager<T> {
     const run = async () => {
       const all = this.started && !this.hasMore;
       const wanted = this.items.length;
-      const fresh = new Pager(this.fetchPage);
+      const fresh = new Pager(this.fetchPage, this.pageSize);
       do await fresh.loadMore();
       while (fresh.hasMore && (all || fresh.items.length < wanted));
       this.items = fresh.items;
@@ -52,6 +52,22 @@ export class Pager<T> {
       });
     this.loading = reloading;
     return reloading;
+  }
+
+  /** Pages loaded so far (a Load all counts the empty page that ended it). */
+  get pages(): number {
+    return this.next ?? Math.max(1, this.items.length && Math.ceil(this.items.length / Math.max(1, this.pageSize)));
+  }
+
+  /**
+   * The loaded pages as the server now holds them (read again by live updates): `items` of every page,
+   * `complete` when nothing follows. False when a load is under way (its answer wins; the next read follows).
+   */
+  follow(items: T[], complete: boolean, pages: number): boolean {
+    if (this.loading || !this.started) return false;
+    this.items = items;
+    this.next = complete ? undefined : pages;
+    return true;
   }
 
   reset(): void {

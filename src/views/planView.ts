@@ -9,6 +9,7 @@ import type { FieldChange } from '../changes/code/fileForm';
 import type { Plan, PlanAction, PlanEntry, PlanResult } from '../changes/code/plan';
 import { fillPlanView, type PlanViewCode } from './planViewSlot';
 import { carryTicks } from '../changes/code/ticks';
+import type { BaseInfo } from '../model/types';
 
 /** What the view shows: a plan, the folder it is of and the connection it was made against. */
 export interface ShownPlan extends PlanResult {
@@ -107,6 +108,12 @@ class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentProvider
       this.view.message = message;
       this.view.description = shown && folderName(shown.root);
     }
+  }
+
+  /** True when live reads of the plan's connection show an object the plan read at another version: the plan is out of date. */
+  serverMoved(connectionId: string, objects: readonly BaseInfo[]): boolean {
+    const live = this.shown?.connectionId === connectionId ? this.shown.live : undefined;
+    return !!live && objects.some((o) => o.Key && live.has(o.Key) && live.get(o.Key)!.ConcurrencyVersion !== o.ConcurrencyVersion);
   }
 
   getTreeItem(node: Node): vscode.TreeItem {

@@ -13,6 +13,7 @@ import { applyEdits, checkEdits, RowEdit, rowsOf, statusOptions } from '../model
 import type { InputScannerInfo } from '../model/types';
 import { validate, formatErrors } from '../validation/validator';
 import { notify } from '../ui/notify';
+import { FollowingTable, openTables } from './openTables';
 import { stepDone } from '../walkthrough';
 import { conflictText, mergedText, notSavedText, savedText, unchangedText } from '../documents/saves';
 
@@ -36,9 +37,9 @@ interface Shown {
 }
 
 const viewType = 'oms.prioritiesTable';
-const panels = new Map<string, PrioritiesTable>();
+const panels = openTables;
 
-export class PrioritiesTable {
+export class PrioritiesTable implements FollowingTable {
   private scanner?: InputScannerInfo;
   /** What the user typed and has not saved, with the version it was typed on. */
   private unsaved?: { version: number | null; edits: RowEdit[] };
@@ -47,7 +48,7 @@ export class PrioritiesTable {
     const id = `${address.connectionId}|${address.key}`;
     const known = panels.get(id);
     if (known) {
-      known.panel.reveal();
+      known.reveal();
       return;
     }
     const panel = vscode.window.createWebviewPanel(viewType, vscode.l10n.t('Scanner priorities'), vscode.ViewColumn.Active, {
@@ -65,7 +66,30 @@ export class PrioritiesTable {
     });
   }
 
-  private constructor(private readonly s: Services, private readonly address: ObjectAddress, readonly panel: vscode.WebviewPanel) {
+  reveal(): void {
+    this.panel.reveal();
+  }
+
+  /** The server version the table was told about while it held edits. */
+  private told?: number;
+
+  /** The scanner as live updates read it: shown when the table holds no unsaved edits, else said once (its save merges). */
+  follow(object: InputScannerInfo): void {
+    const theirs = object.ConcurrencyVersion ?? 0;
+    if (!this.scanner || theirs <= (this.scanner.ConcurrencyVersion ?? 0)) return;
+    if (!this.unsaved) {
+      this.scanner = object;
+      void this.post();
+      return;
+    }
+    if (this.told !== undefined) return;
+    this.told = theirs;
+    const name = this.scanner.CommonName ?? this.address.key;
+    const text = vscode.l10n.t('"{0}" changed on the server (version {1}): Save merges your edits with it, Reload shows it.', name, theirs);
+    void this.post({ level: 'info', text }, false);
+  }
+
+  private constructor(private readonly s: Services, readonly address: ObjectAddress, readonly panel: vscode.WebviewPanel) {
     panel.webview.html = this.html();
     panel.webview.onDidReceiveMessage((m: Incoming) => void this.receive(m));
   }
@@ -140,6 +164,7 @@ export class PrioritiesTable {
       restore: this.unsaved?.version === (scanner.ConcurrencyVersion ?? null) ? this.unsaved.edits : undefined,
     };
     this.unsaved = undefined;
+    this.told = undefined;
     await this.panel.webview.postMessage(shown);
   }
 

@@ -11,6 +11,7 @@ import type { FolderRequest, SandboxContext } from './context';
 import { createObject } from '../store/creation';
 import { ErrorDetail, HttpError, noContent, notFound, readJsonSized, Reply } from '../http/replies';
 import { checkInput, pagingSchema } from './inputs';
+import { conditional } from '../http/etag';
 import { keyAddresses, placeObject } from '../store/objects';
 
 const defaultPageSize = 100;
@@ -29,17 +30,18 @@ export function storedObject(ctx: SandboxContext, r: FolderRequest, kind: Kind):
   return obj;
 }
 
-/** `?page=` (0-based) and `?pageSize=` (default 100, larger values are cut to 1000); creation order. */
+/** `?page=` (0-based) and `?pageSize=` (default 100, larger values are cut to 1000); creation order. With an ETag (304 when unchanged). */
 export function list(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
   const query = Object.fromEntries(['page', 'pageSize'].filter((n) => r.query.get(n)).map((n) => [n, r.query.get(n)]));
   checkInput(pagingSchema, query, 'Query parameters page and pageSize must be whole numbers (pageSize at least 1)');
   const page = Number(query.page ?? 0);
   const pageSize = Math.min(Number(query.pageSize ?? defaultPageSize), maxPageSize);
-  return { status: 200, bytes: ctx.store.pageBytes(r.folderKey, kind.id, page * pageSize, pageSize) };
+  return conditional(r.req, { status: 200, bytes: ctx.store.pageBytes(r.folderKey, kind.id, page * pageSize, pageSize) });
 }
 
+/** The object, with an ETag (304 when unchanged). */
 export function read(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
-  return { status: 200, text: ctx.store.text(storedObject(ctx, r, kind)) };
+  return conditional(r.req, { status: 200, text: ctx.store.text(storedObject(ctx, r, kind)) });
 }
 
 export async function create(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promise<Reply> {

@@ -110,6 +110,23 @@ export class CollectionNode implements Paged {
     this.ctx.changed(this);
   }
 
+  /** The pages shown, for live updates to read again; undefined before the group was expanded. */
+  get shownPages(): { pages: number; pageSize: number; all: boolean } | undefined {
+    const p = this.pager;
+    return p.started ? { pages: p.pages, pageSize: p.pageSize, all: !p.hasMore } : undefined;
+  }
+
+  /**
+   * The pages shown, as the server holds them now (live updates): new, removed and renamed objects
+   * show; expansion, selection, the filter and Load all stay (node ids are the objects' keys).
+   */
+  followServer(items: BaseInfo[], complete: boolean, pages: number): void {
+    const shown = this.pager.items;
+    const same = complete === !this.pager.hasMore && items.length === shown.length
+      && items.every((o, i) => o.Key === shown[i].Key && o.ConcurrencyVersion === shown[i].ConcurrencyVersion && o.CommonName === shown[i].CommonName);
+    if (!same && this.pager.follow(items, complete, pages)) this.ctx.changed(this);
+  }
+
   /** The Refresh command: from the first page again. */
   refresh(): void {
     this.pager = this.newPager();
@@ -135,8 +152,9 @@ export class CollectionNode implements Paged {
   }
 
   private newPager(): Pager<BaseInfo> {
+    const size = pageSize();
     return new Pager((page) => {
-      return this.ctx.connections.require(this.connectionId).client.list(this.kind, this.folderKey, page, pageSize());
-    });
+      return this.ctx.connections.require(this.connectionId).client.list(this.kind, this.folderKey, page, size);
+    }, size);
   }
 }

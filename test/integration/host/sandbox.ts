@@ -48,7 +48,8 @@ export async function startSandbox(repo: string, tmp: string, logFile: string, n
   const token = randomBytes(18).toString('hex');
   const password = randomBytes(18).toString('hex');
   // Secrets go through the environment, never the command line (which every local user can read with ps).
-  const args = [entry, '--port', '0', '--seed', 'demo', '--data', path.join(tmp, 'data.json')];
+  // --verbose: one line per request in sandbox.log (method, path, status; never tokens or bodies), which UI checks read.
+  const args = [entry, '--port', '0', '--seed', 'demo', '--data', path.join(tmp, 'data.json'), '--verbose'];
   const child = startProcess(node, args, { cwd: repo, logFile, env: { ...process.env, OMS_SANDBOX_TOKEN: token, OMS_SANDBOX_PASSWORD: password } });
   const line = await waitForLine(child, /\S/, 20_000, 'sandbox');
   return { ...parseSandboxLine(line, token), password, nodeVersion: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim() };

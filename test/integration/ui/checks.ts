@@ -13,9 +13,10 @@ import { planKeyboardChecks } from './planKeyboard';
 import { reopenChecks } from './reopen';
 import { runChecks } from './runs';
 import { wordsChecks } from './words';
+import { liveChecks } from './live';
 
 /** Each area's own checks (a file of this folder): one import and one entry here. */
-const areas: UiCheckList[] = [editorSaveChecks, clientChecks, planChecks, bulkChecks, workbenchChecks, commandFlowChecks, planKeyboardChecks, reopenChecks, wordsChecks, runChecks];
+const areas: UiCheckList[] = [editorSaveChecks, clientChecks, planChecks, bulkChecks, workbenchChecks, commandFlowChecks, planKeyboardChecks, reopenChecks, wordsChecks, runChecks, liveChecks];
 
 export type { UiCheck } from './helpers';
 

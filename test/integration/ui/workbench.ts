@@ -47,7 +47,7 @@ async function openTable(page: Page, env: Env): Promise<{ frame: Frame; scanner:
  * replaced, Ctrl+S, the editor closed. (The Color Theme picker, offline, shows only the Marketplace's
  * search error.) The settings file is read from the profile the runner made beside the workspace.
  */
-async function userSettings(page: Page, text: string, profile: 'checks' | 'fresh' = 'checks'): Promise<void> {
+export async function userSettings(page: Page, text: string, profile: 'checks' | 'fresh' = 'checks'): Promise<void> {
   await palette(page, 'Preferences: Open User Settings (JSON)');
   // VS Code shows it in a modal editor above the window (workbench.editor.useModal, "some" by default;
   // no tab then), else in a tab.
@@ -89,7 +89,7 @@ async function userSettings(page: Page, text: string, profile: 'checks' | 'fresh
   }
 }
 
-function settingsFile(page: Page, profile: 'checks' | 'fresh' = 'checks'): string {
+export function settingsFile(page: Page, profile: 'checks' | 'fresh' = 'checks'): string {
   // The runner's profiles (test/integration/host/chromium.ts): <tmp>/profiles/<name> beside <tmp>/workspace.
   const folder = new URL(page.url()).searchParams.get('folder')!;
   return path.join(path.dirname(folder), 'profiles', profile, 'user', 'User', 'settings.json');

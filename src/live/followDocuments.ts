@@ -1,0 +1,91 @@
+/**
+ * Open object documents follow the server's reads. An editor without unsaved
+ * edits is moved on to the server's object the way editors follow a save made
+ * elsewhere (the provider's rebase and reload: VS Code keeps the cursor and
+ * folding, nothing asks, focus stays). An editor with unsaved edits keeps them
+ * and is told once, quietly, with Merge (the merge saves use) and Compare.
+ */
+import * as vscode from 'vscode';
+import type { ObjectFileSystem } from '../fs/objectFileSystem';
+import { documentNames, scheme, type ObjectAddress } from '../fs/objectUri';
+import { compareWithServer } from '../documents/compare';
+import type { BaseInfo } from '../model/types';
+import type { ObjectSaves } from '../documents/saves';
+import { notify } from '../ui/notify';
+import type { ServerChanges } from './serverChanges';
+
+/** An open document of an object. */
+export interface OpenObject {
+  uri: vscode.Uri;
+  address: ObjectAddress;
+}
+
+/** The object documents open in editor tabs (drafts not yet created are no server's object). */
+export function openObjects(objectFiles: ObjectFileSystem, connectionId: string): OpenObject[] {
+  const seen = new Set<string>();
+  const open: OpenObject[] = [];
+  for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+    const uri = tab.input instanceof vscode.TabInputText ? tab.input.uri : undefined;
+    if (uri?.scheme !== scheme || seen.has(uri.toString()) || objectFiles.isUncreatedDraft(uri)) continue;
+    const address = objectFiles.addressOf(uri);
+    if (address?.connectionId !== connectionId) continue;
+    seen.add(uri.toString());
+    open.push({ uri, address });
+  }
+  return open;
+}
+
+export class FollowDocuments {
+  /** Documents told about a server version (uri -> version), so each is told once. */
+  private readonly told = new Map<string, number | 'gone'>();
+
+  constructor(private readonly objectFiles: ObjectFileSystem, private readonly saves: ObjectSaves, private readonly changes: ServerChanges) {}
+
+  /** The server's object (undefined: deleted) for an open document. */
+  follow(open: OpenObject, server: BaseInfo | undefined): void {
+    const { uri, address } = open;
+    const key = uri.toString();
+    const base = this.objectFiles.baseOf(uri);
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    if (!base || !doc) return;
+    const name = documentNames(uri).object;
+    if (!server) {
+      if (this.told.get(key) !== 'gone') notify('info', vscode.l10n.t('"{0}" was deleted on the server.', name));
+      this.told.set(key, 'gone');
+      return;
+    }
+    const ours = base.ConcurrencyVersion ?? 0;
+    const theirs = server.ConcurrencyVersion ?? 0;
+    this.changes.seen(address, ours, theirs);
+    if (theirs <= ours) {
+      this.told.delete(key);
+      return;
+    }
+    if (!doc.isDirty) {
+      this.objectFiles.rebase(uri, server, { reload: true });
+      this.told.delete(key);
+      return;
+    }
+    if (this.told.has(key)) return;
+    this.told.set(key, theirs);
+    notify('info', vscode.l10n.t('"{0}" changed on the server (version {1}); your unsaved edits are based on version {2}.', name, theirs, ours),
+      { title: vscode.l10n.t('Merge'), run: () => this.merge(uri, name) },
+      { title: vscode.l10n.t('Compare'), run: () => compareWithServer(uri) });
+  }
+
+  /** Forgets closed documents. */
+  keepOnly(open: readonly OpenObject[]): void {
+    const uris = new Set(open.map((o) => o.uri.toString()));
+    for (const key of this.told.keys()) if (!uris.has(key)) this.told.delete(key);
+  }
+
+  private async merge(uri: vscode.Uri, name: string): Promise<void> {
+    const merged = await this.saves.mergeServer(uri);
+    if (!merged) return;
+    this.told.delete(uri.toString());
+    const fields = merged.tookTheirs.map((p) => p.slice(1)).join(', ') || vscode.l10n.t('none');
+    const version = String(merged.object.ConcurrencyVersion);
+    const text = vscode.l10n.t('"{0}": the server\'s changes merged in ({1}); Ctrl+S sends your edits on version {2}', name, fields, version);
+    vscode.window.setStatusBarMessage(text, 8000);
+  }
+}

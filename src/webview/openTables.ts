@@ -1,0 +1,16 @@
+/**
+ * The open priorities tables, by `connection|scanner key`: shared with live updates, which reads their
+ * scanners again without loading the table's code at activation.
+ */
+import type { ObjectAddress } from '../fs/objectUri';
+import type { InputScannerInfo } from '../model/types';
+
+export interface FollowingTable {
+  readonly address: ObjectAddress;
+  /** The scanner as the server holds it now: shown, or (with unsaved edits) said once. */
+  follow(object: InputScannerInfo): void;
+  /** Brings the table to the front. */
+  reveal(): void;
+}
+
+export const openTables = new Map<string, FollowingTable>();

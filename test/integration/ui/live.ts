@@ -1,0 +1,184 @@
+// Live updates where a person sees them (issue 34): the live interval set to 2 s in the Settings editor,
+// the window focused; a group expanded while an object is renamed, created and deleted over REST; a
+// scanner open while its priority changes over REST, clean and then with an edit typed (one quiet
+// notice, Merge, Ctrl+S); the view hidden while the sandbox's request log is read.
+import * as fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import { settingsFile, userSettings } from './workbench';
+import {
+  get, send, until, floors, cursorAfter, typeEdit, activeTabDirty, activeTab, editorText, statusVersion, notification, type Env, type UiCheckList,
+} from './helpers';
+
+const intervalSeconds = 2;
+/** One interval, a poll, and the workbench drawing it. */
+const withinOneInterval = intervalSeconds * 1000 + 4_000;
+const rows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
+const row = (page: Page, level: number, text: string | RegExp) => rows(page).and(page.locator(`[aria-level="${level}"]`)).filter({ hasText: text }).first();
+const expanded = async (page: Page, level: number, text: string | RegExp) => (await row(page, level, text).getAttribute('aria-expanded')) === 'true';
+
+/** The interval set in the user settings (Preferences: Open User Settings (JSON)), the other settings kept. */
+async function setInterval(page: Page, value: number): Promise<void> {
+  const current = JSON.parse(fs.readFileSync(settingsFile(page), 'utf8')) as Record<string, unknown>;
+  if (current['oms.live.interval'] === value) return;
+  await userSettings(page, JSON.stringify({ ...current, 'oms.live.interval': value }));
+}
+
+/**
+ * The window focused, as a person's window is (a headless page has no focus): Chromium's focus emulation,
+ * then the focus event the workbench listens to.
+ */
+async function focusWindow(page: Page, on: boolean): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: on });
+  await page.evaluate(`window.dispatchEvent(new Event(${JSON.stringify(on ? 'focus' : 'blur')}))`);
+}
+
+/** Floor 1 and its Input scanners expanded from the instance's row, by clicks. */
+async function floor1Scanners(page: Page): Promise<void> {
+  for (const [label, level] of [['Head Office', 3], ['Floor 1', 4], [/^\s*Input scanners/, 5]] as const) {
+    await row(page, level, label).waitFor({ timeout: 15_000 });
+    await until(`${String(label)} expanded`, async () => {
+      if (await expanded(page, level, label)) return true;
+      await row(page, level, label).click();
+      await page.waitForTimeout(400);
+      return expanded(page, level, label);
+    });
+  }
+}
+
+/** The sandbox's request log lines (the run starts it with --verbose) written after `since`. */
+function requestsSince(diag: string, since: Date): string[] {
+  const lines = fs.readFileSync(`${diag}/sandbox.log`, 'utf8').split('\n');
+  return lines.filter((l) => /^\d{4}-\d\d-\d\dT/.test(l) && new Date(l.slice(0, 24)) > since);
+}
+
+async function treeFollows(page: Page, env: Env): Promise<void> {
+  await setInterval(page, intervalSeconds);
+  await focusWindow(page, true);
+  try {
+    const { floor1 } = await floors(env);
+    const at = `/api/f/${floor1.Key}/inputscanners`;
+    await floor1Scanners(page);
+    const [renamed, deleted] = await get(env, at);
+    await row(page, 6, deleted.CommonName).waitFor({ timeout: 10_000 });
+    const newName = `${renamed.CommonName} (renamed live)`;
+    await send(env, 'PUT', renamed.Href, { ...renamed, CommonName: newName });
+    await send(env, 'DELETE', deleted.Href);
+    const { Key: _k, Href: _h, ConcurrencyVersion: _v, Notes: _n, Links: _l, InFolderKey: _f, InFolderHref: _fh, ...body } = renamed;
+    await send(env, 'POST', at, { ...body, CommonName: 'Live scanner' });
+    const started = Date.now();
+    await until('the rename, the new scanner and the deletion in the tree', async () =>
+      await row(page, 6, newName).isVisible() && await row(page, 6, 'Live scanner').isVisible() && !(await row(page, 6, deleted.CommonName).isVisible()),
+    withinOneInterval);
+    const took = Date.now() - started;
+    if (!(await expanded(page, 4, 'Floor 1')) || !(await expanded(page, 5, /^\s*Input scanners/))) throw new Error('the group or its folder collapsed');
+    await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-tree.png` });
+    console.log(`live: the tree showed a rename, a creation and a deletion ${took} ms after them (interval ${intervalSeconds} s)`);
+  } finally {
+    await focusWindow(page, false);
+  }
+}
+
+/** A priority (1 to 8) none of the scanner's reporting priorities has: its text in the editor is new. */
+const unusedPriority = (scanner: any, ...not: number[]): number =>
+  [8, 7, 6, 5, 4, 3, 2, 1].find((v) => !not.includes(v) && !scanner.InputScannerReportingPriorities.some((p: any) => p.Priority === v))!;
+const withFirstPriority = (scanner: any, priority: number) =>
+  ({
+    ...scanner,
+    InputScannerReportingPriorities: scanner.InputScannerReportingPriorities.map((p: any, i: number) => (i === 0 ? { ...p, Priority: priority } : p)),
+  });
+/** What a file decoration adds after a tree row's label (its badge), as the workbench draws it. */
+const badgeOf = (page: Page, name: string) => row(page, 6, name).locator('.monaco-icon-label').first()
+  .evaluate((el) => String((globalThis as any).getComputedStyle(el, '::after').content)).catch(() => '');
+
+async function editorFollows(page: Page, env: Env): Promise<void> {
+  await setInterval(page, intervalSeconds);
+  await focusWindow(page, true);
+  try {
+    const { floor1 } = await floors(env);
+    await floor1Scanners(page);
+    const scanners = await get(env, `/api/f/${floor1.Key}/inputscanners`);
+    const scanner = scanners[scanners.length - 1];
+    await row(page, 6, scanner.CommonName).click();
+    await until(`tab "${scanner.CommonName}"`, async () => (await activeTab(page).innerText().catch(() => '')).includes(scanner.CommonName));
+    await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+
+    // Clean: the editor shows the server's new priority and version, no dialog, the focus where it was.
+    const priority = unusedPriority(scanner);
+    await send(env, 'PUT', scanner.Href, withFirstPriority(scanner, priority));
+    const version = scanner.ConcurrencyVersion + 1;
+    await until(`v${version} and "Priority": ${priority} in the clean editor`, async () =>
+      (await statusVersion(page)).includes(`v${version}`) && (await editorText(page)).includes(`"Priority": ${priority}`), withinOneInterval);
+    if (await page.locator('.monaco-dialog-box').count()) throw new Error('a dialog opened');
+    if (await activeTabDirty(page)) throw new Error('the editor is marked unsaved after following the server');
+    if (!(await page.locator('.editor-group-container.active .monaco-editor.focused').count())) throw new Error('the editor lost the focus');
+    // The decoration comes a round trip after the text (the workbench asks for it once told it changed).
+    await until('the ↓ badge on the scanner\'s row', async () => (await badgeOf(page, scanner.CommonName)).includes('↓'), 5_000);
+
+    // With an edit typed in another field: one quiet notice; Merge keeps both; Ctrl+S saves with no conflict.
+    const second = scanner.InputScannerReportingPriorities[1].CommonName;
+    await cursorAfter(page, `"CommonName": "${second}`);
+    await typeEdit(page, ' typed live');
+    const server = await get(env, scanner.Href);
+    const next = unusedPriority(server, priority);
+    await send(env, 'PUT', scanner.Href, withFirstPriority(server, next));
+    await until('the notice', async () => {
+      const item = await notification(page, /changed on the server/).catch(() => undefined);
+      await page.keyboard.press('Escape');
+      return item;
+    }, withinOneInterval + 10_000);
+    await page.waitForTimeout(intervalSeconds * 2_000); // two more polls: still one notice
+    const item = await notification(page, /changed on the server/);
+    const count = await page.locator('.notifications-center .notification-list-item', { hasText: /changed on the server/ }).count();
+    if (count !== 1) throw new Error(`${count} notices`);
+    if (await page.locator('.monaco-dialog-box').count()) throw new Error('a dialog opened');
+    await item.click();
+    await item.locator('.monaco-button', { hasText: 'Merge' }).first().click();
+    await until('the merge in the editor', async () => {
+      const text = await editorText(page);
+      return text.includes(`${second} typed live`) && text.includes(`"Priority": ${next}`);
+    });
+    await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-merged.png` });
+    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+s');
+    await until('the tab saved', async () => !(await activeTabDirty(page)));
+    const saved = await get(env, scanner.Href);
+    const [first, edited] = saved.InputScannerReportingPriorities;
+    if (edited.CommonName !== `${second} typed live` || first.Priority !== next || saved.ConcurrencyVersion !== server.ConcurrencyVersion + 2) {
+      throw new Error(`the server holds ${JSON.stringify({ name: edited.CommonName, priority: first.Priority, v: saved.ConcurrencyVersion })}`);
+    }
+    if (await page.locator('.monaco-dialog-box').count()) throw new Error('a conflict question after the merge');
+  } finally {
+    await focusWindow(page, false);
+  }
+}
+
+async function hiddenReadsNothing(page: Page, env: Env): Promise<void> {
+  await setInterval(page, intervalSeconds);
+  await focusWindow(page, true);
+  try {
+    await floor1Scanners(page);
+    const listReads = (since: Date) => requestsSince(env.OMS_UI_DIAG, since)
+      .filter((l) => /GET \/api\/f\/[^ ]+\/inputscanners /.test(l) || /GET \S+\?page=/.test(l));
+    const visible = new Date();
+    await until('a list read while the view shows', () => Promise.resolve(listReads(visible).length > 0), withinOneInterval);
+    await page.keyboard.press('Control+Shift+E'); // the Explorer in front: the Objects view hidden
+    await page.waitForTimeout(1_000);
+    const hidden = new Date();
+    await page.waitForTimeout(3 * intervalSeconds * 1000);
+    const read = listReads(hidden);
+    await page.locator('.part.activitybar .action-item a[aria-label^="OMS"], .part.activitybar .action-item[aria-label^="OMS"]').first().click();
+    if (read.length) throw new Error(`read while hidden: ${read.join(' | ')}`);
+  } finally {
+    await focusWindow(page, false);
+    await setInterval(page, 30);
+  }
+}
+
+export const liveChecks: UiCheckList = (page, env) => [
+  ['ui: live updates: an expanded group shows a rename, a creation and a deletion made over REST within one interval, still expanded',
+    () => treeFollows(page, env)],
+  ['ui: live updates: a clean editor shows the server\'s new priority and version, no dialog; with an edit, one quiet notice, Merge keeps both, Ctrl+S saves',
+    () => editorFollows(page, env)],
+  ['ui: live updates: the Objects view hidden, the sandbox logs no list reads', () => hiddenReadsNothing(page, env)],
+];
