@@ -120,7 +120,9 @@ async function startServer(hostDir: string, run: HostRun, profile: Profile): Pro
   // Auto-save on, as many users have it (and the web build's default): nothing may reach the service by it.
   fs.mkdirSync(path.join(profile.dir, 'user', 'User'), { recursive: true });
   if (pseudoLocale) addPseudoLanguagePack(path.join(profile.dir, 'user'), path.join(profile.dir, 'pseudo-language-pack'));
-  fs.writeFileSync(path.join(profile.dir, 'user', 'User', 'settings.json'), JSON.stringify({ 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 1000 }));
+  // The Mocha suite asserts on editors it changes over REST: live updates would race it (their own checks set an interval).
+  const settings = { 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 1000, ...(profile.driver ? { 'oms.live.interval': 0 } : {}) };
+  fs.writeFileSync(path.join(profile.dir, 'user', 'User', 'settings.json'), JSON.stringify(settings));
   const child = startProcess(node, args, { cwd: run.workspace, logFile: path.join(run.diag, 'server.log'), env: childEnv(run.env) });
   await waitForLine(child, /Extension host agent listening on|Server bound to/, 60_000, 'VS Code server');
   return { port, token, stop: () => stopProcess(child) };
