@@ -55,9 +55,17 @@ export const togglePlanTick: Command = {
   },
 };
 
-export const planIncludeDeletes = targeted({ id: 'oms.planIncludeDeletes', target: () => Promise.resolve(shownPlan()), run: replan(true) });
+export const planIncludeDeletes = targeted({
+  id: 'oms.planIncludeDeletes',
+  target: () => Promise.resolve(shownPlan()),
+  run: replan(true),
+});
 
-export const planExcludeDeletes = targeted({ id: 'oms.planExcludeDeletes', target: () => Promise.resolve(shownPlan()), run: replan(false) });
+export const planExcludeDeletes = targeted({
+  id: 'oms.planExcludeDeletes',
+  target: () => Promise.resolve(shownPlan()),
+  run: replan(false),
+});
 
 /** The server's version (in file form) beside the file; only one of them when the other does not exist. */
 export const openPlanEntry = targeted({

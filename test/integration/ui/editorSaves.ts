@@ -55,7 +55,7 @@ async function quickEditFollowedByEditor(page: Page, env: Env, diag: string): Pr
   await page.locator('.tabs-container .tab', { hasText: `${scanner.CommonName}.json` }).first().click();
   await until(`the status bar at v${saved.ConcurrencyVersion}`, async () => (await statusVersion(page)).includes(`v${saved.ConcurrencyVersion}`));
   await until('the editor to show the new priority', async () => (await editorText(page)).includes(`"Priority": ${wanted}`));
-  await page.screenshot({ path: `${diag}/ui-house-follow.png` });
+  await page.screenshot({ path: `${diag}/ui-editor-save-follow.png` });
   if (await activeTabDirty(page)) throw new Error('the editor became dirty');
 }
 
@@ -75,7 +75,7 @@ async function refusedSaveReportedOnce(page: Page, env: Env, diag: string): Prom
   await page.locator('.editor-instance .view-lines').first().click();
   await page.waitForTimeout(2000);
   const texts = await notificationTexts(page);
-  await page.screenshot({ path: `${diag}/ui-house-refused.png` });
+  await page.screenshot({ path: `${diag}/ui-editor-save-refused.png` });
   const ours = texts.filter((t) => t.includes(`"${site.CommonName}" not saved`));
   if (ours.length !== 1) throw new Error(`our message ${ours.length} times: ${JSON.stringify(texts)}`);
   // The refusal is never repeated as VS Code's raw error, and auto-save adds nothing (it never starts).
@@ -103,7 +103,7 @@ async function conflictAskedOnce(page: Page, env: Env, diag: string): Promise<vo
   await conflictingEditEscaped(page, '"SiteReference": "', 'mine-');
   await page.waitForTimeout(3000);
   const texts = await notificationTexts(page);
-  await page.screenshot({ path: `${diag}/ui-house-conflict.png` });
+  await page.screenshot({ path: `${diag}/ui-editor-save-conflict.png` });
   if (texts.length) throw new Error(`more than one question: ${JSON.stringify(texts)}`);
   if (await page.locator('.monaco-dialog-box').count()) throw new Error('a second dialog');
   if (!(await activeTabDirty(page))) throw new Error('the edit is no longer marked unsaved');
@@ -127,7 +127,7 @@ async function saveAllWithInvalidDraft(page: Page, env: Env, diag: string): Prom
   await until('the valid edit saved', async () => JSON.stringify((await get(env, at)).Tags).includes('save-all'));
   await page.waitForTimeout(2000);
   const texts = await notificationTexts(page);
-  await page.screenshot({ path: `${diag}/ui-house-save-all.png` });
+  await page.screenshot({ path: `${diag}/ui-editor-save-save-all.png` });
   // Save All's refusal is ours alone; no auto-save came while the draft was typed.
   const raw = texts.filter((t) => /Failed to save|FileSystemError|Unable to write|oms:\/\//.test(t));
   if (raw.length) throw new Error(`a raw VS Code error: ${JSON.stringify(texts)}`);
@@ -160,7 +160,7 @@ async function editorSaveMerges(page: Page, env: Env, diag: string): Promise<voi
   });
   await until('the tab to be clean', async () => !(await activeTabDirty(page)));
   const texts = await notificationTexts(page);
-  await page.screenshot({ path: `${diag}/ui-house-merge.png` });
+  await page.screenshot({ path: `${diag}/ui-editor-save-merge.png` });
   if (!texts.some((t) => /merged with the server's changes to: .*InputScannerReportingPriorities/.test(t))) throw new Error(`no word of the merge: ${JSON.stringify(texts)}`);
 
   // The same field changed on both sides: every row's priority on the server, so the row the caret
