@@ -76,10 +76,10 @@ export default tseslint.config(
   },
   {
     // Plain Node: the client, model, validation, change sets, the sandbox and the command line run and are tested without VS Code.
-    files: [plainNode, 'src/connection/connection.ts', 'src/l10n.ts'],
+    files: [plainNode, 'src/connection/connection.ts', 'src/connection/connectionInfo.ts', 'src/l10n.ts'],
     rules: layer('Plain Node code imports neither `vscode` nor a layer that does (docs/architecture.md, Layers)', [
       'vscode', ...folders('commands', 'runs', 'live', 'views', 'webview', 'editor', 'tree', 'documents', 'ui', 'fs'),
-      '**/connection/*', '!**/connection/connection', '**/extension', '**/testApi', '**/services', '**/log', '**/settings', '**/walkthrough',
+      '**/connection/*', '!**/connection/connection', '!**/connection/connectionInfo', '**/extension', '**/testApi', '**/services', '**/log', '**/settings', '**/walkthrough',
     ]),
   },
 );

@@ -37,7 +37,10 @@ export interface Change {
    * precondition (a bulk edit re-applies its operations to the fresh read).
    */
   baseVersion?: number | null;
-  /** What to send, from the object as read right before sending (undefined for a create). `{ skip }`: nothing to send (a no-op, or not applicable to this object). */
+  /**
+   * What to send, from the object as read right before sending (undefined for a create).
+   * `{ skip }`: nothing to send (a no-op, or not applicable to this object).
+   */
   build(live: BaseInfo | undefined): BaseInfo | Skip;
 }
 

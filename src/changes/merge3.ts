@@ -10,7 +10,7 @@
  *
  * Why no library: node-diff3 merges lines (neighbouring fields collide), jsondiffpatch and
  * fast-json-patch address array items by position, json-merge-patch reads null as delete;
- * none takes its array identities from our registry. See the design note on many objects.
+ * none takes its array identities from our registry.
  */
 import { arrayIdentity, ArrayIdentity, Kind, serverOwnedFields } from '../model/kinds';
 import { sameJson } from '../model/saveChecks';

@@ -214,7 +214,9 @@ export class RunWriter {
       id: change.id, label: change.label, kind: kind.id, folderKey: change.folderKey, op: change.op, outcome: result.outcome,
       ...(key ? { key } : {}),
       ...(result.reason ? { reason: result.reason } : {}),
-      ...(applied ? { before: hideSecrets(kind, result.before), afterVersion: result.after?.ConcurrencyVersion ?? null, after: hideSecrets(kind, result.after) } : {}),
+      ...(applied
+        ? { before: hideSecrets(kind, result.before), afterVersion: result.after?.ConcurrencyVersion ?? null, after: hideSecrets(kind, result.after) }
+        : {}),
       ...(left.length ? { secretsLeftOut: left } : {}),
       ...(changed.length ? { secretsChanged: changed } : {}),
     };

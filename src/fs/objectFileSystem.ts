@@ -190,7 +190,11 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     const key = uri.toString();
     const cached = this.served.get(key);
     if (cached && Date.now() - cached.at < reuseMs) return cached;
-    const object = await this.call(async () => (await this.connections.whenRestored(address.connectionId)).client.get(address.kind, address.folderKey, address.key));
+    // After a reload the connection may still be restoring (the sandbox starting, the token read): wait for it.
+    const object = await this.call(async () => {
+      const connection = await this.connections.whenRestored(address.connectionId);
+      return connection.client.get(address.kind, address.folderKey, address.key);
+    });
     const served = { object, text: encoder.encode(documentText(object)), at: Date.now() };
     this.served.set(key, served);
     const moved = this.bases.get(key)?.ConcurrencyVersion !== object.ConcurrencyVersion;

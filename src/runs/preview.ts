@@ -51,7 +51,9 @@ export interface PreviewWords {
  * Shows the preview until the user sends or cancels. Returns whether to stop at the first
  * error, or undefined (cancelled, nothing sent).
  */
-export async function confirmPreview(connection: Connection, title: string, entries: PreviewEntry[], words: PreviewWords): Promise<{ stopOnError: boolean } | undefined> {
+export async function confirmPreview(
+  connection: Connection, title: string, entries: PreviewEntry[], words: PreviewWords,
+): Promise<{ stopOnError: boolean } | undefined> {
   const changed = entries.filter((e) => e.status === 'change');
   const n = changed.length;
   const notes = words.notes ?? [];

@@ -112,7 +112,8 @@ async function pickKind(title: string): Promise<Kind> {
 /** The operation picked, then its questions in order (src/changes/operations.ts). */
 async function askOperation(kind: Kind, sample: BaseInfo): Promise<BulkOperation> {
   const offered = (Object.keys(operations) as OperationType[]).filter((t) => operations[t].offeredFor?.(sample) ?? true);
-  const picked = await must(vscode.window.showQuickPick(offered.map((type) => ({ label: operations[type].label(), detail: operations[type].detail?.(), type })), {
+  const items = offered.map((type) => ({ label: operations[type].label(), detail: operations[type].detail?.(), type }));
+  const picked = await must(vscode.window.showQuickPick(items, {
     title: vscode.l10n.t('Bulk Edit {0}: operation', kind.pluralLabel.toLowerCase()),
   }));
   const answers: Record<string, unknown> = { type: picked.type };

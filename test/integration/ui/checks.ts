@@ -16,7 +16,10 @@ import { wordsChecks } from './words';
 import { liveChecks } from './live';
 
 /** Each area's own checks (a file of this folder): one import and one entry here. */
-const areas: UiCheckList[] = [editorSaveChecks, clientChecks, planChecks, bulkChecks, workbenchChecks, commandFlowChecks, planKeyboardChecks, reopenChecks, wordsChecks, runChecks, liveChecks];
+const areas: UiCheckList[] = [
+  editorSaveChecks, clientChecks, planChecks, bulkChecks, workbenchChecks, commandFlowChecks,
+  planKeyboardChecks, reopenChecks, wordsChecks, runChecks, liveChecks,
+];
 
 export type { UiCheck } from './helpers';
 

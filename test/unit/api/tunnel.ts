@@ -38,7 +38,8 @@ export async function proxyTo(sandbox: URL, tls?: TestCertificates): Promise<Pro
   const forwarded: Proxy['forwarded'] = [];
   const inner = http.createServer((req, res) => {
     forwarded.push(req.headers);
-    const out = http.request({ host: sandbox.hostname, port: sandbox.port, method: req.method, path: req.url, headers: { ...req.headers, host: sandbox.host } }, (answer) => {
+    const target = { host: sandbox.hostname, port: sandbox.port, method: req.method, path: req.url, headers: { ...req.headers, host: sandbox.host } };
+    const out = http.request(target, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
