@@ -69,7 +69,6 @@ function startThreads(): Worker[] {
   return Array.from({ length: Math.min(2, os.availableParallelism()) }, () => {
     // None of the host's own flags (a loader, an inspector port).
     const worker = new Worker(code, { eval: true, execArgv: [] });
-    worker.unref(); // an idle thread keeps no process alive
     worker.on('message', (m: PageCounted | PageDone | PageFailed) => {
       const w = waiting.get(m.id);
       if ('counted' in m) return w?.counted(m.counted);
@@ -80,6 +79,8 @@ function startThreads(): Worker[] {
     });
     worker.on('error', (e) => lost(worker, e));
     worker.on('exit', () => lost(worker, new Error("The pull's file writer stopped")));
+    // An idle thread keeps no process alive; after the listeners, which would ref it again.
+    worker.unref();
     return worker;
   });
 }
