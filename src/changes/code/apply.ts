@@ -72,7 +72,8 @@ interface Prepared {
 }
 
 async function prepare(root: string, connection: ConnectionBinding, plan: Plan): Promise<Prepared> {
-  const manifest = await readManifest(root);
+  // Only the ticked objects' lines of the manifest: an apply's work follows its changes, not the folder's size.
+  const manifest = await readManifest(root, plan.entries.flatMap((e) => (e.selected && e.key ? [e.key] : [])));
   if (!manifest) throw new Error(l10n.t('This folder holds no pulled objects (no oms.manifest.json)'));
   checkBinding(manifest, connection);
   checkBinding({ ...manifest, connection: plan.connection }, connection);
