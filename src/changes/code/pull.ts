@@ -86,7 +86,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   const seen = new Set<string>();
 
   const writer = new PullWriter({
-    root, objects: manifest.objects, basesFile: bases.file, freshCache, overwriteEdits: options.overwriteEdits ?? false, only: options.only && [...options.only],
+    root, basesFile: bases.file, freshCache, overwriteEdits: options.overwriteEdits ?? false, only: options.only && [...options.only],
   });
   /** The pages handed to the thread and not yet recorded; each is recorded, in order, once written. */
   const queued: Array<Promise<void>> = [];

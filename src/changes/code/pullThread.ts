@@ -15,14 +15,13 @@ import { kind as kindOf, KindId } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { BaseRecords } from './bases';
 import { canonicalText, fileForm, hashOf, objectFileName } from './fileForm';
+import { FileStats } from './fileStats';
 import { editedSincePull, readText } from './localFiles';
-import type { JournalStep, ManifestObject } from './manifest';
+import { JournalStep, ManifestObject, readManifest } from './manifest';
 
 /** What the thread is told once, before the first page. */
 export interface PullStart {
   root: string;
-  /** The manifest's objects as the pull starts. */
-  objects: Record<string, ManifestObject>;
   /** The merge bases' file, appended to. */
   basesFile: string;
   /** This machine has no bases of the folder yet: every object's is written. */
@@ -74,9 +73,16 @@ class PageWriter {
   private readonly only?: ReadonlySet<string>;
   /** Per directory, the names in it when first written to (a new file is not read first: no failed read per object). */
   private readonly present = new Map<string, Set<string>>();
+  /** The manifest's objects as the pull starts, read here (not sent by the extension's thread: at 100,000 objects that held it up). */
+  private objects: Record<string, ManifestObject> = {};
+  private readonly stats: FileStats;
+  /** Resolves once the manifest and the files' stats are read; pages wait for it. */
+  readonly ready: Promise<void>;
 
   constructor(private readonly start: PullStart) {
     this.only = start.only && new Set(start.only);
+    this.stats = new FileStats(start.root);
+    this.ready = Promise.all([readManifest(start.root), this.stats.load()]).then(([m]) => { this.objects = m?.objects ?? {}; });
   }
 
   page(job: PageJob, counted: (listed: number) => void): PageDone | PageFailed {
@@ -101,10 +107,13 @@ class PageWriter {
       done.keys.push(key);
       if (this.only && !this.only.has(key)) continue;
       const name = objectFileName(obj);
-      const prev = this.start.objects[key];
+      const prev = this.objects[key];
+      // Unchanged on the server and, by its stat, in the file: not read at all (most objects of a pull again).
+      if (prev && !this.start.freshCache && samePlace(prev, obj, `${job.dir}/${name}`, job.folderKey) && this.stats.holds(prev.path, prev.hash)) continue;
       const current = prev || names.has(name) ? readText(path.join(this.start.root, prev?.path ?? `${job.dir}/${name}`)) : undefined;
       if (prev && current !== undefined && this.unchanged(prev, obj, `${job.dir}/${name}`, job.folderKey, current)) {
         if (this.start.freshCache) bases.add(current, prev.hash);
+        this.stats.record(prev.path, prev.hash);
         continue;
       }
       const text = canonicalText(k, fileForm(k, obj));
@@ -125,13 +134,15 @@ class PageWriter {
         done.written++;
         done.bytes += bytes.length;
       }
+      this.stats.record(entry.path, hash);
       if (moved) rmSync(path.join(this.start.root, prev.path), { force: true });
       // The same Key again (the server's order moved between pages) finds what this pull wrote, on this thread.
-      this.start.objects[key] = entry;
+      this.objects[key] = entry;
       if (!(prev && sameEntry(prev, entry))) done.steps.push({ key, object: entry });
     }
     // Before the steps that name them (the pull records those once this page is done).
     done.bases = { records: bases.count, bytes: bases.appendTo(this.start.basesFile) };
+    this.stats.flush(); // after the files it describes
     return done;
   }
 
@@ -142,8 +153,7 @@ class PageWriter {
    * so a change of the canonical form in fileForm.ts needs a new manifest format).
    */
   private unchanged(prev: ManifestObject, obj: BaseInfo, rel: string, folderKey: string, current: string): boolean {
-    const version = obj.ConcurrencyVersion ?? null;
-    return version !== null && version === prev.version && prev.path === rel && prev.folderKey === folderKey && hashOf(current) === prev.hash;
+    return samePlace(prev, obj, rel, folderKey) && hashOf(current) === prev.hash;
   }
 
   private namesIn(dir: string): Set<string> {
@@ -157,6 +167,12 @@ class PageWriter {
   }
 }
 
+/** The server's version and the object's place are the pulled ones (the service raises the version with every change). */
+function samePlace(prev: ManifestObject, obj: BaseInfo, rel: string, folderKey: string): boolean {
+  const version = obj.ConcurrencyVersion ?? null;
+  return version !== null && version === prev.version && prev.path === rel && prev.folderKey === folderKey;
+}
+
 function sameEntry(a: ManifestObject, b: ManifestObject): boolean {
   return a.path === b.path && a.kind === b.kind && a.folderKey === b.folderKey && a.version === b.version && a.hash === b.hash;
 }
@@ -167,7 +183,11 @@ if (parentPort) {
   port.on('message', (m: ToThread) => {
     if ('start' in m) pulls.set(m.pull, new PageWriter(m.start));
     else if ('end' in m) pulls.delete(m.pull);
-    else port.postMessage(pageOf(pulls.get(m.pull)!, m.page, port));
+    else {
+      const writer = pulls.get(m.pull)!;
+      // Pages in order, each once the pull's manifest is read (a failed read fails each page).
+      void writer.ready.then(() => pageOf(writer, m.page, port), (e: NodeJS.ErrnoException) => failure(m.page, e)).then((r) => port.postMessage(r));
+    }
   });
 }
 
@@ -175,7 +195,10 @@ function pageOf(writer: PageWriter, job: PageJob, port: MessagePort): PageDone |
   try {
     return writer.page(job, (counted) => port.postMessage({ id: job.id, counted } satisfies PageCounted));
   } catch (e) {
-    const { message, code } = e as NodeJS.ErrnoException;
-    return { id: job.id, error: { message, code } };
+    return failure(job, e as NodeJS.ErrnoException);
   }
+}
+
+function failure(job: PageJob, { message, code }: NodeJS.ErrnoException): PageFailed {
+  return { id: job.id, error: { message, code } };
 }

@@ -1,0 +1,92 @@
+/**
+ * What this machine knows of a pulled folder's files without reading them, as
+ * git's index does: per file the size, modification time and inode it had
+ * when it last held a known text (the hash), written by a pull or apply or
+ * found so by reading it. A file whose stat still matches holds that text: a
+ * no-op pull or a plan of 100,000 files reads none of them. One append-only
+ * file in the local cache (`.oms/stats`, out of git), a line per record, the
+ * last one of a path counting. A file changed within the same tick of the
+ * file system's clock as its record (a "racily clean" file) could keep its
+ * stat: a record counts only for a file last modified before the stats file
+ * itself was, else the file is read.
+ */
+import { appendFileSync, BigIntStats, existsSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+
+const fileName = 'stats';
+
+interface Known {
+  hash: string;
+  size: string;
+  mtime: string;
+  ino: string;
+}
+
+export class FileStats {
+  readonly file: string;
+  private known = new Map<string, Known>();
+  /** The stats file's own modification time when read (ns): records of files modified since are not trusted. */
+  private readAt = -1n;
+  private pending: string[] = [];
+
+  constructor(private readonly root: string) {
+    this.file = path.join(root, '.oms', fileName);
+  }
+
+  /** Reads the records (once); `pause` lets others run between slices of a large file. */
+  async load(pause?: () => Promise<void>): Promise<this> {
+    const at = statSync(this.file, { bigint: true, throwIfNoEntry: false });
+    if (!at) return this;
+    let text = '';
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    this.readAt = at.mtimeNs;
+    let n = 0;
+    for (let start = 0; start < text.length;) {
+      const end = text.indexOf('\n', start);
+      if (end < 0) break; // a line cut short by a crash
+      const line = text.slice(start, end);
+      start = end + 1;
+      const [hash, size, mtime, ino, ...rest] = line.split(' ');
+      if (rest.length) this.known.set(rest.join(' '), { hash, size, mtime, ino });
+      if (pause && ++n % 20_000 === 0) await pause();
+    }
+    return this;
+  }
+
+  /** Whether the file at `rel` still holds the text of `hash`, by its stat alone (false: read it). */
+  holds(rel: string, hash: string): boolean {
+    const known = this.known.get(rel);
+    if (!known || known.hash !== hash) return false;
+    const now = statSync(path.join(this.root, rel), { bigint: true, throwIfNoEntry: false });
+    return !!now && now.mtimeNs < this.readAt && same(known, now);
+  }
+
+  /** Records that the file at `rel` holds the text of `hash` (its stat read now); written by `flush`. */
+  record(rel: string, hash: string): void {
+    if (rel.includes('\n')) return; // not a line of its own: read every time
+    const now = statSync(path.join(this.root, rel), { bigint: true, throwIfNoEntry: false });
+    if (!now) return;
+    const before = this.known.get(rel);
+    // Known and trusted already; a racily clean one is recorded again, so the stats file's time moves past it.
+    if (before && before.hash === hash && same(before, now) && now.mtimeNs < this.readAt) return;
+    const known = { hash, size: String(now.size), mtime: String(now.mtimeNs), ino: String(now.ino) };
+    this.known.set(rel, known);
+    this.pending.push(`${hash} ${known.size} ${known.mtime} ${known.ino} ${rel}\n`);
+  }
+
+  /** Appends the records made since, in one write (after the files they describe are written). */
+  flush(): void {
+    if (!this.pending.length) return;
+    // Only into a cache folder the pull made (with its .gitignore): never a new folder git would see.
+    if (existsSync(path.dirname(this.file))) appendFileSync(this.file, this.pending.join(''));
+    this.pending = [];
+  }
+}
+
+function same(known: Known, now: BigIntStats): boolean {
+  return known.size === String(now.size) && known.mtime === String(now.mtimeNs) && known.ino === String(now.ino);
+}
