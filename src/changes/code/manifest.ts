@@ -68,7 +68,12 @@ export async function readManifest(root: string, only?: Iterable<string>): Promi
   const picked = only && pickObjects(text, only);
   const manifest = parseManifest(text, picked ?? await parseText(text));
   if (picked) partial.add(manifest);
-  for (const step of await readJournal(root)) applySteps(manifest, [step]);
+  return replayJournal(root, manifest);
+}
+
+/** `manifest` moved forward by the steps its journal recorded since it was written. */
+export async function replayJournal(root: string, manifest: Manifest): Promise<Manifest> {
+  applySteps(manifest, await readJournal(root));
   return manifest;
 }
 

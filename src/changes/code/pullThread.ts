@@ -17,7 +17,7 @@ import { BaseRecords } from './bases';
 import { canonicalText, fileForm, hashOf, objectFileName } from './fileForm';
 import { FileStats } from './fileStats';
 import { editedSincePull, readText } from './localFiles';
-import { JournalStep, ManifestObject, readManifest } from './manifest';
+import { JournalStep, Manifest, ManifestObject, readManifest, replayJournal, writeManifest } from './manifest';
 
 /** What the thread is told once, before the first page. */
 export interface PullStart {
@@ -57,8 +57,17 @@ export interface PageDone {
   bases: { records: number; bytes: number };
 }
 
-/** A pull starts (its state), hands a page, or ends; several pulls may share the thread. */
-export type ToThread = { pull: number } & ({ start: PullStart } | { page: PageJob } | { end: true });
+/** A pull starts (its state), hands a page, has its manifest written (its head: all but the objects), or ends; several pulls may share the thread. */
+export type ToThread = { pull: number } & ({ start: PullStart } | { page: PageJob } | { manifest: ManifestHead; id: number } | { end: true });
+
+export type ManifestHead = Omit<Manifest, 'objects'>;
+
+/** The manifest was written (`error`: it was not). */
+export interface ManifestWritten {
+  id: number;
+  manifest: true;
+  error?: string;
+}
 
 /** Told as soon as the page is parsed, before its files are written: whether to ask for the next page. */
 export interface PageCounted {
@@ -79,7 +88,10 @@ class PageWriter {
   /** Resolves once the manifest and the files' stats are read; pages wait for it. */
   readonly ready: Promise<void>;
 
+  readonly root: string;
+
   constructor(private readonly start: PullStart) {
+    this.root = start.root;
     this.only = start.only && new Set(start.only);
     this.stats = new FileStats(start.root);
     this.ready = Promise.all([readManifest(start.root), this.stats.load()]).then(([m]) => { this.objects = m?.objects ?? {}; });
@@ -183,6 +195,7 @@ if (parentPort) {
   port.on('message', (m: ToThread) => {
     if ('start' in m) pulls.set(m.pull, new PageWriter(m.start));
     else if ('end' in m) pulls.delete(m.pull);
+    else if ('manifest' in m) void writeWhole(pulls.get(m.pull)!.root, m.manifest).then((error) => port.postMessage({ id: m.id, manifest: true, error } satisfies ManifestWritten));
     else {
       const writer = pulls.get(m.pull)!;
       // Pages in order, each once the pull's manifest is read (a failed read fails each page).
@@ -196,6 +209,17 @@ function pageOf(writer: PageWriter, job: PageJob, port: MessagePort): PageDone |
     return writer.page(job, (counted) => port.postMessage({ id: job.id, counted } satisfies PageCounted));
   } catch (e) {
     return failure(job, e as NodeJS.ErrnoException);
+  }
+}
+
+/** The manifest as the journal moved it, with the pull's head: read and printed here, off the extension host's thread. */
+async function writeWhole(root: string, head: ManifestHead): Promise<string | undefined> {
+  try {
+    const recorded = await readManifest(root) ?? await replayJournal(root, { ...head, objects: {} }); // a first pull: the journal alone
+    await writeManifest(root, { ...head, objects: recorded.objects });
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
   }
 }
 
