@@ -74,7 +74,7 @@ export function pickObjects(text: string, keys: Iterable<string>): unknown {
   if (!parts) return undefined;
   const objects: Record<string, unknown> = {};
   const found = findLines(parts.lines, keys);
-  for (const [key, i] of found) if (i !== undefined) objects[key] = JSON.parse(`{${withoutComma(parts.lines[i])}}`)[key];
+  for (const [key, i] of found) if (i !== undefined) objects[key] = (JSON.parse(`{${withoutComma(parts.lines[i])}}`) as Record<string, unknown>)[key];
   return { ...(parts.head as object), objects };
 }
 
