@@ -16,6 +16,7 @@ import type { BaseInfo } from '../../model/types';
 import { Change, ChangeResult, RunOptions, runChanges } from '../executor';
 import { Bases } from './bases';
 import { bodyToSend, canonicalText, createBody, fileForm, hashOf, objectFileName } from './fileForm';
+import { FileStats } from './fileStats';
 import { readLocalFile } from './localFiles';
 import { checkBinding, ConnectionBinding, journalSync, Manifest, readManifest, writeManifest } from './manifest';
 import { Plan, PlanEntry, sendable } from './plan';
@@ -140,6 +141,9 @@ function record(root: string, manifest: Manifest, bases: Bases, entry: PlanEntry
   const hash = hashOf(text);
   bases.add(hash, text);
   bases.flush();
+  const stats = new FileStats(root); // the next plan or pull need not read the file
+  stats.record(rel, hash);
+  stats.flush();
   journalSync(root, manifest, [{ key: after.Key, object: { path: rel, kind: kind.id, folderKey: entry.folderKey, version: after.ConcurrencyVersion ?? null, hash } }]);
 }
 
