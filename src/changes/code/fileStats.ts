@@ -48,11 +48,13 @@ export class FileStats {
     for (let start = 0; start < text.length;) {
       const end = text.indexOf('\n', start);
       if (end < 0) break; // a line cut short by a crash
-      const line = text.slice(start, end);
+      // `hash size mtime ino path`: the path last, whatever it holds.
+      const s1 = text.indexOf(' ', start), s2 = text.indexOf(' ', s1 + 1), s3 = text.indexOf(' ', s2 + 1), s4 = text.indexOf(' ', s3 + 1);
+      if (s1 > 0 && s4 > 0 && s4 < end) {
+        this.known.set(text.slice(s4 + 1, end), { hash: text.slice(start, s1), size: text.slice(s1 + 1, s2), mtime: text.slice(s2 + 1, s3), ino: text.slice(s3 + 1, s4) });
+      }
       start = end + 1;
-      const [hash, size, mtime, ino, ...rest] = line.split(' ');
-      if (rest.length) this.known.set(rest.join(' '), { hash, size, mtime, ino });
-      if (pause && ++n % 20_000 === 0) await pause();
+      if (pause && ++n % 5000 === 0) await pause();
     }
     return this;
   }

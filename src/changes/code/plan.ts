@@ -99,7 +99,9 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   const bases = new Bases(root);
   let unchanged = 0;
 
+  let n = 0;
   for (const f of files) {
+    if (++n % 2000 === 0) await new Promise((r) => setImmediate(r)); // others run between slices of a large folder
     const key = f.key;
     const pulled = key === undefined ? undefined : manifest.objects[key];
     if (key !== undefined && untouched(byKey!.get(key), pulled, onServer.get(key)?.version)) {
