@@ -10,7 +10,7 @@
  * stat: a record counts only for a file last modified before the stats file
  * itself was, else the file is read.
  */
-import { appendFileSync, BigIntStats, existsSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, BigIntStats, closeSync, existsSync, fstatSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 
 const fileName = 'stats';
@@ -67,10 +67,10 @@ export class FileStats {
     return !!now && now.mtimeNs < this.readAt && same(known, now);
   }
 
-  /** Records that the file at `rel` holds the text of `hash` (its stat read now); written by `flush`. */
-  record(rel: string, hash: string): void {
+  /** Records that the file at `rel` holds the text of `hash` (its stat read now, unless given); written by `flush`. */
+  record(rel: string, hash: string, stat?: BigIntStats): void {
     if (rel.includes('\n')) return; // not a line of its own: read every time
-    const now = statSync(path.join(this.root, rel), { bigint: true, throwIfNoEntry: false });
+    const now = stat ?? statSync(path.join(this.root, rel), { bigint: true, throwIfNoEntry: false });
     if (!now) return;
     const before = this.known.get(rel);
     // Known and trusted already; a racily clean one is recorded again, so the stats file's time moves past it.
@@ -91,4 +91,15 @@ export class FileStats {
 
 function same(known: Known, now: BigIntStats): boolean {
   return known.size === String(now.size) && known.mtime === String(now.mtimeNs) && known.ino === String(now.ino);
+}
+
+/** Writes `bytes` to `file` (created or emptied first) and returns its stat, read from the open file: no second lookup of its path. */
+export function writeFileStat(file: string, bytes: Uint8Array): BigIntStats {
+  const fd = openSync(file, 'w');
+  try {
+    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
+    return fstatSync(fd, { bigint: true });
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -7,7 +7,7 @@
  * took longer than reading the pages (bench/objectsAsCode.bench.ts), and held
  * up every extension meanwhile.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { BigIntStats, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { MessagePort, parentPort } from 'node:worker_threads';
 import { listItems } from '../../api/listItems';
@@ -15,7 +15,7 @@ import { kind as kindOf, KindId } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { BaseRecords } from './bases';
 import { canonicalText, fileForm, hashOf, objectFileName } from './fileForm';
-import { FileStats } from './fileStats';
+import { FileStats, writeFileStat } from './fileStats';
 import { editedSincePull, readText } from './localFiles';
 import { JournalStep, Manifest, ManifestObject, readManifest, replayJournal, writeManifest } from './manifest';
 
@@ -140,13 +140,14 @@ class PageWriter {
       }
       // Renamed on the server: the file moves to its new name, written before the old one goes (never neither).
       const moved = prev !== undefined && prev.path !== entry.path;
+      let stat: BigIntStats | undefined;
       if (moved || current !== text) {
         names.add(name);
-        writeFileSync(absDir + path.sep + name, bytes);
+        stat = writeFileStat(absDir + path.sep + name, bytes);
         done.written++;
         done.bytes += bytes.length;
       }
-      this.stats.record(entry.path, hash);
+      this.stats.record(entry.path, hash, stat);
       if (moved) rmSync(path.join(this.start.root, prev.path), { force: true });
       // The same Key again (the server's order moved between pages) finds what this pull wrote, on this thread.
       this.objects[key] = entry;
