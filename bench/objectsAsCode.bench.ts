@@ -5,12 +5,15 @@
  * on the disk, beside writing the files alone there; and 10,000 people, small
  * objects where each file's creation weighs more), a no-op pull, plan with
  * 0 and 100 edits (time and requests), apply beside the one save, peak memory.
- * Prints numbers beside their peer or goal; asserts nothing.
- *   node --import tsx bench/objectsAsCode.bench.ts [count]
+ * Prints numbers beside their peer or goal, wall and CPU time (user + system
+ * of this process: the machine is shared); asserts nothing.
+ *   node --import tsx bench/objectsAsCode.bench.ts [count]   (npm run bench: 10,000; npm run bench:100k)
+ * OMS_BENCH_PROFILE=<dir> writes a CPU profile of this thread per step there.
  */
-import { existsSync, promises as fs, writeFileSync } from 'node:fs';
+import { existsSync, promises as fs, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -48,6 +51,38 @@ const longestPause = () => {
     return h.max / 1e6;
   };
 };
+
+interface Measure {
+  ms: number;
+  cpu: number;
+  /** The longest this thread (the extension host's, where a pull, plan and apply are started) was held up. */
+  pause: number;
+}
+const profileDir = process.env.OMS_BENCH_PROFILE;
+let session: Session | undefined;
+/** `fn` timed: wall, CPU and the longest hold-up; with OMS_BENCH_PROFILE, this thread's CPU profile as `<name>.cpuprofile`. */
+async function measure<T>(name: string, fn: () => Promise<T>): Promise<Measure & { value: T }> {
+  if (profileDir && !session) {
+    session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+  }
+  if (session) await session.post('Profiler.start');
+  const t = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
+  const pauses = longestPause();
+  const value = await fn();
+  const m = { ms: ms(t), cpu: cpuMs(cpu), pause: pauses(), value };
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    await fs.mkdir(profileDir!, { recursive: true });
+    await fs.writeFile(path.join(profileDir!, `${name}.cpuprofile`), JSON.stringify(profile));
+  }
+  return m;
+}
+/** The lesser of each figure. */
+const best = (a: Measure | undefined, b: Measure): Measure => (a ? { ms: Math.min(a.ms, b.ms), cpu: Math.min(a.cpu, b.cpu), pause: Math.min(a.pause, b.pause) } : b);
+const peakMb = () => process.resourceUsage().maxRSS / 1024;
 
 /**
  * The sandbox as the extension meets a service: a process of its own (dist/sandbox.cjs, built here when
@@ -92,88 +127,96 @@ async function main() {
     settle();
     return dir;
   };
+  /** Removes a folder the bench no longer needs: 100,000 files a folder, a dozen of them would fill the page cache. */
+  const drop = async (dir: string) => {
+    made.splice(made.indexOf(dir), 1);
+    await fs.rm(dir, { recursive: true, force: true });
+  };
 
   // Warm-up, both: the first listing and the first pull of a process compile their code (the pull's in its threads).
   await client.listAll(scanners, folderKey);
-  let t = process.hrtime.bigint();
-  await pull(client, await folder(places[0]), binding, { scope });
-  const firstPullMs = ms(t);
+  const firstDir = await folder(places[0]);
+  const first = await measure('first-pull', () => pull(client, firstDir, binding, { scope }));
+  await drop(firstDir);
 
   // Best of three, listing, the pulls and writing the pulled files alone taking turns (each into a new
   // folder): on a shared machine one neighbour's burst would otherwise decide the ratio.
-  const best = { listMs: Infinity, listCpu: Infinity, textMs: Infinity, listPause: Infinity };
-  const pulls = places.map((place) => ({ place, ms: Infinity, cpu: Infinity, writeMs: Infinity, pause: Infinity, requests: 0,
-    report: undefined as PullReport | undefined }));
-  let listed = 0, root = '', pulledFiles: Array<[string, string]> = [];
+  let listing: Measure | undefined, textMs = Infinity, listed = 0;
+  const pulls = places.map((place) => ({ place, best: undefined as Measure | undefined, writeMs: Infinity, requests: 0, report: undefined as PullReport | undefined, root: '' }));
   for (let round = 0; round < 3; round++) {
     settle();
-    t = process.hrtime.bigint();
-    let cpu = process.cpuUsage();
-    let pauses = longestPause();
-    const all = await client.listAll(scanners, folderKey);
-    best.listPause = Math.min(best.listPause, pauses());
-    best.listMs = Math.min(best.listMs, ms(t));
-    best.listCpu = Math.min(best.listCpu, cpuMs(cpu));
-    listed = all.length;
+    const list = await measure('listing', () => client.listAll(scanners, folderKey));
+    listing = best(listing, list);
+    listed = list.value.length;
     // The files' text alone, on one thread: what the pull threads add to each listed object before writing it.
-    t = process.hrtime.bigint();
-    for (const o of all) hashOf(canonicalText(scanners, fileForm(scanners, o)));
-    best.textMs = Math.min(best.textMs, ms(t));
+    const t = process.hrtime.bigint();
+    for (const o of list.value) hashOf(canonicalText(scanners, fileForm(scanners, o)));
+    textMs = Math.min(textMs, ms(t));
+    list.value.length = 0;
     for (const p of pulls) {
-      root = await folder(p.place);
+      if (p.root) await drop(p.root);
+      const root = (p.root = await folder(p.place));
       requests = 0;
-      t = process.hrtime.bigint();
-      cpu = process.cpuUsage();
-      pauses = longestPause();
-      p.report = await pull(client, root, binding, { scope });
-      p.pause = Math.min(p.pause, pauses());
-      p.ms = Math.min(p.ms, ms(t));
-      p.cpu = Math.min(p.cpu, cpuMs(cpu));
+      const m = await measure(`pull-${p.place.name.replace(/ /g, '-')}`, () => pull(client, root, binding, { scope }));
+      p.best = best(p.best, m);
+      p.report = m.value;
       p.requests = requests;
-      // The files alone: the same names and bytes, written one after the other with node fs.
-      if (!pulledFiles.length) {
-        const dir = path.dirname(Object.values((await readManifest(root))!.objects)[0].path);
-        const names = await fs.readdir(path.join(root, dir));
-        pulledFiles = await Promise.all(names.map(async (n) => [n, await fs.readFile(path.join(root, dir, n), 'utf8')] as [string, string]));
-      }
+      // The files alone: the same names and bytes, written one after the other with node fs (read one at a time, untimed).
+      const dir = path.dirname(Object.values((await readManifest(root))!.objects)[0].path);
       const writeDir = await folder(p.place);
-      t = process.hrtime.bigint();
-      for (const [name, text] of pulledFiles) writeFileSync(path.join(writeDir, name), text);
-      p.writeMs = Math.min(p.writeMs, ms(t));
+      let writeNs = 0n;
+      for (const name of await fs.readdir(path.join(root, dir))) {
+        const text = readFileSync(path.join(root, dir, name));
+        const w = process.hrtime.bigint();
+        writeFileSync(path.join(writeDir, name), text);
+        writeNs += process.hrtime.bigint() - w;
+      }
+      p.writeMs = Math.min(p.writeMs, Number(writeNs) / 1e6);
+      await drop(writeDir);
     }
   }
+  const list = listing!;
   const [main, ...others] = pulls;
+  const root = main.root; // in memory: what follows measures the steps' own time, not a disk's
+  for (const p of others) await drop(p.root);
   const report = main.report!;
   const cacheFiles = (await fs.readdir(path.join(root, '.oms'), { recursive: true })).length;
-  const ratio = (x: number) => `${(x / best.listMs).toFixed(2)}x`;
-  console.log(`pull ${report.objects} scanners ${main.place.name} (${main.place.dir}: the pull's own time, not a disk's), best of 3: ${main.ms.toFixed(0)} ms, ${main.requests} requests, ${(report.bytesWritten / 1e6).toFixed(1)} MB in ${report.written} files (+${cacheFiles} in .oms/) · listing them all with the client: ${best.listMs.toFixed(0)} ms (${listed}) · ratio ${ratio(main.ms)} (goal ≤ 1.5x)`);
-  for (const p of others) console.log(`  ${p.place.name} (${p.place.dir}): ${p.ms.toFixed(0)} ms = ${ratio(p.ms)} the listing · writing the ${pulledFiles.length} files alone there (node fs, one after another): ${p.writeMs.toFixed(0)} ms = ${ratio(p.writeMs)}`);
-  console.log(`  the first pull of the process ${main.place.name} (its threads start and compile their code; run from source, they first bundle it with esbuild, which the extension's do not): ${firstPullMs.toFixed(0)} ms = ${ratio(firstPullMs)} the listing`);
-  // The wall clock follows the neighbours; the CPU time (user + system of this process: client, threads and files) less so.
-  console.log(`  the longest this thread (the extension host's) was held up ${main.place.name}: pull ${main.pause.toFixed(0)} ms · listing ${best.listPause.toFixed(0)} ms`);
-  console.log(`  CPU time ${main.place.name}: pull ${main.cpu.toFixed(0)} ms · listing ${best.listCpu.toFixed(0)} ms · ratio ${(main.cpu / best.listCpu).toFixed(2)}x`);
-  console.log(`  its parts alone, on one thread: the files' text (canonical JSON + hash) ${best.textMs.toFixed(0)} ms = ${ratio(best.textMs)}, writing the files ${main.place.name} ${main.writeMs.toFixed(0)} ms = ${ratio(main.writeMs)}; the pull's two threads do both while the next pages are read`);
+  const ratio = (x: number, of = list.ms) => `${(x / of).toFixed(2)}x`;
+  /** Wall and CPU time of a step beside the listing's. */
+  const figures = (m: Measure) => `${m.ms.toFixed(0)} ms = ${ratio(m.ms)} the listing, CPU ${m.cpu.toFixed(0)} ms = ${ratio(m.cpu, list.cpu)} the listing's, held up ${m.pause.toFixed(0)} ms`;
+  console.log(`listing ${listed} scanners with the client, best of 3: ${list.ms.toFixed(0)} ms, CPU ${list.cpu.toFixed(0)} ms, this thread held up ${list.pause.toFixed(0)} ms at most`);
+  console.log(`pull ${report.objects} scanners ${main.place.name} (${main.place.dir}: the pull's own time, not a disk's), best of 3: ${figures(main.best!)} (goal ≤ 1.3x, held up ≤ 50 ms); ${main.requests} requests, ${(report.bytesWritten / 1e6).toFixed(1)} MB in ${report.written} files (+${cacheFiles} in .oms/)`);
+  for (const p of others) console.log(`  ${p.place.name} (${p.place.dir}): ${figures(p.best!)} · writing the ${report.written} files alone there (node fs, one after another): ${p.writeMs.toFixed(0)} ms = ${ratio(p.writeMs)}`);
+  console.log(`  the first pull of the process ${places[0].name} (its threads start and compile their code; run from source, they first bundle it with esbuild, which the extension's do not): ${figures(first)} (goal ≤ 1.5x)`);
+  console.log(`  its parts alone, on one thread: the files' text (canonical JSON + hash) ${textMs.toFixed(0)} ms = ${ratio(textMs)}, writing the files ${main.place.name} ${main.writeMs.toFixed(0)} ms = ${ratio(main.writeMs)}; the pull's two threads do both while the next pages are read`);
+  console.log(`  peak RSS so far ${peakMb().toFixed(0)} MB`);
 
   // People: small objects, so listing them is quick while each still costs a file (in memory, best of 3).
   const people = kind('person');
   const staff = folderKey; // beside the scanners: a pull of people lists only people
   await createAll(people, staff, (i) => ({ ...newObject(people, `Person ${i}`), GivenName: `Given${i}`, Surname: `Surname ${String(i).padStart(5, '0')}` }));
-  const small = { listMs: Infinity, pullMs: Infinity, listed: 0, pulled: 0 };
+  let peopleList: Measure | undefined, peoplePull: Measure | undefined, peopleListed = 0, peoplePulled = 0;
   for (let round = 0; round < 3; round++) {
     settle();
-    t = process.hrtime.bigint();
-    small.listed = (await client.listAll(people, staff)).length;
-    small.listMs = Math.min(small.listMs, ms(t));
+    const l = await measure('people-listing', () => client.listAll(people, staff));
+    peopleListed = l.value.length;
+    peopleList = best(peopleList, l);
     const dir = await folder(places[0]);
-    t = process.hrtime.bigint();
-    small.pulled = (await pull(client, dir, binding, { scope: { folderKey: staff, recursive: false, kinds: [people.id] } })).written;
-    small.pullMs = Math.min(small.pullMs, ms(t));
+    const m = await measure('people-pull', () => pull(client, dir, binding, { scope: { folderKey: staff, recursive: false, kinds: [people.id] } }));
+    peoplePulled = m.value.written;
+    peoplePull = best(peoplePull, m);
+    await drop(dir);
   }
-  console.log(`pull ${small.pulled} people ${places[0].name}, best of 3: ${small.pullMs.toFixed(0)} ms · listing them all with the client: ${small.listMs.toFixed(0)} ms (${small.listed}) · ratio ${(small.pullMs / small.listMs).toFixed(2)}x (goal ≤ 1.5x)`);
+  console.log(`pull ${peoplePulled} people ${places[0].name}, best of 3: ${peoplePull!.ms.toFixed(0)} ms = ${ratio(peoplePull!.ms, peopleList!.ms)} the listing, CPU ${peoplePull!.cpu.toFixed(0)} ms = ${ratio(peoplePull!.cpu, peopleList!.cpu)} the listing's, held up ${peoplePull!.pause.toFixed(0)} ms (goal ≤ 1.3x, ≤ 50 ms) · listing them all with the client: ${peopleList!.ms.toFixed(0)} ms, CPU ${peopleList!.cpu.toFixed(0)} ms (${peopleListed})`);
 
-  t = process.hrtime.bigint();
-  const again = await pull(client, root, binding, {});
-  console.log(`no-op pull: ${ms(t).toFixed(0)} ms, files written ${again.written}, bytes changed ${again.bytesWritten} (goal 0)`);
+  let noop: Measure | undefined, again: PullReport | undefined;
+  for (let round = 0; round < 3; round++) {
+    settle();
+    const m = await measure('noop-pull', () => pull(client, root, binding, {}));
+    noop = best(noop, m);
+    again = m.value;
+  }
+  console.log(`no-op pull of ${count} scanners, best of 3: ${figures(noop!)} (goal ≤ 0.3x beyond the listing, i.e. ≤ 1.3x); files written ${again!.written}, bytes changed ${again!.bytesWritten} (goal 0)`);
 
   const manifest = (await readManifest(root))!;
   for (const edits of [0, 100]) {
@@ -183,32 +226,32 @@ async function main() {
       o.InputScannerReportingPriorities[1].Priority = (o.InputScannerReportingPriorities[1].Priority % 5) + 1;
       await fs.writeFile(path.join(root, p), JSON.stringify(o, null, 2) + '\n');
     }
+    settle();
     requests = 0;
-    t = process.hrtime.bigint();
-    const { plan } = await makePlan(client, root, binding);
-    const planMs = ms(t);
+    const planned = await measure(`plan-${edits}`, () => makePlan(client, root, binding));
+    const { plan } = planned.value;
     const updates = plan.entries.filter((e) => e.action === 'update').length;
-    console.log(`plan over ${count} files with ${edits} edits: ${planMs.toFixed(0)} ms (goal < 2000), ${requests} requests (goal ≈ 10), ${updates} updates`);
+    console.log(`plan over ${count} files with ${edits} edits: ${figures(planned)} (goal ≤ 1.2x), ${requests} requests (pages of 1,000: ${Math.ceil(count / 1000) + 1}), ${updates} updates`);
     if (edits) {
       requests = 0;
-      t = process.hrtime.bigint();
-      const results = await applyPlan(client, root, binding, plan, { stopOnError: false });
-      const applyMs = ms(t);
-      const applied = results.filter((r) => r.outcome === 'applied').length;
+      const applied = await measure('apply', () => applyPlan(client, root, binding, plan, { stopOnError: false }));
+      const done = applied.value.filter((r) => r.outcome === 'applied').length;
       const puts = requests;
-      const touched = new Set(results.map((r) => r.id));
+      const touched = new Set(applied.value.map((r) => r.id));
       const sample = (await client.listAll(scanners, folderKey)).filter((o) => !touched.has(o.Key!)).slice(0, 100);
       let saved = 0;
-      t = process.hrtime.bigint();
-      for (const o of sample) {
-        const edited = { ...(o as InputScannerInfo), NonSettlingErrorPriority: 2 };
-        if ((await saveObject(client, { kind: scanners, folderKey, key: o.Key! }, edited, o.ConcurrencyVersion ?? null)).status === 'saved') saved++;
-      }
-      const saveMs = ms(t);
-      console.log(`apply ${applied} updates (4 at a time): ${(applied / (applyMs / 1000)).toFixed(0)} objects/s, ${puts} requests · ${saved} saves one at a time (saveObject, GET PUT GET): ${(saved / (saveMs / 1000)).toFixed(0)} objects/s`);
+      const one = await measure('saves', async () => {
+        for (const o of sample) {
+          const edited = { ...(o as InputScannerInfo), NonSettlingErrorPriority: 2 };
+          if ((await saveObject(client, { kind: scanners, folderKey, key: o.Key! }, edited, o.ConcurrencyVersion ?? null)).status === 'saved') saved++;
+        }
+      });
+      const rate = (n: number, m: Measure) => n / (m.ms / 1000);
+      console.log(`apply ${done} updates (4 at a time): ${rate(done, applied).toFixed(0)} objects/s (CPU ${(applied.cpu / done).toFixed(2)} ms each, held up ${applied.pause.toFixed(0)} ms), ${puts} requests · ${saved} saves one at a time (saveObject, GET PUT GET): ${rate(saved, one).toFixed(0)} objects/s (CPU ${(one.cpu / saved).toFixed(2)} ms each) · ratio ${(rate(done, applied) / rate(saved, one)).toFixed(2)}x (goal ≥ 2x, the same rate at any folder size)`);
     }
   }
-  console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+  const peak = peakMb();
+  console.log(`peak RSS ${peak.toFixed(0)} MB = ${(peak / (count / 10_000)).toFixed(0)} MB per 10,000 objects`);
 }
 
 const removeMade = () => Promise.all(made.map((d) => fs.rm(d, { recursive: true, force: true })));

@@ -59,11 +59,14 @@ class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentProvider
   private shown?: ShownPlan;
   /** The last plan shown of each folder: a re-plan keeps the ticks of what did not change. */
   private readonly lastOf = new Map<string, Plan>();
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+  private readonly changed = new vscode.EventEmitter<Node | Node[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   view?: vscode.TreeView<Node>;
   /** Texts of the live objects shown in diffs (see `liveText`). */
   private readonly texts = new Map<string, string>();
+  /** One node per group and entry, the same each time: a tick refreshes its own row and group, not 10,000 rows. */
+  private readonly groups = new Map<PlanAction, Node>();
+  private readonly nodes = new WeakMap<PlanEntry, Node>();
 
   /** The view activation registered (planViewSlot.ts): its ticks and the diffs' live documents are handled here. */
   attach(view: vscode.TreeView<Node>): vscode.Disposable[] {
@@ -135,7 +138,6 @@ class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentProvider
     item.id = `entry:${e.action}:${e.id}`;
     item.iconPath = new vscode.ThemeIcon(icons[e.action]);
     item.description = describe(e);
-    item.tooltip = new vscode.MarkdownString(tooltip(e));
     item.contextValue = `oms-plan-entry-${e.action}`;
     item.resourceUri = this.shown && e.local ? vscode.Uri.file(`${this.shown.root}/${e.path}`) : undefined;
     if (sendable.has(e.action)) item.checkboxState = e.selected ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
@@ -144,14 +146,32 @@ class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentProvider
     return item;
   }
 
+  /** The tooltip when it is about to show (built for 10,000 rows up front, it held up the extension host). */
+  resolveTreeItem(item: vscode.TreeItem, node: Node): vscode.TreeItem {
+    if ('entry' in node) item.tooltip = new vscode.MarkdownString(tooltip(node.entry));
+    return item;
+  }
+
   getChildren(node?: Node): Node[] {
     if (!this.shown) return [];
-    if (!node) return order.filter((a) => this.entriesOf(a).length).map((group) => ({ group }));
-    return 'group' in node ? this.entriesOf(node.group).map((entry) => ({ entry })) : [];
+    if (!node) return order.filter((a) => this.entriesOf(a).length).map((group) => this.groupNode(group));
+    return 'group' in node ? this.entriesOf(node.group).map((entry) => this.entryNode(entry)) : [];
   }
 
   getParent(node: Node): Node | undefined {
-    return 'entry' in node ? { group: node.entry.action } : undefined;
+    return 'entry' in node ? this.groupNode(node.entry.action) : undefined;
+  }
+
+  private groupNode(group: PlanAction): Node {
+    let node = this.groups.get(group);
+    if (!node) this.groups.set(group, (node = { group }));
+    return node;
+  }
+
+  private entryNode(entry: PlanEntry): Node {
+    let node = this.nodes.get(entry);
+    if (!node) this.nodes.set(entry, (node = { entry }));
+    return node;
   }
 
   /**
@@ -160,13 +180,20 @@ class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentProvider
    * with it, and its other entries with it).
    */
   check(items: ReadonlyArray<[Node, vscode.TreeItemCheckboxState]>): void {
+    let whole = false;
+    const rows = new Set<Node>();
     for (const [node, state] of items) {
       const on = state === vscode.TreeItemCheckboxState.Checked;
-      if ('entry' in node) node.entry.selected = on;
-      else for (const e of this.entriesOf(node.group)) e.selected = on;
+      if ('entry' in node) {
+        node.entry.selected = on;
+        rows.add(this.entryNode(node.entry)).add(this.groupNode(node.entry.action));
+      } else {
+        whole = true;
+        for (const e of this.entriesOf(node.group)) e.selected = on;
+      }
     }
     if (this.view && this.shown) this.view.message = summaryLine(this.shown);
-    this.changed.fire(undefined);
+    this.changed.fire(whole ? undefined : [...rows]);
   }
 
   /** Ticks the focused entry or group (Space, the Tick or Untick command), or unticks it when it is ticked. */

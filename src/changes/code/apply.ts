@@ -17,6 +17,7 @@ import { hideSecrets, secretShown } from '../../model/secrets';
 import { Change, ChangeResult, RunOptions, runChanges } from '../executor';
 import { Bases } from './bases';
 import { bodyToSend, canonicalText, createBody, fileForm, hashOf, objectFileName } from './fileForm';
+import { FileStats } from './fileStats';
 import { readLocalFile } from './localFiles';
 import { checkBinding, ConnectionBinding, ensureCache, journalSync, Manifest, readManifest, writeManifest } from './manifest';
 import { Plan, PlanEntry, sendable } from './plan';
@@ -75,7 +76,8 @@ interface Prepared {
 }
 
 async function prepare(root: string, connection: ConnectionBinding, plan: Plan): Promise<Prepared> {
-  const manifest = await readManifest(root);
+  // Only the ticked objects' lines of the manifest: an apply's work follows its changes, not the folder's size.
+  const manifest = await readManifest(root, plan.entries.flatMap((e) => (e.selected && e.key ? [e.key] : [])));
   if (!manifest) throw new Error(l10n.t('This folder holds no pulled objects (no oms.manifest.json)'));
   checkBinding(manifest, connection);
   checkBinding({ ...manifest, connection: plan.connection }, connection);
@@ -144,6 +146,9 @@ function record(root: string, manifest: Manifest, bases: Bases, entry: PlanEntry
   const hash = hashOf(text);
   bases.add(hash, text);
   bases.flush();
+  const stats = new FileStats(root); // the next plan or pull need not read the file
+  stats.record(rel, hash);
+  stats.flush();
   journalSync(root, manifest, [{ key: after.Key, object: { path: rel, kind: kind.id, folderKey: entry.folderKey, version: after.ConcurrencyVersion ?? null, hash } }]);
 }
 

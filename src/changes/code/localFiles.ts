@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { Kind, kind as kindOf } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { canonicalText, hashOf } from './fileForm';
+import { FileStats } from './fileStats';
 import type { Manifest, ManifestObject } from './manifest';
 
 export interface LocalFile {
@@ -29,16 +30,27 @@ export async function readLocalFiles(root: string, manifest: Manifest): Promise<
   for (const [folderKey, dir] of Object.entries(manifest.folders)) {
     for (const k of manifest.scope.kinds) dirs.push({ dir: `${dir}/${kindOf(k).collection}`, folderKey, kind: kindOf(k) });
   }
-  const pulled = new Map(Object.entries(manifest.objects).map(([key, o]) => [o.path, { key, hash: o.hash }]));
+  const pulled = new Map<string, { key: string; hash: string }>();
+  for (const [key, o] of Object.entries(manifest.objects)) pulled.set(o.path, { key, hash: o.hash });
+  const pause = () => new Promise<void>((r) => setImmediate(r));
+  const stats = await new FileStats(root).load(pause);
   const files: LocalFile[] = [];
   for (const d of dirs) {
     for (const name of namesIn(path.join(root, d.dir)).sort()) {
       const rel = `${d.dir}/${name}`;
-      files.push(readLocalFile(root, rel, d.folderKey, d.kind, pulled.get(rel)));
+      const known = pulled.get(rel);
+      // A file whose stat says it still holds what was pulled is not read (most files of a large folder).
+      if (known && stats.holds(rel, known.hash)) files.push({ path: rel, folderKey: d.folderKey, kind: d.kind, ...known });
+      else {
+        const file = readLocalFile(root, rel, d.folderKey, d.kind, known);
+        if (known && file.hash === known.hash) stats.record(rel, known.hash);
+        files.push(file);
+      }
       // Synchronous reads are several times faster than the thread pool's; let others run between batches.
-      if (files.length % 256 === 0) await new Promise((r) => setImmediate(r));
+      if (files.length % 256 === 0) await pause();
     }
   }
+  stats.flush();
   return files;
 }
 

@@ -10,6 +10,7 @@ import { appendFileSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { kinds, KindId } from '../../model/kinds';
 import { l10n } from '../../l10n';
+import { manifestText, parseManifestText, patchManifestText, pickObjects } from './manifestText';
 
 export const manifestName = 'oms.manifest.json';
 const cacheDir = '.oms';
@@ -53,7 +54,12 @@ export interface Manifest {
 /** A manifest that cannot be read: a clear reason, nothing planned or sent. */
 class ManifestError extends Error {}
 
-export async function readManifest(root: string): Promise<Manifest | undefined> {
+/**
+ * The manifest with its journal's steps; with `only`, just those objects (and the journal's): read without
+ * parsing the other objects' lines, for a step whose work follows its few objects (an apply). A manifest
+ * read so is written back (`writeManifest`) only through the steps recorded since.
+ */
+export async function readManifest(root: string, only?: Iterable<string>): Promise<Manifest | undefined> {
   let text: string;
   try {
     text = await fs.readFile(path.join(root, manifestName), 'utf8');
@@ -61,27 +67,45 @@ export async function readManifest(root: string): Promise<Manifest | undefined> 
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
-  const manifest = parseManifest(text);
-  for (const line of (await readOptional(journalPath(root))).split('\n')) {
-    if (!line.trim()) continue;
-    let step: JournalStep;
-    try {
-      step = JSON.parse(line) as JournalStep;
-    } catch {
-      continue; // a line cut short by a crash: that step was not recorded
-    }
-    applySteps(manifest, [step]);
-  }
+  const picked = only && pickObjects(text, only);
+  const manifest = parseManifest(text, picked ?? await parseText(text));
+  if (picked) partial.add(manifest);
+  return replayJournal(root, manifest);
+}
+
+/** `manifest` moved forward by the steps its journal recorded since it was written. */
+export async function replayJournal(root: string, manifest: Manifest): Promise<Manifest> {
+  applySteps(manifest, await readJournal(root));
   return manifest;
 }
 
-function parseManifest(text: string): Manifest {
-  let m: Manifest;
+/** Manifests read with `only`: their objects are not all the folder's. */
+const partial = new WeakSet<Manifest>();
+
+async function parseText(text: string): Promise<unknown> {
   try {
-    m = JSON.parse(text) as Manifest;
+    return await parseManifestText(text);
   } catch (e) {
     throw new ManifestError(l10n.t('{0} is not valid JSON ({1}): restore it from git or pull again into an empty folder', manifestName, (e as Error).message));
   }
+}
+
+/** The steps recorded since the manifest was last written. */
+async function readJournal(root: string): Promise<JournalStep[]> {
+  const steps: JournalStep[] = [];
+  for (const line of (await readOptional(journalPath(root))).split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      steps.push(JSON.parse(line) as JournalStep);
+    } catch {
+      continue; // a line cut short by a crash: that step was not recorded
+    }
+  }
+  return steps;
+}
+
+function parseManifest(text: string, parsed: unknown): Manifest {
+  const m = parsed as Manifest;
   const c = m?.connection;
   const ok = m?.format === 1 && typeof c?.url === 'string' && typeof c.instanceKey === 'string' && typeof c.label === 'string'
     && typeof m.scope?.folderKey === 'string' && Array.isArray(m.scope.kinds) && m.scope.kinds.every((k) => kinds.has(k))
@@ -91,14 +115,24 @@ function parseManifest(text: string): Manifest {
   return m;
 }
 
-/** Writes the manifest (sorted, so git diffs stay small) and empties the journal it now contains. */
+/**
+ * Writes the manifest (sorted, so git diffs stay small) and empties the journal it now contains. Only the
+ * lines of the objects the journal names are written again when the file allows it (manifestText.ts).
+ */
 export async function writeManifest(root: string, manifest: Manifest): Promise<void> {
-  const sorted: Manifest = {
-    ...manifest,
-    folders: sortedRecord(manifest.folders),
-    objects: sortedRecord(manifest.objects),
-  };
-  await writeAtomic(path.join(root, manifestName), JSON.stringify(sorted, null, 2) + '\n');
+  const file = path.join(root, manifestName);
+  const changed = new Set<string>();
+  for (const step of await readJournal(root)) if ('key' in step) changed.add(step.key);
+  const before = await readOptional(file);
+  let text = before ? patchManifestText(before, manifest, changed) : undefined;
+  if (text === undefined && partial.has(manifest)) {
+    // Read as a few objects, from a file of another form: written whole, once.
+    const whole = await readManifest(root);
+    if (!whole) throw new ManifestError(l10n.t('{0} was removed while in use: pull again', manifestName));
+    text = manifestText({ ...manifest, objects: whole.objects }); // the journal's steps are in `whole`
+  }
+  if (text === undefined) text = manifestText(manifest);
+  if (text !== before) await writeAtomic(file, text);
   await fs.rm(journalPath(root), { force: true });
 }
 
@@ -148,10 +182,6 @@ async function writeAtomic(file: string, text: string): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
   await fs.writeFile(temp, text);
   await fs.rename(temp, file);
-}
-
-function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** A pulled folder belongs to one connection and instance: anything else is refused, naming the one it belongs to. */

@@ -77,37 +77,52 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   checkBinding(manifest, connection);
   let requests = 1; // the instance read that named the connection
   const count = <T>(p: Promise<T>) => (requests++, p);
-  const [files, liveList] = await Promise.all([
-    readLocalFiles(root, manifest),
-    listLive(manifest, (k, folderKey, page) => count(client.list(k, folderKey, page, 1000, options.signal))),
+  let files: LocalFile[] = [];
+  let byKey: Map<string, LocalFile[]> | undefined;
+  /** Every listed object's place and version; the object itself only while an entry may need it (see `keep`). */
+  const onServer = new Map<string, LiveObject>();
+  const live = new Map<string, BaseInfo>();
+  await Promise.all([
+    readLocalFiles(root, manifest).then((read) => {
+      files = read;
+      byKey = new Map();
+      for (const f of files) if (f.key) byKey.set(f.key, [...(byKey.get(f.key) ?? []), f]);
+    }),
+    listLive(manifest, (k, folderKey, page) => count(client.list(k, folderKey, page, 1000, options.signal)), (object, kind, folderKey) => {
+      const key = object.Key as string;
+      onServer.set(key, { version: versionOf(object), kind, folderKey });
+      // Most objects of a large folder are as pulled here and there: not kept (100,000 of them filled the heap).
+      if (!byKey || !untouched(byKey.get(key), manifest.objects[key], versionOf(object))) live.set(key, object);
+    }),
   ]);
-  const onServer = new Map(liveList.filter((o) => o.object.Key).map((o) => [o.object.Key as string, o]));
-  const live = new Map([...onServer].map(([key, o]) => [key, o.object]));
   const entries: PlanEntry[] = [];
   const bases = new Bases(root);
   let unchanged = 0;
 
-  const byKey = new Map<string, LocalFile[]>();
-  for (const f of files) if (f.key) byKey.set(f.key, [...(byKey.get(f.key) ?? []), f]);
-
+  let n = 0;
   for (const f of files) {
+    if (++n % 2000 === 0) await new Promise((r) => setImmediate(r)); // others run between slices of a large folder
+    const key = f.key;
+    const pulled = key === undefined ? undefined : manifest.objects[key];
+    if (key !== undefined && untouched(byKey!.get(key), pulled, onServer.get(key)?.version)) {
+      unchanged++;
+      continue;
+    }
     const label = labelOf(f.object?.CommonName, f.path);
     const common = { path: f.path, kind: f.kind.id, folderKey: f.folderKey, label, changes: [], selected: false };
     if (f.error) {
       entries.push({ ...common, id: f.path, action: 'invalid', reason: l10n.t('The file is {0}: fix it or restore it from git', f.error) });
       continue;
     }
-    const key = f.key;
     if (key === undefined) {
       entries.push(createEntry(f, common));
       continue;
     }
-    const same = byKey.get(key) ?? [];
+    const same = byKey!.get(key) ?? [];
     if (same.length > 1) {
       entries.push({ ...common, id: f.path, key, action: 'invalid', reason: `${same.length} files hold Key ${key} (${same.map((s) => s.path).join(', ')}): keep one`, local: { hash: f.hash! } });
       continue;
     }
-    const pulled = manifest.objects[key];
     if (!pulled) {
       entries.push({ ...common, id: f.path, key, action: 'invalid', reason: l10n.t('Key {0} was not pulled into this folder: remove the Key to create a new object, or pull it', key), local: { hash: f.hash! } });
       continue;
@@ -119,7 +134,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
 
   const paths = new Set(files.map((f) => f.path));
   for (const [key, pulled] of Object.entries(manifest.objects)) {
-    if (byKey.has(key) || paths.has(pulled.path)) continue; // a file there that cannot be read is already an invalid entry
+    if (byKey!.has(key) || paths.has(pulled.path)) continue; // a file there that cannot be read is already an invalid entry
     const obj = live.get(key);
     const common = { id: key, key, path: pulled.path, kind: pulled.kind, folderKey: pulled.folderKey, label: labelOf(obj?.CommonName, pulled.path), changes: [], selected: false, base: { version: pulled.version, hash: pulled.hash } };
     if (!obj) {
@@ -135,14 +150,18 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     }
   }
 
-  for (const [key, { object: obj, kind: k, folderKey }] of onServer) {
-    if (manifest.objects[key] || byKey.has(key)) continue;
+  for (const [key, { kind: k, folderKey }] of onServer) {
+    if (manifest.objects[key] || byKey!.has(key)) continue;
+    const obj = live.get(key)!; // kept: not pulled
     entries.push({
       id: key, key, path: `${manifest.folders[folderKey]}/${k.collection}/`, kind: k.id, folderKey, label: labelOf(obj.CommonName, key),
       action: 'behind', reason: l10n.t('New on the server: pull to get its file'), live: { version: versionOf(obj) }, changes: [], selected: false,
     });
   }
 
+  // The live objects the entries show, no others.
+  const shown = new Set(entries.map((e) => e.key));
+  for (const key of live.keys()) if (!shown.has(key)) live.delete(key);
   for (const e of entries) e.selected = e.action === 'create' || e.action === 'update';
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const plan: Plan = {
@@ -152,25 +171,30 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
 }
 
 interface LiveObject {
-  object: BaseInfo;
+  version: number | null;
   kind: Kind;
   folderKey: string;
 }
 
-/** Every object of the pulled folders and kinds, a page of 1000 at a time, four lists at once. */
-async function listLive(manifest: Manifest, page: (k: Kind, folderKey: string, page: number) => Promise<{ items: BaseInfo[]; next?: number }>): Promise<LiveObject[]> {
+/** One file holds the Key, as pulled, and the server is at the pulled version: no entry, nothing to keep. */
+function untouched(files: LocalFile[] | undefined, pulled: ManifestObject | undefined, liveVersion: number | null | undefined): boolean {
+  return !!pulled && files?.length === 1 && files[0].hash === pulled.hash && liveVersion !== undefined && liveVersion === pulled.version;
+}
+
+/** Every object of the pulled folders and kinds to `each`, a page of 1000 at a time, four lists at once. */
+async function listLive(
+  manifest: Manifest, page: (k: Kind, folderKey: string, page: number) => Promise<{ items: BaseInfo[]; next?: number }>,
+  each: (object: BaseInfo, kind: Kind, folderKey: string) => void,
+): Promise<void> {
   const lists = Object.keys(manifest.folders).flatMap((folderKey) => manifest.scope.kinds.map((id) => ({ folderKey, kind: kindOf(id) })))
     .filter(({ kind }) => supports(kind, 'list'));
-  const all = await inBatches(lists, 4, async ({ kind, folderKey }) => {
-    const items: LiveObject[] = [];
+  await inBatches(lists, 4, async ({ kind, folderKey }) => {
     for (let p: number | undefined = 0; p !== undefined;) {
       const result = await page(kind, folderKey, p);
-      for (const object of result.items) items.push({ object, kind, folderKey });
+      for (const object of result.items) if (object.Key) each(object, kind, folderKey);
       p = result.next;
     }
-    return items;
   });
-  return all.flat();
 }
 
 type Common = Pick<PlanEntry, 'path' | 'kind' | 'folderKey' | 'label' | 'changes' | 'selected'>;

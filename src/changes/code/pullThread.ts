@@ -7,7 +7,7 @@
  * took longer than reading the pages (bench/objectsAsCode.bench.ts), and held
  * up every extension meanwhile.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { BigIntStats, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { MessagePort, parentPort } from 'node:worker_threads';
 import { listItems } from '../../api/listItems';
@@ -15,14 +15,13 @@ import { kind as kindOf, KindId } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { BaseRecords } from './bases';
 import { canonicalText, fileForm, hashOf, objectFileName } from './fileForm';
+import { FileStats, writeFileStat } from './fileStats';
 import { editedSincePull, readText } from './localFiles';
-import type { JournalStep, ManifestObject } from './manifest';
+import { JournalStep, Manifest, ManifestObject, readManifest, replayJournal, writeManifest } from './manifest';
 
 /** What the thread is told once, before the first page. */
 export interface PullStart {
   root: string;
-  /** The manifest's objects as the pull starts. */
-  objects: Record<string, ManifestObject>;
   /** The merge bases' file, appended to. */
   basesFile: string;
   /** This machine has no bases of the folder yet: every object's is written. */
@@ -58,8 +57,17 @@ export interface PageDone {
   bases: { records: number; bytes: number };
 }
 
-/** A pull starts (its state), hands a page, or ends; several pulls may share the thread. */
-export type ToThread = { pull: number } & ({ start: PullStart } | { page: PageJob } | { end: true });
+/** A pull starts (its state), hands a page, has its manifest written (its head: all but the objects), or ends; several pulls may share the thread. */
+export type ToThread = { pull: number } & ({ start: PullStart } | { page: PageJob } | { manifest: ManifestHead; id: number } | { end: true });
+
+export type ManifestHead = Omit<Manifest, 'objects'>;
+
+/** The manifest was written (`error`: it was not). */
+export interface ManifestWritten {
+  id: number;
+  manifest: true;
+  error?: string;
+}
 
 /** Told as soon as the page is parsed, before its files are written: whether to ask for the next page. */
 export interface PageCounted {
@@ -74,9 +82,19 @@ class PageWriter {
   private readonly only?: ReadonlySet<string>;
   /** Per directory, the names in it when first written to (a new file is not read first: no failed read per object). */
   private readonly present = new Map<string, Set<string>>();
+  /** The manifest's objects as the pull starts, read here (not sent by the extension's thread: at 100,000 objects that held it up). */
+  private objects: Record<string, ManifestObject> = {};
+  private readonly stats: FileStats;
+  /** Resolves once the manifest and the files' stats are read; pages wait for it. */
+  readonly ready: Promise<void>;
+
+  readonly root: string;
 
   constructor(private readonly start: PullStart) {
+    this.root = start.root;
     this.only = start.only && new Set(start.only);
+    this.stats = new FileStats(start.root);
+    this.ready = Promise.all([readManifest(start.root), this.stats.load()]).then(([m]) => { this.objects = m?.objects ?? {}; });
   }
 
   page(job: PageJob, counted: (listed: number) => void): PageDone | PageFailed {
@@ -101,10 +119,13 @@ class PageWriter {
       done.keys.push(key);
       if (this.only && !this.only.has(key)) continue;
       const name = objectFileName(obj);
-      const prev = this.start.objects[key];
+      const prev = this.objects[key];
+      // Unchanged on the server and, by its stat, in the file: not read at all (most objects of a pull again).
+      if (prev && !this.start.freshCache && samePlace(prev, obj, `${job.dir}/${name}`, job.folderKey) && this.stats.holds(prev.path, prev.hash)) continue;
       const current = prev || names.has(name) ? readText(path.join(this.start.root, prev?.path ?? `${job.dir}/${name}`)) : undefined;
       if (prev && current !== undefined && this.unchanged(prev, obj, `${job.dir}/${name}`, job.folderKey, current)) {
         if (this.start.freshCache) bases.add(current, prev.hash);
+        this.stats.record(prev.path, prev.hash);
         continue;
       }
       const text = canonicalText(k, fileForm(k, obj));
@@ -119,19 +140,22 @@ class PageWriter {
       }
       // Renamed on the server: the file moves to its new name, written before the old one goes (never neither).
       const moved = prev !== undefined && prev.path !== entry.path;
+      let stat: BigIntStats | undefined;
       if (moved || current !== text) {
         names.add(name);
-        writeFileSync(absDir + path.sep + name, bytes);
+        stat = writeFileStat(absDir + path.sep + name, bytes);
         done.written++;
         done.bytes += bytes.length;
       }
+      this.stats.record(entry.path, hash, stat);
       if (moved) rmSync(path.join(this.start.root, prev.path), { force: true });
       // The same Key again (the server's order moved between pages) finds what this pull wrote, on this thread.
-      this.start.objects[key] = entry;
+      this.objects[key] = entry;
       if (!(prev && sameEntry(prev, entry))) done.steps.push({ key, object: entry });
     }
     // Before the steps that name them (the pull records those once this page is done).
     done.bases = { records: bases.count, bytes: bases.appendTo(this.start.basesFile) };
+    this.stats.flush(); // after the files it describes
     return done;
   }
 
@@ -142,8 +166,7 @@ class PageWriter {
    * so a change of the canonical form in fileForm.ts needs a new manifest format).
    */
   private unchanged(prev: ManifestObject, obj: BaseInfo, rel: string, folderKey: string, current: string): boolean {
-    const version = obj.ConcurrencyVersion ?? null;
-    return version !== null && version === prev.version && prev.path === rel && prev.folderKey === folderKey && hashOf(current) === prev.hash;
+    return samePlace(prev, obj, rel, folderKey) && hashOf(current) === prev.hash;
   }
 
   private namesIn(dir: string): Set<string> {
@@ -157,6 +180,12 @@ class PageWriter {
   }
 }
 
+/** The server's version and the object's place are the pulled ones (the service raises the version with every change). */
+function samePlace(prev: ManifestObject, obj: BaseInfo, rel: string, folderKey: string): boolean {
+  const version = obj.ConcurrencyVersion ?? null;
+  return version !== null && version === prev.version && prev.path === rel && prev.folderKey === folderKey;
+}
+
 function sameEntry(a: ManifestObject, b: ManifestObject): boolean {
   return a.path === b.path && a.kind === b.kind && a.folderKey === b.folderKey && a.version === b.version && a.hash === b.hash;
 }
@@ -167,7 +196,12 @@ if (parentPort) {
   port.on('message', (m: ToThread) => {
     if ('start' in m) pulls.set(m.pull, new PageWriter(m.start));
     else if ('end' in m) pulls.delete(m.pull);
-    else port.postMessage(pageOf(pulls.get(m.pull)!, m.page, port));
+    else if ('manifest' in m) void writeWhole(pulls.get(m.pull)!.root, m.manifest).then((error) => port.postMessage({ id: m.id, manifest: true, error } satisfies ManifestWritten));
+    else {
+      const writer = pulls.get(m.pull)!;
+      // Pages in order, each once the pull's manifest is read (a failed read fails each page).
+      void writer.ready.then(() => pageOf(writer, m.page, port), (e: NodeJS.ErrnoException) => failure(m.page, e)).then((r) => port.postMessage(r));
+    }
   });
 }
 
@@ -175,7 +209,21 @@ function pageOf(writer: PageWriter, job: PageJob, port: MessagePort): PageDone |
   try {
     return writer.page(job, (counted) => port.postMessage({ id: job.id, counted } satisfies PageCounted));
   } catch (e) {
-    const { message, code } = e as NodeJS.ErrnoException;
-    return { id: job.id, error: { message, code } };
+    return failure(job, e as NodeJS.ErrnoException);
   }
+}
+
+/** The manifest as the journal moved it, with the pull's head: read and printed here, off the extension host's thread. */
+async function writeWhole(root: string, head: ManifestHead): Promise<string | undefined> {
+  try {
+    const recorded = await readManifest(root) ?? await replayJournal(root, { ...head, objects: {} }); // a first pull: the journal alone
+    await writeManifest(root, { ...head, objects: recorded.objects });
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+function failure(job: PageJob, { message, code }: NodeJS.ErrnoException): PageFailed {
+  return { id: job.id, error: { message, code } };
 }

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { PageCounted, PageDone, PageFailed, PageJob, PullStart, ToThread } from './pullThread';
+import type { ManifestHead, ManifestWritten, PageCounted, PageDone, PageFailed, PageJob, PullStart, ToThread } from './pullThread';
 
 /** The page is not a list: the caller reads its text again for the client's own error. */
 export class NotAList extends Error {
@@ -69,10 +69,11 @@ function startThreads(): Worker[] {
   return Array.from({ length: Math.min(2, os.availableParallelism()) }, () => {
     // None of the host's own flags (a loader, an inspector port).
     const worker = new Worker(code, { eval: true, execArgv: [] });
-    worker.on('message', (m: PageCounted | PageDone | PageFailed) => {
+    worker.on('message', (m: PageCounted | PageDone | PageFailed | ManifestWritten) => {
       const w = waiting.get(m.id);
       if ('counted' in m) return w?.counted(m.counted);
       waiting.delete(m.id);
+      if ('manifest' in m) return m.error ? w?.reject(new Error(m.error)) : w?.resolve(m as unknown as PageDone);
       if ('notAList' in m) w?.reject(new NotAList(m.notAList));
       else if ('error' in m) w?.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
       else w?.resolve(m);
@@ -149,6 +150,25 @@ export class PullWriter {
     });
     written.catch(() => count(0)); // no page after a failed one is asked for
     return { counted, written };
+  }
+
+  /**
+   * Has a thread write the manifest: what the journal recorded, with `head`; false when it could not (a thread
+   * stopped), and the caller writes it. Call once every page has settled.
+   */
+  async writeManifest(head: ManifestHead): Promise<boolean> {
+    const worker = this.workers[0];
+    if (failed.has(worker)) return false;
+    const id = nextJob++;
+    try {
+      await new Promise((resolve, reject) => {
+        waiting.set(id, { worker, counted: () => undefined, resolve, reject });
+        worker.postMessage({ pull: this.pull, manifest: head, id } satisfies ToThread);
+      });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Ends this pull's use of the threads; call once every page has settled. */

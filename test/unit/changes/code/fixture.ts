@@ -75,6 +75,7 @@ export function actions(plan: Plan): Partial<Record<PlanAction, number>> {
 
 export async function snapshot(): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const f of await files()) out.set(f, await fs.readFile(path.join(root, f), 'utf8'));
+  // Not the files' stats: like git's index, they are recorded again as files are found unchanged.
+  for (const f of await files()) if (f !== '.oms/stats') out.set(f, await fs.readFile(path.join(root, f), 'utf8'));
   return out;
 }

@@ -1,0 +1,105 @@
+/**
+ * What this machine knows of a pulled folder's files without reading them, as
+ * git's index does: per file the size, modification time and inode it had
+ * when it last held a known text (the hash), written by a pull or apply or
+ * found so by reading it. A file whose stat still matches holds that text: a
+ * no-op pull or a plan of 100,000 files reads none of them. One append-only
+ * file in the local cache (`.oms/stats`, out of git), a line per record, the
+ * last one of a path counting. A file changed within the same tick of the
+ * file system's clock as its record (a "racily clean" file) could keep its
+ * stat: a record counts only for a file last modified before the stats file
+ * itself was, else the file is read.
+ */
+import { appendFileSync, BigIntStats, closeSync, existsSync, fstatSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import * as path from 'node:path';
+
+const fileName = 'stats';
+
+interface Known {
+  hash: string;
+  size: string;
+  mtime: string;
+  ino: string;
+}
+
+export class FileStats {
+  readonly file: string;
+  private known = new Map<string, Known>();
+  /** The stats file's own modification time when read (ns): records of files modified since are not trusted. */
+  private readAt = -1n;
+  private pending: string[] = [];
+
+  constructor(private readonly root: string) {
+    this.file = path.join(root, '.oms', fileName);
+  }
+
+  /** Reads the records (once); `pause` lets others run between slices of a large file. */
+  async load(pause?: () => Promise<void>): Promise<this> {
+    const at = statSync(this.file, { bigint: true, throwIfNoEntry: false });
+    if (!at) return this;
+    let text = '';
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    this.readAt = at.mtimeNs;
+    let n = 0;
+    for (let start = 0; start < text.length;) {
+      const end = text.indexOf('\n', start);
+      if (end < 0) break; // a line cut short by a crash
+      // `hash size mtime ino path`: the path last, whatever it holds.
+      const s1 = text.indexOf(' ', start), s2 = text.indexOf(' ', s1 + 1), s3 = text.indexOf(' ', s2 + 1), s4 = text.indexOf(' ', s3 + 1);
+      if (s1 > 0 && s4 > 0 && s4 < end) {
+        this.known.set(text.slice(s4 + 1, end), { hash: text.slice(start, s1), size: text.slice(s1 + 1, s2), mtime: text.slice(s2 + 1, s3), ino: text.slice(s3 + 1, s4) });
+      }
+      start = end + 1;
+      if (pause && ++n % 5000 === 0) await pause();
+    }
+    return this;
+  }
+
+  /** Whether the file at `rel` still holds the text of `hash`, by its stat alone (false: read it). */
+  holds(rel: string, hash: string): boolean {
+    const known = this.known.get(rel);
+    if (!known || known.hash !== hash) return false;
+    const now = statSync(path.join(this.root, rel), { bigint: true, throwIfNoEntry: false });
+    return !!now && now.mtimeNs < this.readAt && same(known, now);
+  }
+
+  /** Records that the file at `rel` holds the text of `hash` (its stat read now, unless given); written by `flush`. */
+  record(rel: string, hash: string, stat?: BigIntStats): void {
+    if (rel.includes('\n')) return; // not a line of its own: read every time
+    const now = stat ?? statSync(path.join(this.root, rel), { bigint: true, throwIfNoEntry: false });
+    if (!now) return;
+    const before = this.known.get(rel);
+    // Known and trusted already; a racily clean one is recorded again, so the stats file's time moves past it.
+    if (before && before.hash === hash && same(before, now) && now.mtimeNs < this.readAt) return;
+    const known = { hash, size: String(now.size), mtime: String(now.mtimeNs), ino: String(now.ino) };
+    this.known.set(rel, known);
+    this.pending.push(`${hash} ${known.size} ${known.mtime} ${known.ino} ${rel}\n`);
+  }
+
+  /** Appends the records made since, in one write (after the files they describe are written). */
+  flush(): void {
+    if (!this.pending.length) return;
+    // Only into a cache folder the pull made (with its .gitignore): never a new folder git would see.
+    if (existsSync(path.dirname(this.file))) appendFileSync(this.file, this.pending.join(''));
+    this.pending = [];
+  }
+}
+
+function same(known: Known, now: BigIntStats): boolean {
+  return known.size === String(now.size) && known.mtime === String(now.mtimeNs) && known.ino === String(now.ino);
+}
+
+/** Writes `bytes` to `file` (created or emptied first) and returns its stat, read from the open file: no second lookup of its path. */
+export function writeFileStat(file: string, bytes: Uint8Array): BigIntStats {
+  const fd = openSync(file, 'w');
+  try {
+    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
+    return fstatSync(fd, { bigint: true });
+  } finally {
+    closeSync(fd);
+  }
+}
