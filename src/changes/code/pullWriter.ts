@@ -80,7 +80,7 @@ function startThreads(): Worker[] {
     });
     worker.on('error', (e) => lost(worker, e));
     worker.on('exit', () => lost(worker, new Error("The pull's file writer stopped")));
-    // An idle thread keeps no process alive; after the listeners, which would ref it again.
+    // An idle thread keeps no process alive (a pull refs it while it waits for its pages); after the listeners, which ref it again.
     worker.unref();
     return worker;
   });
@@ -128,6 +128,7 @@ export class PullWriter {
     clearTimeout(idle);
     this.workers = threads ??= startThreads();
     pulls++;
+    for (const w of this.workers) w.ref();
     for (const w of this.workers) w.postMessage({ pull: this.pull, start } satisfies ToThread);
   }
 
@@ -176,6 +177,9 @@ export class PullWriter {
     if (this.closed) return;
     this.closed = true;
     for (const w of this.workers) w.postMessage({ pull: this.pull, end: true } satisfies ToThread);
-    if (--pulls === 0) stopWhenIdle();
+    if (--pulls === 0) {
+      for (const w of this.workers) w.unref();
+      stopWhenIdle();
+    }
   }
 }

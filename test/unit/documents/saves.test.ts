@@ -55,7 +55,8 @@ interface Wired {
 
 /** The provider and the save entry as extension.ts wires them; the per-field question answers Escape. */
 function wire(): Wired {
-  const connections = { require: () => ({ client, info: { label: 'Sandbox' } }) } as unknown as ConnectionManager;
+  const connection = { client, info: { label: 'Sandbox' } };
+  const connections = { require: () => connection, whenRestored: () => Promise.resolve(connection) } as unknown as ConnectionManager;
   const objectFiles = new ObjectFileSystem(connections);
   const asked: MergeConflict[][] = [];
   const saves = new ObjectSaves(connections, objectFiles, new SaveHistory(historyDir), () => Promise.resolve('cancel' as never), (_name, conflicts) => {

@@ -32,10 +32,11 @@ after(() => sb.close());
 
 /** The part of ConnectionManager the provider uses: a live connection, or the one error. */
 function connections(live = true): ConnectionManager {
-  return { require: (id: string) => {
+  const require = (id: string) => {
     if (!live) throw new Error(`connection ${id} was removed`);
     return { client };
-  } } as unknown as ConnectionManager;
+  };
+  return { require, whenRestored: (id: string) => Promise.resolve().then(() => require(id)) } as unknown as ConnectionManager;
 }
 
 async function firstSite(): Promise<{ uri: vscode.Uri; object: BaseInfo & { Key: string } }> {
