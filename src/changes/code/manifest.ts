@@ -6,10 +6,11 @@
  * merge bases (bases.ts) and a journal that moves the manifest forward one
  * object at a time, so an interrupted pull or apply continues where it stopped.
  */
-import { appendFileSync, promises as fs } from 'node:fs';
+import { appendFileSync, lstatSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { kinds, KindId } from '../../model/kinds';
+import { kind as kindOf, kinds, KindId } from '../../model/kinds';
 import { l10n } from '../../l10n';
+import { isPlainRelative, pathProblem, readNoFollow, writeNoFollow } from './safePaths';
 
 export const manifestName = 'oms.manifest.json';
 const cacheDir = '.oms';
@@ -46,31 +47,111 @@ export interface Manifest {
   /** Folder key → its directory, relative to the pulled folder. */
   folders: Record<string, string>;
   objects: Record<string, ManifestObject>;
+  /**
+   * Entries of the file (or the journal) that name a place outside the pulled folder, through a link, or not
+   * where their folder and kind put them: left out of `folders` and `objects` (nothing reads or writes
+   * there), named in every plan and pull, and written back as they were until a pull replaces them.
+   */
+  refused?: Refusal[];
+}
+
+export interface Refusal {
+  /** What the user sees: the folder's or object's Key and the path it named. */
+  entry: string;
+  reason: string;
+  folderKey?: string;
+  dir?: unknown;
+  key?: string;
+  object?: unknown;
 }
 
 /** A manifest that cannot be read: a clear reason, nothing planned or sent. */
 class ManifestError extends Error {}
 
 export async function readManifest(root: string): Promise<Manifest | undefined> {
-  let text: string;
-  try {
-    text = await fs.readFile(path.join(root, manifestName), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
+  checkCache(root);
+  const text = readNoFollow(path.join(root, manifestName), manifestName);
+  if (text === undefined) return undefined;
   const manifest = parseManifest(text);
-  for (const line of (await readOptional(journalPath(root))).split('\n')) {
-    if (!line.trim()) continue;
-    let step: JournalStep;
+  const refused: Refusal[] = [];
+  const lines = readNoFollow(journalPath(root), `${cacheDir}/${journalName}`)?.split('\n') ?? [];
+  lines.forEach((line, i) => {
+    if (!line.trim()) return;
+    let step: unknown;
     try {
-      step = JSON.parse(line) as JournalStep;
+      step = JSON.parse(line);
     } catch {
-      continue; // a line cut short by a crash: that step was not recorded
+      step = undefined;
     }
-    applySteps(manifest, [step]);
+    if (isStep(step)) applySteps(manifest, [step]);
+    // The last line cut short by a crash: that step was not recorded. Any other is named.
+    else if (i < lines.length - 1 || step !== undefined) {
+      refused.push({ entry: `${cacheDir}/${journalName}:${i + 1}`, reason: l10n.t('not a step this version wrote; it was ignored') });
+    }
+  });
+  return refuseOutside(root, manifest, refused);
+}
+
+function isStep(step: unknown): step is JournalStep {
+  if (!step || typeof step !== 'object') return false;
+  const s = step as Record<string, unknown>;
+  if (typeof s.folderKey === 'string') return typeof s.dir === 'string';
+  return typeof s.key === 'string' && (s.object === null || isEntry(s.object));
+}
+
+function isEntry(o: unknown): o is ManifestObject {
+  const e = o as ManifestObject | null;
+  return !!e && typeof e === 'object' && typeof e.path === 'string' && kinds.has(e.kind) && typeof e.folderKey === 'string' && typeof e.hash === 'string'
+    && (e.version === null || typeof e.version === 'number');
+}
+
+/**
+ * Leaves out (into `refused`) every folder directory and object path that is not a plain path inside the pulled folder
+ * free of links, and every object whose path is not a file of its folder's directory for its kind.
+ */
+function refuseOutside(root: string, manifest: Manifest, refused: Refusal[]): Manifest {
+  for (const [folderKey, dir] of Object.entries(manifest.folders)) {
+    const problem = pathProblem(root, dir);
+    if (!problem) continue;
+    delete manifest.folders[folderKey];
+    refused.push({ entry: l10n.t('folder {0} ({1})', folderKey, String(dir)), reason: problem, folderKey, dir });
   }
+  // Each directory is looked at on disk once; an object's path only by its text (its file is opened without following a link).
+  const dirProblems = new Map<string, string | undefined>();
+  const dirProblem = (dir: string) => {
+    if (!dirProblems.has(dir)) dirProblems.set(dir, pathProblem(root, dir));
+    return dirProblems.get(dir);
+  };
+  for (const [key, object] of Object.entries(manifest.objects)) {
+    const dir = manifest.folders[object.folderKey];
+    const where = dir === undefined ? undefined : `${dir}/${kindOf(object.kind).collection}`;
+    const rest = where && object.path.startsWith(`${where}/`) ? object.path.slice(where.length + 1) : undefined;
+    const problem = (isPlainRelative(object.path) ? undefined : pathProblem(root, object.path))
+      ?? (where === undefined ? l10n.t('its folder {0} is not one of this folder\'s', object.folderKey) : undefined)
+      ?? (rest === undefined || rest.includes('/') || !rest.endsWith('.json') ? l10n.t('it is not a file of {0}', where ?? '') : undefined)
+      ?? dirProblem(where!);
+    if (!problem) continue;
+    delete manifest.objects[key];
+    refused.push({ entry: l10n.t('object {0} ({1})', key, object.path), reason: problem, key, object });
+  }
+  if (refused.length) Object.defineProperty(manifest, 'refused', { value: refused, enumerable: false, writable: true });
   return manifest;
+}
+
+/** What the refused entries say, one line each. */
+export function refusalLines(manifest: Manifest): string[] {
+  return (manifest.refused ?? []).map((r) => l10n.t('{0} in {1} was refused: {2}', r.entry, manifestName, r.reason));
+}
+
+/** A record with no prototype: keys such as `constructor` or `__proto__` are entries like any other. */
+export function emptyRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+function recordOf<T>(value: Record<string, T>): Record<string, T> {
+  const out = emptyRecord<T>();
+  for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 function parseManifest(text: string): Manifest {
@@ -84,18 +165,20 @@ function parseManifest(text: string): Manifest {
   const ok = m?.format === 1 && typeof c?.url === 'string' && typeof c.instanceKey === 'string' && typeof c.label === 'string'
     && typeof m.scope?.folderKey === 'string' && Array.isArray(m.scope.kinds) && m.scope.kinds.every((k) => kinds.has(k))
     && m.folders && typeof m.folders === 'object' && m.objects && typeof m.objects === 'object'
-    && Object.values(m.objects).every((o) => typeof o?.path === 'string' && kinds.has(o.kind) && typeof o.folderKey === 'string' && typeof o.hash === 'string');
+    && Object.values(m.objects).every(isEntry);
   if (!ok) throw new ManifestError(l10n.t('{0} is not a manifest this version understands: restore it from git or pull again into an empty folder', manifestName));
-  return m;
+  return { ...m, folders: recordOf(m.folders), objects: recordOf(m.objects) };
 }
 
 /** Writes the manifest (sorted, so git diffs stay small) and empties the journal it now contains. */
 export async function writeManifest(root: string, manifest: Manifest): Promise<void> {
-  const sorted: Manifest = {
-    ...manifest,
-    folders: sortedRecord(manifest.folders),
-    objects: sortedRecord(manifest.objects),
-  };
+  // Refused entries stay as they were (a pull may have given their object or folder a place since).
+  const folders = recordOf(manifest.folders), objects = recordOf(manifest.objects);
+  for (const r of manifest.refused ?? []) {
+    if (r.folderKey !== undefined && !(r.folderKey in folders)) Object.defineProperty(folders, r.folderKey, { value: r.dir, enumerable: true });
+    if (r.key !== undefined && !(r.key in objects)) Object.defineProperty(objects, r.key, { value: r.object, enumerable: true });
+  }
+  const sorted: Manifest = { format: manifest.format, connection: manifest.connection, scope: manifest.scope, folders: sortedRecord(folders), objects: sortedRecord(objects) };
   await writeAtomic(path.join(root, manifestName), JSON.stringify(sorted, null, 2) + '\n');
   await fs.rm(journalPath(root), { force: true });
 }
@@ -124,21 +207,33 @@ function applySteps(manifest: Manifest, steps: JournalStep[]): void {
 
 /** The local cache folder and its `.gitignore` (everything in it stays out of git). */
 export async function ensureCache(root: string): Promise<void> {
+  checkCache(root);
   await fs.mkdir(path.join(root, cacheDir), { recursive: true });
-  await fs.writeFile(path.join(root, cacheDir, '.gitignore'), '*\n');
+  checkCache(root);
+  writeNoFollow(path.join(root, cacheDir, '.gitignore'), '*\n', `${cacheDir}/.gitignore`);
+}
+
+/** The cache folder (`.oms/`) must be a folder and its files files, none a link: else a clear refusal, before anything is read or written. */
+export function checkCache(root: string): void {
+  const what = (rel: string, folder: boolean): void => {
+    const stat = lstatSync(path.join(root, rel), { throwIfNoEntry: false });
+    if (!stat || (folder ? stat.isDirectory() : stat.isFile())) return;
+    const is = stat.isSymbolicLink() ? l10n.t('a symbolic link') : folder ? l10n.t('not a folder') : l10n.t('not a file');
+    throw new ManifestError(l10n.t('{0} is {1}: remove it (it is this machine\'s cache of the pulled folder; the next pull writes it again)', rel, is));
+  };
+  what(cacheDir, true);
+  for (const f of [journalName, 'bases', '.gitignore', 'pending.jsonl']) what(`${cacheDir}/${f}`, false);
+  what(`${cacheDir}/runs`, true);
+  what(manifestName, false);
+}
+
+/** The cache folder's path of a file in it. */
+export function cachePath(root: string, name: string): string {
+  return path.join(root, cacheDir, name);
 }
 
 function journalPath(root: string): string {
   return path.join(root, cacheDir, journalName);
-}
-
-async function readOptional(file: string): Promise<string> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw e;
-  }
 }
 
 /** Temp file and rename: a reader never sees half a file. */
@@ -149,7 +244,7 @@ async function writeAtomic(file: string, text: string): Promise<void> {
 }
 
 function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return recordOf(Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
 }
 
 /** A pulled folder belongs to one connection and instance: anything else is refused, naming the one it belongs to. */

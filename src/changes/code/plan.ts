@@ -94,7 +94,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     const label = labelOf(f.object?.CommonName, f.path);
     const common = { path: f.path, kind: f.kind.id, folderKey: f.folderKey, label, changes: [], selected: false };
     if (f.error) {
-      entries.push({ ...common, id: f.path, action: 'invalid', reason: l10n.t('The file is {0}: fix it or restore it from git', f.error) });
+      entries.push({ ...common, id: f.path, action: 'invalid', reason: l10n.t('{0}: fix it or restore it from git', f.error) });
       continue;
     }
     const key = f.key;

@@ -11,7 +11,6 @@
  * and writes its files and bases while the next pages are read; its manifest
  * steps are recorded here, in order, once they are written.
  */
-import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { OmsClient } from '../../api/client';
 import { Kind, kind as kindOf, supports } from '../../model/kinds';
@@ -19,11 +18,12 @@ import { Bases } from './bases';
 import { editedSincePull, readText } from './localFiles';
 import type { PageDone } from './pullThread';
 import { NotAList, PullWriter } from './pullWriter';
-import { slug } from './fileForm';
+import { folderDirName } from './fileForm';
 import { l10n } from '../../l10n';
 import {
-  checkBinding, ConnectionBinding, ensureCache, journalSync, JournalStep, Manifest, PullScope, readManifest, writeManifest,
+  checkBinding, ConnectionBinding, emptyRecord, ensureCache, journalSync, JournalStep, Manifest, PullScope, readManifest, refusalLines, writeManifest,
 } from './manifest';
+import { removeOwnFile } from './ownFiles';
 
 /**
  * Half the largest page: the threads still write the last page once all are read, and a smaller
@@ -61,6 +61,8 @@ export interface PullReport extends PullProgress {
   bytesWritten: number;
   /** Paths of edited (or deleted) files kept as they are. */
   keptEdits: string[];
+  /** Entries refused (of the manifest, or objects the server sent that cannot be files here), one line each with the reason. */
+  refused: string[];
   cancelled: boolean;
 }
 
@@ -81,8 +83,11 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   await ensureCache(root);
   const manifest: Manifest = existing && sameScope(existing.scope, scope)
     ? { ...existing, connection }
-    : { format: 1, connection, scope, folders: existing?.folders ?? {}, objects: existing?.objects ?? {} };
-  const report: PullReport = { folders: 0, objects: 0, written: 0, removed: 0, bytesWritten: 0, keptEdits: [], cancelled: false };
+    : { format: 1, connection, scope, folders: existing?.folders ?? emptyRecord(), objects: existing?.objects ?? emptyRecord() };
+  if (existing?.refused) Object.defineProperty(manifest, 'refused', { value: existing.refused, enumerable: false });
+  const report: PullReport = { folders: 0, objects: 0, written: 0, removed: 0, bytesWritten: 0, keptEdits: [], refused: existing ? refusalLines(existing) : [], cancelled: false };
+  /** Folders whose directory the manifest names but may not be used: not pulled, their objects left as they are. */
+  const refusedFolders = new Set((existing?.refused ?? []).flatMap((r) => (r.folderKey === undefined ? [] : [r.folderKey])));
   const seen = new Set<string>();
 
   const writer = new PullWriter({
@@ -108,6 +113,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
       }
       for (const key of done.keys) seen.add(key);
       report.keptEdits.push(...done.keptEdits);
+      report.refused.push(...done.refused);
       bases.noteWritten(done.bases.records, done.bases.bytes);
       journalSync(root, manifest, done.steps);
       report.bytesWritten += done.bytes;
@@ -123,15 +129,21 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
 
   try {
     const rootFolder = await client.folder(scope.folderKey);
-    const queue = [{ folderKey: scope.folderKey, dir: manifest.folders[scope.folderKey] ?? `${slug(rootFolder.CommonName)}.${scope.folderKey}` }];
+    const queue = [{ folderKey: scope.folderKey, dir: manifest.folders[scope.folderKey] ?? folderDirName(rootFolder, scope.folderKey) }];
     while (queue.length) {
       const { folderKey, dir } = queue.shift()!;
-      if (manifest.folders[folderKey] !== dir) journalSync(root, manifest, [{ folderKey, dir }]);
+      const refused = refusedFolders.has(folderKey);
+      if (!refused && manifest.folders[folderKey] !== dir) journalSync(root, manifest, [{ folderKey, dir }]);
       if (scope.recursive) {
         for (const child of await client.listAll(kindOf('folder'), folderKey, pageSize, options.signal)) {
-          if (child.Key) queue.push({ folderKey: child.Key, dir: manifest.folders[child.Key] ?? `${dir}/${slug(child.CommonName)}.${child.Key}` });
+          if (typeof child.Key === 'string' && child.Key) {
+            // Under a refused folder's directory only when the manifest gives it a place of its own.
+            if (refused && !(child.Key in manifest.folders)) refusedFolders.add(child.Key);
+            queue.push({ folderKey: child.Key, dir: manifest.folders[child.Key] ?? `${dir}/${folderDirName(child, child.Key)}` });
+          }
         }
       }
+      if (refused) continue;
       for (const kindId of scope.kinds) {
         const k = kindOf(kindId);
         if (!supports(k, 'list')) continue;
@@ -191,7 +203,11 @@ function removeGone(root: string, manifest: Manifest, seen: Set<string>, options
       report.keptEdits.push(entry.path);
       continue;
     }
-    rmSync(path.join(root, entry.path), { force: true });
+    const refused = removeOwnFile(root, key, entry, current);
+    if (refused) {
+      report.refused.push(refused);
+      continue;
+    }
     steps.push({ key, object: null });
     report.removed++;
   }

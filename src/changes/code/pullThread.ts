@@ -7,7 +7,7 @@
  * took longer than reading the pages (bench/objectsAsCode.bench.ts), and held
  * up every extension meanwhile.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { MessagePort, parentPort } from 'node:worker_threads';
 import { listItems } from '../../api/listItems';
@@ -15,8 +15,11 @@ import { kind as kindOf, KindId } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { BaseRecords } from './bases';
 import { canonicalText, fileForm, hashOf, objectFileName } from './fileForm';
-import { editedSincePull, readText } from './localFiles';
+import { deeperThan, editedSincePull, readText } from './localFiles';
 import type { JournalStep, ManifestObject } from './manifest';
+import { removeOwnFile } from './ownFiles';
+import { makeDirInside, PathRefused, writeNoFollow } from './safePaths';
+import { l10n } from '../../l10n';
 
 /** What the thread is told once, before the first page. */
 export interface PullStart {
@@ -52,6 +55,8 @@ export interface PageDone {
   steps: JournalStep[];
   /** Paths of edited (or deleted) files kept as they are. */
   keptEdits: string[];
+  /** Objects that could not be files here (or whose old file was left), one line each with the reason. */
+  refused: string[];
   written: number;
   bytes: number;
   /** Merge bases appended: records and their bytes. */
@@ -73,10 +78,13 @@ export type PageFailed = { id: number; notAList: string } | { id: number; error:
 class PageWriter {
   private readonly only?: ReadonlySet<string>;
   /** Per directory, the names in it when first written to (a new file is not read first: no failed read per object). */
-  private readonly present = new Map<string, Set<string>>();
+  private readonly present = new Map<string, Set<string> | PathRefused>();
+  /** The manifest's objects by Key (a Map: a Key such as `constructor` is an entry like any other). */
+  private readonly objects: Map<string, ManifestObject>;
 
   constructor(private readonly start: PullStart) {
     this.only = start.only && new Set(start.only);
+    this.objects = new Map(Object.entries(start.objects));
   }
 
   page(job: PageJob, counted: (listed: number) => void): PageDone | PageFailed {
@@ -89,50 +97,71 @@ class PageWriter {
     }
     if (!items) return { id: job.id, notAList: pageText };
     counted(items.length);
-    const k = kindOf(job.kind);
-    const done: PageDone = { id: job.id, listed: items.length, keys: [], steps: [], keptEdits: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 } };
+    const done: PageDone = { id: job.id, listed: items.length, keys: [], steps: [], keptEdits: [], refused: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 } };
     // Pretty-printed files run to about twice the page's compact text.
     const bases = new BaseRecords(2 * job.bytes.byteLength);
-    const absDir = path.join(this.start.root, job.dir);
-    const names = items.length ? this.namesIn(absDir) : new Set<string>();
+    const names = items.length ? this.namesIn(job.dir) : new Set<string>();
     for (const obj of items as BaseInfo[]) {
-      const key = obj.Key;
+      const key = obj?.Key;
       if (!key) continue;
+      if (typeof key !== 'string') {
+        done.refused.push(l10n.t('An object of {0} was skipped: its Key is not text', job.dir));
+        continue;
+      }
       done.keys.push(key);
       if (this.only && !this.only.has(key)) continue;
-      const name = objectFileName(obj);
-      const prev = this.start.objects[key];
-      const current = prev || names.has(name) ? readText(path.join(this.start.root, prev?.path ?? `${job.dir}/${name}`)) : undefined;
-      if (prev && current !== undefined && this.unchanged(prev, obj, `${job.dir}/${name}`, job.folderKey, current)) {
-        if (this.start.freshCache) bases.add(current, prev.hash);
+      if (names instanceof PathRefused) {
+        done.refused.push(l10n.t('{0} was not pulled: {1}', key, names.message));
         continue;
       }
-      const text = canonicalText(k, fileForm(k, obj));
-      // Encoded once, as a base record: hashed, written and kept as the base from there. A record
-      // not needed as a base (a file moved) is harmless: the same hash twice, or one no entry names.
-      const { bytes, hash } = bases.add(text);
-      const entry: ManifestObject = { path: `${job.dir}/${name}`, kind: k.id, folderKey: job.folderKey, version: obj.ConcurrencyVersion ?? null, hash };
-      if (prev && current !== text && editedSincePull(prev, current) && !this.start.overwriteEdits) {
-        // Its record is the base when the server still holds what was pulled; else one no entry names.
-        done.keptEdits.push(prev.path);
-        continue;
+      try {
+        this.object(job, obj, key, names, bases, done);
+      } catch (e) {
+        // One odd object never stops a pull: it is named, and the rest goes on.
+        done.refused.push(l10n.t('{0} was not pulled: {1}', typeof obj.CommonName === 'string' ? `${obj.CommonName} (${key})` : key, (e as Error).message));
       }
-      // Renamed on the server: the file moves to its new name, written before the old one goes (never neither).
-      const moved = prev !== undefined && prev.path !== entry.path;
-      if (moved || current !== text) {
-        names.add(name);
-        writeFileSync(absDir + path.sep + name, bytes);
-        done.written++;
-        done.bytes += bytes.length;
-      }
-      if (moved) rmSync(path.join(this.start.root, prev.path), { force: true });
-      // The same Key again (the server's order moved between pages) finds what this pull wrote, on this thread.
-      this.start.objects[key] = entry;
-      if (!(prev && sameEntry(prev, entry))) done.steps.push({ key, object: entry });
     }
     // Before the steps that name them (the pull records those once this page is done).
     done.bases = { records: bases.count, bytes: bases.appendTo(this.start.basesFile) };
     return done;
+  }
+
+  private object(job: PageJob, obj: BaseInfo, key: string, names: Set<string>, bases: BaseRecords, done: PageDone): void {
+    const k = kindOf(job.kind);
+    const root = this.start.root;
+    if (deeperThan(obj, 64)) throw new Error(l10n.t('it nests more than {0} levels deep', 64));
+    const name = objectFileName(obj);
+    const rel = `${job.dir}/${name}`;
+    const prev = this.objects.get(key);
+    // The manifest's paths were checked as it was read, this directory as it was first used; the file itself is opened without following a link.
+    const current = prev || names.has(name) ? readText(path.join(root, prev?.path ?? rel)) : undefined;
+    if (prev && current !== undefined && this.unchanged(prev, obj, rel, job.folderKey, current)) {
+      if (this.start.freshCache) bases.add(current, prev.hash);
+      return;
+    }
+    const text = canonicalText(k, fileForm(k, obj));
+    // Encoded once, as a base record: hashed, written and kept as the base from there. A record
+    // not needed as a base (a file moved) is harmless: the same hash twice, or one no entry names.
+    const { bytes, hash } = bases.add(text);
+    const entry: ManifestObject = { path: rel, kind: k.id, folderKey: job.folderKey, version: obj.ConcurrencyVersion ?? null, hash };
+    if (prev && current !== text && editedSincePull(prev, current) && !this.start.overwriteEdits) {
+      // Its record is the base when the server still holds what was pulled; else one no entry names.
+      done.keptEdits.push(prev.path);
+      return;
+    }
+    // Renamed on the server: the file moves to its new name, written before the old one goes (never neither).
+    const moved = prev !== undefined && prev.path !== entry.path;
+    if (moved || current !== text) {
+      writeNoFollow(path.join(root, rel), bytes, rel);
+      names.add(name);
+      done.written++;
+      done.bytes += bytes.length;
+    }
+    const left = moved ? removeOwnFile(root, key, prev, current) : undefined;
+    if (left) done.refused.push(left);
+    // The same Key again (the server's order moved between pages) finds what this pull wrote, on this thread.
+    this.objects.set(key, entry);
+    if (!(prev && sameEntry(prev, entry))) done.steps.push({ key, object: entry });
   }
 
   /**
@@ -146,12 +175,17 @@ class PageWriter {
     return version !== null && version === prev.version && prev.path === rel && prev.folderKey === folderKey && hashOf(current) === prev.hash;
   }
 
-  private namesIn(dir: string): Set<string> {
-    let names = this.present.get(dir);
+  /** The names in a kind's directory (created, none of it a link), or why it may not be used. */
+  private namesIn(rel: string): Set<string> | PathRefused {
+    let names = this.present.get(rel);
     if (!names) {
-      names = new Set(existsSync(dir) ? readdirSync(dir) : []);
-      if (!names.size) mkdirSync(dir, { recursive: true });
-      this.present.set(dir, names);
+      try {
+        names = new Set(readdirSync(makeDirInside(this.start.root, rel)));
+      } catch (e) {
+        if (!(e instanceof PathRefused)) throw e;
+        names = e;
+      }
+      this.present.set(rel, names);
     }
     return names;
   }
