@@ -13,7 +13,7 @@ import { formatErrors, validate } from '../../validation/validator';
 import { bodyToSend, createBody, FieldChange, fieldChanges, fileForm, isServerOwned } from './fileForm';
 import { inBatches, LocalFile, parseObjectText, readLocalFiles } from './localFiles';
 import { Bases } from './bases';
-import { checkBinding, ConnectionBinding, Manifest, ManifestObject, readManifest } from './manifest';
+import { checkBinding, ConnectionBinding, Manifest, manifestName, ManifestObject, readManifest } from './manifest';
 import { l10n } from '../../l10n';
 
 export type PlanAction = 'create' | 'update' | 'delete' | 'stale' | 'behind' | 'invalid' | 'deleteSkipped';
@@ -87,6 +87,14 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   const bases = new Bases(root);
   let unchanged = 0;
 
+  for (const r of manifest.refused ?? []) {
+    const object = r.object as Partial<ManifestObject> | undefined;
+    entries.push({
+      id: r.entry, path: String(object?.path ?? r.dir), kind: object?.kind ?? manifest.scope.kinds[0], folderKey: String(object?.folderKey ?? r.folderKey),
+      label: r.entry, action: 'invalid', reason: l10n.t('{0} in {1} was refused: {2}. Restore it from git', r.entry, manifestName, r.reason), changes: [], selected: false,
+    });
+  }
+
   const byKey = new Map<string, LocalFile[]>();
   for (const f of files) if (f.key) byKey.set(f.key, [...(byKey.get(f.key) ?? []), f]);
 
@@ -104,12 +112,17 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     }
     const same = byKey.get(key) ?? [];
     if (same.length > 1) {
-      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: `${same.length} files hold Key ${key} (${same.map((s) => s.path).join(', ')}): keep one`, local: { hash: f.hash! } });
+      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: l10n.t('{0} files hold Key {1} ({2}): keep one', same.length, key, same.map((s) => s.path).join(', ')), local: { hash: f.hash! } });
       continue;
     }
     const pulled = manifest.objects[key];
     if (!pulled) {
       entries.push({ ...common, id: f.path, key, action: 'invalid', reason: l10n.t('Key {0} was not pulled into this folder: remove the Key to create a new object, or pull it', key), local: { hash: f.hash! } });
+      continue;
+    }
+    if (pulled.folderKey !== f.folderKey || pulled.kind !== f.kind.id) {
+      const where = `${manifest.folders[pulled.folderKey]}/${kindOf(pulled.kind).collection}/`;
+      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: l10n.t('Key {0} belongs in {1}: the service does not move objects between folders or kinds; move the file back', key, where), local: { hash: f.hash! } });
       continue;
     }
     const entry = updateEntry(bases, f, pulled, live.get(key), common);
@@ -209,8 +222,9 @@ function updateEntry(bases: Bases, f: LocalFile, pulled: ManifestObject, live: B
     };
   }
   const changes = fieldChanges(liveForm, local);
+  if (!changes.length) return undefined; // the file holds what the server holds: nothing to send
   const problem = serverOwnedProblem(local)
-    ?? (local.$type !== live.$type ? `$type cannot change (the server has ${JSON.stringify(live.$type)}): undo that edit` : undefined)
+    ?? (local.$type !== live.$type ? l10n.t('$type cannot change (the server has {0}): undo that edit', JSON.stringify(live.$type)) : undefined)
     ?? (supports(kind, 'update') ? undefined : l10n.t('The service cannot update {0}.', l10n.t(kind.pluralLabel).toLowerCase()))
     ?? schemaProblem(kind, bodyToSend(kind, live, liveForm, local));
   return problem ? { ...withLive, action: 'invalid', reason: problem, changes } : { ...withLive, action: 'update', changes };

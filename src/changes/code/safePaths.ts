@@ -38,15 +38,15 @@ function relProblem(rel: unknown): string | undefined {
 export function resolveInside(root: string, rel: unknown, entry = String(rel)): string {
   const problem = relProblem(rel);
   if (problem) throw new PathRefused(entry, problem);
-  const parts = (rel as string).split('/');
-  let at = path.resolve(root);
-  for (const part of parts) {
+  const base = path.resolve(root);
+  let at = base;
+  for (const part of (rel as string).split('/')) {
     at = path.join(at, part);
     const stat = lstatSync(at, { throwIfNoEntry: false });
     if (!stat) break; // nothing further down exists either
-    if (stat.isSymbolicLink()) throw new PathRefused(entry, l10n.t('{0} is a symbolic link; a pulled folder holds none', path.relative(root, at).split(path.sep).join('/')));
+    if (stat.isSymbolicLink()) throw new PathRefused(entry, l10n.t('{0} is a symbolic link; a pulled folder holds none', path.relative(base, at).split(path.sep).join('/')));
   }
-  return at;
+  return path.join(base, rel as string);
 }
 
 /** Whether `rel` is a path inside the folder (by its text only: nothing on disk is looked at). */
