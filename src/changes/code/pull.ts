@@ -14,6 +14,7 @@
 import * as path from 'node:path';
 import type { OmsClient } from '../../api/client';
 import { Kind, kind as kindOf, supports } from '../../model/kinds';
+import { keySegment } from '../../model/routes';
 import { Bases } from './bases';
 import { editedSincePull, readText } from './localFiles';
 import type { PageDone } from './pullThread';
@@ -136,7 +137,9 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
       if (!refused && manifest.folders[folderKey] !== dir) journalSync(root, manifest, [{ folderKey, dir }]);
       if (scope.recursive) {
         for (const child of await client.listAll(kindOf('folder'), folderKey, pageSize, options.signal)) {
-          if (typeof child.Key === 'string' && child.Key) {
+          if (!addressable(child.Key)) {
+            report.refused.push(l10n.t('The subfolder {0} ({1}) was not pulled: its Key cannot be addressed safely', String(child.CommonName), JSON.stringify(child.Key)));
+          } else {
             // Under a refused folder's directory only when the manifest gives it a place of its own.
             if (refused && !(child.Key in manifest.folders)) refusedFolders.add(child.Key);
             queue.push({ folderKey: child.Key, dir: manifest.folders[child.Key] ?? `${dir}/${folderDirName(child, child.Key)}` });
@@ -212,6 +215,16 @@ function removeGone(root: string, manifest: Manifest, seen: Set<string>, options
     report.removed++;
   }
   journalSync(root, manifest, steps);
+}
+
+/** A folder Key the client can send as one path segment (`x/../../y` is not). */
+function addressable(key: unknown): key is string {
+  try {
+    keySegment(key as string);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function emptyList(bytes: Buffer): boolean {
