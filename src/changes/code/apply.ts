@@ -19,6 +19,7 @@ import { bodyToSend, canonicalText, createBody, fileForm, hashOf, objectFileName
 import { readLocalFile } from './localFiles';
 import { checkBinding, ConnectionBinding, journalSync, Manifest, readManifest, writeManifest } from './manifest';
 import { Plan, PlanEntry, sendable } from './plan';
+import { recordPending, settlePending } from './pendingCreates';
 import { isRegularFile, pathProblem, readNoFollow, resolveInside, writeNoFollow } from './safePaths';
 import { l10n } from '../../l10n';
 
@@ -34,9 +35,19 @@ export async function applyPlan(client: OmsClient, root: string, connection: Con
   try {
     const results = await runChanges(client, changes.map((c) => c.change), {
       ...options,
+      // A create is recorded as pending before it is sent: after a crash or a lost answer the next plan looks for it.
+      beforeWrite: async (change, body) => {
+        const entry = byId.get(change.id)?.entry;
+        if (entry?.action === 'create') recordPending(root, { path: entry.path, kind: entry.kind, folderKey: entry.folderKey });
+        await options.beforeWrite?.(change, body);
+      },
       onResult: (r) => {
         const { entry, change } = byId.get(r.id)!;
         if (r.outcome === 'applied') record(root, manifest, bases, entry, r);
+        // Settled once the answer is on disk, or the service refused it (4xx); any other end leaves it pending.
+        if (entry.action === 'create' && ((r.outcome === 'applied' && r.after?.Key) || (r.outcome === 'failed' && /^4\d\d:/.test(r.reason ?? '')))) {
+          settlePending(root, [entry.path]);
+        }
         options.onResult?.(r, change);
       },
     });

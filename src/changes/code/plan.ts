@@ -10,10 +10,11 @@ import { Kind, KindId, kind as kindOf, supports } from '../../model/kinds';
 import { typeNameOf } from '../../model/typeName';
 import type { BaseInfo } from '../../model/types';
 import { formatErrors, validate } from '../../validation/validator';
-import { bodyToSend, createBody, FieldChange, fieldChanges, fileForm, isServerOwned } from './fileForm';
+import { bodyToSend, canonicalText, createBody, FieldChange, fieldChanges, fileForm, hashOf, isServerOwned } from './fileForm';
 import { inBatches, LocalFile, parseObjectText, readLocalFiles } from './localFiles';
 import { Bases } from './bases';
-import { checkBinding, ConnectionBinding, Manifest, manifestName, ManifestObject, readManifest } from './manifest';
+import { checkBinding, ConnectionBinding, journalSync, Manifest, manifestName, ManifestObject, readManifest } from './manifest';
+import { resolvePendingCreates } from './resolvePending';
 import { l10n } from '../../l10n';
 
 export type PlanAction = 'create' | 'update' | 'delete' | 'stale' | 'behind' | 'invalid' | 'deleteSkipped';
@@ -58,6 +59,8 @@ export interface Plan {
   unchanged: number;
   /** Requests the plan cost. */
   requests: number;
+  /** Creates of an earlier apply whose answer was lost, found on the server and given their Key (nothing to send), one line each. */
+  resolved?: string[];
 }
 
 export interface PlanResult {
@@ -83,7 +86,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   ]);
   const onServer = new Map(liveList.filter((o) => o.object.Key).map((o) => [o.object.Key as string, o]));
   const live = new Map([...onServer].map(([key, o]) => [key, o.object]));
-  const entries: PlanEntry[] = [];
+  let entries: PlanEntry[] = [];
   const bases = new Bases(root);
   let unchanged = 0;
 
@@ -125,7 +128,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
       entries.push({ ...common, id: f.path, key, action: 'invalid', reason: l10n.t('Key {0} belongs in {1}: the service does not move objects between folders or kinds; move the file back', key, where), local: { hash: f.hash! } });
       continue;
     }
-    const entry = updateEntry(bases, f, pulled, live.get(key), common);
+    const entry = updateEntry(bases, f, pulled, live.get(key), common, (version) => rebase(root, manifest, bases, key, pulled, version, f.object!));
     if (entry) entries.push(entry);
     else unchanged++;
   }
@@ -156,15 +159,19 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     });
   }
 
-  for (const e of entries) e.selected = e.action === 'create' || e.action === 'update';
+  const { resolved, held, adopted } = resolvePendingCreates(root, manifest, bases, entries, liveList, files);
+  if (adopted.size) entries = entries.filter((e) => !(e.key && adopted.has(e.key)));
+  unchanged += adopted.size;
+  for (const e of entries) e.selected = (e.action === 'create' || e.action === 'update') && !held.has(e);
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const plan: Plan = {
     format: 1, id: randomUUID(), createdAt: new Date().toISOString(), connection, includeDeletes: !!options.includeDeletes, entries, unchanged, requests,
+    ...(resolved.length ? { resolved } : {}),
   };
   return { plan, live };
 }
 
-interface LiveObject {
+export interface LiveObject {
   object: BaseInfo;
   kind: Kind;
   folderKey: string;
@@ -197,7 +204,18 @@ function createEntry(f: LocalFile, common: Common): PlanEntry {
   return problem ? { ...entry, action: 'invalid', reason: problem } : entry;
 }
 
-function updateEntry(bases: Bases, f: LocalFile, pulled: ManifestObject, live: BaseInfo | undefined, common: Common): PlanEntry | undefined {
+/** The file holds what the server holds (an earlier write landed, its answer lost; or a hand-edited hash): the manifest moves to it. */
+function rebase(root: string, manifest: Manifest, bases: Bases, key: string, pulled: ManifestObject, version: number | null, local: BaseInfo): void {
+  const text = canonicalText(kindOf(pulled.kind), local);
+  const hash = hashOf(text);
+  bases.add(hash, text);
+  bases.flush();
+  journalSync(root, manifest, [{ key, object: { ...pulled, version, hash } }]);
+}
+
+function updateEntry(
+  bases: Bases, f: LocalFile, pulled: ManifestObject, live: BaseInfo | undefined, common: Common, same: (version: number | null) => void,
+): PlanEntry | undefined {
   const key = f.key!;
   const entry = { ...common, label: labelOf(f.object?.CommonName ?? live?.CommonName, f.path), id: key, key, base: { version: pulled.version, hash: pulled.hash }, local: { hash: f.hash! } };
   const localChanged = f.hash !== pulled.hash;
@@ -214,6 +232,10 @@ function updateEntry(bases: Bases, f: LocalFile, pulled: ManifestObject, live: B
   const withLive = { ...entry, live: { version: liveVersion } };
   if (!localChanged) return { ...withLive, action: 'behind', reason: l10n.t('Changed on the server (v{0} → v{1}): pull to get it', pulled.version ?? '?', liveVersion ?? '?'), serverChanges: fieldChanges(baseObject(bases, pulled, kind), liveForm) };
   const local = f.object!; // changed, so it was parsed
+  if (!fieldChanges(liveForm, local).length) {
+    same(liveVersion);
+    return undefined;
+  }
   if (serverMoved) {
     const base = baseObject(bases, pulled, kind);
     return {
@@ -222,7 +244,6 @@ function updateEntry(bases: Bases, f: LocalFile, pulled: ManifestObject, live: B
     };
   }
   const changes = fieldChanges(liveForm, local);
-  if (!changes.length) return undefined; // the file holds what the server holds: nothing to send
   const problem = serverOwnedProblem(local)
     ?? (local.$type !== live.$type ? l10n.t('$type cannot change (the server has {0}): undo that edit', JSON.stringify(live.$type)) : undefined)
     ?? (supports(kind, 'update') ? undefined : l10n.t('The service cannot update {0}.', l10n.t(kind.pluralLabel).toLowerCase()))
