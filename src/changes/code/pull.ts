@@ -50,6 +50,11 @@ export interface PullOptions {
   scope?: PullScope;
   /** Overwrite files edited since the last pull (else they are kept and listed). */
   overwriteEdits?: boolean;
+  /**
+   * The folder holds another scope's objects, and the user agreed that their unedited files go (`ScopeChange` asks).
+   * Edited ones never go: the pull is refused until they are applied or restored.
+   */
+  replaceScope?: boolean;
   /** Pull only these objects (Keys); the rest of the manifest stays as it is. */
   only?: ReadonlySet<string>;
   signal?: AbortSignal;
@@ -79,12 +84,14 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   if (existing) checkBinding(existing, connection);
   const scope = options.scope ?? existing?.scope;
   if (!scope) throw new Error(l10n.t('Nothing was pulled into this folder yet: choose what to pull'));
+  const replacing = existing && !covers(scope, existing.scope);
+  if (replacing) checkReplace(root, existing, scope, options);
   const bases = new Bases(root);
   const freshCache = !bases.exists();
   await ensureCache(root);
   const manifest: Manifest = existing && sameScope(existing.scope, scope)
     ? { ...existing, connection }
-    : { format: 1, connection, scope, folders: existing?.folders ?? emptyRecord(), objects: existing?.objects ?? emptyRecord() };
+    : { format: 1, connection, scope, folders: replacing ? emptyRecord() : existing?.folders ?? emptyRecord(), objects: existing?.objects ?? emptyRecord() };
   if (existing?.refused) Object.defineProperty(manifest, 'refused', { value: existing.refused, enumerable: false });
   const report: PullReport = { folders: 0, objects: 0, written: 0, removed: 0, bytesWritten: 0, keptEdits: [], refused: existing ? refusalLines(existing) : [], cancelled: false };
   /** Folders whose directory the manifest names but may not be used: not pulled, their objects left as they are. */
@@ -229,6 +236,37 @@ function addressable(key: unknown): key is string {
 
 function emptyList(bytes: Buffer): boolean {
   return bytes.byteLength < 16 && bytes.toString().trim() === '[]';
+}
+
+/** A pull of another scope into a folder that holds objects outside it: what it would remove, for the user to agree to. */
+export class ScopeChange extends Error {
+  constructor(readonly files: string[], readonly edited: string[]) {
+    super(edited.length
+      ? edited.length === 1
+        ? l10n.t('This folder holds the objects of another pull, and {0} was edited since: apply or restore it, or pull into another folder', edited[0])
+        : l10n.t('This folder holds the objects of another pull, and {0} of their files were edited since (for example {1}): apply or restore them, or pull into another folder', edited.length, edited[0])
+      : files.length === 1
+        ? l10n.t('This folder holds the objects of another pull: pulling here removes {0}. Pull into another folder, or replace it', files[0])
+        : l10n.t('This folder holds the objects of another pull: pulling here removes their {0} files (for example {1}). Pull into another folder, or replace them', files.length, files[0]));
+  }
+}
+
+/** A pull of `scope` into a folder pulled with another: what it would remove (refused when edited), or undefined when nothing. */
+export function scopeChange(root: string, existing: Manifest, scope: PullScope): ScopeChange | undefined {
+  if (covers(scope, existing.scope)) return undefined;
+  const all = Object.values(existing.objects);
+  if (!all.length) return undefined;
+  return new ScopeChange(all.map((o) => o.path), all.filter((o) => editedSincePull(o, readText(path.join(root, o.path)))).map((o) => o.path));
+}
+
+function checkReplace(root: string, existing: Manifest, scope: PullScope, options: PullOptions): void {
+  const change = scopeChange(root, existing, scope);
+  if (change && (change.edited.length || !options.replaceScope)) throw change;
+}
+
+/** `a` reaches every object `b` does: the same folder, subfolders when `b` had them, its kinds and more. */
+function covers(a: PullScope, b: PullScope): boolean {
+  return a.folderKey === b.folderKey && (a.recursive || !b.recursive) && b.kinds.every((k) => a.kinds.includes(k));
 }
 
 function sameScope(a: PullScope, b: PullScope): boolean {

@@ -81,6 +81,8 @@ class PageWriter {
   private readonly present = new Map<string, Set<string> | PathRefused>();
   /** The manifest's objects by Key (a Map: a Key such as `constructor` is an entry like any other). */
   private readonly objects: Map<string, ManifestObject>;
+  /** Per directory, the Keys held by files no manifest entry names (renamed by hand). */
+  private readonly unnamed = new Map<string, Map<string, string>>();
 
   constructor(private readonly start: PullStart) {
     this.only = start.only && new Set(start.only);
@@ -132,9 +134,16 @@ class PageWriter {
     if (deeperThan(obj, 64)) throw new Error(l10n.t('it nests more than {0} levels deep', 64));
     const name = objectFileName(obj);
     const rel = `${job.dir}/${name}`;
-    const prev = this.objects.get(key);
+    let prev = this.objects.get(key);
     // The manifest's paths were checked as it was read, this directory as it was first used; the file itself is opened without following a link.
-    const current = prev || names.has(name) ? readText(path.join(root, prev?.path ?? rel)) : undefined;
+    let current = prev || names.has(name) ? readText(path.join(root, prev?.path ?? rel)) : undefined;
+    const renamed = prev && current === undefined ? this.renamedFile(job.dir, names, key) : undefined;
+    if (prev && renamed) {
+      // Renamed here: the object's file is found by its Key, whatever its name (never two files with one Key).
+      prev = { ...prev, path: renamed };
+      current = readText(path.join(root, renamed));
+      done.steps.push({ key, object: prev });
+    }
     if (prev && current !== undefined && this.unchanged(prev, obj, rel, job.folderKey, current)) {
       if (this.start.freshCache) bases.add(current, prev.hash);
       return;
@@ -157,7 +166,7 @@ class PageWriter {
       done.written++;
       done.bytes += bytes.length;
     }
-    const left = moved ? removeOwnFile(root, key, prev, current) : undefined;
+    const left = moved ? removeOwnFile(root, key, prev!, current) : undefined;
     if (left) done.refused.push(left);
     // The same Key again (the server's order moved between pages) finds what this pull wrote, on this thread.
     this.objects.set(key, entry);
@@ -173,6 +182,29 @@ class PageWriter {
   private unchanged(prev: ManifestObject, obj: BaseInfo, rel: string, folderKey: string, current: string): boolean {
     const version = obj.ConcurrencyVersion ?? null;
     return version !== null && version === prev.version && prev.path === rel && prev.folderKey === folderKey && hashOf(current) === prev.hash;
+  }
+
+  /** A file of `dir` no manifest entry names that holds `key` (the directory's such files are read once, on the first need). */
+  private renamedFile(dir: string, names: Set<string>, key: string): string | undefined {
+    let byKey = this.unnamed.get(dir);
+    if (!byKey) {
+      byKey = new Map();
+      const named = new Set([...this.objects.values()].map((o) => o.path));
+      for (const name of names) {
+        const rel = `${dir}/${name}`;
+        if (!name.endsWith('.json') || named.has(rel)) continue;
+        try {
+          const held = (JSON.parse(readText(path.join(this.start.root, rel)) ?? 'null') as { Key?: unknown } | null)?.Key;
+          if (typeof held === 'string' && !byKey.has(held)) byKey.set(held, rel);
+        } catch {
+          // not an object's file: the plan names it
+        }
+      }
+      this.unnamed.set(dir, byKey);
+    }
+    const found = byKey.get(key);
+    byKey.delete(key);
+    return found;
   }
 
   /** The names in a kind's directory (created, none of it a link), or why it may not be used. */
