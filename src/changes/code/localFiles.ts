@@ -1,6 +1,5 @@
 /** The object files of a pulled folder as they are now: where the manifest's folders and kinds put them. */
 import { readdirSync } from 'node:fs';
-import * as path from 'node:path';
 import { Kind, kind as kindOf } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { canonicalText, hashOf } from './fileForm';

@@ -68,7 +68,11 @@ export interface Refusal {
 /** A manifest that cannot be read: a clear reason, nothing planned or sent. */
 class ManifestError extends Error {}
 
-export async function readManifest(root: string): Promise<Manifest | undefined> {
+export function readManifest(root: string): Promise<Manifest | undefined> {
+  return new Promise((resolve) => resolve(readManifestSync(root))); // a refusal rejects
+}
+
+function readManifestSync(root: string): Manifest | undefined {
   checkCache(root);
   const text = readNoFollow(path.join(root, manifestName), manifestName);
   if (text === undefined) return undefined;
