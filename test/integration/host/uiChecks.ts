@@ -9,9 +9,10 @@ import { clientChecks } from './uiClient';
 import { collapseAll, defectChecks, treeFromTop } from './uiDefects';
 import { houseChecks } from './uiHouse';
 import { planChecks } from './uiPlan';
+import { untrustedChecks } from './uiUntrusted';
 
 /** Each area's own checks (`ui<Area>.ts`): one import and one entry here. */
-const areas: UiCheckList[] = [houseChecks, clientChecks, planChecks, bulkChecks, homeChecks, defectChecks];
+const areas: UiCheckList[] = [houseChecks, clientChecks, planChecks, bulkChecks, homeChecks, defectChecks, untrustedChecks];
 
 export type { UiCheck } from './uiHelpers';
 
