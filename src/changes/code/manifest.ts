@@ -218,7 +218,7 @@ export async function ensureCache(root: string): Promise<void> {
 }
 
 /** The cache folder (`.oms/`) must be a folder and its files files, none a link: else a clear refusal, before anything is read or written. */
-export function checkCache(root: string): void {
+function checkCache(root: string): void {
   const what = (rel: string, folder: boolean): void => {
     const stat = lstatSync(path.join(root, rel), { throwIfNoEntry: false });
     if (!stat || (folder ? stat.isDirectory() : stat.isFile())) return;
