@@ -1,5 +1,6 @@
 /** The object files of a pulled folder as they are now: where the manifest's folders and kinds put them. */
 import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
 import { Kind, kind as kindOf } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { canonicalText, hashOf } from './fileForm';
@@ -46,7 +47,7 @@ export async function readLocalFiles(root: string, manifest: Manifest): Promise<
     }
     for (const name of names.sort()) {
       const rel = `${d.dir}/${name}`;
-      files.push(readLocalFile(root, rel, d.folderKey, d.kind, pulled.get(rel)));
+      files.push(readLocalFile(root, rel, d.folderKey, d.kind, pulled.get(rel), true));
       // Synchronous reads are several times faster than the thread pool's; let others run between batches.
       if (files.length % 256 === 0) await new Promise((r) => setImmediate(r));
     }
@@ -54,12 +55,13 @@ export async function readLocalFiles(root: string, manifest: Manifest): Promise<
   return files;
 }
 
-/** One file; `pulled` (Key and hash the manifest has for this path) lets an untouched file skip parsing. */
-export function readLocalFile(root: string, rel: string, folderKey: string, kind: Kind, pulled?: { key: string; hash: string }): LocalFile {
+/** One file; `pulled` (Key and hash the manifest has for this path) lets an untouched file skip parsing; `dirChecked`: its directory was resolved. */
+export function readLocalFile(root: string, rel: string, folderKey: string, kind: Kind, pulled?: { key: string; hash: string }, dirChecked = false): LocalFile {
   const file: LocalFile = { path: rel, folderKey, kind };
   let text: string | undefined;
   try {
-    text = readNoFollow(resolveInside(root, rel), rel);
+    // A file of a directory just checked (no link on the way) is only opened without following a link itself.
+    text = readNoFollow(dirChecked ? path.join(root, rel) : resolveInside(root, rel), rel);
   } catch (e) {
     if (e instanceof PathRefused) return { ...file, error: l10n.t('The file was refused: {0}', e.reason) };
     throw e;
