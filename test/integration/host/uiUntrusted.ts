@@ -42,11 +42,19 @@ async function manifestPointingOutside(page: Page, env: Env): Promise<void> {
   const manifest = JSON.parse(original) as { folders: Record<string, string> };
   manifest.folders[floor1.Key] = '../../outside-untrusted/x';
   fs.writeFileSync(file, JSON.stringify(manifest, null, 2));
-  try {
-    await palette(page, 'Pull Again');
+  const pick = async () => {
     // Several pulled folders: the one edited here.
-    const picked = await page.locator('.quick-input-list .monaco-list-row', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 3_000 }).then(() => true, () => false);
-    if (picked) await page.keyboard.press('Enter');
+    const listed = await page.locator('.quick-input-list .monaco-list-row', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 3_000 }).then(() => true, () => false);
+    if (listed) await page.keyboard.press('Enter');
+  };
+  try {
+    // The plan names the refused entry among its invalid ones.
+    await palette(page, 'Plan Changes');
+    await pick();
+    const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Object Changes' }) }).first();
+    await pane.locator('.monaco-list-row', { hasText: /outside-untrusted|refused/ }).first().waitFor({ timeout: 20_000 })
+      .catch(async () => { throw new Error(`the plan does not name the entry: ${await pane.innerText().catch(() => '')}`); });
+    await palette(page, 'Pull Again');
     // Files edited by an earlier check: keep them (a modal asks).
     const keep = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Keep My Edits' }).first();
     if (await keep.waitFor({ timeout: 3_000 }).then(() => true, () => false)) await keep.click();
