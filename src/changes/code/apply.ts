@@ -6,12 +6,12 @@
  * what it showed. The manifest moves forward per applied object.
  * A dry run sends no write: it lists the exact requests as cURL.
  */
-import { promises as fs, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { promises as fs, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { OmsClient } from '../../api/client';
 import { curlCommand } from '../../api/curl';
 import type { Http, RequestOptions } from '../../api/http';
-import { kind as kindOf } from '../../model/kinds';
+import { kind as kindOf, kinds } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { hideSecrets, secretShown } from '../../model/secrets';
 import { Change, ChangeResult, RunOptions, runChanges } from '../executor';
@@ -21,6 +21,8 @@ import { FileStats } from './fileStats';
 import { readLocalFile } from './localFiles';
 import { checkBinding, ConnectionBinding, ensureCache, journalSync, Manifest, readManifest, writeManifest } from './manifest';
 import { Plan, PlanEntry, sendable } from './plan';
+import { recordPending, settlePending } from './pendingCreates';
+import { isRegularFile, pathProblem, readNoFollow, resolveInside, writeNoFollow } from './safePaths';
 import { l10n } from '../../l10n';
 
 export type ApplyOptions = Omit<RunOptions, 'onResult'> & {
@@ -35,9 +37,19 @@ export async function applyPlan(client: OmsClient, root: string, connection: Con
   try {
     const results = await runChanges(client, changes.map((c) => c.change), {
       ...options,
+      // A create is recorded as pending before it is sent: after a crash or a lost answer the next plan looks for it.
+      beforeWrite: async (change, body) => {
+        const entry = byId.get(change.id)?.entry;
+        if (entry?.action === 'create') recordPending(root, { path: entry.path, kind: entry.kind, folderKey: entry.folderKey });
+        await options.beforeWrite?.(change, body);
+      },
       onResult: (r) => {
         const { entry, change } = byId.get(r.id)!;
         if (r.outcome === 'applied') record(root, manifest, bases, entry, r);
+        // Settled once the answer is on disk, or the service refused it (4xx); any other end leaves it pending.
+        if (entry.action === 'create' && ((r.outcome === 'applied' && r.after?.Key) || (r.outcome === 'failed' && /^4\d\d:/.test(r.reason ?? '')))) {
+          settlePending(root, [entry.path]);
+        }
         options.onResult?.(r, change);
       },
     });
@@ -92,6 +104,12 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
       notSent(`${entry.action}: ${entry.reason ?? l10n.t('nothing to send')}`);
       continue;
     }
+    // A saved plan is a file of the folder like any other: each entry is checked against the manifest and the files.
+    const disagrees = entryProblem(root, manifest, entry);
+    if (disagrees) {
+      notSent(disagrees);
+      continue;
+    }
     const kind = kindOf(entry.kind);
     const pulled = entry.key ? manifest.objects[entry.key] : undefined;
     if (entry.key && (!pulled || pulled.version !== entry.base?.version || pulled.hash !== entry.base?.hash)) {
@@ -100,7 +118,7 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
     }
     const common = { id: entry.id, label: entry.label, kind, folderKey: entry.folderKey, key: entry.key, op: entry.action as Change['op'] };
     if (entry.action === 'delete') {
-      if (await fileExists(path.join(root, entry.path))) notSent(l10n.t('The file is back since the plan: plan again'));
+      if (await fileExists(resolveInside(root, entry.path))) notSent(l10n.t('The file is back since the plan: plan again'));
       else changes.push({ entry, change: { ...common, baseVersion: entry.live?.version ?? null, build: (live) => live! } });
       continue;
     }
@@ -141,8 +159,10 @@ function record(root: string, manifest: Manifest, bases: Bases, entry: PlanEntry
   if (!after?.Key) return; // written, but not read back: the next plan shows where it stands
   const text = canonicalText(kind, fileForm(kind, after));
   const rel = entry.action === 'create' ? `${path.posix.dirname(entry.path)}/${objectFileName(after)}` : entry.path;
-  if (readOptional(path.join(root, rel)) !== text) writeFileSync(path.join(root, rel), text);
-  if (rel !== entry.path) rmSync(path.join(root, entry.path), { force: true });
+  const file = resolveInside(root, rel);
+  if (readOptional(file) !== text) writeNoFollow(file, text, rel);
+  const old = resolveInside(root, entry.path);
+  if (rel !== entry.path && isRegularFile(old)) rmSync(old, { force: true });
   const hash = hashOf(text);
   bases.add(hash, text);
   bases.flush();
@@ -154,14 +174,35 @@ function record(root: string, manifest: Manifest, bases: Bases, entry: PlanEntry
 
 function readOptional(p: string): string | undefined {
   try {
-    return readFileSync(p, 'utf8');
+    return readNoFollow(p);
   } catch {
     return undefined;
   }
 }
 
+/** Why a plan's entry may not be applied to this folder as it stands (a saved plan is untrusted), or undefined. */
+function entryProblem(root: string, manifest: Manifest, entry: PlanEntry): string | undefined {
+  if (!kinds.has(entry.kind) || typeof entry.folderKey !== 'string') return l10n.t('{0}: not an entry this version wrote', String(entry.path));
+  const refused = pathProblem(root, entry.path);
+  if (refused) return l10n.t('{0}: {1}', String(entry.path), refused);
+  if (entry.action === 'create') {
+    const dir = manifest.folders[entry.folderKey];
+    const where = `${dir}/${kindOf(entry.kind).collection}/`;
+    if (entry.key !== undefined || dir === undefined || !entry.path.startsWith(where) || entry.path.slice(where.length).includes('/')) {
+      return l10n.t('{0} is not a new file of {1}: plan again', entry.path, dir === undefined ? entry.folderKey : where);
+    }
+    return undefined;
+  }
+  const pulled = typeof entry.key === 'string' ? manifest.objects[entry.key] : undefined;
+  if (!pulled) return l10n.t('{0} is not an object pulled into this folder: plan again', String(entry.key ?? entry.path));
+  if (pulled.path !== entry.path || pulled.kind !== entry.kind || pulled.folderKey !== entry.folderKey) {
+    return l10n.t('The plan says {0} for {1}, the manifest {2}: plan again', entry.path, entry.key!, pulled.path);
+  }
+  return undefined;
+}
+
 async function fileExists(p: string): Promise<boolean> {
-  return fs.stat(p).then(() => true, () => false);
+  return fs.lstat(p).then(() => true, () => false);
 }
 
 /** A run's report in the local cache (`.oms/runs/`, out of git): per object its outcome and reason, no object bodies. */

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { type Kind, serverOwnedFields } from '../../model/kinds';
 import { sameJson } from '../../model/saveChecks';
 import type { BaseInfo } from '../../model/types';
+import { keyPart } from './safePaths';
 
 /**
  * The server's to set (`$type` and `Key` identify the object, so a file keeps them): in the manifest (version) or nowhere.
@@ -128,15 +129,20 @@ export function isServerOwned(field: string): boolean {
 }
 
 /** For people: NFC, lower case, `[a-z0-9-]`, at most 60 characters. */
-export function slug(name: string | null | undefined): string {
-  const s = (name ?? '').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+export function slug(name: unknown): string {
+  const s = (typeof name === 'string' ? name : '').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
     .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60).replace(/-+$/, '');
   return s || 'unnamed';
 }
 
 /** `<slug(CommonName)>.<Key>.json`: the Key inside the file identifies, the name is for people (and stays inside its directory). */
 export function objectFileName(object: BaseInfo): string {
-  return `${slug(object.CommonName)}.${(object.Key ?? 'new').replace(/[^\w-]/g, '_')}.json`;
+  return `${slug(object.CommonName)}.${keyPart(typeof object.Key === 'string' && object.Key ? object.Key : 'new')}.json`;
+}
+
+/** `<slug(CommonName)>.<Key>`: a folder's directory, one component whatever the server calls it. */
+export function folderDirName(folder: BaseInfo, key: string): string {
+  return `${slug(folder.CommonName)}.${keyPart(key)}`;
 }
 
 /** One changed value between two objects, by JSON pointer. */

@@ -93,13 +93,3 @@ function same(known: Known, now: BigIntStats): boolean {
   return known.size === String(now.size) && known.mtime === String(now.mtimeNs) && known.ino === String(now.ino);
 }
 
-/** Writes `bytes` to `file` (created or emptied first) and returns its stat, read from the open file: no second lookup of its path. */
-export function writeFileStat(file: string, bytes: Uint8Array): BigIntStats {
-  const fd = openSync(file, 'w');
-  try {
-    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
-    return fstatSync(fd, { bigint: true });
-  } finally {
-    closeSync(fd);
-  }
-}

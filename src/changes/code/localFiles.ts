@@ -1,11 +1,16 @@
 /** The object files of a pulled folder as they are now: where the manifest's folders and kinds put them. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { Kind, kind as kindOf } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { canonicalText, hashOf } from './fileForm';
 import { FileStats } from './fileStats';
 import type { Manifest, ManifestObject } from './manifest';
+import { PathRefused, readNoFollow, resolveInside } from './safePaths';
+import { l10n } from '../../l10n';
+
+/** Deeper than any object of the service: deeper text is refused before anything walks it (a walk would run out of stack). */
+const maxDepth = 64;
 
 export interface LocalFile {
   /** Relative to the pulled folder, with `/`. */
@@ -36,13 +41,21 @@ export async function readLocalFiles(root: string, manifest: Manifest): Promise<
   const stats = await new FileStats(root).load(pause);
   const files: LocalFile[] = [];
   for (const d of dirs) {
-    for (const name of namesIn(path.join(root, d.dir)).sort()) {
+    let names: string[];
+    try {
+      names = namesIn(root, d.dir);
+    } catch (e) {
+      if (!(e instanceof PathRefused)) throw e;
+      files.push({ path: d.dir, folderKey: d.folderKey, kind: d.kind, error: l10n.t('The folder was refused: {0}', e.reason) });
+      continue;
+    }
+    for (const name of names.sort()) {
       const rel = `${d.dir}/${name}`;
       const known = pulled.get(rel);
       // A file whose stat says it still holds what was pulled is not read (most files of a large folder).
       if (known && stats.holds(rel, known.hash)) files.push({ path: rel, folderKey: d.folderKey, kind: d.kind, ...known });
       else {
-        const file = readLocalFile(root, rel, d.folderKey, d.kind, known);
+        const file = readLocalFile(root, rel, d.folderKey, d.kind, known, true);
         if (known && file.hash === known.hash) stats.record(rel, known.hash);
         files.push(file);
       }
@@ -54,11 +67,18 @@ export async function readLocalFiles(root: string, manifest: Manifest): Promise<
   return files;
 }
 
-/** One file; `pulled` (Key and hash the manifest has for this path) lets an untouched file skip parsing. */
-export function readLocalFile(root: string, rel: string, folderKey: string, kind: Kind, pulled?: { key: string; hash: string }): LocalFile {
+/** One file; `pulled` (Key and hash the manifest has for this path) lets an untouched file skip parsing; `dirChecked`: its directory was resolved. */
+export function readLocalFile(root: string, rel: string, folderKey: string, kind: Kind, pulled?: { key: string; hash: string }, dirChecked = false): LocalFile {
   const file: LocalFile = { path: rel, folderKey, kind };
-  const text = readText(path.join(root, rel));
-  if (text === undefined) return { ...file, error: 'missing' };
+  let text: string | undefined;
+  try {
+    // A file of a directory just checked (no link on the way) is only opened without following a link itself.
+    text = readNoFollow(dirChecked ? path.join(root, rel) : resolveInside(root, rel), rel);
+  } catch (e) {
+    if (e instanceof PathRefused) return { ...file, error: l10n.t('The file was refused: {0}', e.reason) };
+    throw e;
+  }
+  if (text === undefined) return { ...file, error: l10n.t('The file is missing') };
   if (pulled && hashOf(text) === pulled.hash) return { ...file, key: pulled.key, hash: pulled.hash };
   const parsed = parseObjectText(kind, text);
   if ('error' in parsed) return { ...file, error: parsed.error };
@@ -71,21 +91,29 @@ export function parseObjectText(kind: Kind, text: string): { object: BaseInfo; h
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { error: `not valid JSON (${(e as Error).message})` };
+    return { error: l10n.t('The file is not valid JSON ({0})', (e as Error).message) };
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return { error: 'must hold one JSON object' };
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return { error: l10n.t('The file is not one JSON object') };
+  if (deeperThan(value, maxDepth)) return { error: l10n.t('The file nests more than {0} levels deep', maxDepth) };
   const object = value as BaseInfo;
   return { object, hash: hashOf(canonicalText(kind, object)) };
 }
 
-/** A file's text, or undefined when it is not there. */
+/** A file's text, or undefined when it is not there; never through a symbolic link. */
 export function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
+  return readNoFollow(file);
+}
+
+/** Whether a parsed JSON value nests deeper than `depth` (walked without recursion). */
+export function deeperThan(value: unknown, depth: number): boolean {
+  let level: unknown[] = [value];
+  for (let d = 0; level.length; d++) {
+    if (d > depth) return true;
+    const next: unknown[] = [];
+    for (const v of level) if (v && typeof v === 'object') for (const c of Object.values(v)) if (c && typeof c === 'object') next.push(c);
+    level = next;
   }
+  return false;
 }
 
 /** Whether a pulled object's file, whose text is now `current` (undefined: deleted), was edited since; reformatting is no edit. */
@@ -96,11 +124,12 @@ export function editedSincePull(entry: ManifestObject, current: string | undefin
   return 'error' in parsed || parsed.hash !== entry.hash;
 }
 
-function namesIn(dir: string): string[] {
+function namesIn(root: string, rel: string): string[] {
   try {
-    return readdirSync(dir).filter((n) => n.endsWith('.json'));
+    return readdirSync(resolveInside(root, rel)).filter((n) => n.endsWith('.json'));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
     throw e;
   }
 }

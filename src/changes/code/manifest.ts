@@ -6,11 +6,12 @@
  * merge bases (bases.ts) and a journal that moves the manifest forward one
  * object at a time, so an interrupted pull or apply continues where it stopped.
  */
-import { appendFileSync, promises as fs } from 'node:fs';
+import { appendFileSync, lstatSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { kinds, KindId } from '../../model/kinds';
+import { kind as kindOf, kinds, KindId } from '../../model/kinds';
 import { l10n } from '../../l10n';
 import { manifestText, parseManifestText, patchManifestText, pickObjects } from './manifestText';
+import { isPlainRelative, pathProblem, readNoFollow, writeNoFollow } from './safePaths';
 
 export const manifestName = 'oms.manifest.json';
 const cacheDir = '.oms';
@@ -49,38 +50,137 @@ export interface Manifest {
   /** Folder key → its directory, relative to the pulled folder. */
   folders: Record<string, string>;
   objects: Record<string, ManifestObject>;
+  /**
+   * Entries of the file (or the journal) that name a place outside the pulled folder, through a link, or not
+   * where their folder and kind put them: left out of `folders` and `objects` (nothing reads or writes
+   * there), named in every plan and pull, and written back as they were until a pull replaces them.
+   */
+  refused?: Refusal[];
+}
+
+export interface Refusal {
+  /** What the user sees: the folder's or object's Key and the path it named. */
+  entry: string;
+  reason: string;
+  folderKey?: string;
+  dir?: unknown;
+  key?: string;
+  object?: unknown;
 }
 
 /** A manifest that cannot be read: a clear reason, nothing planned or sent. */
 class ManifestError extends Error {}
 
 /**
- * The manifest with its journal's steps; with `only`, just those objects (and the journal's): read without
- * parsing the other objects' lines, for a step whose work follows its few objects (an apply). A manifest
- * read so is written back (`writeManifest`) only through the steps recorded since.
+ * The manifest with its journal's steps, every folder directory and object path checked (see `refuseOutside`);
+ * with `only`, just those objects (and the journal's): read without parsing the other objects' lines, for a
+ * step whose work follows its few objects (an apply). A manifest read so is written back (`writeManifest`)
+ * only through the steps recorded since. A cache (.oms/) that is a link or of the wrong kind is refused.
  */
 export async function readManifest(root: string, only?: Iterable<string>): Promise<Manifest | undefined> {
-  let text: string;
-  try {
-    text = await fs.readFile(path.join(root, manifestName), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
+  checkCache(root);
+  const text = readNoFollow(path.join(root, manifestName), manifestName);
+  if (text === undefined) return undefined;
   const picked = only && pickObjects(text, only);
   const manifest = parseManifest(text, picked ?? await parseText(text));
   if (picked) partial.add(manifest);
   return replayJournal(root, manifest);
 }
 
-/** `manifest` moved forward by the steps its journal recorded since it was written. */
-export async function replayJournal(root: string, manifest: Manifest): Promise<Manifest> {
-  applySteps(manifest, await readJournal(root));
-  return manifest;
+/** `manifest` moved forward by the steps its journal recorded since it was written; entries that leave the folder set aside. */
+export function replayJournal(root: string, manifest: Manifest): Promise<Manifest> {
+  const refused: Refusal[] = [];
+  applySteps(manifest, readJournal(root, refused));
+  return Promise.resolve(refuseOutside(root, manifest, refused));
 }
 
 /** Manifests read with `only`: their objects are not all the folder's. */
 const partial = new WeakSet<Manifest>();
+
+/** The steps recorded since the manifest was last written; a line this version did not write is named in `refused`. */
+function readJournal(root: string, refused: Refusal[]): JournalStep[] {
+  const steps: JournalStep[] = [];
+  const lines = readNoFollow(journalPath(root), `${cacheDir}/${journalName}`)?.split('\n') ?? [];
+  lines.forEach((line, i) => {
+    if (!line.trim()) return;
+    let step: unknown;
+    try {
+      step = JSON.parse(line);
+    } catch {
+      step = undefined;
+    }
+    if (isStep(step)) steps.push(step);
+    // The last line cut short by a crash: that step was not recorded. Any other is named.
+    else if (i < lines.length - 1 || step !== undefined) {
+      refused.push({ entry: `${cacheDir}/${journalName}:${i + 1}`, reason: l10n.t('not a step this version wrote; it was ignored') });
+    }
+  });
+  return steps;
+}
+
+function isStep(step: unknown): step is JournalStep {
+  if (!step || typeof step !== 'object') return false;
+  const s = step as Record<string, unknown>;
+  if (typeof s.folderKey === 'string') return typeof s.dir === 'string';
+  return typeof s.key === 'string' && (s.object === null || isEntry(s.object));
+}
+
+function isEntry(o: unknown): o is ManifestObject {
+  const e = o as ManifestObject | null;
+  return !!e && typeof e === 'object' && typeof e.path === 'string' && kinds.has(e.kind) && typeof e.folderKey === 'string' && typeof e.hash === 'string'
+    && (e.version === null || typeof e.version === 'number');
+}
+
+/**
+ * Leaves out (into `refused`) every folder directory and object path that is not a plain path inside the pulled folder
+ * free of links, and every object whose path is not a file of its folder's directory for its kind.
+ */
+function refuseOutside(root: string, manifest: Manifest, refused: Refusal[]): Manifest {
+  for (const [folderKey, dir] of Object.entries(manifest.folders)) {
+    const problem = pathProblem(root, dir);
+    if (!problem) continue;
+    delete manifest.folders[folderKey];
+    refused.push({ entry: l10n.t('folder {0} ({1})', folderKey, String(dir)), reason: problem, folderKey, dir });
+  }
+  // Each directory is looked at on disk once; an object's path only by its text (its file is opened without following a link).
+  const dirProblems = new Map<string, string | undefined>();
+  const dirProblem = (dir: string) => {
+    if (!dirProblems.has(dir)) dirProblems.set(dir, pathProblem(root, dir));
+    return dirProblems.get(dir);
+  };
+  for (const [key, object] of Object.entries(manifest.objects)) {
+    const dir = manifest.folders[object.folderKey];
+    const where = dir === undefined ? undefined : `${dir}/${kindOf(object.kind).collection}`;
+    const rest = where && object.path.startsWith(`${where}/`) ? object.path.slice(where.length + 1) : undefined;
+    const problem = (isPlainRelative(object.path) ? undefined : pathProblem(root, object.path))
+      ?? (where === undefined ? l10n.t('its folder {0} is not one of this folder\'s', object.folderKey) : undefined)
+      ?? (rest === undefined || rest.includes('/') || !rest.endsWith('.json') ? l10n.t('it is not a file of {0}', where ?? '') : undefined)
+      ?? dirProblem(where!);
+    if (!problem) continue;
+    delete manifest.objects[key];
+    refused.push({ entry: l10n.t('object {0} ({1})', key, object.path), reason: problem, key, object });
+  }
+  // A manifest moved on again (a pull's journal replayed) keeps what was set aside before.
+  const all = [...(manifest.refused ?? []), ...refused];
+  if (all.length) Object.defineProperty(manifest, 'refused', { value: all, enumerable: false, writable: true, configurable: true });
+  return manifest;
+}
+
+/** What the refused entries say, one line each. */
+export function refusalLines(manifest: Manifest): string[] {
+  return (manifest.refused ?? []).map((r) => l10n.t('{0} in {1} was refused: {2}', r.entry, manifestName, r.reason));
+}
+
+/** A record with no prototype: keys such as `constructor` or `__proto__` are entries like any other. */
+export function emptyRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+function recordOf<T>(value: Record<string, T>): Record<string, T> {
+  const out = emptyRecord<T>();
+  for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  return out;
+}
 
 async function parseText(text: string): Promise<unknown> {
   try {
@@ -90,19 +190,6 @@ async function parseText(text: string): Promise<unknown> {
   }
 }
 
-/** The steps recorded since the manifest was last written. */
-async function readJournal(root: string): Promise<JournalStep[]> {
-  const steps: JournalStep[] = [];
-  for (const line of (await readOptional(journalPath(root))).split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      steps.push(JSON.parse(line) as JournalStep);
-    } catch {
-      continue; // a line cut short by a crash: that step was not recorded
-    }
-  }
-  return steps;
-}
 
 function parseManifest(text: string, parsed: unknown): Manifest {
   const m = parsed as Manifest;
@@ -110,9 +197,9 @@ function parseManifest(text: string, parsed: unknown): Manifest {
   const ok = m?.format === 1 && typeof c?.url === 'string' && typeof c.instanceKey === 'string' && typeof c.label === 'string'
     && typeof m.scope?.folderKey === 'string' && Array.isArray(m.scope.kinds) && m.scope.kinds.every((k) => kinds.has(k))
     && m.folders && typeof m.folders === 'object' && m.objects && typeof m.objects === 'object'
-    && Object.values(m.objects).every((o) => typeof o?.path === 'string' && kinds.has(o.kind) && typeof o.folderKey === 'string' && typeof o.hash === 'string');
+    && Object.values(m.objects).every(isEntry);
   if (!ok) throw new ManifestError(l10n.t('{0} is not a manifest this version understands: restore it from git or pull again into an empty folder', manifestName));
-  return m;
+  return { ...m, folders: recordOf(m.folders), objects: recordOf(m.objects) };
 }
 
 /**
@@ -120,18 +207,25 @@ function parseManifest(text: string, parsed: unknown): Manifest {
  * lines of the objects the journal names are written again when the file allows it (manifestText.ts).
  */
 export async function writeManifest(root: string, manifest: Manifest): Promise<void> {
+  // Refused entries stay as they were (a pull may have given their object or folder a place since).
+  const folders = recordOf(manifest.folders), objects = recordOf(manifest.objects);
+  for (const r of manifest.refused ?? []) {
+    if (r.folderKey !== undefined && !(r.folderKey in folders)) Object.defineProperty(folders, r.folderKey, { value: r.dir, enumerable: true });
+    if (r.key !== undefined && !(r.key in objects)) Object.defineProperty(objects, r.key, { value: r.object, enumerable: true });
+  }
+  const kept: Manifest = { ...manifest, folders, objects };
   const file = path.join(root, manifestName);
   const changed = new Set<string>();
-  for (const step of await readJournal(root)) if ('key' in step) changed.add(step.key);
-  const before = await readOptional(file);
-  let text = before ? patchManifestText(before, manifest, changed) : undefined;
+  for (const step of readJournal(root, [])) if ('key' in step) changed.add(step.key);
+  const before = readNoFollow(file, manifestName) ?? '';
+  let text = before ? patchManifestText(before, kept, changed) : undefined;
   if (text === undefined && partial.has(manifest)) {
     // Read as a few objects, from a file of another form: written whole, once.
     const whole = await readManifest(root);
     if (!whole) throw new ManifestError(l10n.t('{0} was removed while in use: pull again', manifestName));
-    text = manifestText({ ...manifest, objects: whole.objects }); // the journal's steps are in `whole`
+    text = manifestText({ ...kept, objects: whole.objects }); // the journal's steps are in `whole`
   }
-  if (text === undefined) text = manifestText(manifest);
+  if (text === undefined) text = manifestText(kept);
   if (text !== before) await writeAtomic(file, text);
   await fs.rm(journalPath(root), { force: true });
 }
@@ -160,21 +254,33 @@ function applySteps(manifest: Manifest, steps: JournalStep[]): void {
 
 /** The local cache folder and its `.gitignore` (everything in it stays out of git). */
 export async function ensureCache(root: string): Promise<void> {
+  checkCache(root);
   await fs.mkdir(path.join(root, cacheDir), { recursive: true });
-  await fs.writeFile(path.join(root, cacheDir, '.gitignore'), '*\n');
+  checkCache(root);
+  writeNoFollow(path.join(root, cacheDir, '.gitignore'), '*\n', `${cacheDir}/.gitignore`);
+}
+
+/** The cache folder (`.oms/`) must be a folder and its files files, none a link: else a clear refusal, before anything is read or written. */
+function checkCache(root: string): void {
+  const what = (rel: string, folder: boolean): void => {
+    const stat = lstatSync(path.join(root, rel), { throwIfNoEntry: false });
+    if (!stat || (folder ? stat.isDirectory() : stat.isFile())) return;
+    const is = stat.isSymbolicLink() ? l10n.t('a symbolic link') : folder ? l10n.t('not a folder') : l10n.t('not a file');
+    throw new ManifestError(l10n.t('{0} is {1}: remove it (it is this machine\'s cache of the pulled folder; the next pull writes it again)', rel, is));
+  };
+  what(cacheDir, true);
+  for (const f of [journalName, 'bases', 'stats', '.gitignore', 'pending.jsonl']) what(`${cacheDir}/${f}`, false);
+  what(`${cacheDir}/runs`, true);
+  what(manifestName, false);
+}
+
+/** The cache folder's path of a file in it. */
+export function cachePath(root: string, name: string): string {
+  return path.join(root, cacheDir, name);
 }
 
 function journalPath(root: string): string {
   return path.join(root, cacheDir, journalName);
-}
-
-async function readOptional(file: string): Promise<string> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw e;
-  }
 }
 
 /** Temp file and rename: a reader never sees half a file. */

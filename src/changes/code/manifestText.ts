@@ -60,10 +60,10 @@ function split(text: string): { head: unknown; lines: string[] } | undefined {
 export async function parseManifestText(text: string): Promise<unknown> {
   const parts = split(text);
   if (!parts) return JSON.parse(text);
-  const objects: Record<string, unknown> = {};
+  const objects = Object.create(null) as Record<string, unknown>;
   for (let i = 0; i < parts.lines.length; i += sliceSize) {
     if (i) await new Promise((resolve) => setImmediate(resolve));
-    Object.assign(objects, JSON.parse(`{${withoutComma(parts.lines.slice(i, i + sliceSize).join('\n'))}}`));
+    own(objects, JSON.parse(`{${withoutComma(parts.lines.slice(i, i + sliceSize).join('\n'))}}`) as Record<string, unknown>);
   }
   return { ...(parts.head as object), objects };
 }
@@ -72,9 +72,9 @@ export async function parseManifestText(text: string): Promise<unknown> {
 export function pickObjects(text: string, keys: Iterable<string>): unknown {
   const parts = split(text);
   if (!parts) return undefined;
-  const objects: Record<string, unknown> = {};
+  const objects = Object.create(null) as Record<string, unknown>;
   const found = findLines(parts.lines, keys);
-  for (const [key, i] of found) if (i !== undefined) objects[key] = (JSON.parse(`{${withoutComma(parts.lines[i])}}`) as Record<string, unknown>)[key];
+  for (const [, i] of found) if (i !== undefined) own(objects, JSON.parse(`{${withoutComma(parts.lines[i])}}`) as Record<string, unknown>);
   return { ...(parts.head as object), objects };
 }
 
@@ -149,4 +149,9 @@ function withoutComma(line: string): string {
 
 function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Copies `from`'s entries as own properties: a Key such as `__proto__` is an entry, not a prototype. */
+function own(to: Record<string, unknown>, from: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(from)) Object.defineProperty(to, k, { value: v, enumerable: true, writable: true, configurable: true });
 }

@@ -10,10 +10,11 @@ import { Kind, KindId, kind as kindOf, supports } from '../../model/kinds';
 import { typeNameOf } from '../../model/typeName';
 import type { BaseInfo } from '../../model/types';
 import { formatErrors, validate } from '../../validation/validator';
-import { bodyToSend, createBody, FieldChange, fieldChanges, fileForm, isServerOwned } from './fileForm';
+import { bodyToSend, canonicalText, createBody, FieldChange, fieldChanges, fileForm, hashOf, isServerOwned } from './fileForm';
 import { inBatches, LocalFile, parseObjectText, readLocalFiles } from './localFiles';
 import { Bases } from './bases';
-import { checkBinding, ConnectionBinding, Manifest, ManifestObject, readManifest } from './manifest';
+import { checkBinding, ConnectionBinding, journalSync, Manifest, manifestName, ManifestObject, readManifest } from './manifest';
+import { resolvePendingCreates } from './resolvePending';
 import { l10n } from '../../l10n';
 
 export type PlanAction = 'create' | 'update' | 'delete' | 'stale' | 'behind' | 'invalid' | 'deleteSkipped';
@@ -58,6 +59,8 @@ export interface Plan {
   unchanged: number;
   /** Requests the plan cost. */
   requests: number;
+  /** Creates of an earlier apply whose answer was lost, found on the server and given their Key (nothing to send), one line each. */
+  resolved?: string[];
 }
 
 export interface PlanResult {
@@ -95,9 +98,18 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
       if (!byKey || !untouched(byKey.get(key), manifest.objects[key], versionOf(object))) live.set(key, object);
     }),
   ]);
-  const entries: PlanEntry[] = [];
+  let entries: PlanEntry[] = [];
   const bases = new Bases(root);
   let unchanged = 0;
+
+  for (const r of manifest.refused ?? []) {
+    const object = r.object as Partial<ManifestObject> | undefined;
+    entries.push({
+      id: r.entry, path: String(object?.path ?? r.dir), kind: object?.kind ?? manifest.scope.kinds[0], folderKey: String(object?.folderKey ?? r.folderKey),
+      label: r.entry, action: 'invalid', reason: l10n.t('{0} in {1} was refused: {2}. Restore it from git', r.entry, manifestName, r.reason),
+      changes: [], selected: false,
+    });
+  }
 
   let n = 0;
   for (const f of files) {
@@ -111,7 +123,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     const label = labelOf(f.object?.CommonName, f.path);
     const common = { path: f.path, kind: f.kind.id, folderKey: f.folderKey, label, changes: [], selected: false };
     if (f.error) {
-      entries.push({ ...common, id: f.path, action: 'invalid', reason: l10n.t('The file is {0}: fix it or restore it from git', f.error) });
+      entries.push({ ...common, id: f.path, action: 'invalid', reason: l10n.t('{0}: fix it or restore it from git', f.error) });
       continue;
     }
     if (key === undefined) {
@@ -120,14 +132,19 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     }
     const same = byKey!.get(key) ?? [];
     if (same.length > 1) {
-      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: `${same.length} files hold Key ${key} (${same.map((s) => s.path).join(', ')}): keep one`, local: { hash: f.hash! } });
+      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: l10n.t('{0} files hold Key {1} ({2}): keep one', same.length, key, same.map((s) => s.path).join(', ')), local: { hash: f.hash! } });
       continue;
     }
     if (!pulled) {
       entries.push({ ...common, id: f.path, key, action: 'invalid', reason: l10n.t('Key {0} was not pulled into this folder: remove the Key to create a new object, or pull it', key), local: { hash: f.hash! } });
       continue;
     }
-    const entry = updateEntry(bases, f, pulled, live.get(key), common);
+    if (pulled.folderKey !== f.folderKey || pulled.kind !== f.kind.id) {
+      const where = `${manifest.folders[pulled.folderKey]}/${kindOf(pulled.kind).collection}/`;
+      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: l10n.t('Key {0} belongs in {1}: the service does not move objects between folders or kinds; move the file back', key, where), local: { hash: f.hash! } });
+      continue;
+    }
+    const entry = updateEntry(bases, f, pulled, live.get(key), common, (version) => rebase(root, manifest, bases, key, pulled, version, f.object!));
     if (entry) entries.push(entry);
     else unchanged++;
   }
@@ -159,13 +176,19 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     });
   }
 
+  // Creates an earlier apply sent without learning their outcome: found on the server (adopted), held, or free to send.
+  const unclaimed = [...onServer].flatMap(([key, o]) => (manifest.objects[key] || byKey!.has(key) ? [] : [{ object: live.get(key)!, kind: o.kind, folderKey: o.folderKey }]));
+  const { resolved, held, adopted } = resolvePendingCreates(root, manifest, bases, entries, unclaimed, files);
+  if (adopted.size) entries = entries.filter((e) => !(e.key && adopted.has(e.key)));
+  unchanged += adopted.size;
   // The live objects the entries show, no others.
   const shown = new Set(entries.map((e) => e.key));
   for (const key of live.keys()) if (!shown.has(key)) live.delete(key);
-  for (const e of entries) e.selected = e.action === 'create' || e.action === 'update';
+  for (const e of entries) e.selected = (e.action === 'create' || e.action === 'update') && !held.has(e);
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const plan: Plan = {
     format: 1, id: randomUUID(), createdAt: new Date().toISOString(), connection, includeDeletes: !!options.includeDeletes, entries, unchanged, requests,
+    ...(resolved.length ? { resolved } : {}),
   };
   return { plan, live };
 }
@@ -176,9 +199,17 @@ interface LiveObject {
   folderKey: string;
 }
 
+/** An object listed on the server and not pulled here, as the pending creates are matched against it. */
+export interface ListedObject {
+  object: BaseInfo;
+  kind: Kind;
+  folderKey: string;
+}
+
 /** One file holds the Key, as pulled, and the server is at the pulled version: no entry, nothing to keep. */
 function untouched(files: LocalFile[] | undefined, pulled: ManifestObject | undefined, liveVersion: number | null | undefined): boolean {
-  return !!pulled && files?.length === 1 && files[0].hash === pulled.hash && liveVersion !== undefined && liveVersion === pulled.version;
+  return !!pulled && files?.length === 1 && files[0].path === pulled.path && files[0].hash === pulled.hash
+    && liveVersion !== undefined && liveVersion === pulled.version;
 }
 
 /** Every object of the pulled folders and kinds to `each`, a page of 1000 at a time, four lists at once. */
@@ -208,7 +239,18 @@ function createEntry(f: LocalFile, common: Common): PlanEntry {
   return problem ? { ...entry, action: 'invalid', reason: problem } : entry;
 }
 
-function updateEntry(bases: Bases, f: LocalFile, pulled: ManifestObject, live: BaseInfo | undefined, common: Common): PlanEntry | undefined {
+/** The file holds what the server holds (an earlier write landed, its answer lost; or a hand-edited hash): the manifest moves to it. */
+function rebase(root: string, manifest: Manifest, bases: Bases, key: string, pulled: ManifestObject, version: number | null, local: BaseInfo): void {
+  const text = canonicalText(kindOf(pulled.kind), local);
+  const hash = hashOf(text);
+  bases.add(hash, text);
+  bases.flush();
+  journalSync(root, manifest, [{ key, object: { ...pulled, version, hash } }]);
+}
+
+function updateEntry(
+  bases: Bases, f: LocalFile, pulled: ManifestObject, live: BaseInfo | undefined, common: Common, same: (version: number | null) => void,
+): PlanEntry | undefined {
   const key = f.key!;
   const entry = { ...common, label: labelOf(f.object?.CommonName ?? live?.CommonName, f.path), id: key, key, base: { version: pulled.version, hash: pulled.hash }, local: { hash: f.hash! } };
   const localChanged = f.hash !== pulled.hash;
@@ -225,6 +267,10 @@ function updateEntry(bases: Bases, f: LocalFile, pulled: ManifestObject, live: B
   const withLive = { ...entry, live: { version: liveVersion } };
   if (!localChanged) return { ...withLive, action: 'behind', reason: l10n.t('Changed on the server (v{0} → v{1}): pull to get it', pulled.version ?? '?', liveVersion ?? '?'), serverChanges: fieldChanges(baseObject(bases, pulled, kind), liveForm) };
   const local = f.object!; // changed, so it was parsed
+  if (!fieldChanges(liveForm, local).length) {
+    same(liveVersion);
+    return undefined;
+  }
   if (serverMoved) {
     const base = baseObject(bases, pulled, kind);
     return {
@@ -234,7 +280,7 @@ function updateEntry(bases: Bases, f: LocalFile, pulled: ManifestObject, live: B
   }
   const changes = fieldChanges(liveForm, local);
   const problem = serverOwnedProblem(local)
-    ?? (local.$type !== live.$type ? `$type cannot change (the server has ${JSON.stringify(live.$type)}): undo that edit` : undefined)
+    ?? (local.$type !== live.$type ? l10n.t('$type cannot change (the server has {0}): undo that edit', JSON.stringify(live.$type)) : undefined)
     ?? (supports(kind, 'update') ? undefined : l10n.t('The service cannot update {0}.', l10n.t(kind.pluralLabel).toLowerCase()))
     ?? schemaProblem(kind, bodyToSend(kind, live, liveForm, local));
   return problem ? { ...withLive, action: 'invalid', reason: problem, changes } : { ...withLive, action: 'update', changes };

@@ -11,20 +11,21 @@
  * and writes its files and bases while the next pages are read; its manifest
  * steps are recorded here, in order, once they are written.
  */
-import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { OmsClient } from '../../api/client';
 import { Kind, kind as kindOf, supports } from '../../model/kinds';
+import { keySegment } from '../../model/routes';
 import { Bases } from './bases';
 import { FileStats } from './fileStats';
 import { editedSincePull, readText } from './localFiles';
 import type { PageDone } from './pullThread';
 import { NotAList, PullWriter } from './pullWriter';
-import { slug } from './fileForm';
+import { folderDirName } from './fileForm';
 import { l10n } from '../../l10n';
 import {
-  checkBinding, ConnectionBinding, ensureCache, journalSync, JournalStep, Manifest, PullScope, readManifest, writeManifest,
+  checkBinding, ConnectionBinding, emptyRecord, ensureCache, journalSync, JournalStep, Manifest, PullScope, readManifest, refusalLines, writeManifest,
 } from './manifest';
+import { removeOwnFile } from './ownFiles';
 
 /**
  * Half the largest page: the threads still write the last page once all are read, and a smaller
@@ -52,6 +53,11 @@ export interface PullOptions {
   scope?: PullScope;
   /** Overwrite files edited since the last pull (else they are kept and listed). */
   overwriteEdits?: boolean;
+  /**
+   * The folder holds another scope's objects, and the user agreed that their unedited files go (`ScopeChange` asks).
+   * Edited ones never go: the pull is refused until they are applied or restored.
+   */
+  replaceScope?: boolean;
   /** Pull only these objects (Keys); the rest of the manifest stays as it is. */
   only?: ReadonlySet<string>;
   signal?: AbortSignal;
@@ -64,6 +70,8 @@ export interface PullReport extends PullProgress {
   bytesWritten: number;
   /** Paths of edited (or deleted) files kept as they are. */
   keptEdits: string[];
+  /** Entries refused (of the manifest, or objects the server sent that cannot be files here), one line each with the reason. */
+  refused: string[];
   cancelled: boolean;
 }
 
@@ -79,13 +87,18 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   if (existing) checkBinding(existing, connection);
   const scope = options.scope ?? existing?.scope;
   if (!scope) throw new Error(l10n.t('Nothing was pulled into this folder yet: choose what to pull'));
+  const replacing = existing && !covers(scope, existing.scope);
+  if (replacing) checkReplace(root, existing, scope, options);
   const bases = new Bases(root);
   const freshCache = !bases.exists();
   await ensureCache(root);
   const manifest: Manifest = existing && sameScope(existing.scope, scope)
     ? { ...existing, connection }
-    : { format: 1, connection, scope, folders: existing?.folders ?? {}, objects: existing?.objects ?? {} };
-  const report: PullReport = { folders: 0, objects: 0, written: 0, removed: 0, bytesWritten: 0, keptEdits: [], cancelled: false };
+    : { format: 1, connection, scope, folders: replacing ? emptyRecord() : existing?.folders ?? emptyRecord(), objects: existing?.objects ?? emptyRecord() };
+  if (existing?.refused) Object.defineProperty(manifest, 'refused', { value: existing.refused, enumerable: false });
+  const report: PullReport = { folders: 0, objects: 0, written: 0, removed: 0, bytesWritten: 0, keptEdits: [], refused: existing ? refusalLines(existing) : [], cancelled: false };
+  /** Folders whose directory the manifest names but may not be used: not pulled, their objects left as they are. */
+  const refusedFolders = new Set((existing?.refused ?? []).flatMap((r) => (r.folderKey === undefined ? [] : [r.folderKey])));
   const seen = new Set<string>();
   /** Objects recorded in the journal by this pull: few, and the manifest is written here; many, on a thread. */
   let stepped = 0;
@@ -113,6 +126,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
       }
       for (const key of done.keys) seen.add(key);
       report.keptEdits.push(...done.keptEdits);
+      report.refused.push(...done.refused);
       bases.noteWritten(done.bases.records, done.bases.bytes);
       journalSync(root, manifest, done.steps);
       stepped += done.steps.length;
@@ -129,15 +143,23 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
 
   try {
     const rootFolder = await client.folder(scope.folderKey);
-    const queue = [{ folderKey: scope.folderKey, dir: manifest.folders[scope.folderKey] ?? `${slug(rootFolder.CommonName)}.${scope.folderKey}` }];
+    const queue = [{ folderKey: scope.folderKey, dir: manifest.folders[scope.folderKey] ?? folderDirName(rootFolder, scope.folderKey) }];
     while (queue.length) {
       const { folderKey, dir } = queue.shift()!;
-      if (manifest.folders[folderKey] !== dir) journalSync(root, manifest, [{ folderKey, dir }]);
+      const refused = refusedFolders.has(folderKey);
+      if (!refused && manifest.folders[folderKey] !== dir) journalSync(root, manifest, [{ folderKey, dir }]);
       if (scope.recursive) {
         for (const child of await client.listAll(kindOf('folder'), folderKey, pageSize, options.signal)) {
-          if (child.Key) queue.push({ folderKey: child.Key, dir: manifest.folders[child.Key] ?? `${dir}/${slug(child.CommonName)}.${child.Key}` });
+          if (!addressable(child.Key)) {
+            report.refused.push(l10n.t('The subfolder {0} ({1}) was not pulled: its Key cannot be addressed safely', String(child.CommonName), JSON.stringify(child.Key)));
+          } else {
+            // Under a refused folder's directory only when the manifest gives it a place of its own.
+            if (refused && !(child.Key in manifest.folders)) refusedFolders.add(child.Key);
+            queue.push({ folderKey: child.Key, dir: manifest.folders[child.Key] ?? `${dir}/${folderDirName(child, child.Key)}` });
+          }
         }
       }
+      if (refused) continue;
       for (const kindId of scope.kinds) {
         const k = kindOf(kindId);
         if (!supports(k, 'list')) continue;
@@ -201,7 +223,11 @@ async function removeGone(root: string, manifest: Manifest, seen: Set<string>, o
       report.keptEdits.push(entry.path);
       continue;
     }
-    rmSync(path.join(root, entry.path), { force: true });
+    const refused = removeOwnFile(root, key, entry, current);
+    if (refused) {
+      report.refused.push(refused);
+      continue;
+    }
     steps.push({ key, object: null });
     report.removed++;
   }
@@ -209,8 +235,49 @@ async function removeGone(root: string, manifest: Manifest, seen: Set<string>, o
   return steps.length;
 }
 
+/** A folder Key the client can send as one path segment (`x/../../y` is not). */
+function addressable(key: unknown): key is string {
+  try {
+    keySegment(key as string);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function emptyList(bytes: Buffer): boolean {
   return bytes.byteLength < 16 && bytes.toString().trim() === '[]';
+}
+
+/** A pull of another scope into a folder that holds objects outside it: what it would remove, for the user to agree to. */
+export class ScopeChange extends Error {
+  constructor(readonly files: string[], readonly edited: string[]) {
+    super(edited.length
+      ? edited.length === 1
+        ? l10n.t('This folder holds the objects of another pull, and {0} was edited since: apply or restore it, or pull into another folder', edited[0])
+        : l10n.t('This folder holds the objects of another pull, and {0} of their files were edited since (for example {1}): apply or restore them, or pull into another folder', edited.length, edited[0])
+      : files.length === 1
+        ? l10n.t('This folder holds the objects of another pull: pulling here removes {0}. Pull into another folder, or replace it', files[0])
+        : l10n.t('This folder holds the objects of another pull: pulling here removes their {0} files (for example {1}). Pull into another folder, or replace them', files.length, files[0]));
+  }
+}
+
+/** A pull of `scope` into a folder pulled with another: what it would remove (refused when edited), or undefined when nothing. */
+export function scopeChange(root: string, existing: Manifest, scope: PullScope): ScopeChange | undefined {
+  if (covers(scope, existing.scope)) return undefined;
+  const all = Object.values(existing.objects);
+  if (!all.length) return undefined;
+  return new ScopeChange(all.map((o) => o.path), all.filter((o) => editedSincePull(o, readText(path.join(root, o.path)))).map((o) => o.path));
+}
+
+function checkReplace(root: string, existing: Manifest, scope: PullScope, options: PullOptions): void {
+  const change = scopeChange(root, existing, scope);
+  if (change && (change.edited.length || !options.replaceScope)) throw change;
+}
+
+/** `a` reaches every object `b` does: the same folder, subfolders when `b` had them, its kinds and more. */
+function covers(a: PullScope, b: PullScope): boolean {
+  return a.folderKey === b.folderKey && (a.recursive || !b.recursive) && b.kinds.every((k) => a.kinds.includes(k));
 }
 
 function sameScope(a: PullScope, b: PullScope): boolean {

@@ -7,7 +7,7 @@
  * took longer than reading the pages (bench/objectsAsCode.bench.ts), and held
  * up every extension meanwhile.
  */
-import { BigIntStats, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { BigIntStats, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { MessagePort, parentPort } from 'node:worker_threads';
 import { listItems } from '../../api/listItems';
@@ -15,9 +15,12 @@ import { kind as kindOf, KindId } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { BaseRecords } from './bases';
 import { canonicalText, fileForm, hashOf, objectFileName } from './fileForm';
-import { FileStats, writeFileStat } from './fileStats';
-import { editedSincePull, readText } from './localFiles';
-import { JournalStep, Manifest, ManifestObject, readManifest, replayJournal, writeManifest } from './manifest';
+import { FileStats } from './fileStats';
+import { deeperThan, editedSincePull, readText } from './localFiles';
+import { emptyRecord, JournalStep, Manifest, ManifestObject, readManifest, replayJournal, writeManifest } from './manifest';
+import { removeOwnFile } from './ownFiles';
+import { makeDirInside, PathRefused, writeNoFollow } from './safePaths';
+import { l10n } from '../../l10n';
 
 /** What the thread is told once, before the first page. */
 export interface PullStart {
@@ -51,6 +54,8 @@ export interface PageDone {
   steps: JournalStep[];
   /** Paths of edited (or deleted) files kept as they are. */
   keptEdits: string[];
+  /** Objects that could not be files here (or whose old file was left), one line each with the reason. */
+  refused: string[];
   written: number;
   bytes: number;
   /** Merge bases appended: records and their bytes. */
@@ -81,20 +86,24 @@ export type PageFailed = { id: number; notAList: string } | { id: number; error:
 class PageWriter {
   private readonly only?: ReadonlySet<string>;
   /** Per directory, the names in it when first written to (a new file is not read first: no failed read per object). */
-  private readonly present = new Map<string, Set<string>>();
-  /** The manifest's objects as the pull starts, read here (not sent by the extension's thread: at 100,000 objects that held it up). */
-  private objects: Record<string, ManifestObject> = {};
+  private readonly present = new Map<string, Set<string> | PathRefused>();
+  /**
+   * The manifest's objects by Key (a Map: a Key such as `constructor` is an entry like any other), read here as
+   * the pull starts (not sent by the extension's thread: at 100,000 objects that held it up).
+   */
+  private objects = new Map<string, ManifestObject>();
+  /** Per directory, the Keys held by files no manifest entry names (renamed by hand). */
+  private readonly unnamed = new Map<string, Map<string, string>>();
   private readonly stats: FileStats;
   /** Resolves once the manifest and the files' stats are read; pages wait for it. */
   readonly ready: Promise<void>;
-
   readonly root: string;
 
   constructor(private readonly start: PullStart) {
     this.root = start.root;
     this.only = start.only && new Set(start.only);
     this.stats = new FileStats(start.root);
-    this.ready = Promise.all([readManifest(start.root), this.stats.load()]).then(([m]) => { this.objects = m?.objects ?? {}; });
+    this.ready = Promise.all([readManifest(start.root), this.stats.load()]).then(([m]) => { this.objects = new Map(Object.entries(m?.objects ?? {})); });
   }
 
   page(job: PageJob, counted: (listed: number) => void): PageDone | PageFailed {
@@ -107,56 +116,84 @@ class PageWriter {
     }
     if (!items) return { id: job.id, notAList: pageText };
     counted(items.length);
-    const k = kindOf(job.kind);
-    const done: PageDone = { id: job.id, listed: items.length, keys: [], steps: [], keptEdits: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 } };
+    const done: PageDone = { id: job.id, listed: items.length, keys: [], steps: [], keptEdits: [], refused: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 } };
     // Pretty-printed files run to about twice the page's compact text.
     const bases = new BaseRecords(2 * job.bytes.byteLength);
-    const absDir = path.join(this.start.root, job.dir);
-    const names = items.length ? this.namesIn(absDir) : new Set<string>();
+    const names = items.length ? this.namesIn(job.dir) : new Set<string>();
     for (const obj of items as BaseInfo[]) {
-      const key = obj.Key;
+      const key = obj?.Key;
       if (!key) continue;
+      if (typeof key !== 'string') {
+        done.refused.push(l10n.t('An object of {0} was skipped: its Key is not text', job.dir));
+        continue;
+      }
       done.keys.push(key);
       if (this.only && !this.only.has(key)) continue;
-      const name = objectFileName(obj);
-      const prev = this.objects[key];
-      // Unchanged on the server and, by its stat, in the file: not read at all (most objects of a pull again).
-      if (prev && !this.start.freshCache && samePlace(prev, obj, `${job.dir}/${name}`, job.folderKey) && this.stats.holds(prev.path, prev.hash)) continue;
-      const current = prev || names.has(name) ? readText(path.join(this.start.root, prev?.path ?? `${job.dir}/${name}`)) : undefined;
-      if (prev && current !== undefined && this.unchanged(prev, obj, `${job.dir}/${name}`, job.folderKey, current)) {
-        if (this.start.freshCache) bases.add(current, prev.hash);
-        this.stats.record(prev.path, prev.hash);
+      if (names instanceof PathRefused) {
+        done.refused.push(l10n.t('{0} was not pulled: {1}', key, names.message));
         continue;
       }
-      const text = canonicalText(k, fileForm(k, obj));
-      // Encoded once, as a base record: hashed, written and kept as the base from there. A record
-      // not needed as a base (a file moved) is harmless: the same hash twice, or one no entry names.
-      const { bytes, hash } = bases.add(text);
-      const entry: ManifestObject = { path: `${job.dir}/${name}`, kind: k.id, folderKey: job.folderKey, version: obj.ConcurrencyVersion ?? null, hash };
-      if (prev && current !== text && editedSincePull(prev, current) && !this.start.overwriteEdits) {
-        // Its record is the base when the server still holds what was pulled; else one no entry names.
-        done.keptEdits.push(prev.path);
-        continue;
+      try {
+        this.object(job, obj, key, names, bases, done);
+      } catch (e) {
+        // One odd object never stops a pull: it is named, and the rest goes on.
+        done.refused.push(l10n.t('{0} was not pulled: {1}', typeof obj.CommonName === 'string' ? `${obj.CommonName} (${key})` : key, (e as Error).message));
       }
-      // Renamed on the server: the file moves to its new name, written before the old one goes (never neither).
-      const moved = prev !== undefined && prev.path !== entry.path;
-      let stat: BigIntStats | undefined;
-      if (moved || current !== text) {
-        names.add(name);
-        stat = writeFileStat(absDir + path.sep + name, bytes);
-        done.written++;
-        done.bytes += bytes.length;
-      }
-      this.stats.record(entry.path, hash, stat);
-      if (moved) rmSync(path.join(this.start.root, prev.path), { force: true });
-      // The same Key again (the server's order moved between pages) finds what this pull wrote, on this thread.
-      this.objects[key] = entry;
-      if (!(prev && sameEntry(prev, entry))) done.steps.push({ key, object: entry });
     }
     // Before the steps that name them (the pull records those once this page is done).
     done.bases = { records: bases.count, bytes: bases.appendTo(this.start.basesFile) };
     this.stats.flush(); // after the files it describes
     return done;
+  }
+
+  private object(job: PageJob, obj: BaseInfo, key: string, names: Set<string>, bases: BaseRecords, done: PageDone): void {
+    const k = kindOf(job.kind);
+    const root = this.start.root;
+    if (deeperThan(obj, 64)) throw new Error(l10n.t('it nests more than {0} levels deep', 64));
+    const name = objectFileName(obj);
+    const rel = `${job.dir}/${name}`;
+    let prev = this.objects.get(key);
+    // Unchanged on the server and, by its stat, in the file: not read at all (most objects of a pull again).
+    if (prev && !this.start.freshCache && samePlace(prev, obj, rel, job.folderKey) && this.stats.holds(prev.path, prev.hash)) return;
+    // The manifest's paths were checked as it was read, this directory as it was first used; the file itself is opened without following a link.
+    let current = prev || names.has(name) ? readText(path.join(root, prev?.path ?? rel)) : undefined;
+    const renamed = prev && current === undefined ? this.renamedFile(job.dir, names, key) : undefined;
+    if (prev && renamed) {
+      // Renamed here: the object's file is found by its Key, whatever its name (never two files with one Key).
+      prev = { ...prev, path: renamed };
+      current = readText(path.join(root, renamed));
+      done.steps.push({ key, object: prev });
+    }
+    if (prev && current !== undefined && this.unchanged(prev, obj, rel, job.folderKey, current)) {
+      if (this.start.freshCache) bases.add(current, prev.hash);
+      this.stats.record(prev.path, prev.hash);
+      return;
+    }
+    const text = canonicalText(k, fileForm(k, obj));
+    // Encoded once, as a base record: hashed, written and kept as the base from there. A record
+    // not needed as a base (a file moved) is harmless: the same hash twice, or one no entry names.
+    const { bytes, hash } = bases.add(text);
+    const entry: ManifestObject = { path: rel, kind: k.id, folderKey: job.folderKey, version: obj.ConcurrencyVersion ?? null, hash };
+    if (prev && current !== text && editedSincePull(prev, current) && !this.start.overwriteEdits) {
+      // Its record is the base when the server still holds what was pulled; else one no entry names.
+      done.keptEdits.push(prev.path);
+      return;
+    }
+    // Renamed on the server: the file moves to its new name, written before the old one goes (never neither).
+    const moved = prev !== undefined && prev.path !== entry.path;
+    let stat: BigIntStats | undefined;
+    if (moved || current !== text) {
+      stat = writeNoFollow(path.join(root, rel), bytes, rel);
+      names.add(name);
+      done.written++;
+      done.bytes += bytes.length;
+    }
+    this.stats.record(entry.path, hash, stat);
+    const left = moved ? removeOwnFile(root, key, prev!, current) : undefined;
+    if (left) done.refused.push(left);
+    // The same Key again (the server's order moved between pages) finds what this pull wrote, on this thread.
+    this.objects.set(key, entry);
+    if (!(prev && sameEntry(prev, entry))) done.steps.push({ key, object: entry });
   }
 
   /**
@@ -169,12 +206,40 @@ class PageWriter {
     return samePlace(prev, obj, rel, folderKey) && hashOf(current) === prev.hash;
   }
 
-  private namesIn(dir: string): Set<string> {
-    let names = this.present.get(dir);
+  /** A file of `dir` no manifest entry names that holds `key` (the directory's such files are read once, on the first need). */
+  private renamedFile(dir: string, names: Set<string>, key: string): string | undefined {
+    let byKey = this.unnamed.get(dir);
+    if (!byKey) {
+      byKey = new Map();
+      const named = new Set([...this.objects.values()].map((o) => o.path));
+      for (const name of names) {
+        const rel = `${dir}/${name}`;
+        if (!name.endsWith('.json') || named.has(rel)) continue;
+        try {
+          const held = (JSON.parse(readText(path.join(this.start.root, rel)) ?? 'null') as { Key?: unknown } | null)?.Key;
+          if (typeof held === 'string' && !byKey.has(held)) byKey.set(held, rel);
+        } catch {
+          // not an object's file: the plan names it
+        }
+      }
+      this.unnamed.set(dir, byKey);
+    }
+    const found = byKey.get(key);
+    byKey.delete(key);
+    return found;
+  }
+
+  /** The names in a kind's directory (created, none of it a link), or why it may not be used. */
+  private namesIn(rel: string): Set<string> | PathRefused {
+    let names = this.present.get(rel);
     if (!names) {
-      names = new Set(existsSync(dir) ? readdirSync(dir) : []);
-      if (!names.size) mkdirSync(dir, { recursive: true });
-      this.present.set(dir, names);
+      try {
+        names = new Set(readdirSync(makeDirInside(this.start.root, rel)));
+      } catch (e) {
+        if (!(e instanceof PathRefused)) throw e;
+        names = e;
+      }
+      this.present.set(rel, names);
     }
     return names;
   }
@@ -216,8 +281,11 @@ function pageOf(writer: PageWriter, job: PageJob, port: MessagePort): PageDone |
 /** The manifest as the journal moved it, with the pull's head: read and printed here, off the extension host's thread. */
 async function writeWhole(root: string, head: ManifestHead): Promise<string | undefined> {
   try {
-    const recorded = await readManifest(root) ?? await replayJournal(root, { ...head, objects: {} }); // a first pull: the journal alone
-    await writeManifest(root, { ...head, objects: recorded.objects });
+    const recorded = await readManifest(root) ?? await replayJournal(root, { ...head, objects: emptyRecord() }); // a first pull: the journal alone
+    const manifest: Manifest = { ...head, objects: recorded.objects };
+    // Entries set aside as read stay in the file as they were (writeManifest puts them back).
+    if (recorded.refused) Object.defineProperty(manifest, 'refused', { value: recorded.refused, enumerable: false });
+    await writeManifest(root, manifest);
     return undefined;
   } catch (e) {
     return (e as Error).message;

@@ -37,6 +37,9 @@ export const planChanges = targeted({
     } finally {
       await vscode.commands.executeCommand('oms.plan.focus');
     }
+    // Creates an interrupted apply made: found on the server, not offered again; said once.
+    const resolved = result.plan.resolved ?? [];
+    if (resolved.length) void vscode.window.showInformationMessage(resolved.length === 1 ? resolved[0] : vscode.l10n.t('{0} (and {1} more like it)', resolved[0], resolved.length - 1));
     return result.plan;
   },
 });

@@ -6,14 +6,15 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readManifest } from '../../changes/code/manifest';
+import { checkBinding, readManifest } from '../../changes/code/manifest';
 import type { PullScope } from '../../changes/code/manifest';
 import type { PullReport } from '../../changes/code/pull';
-import { editsSincePull, pull } from '../../changes/code/pull';
+import { editsSincePull, pull, scopeChange } from '../../changes/code/pull';
 import { startPullThreads } from '../../changes/code/pullWriter';
 import { slug } from '../../changes/code/fileForm';
 import type { Connection } from '../../connection/connection';
 import { pulledKinds } from '../../model/kinds';
+import { log } from '../../log';
 import { notify } from '../../ui/notify';
 import { runWizard, type WizardStep } from '../../ui/wizard';
 import { kindsLabel } from '../../l10n';
@@ -72,6 +73,15 @@ export const pullPlanEntry = targeted({
 
 async function runPull(connection: Connection, root: string, scope: PullScope | undefined, overwrite?: boolean): Promise<PullReport> {
   const binding = await bindingFor(connection);
+  // Refused before any question: a folder of another connection, or another pull's objects with edits.
+  const existing = await readManifest(root);
+  if (existing) checkBinding(existing, binding);
+  const change = existing && scope ? scopeChange(root, existing, scope) : undefined;
+  if (change?.edited.length) throw change;
+  if (change) {
+    const replace = vscode.l10n.t('Replace Them');
+    if ((await vscode.window.showWarningMessage(change.message, { modal: true }, replace)) !== replace) throw new vscode.CancellationError();
+  }
   const edits = await editsSincePull(root);
   let overwriteEdits = overwrite ?? false;
   if (overwrite === undefined && edits.length) {
@@ -85,11 +95,16 @@ async function runPull(connection: Connection, root: string, scope: PullScope | 
   }
   const report = await withCancellableProgress(vscode.l10n.t('Pulling from {0}', connection.info.label), (say, signal) =>
     pull(connection.client, root, binding, {
-      scope, overwriteEdits, signal,
+      scope, overwriteEdits, signal, replaceScope: !!change,
       onProgress: (p) => say(`${objectsCount(p.objects)} · ${filesWritten(p.written)}`),
     }));
   const where = vscode.workspace.asRelativePath(root);
   const planAction = { title: vscode.l10n.t('Plan Changes'), run: () => vscode.commands.executeCommand('oms.plan', vscode.Uri.file(root)) };
+  if (report.refused.length) {
+    const more = report.refused.length - 1;
+    notify('warning', more ? vscode.l10n.t('{0} (and {1} more: see the log)', report.refused[0], more) : report.refused[0]);
+    for (const line of report.refused) log().warn(line);
+  }
   if (report.cancelled) {
     // Pull Again of this folder, whichever plan the view shows by then.
     const again = { title: vscode.l10n.t('Pull Again'), run: () => vscode.commands.executeCommand('oms.pullAgain', vscode.Uri.file(root)) };

@@ -14,11 +14,12 @@ import { reopenChecks } from './reopen';
 import { runChecks } from './runs';
 import { wordsChecks } from './words';
 import { liveChecks } from './live';
+import { untrustedChecks } from './untrusted';
 
 /** Each area's own checks (a file of this folder): one import and one entry here. */
 const areas: UiCheckList[] = [
   editorSaveChecks, clientChecks, planChecks, bulkChecks, workbenchChecks, commandFlowChecks,
-  planKeyboardChecks, reopenChecks, wordsChecks, runChecks, liveChecks,
+  planKeyboardChecks, reopenChecks, wordsChecks, runChecks, liveChecks, untrustedChecks,
 ];
 
 export type { UiCheck } from './helpers';
