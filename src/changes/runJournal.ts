@@ -153,7 +153,7 @@ export class RunJournal {
   }
 
   private file(runId: string): string {
-    if (!/^[0-9a-z]+-[0-9a-f]+$/.test(runId)) throw new Error(`Not a run id: ${runId}`);
+    if (!/^[0-9a-z]+-[0-9a-f]+$/.test(runId)) throw new Error(l10n.t('Not a run id: {0}', runId));
     return join(this.dir, `${runId}.jsonl`);
   }
 

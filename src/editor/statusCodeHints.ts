@@ -52,7 +52,7 @@ export function registerStatusCodeHints(): vscode.Disposable {
           hint.paddingLeft = true;
           hint.tooltip = statusCodeLabels[m.code] === undefined
             ? vscode.l10n.t('{0} is not one of the status codes the service documents (0-6)', m.code)
-            : `InputScannerStatusCodes ${m.code}: ${statusLabel(m.code)}`;
+            : vscode.l10n.t('InputScannerStatusCodes {0}: {1}', m.code, statusLabel(m.code));
           return hint;
         });
     },

@@ -15,6 +15,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { hashOf } from './fileForm';
+import { l10n } from '../../l10n';
 
 const fileName = 'bases';
 const separator = '\u001e';
@@ -28,7 +29,7 @@ const headerBytes = 1 + hashLength + 1;
 
 /** A record's text holds no separator of its own (canonical JSON never does: JSON escapes control characters). */
 function checkText(text: string): string {
-  if (text.includes(separator)) throw new Error('A merge base must be canonical JSON text');
+  if (text.includes(separator)) throw new Error(l10n.t('A merge base must be canonical JSON text'));
   return text;
 }
 

@@ -132,7 +132,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     }
     const same = byKey!.get(key) ?? [];
     if (same.length > 1) {
-      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: l10n.t('{0} files hold Key {1} ({2}): keep one', same.length, key, same.map((s) => s.path).join(', ')), local: { hash: f.hash! } });
+      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: l10n.t('Key {0} is held by more than one file ({1}): keep one', key, same.map((s) => s.path).join(', ')), local: { hash: f.hash! } });
       continue;
     }
     if (!pulled) {

@@ -11,11 +11,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ManifestHead, ManifestWritten, PageCounted, PageDone, PageFailed, PageJob, PullStart, ToThread } from './pullThread';
+import { l10n } from '../../l10n';
 
 /** The page is not a list: the caller reads its text again for the client's own error. */
 export class NotAList extends Error {
   constructor(readonly text: string) {
-    super('Not a list');
+    super(l10n.t('Not a list'));
   }
 }
 
@@ -79,7 +80,7 @@ function startThreads(): Worker[] {
       else w?.resolve(m);
     });
     worker.on('error', (e) => lost(worker, e));
-    worker.on('exit', () => lost(worker, new Error("The pull's file writer stopped")));
+    worker.on('exit', () => lost(worker, new Error(l10n.t("The pull's file writer stopped"))));
     // An idle thread keeps no process alive (a pull refs it while it waits for its pages); after the listeners, which ref it again.
     worker.unref();
     return worker;

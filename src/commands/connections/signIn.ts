@@ -19,7 +19,7 @@ export const signIn = targeted({
       : (await vscode.window.showQuickPick(
           [
             { label: `$(key) ${vscode.l10n.t('Paste an access token')}`, value: 'token' as const },
-            { label: `$(account) ${vscode.l10n.t('User name and password')}`, description: 'POST /token', value: 'password' as const },
+            { label: `$(account) ${vscode.l10n.t('User name and password')}`, description: vscode.l10n.t('POST /token'), value: 'password' as const },
           ],
           { title: vscode.l10n.t('Sign in to {0}', connection.info.label), ignoreFocusOut: true },
         ))?.value;

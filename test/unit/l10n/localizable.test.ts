@@ -37,8 +37,6 @@ const notWords: ReadonlyArray<[file: string, source: string]> = [
 const registries = ['model/kinds.ts', 'model/pushTypes.ts', 'model/statusCodes.ts', 'people/encoding.ts'];
 
 /** Files other branches are rewriting with their words now; the second test lists what they still hold. */
-const ownedElsewhere = [/^changes\//, /^commands\/(bulkRun|codeApply|undoRun|retryFailedRun|bulkEdit)\.ts$/, /^views\/planView\.ts$/];
-
 const messageCalls = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'notify', 'showQuickPick', 'FileNotFound', 'FileExists',
   'NoPermissions', 'Unavailable', 'FileIsADirectory', 'FileNotADirectory', 'TreeItem', 'MessageNode', 'InlayHint', 'CodeAction', 'Diagnostic', 'Hover',
   'MarkdownString', 'StatusBarItem', 'CancellationError']);
@@ -181,21 +179,14 @@ const sourceFiles = (): string[] => fs.readdirSync(src, { withFileTypes: true, r
   .map((e) => path.join(e.parentPath, e.name))
   .filter((f) => !notUserFacing.some((r) => r.test(path.relative(src, f).split(path.sep).join('/'))))
   .sort();
-const owned = (f: string): boolean => ownedElsewhere.some((r) => r.test(path.relative(src, f).split(path.sep).join('/')));
-
 test('every user-facing string of src/ goes through l10n.t', () => {
-  const found = sourceFiles().filter((f) => !owned(f)).flatMap(unlocalized);
+  const found = sourceFiles().flatMap(unlocalized);
   assert.deepEqual(found, [], `not localizable (wrap in vscode.l10n.t or l10n.t from src/l10n.ts):\n${found.join('\n')}`);
 });
 
 test('a count before a plural noun has its singular message too (no "1 objects")', () => {
-  const found = sourceFiles().filter((f) => !owned(f)).flatMap(pluralsWithoutSingular);
+  const found = sourceFiles().flatMap(pluralsWithoutSingular);
   assert.deepEqual(found, [], `give the count of one its own message (n === 1 ? l10n.t('1 object') : l10n.t('{0} objects', n)):\n${found.join('\n')}`);
-});
-
-test('the files being rewritten elsewhere too', { todo: 'remove ownedElsewhere when the branches that rewrite them are merged' }, () => {
-  const found = sourceFiles().filter(owned).flatMap((f) => [...unlocalized(f), ...pluralsWithoutSingular(f)]);
-  assert.deepEqual(found, [], `not localizable (wrap in vscode.l10n.t or l10n.t from src/l10n.ts):\n${found.join('\n')}`);
 });
 
 test('the scan finds bare messages and counts without a singular, and passes their l10n.t forms', () => {

@@ -60,7 +60,7 @@ test('invalid: schema, server-owned fields, two files with one Key, a broken fil
   assert.deepEqual(actions(plan), { invalid: 5 }, reasons);
   assert.match(reasons, /Schema: \/InputScannerReportingPriorities/);
   assert.match(reasons, /Notes is the server's to set/);
-  assert.match(reasons, /2 files hold Key/);
+  assert.match(reasons, /is held by more than one file/);
   assert.match(reasons, /not valid JSON/);
   for (const e of plan.entries) e.selected = true;
   requests.length = 0;
