@@ -81,7 +81,8 @@ async function measure<T>(name: string, fn: () => Promise<T>): Promise<Measure &
   return m;
 }
 /** The lesser of each figure. */
-const best = (a: Measure | undefined, b: Measure): Measure => (a ? { ms: Math.min(a.ms, b.ms), cpu: Math.min(a.cpu, b.cpu), pause: Math.min(a.pause, b.pause) } : b);
+const best = (a: Measure | undefined, b: Measure): Measure =>
+  (a ? { ms: Math.min(a.ms, b.ms), cpu: Math.min(a.cpu, b.cpu), pause: Math.min(a.pause, b.pause) } : b);
 const peakMb = () => process.resourceUsage().maxRSS / 1024;
 
 /**

@@ -15,7 +15,6 @@ const folderPrefix = '/api/f';
  * A key as one path segment. `.`/`..`, empty keys and keys holding `/` or `\`
  * are refused: percent-encoded or not, servers and proxies may resolve them
  * and address another object than the one meant.
- * @internal Exported for its unit test.
  */
 export function keySegment(key: string, what = 'key'): string {
   if (typeof key !== 'string' || key === '' || key === '.' || key === '..' || /[/\\]/.test(key)) {

@@ -60,7 +60,9 @@ export async function applyPlan(client: OmsClient, root: string, connection: Con
 }
 
 /** The requests an apply would send, as cURL (`$TOKEN` for the token): objects are read, nothing is written. */
-export async function dryRun(client: OmsClient, root: string, connection: ConnectionBinding, plan: Plan): Promise<{ commands: string[]; results: ChangeResult[] }> {
+export async function dryRun(
+  client: OmsClient, root: string, connection: ConnectionBinding, plan: Plan,
+): Promise<{ commands: string[]; results: ChangeResult[] }> {
   const { changes, refused } = await prepare(root, connection, plan);
   const commands: string[] = [];
   let current: Change | undefined;
@@ -169,7 +171,8 @@ function record(root: string, manifest: Manifest, bases: Bases, entry: PlanEntry
   const stats = new FileStats(root); // the next plan or pull need not read the file
   stats.record(rel, hash);
   stats.flush();
-  journalSync(root, manifest, [{ key: after.Key, object: { path: rel, kind: kind.id, folderKey: entry.folderKey, version: after.ConcurrencyVersion ?? null, hash } }]);
+  const object = { path: rel, kind: kind.id, folderKey: entry.folderKey, version: after.ConcurrencyVersion ?? null, hash };
+  journalSync(root, manifest, [{ key: after.Key, object }]);
 }
 
 function readOptional(p: string): string | undefined {
@@ -210,7 +213,8 @@ export async function writeRunReport(root: string, plan: Plan, results: ChangeRe
   const at = new Date().toISOString();
   const file = path.join(root, '.oms', 'runs', `${at.replace(/[:.]/g, '-')}.json`);
   await fs.mkdir(path.dirname(file), { recursive: true });
-  const report = { at, planId: plan.id, connection: plan.connection, results: results.map(({ id, label, outcome, reason }) => ({ id, label, outcome, reason })) };
+  const outcomes = results.map(({ id, label, outcome, reason }) => ({ id, label, outcome, reason }));
+  const report = { at, planId: plan.id, connection: plan.connection, results: outcomes };
   await fs.writeFile(file, JSON.stringify(report, null, 2) + '\n');
   return file;
 }

@@ -10,7 +10,7 @@
  * stat: a record counts only for a file last modified before the stats file
  * itself was, else the file is read.
  */
-import { appendFileSync, BigIntStats, closeSync, existsSync, fstatSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { appendFileSync, BigIntStats, existsSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 
 const fileName = 'stats';
@@ -51,7 +51,8 @@ export class FileStats {
       // `hash size mtime ino path`: the path last, whatever it holds.
       const s1 = text.indexOf(' ', start), s2 = text.indexOf(' ', s1 + 1), s3 = text.indexOf(' ', s2 + 1), s4 = text.indexOf(' ', s3 + 1);
       if (s1 > 0 && s4 > 0 && s4 < end) {
-        this.known.set(text.slice(s4 + 1, end), { hash: text.slice(start, s1), size: text.slice(s1 + 1, s2), mtime: text.slice(s2 + 1, s3), ino: text.slice(s3 + 1, s4) });
+        const stat = { hash: text.slice(start, s1), size: text.slice(s1 + 1, s2), mtime: text.slice(s2 + 1, s3), ino: text.slice(s3 + 1, s4) };
+        this.known.set(text.slice(s4 + 1, end), stat);
       }
       start = end + 1;
       if (pause && ++n % 5000 === 0) await pause();

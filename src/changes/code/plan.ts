@@ -153,7 +153,11 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   for (const [key, pulled] of Object.entries(manifest.objects)) {
     if (byKey!.has(key) || paths.has(pulled.path)) continue; // a file there that cannot be read is already an invalid entry
     const obj = live.get(key);
-    const common = { id: key, key, path: pulled.path, kind: pulled.kind, folderKey: pulled.folderKey, label: labelOf(obj?.CommonName, pulled.path), changes: [], selected: false, base: { version: pulled.version, hash: pulled.hash } };
+    const common = {
+      id: key, key, path: pulled.path, kind: pulled.kind, folderKey: pulled.folderKey, label: labelOf(obj?.CommonName, pulled.path),
+      changes: [], selected: false,
+      base: { version: pulled.version, hash: pulled.hash },
+    };
     if (!obj) {
       entries.push({ ...common, action: 'behind', reason: l10n.t('Deleted here and gone from the server: pull to update the manifest') });
     } else if (!options.includeDeletes) {
@@ -177,7 +181,8 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   }
 
   // Creates an earlier apply sent without learning their outcome: found on the server (adopted), held, or free to send.
-  const unclaimed = [...onServer].flatMap(([key, o]) => (manifest.objects[key] || byKey!.has(key) ? [] : [{ object: live.get(key)!, kind: o.kind, folderKey: o.folderKey }]));
+  const unclaimed = [...onServer].flatMap(([key, o]) =>
+    (manifest.objects[key] || byKey!.has(key) ? [] : [{ object: live.get(key)!, kind: o.kind, folderKey: o.folderKey }]));
   const { resolved, held, adopted } = resolvePendingCreates(root, manifest, bases, entries, unclaimed, files);
   if (adopted.size) entries = entries.filter((e) => !(e.key && adopted.has(e.key)));
   unchanged += adopted.size;
@@ -252,7 +257,10 @@ function updateEntry(
   bases: Bases, f: LocalFile, pulled: ManifestObject, live: BaseInfo | undefined, common: Common, same: (version: number | null) => void,
 ): PlanEntry | undefined {
   const key = f.key!;
-  const entry = { ...common, label: labelOf(f.object?.CommonName ?? live?.CommonName, f.path), id: key, key, base: { version: pulled.version, hash: pulled.hash }, local: { hash: f.hash! } };
+  const entry = {
+    ...common, label: labelOf(f.object?.CommonName ?? live?.CommonName, f.path), id: key, key,
+    base: { version: pulled.version, hash: pulled.hash }, local: { hash: f.hash! },
+  };
   const localChanged = f.hash !== pulled.hash;
   if (!live) {
     return localChanged

@@ -96,7 +96,9 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
     ? { ...existing, connection }
     : { format: 1, connection, scope, folders: replacing ? emptyRecord() : existing?.folders ?? emptyRecord(), objects: existing?.objects ?? emptyRecord() };
   if (existing?.refused) Object.defineProperty(manifest, 'refused', { value: existing.refused, enumerable: false });
-  const report: PullReport = { folders: 0, objects: 0, written: 0, removed: 0, bytesWritten: 0, keptEdits: [], refused: existing ? refusalLines(existing) : [], cancelled: false };
+  const report: PullReport = {
+    folders: 0, objects: 0, written: 0, removed: 0, bytesWritten: 0, keptEdits: [], refused: existing ? refusalLines(existing) : [], cancelled: false,
+  };
   /** Folders whose directory the manifest names but may not be used: not pulled, their objects left as they are. */
   const refusedFolders = new Set((existing?.refused ?? []).flatMap((r) => (r.folderKey === undefined ? [] : [r.folderKey])));
   const seen = new Set<string>();

@@ -116,7 +116,9 @@ class PageWriter {
     }
     if (!items) return { id: job.id, notAList: pageText };
     counted(items.length);
-    const done: PageDone = { id: job.id, listed: items.length, keys: [], steps: [], keptEdits: [], refused: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 } };
+    const done: PageDone = {
+      id: job.id, listed: items.length, keys: [], steps: [], keptEdits: [], refused: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 },
+    };
     // Pretty-printed files run to about twice the page's compact text.
     const bases = new BaseRecords(2 * job.bytes.byteLength);
     const names = items.length ? this.namesIn(job.dir) : new Set<string>();

@@ -28,7 +28,9 @@ export interface Resolved {
   adopted: Set<string>;
 }
 
-export function resolvePendingCreates(root: string, manifest: Manifest, bases: Bases, entries: PlanEntry[], live: ListedObject[], files: LocalFile[]): Resolved {
+export function resolvePendingCreates(
+  root: string, manifest: Manifest, bases: Bases, entries: PlanEntry[], live: ListedObject[], files: LocalFile[],
+): Resolved {
   const out: Resolved = { resolved: [], held: new Set(), adopted: new Set() };
   const pending = pendingCreates(root);
   if (!pending.size) return out;
@@ -89,5 +91,6 @@ function adopt(root: string, manifest: Manifest, bases: Bases, entry: PlanEntry,
   const hash = hashOf(text);
   bases.add(hash, text);
   bases.flush();
-  journalSync(root, manifest, [{ key: live.Key!, object: { path: rel, kind: kind.id, folderKey: entry.folderKey, version: live.ConcurrencyVersion ?? null, hash } }]);
+  const object = { path: rel, kind: kind.id, folderKey: entry.folderKey, version: live.ConcurrencyVersion ?? null, hash };
+  journalSync(root, manifest, [{ key: live.Key!, object }]);
 }

@@ -25,7 +25,10 @@ let binding: ConnectionBinding;
 let url: string;
 let folderKey: string;
 let root: string;
-/** What the proxy does with writes: pass them, pass them and answer 200 with a body that is not JSON, answer that without passing, or pass them and answer late. */
+/**
+ * What the proxy does with writes: pass them, pass them and answer 200 with a body that is not JSON, answer that
+ * without passing, or pass them and answer late.
+ */
 let writes: 'pass' | 'garble' | 'drop' | 'slow' = 'pass';
 
 before(async () => {

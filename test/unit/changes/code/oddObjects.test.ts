@@ -43,7 +43,8 @@ before(async () => {
       const first = /[?&]page=0\b/.test(url) || !url.includes('page=');
       if (req.method === 'GET' && first && url.startsWith(`/api/f/${floor1}/inputscanners?`)) {
         const items = JSON.parse(text) as BaseInfo[];
-        const like = (Key: unknown, CommonName: unknown, more: object = {}) => ({ ...items[0], Key, CommonName, ConcurrencyVersion: 1, ...more }) as unknown as BaseInfo;
+        const like = (Key: unknown, CommonName: unknown, more: object = {}) =>
+          ({ ...items[0], Key, CommonName, ConcurrencyVersion: 1, ...more }) as unknown as BaseInfo;
         items.push(
           like('k'.repeat(300), 'Long Key'), like('numname', 42), like('constructor', 'Constructor'), like('__proto__', 'Proto'),
           like('a.b', 'Twin'), like('a_b', 'Twin'), like('deep', 'Deep', { Deep: '__DEEP__' }),
