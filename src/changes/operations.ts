@@ -1,7 +1,7 @@
 /**
  * The bulk operations, one entry each: its label, the questions it asks, its description and its
  * effect on one object. A new operation is one entry here; the Bulk Edit command asks the
- * questions in order (src/commands/bulkEdit.ts) and `oms.bulkEdit` takes the answers as an
+ * questions in order (src/commands/bulk/bulkEdit.ts) and `oms.bulkEdit` takes the answers as an
  * argument (`operation: { type: 'addTag', tag: 'x' }`). No `vscode` here.
  */
 import { serverOwnedFields } from '../model/kinds';

@@ -12,7 +12,8 @@ import type { InputScannerInfo } from '../model/types';
 import type { Services } from '../services';
 import type { CollectionNode } from '../tree/nodes/collectionNode';
 import type { TreeNode } from '../tree/nodes/node';
-import { planView } from '../views/planView';
+import type { PlanView } from '../views/planView';
+import { loadedPlanView } from '../views/planViewSlot';
 import { openTables } from '../webview/openTables';
 import { notify, showLogAction } from '../ui/notify';
 import { FollowDocuments, OpenObject, openObjects } from './followDocuments';
@@ -66,11 +67,13 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
     documents.keepOnly(open);
     changes.keepOnly(open.map((o) => o.address));
     const seen = [...result.groups.flatMap((g) => g.items), ...result.objects.flatMap((o) => (o.object ? [o.object] : []))];
-    if (planView.view?.visible && planView.serverMoved(connectionId, seen)) void replan(connectionId);
+    // The plan view's code is there only once a plan was shown (it is not loaded at activation).
+    const planView = loadedPlanView<PlanView>();
+    if (planView?.view?.visible && planView.serverMoved(connectionId, seen)) void replan(planView, connectionId);
   };
 
   /** The plan shown is out of date: planned again (ticks kept), as Plan Changes would. */
-  const replan = async (connectionId: string) => {
+  const replan = async (planView: PlanView, connectionId: string) => {
     const shownPlan = planView.current;
     const connection = s.connections.get(connectionId);
     if (replanning || !shownPlan || !connection) return;
@@ -79,9 +82,7 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
       const { makePlan } = await import('../changes/code/plan');
       const result = await makePlan(connection.client, shownPlan.root, shownPlan.plan.connection, { includeDeletes: shownPlan.plan.includeDeletes });
       if (planView.current !== shownPlan) return;
-      const ticked = new Map(shownPlan.plan.entries.map((e) => [`${e.action}|${e.id}`, e.selected]));
-      for (const e of result.plan.entries) e.selected = ticked.get(`${e.action}|${e.id}`) ?? e.selected;
-      planView.show({ ...result, root: shownPlan.root, connectionId });
+      planView.show({ ...result, root: shownPlan.root, connectionId }, { replanned: true }); // ticks kept while an entry is unchanged
     } catch (e) {
       log().warn(`Object Changes not planned again: ${(e as Error).message}`);
     } finally {

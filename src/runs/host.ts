@@ -1,4 +1,4 @@
-/** The run shell's host in the extension: the journal in global storage, the save events of `objects/saves.ts`. */
+/** The run shell's host in the extension: the journal in global storage, the save events of `documents/saves.ts`. */
 import * as vscode from 'vscode';
 import { RunJournal } from '../changes/runJournal';
 import type { Services } from '../services';

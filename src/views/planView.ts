@@ -55,7 +55,7 @@ type Node = PlanNode;
 
 const planLiveScheme = 'oms-plan-live';
 
-class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentProvider {
+export class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentProvider {
   private shown?: ShownPlan;
   /** The last plan shown of each folder: a re-plan keeps the ticks of what did not change. */
   private readonly lastOf = new Map<string, Plan>();

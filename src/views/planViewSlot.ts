@@ -11,7 +11,7 @@ export interface PlanViewCode<T> extends vscode.TreeDataProvider<T> {
 }
 
 class Slot implements vscode.TreeDataProvider<unknown> {
-  private code?: PlanViewCode<unknown>;
+  code?: PlanViewCode<unknown>;
   private readonly changed = new vscode.EventEmitter<unknown>();
   readonly onDidChangeTreeData = this.changed.event;
   private view?: vscode.TreeView<unknown>;
@@ -52,6 +52,11 @@ class Slot implements vscode.TreeDataProvider<unknown> {
 }
 
 const slot = new Slot();
+
+/** The view's code once a plan loaded it, else undefined (nothing is loaded for asking). */
+export function loadedPlanView<T extends PlanViewCode<unknown>>(): T | undefined {
+  return slot.code as T | undefined;
+}
 
 /** Called by planView.ts as it loads: the view shows its tree from now on. */
 export function fillPlanView<T>(code: PlanViewCode<T>): void {

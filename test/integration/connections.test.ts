@@ -26,7 +26,7 @@ suite('connections', () => {
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.notStrictEqual(url, sandboxUrl, 'its own server, not the test sandbox');
     const data = vscode.Uri.joinPath(s.globalStorageUri, 'sandbox-data.json');
-    // The data file is the sandbox's snapshot (one JSON document per line, see src/sandbox/journal.ts).
+    // The data file is the sandbox's snapshot (one JSON document per line, see src/sandbox/store/journal.ts).
     const stored = Buffer.from(await vscode.workspace.fs.readFile(data)).toString('utf8');
     assert.ok(stored.includes('"CommonName":"Head Office"'), 'demo data persisted in global storage');
   });

@@ -38,10 +38,10 @@ export async function applyPlan(client: OmsClient, root: string, connection: Con
     const results = await runChanges(client, changes.map((c) => c.change), {
       ...options,
       // A create is recorded as pending before it is sent: after a crash or a lost answer the next plan looks for it.
-      beforeWrite: async (change, body) => {
+      beforeWrite: async (change, body, live) => {
         const entry = byId.get(change.id)?.entry;
         if (entry?.action === 'create') recordPending(root, { path: entry.path, kind: entry.kind, folderKey: entry.folderKey });
-        await options.beforeWrite?.(change, body);
+        await options.beforeWrite?.(change, body, live);
       },
       onResult: (r) => {
         const { entry, change } = byId.get(r.id)!;

@@ -24,15 +24,9 @@ const src = path.join(repo, 'src');
  */
 const notUserFacing = [/^sandbox\//, /^testApi\.ts$/];
 
-/** Text a user reads that is no language, by file: the same in every language. */
-const notWords: ReadonlyArray<[file: string, source: string]> = [
-  ['commands/signIn.ts', "'POST /token'"], // the request that way of signing in sends
-  ['fs/statusCodeHints.ts', '`InputScannerStatusCodes ${m.code}: ${statusLabel(m.code)}`'], // a field, its value and its localized label
-];
-
 /**
  * The registries' labels: l10nBundle.ts adds them to the bundle and they are translated where shown
- * (src/localized.ts, the encoding and push type pickers).
+ * (src/l10n.ts, the encoding and push type pickers).
  */
 const registries = ['model/kinds.ts', 'model/pushTypes.ts', 'model/statusCodes.ts', 'people/encoding.ts'];
 
@@ -140,7 +134,7 @@ function unlocalized(file: string): string[] {
   const name = path.relative(src, file).split(path.sep).join('/');
   const bundle = registries.includes(name) ? readBundle() : {};
   return [...new Set(found)]
-    .filter((n) => !notWords.some(([f, text]) => f === name && n.getText() === text) && !(ts.isStringLiteral(n) && n.text in bundle))
+    .filter((n) => !(ts.isStringLiteral(n) && n.text in bundle))
     .map((n) => `${name}:${source.getLineAndCharacterOfPosition(n.getStart()).line + 1}: ${n.getText().slice(0, 100)}`);
 }
 
