@@ -115,7 +115,8 @@ suite('objects as code: apply', () => {
     s.answerProductionWrites((detail) => (asked.push(detail), false));
     assert.strictEqual(await apply(), undefined, 'cancelled');
     assert.strictEqual(asked.length, 1);
-    assert.match(asked[0], /0 to create, 2 to update, 0 to delete/);
+    assert.match(asked[0], /\b2 to update\b/);
+    assert.doesNotMatch(asked[0], /0 to (create|delete)/, 'only the counts that are not zero');
     assert.ok(asked[0].includes(sandboxUrl), `the question names the URL: ${asked[0]}`);
     assert.deepStrictEqual(await server(c.Key), before.c, 'Cancel sent nothing');
     assert.deepStrictEqual(await server(d.Key), before.d, 'Cancel sent nothing');

@@ -74,6 +74,8 @@ suite('runs: apply, retry, undo and bulk edit through the one run shell', () => 
     await waitFor('the scanner in the tree', async () => (await group()).some((l) => l.includes(d.CommonName)) || undefined);
     const index = s.search.of(envConnectionId);
     await index.ensure();
+    // Made over REST by this suite (live updates are off in this profile): the index is told, as a poll would.
+    await index.changed(rootKey, 'inputScanner', d.Key);
     assert.ok([...index.entries].some((e) => e.key === d.Key), 'Go to Object knows it');
     fs.rmSync(fileOf(d.Key));
     const planned = await plan(true);

@@ -152,9 +152,13 @@ export class CollectionNode implements Paged {
   }
 
   private newPager(): Pager<BaseInfo> {
-    const size = pageSize();
-    return new Pager((page) => {
-      return this.ctx.connections.require(this.connectionId).client.list(this.kind, this.folderKey, page, size);
-    }, size);
+    let size: number;
+    try {
+      size = pageSize();
+    } catch (e) {
+      // A setting out of range fails the group's first load: the tree shows it as the group's error item.
+      return new Pager(() => Promise.reject(e as Error));
+    }
+    return new Pager((page) => this.ctx.connections.require(this.connectionId).client.list(this.kind, this.folderKey, page, size), size);
   }
 }
