@@ -18,7 +18,7 @@ import { openTables } from '../webview/openTables';
 import { notify, showLogAction } from '../ui/notify';
 import { FollowDocuments, OpenObject, openObjects } from './followDocuments';
 import type { PollResult, Watched, WatchedObject } from './liveReads';
-import { Poller } from './poller';
+import type { Poller } from './poller';
 import { ServerChanges } from './serverChanges';
 
 const defaultIntervalSeconds = 30;
@@ -32,7 +32,8 @@ function intervalMs(): number {
 export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>): vscode.Disposable {
   const changes = new ServerChanges();
   const documents = new FollowDocuments(s.objectFiles, s.saves, changes);
-  const pollers = new Map<string, Poller>();
+  /** Loaded with the first poll (poller.ts and liveReads.ts are a chunk of their own, not activation's). */
+  const pollers = new Map<string, Promise<Poller>>();
   /** Nodes the user collapsed: groups under them are not read. */
   const collapsed = new Set<string>();
   let replanning = false;
@@ -90,13 +91,13 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
     }
   };
 
-  const pollerOf = (connectionId: string): Poller => {
+  const pollerOf = (connectionId: string): Promise<Poller> => {
     let poller = pollers.get(connectionId);
     if (poller) return poller;
     // What a poll read is applied to what was shown when it started (documents and groups by identity).
     let open: OpenObject[] = [];
     let groups: CollectionNode[] = [];
-    poller = new Poller({
+    poller = import('./poller').then(({ Poller }) => new Poller({
       source: {
         listAgain: (...a) => s.connections.require(connectionId).client.listAgain(...a),
         getAgain: (...a) => s.connections.require(connectionId).client.getAgain(...a),
@@ -122,7 +123,7 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
         notify('warning', text, showLogAction);
       },
       onRecovered: () => log().info(`Live updates of ${connectionId} read the service again`),
-    });
+    }));
     pollers.set(connectionId, poller);
     return poller;
   };
@@ -132,7 +133,7 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
   const wakeAll = () => {
     for (const [id, p] of pollers) {
       if (s.connections.get(id)) continue;
-      p.dispose();
+      void p.then((x) => x.dispose());
       pollers.delete(id);
     }
     const interval = intervalMs();
@@ -140,10 +141,10 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
       : !vscode.window.state.focused ? 'paused: the window is not focused' : `every ${interval / 1000} s`;
     if (now !== state) log().info(`Live updates ${(state = now)}`);
     if (interval <= 0 || !view.visible || !vscode.window.state.focused) {
-      for (const p of pollers.values()) p.pause();
+      for (const p of pollers.values()) void p.then((x) => x.pause());
       return;
     }
-    for (const c of s.connections.list()) pollerOf(c.id).wake();
+    for (const c of s.connections.list()) void pollerOf(c.id).then((p) => p.wake());
   };
 
   const subscriptions = [
@@ -160,7 +161,7 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
     s.connections.onDidChange(wakeAll),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('oms.live.interval')) return;
-      for (const p of pollers.values()) p.pause();
+      for (const p of pollers.values()) void p.then((x) => x.pause());
       wakeAll();
     }),
     // The user's own saves are not changes on the server.
@@ -175,7 +176,7 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
         if (base && clean && sameObject(o.address, address)) changes.own(o.address, base.ConcurrencyVersion ?? 0);
       }
     }),
-    { dispose: () => pollers.forEach((p) => p.dispose()) },
+    { dispose: () => pollers.forEach((p) => void p.then((x) => x.dispose())) },
   ];
   wakeAll();
   return vscode.Disposable.from(...subscriptions);
