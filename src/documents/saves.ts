@@ -142,31 +142,39 @@ export class ObjectSaves implements vscode.Disposable {
   /**
    * Takes the server's changes into a document with unsaved edits, without saving (live updates' Merge):
    * the three-way merge of its base, its text and the server's object, asking per field only where both
-   * changed. The merge becomes one undoable edit and the server's object the base, so the next save
-   * meets no conflict. Undefined when nothing was merged (not JSON, or the user stopped at a question).
+   * changed. The merge becomes one undoable edit of the text as it is then (typing during a question is
+   * merged too, never replaced), and only once the edit is in does the server's object become the base,
+   * so the next save meets no conflict. Undefined when nothing was merged (not JSON, the user stopped at
+   * a question, the document closed).
    */
   async mergeServer(uri: vscode.Uri): Promise<{ object: BaseInfo; tookTheirs: string[] } | undefined> {
     const address = this.objectFiles.addressOf(uri);
-    const base = this.objectFiles.baseOf(uri);
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    const mine = doc && parsed(doc.getText());
-    if (!address || !base || !mine) {
-      const name = documentName(uri);
-      notify('warning', vscode.l10n.t('"{0}": the server\'s changes cannot be merged in, the text is not a JSON object. Fix it, or Compare.', name));
-      return undefined;
-    }
-    const server = await this.objectFiles.serverObject(uri);
+    const server = address && await this.objectFiles.serverObject(uri);
     const { merge3 } = await import('../changes/merge3');
-    let merge = merge3(address.kind, base, mine, server);
-    if (merge.conflicts.length) {
-      const choices = await this.chooseFields(documentName(uri), merge.conflicts, uri);
-      if (!choices) return undefined;
-      merge = merge3(address.kind, base, mine, server, choices);
-      if (merge.conflicts.length) return undefined;
+    let choices: MergeChoices = {};
+    // Again while the text changed under the merge (a question answered, a keystroke while the edit was applied).
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      const base = this.objectFiles.baseOf(uri);
+      if (!doc || doc.isClosed || !base || !server) return undefined;
+      const mine = parsed(doc.getText());
+      if (!address || !mine) {
+        notify('warning', vscode.l10n.t('"{0}": the server\'s changes cannot be merged in, the text is not a JSON object. Fix it, or Compare.', documentName(uri)));
+        return undefined;
+      }
+      const merge = merge3(address.kind, base, mine, server, choices);
+      if (merge.conflicts.length) {
+        const chosen = await this.chooseFields(documentName(uri), merge.conflicts, uri);
+        if (!chosen) return undefined;
+        choices = { ...choices, ...chosen };
+        continue;
+      }
+      if (!(await replaceText(uri, documentText(merge.merged)))) continue;
+      this.objectFiles.rebase(uri, server, { keepMtime: true });
+      return { object: server, tookTheirs: merge.tookTheirs };
     }
-    this.objectFiles.rebase(uri, server, { keepMtime: true });
-    await replaceText(uri, documentText(merge.merged));
-    return { object: server, tookTheirs: merge.tookTheirs };
+    notify('warning', vscode.l10n.t('"{0}": the server\'s changes were not merged in, the text kept changing. Merge again, or Compare.', documentName(uri)));
+    return undefined;
   }
 
   /**
@@ -334,13 +342,22 @@ function parsed(text: string): BaseInfo | undefined {
   }
 }
 
-/** The document's whole text replaced, as one undoable edit. */
-async function replaceText(uri: vscode.Uri, text: string): Promise<void> {
+/**
+ * The document's text made `text`, as one undoable edit of only the part that differs (the text
+ * before and after it kept as it is: the cursor, the selection and the folding outside it stay).
+ */
+async function replaceText(uri: vscode.Uri, text: string): Promise<boolean> {
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (!doc || doc.getText() === text) return;
+  if (!doc) return false;
+  const now = doc.getText();
+  if (now === text) return true;
+  let start = 0;
+  while (start < now.length && start < text.length && now[start] === text[start]) start++;
+  let end = 0;
+  while (end < now.length - start && end < text.length - start && now[now.length - 1 - end] === text[text.length - 1 - end]) end++;
   const edit = new vscode.WorkspaceEdit();
-  edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
-  await vscode.workspace.applyEdit(edit);
+  edit.replace(uri, new vscode.Range(doc.positionAt(start), doc.positionAt(now.length - end)), text.slice(start, text.length - end));
+  return vscode.workspace.applyEdit(edit);
 }
 
 // What the user reads about a save, each message written once: saved, unchanged, merged, a conflict,

@@ -80,7 +80,10 @@ export class FollowDocuments {
   }
 
   private async merge(uri: vscode.Uri, name: string): Promise<void> {
-    const merged = await this.saves.mergeServer(uri);
+    const merged = await this.saves.mergeServer(uri).catch((e: Error) => {
+      notify('warning', vscode.l10n.t('"{0}": the server\'s changes were not merged in: {1}', name, e.message));
+      return undefined;
+    });
     if (!merged) return;
     this.told.delete(uri.toString());
     const fields = merged.tookTheirs.map((p) => p.slice(1)).join(', ') || vscode.l10n.t('none');

@@ -51,12 +51,19 @@ export async function userSettings(page: Page, text: string, profile: 'checks' |
   await palette(page, 'Preferences: Open User Settings (JSON)');
   // VS Code shows it in a modal editor above the window (workbench.editor.useModal, "some" by default;
   // no tab then), else in a tab.
-  const modal = page.locator('.modal-editor-part');
-  await until('settings.json open', async () => (await modal.isVisible()) || (await activeTab(page).innerText().catch(() => '')).includes('settings.json'));
-  const inModal = await modal.isVisible();
+  // Whether the modal shows, from its box on the page (Playwright's isVisible answered false for a modal on the screen).
+  const modalShown = () => page.evaluate<boolean>(
+    `[...document.querySelectorAll('.modal-editor-part')].some((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })`);
+  // Slow while extensions still activate (the first check of a run).
+  await until('settings.json open', async () => (await modalShown()) || (await activeTab(page).innerText().catch(() => '')).includes('settings.json'), 30_000);
+  const inModal = await modalShown();
   // A click in its text, where the pointer is (Playwright's own click waited in vain for the modal's
   // editor to take it on the driverless server).
-  const editor = await page.locator(inModal ? '.modal-editor-part .monaco-editor' : '.editor-group-container.active .monaco-editor').first().boundingBox();
+  const editorAt = inModal ? '.modal-editor-part .monaco-editor' : '.editor-group-container.active .monaco-editor';
+  // Its editor laid out (the modal shows a moment before).
+  const editor = await until('settings.json\'s editor laid out', () => page.evaluate<{ x: number; y: number; width: number; height: number } | null>(
+    `(() => { const e = document.querySelector(${JSON.stringify(editorAt)}); const r = e?.getBoundingClientRect(); return r && r.width ? r.toJSON() : null; })()`))
+    .catch(() => undefined);
   if (!editor) throw new Error('settings.json shows no editor');
   await page.mouse.click(editor.x + editor.width / 2, editor.y + 30);
   await page.keyboard.press('Control+A');
@@ -77,12 +84,11 @@ export async function userSettings(page: Page, text: string, profile: 'checks' |
   if (inModal) {
     await page.keyboard.press('Escape');
     // Else its close button (the focus may have left it).
-    if (!(await modal.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false))) {
+    const closed = () => until('the modal closed', async () => !(await modalShown()), 3_000).then(() => true, () => false);
+    if (!(await closed())) {
       const close = await page.locator('.modal-editor-part .codicon-close').first().boundingBox();
       if (close) await page.mouse.click(close.x + close.width / 2, close.y + close.height / 2);
-      await modal.waitFor({ state: 'hidden', timeout: 5_000 }).catch((e: Error) => {
-        throw new Error(`settings.json's modal editor stayed open: ${e.message.split('\n')[0]}`);
-      });
+      if (!(await closed())) throw new Error('settings.json\'s modal editor stayed open');
     }
   } else {
     await page.keyboard.press('Control+W');

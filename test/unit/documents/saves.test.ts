@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 // First: the modules below import `vscode` at run time.
-import { answers, shown, willSaveDocument } from '../fs/vscodeShim';
+import { answers, editing, openDocuments, shown, willSaveDocument } from '../fs/vscodeShim';
 import { startSandbox, Sandbox } from '../../../src/sandbox/server';
 import { createHttp } from '../../../src/api/http';
 import { OmsClient } from '../../../src/api/client';
@@ -142,4 +142,70 @@ test('a save that meets a change of the same field asks about that field; Escape
   assert.equal(now.SiteReference, 'theirs');
   assert.equal(now.ConcurrencyVersion, before.ConcurrencyVersion);
   assert.deepEqual(shown.filter((m) => m.kind !== 'status'), []);
+});
+
+/** An editor's document with unsaved edits: its text, changed by `workspace.applyEdit` (the shim's `editing`). */
+function openDocument(uri: vscode.Uri, text: string) {
+  const doc = {
+    uri, text, version: 1, isDirty: true, isClosed: false,
+    getText: () => doc.text,
+    positionAt: (offset: number) => offset,
+  };
+  openDocuments.push(doc);
+  editing.apply = (edit) => {
+    for (const { range, text: inserted } of edit.replaced as unknown as Array<{ range: { start: number; end: number }; text: string }>) {
+      doc.text = doc.text.slice(0, range.start) + inserted + doc.text.slice(range.end);
+    }
+    doc.version++;
+    return true;
+  };
+  return doc;
+}
+
+test('Merge (live updates) takes the server\'s change into the unsaved text, keeps the edit and the stat VS Code read; Ctrl+S then saves, no conflict', async (t) => {
+  t.after(() => { openDocuments.length = 0; editing.apply = undefined; });
+  const { objectFiles, saves, asked } = wire();
+  const { uri, object } = await openSite(objectFiles);
+  const mtime = (await objectFiles.stat(uri)).mtime;
+  const doc = openDocument(uri, new TextDecoder().decode(await edited(objectFiles, uri, { SiteReference: 'mine' })));
+  await client.update(site, { ...(await serverCopy(object.Key)), CommonName: `${object.CommonName} (theirs)` });
+
+  const merged = await saves.mergeServer(uri);
+  assert.deepEqual(merged?.tookTheirs, ['/CommonName']);
+  const text = JSON.parse(doc.text) as Record<string, unknown>;
+  assert.equal(text.SiteReference, 'mine');
+  assert.equal(text.CommonName, `${object.CommonName} (theirs)`);
+  assert.equal(objectFiles.baseOf(uri)?.ConcurrencyVersion, (object.ConcurrencyVersion ?? 0) + 1);
+  assert.equal((await objectFiles.stat(uri)).mtime, mtime, 'the stat VS Code read: its save is not stopped as "the file is newer"');
+
+  willSaveDocument(uri, manual);
+  await objectFiles.writeFile(uri, new TextEncoder().encode(doc.text));
+  const now = await serverCopy(object.Key);
+  assert.equal(now.SiteReference, 'mine');
+  assert.equal(now.CommonName, `${object.CommonName} (theirs)`);
+  assert.equal(now.ConcurrencyVersion, (object.ConcurrencyVersion ?? 0) + 2);
+  assert.deepEqual(asked, []);
+  assert.equal((await objectFiles.stat(uri)).mtime, (now.ConcurrencyVersion ?? 0) + 1, 'after the save, the stat follows the base again');
+  assert.deepEqual(shown.filter((m) => m.kind !== 'status'), []);
+});
+
+test('Merge never replaces text typed while it ran: a refused edit (the document changed) is merged again from the text as it is', async (t) => {
+  t.after(() => { openDocuments.length = 0; editing.apply = undefined; });
+  const { objectFiles, saves } = wire();
+  const { uri, object } = await openSite(objectFiles);
+  const doc = openDocument(uri, new TextDecoder().decode(await edited(objectFiles, uri, { SiteReference: 'mine' })));
+  await client.update(site, { ...(await serverCopy(object.Key)), CommonName: `${object.CommonName} (theirs)` });
+  const apply = editing.apply!;
+  // A keystroke lands first: VS Code refuses an edit made for the version before it.
+  editing.apply = () => {
+    doc.text = doc.text.replace('"mine"', '"mine, typed"');
+    doc.version++;
+    editing.apply = apply;
+    return false;
+  };
+  const merged = await saves.mergeServer(uri);
+  assert.ok(merged);
+  const text = JSON.parse(doc.text) as Record<string, unknown>;
+  assert.equal(text.SiteReference, 'mine, typed');
+  assert.equal(text.CommonName, `${object.CommonName} (theirs)`);
 });

@@ -64,6 +64,24 @@ class CancellationError extends Error {
   }
 }
 
+/** A span of a document; the tests' documents number their positions by offset. */
+class Range {
+  constructor(readonly start: number, readonly end: number) {}
+}
+
+/** Text edits, as `workspace.applyEdit` gets them. */
+export class WorkspaceEdit {
+  readonly replaced: Array<{ uri: Uri; range: Range; text: string }> = [];
+  replace(uri: Uri, range: Range, text: string): void {
+    this.replaced.push({ uri, range, text });
+  }
+}
+
+/** The documents open (`workspace.textDocuments`): none unless a test opens one. */
+export const openDocuments: unknown[] = [];
+/** What `workspace.applyEdit` does: by default nothing, answered true. */
+export const editing: { apply?: (edit: WorkspaceEdit) => boolean } = {};
+
 /** A message the window showed: its kind, text and the actions it offered. */
 export interface Shown {
   kind: 'info' | 'warning' | 'error' | 'status' | 'quickPick';
@@ -87,17 +105,17 @@ const message = (kind: Shown['kind']) => (text: string, ...rest: unknown[]) => {
 const willSave = new EventEmitter<{ document: { uri: Uri }; reason: number }>();
 
 const shim = {
-  Uri, EventEmitter, FileSystemError, Disposable, CancellationError,
+  Uri, EventEmitter, FileSystemError, Disposable, CancellationError, Range, WorkspaceEdit,
   FileType: { File: 1, Directory: 2 },
   FilePermission: { Readonly: 1 },
   FileChangeType: { Changed: 1, Created: 2, Deleted: 3 },
   TextDocumentSaveReason: { Manual: 1, AfterDelay: 2, FocusOut: 3 },
   l10n: { t: (text: string, ...args: unknown[]) => text.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])) },
   workspace: {
-    textDocuments: [] as unknown[],
+    textDocuments: openDocuments,
     onWillSaveTextDocument: willSave.event,
     onDidCloseTextDocument: new EventEmitter<unknown>().event,
-    applyEdit: () => Promise.resolve(true),
+    applyEdit: (edit: WorkspaceEdit) => Promise.resolve(editing.apply ? editing.apply(edit) : true),
   },
   window: {
     showInformationMessage: message('info'),
