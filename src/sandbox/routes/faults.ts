@@ -53,6 +53,7 @@ export class Faults {
     if (rule.status === undefined) return fault;
     const headers: Record<string, string> = {};
     if (rule.retryAfter !== undefined) headers['Retry-After'] = String(Math.ceil(rule.retryAfter));
-    return { ...fault, reply: { status: rule.status, headers, body: { Message: `Injected fault: status ${rule.status} (sandbox fault rule for ${rule.path})` } } };
+    const body = { Message: `Injected fault: status ${rule.status} (sandbox fault rule for ${rule.path})` };
+    return { ...fault, reply: { status: rule.status, headers, body } };
   }
 }
