@@ -17,7 +17,7 @@ interface FaultRule {
 }
 
 /** What a faulted request gets: the fault's reply instead of its own (when the rule has a status), after `delayMs` (when it has one). */
-export interface Fault {
+interface Fault {
   reply?: Reply;
   delayMs?: number;
 }
