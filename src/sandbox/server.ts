@@ -235,8 +235,18 @@ function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet
     r.userName = auth.user;
     if (segments[0] !== 'sandbox') {
       const fault = ctx.faults.take(pathname);
-      if (fault) return fault;
+      if (fault?.delayMs) return late(fault.delayMs, () => fault.reply ?? handler.handle(ctx, r));
+      if (fault?.reply) return fault.reply;
     }
   }
   return handler.handle(ctx, r);
+}
+
+/** A slow service (a fault rule's delay): the request is handled now, its answer (or error) goes `ms` later. */
+async function late(ms: number, answer: () => Reply | Promise<Reply>): Promise<Reply> {
+  try {
+    return await answer();
+  } finally {
+    await new Promise((r) => setTimeout(r, ms));
+  }
 }

@@ -1,16 +1,25 @@
 /**
  * Injected faults (sandbox only): answer the next `count` requests whose path
  * starts with `path` with `status` (e.g. 429 with Retry-After, or 503), so
- * clients' retry logic can be tested against a real server.
+ * clients' retry logic can be tested against a real server; or hold their
+ * answers back `delayMs` (a slow service: the request is handled, its answer
+ * comes late), so a test can act while a run of many requests is under way.
  */
 import type { Reply } from '../http/replies';
 import { checkInput, faultRuleSchema } from './inputs';
 
 interface FaultRule {
   path: string;
-  status: number;
+  status?: number;
   count: number;
   retryAfter?: number;
+  delayMs?: number;
+}
+
+/** What a faulted request gets: the fault's reply instead of its own (when the rule has a status), after `delayMs` (when it has one). */
+interface Fault {
+  reply?: Reply;
+  delayMs?: number;
 }
 
 export class Faults {
@@ -18,9 +27,10 @@ export class Faults {
 
   /** Validates and adds a rule from a request body. */
   add(body: unknown): FaultRule {
-    checkInput(faultRuleSchema, body, 'Invalid fault rule: the body must be an object {path, status, count, retryAfter?}');
-    const { path, status, count, retryAfter } = body as FaultRule;
-    const rule: FaultRule = retryAfter === undefined ? { path, status, count } : { path, status, count, retryAfter };
+    checkInput(faultRuleSchema, body, 'Invalid fault rule: the body must be an object {path, count, status?, retryAfter?, delayMs?} with a status or a delay');
+    const { path, status, count, retryAfter, delayMs } = body as FaultRule;
+    const rule: FaultRule = { path, ...(status === undefined ? {} : { status }), count, ...(retryAfter === undefined ? {} : { retryAfter }),
+      ...(delayMs === undefined ? {} : { delayMs }) };
     this.rules.push(rule);
     return rule;
   }
@@ -33,14 +43,17 @@ export class Faults {
     this.rules = [];
   }
 
-  /** The fault reply for this path, consuming one count of the first matching rule. */
-  take(pathname: string): Reply | undefined {
+  /** The fault for this path, consuming one count of the first matching rule. */
+  take(pathname: string): Fault | undefined {
     const rule = this.rules.find((r) => pathname.startsWith(r.path));
     if (!rule) return undefined;
     rule.count -= 1;
     if (rule.count <= 0) this.rules = this.rules.filter((r) => r !== rule);
+    const fault: Fault = rule.delayMs === undefined ? {} : { delayMs: rule.delayMs };
+    if (rule.status === undefined) return fault;
     const headers: Record<string, string> = {};
     if (rule.retryAfter !== undefined) headers['Retry-After'] = String(Math.ceil(rule.retryAfter));
-    return { status: rule.status, headers, body: { Message: `Injected fault: status ${rule.status} (sandbox fault rule for ${rule.path})` } };
+    const body = { Message: `Injected fault: status ${rule.status} (sandbox fault rule for ${rule.path})` };
+    return { ...fault, reply: { status: rule.status, headers, body } };
   }
 }

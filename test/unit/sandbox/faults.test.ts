@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withSandbox } from './harness';
+import { person, withSandbox } from './harness';
 
 test('faults: the next N authenticated requests under a path prefix get the status, with Retry-After', async () => {
   await withSandbox({ seed: 'empty', password: 'faults-pw' }, async (api) => {
@@ -35,11 +35,34 @@ test('faults: the next N authenticated requests under a path prefix get the stat
   });
 });
 
+test('faults: a delay holds the answer back after the request was handled; with a status, the status comes late', async () => {
+  await withSandbox({ seed: 'empty' }, async (api) => {
+    const people = `/api/f/${api.instanceKey}/people`;
+    assert.equal((await api.post('/sandbox/faults', { path: people, delayMs: 600, count: 1 })).status, 201);
+    const started = Date.now();
+    const created = api.post(people, person('Sam', 'Slow'));
+    await new Promise((r) => setTimeout(r, 300));
+    // The rule is used up: this read is not held back, and finds the object whose answer is still on its way.
+    assert.ok((await api.listAll(api.instanceKey, 'people')).some((p) => p.CommonName === 'Sam Slow'), 'handled before its answer');
+    const res = await created;
+    assert.equal(res.status, 201);
+    assert.ok(Date.now() - started >= 600, 'answered after the delay');
+
+    await api.post('/sandbox/faults', { path: people, status: 503, delayMs: 300, count: 1 });
+    const t0 = Date.now();
+    assert.equal((await api.post(people, person('Una', 'Vailable'))).status, 503);
+    assert.ok(Date.now() - t0 >= 300);
+    assert.ok(!(await api.listAll(api.instanceKey, 'people')).some((p) => p.CommonName === 'Una Vailable'), 'a status fault handles nothing');
+  });
+});
+
 test('faults: rules are validated and need the token', async () => {
   await withSandbox({ seed: 'empty' }, async (api) => {
     const bad = await api.post('/sandbox/faults', { path: 'api', status: 200, count: 0, retryAfter: -1 });
     assert.equal(bad.status, 400);
     assert.deepEqual(bad.body.Errors.map((e: { pointer: string }) => e.pointer), ['/path', '/status', '/count', '/retryAfter']);
+    assert.equal((await api.post('/sandbox/faults', { path: '/', count: 1 })).status, 400, 'neither a status nor a delay');
+    assert.equal((await api.post('/sandbox/faults', { path: '/', delayMs: 0, count: 1 })).status, 400);
     assert.equal((await api.post('/sandbox/faults', { path: '/', status: 503, count: 1 }, { token: null })).status, 401);
     assert.deepEqual((await api.get('/sandbox/faults')).body, []);
   });
