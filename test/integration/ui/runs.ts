@@ -4,7 +4,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { get, send, until, palette, notification, floors, type Env, type UiCheckList } from './helpers';
+import { get, send, until, notification, floors, type Env, type UiCheckList } from './helpers';
+import { planChangesOf } from './plan';
 
 const planPane = (page: Page) => page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Object Changes' }) }).first();
 const planRow = (page: Page, text: string | RegExp) => planPane(page).locator('.monaco-list-row', { hasText: text }).first();
@@ -30,7 +31,7 @@ async function applyThenRetry(page: Page, env: Env): Promise<void> {
     o.NonSettlingErrorPriority = (was[i].NonSettlingErrorPriority % 9) + 1;
     fs.writeFileSync(path.join(dir, f), JSON.stringify(o, null, 2) + '\n');
   });
-  await palette(page, 'OMS: Plan Changes');
+  await planChangesOf(page, 'oms/sandbox');
   await planRow(page, 'Update (2)').waitFor({ timeout: 20_000 });
   await send(env, 'POST', '/sandbox/faults', { path: at(keys[1]), status: 500, count: 1 });
   await planAction(page, 'Apply Ticked Changes');

@@ -46,9 +46,9 @@ async function manifestPointingOutside(page: Page, env: Env): Promise<void> {
   manifest.folders[floor1.Key] = '../../outside-untrusted/x';
   fs.writeFileSync(file, JSON.stringify(manifest, null, 2));
   const pick = async () => {
-    // Several pulled folders: the one edited here.
-    const listed = await page.locator('.quick-input-list .monaco-list-row', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 3_000 }).then(() => true, () => false);
-    if (listed) await page.keyboard.press('Enter');
+    // Several pulled folders: the one edited here (not the first row: the folder the view shows comes first).
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'oms/sandbox' }).first();
+    if (await row.waitFor({ timeout: 3_000 }).then(() => true, () => false)) await row.click();
   };
   try {
     // The plan names the refused entry among its invalid ones.
@@ -58,6 +58,7 @@ async function manifestPointingOutside(page: Page, env: Env): Promise<void> {
     await pane.locator('.monaco-list-row', { hasText: /outside-untrusted|refused/ }).first().waitFor({ timeout: 20_000 })
       .catch(async () => { throw new Error(`the plan does not name the entry: ${await pane.innerText().catch(() => '')}`); });
     await palette(page, 'Pull Again');
+    await pick();
     // Files edited by an earlier check: keep them (a modal asks).
     const keep = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Keep My Edits' }).first();
     if (await keep.waitFor({ timeout: 3_000 }).then(() => true, () => false)) await keep.click();
