@@ -48,16 +48,16 @@ export class CollectionNode implements Paged {
 
   async getChildren(): Promise<TreeNode[]> {
     try {
-      if (!this.pager.started) {
-        await this.pager.loadMore();
-        // VS Code asks for a row's item only when told it changed: its count and spoken label, after the children it shows.
-        setTimeout(() => this.ctx.changed(this));
-      }
+      // The row is not redrawn for its count after this first page: a redraw right after the expansion made a
+      // right-click on one of the new rows act on the group (the UI checks' invite from the tree). The row claims
+      // nothing it does not know instead (no "more to load" before a page was read).
+      if (!this.pager.started) await this.pager.loadMore();
     } catch (e) {
       this.pager = this.newPager();
       return [errorNode(this, e, this.connectionId)];
     }
-    const nodes: TreeNode[] = this.shown().map((o) => new ObjectNode(this, this.kind, this.connectionId, this.folderKey, o, this.folderName, this.ctx));
+    // The same node for the same object: a redraw of the group (its count after loading) keeps the rows and any menu open on one.
+    const nodes: TreeNode[] = this.shown().map((o) => this.nodeOf(o));
     if (this.pager.hasMore) nodes.push(new LoadMoreNode(this, this.pager.items.length));
     if (!nodes.length) {
       const none = this.filter
@@ -110,6 +110,14 @@ export class CollectionNode implements Paged {
     this.ctx.changed(this);
   }
 
+  private nodes = new WeakMap<BaseInfo, ObjectNode>();
+
+  private nodeOf(o: BaseInfo): ObjectNode {
+    let node = this.nodes.get(o);
+    if (!node) this.nodes.set(o, (node = new ObjectNode(this, this.kind, this.connectionId, this.folderKey, o, this.folderName, this.ctx)));
+    return node;
+  }
+
   /** The pages shown, for live updates to read again; undefined before the group was expanded. */
   get shownPages(): { pages: number; pageSize: number; all: boolean } | undefined {
     const p = this.pager;
@@ -157,7 +165,7 @@ export class CollectionNode implements Paged {
       size = pageSize();
     } catch (e) {
       // A setting out of range fails the group's first load: the tree shows it as the group's error item.
-      return new Pager(() => Promise.reject(e as Error));
+      return new Pager(() => Promise.reject(e instanceof Error ? e : new Error(String(e))));
     }
     return new Pager((page) => this.ctx.connections.require(this.connectionId).client.list(this.kind, this.folderKey, page, size), size);
   }
