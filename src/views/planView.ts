@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { FieldChange } from '../changes/code/fileForm';
-import type { Plan, PlanAction, PlanEntry, PlanResult } from '../changes/code/plan';
+import { sendable, type Plan, type PlanAction, type PlanEntry, type PlanResult } from '../changes/code/plan';
 import { fillPlanView, type PlanViewCode } from './planViewSlot';
 import { carryTicks } from '../changes/code/ticks';
 import type { BaseInfo } from '../model/types';
@@ -19,7 +19,6 @@ export interface ShownPlan extends PlanResult {
 }
 
 const order: readonly PlanAction[] = ['create', 'update', 'delete', 'stale', 'behind', 'invalid', 'deleteSkipped'];
-const sendable = new Set<PlanAction>(['create', 'update', 'delete']);
 
 function actionName(action: PlanAction): string {
   switch (action) {
