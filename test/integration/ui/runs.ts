@@ -1,20 +1,13 @@
 // The run shell where a person sees it: an Apply of a pulled folder with a failure, then Retry
 // Failed from the run's notification, by mouse; what was sent read from the sandbox. Runs after
-// the plan checks (uiPlan.ts), in the folder they pulled (oms/sandbox of the workspace).
+// the plan checks (plan.ts), in the folder they pulled (oms/sandbox of the workspace).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { get, send, until, notification, floors, type Env, type UiCheckList } from './helpers';
-import { planChangesOf } from './plan';
+import { planAction, planChangesOf, planRow } from './plan';
 
-const planPane = (page: Page) => page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Object Changes' }) }).first();
-const planRow = (page: Page, text: string | RegExp) => planPane(page).locator('.monaco-list-row', { hasText: text }).first();
 const pick = (page: Page, text: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
-
-async function planAction(page: Page, label: string): Promise<void> {
-  await planPane(page).locator('.pane-header').hover();
-  await planPane(page).locator(`.pane-header .action-label[aria-label^="${label}"]`).first().click();
-}
 
 /** Apply with one object answered 500, then Retry Failed from the notification: each object written exactly once. */
 async function applyThenRetry(page: Page, env: Env): Promise<void> {
