@@ -18,8 +18,9 @@ import { untrustedChecks } from './untrusted';
 
 /** Each area's own checks (a file of this folder): one import and one entry here. */
 const areas: UiCheckList[] = [
-  editorSaveChecks, clientChecks, planChecks, bulkChecks, workbenchChecks, commandFlowChecks,
-  planKeyboardChecks, reopenChecks, wordsChecks, runChecks, liveChecks, untrustedChecks,
+  // The run shell's check works in the folder the plan checks pulled, before the others edit it.
+  editorSaveChecks, clientChecks, planChecks, runChecks, bulkChecks, workbenchChecks, commandFlowChecks,
+  planKeyboardChecks, reopenChecks, wordsChecks, liveChecks, untrustedChecks,
 ];
 
 export type { UiCheck } from './helpers';
