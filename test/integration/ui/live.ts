@@ -4,7 +4,7 @@
 // notice, Merge, Ctrl+S); the view hidden while the sandbox's request log is read.
 import * as fs from 'node:fs';
 import type { Page } from 'playwright-core';
-import { settingsFile } from './workbench';
+import { settingsFile, userSettings } from './workbench';
 import {
   get, send, until, floors, cursorAfter, typeEdit, activeTabDirty, activeTab, editorText, statusVersion, notification, type Env, type UiCheckList,
 } from './helpers';
@@ -20,10 +20,7 @@ const expanded = async (page: Page, level: number, text: string | RegExp) => (aw
 async function setInterval(page: Page, value: number): Promise<void> {
   const current = JSON.parse(fs.readFileSync(settingsFile(page), 'utf8')) as Record<string, unknown>;
   if (current['oms.live.interval'] === value) return;
-  // Written on disk as a person's editor would save it (the settings editor's modal was not found reliably
-  // after the other checks); VS Code watches the file and the extension reads the setting on its next change.
-  fs.writeFileSync(settingsFile(page), JSON.stringify({ ...current, 'oms.live.interval': value }));
-  await page.waitForTimeout(2_000);
+  await userSettings(page, JSON.stringify({ ...current, 'oms.live.interval': value }));
 }
 
 /**
