@@ -64,17 +64,8 @@ export interface JournalEntry {
 }
 
 /** A write about to go out: the line written (and flushed) before its request. */
-interface Intent {
+interface Intent extends Pick<JournalEntry, 'id' | 'label' | 'kind' | 'folderKey' | 'key' | 'op' | 'before' | 'sent' | 'secretsLeftOut'> {
   intent: true;
-  id: string;
-  label: string;
-  kind: KindId;
-  folderKey: string;
-  key?: string;
-  op: Change['op'];
-  before?: BaseInfo;
-  sent?: BaseInfo;
-  secretsLeftOut?: string[];
 }
 
 export interface RunSummary { header: RunHeader; counts: Partial<Record<EntryOutcome, number>> }
