@@ -1,7 +1,7 @@
 // Checks made as a person would, in the page after the Mocha run: mouse and
 // keyboard only, the result read from the sandbox. Each one counts as a test.
 import type { Page } from 'playwright-core';
-import { get, send, outbox, menuItem, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, typeEdit, activeTabDirty, notification, revertActive, input, activeTab, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './helpers';
+import { get, send, outbox, menuItem, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, typeEdit, activeTabDirty, notification, revertActive, input, activeTabText, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './helpers';
 import { workbenchChecks } from './workbench';
 
 import { bulkChecks } from './bulk';
@@ -321,7 +321,7 @@ async function ctrlClickLink(page: Page, env: Env): Promise<void> {
   const href = page.locator('.monaco-editor .view-line span', { hasText: link.Href }).first();
   await href.waitFor({ timeout: 10_000 });
   await href.click({ modifiers: ['Control'] });
-  await until(`tab "${site.CommonName}"`, async () => (await activeTab(page).innerText().catch(() => '')).includes(site.CommonName));
+  await until(`tab "${site.CommonName}"`, async () => (await activeTabText(page)).includes(site.CommonName));
 }
 
 /**
@@ -373,7 +373,7 @@ async function tableCheck(page: Page, env: Env, diag: string): Promise<void> {
   await third.click();
   await page.keyboard.press('Control+A');
   await page.keyboard.type('9');
-  await until('the tab marked unsaved', async () => (await activeTab(page).innerText()).includes('● Priorities'));
+  await until('the tab marked unsaved', async () => (await activeTabText(page)).includes('● Priorities'));
   await page.keyboard.press('Control+W');
   // The warning, in the toast or (when toasts are held back) in the notification centre.
   const reopen = page.locator('.monaco-button', { hasText: 'Reopen with My Edits' }).first();

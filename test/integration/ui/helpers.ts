@@ -123,6 +123,13 @@ export const input = (page: Page) => page.locator('.quick-input-widget input').f
 
 export const activeTab = (page: Page) => page.locator('.tabs-container .tab.active').first();
 
+/**
+ * The active tab's text, '' when no tab is open (a modal editor has none), read at once: a locator's
+ * innerText would wait for a tab to appear.
+ */
+export const activeTabText = (page: Page) =>
+  page.evaluate<string>(`(document.querySelector('.tabs-container .tab.active')?.innerText ?? '')`).catch(() => '');
+
 /** Whether the focused element of the page (not of a webview frame in it) matches `selector`. */
 export const hasFocus = (page: Page, selector: string) => page.evaluate<boolean>(`!!document.activeElement?.matches(${JSON.stringify(selector)})`);
 
@@ -177,7 +184,7 @@ export async function goToObject(page: Page, name: string): Promise<void> {
     await page.keyboard.press('ArrowDown');
   }
   await page.keyboard.press('Enter');
-  const opened = async () => (await activeTab(page).innerText().catch(() => '')).includes(name);
+  const opened = async () => (await activeTabText(page)).includes(name);
   await until(`tab "${name}"`, opened, 3_000).catch(async () => {
     // The list was being redrawn as the Enter came: once more, as a person would.
     if (await input(page).isVisible()) await page.keyboard.press('Enter');

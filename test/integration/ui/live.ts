@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { settingsFile, userSettings } from './workbench';
 import {
-  get, send, until, floors, cursorAfter, typeEdit, activeTabDirty, activeTab, editorText, statusVersion, notification, type Env, type UiCheckList,
+  get, send, until, floors, cursorAfter, typeEdit, activeTabDirty, activeTabText, editorText, statusVersion, notification, type Env, type UiCheckList,
 } from './helpers';
 
 const intervalSeconds = 2;
@@ -100,7 +100,7 @@ async function editorFollows(page: Page, env: Env): Promise<void> {
     const scanners = await get(env, `/api/f/${floor1.Key}/inputscanners`);
     const scanner = scanners[scanners.length - 1];
     await row(page, 6, scanner.CommonName).click();
-    await until(`tab "${scanner.CommonName}"`, async () => (await activeTab(page).innerText().catch(() => '')).includes(scanner.CommonName));
+    await until(`tab "${scanner.CommonName}"`, async () => (await activeTabText(page)).includes(scanner.CommonName));
     await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
 
     // Clean: the editor shows the server's new priority and version, no dialog, the focus where it was.

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { get, send, menuItem, until, input, palette, floors, activeTab, cursorAfter, type Env, type UiCheckList } from './helpers';
+import { get, send, menuItem, until, input, palette, floors, activeTabText, cursorAfter, type Env, type UiCheckList } from './helpers';
 
 const sidebarRows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 export const planPane = (page: Page) => page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Object Changes' }) }).first();
@@ -46,7 +46,7 @@ async function editPriority(page: Page, file: string, value: number): Promise<vo
   await input(page).fill(file);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
-  await until(`tab ${file}`, async () => (await activeTab(page).innerText().catch(() => '')).includes(file.slice(0, 20)));
+  await until(`tab ${file}`, async () => (await activeTabText(page)).includes(file.slice(0, 20)));
   await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
   await cursorAfter(page, '"Priority": ');
   await page.keyboard.press('Shift+ArrowRight');

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Frame, Page } from 'playwright-core';
 import { pseudoLocale } from '../host/l10n';
-import { activeTab, cursorAfter, floors, get, goToObject, hasFocus, input, menuItem, palette, revertActive, statusVersion, typeEdit, until, type Env, type UiCheckList } from './helpers';
+import { activeTab, activeTabText, cursorAfter, floors, get, goToObject, hasFocus, input, menuItem, palette, revertActive, statusVersion, typeEdit, until, type Env, type UiCheckList } from './helpers';
 
 /** axe-core's own bundle, evaluated in the table's frame (DevTools evaluation is not held back by the page's CSP). */
 const axeSource = () => fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -55,7 +55,7 @@ export async function userSettings(page: Page, text: string, profile: 'checks' |
   const modalShown = () => page.evaluate<boolean>(
     `[...document.querySelectorAll('.modal-editor-part')].some((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })`);
   // Slow while extensions still activate (the first check of a run).
-  await until('settings.json open', async () => (await modalShown()) || (await activeTab(page).innerText().catch(() => '')).includes('settings.json'), 30_000);
+  await until('settings.json open', async () => (await modalShown()) || (await activeTabText(page)).includes('settings.json'), 30_000);
   const inModal = await modalShown();
   // A click in its text, where the pointer is (Playwright's own click waited in vain for the modal's
   // editor to take it on the driverless server).
@@ -148,7 +148,7 @@ async function editAnnounced(page: Page, env: Env): Promise<void> {
   const said = await until('the edit announced', async () => (await frame.locator('#announce').innerText()).trim() || undefined, 5_000);
   if (!said.startsWith('Priority of row 3') || !said.includes(`${wanted}, was ${was}, not saved yet`)) throw new Error(`announced "${said}"`);
   await frame.locator('#revert').click();
-  await until('the tab clean again', async () => !(await activeTab(page).innerText()).includes('●'));
+  await until('the tab clean again', async () => !(await activeTabText(page)).includes('●'));
   await page.keyboard.press('Control+W');
 }
 
