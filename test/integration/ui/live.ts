@@ -1,12 +1,16 @@
-// Live updates where a person sees them (issue 34): the live interval set to 2 s in the Settings editor,
-// the window focused; a group expanded while an object is renamed, created and deleted over REST; a
-// scanner open while its priority changes over REST, clean and then with an edit typed (one quiet
-// notice, Merge, Ctrl+S); the view hidden while the sandbox's request log is read.
+// Live updates where a person sees them: the live interval set to 2 s in the user settings, the window
+// focused; a group expanded while an object is renamed, created and deleted over REST; a scanner open
+// while its priority changes over REST, clean and then with an edit typed (one quiet notice, Merge,
+// Ctrl+S); a priorities table and a planned entry following a change; the window unfocused, then the
+// view hidden, while the sandbox's request log is read.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import type { Page } from 'playwright-core';
-import { settingsFile, userSettings } from './workbench';
+import * as path from 'node:path';
+import type { CDPSession, Page } from 'playwright-core';
+import { planChangesOf, planPane, planRow } from './plan';
+import { openTable, settingsFile, userSettings } from './workbench';
 import {
-  get, send, until, floors, cursorAfter, typeEdit, activeTabDirty, activeTabText, editorText, statusVersion, notification, type Env, type UiCheckList,
+  get, send, until, floors, cursorAfter, typeEdit, activeTabDirty, activeTabText, editorText, statusVersion, notification, palette, type Env, type UiCheckList,
 } from './helpers';
 
 const intervalSeconds = 2;
@@ -23,14 +27,30 @@ async function setInterval(page: Page, value: number): Promise<void> {
   await userSettings(page, JSON.stringify({ ...current, 'oms.live.interval': value }));
 }
 
+/** One DevTools session per page, kept: the focus emulation lasts as long as the session that set it. */
+const sessions = new WeakMap<Page, Promise<CDPSession>>();
+
 /**
- * The window focused, as a person's window is (a headless page has no focus): Chromium's focus emulation,
- * then the focus event the workbench listens to.
+ * The window focused or not, as a person's window is. The workbench asks document.hasFocus() when its
+ * focus tracker fires: here it answers as told (a headless page's own answer changes with the DevTools
+ * sessions attached), with Chromium's focus emulation on so that focus events reach the page's elements.
+ * The tracker fires only on a change of its own state, which any element's focus sets: so first the
+ * opposite event, then the wanted one (its blur waits a tick).
  */
 async function focusWindow(page: Page, on: boolean): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: on });
-  await page.evaluate(`window.dispatchEvent(new Event(${JSON.stringify(on ? 'focus' : 'blur')}))`);
+  if (!sessions.has(page)) {
+    sessions.set(page, page.context().newCDPSession(page).then(async (cdp) => {
+      await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+      return cdp;
+    }));
+  }
+  await sessions.get(page);
+  const answer = async (focused: boolean) => {
+    await page.evaluate(`document.hasFocus = () => ${focused}; window.dispatchEvent(new Event(${JSON.stringify(focused ? 'focus' : 'blur')}))`);
+    await page.waitForTimeout(200);
+  };
+  await answer(!on);
+  await answer(on);
 }
 
 /** Floor 1 and its Input scanners expanded from the instance's row, by clicks. */
@@ -163,6 +183,58 @@ async function editorFollows(page: Page, env: Env): Promise<void> {
   }
 }
 
+/** A file under `dir` whose name ends with `.<key>.json` (pulled files are named `<name>.<key>.json`). */
+function fileOfKey(dir: string, key: string): string {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const at = path.join(dir, e.name);
+    if (e.isDirectory() && e.name !== '.oms') {
+      const found = fileOfKey(at, key);
+      if (found) return found;
+    } else if (e.name.endsWith(`.${key}.json`)) {
+      return at;
+    }
+  }
+  return '';
+}
+
+/**
+ * A scanner open in its priorities table and planned (edited in a pulled folder) while it changes over REST:
+ * the table shows the server's priority and the Object Changes view moves the entry to Stale, within one interval.
+ */
+async function tableAndPlanFollow(page: Page, env: Env): Promise<void> {
+  await setInterval(page, intervalSeconds);
+  await focusWindow(page, true);
+  try {
+    const { floor2 } = await floors(env);
+    // Pulled by the command line, which writes what Pull as Files… writes (the token in its environment only).
+    const root = path.join(env.OMS_WORKSPACE, 'oms', 'live');
+    fs.rmSync(root, { recursive: true, force: true });
+    execFileSync(process.execPath, [path.resolve(__dirname, '..', '..', '..', 'dist', 'oms.cjs'), 'pull', root,
+      '--url', env.OMS_SANDBOX_URL, '--folder', floor2.Key, '--kinds', 'inputscanners'], { env: { ...process.env, OMS_TOKEN: env.OMS_SANDBOX_TOKEN } });
+    const { frame, scanner } = await openTable(page, env);
+    const file = fileOfKey(root, scanner.Key);
+    if (!file) throw new Error(`no pulled file of ${scanner.CommonName}`);
+    const edited = JSON.parse(fs.readFileSync(file, 'utf8'));
+    edited.NonSettlingErrorPriority = (scanner.NonSettlingErrorPriority % 9) + 1;
+    fs.writeFileSync(file, JSON.stringify(edited, null, 2) + '\n');
+    await planChangesOf(page, 'oms/live');
+    await planRow(page, 'Update (1)').waitFor({ timeout: 20_000 });
+    const objects = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
+    if ((await objects.getAttribute('aria-expanded')) !== 'true') await objects.click();
+
+    const priority = unusedPriority(scanner);
+    await send(env, 'PUT', scanner.Href, withFirstPriority(scanner, priority));
+    const cell = frame.locator('#rows tr').first().locator('input.priority');
+    await until(`the table's first priority ${priority}`, async () => (await cell.inputValue()) === String(priority), withinOneInterval);
+    await until('the entry moved to Stale', async () => planRow(page, /^\s*Stale/).isVisible(), withinOneInterval + 5_000)
+      .catch(async () => { throw new Error(`the view says: ${(await planPane(page).innerText()).replace(/\s+/g, ' ')}`); });
+    await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-table-plan.png` });
+  } finally {
+    await palette(page, 'View: Close All Editors');
+    await focusWindow(page, false);
+  }
+}
+
 async function hiddenReadsNothing(page: Page, env: Env): Promise<void> {
   await setInterval(page, intervalSeconds);
   await focusWindow(page, true);
@@ -170,17 +242,28 @@ async function hiddenReadsNothing(page: Page, env: Env): Promise<void> {
     await floor1Scanners(page);
     const listReads = (since: Date) => requestsSince(env.OMS_UI_DIAG, since)
       .filter((l) => /GET \/api\/f\/[^ ]+\/inputscanners /.test(l) || /GET \S+\?page=/.test(l));
+    /** No list read for three intervals, counted from a second on. */
+    const readsNone = async (state: string) => {
+      await page.waitForTimeout(1_000);
+      const since = new Date();
+      await page.waitForTimeout(3 * intervalSeconds * 1000);
+      const read = listReads(since);
+      if (read.length) throw new Error(`read while ${state}: ${read.join(' | ')}`);
+    };
     const visible = new Date();
     await until('a list read while the view shows', () => Promise.resolve(listReads(visible).length > 0), withinOneInterval);
+    await focusWindow(page, false);
+    await readsNone('the window was unfocused');
+    await focusWindow(page, true);
+    const focused = new Date();
+    await until('a list read once the window is focused again', () => Promise.resolve(listReads(focused).length > 0), withinOneInterval);
     await page.keyboard.press('Control+Shift+E'); // the Explorer in front: the Objects view hidden
-    await page.waitForTimeout(1_000);
-    const hidden = new Date();
-    await page.waitForTimeout(3 * intervalSeconds * 1000);
-    const read = listReads(hidden);
-    await page.locator('.part.activitybar .action-item a[aria-label^="OMS"], .part.activitybar .action-item[aria-label^="OMS"]').first().click();
-    if (read.length) throw new Error(`read while hidden: ${read.join(' | ')}`);
+    try {
+      await readsNone('the view was hidden');
+    } finally {
+      await page.locator('.part.activitybar .action-item a[aria-label^="OMS"], .part.activitybar .action-item[aria-label^="OMS"]').first().click();
+    }
   } finally {
-    // The interval put back while the window is focused (twice, settings.json's editor was not found after the blur).
     await setInterval(page, 30);
     await focusWindow(page, false);
   }
@@ -191,5 +274,7 @@ export const liveChecks: UiCheckList = (page, env) => [
     () => treeFollows(page, env)],
   ['ui: live updates: a clean editor shows the server\'s new priority and version, no dialog; with an edit, one quiet notice, Merge keeps both, Ctrl+S saves',
     () => editorFollows(page, env)],
-  ['ui: live updates: the Objects view hidden, the sandbox logs no list reads', () => hiddenReadsNothing(page, env)],
+  ['ui: live updates: the priorities table and the Object Changes view follow a change made over REST (the table\'s priority; the planned entry now Stale)',
+    () => tableAndPlanFollow(page, env)],
+  ['ui: live updates: the window unfocused, then the Objects view hidden, the sandbox logs no list reads', () => hiddenReadsNothing(page, env)],
 ];

@@ -29,7 +29,7 @@ async function audit(frame: Frame, diag: string, name: string): Promise<void> {
 }
 
 /** The scanner's table frame: Go to Object, then Open Priorities Table from the palette. */
-async function openTable(page: Page, env: Env): Promise<{ frame: Frame; scanner: any }> {
+export async function openTable(page: Page, env: Env): Promise<{ frame: Frame; scanner: any }> {
   const { floor2 } = await floors(env);
   const [scanner] = await get(env, `/api/f/${floor2.Key}/inputscanners`);
   await goToObject(page, scanner.CommonName);
