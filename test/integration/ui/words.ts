@@ -34,7 +34,7 @@ async function copyScanner(env: Env, folderKey: string, like: any, name: string)
     body: JSON.stringify({ ...copy, CommonName: name }),
   });
   if (!res.ok) throw new Error(`creating ${name}: ${res.status}`);
-  return (await res.json()).Key;
+  return ((await res.json()) as { Key: string }).Key;
 }
 
 async function groupLabelsAfterLoading(page: Page, env: Env): Promise<void> {

@@ -60,7 +60,7 @@ test('a pull into a folder of another connection is refused first, naming the co
   ui.reset();
   const stagingRoot = (await s.connections.require('staging').client.instance()).Key!;
   await assert.rejects(
-    pullAsFiles.run(s, { connectionId: 'staging', folderKey: stagingRoot, kind: 'inputScanner' }, { root }),
+    Promise.resolve(pullAsFiles.run(s, { connectionId: 'staging', folderKey: stagingRoot, kind: 'inputScanner' }, { root })),
     (e: Error) => {
       assert.match(e.message, /pulled from Head Office \(/, e.message);
       assert.match(e.message, new RegExp(`not from Staging \\(${staging.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), e.message);
