@@ -49,6 +49,7 @@ async function pullAnotherScope(page: Page, env: Env, diag: string): Promise<voi
   const warehouse = folders.find((f) => f.CommonName === 'Warehouse');
   const headScanners = await scannersUnder(env, head.Key);
   const warehouseScanners: any[] = await get(env, `/api/f/${warehouse.Key}/inputscanners?pageSize=1000`);
+  const objects = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
   let step = 'pull Head Office';
   try {
     // Head Office, Pull as Files…: only input scanners, with subfolders, into the suggested folder.
@@ -57,7 +58,7 @@ async function pullAnotherScope(page: Page, env: Env, diag: string): Promise<voi
     await headRow.click({ button: 'right' });
     await menuItem(page, 'Pull as Files');
     await pickRow(page, 'Input scanners').waitFor({ timeout: 10_000 });
-    await page.locator('.quick-input-widget .quick-input-check-all').first().click(); // all kinds start ticked: none
+    await page.locator('.quick-input-widget .quick-input-header .monaco-checkbox').first().click(); // all kinds start ticked: none
     await pickRow(page, 'Input scanners').locator('.monaco-checkbox').first().click();
     await until('only Input scanners ticked', async () => (await page.locator('.quick-input-widget .quick-input-list .monaco-checkbox.checked').count()) === 1, 5_000)
       .catch(async () => { throw new Error(`${await page.locator('.quick-input-widget .quick-input-list .monaco-checkbox.checked').count()} kinds ticked`); });
@@ -110,13 +111,17 @@ async function pullAnotherScope(page: Page, env: Env, diag: string): Promise<voi
     if (warehouseScanners.some((o) => [...afterRefusal.keys()].some((f) => f.endsWith(`.${o.Key}.json`)))) throw new Error('a Warehouse file was written');
 
     step = 'plan';
+    // The Objects view folded: the Object Changes view gets the side bar (its rows are drawn only when in view).
+    if ((await objects.getAttribute('aria-expanded')) !== 'false') await objects.click();
     await planChangesOf(page, 'oms/sandbox');
     await planRow(page, 'Update (1)').waitFor({ timeout: 20_000 });
     await planRow(page, edited.CommonName).waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: `${diag}/ui-pull-another-scope-plan.png` });
   } catch (e) {
     throw new Error(`${step}: ${(e as Error).message}`, { cause: e });
   } finally {
     await page.keyboard.press('Escape');
+    if ((await objects.getAttribute('aria-expanded')) === 'false') await objects.click();
   }
 }
 

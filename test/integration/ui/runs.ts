@@ -128,6 +128,8 @@ async function undoCreateUpdateDelete(page: Page, env: Env, diag: string): Promi
     }, 20_000);
 
     step = 'Undo Run…';
+    // The plan made again after the run is drawn before the palette opens (its redraw would close the palette).
+    await until('the plan after the run', async () => (await planPane(page).innerText()).includes('0 ticked to send'), 20_000);
     await palette(page, 'OMS: Undo Run');
     const run = pick(page, 'Apply oms/sandbox: 1 to create, 2 to update, 1 to delete');
     await run.waitFor({ timeout: 10_000 });
