@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { get, menuItem, notification, until, type Env, type UiCheckList } from './helpers';
+import { get, input, menuItem, notification, until, type Env, type UiCheckList } from './helpers';
 import { planChangesOf, planRow } from './plan';
 
 const treeRow = (page: Page, level: number, name: RegExp) => page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`, { hasText: name }).first();
@@ -62,7 +62,12 @@ async function pullAnotherScope(page: Page, env: Env, diag: string): Promise<voi
     await pickRow(page, 'Input scanners').locator('.monaco-checkbox').first().click();
     await until('only Input scanners ticked', async () => (await page.locator('.quick-input-widget .quick-input-list .monaco-checkbox.checked').count()) === 1, 5_000)
       .catch(async () => { throw new Error(`${await page.locator('.quick-input-widget .quick-input-list .monaco-checkbox.checked').count()} kinds ticked`); });
-    await page.keyboard.press('Enter');
+    // OK, by mouse: the keyboard is on the ticked box now, where Enter would untick it again.
+    const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).first();
+    if (!(await ok.click({ timeout: 3_000 }).then(() => true, () => false))) {
+      await input(page).focus();
+      await page.keyboard.press('Enter');
+    }
     await pickRow(page, 'This folder and its subfolders').click({ timeout: 10_000 });
     await pickRow(page, 'oms/sandbox').waitFor({ timeout: 10_000 });
     await page.waitForTimeout(300);
