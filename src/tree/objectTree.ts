@@ -68,8 +68,8 @@ export class ObjectTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
       this.emitter.fire(undefined);
       return;
     }
-    (node as { refresh?: () => void }).refresh?.();
-    this.emitter.fire(node);
+    // One redraw, once the node has read what it shows (a group its first page): its row is right when drawn.
+    void Promise.resolve((node as { refresh?: () => unknown }).refresh?.()).then(() => this.emitter.fire(node));
   }
 
   /** After a create, update or delete (no key: a batch): that kind's group in that folder, as much as was loaded. */

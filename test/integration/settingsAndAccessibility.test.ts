@@ -21,13 +21,13 @@ suite('settings', () => {
     const sites = (await nodeAt(s, 'Sandbox', ...folder.names, 'Engage sites')) as CollectionNode;
     await config().update('pageSize', -5, vscode.ConfigurationTarget.Global);
     try {
-      sites.refresh();
+      await sites.refresh();
       const shown = (await childrenOf(sites)).map(label);
       assert.strictEqual(shown.length, 1, shown.join(' | '));
       assert.match(shown[0], /oms\.pageSize is -5: it must be a whole number from 1 to 1000/);
     } finally {
       await config().update('pageSize', undefined, vscode.ConfigurationTarget.Global);
-      sites.refresh();
+      await sites.refresh();
     }
     const again = (await childrenOf(sites)).map(label);
     assert.ok(again.length >= 1 && !again.some((l) => l.includes('oms.pageSize')), `the sites load again once the setting is fixed: ${again.join(' | ')}`);
@@ -96,12 +96,12 @@ suite('accessibility', () => {
     const sites = (await nodeAt(s, 'Sandbox', ...folder.names, 'Engage sites')) as CollectionNode;
     await config().update('pageSize', 0, vscode.ConfigurationTarget.Global);
     try {
-      sites.refresh();
+      await sites.refresh();
       const [error] = await childrenOf(sites);
       assert.match(spoken(error), /^Error: failed to load\. The setting oms\.pageSize is 0: .*\. Press Enter to retry\.$/);
     } finally {
       await config().update('pageSize', undefined, vscode.ConfigurationTarget.Global);
-      sites.refresh();
+      await sites.refresh();
     }
   });
 });

@@ -17,6 +17,10 @@ export class CollectionNode implements Paged {
   private pager: Pager<BaseInfo>;
   /** Shows only objects whose name holds this text (pages loaded later too). */
   filter = '';
+  /** A failed first page read before the row was drawn: shown (once) when the group is expanded. */
+  private failure?: unknown;
+  /** VS Code asked for the rows: live updates read the group again only then. */
+  private expanded = false;
 
   constructor(
     readonly parent: TreeNode, private readonly ctx: TreeContext, readonly kind: Kind, readonly connectionId: string, readonly folderKey: string,
@@ -46,15 +50,32 @@ export class CollectionNode implements Paged {
     return item;
   }
 
-  async getChildren(): Promise<TreeNode[]> {
+  /**
+   * Reads the first page before the row is drawn (its folder expanded, Refresh), so the row says its count from
+   * the start. A redraw of the group after its rows are shown makes VS Code forget their handles until it has
+   * listed them again: a right-click in that moment acted on the group instead of the row.
+   */
+  async firstPage(): Promise<void> {
+    const pager = this.pager;
     try {
-      // The row is not redrawn for its count after this first page: a redraw right after the expansion made a
-      // right-click on one of the new rows act on the group (the UI checks' invite from the tree). The row claims
-      // nothing it does not know instead (no "more to load" before a page was read).
-      if (!this.pager.started) await this.pager.loadMore();
+      if (!pager.started) await pager.loadMore();
     } catch (e) {
+      if (this.pager === pager) this.failure = e;
+    }
+  }
+
+  async getChildren(): Promise<TreeNode[]> {
+    this.expanded = true;
+    const failed = (e: unknown) => {
+      this.failure = undefined;
       this.pager = this.newPager();
       return [errorNode(this, e, this.connectionId)];
+    };
+    if (this.failure) return failed(this.failure);
+    try {
+      if (!this.pager.started) await this.pager.loadMore();
+    } catch (e) {
+      return failed(e);
     }
     // The same node for the same object: a redraw of the group (its count after loading) keeps the rows and any menu open on one.
     const nodes: TreeNode[] = this.shown().map((o) => this.nodeOf(o));
@@ -121,7 +142,7 @@ export class CollectionNode implements Paged {
   /** The pages shown, for live updates to read again; undefined before the group was expanded. */
   get shownPages(): { pages: number; pageSize: number; all: boolean } | undefined {
     const p = this.pager;
-    return p.started ? { pages: p.pages, pageSize: p.pageSize, all: !p.hasMore } : undefined;
+    return p.started && this.expanded ? { pages: p.pages, pageSize: p.pageSize, all: !p.hasMore } : undefined;
   }
 
   /**
@@ -135,9 +156,11 @@ export class CollectionNode implements Paged {
     if (!same && this.pager.follow(items, complete, pages)) this.ctx.changed(this);
   }
 
-  /** The Refresh command: from the first page again. */
-  refresh(): void {
+  /** The Refresh command: from the first page again, read before the row is redrawn. */
+  refresh(): Promise<void> {
     this.pager = this.newPager();
+    this.failure = undefined;
+    return this.firstPage();
   }
 
   /**

@@ -36,18 +36,17 @@ export class FolderNode implements TreeNode {
   async getChildren(): Promise<TreeNode[]> {
     const connection = this.ctx.connections.get(this.connectionId);
     if (!connection) return [];
-    let subfolders: TreeNode[];
-    try {
-      const folders = await connection.client.listAll(kindOf('folder'), this.folderKey);
-      subfolders = folders.map((f) => new FolderNode(this, this.ctx, this.connectionId, f));
-    } catch (e) {
-      subfolders = [errorNode(this, e, this.connectionId)];
-    }
     // The same group (and its loaded pages) whichever node of this folder asks: a reveal walks the tree too.
-    this.groups ??= objectKinds.filter((k) => supports(k, 'list')).map((k) =>
+    const groups = this.groups ??= objectKinds.filter((k) => supports(k, 'list')).map((k) =>
       (this.ctx.collections.get(collectionId(this.connectionId, this.folderKey, k.id)) as CollectionNode | undefined)
       ?? new CollectionNode(this, this.ctx, k, this.connectionId, this.folderKey, this.folder.CommonName || this.folderKey));
-    return [...subfolders, ...this.groups];
+    // Each group's first page with the subfolders: its row says its count when first drawn.
+    const [subfolders] = await Promise.all([
+      connection.client.listAll(kindOf('folder'), this.folderKey)
+        .then((folders) => folders.map((f): TreeNode => new FolderNode(this, this.ctx, this.connectionId, f)), (e) => [errorNode(this, e, this.connectionId)]),
+      ...groups.map((g) => g.firstPage()),
+    ]);
+    return [...subfolders, ...groups];
   }
 
   refresh(): void {

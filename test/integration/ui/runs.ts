@@ -1,11 +1,12 @@
 // The run shell where a person sees it: an Apply of a pulled folder with a failure, then Retry
-// Failed from the run's notification, by mouse; what was sent read from the sandbox. Runs after
-// the plan checks (plan.ts), in the folder they pulled (oms/sandbox of the workspace).
+// Failed from the run's notification, by mouse; Undo Run… of an Apply that created, updated and
+// deleted, from the palette; what was sent read from the sandbox. Runs after the plan checks
+// (plan.ts), in the folder they pulled (oms/sandbox of the workspace).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { get, send, until, notification, floors, type Env, type UiCheckList } from './helpers';
-import { planAction, planChangesOf, planRow } from './plan';
+import { get, send, until, notification, floors, input, palette, type Env, type UiCheckList } from './helpers';
+import { planAction, planChangesOf, planPane, planRow, pullFloor1 } from './plan';
 
 const pick = (page: Page, text: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
 
@@ -45,6 +46,128 @@ async function applyThenRetry(page: Page, env: Env): Promise<void> {
   await page.keyboard.press('Escape');
 }
 
-export const runChecks: UiCheckList = (page, env) => [
+/** A scanner made over REST in `folderKey`, as the server holds it. */
+async function createScanner(env: Env, folderKey: string, like: any, name: string): Promise<any> {
+  const { Key: _k, Href: _h, ConcurrencyVersion: _v, Notes: _n, Links: _l, InFolderHref: _f, InFolderKey: _fk, ...copy } = like;
+  const res = await fetch(`${env.OMS_SANDBOX_URL}/api/f/${folderKey}/inputscanners`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ...copy, CommonName: name }),
+  });
+  if (!res.ok) throw new Error(`creating ${name}: ${res.status}`);
+  return res.json();
+}
+
+const status = async (env: Env, at: string) => (await fetch(env.OMS_SANDBOX_URL + at, { headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}` } })).status;
+
+/**
+ * Apply "1 to create, 2 to update, 1 to delete" from the Object Changes view, then Undo Run… from the
+ * palette: its preview offers all four, and putting them back deletes what the run created, creates again
+ * what it deleted and gives the two updated objects their values back (read over REST).
+ */
+async function undoCreateUpdateDelete(page: Page, env: Env, diag: string): Promise<void> {
+  const root = path.join(env.OMS_WORKSPACE, 'oms', 'sandbox');
+  const { floor1 } = await floors(env);
+  const at = (key: string) => `/api/f/${floor1.Key}/inputscanners/${key}`;
+  const list = async (): Promise<any[]> => get(env, `/api/f/${floor1.Key}/inputscanners?pageSize=1000`);
+  const [like] = await list();
+  const stamp = Date.now();
+  const [u1, u2, d] = [await createScanner(env, floor1.Key, like, `Undo U1 ${stamp}`), await createScanner(env, floor1.Key, like, `Undo U2 ${stamp}`),
+    await createScanner(env, floor1.Key, like, `Undo D ${stamp}`)];
+  const newName = `Undo New ${stamp}`;
+  const objects = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
+  let step = 'pull the three';
+  try {
+    // Their files: Pull Again of the folder the plan checks pulled (edits they left are overwritten), or a pull of its own.
+    if (fs.existsSync(path.join(root, 'oms.manifest.json'))) {
+      await planChangesOf(page, 'oms/sandbox');
+      await planRow(page, /Behind/).waitFor({ timeout: 20_000 });
+      await planAction(page, 'Pull Again');
+      const overwrite = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Overwrite Them' }).first();
+      if (await overwrite.waitFor({ timeout: 2_000 }).then(() => true, () => false)) await overwrite.click();
+    } else {
+      await pullFloor1(page, env, (await list()).length);
+    }
+    const dir = path.join(root, fs.readdirSync(root).find((f) => f.endsWith(`.${floor1.Key}`))!, 'inputscanners');
+    const fileOf = (key: string) => path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith(`.${key}.json`)) ?? `missing.${key}.json`);
+    await until('the three pulled', () => Promise.resolve([u1, u2, d].every((o) => fs.existsSync(fileOf(o.Key)))), 20_000);
+
+    step = 'edit two, delete one, add one';
+    const priority = (o: any) => (o.NonSettlingErrorPriority % 9) + 1;
+    for (const o of [u1, u2]) {
+      const text = JSON.parse(fs.readFileSync(fileOf(o.Key), 'utf8'));
+      fs.writeFileSync(fileOf(o.Key), JSON.stringify({ ...text, NonSettlingErrorPriority: priority(o) }, null, 2) + '\n');
+    }
+    const { Key: _key, ...copy } = JSON.parse(fs.readFileSync(fileOf(u1.Key), 'utf8'));
+    fs.writeFileSync(path.join(dir, 'undo-new.json'), JSON.stringify({ ...copy, CommonName: newName, NonSettlingErrorPriority: u1.NonSettlingErrorPriority }, null, 2) + '\n');
+    fs.rmSync(fileOf(d.Key));
+
+    step = 'plan and apply';
+    await planChangesOf(page, 'oms/sandbox');
+    await planRow(page, 'Update (2)').waitFor({ timeout: 20_000 });
+    // The Objects view folded: the Object Changes view gets the side bar (its rows are drawn only when in view).
+    if ((await objects.getAttribute('aria-expanded')) !== 'false') await objects.click();
+    const deletes = planRow(page, /Delete \(1\)/);
+    const skipped = planRow(page, 'Deleted files, not sent (1)');
+    await deletes.or(skipped).first().waitFor({ timeout: 10_000 });
+    if (await skipped.isVisible()) await planAction(page, 'Include Deletes');
+    await deletes.waitFor({ timeout: 20_000 });
+    if (!(await planPane(page).innerText()).includes('4 ticked to send')) await deletes.locator('.custom-view-tree-node-item-checkbox').first().click({ timeout: 10_000 });
+    await until('4 ticked', async () => (await planPane(page).innerText()).includes('4 ticked to send'))
+      .catch(async () => { throw new Error(`the plan: ${(await planPane(page).innerText()).replace(/\s+/g, ' ')}`); });
+    await planAction(page, 'Apply Ticked Changes');
+    await pick(page, 'continue after errors').waitFor({ timeout: 10_000 });
+    await pick(page, 'continue after errors').click();
+    await until('the delete count box', async () => /Delete 1/.test(await page.locator('.quick-input-widget').first().innerText().catch(() => '')));
+    await input(page).pressSequentially('1');
+    await page.keyboard.press('Enter');
+    const created = await until('the run applied', async () => {
+      const made = (await list()).find((o) => o.CommonName === newName);
+      return made && (await status(env, at(d.Key))) === 404
+        && (await Promise.all([u1, u2].map(async (o) => (await get(env, at(o.Key))).NonSettlingErrorPriority === priority(o)))).every(Boolean) && made;
+    }, 20_000);
+
+    step = 'Undo Run…';
+    // The plan made again after the run is drawn before the palette opens (its redraw would close the palette).
+    await until('the plan after the run', async () => (await planPane(page).innerText()).includes('0 ticked to send'), 20_000);
+    await palette(page, 'OMS: Undo Run');
+    const run = pick(page, 'Apply oms/sandbox: 1 to create, 2 to update, 1 to delete');
+    await run.waitFor({ timeout: 10_000 });
+    await run.click();
+    const putBack = pick(page, 'Put back 4 objects, continue on error');
+    await putBack.waitFor({ timeout: 20_000 }).catch(async () => {
+      throw new Error(`the preview offers: ${(await page.locator('.quick-input-widget').first().innerText().catch(() => '')).replace(/\s+/g, ' ')}`);
+    });
+    const title = (await page.locator('.quick-input-widget .quick-input-title').first().innerText().catch(() => '')).replace(/\s+/g, ' ');
+    if (!/4 to change/.test(title)) throw new Error(`the preview says "${title}"`);
+    await page.screenshot({ path: `${diag}/ui-undo-preview.png` });
+    await putBack.click();
+
+    step = 'what Undo put back';
+    await until('the undo sent', async () => (await status(env, at(created.Key))) === 404 && (await list()).some((o) => o.CommonName === d.CommonName), 20_000)
+      .catch(async () => {
+        const names = (await list()).map((o) => o.CommonName);
+        throw new Error(`after Undo: ${newName} ${names.includes(newName) ? 'still there' : 'gone'}, ${d.CommonName} ${names.includes(d.CommonName) ? 'back' : 'not back'}`);
+      });
+    for (const o of [u1, u2]) {
+      const now = await get(env, at(o.Key));
+      if (now.NonSettlingErrorPriority !== o.NonSettlingErrorPriority) throw new Error(`${o.CommonName}: priority ${now.NonSettlingErrorPriority}, not put back to ${o.NonSettlingErrorPriority}`);
+      if (now.ConcurrencyVersion !== o.ConcurrencyVersion + 2) throw new Error(`${o.CommonName}: version ${o.ConcurrencyVersion} → ${now.ConcurrencyVersion}, not the apply and the undo once each`);
+    }
+    const back = (await list()).filter((o) => o.CommonName === d.CommonName);
+    if (back.length !== 1) throw new Error(`${back.length} objects named ${d.CommonName} after Undo`);
+    if (back[0].NonSettlingErrorPriority !== d.NonSettlingErrorPriority) throw new Error(`${d.CommonName} created again with other values`);
+  } catch (e) {
+    throw new Error(`${step}: ${(e as Error).message}`, { cause: e });
+  } finally {
+    await page.keyboard.press('Escape');
+    if ((await objects.getAttribute('aria-expanded')) === 'false') await objects.click();
+    for (const o of await list()) if ([u1.CommonName, u2.CommonName, d.CommonName, newName].includes(o.CommonName)) await send(env, 'DELETE', at(o.Key));
+  }
+}
+
+export const runChecks: UiCheckList = (page, env, diag) => [
   ['ui: runs: an Apply with a failure, then Retry Failed from its notification, sends exactly the failed one', () => applyThenRetry(page, env)],
+  ['ui: runs: Undo Run… of "Apply: 1 to create, 2 to update, 1 to delete" offers all four; it deletes the created one, creates the deleted one again '
+    + 'and puts back the 2 updates', () => undoCreateUpdateDelete(page, env, diag)],
 ];

@@ -2,7 +2,7 @@
 // count after its objects load (and after Refresh), and the priorities table's focus after a save that asked
 // the production question.
 import type { Frame, Locator, Page } from 'playwright-core';
-import { get, floors, goToObject, menuItem, palette, until, type Env, type UiCheckList } from './helpers';
+import { get, send, floors, goToObject, menuItem, palette, until, type Env, type UiCheckList } from './helpers';
 
 const row = (page: Page, level: number, name: RegExp) => page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`, { hasText: name }).first();
 
@@ -13,10 +13,28 @@ async function expand(row: Locator): Promise<void> {
   await until('the row expanded', async () => (await row.getAttribute('aria-expanded')) === 'true');
 }
 
-/** The group row claims nothing false once loaded: its kind, and no "more to load" where there is nothing more. */
-async function groupSays(page: Page, group: Locator): Promise<void> {
-  const spoken = (await group.getAttribute('aria-label')) ?? '';
-  if (!spoken.startsWith('Group Input scanners') || /more to load/.test(spoken)) throw new Error(`the group says "${spoken}"`);
+/** What a screen reader says for the group row, and the count it shows, once both are as `spoken` and `count` expect. */
+async function groupSays(group: Locator, spoken: string, count: string, when: string): Promise<void> {
+  const heard = async () => [(await group.getAttribute('aria-label')) ?? '', (await group.locator('.label-description').first().innerText().catch(() => '')).trim()];
+  await until(`the group to say "${spoken}" and show ${count}`, async () => {
+    const [label, shown] = await heard();
+    return label === spoken && shown === count;
+  }, 10_000).catch(async () => {
+    const [label, shown] = await heard();
+    throw new Error(`${when}: the group says "${label}" and shows "${shown}", expected "${spoken}" and "${count}"`);
+  });
+}
+
+/** A copy of a scanner in `folderKey`, made over REST (its key). */
+async function copyScanner(env: Env, folderKey: string, like: any, name: string): Promise<string> {
+  const { Key: _k, Href: _h, ConcurrencyVersion: _v, Notes: _n, Links: _l, InFolderHref: _f, InFolderKey: _fk, ...copy } = like;
+  const res = await fetch(`${env.OMS_SANDBOX_URL}/api/f/${folderKey}/inputscanners`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ...copy, CommonName: name }),
+  });
+  if (!res.ok) throw new Error(`creating ${name}: ${res.status}`);
+  return ((await res.json()) as { Key: string }).Key;
 }
 
 async function groupLabelsAfterLoading(page: Page, env: Env): Promise<void> {
@@ -25,22 +43,30 @@ async function groupLabelsAfterLoading(page: Page, env: Env): Promise<void> {
   const empty = row(page, 3, /^\s*Input scanners/);
   await expand(empty);
   await row(page, 4, /No input scanners/).waitFor({ timeout: 10_000 });
-  await groupSays(page, empty);
+  await groupSays(empty, 'Group Input scanners, empty', '0', 'the empty group expanded');
 
   const { floor2 } = await floors(env);
-  const scanners = (await get(env, `/api/f/${floor2.Key}/inputscanners?pageSize=1000`)).length;
+  const scanners: any[] = await get(env, `/api/f/${floor2.Key}/inputscanners?pageSize=1000`);
   await expand(row(page, 3, /^\s*Head Office/));
   await expand(row(page, 4, /^\s*Floor 2/));
   const group = row(page, 5, /^\s*Input scanners/);
+  // Said as soon as the row shows, before it is expanded.
+  await group.waitFor({ timeout: 15_000 });
+  await groupSays(group, `Group Input scanners, ${scanners.length} loaded`, String(scanners.length), 'the group before it is expanded');
   await expand(group);
-  await until('the scanners listed', async () => (await page.locator('.part.sidebar .monaco-list-row[aria-level="6"]').count()) >= scanners);
+  await until('the scanners listed', async () => (await page.locator('.part.sidebar .monaco-list-row[aria-level="6"]').count()) >= scanners.length);
   if (await page.locator('.part.sidebar .monaco-list-row', { hasText: 'Load more' }).count()) throw new Error('a "Load more" row under a group of one page');
-  await groupSays(page, group);
+  await groupSays(group, `Group Input scanners, ${scanners.length} loaded`, String(scanners.length), 'the group expanded');
 
-  await group.hover();
-  await group.locator('.action-label[aria-label^="Refresh"]').click();
-  await page.waitForTimeout(1_000);
-  await groupSays(page, group);
+  // One more scanner on the server, then Refresh: the row says the new count.
+  const added = await copyScanner(env, floor2.Key, scanners[0], `Words ${Date.now()}`);
+  try {
+    await group.hover();
+    await group.locator('.action-label[aria-label^="Refresh"]').click();
+    await groupSays(group, `Group Input scanners, ${scanners.length + 1} loaded`, String(scanners.length + 1), 'after Refresh');
+  } finally {
+    await send(env, 'DELETE', `/api/f/${floor2.Key}/inputscanners/${added}`);
+  }
 }
 
 async function tableFrame(page: Page): Promise<Frame> {
@@ -96,7 +122,7 @@ async function tableFocusAfterProductionSave(page: Page, env: Env): Promise<void
 }
 
 export const wordsChecks: UiCheckList = (page, env) => [
-  ['ui: words: an empty group and a group of 2 scanners claim nothing false once loaded (no "more to load"), and again after Refresh',
+  ['ui: words: a group row says its count once loaded (an empty group "empty", a group of 2 scanners "2 loaded", no "more to load"), and the new count after Refresh',
     () => groupLabelsAfterLoading(page, env)],
   ['ui: words: a table save through the production question gives the keyboard back to the cell left', () => tableFocusAfterProductionSave(page, env)],
 ];

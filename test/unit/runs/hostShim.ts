@@ -1,10 +1,11 @@
 /**
  * The parts of `vscode` the run shell uses beyond the file system stand-in (../fs/vscodeShim.ts):
- * progress, messages, quick picks and input boxes answered by the test, read-only documents,
- * commands recorded. Imported for its effect, before the shell.
+ * progress, messages (and their buttons) and quick picks and input boxes answered by the test, read-only
+ * documents, commands recorded, `Uri.joinPath` of a folder on disk. Imported for its effect, before the shell.
  */
 import '../fs/vscodeShim';
 import Module from 'node:module';
+import { join } from 'node:path';
 
 type Pick = (items: unknown[], options: { title?: string }) => unknown;
 
@@ -15,12 +16,17 @@ export const ui = {
   documents: [] as Array<{ uri: string; text: string }>,
   commands: [] as Array<{ id: string; args: unknown[] }>,
   answers: [] as Pick[],
+  /** The buttons each message offered, and the ones the test presses (first come, first used; none: dismissed). */
+  buttons: [] as string[][],
+  presses: [] as string[],
   reset(): void {
     this.messages = [];
     this.picks = [];
     this.documents = [];
     this.commands = [];
     this.answers = [];
+    this.buttons = [];
+    this.presses = [];
   },
 };
 
@@ -30,12 +36,17 @@ const answer = (items: unknown[], options: { title?: string } = {}) => {
   ui.picks.push({ title: options.title, labels: items.map((i) => (typeof i === 'string' ? i : (i as { label: string }).label)) });
   return Promise.resolve(ui.answers.shift()?.(items, options));
 };
-const message = (text: string) => {
+const message = (text: string, ...items: unknown[]) => {
+  const buttons = items.filter((i): i is string => typeof i === 'string');
   ui.messages.push(text);
-  return Promise.resolve(undefined);
+  ui.buttons.push(buttons);
+  const press = buttons.length ? ui.presses.shift() : undefined;
+  return Promise.resolve(press !== undefined && buttons.includes(press) ? press : undefined);
 };
 
 const shim = (Module as unknown as { _load(request: string): Record<string, unknown> })._load('vscode');
+// The run host's journal folder: global storage is a folder on disk.
+Object.assign(shim.Uri as object, { joinPath: (base: { fsPath: string }, ...parts: string[]) => ({ fsPath: join(base.fsPath, ...parts) }) });
 Object.assign(shim, {
   l10n: { t: format },
   ProgressLocation: { Notification: 15, Window: 10 },
