@@ -7,33 +7,13 @@
  */
 import * as vscode from 'vscode';
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
-import { documentNames, scheme, type ObjectAddress } from '../fs/objectUri';
+import { documentNames } from '../fs/objectUri';
+import type { OpenObject } from './openObjects';
 import { compareWithServer } from '../documents/compare';
 import type { BaseInfo } from '../model/types';
 import type { ObjectSaves } from '../documents/saves';
 import { notify } from '../ui/notify';
 import type { ServerChanges } from './serverChanges';
-
-/** An open document of an object. */
-export interface OpenObject {
-  uri: vscode.Uri;
-  address: ObjectAddress;
-}
-
-/** The object documents open in editor tabs (drafts not yet created are no server's object). */
-export function openObjects(objectFiles: ObjectFileSystem, connectionId: string): OpenObject[] {
-  const seen = new Set<string>();
-  const open: OpenObject[] = [];
-  for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
-    const uri = tab.input instanceof vscode.TabInputText ? tab.input.uri : undefined;
-    if (uri?.scheme !== scheme || seen.has(uri.toString()) || objectFiles.isUncreatedDraft(uri)) continue;
-    const address = objectFiles.addressOf(uri);
-    if (address?.connectionId !== connectionId) continue;
-    seen.add(uri.toString());
-    open.push({ uri, address });
-  }
-  return open;
-}
 
 export class FollowDocuments {
   /** Documents told about a server version (uri -> version), so each is told once. */

@@ -16,7 +16,8 @@ import type { PlanView } from '../views/planView';
 import { loadedPlanView } from '../views/planViewSlot';
 import { openTables } from '../webview/openTables';
 import { notify, showLogAction } from '../ui/notify';
-import { FollowDocuments, OpenObject, openObjects } from './followDocuments';
+import type { FollowDocuments } from './followDocuments';
+import { openObjects, type OpenObject } from './openObjects';
 import type { PollResult, Watched, WatchedObject } from './liveReads';
 import type { Poller } from './poller';
 import { ServerChanges } from './serverChanges';
@@ -31,8 +32,8 @@ function intervalMs(): number {
 
 export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>): vscode.Disposable {
   const changes = new ServerChanges();
-  const documents = new FollowDocuments(s.objectFiles, s.saves, changes);
-  /** Loaded with the first poll (poller.ts and liveReads.ts are a chunk of their own, not activation's). */
+  /** Loaded with the first poll, as the pollers (poller.ts and liveReads.ts are a chunk of their own, not activation's). */
+  let documents: FollowDocuments | undefined;
   const pollers = new Map<string, Promise<Poller>>();
   /** Nodes the user collapsed: groups under them are not read. */
   const collapsed = new Set<string>();
@@ -62,10 +63,10 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
     }
     for (const read of result.objects) {
       const address = { ...read.watched, connectionId };
-      for (const o of open) if (sameObject(o.address, address)) documents.follow(o, read.object);
+      for (const o of open) if (sameObject(o.address, address)) documents?.follow(o, read.object);
       if (read.object) openTables.get(`${connectionId}|${address.key}`)?.follow(read.object as InputScannerInfo);
     }
-    documents.keepOnly(open);
+    documents?.keepOnly(open);
     changes.keepOnly(open.map((o) => o.address));
     const seen = [...result.groups.flatMap((g) => g.items), ...result.objects.flatMap((o) => (o.object ? [o.object] : []))];
     // The plan view's code is there only once a plan was shown (it is not loaded at activation).
@@ -97,33 +98,36 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
     // What a poll read is applied to what was shown when it started (documents and groups by identity).
     let open: OpenObject[] = [];
     let groups: CollectionNode[] = [];
-    poller = import('./poller').then(({ Poller }) => new Poller({
-      source: {
-        listAgain: (...a) => s.connections.require(connectionId).client.listAgain(...a),
-        getAgain: (...a) => s.connections.require(connectionId).client.getAgain(...a),
-      },
-      watched: () => {
-        open = openObjects(s.objectFiles, connectionId);
-        groups = groupsOf(connectionId);
-        return watchedOf(connectionId, open);
-      },
-      intervalMs,
-      canRead: () => canRead(connectionId),
-      onResult: (result) => {
-        try {
-          received(connectionId, result, open, groups);
-        } catch (e) {
-          log().error(`Live updates of ${connectionId} not shown: ${(e as Error).stack ?? String(e)}`);
-        }
-      },
-      onFailure: (e) => {
-        const label = s.connections.get(connectionId)?.info.label ?? connectionId;
-        const text = vscode.l10n.t('Live updates of {0} could not read the service ({1}); they go on, less often, and say nothing more until it answers.',
-          label, (e as Error).message);
-        notify('warning', text, showLogAction);
-      },
-      onRecovered: () => log().info(`Live updates of ${connectionId} read the service again`),
-    }));
+    poller = Promise.all([import('./poller'), import('./followDocuments')]).then(([{ Poller }, { FollowDocuments }]) => {
+      documents ??= new FollowDocuments(s.objectFiles, s.saves, changes);
+      return new Poller({
+        source: {
+          listAgain: (...a) => s.connections.require(connectionId).client.listAgain(...a),
+          getAgain: (...a) => s.connections.require(connectionId).client.getAgain(...a),
+        },
+        watched: () => {
+          open = openObjects(s.objectFiles, connectionId);
+          groups = groupsOf(connectionId);
+          return watchedOf(connectionId, open);
+        },
+        intervalMs,
+        canRead: () => canRead(connectionId),
+        onResult: (result) => {
+          try {
+            received(connectionId, result, open, groups);
+          } catch (e) {
+            log().error(`Live updates of ${connectionId} not shown: ${(e as Error).stack ?? String(e)}`);
+          }
+        },
+        onFailure: (e) => {
+          const label = s.connections.get(connectionId)?.info.label ?? connectionId;
+          const text = vscode.l10n.t('Live updates of {0} could not read the service ({1}); they go on, less often, and say nothing more until it answers.',
+            label, (e as Error).message);
+          notify('warning', text, showLogAction);
+        },
+        onRecovered: () => log().info(`Live updates of ${connectionId} read the service again`),
+      });
+    });
     pollers.set(connectionId, poller);
     return poller;
   };
