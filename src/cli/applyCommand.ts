@@ -29,7 +29,7 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   if (!autoApprove && !interactive()) {
     throw new CliError(l10n.t('No terminal to ask for a yes: run with --auto-approve to apply without asking. Nothing was sent.'));
   }
-  const { root, manifest } = await pulledFolder(folder);
+  const { root, manifest } = await pulledFolder(folder, []);
   if (manifest.connection.production && !values['yes-production']) throw new CliError(productionRefusal(manifest.connection.label));
   const saved = planFile ? await readPlanFile(path.resolve(planFile)).catch((e: Error) => { throw new CliError(e.message); }) : undefined;
   const { connection, binding } = await serviceOf(manifest, {
