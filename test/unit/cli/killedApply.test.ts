@@ -55,7 +55,7 @@ async function applyKilled(args: string[], surname: string, landed: number): Pro
   const run = oms(['apply', root, ...args, '--auto-approve'], { env, started: (c) => { child = c; } });
   let ended = false;
   void run.finally(() => { ended = true; });
-  while (!ended && (await surnameCounts(surname)).size < landed) await new Promise((r) => setTimeout(r, 10));
+  while (!ended && (await surnameCounts(surname)).size < landed) await new Promise((r) => setTimeout(r, 25));
   child?.kill('SIGKILL');
   try {
     return await run;
