@@ -9,6 +9,8 @@ import { OmsClient } from '../api/client';
 import type { Http } from '../api/http';
 import { applyPlan, writeRunReport } from '../changes/code/apply';
 import type { ChangeResult, Outcome } from '../changes/executor';
+import { cachePath } from '../changes/code/manifest';
+import { RunJournal } from '../changes/runJournal';
 import { sendable } from '../changes/code/plan';
 import { readPlanFile, withSecretsMasked } from '../changes/code/planFile';
 import { Parsed, text, wholeNumber } from './args';
@@ -27,7 +29,7 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   if (!autoApprove && !interactive()) {
     throw new CliError(l10n.t('No terminal to ask for a yes: run with --auto-approve to apply without asking. Nothing was sent.'));
   }
-  const { root, manifest } = await pulledFolder(folder);
+  const { root, manifest } = await pulledFolder(folder, []);
   if (manifest.connection.production && !values['yes-production']) throw new CliError(productionRefusal(manifest.connection.label));
   const saved = planFile ? await readPlanFile(path.resolve(planFile)).catch((e: Error) => { throw new CliError(e.message); }) : undefined;
   const { connection, binding } = await serviceOf(manifest, {
@@ -55,6 +57,11 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
 
   const approval = await connection.approveWrites(l10n.t('Apply {0}', what));
   const approved: Http = (req) => connection.client.http({ ...req, approval });
+  // The editor's run journal, in the folder's cache (.oms/runs/): each write's intent on disk before it goes out,
+  // so a run killed part way leaves a record of every object it may have written.
+  const journal = await new RunJournal(cachePath(root, 'runs')).begin({
+    title: l10n.t('Apply {0}: {1}', folder, what), connectionId: connection.id, total: ticked.length, recipe: { type: 'apply', folder: root },
+  });
   let writes = 0;
   const stop = new AbortController();
   const cancel = () => stop.abort();
@@ -64,11 +71,16 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   try {
     results = await applyPlan(new OmsClient(approved), root, binding, plan, {
       stopOnError: !!values['stop-on-error'], signal: stop.signal,
-      beforeWrite: () => Promise.resolve(void writes++),
+      beforeWrite: async (change, body, live) => {
+        writes++;
+        await journal.intent(change, body, live);
+      },
+      onResult: (r, change) => void (change && journal.record(change, r).catch(() => undefined)),
       onProgress: (p) => progress(p.done, p.total),
     });
   } finally {
     process.off('SIGINT', cancel);
+    await journal.close();
   }
   const report = await writeRunReport(root, plan, results);
   const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;

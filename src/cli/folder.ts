@@ -14,13 +14,14 @@ export interface PulledFolder {
   manifest: Manifest;
 }
 
-export async function pulledFolder(folder: string): Promise<PulledFolder> {
+/** `only`: the objects of the manifest to read (all by default); `[]` reads its head alone, as plan and apply read the rest themselves. */
+export async function pulledFolder(folder: string, only?: Iterable<string>): Promise<PulledFolder> {
   const root = path.resolve(folder);
   const info = await stat(root).catch(() => undefined);
   if (!info?.isDirectory()) throw new CliError(l10n.t('{0} is not a folder', folder));
   let manifest: Manifest | undefined;
   try {
-    manifest = await readManifest(root);
+    manifest = await readManifest(root, only);
   } catch (e) {
     throw new CliError((e as Error).message);
   }

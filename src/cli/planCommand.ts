@@ -17,7 +17,7 @@ const formats = ['text', 'markdown', 'json'] as const;
 export async function planCommand({ positionals: [folder], values }: Parsed): Promise<number> {
   const format = text(values.format) ?? 'text';
   if (!(formats as readonly string[]).includes(format)) throw new CliError(l10n.t('--format takes text, markdown or json (got "{0}")', format));
-  const { root, manifest } = await pulledFolder(folder);
+  const { root, manifest } = await pulledFolder(folder, []);
   const { connection, binding } = await serviceOf(manifest, { tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'] });
   const plan = withSecretsMasked(await cliPlan(connection.client, root, binding));
   const out = text(values.out);

@@ -20,7 +20,7 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
   const root = path.resolve(folder);
   let existing;
   try {
-    existing = await readManifest(root);
+    existing = await readManifest(root, []); // its connection and scope: the pull reads the objects itself
   } catch (e) {
     throw new CliError((e as Error).message);
   }

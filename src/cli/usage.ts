@@ -22,6 +22,7 @@ Pulls the objects of a service folder into <folder>, one file per object, with o
   --label <name>        the connection's name in the manifest (default: the URL's host)
   --production          record the connection as production: apply then needs --yes-production
   --overwrite-edits     replace files edited since the last pull (default: keep them)`)}
+
 ${token()}
 `;
     case 'plan': return `${l10n.t(`Usage: oms plan <folder> [options]
@@ -34,6 +35,7 @@ oms.manifest.json): what apply would create, update and delete, and what it woul
   --out <plan.json>             also save the plan, for oms apply <folder> <plan.json> (or the editor)
   --detailed-exitcode           exit 0: no changes, 2: changes, 1: error or an invalid file
                                 (without it: 0 unless an error or an invalid file)`)}
+
 ${token()}
 `;
     case 'apply': return `${l10n.t(`Usage: oms apply <folder> [plan.json] [options]
@@ -49,12 +51,14 @@ or behind. One write per object, each checked against the version it was planned
 
 Exit codes: 0 all applied (or nothing to apply), 1 nothing was sent (error or refusal),
 2 sent in part (some entries failed, were stale or not sent; see .oms/runs/ for the report).`)}
+
 ${token()}
 `;
     case 'diff': return `${l10n.t(`Usage: oms diff <folder> <key-or-file>
 
 The fields of one object's file that differ from the service's version (secrets masked).
 Exit codes: 0 no difference, 2 differences, 1 error.`)}
+
 ${token()}
 `;
     default: return `${l10n.t(`Usage: oms <command> [options]    (oms <command> --help for each)
@@ -62,11 +66,14 @@ ${token()}
 Objects as code from a terminal or a CI pipeline: the same pulled folders, plans and rules as the
 OMS Explorer extension.
 
-  oms pull <folder> --url <base> --folder <key>   pull a service folder into files
-  oms plan <folder>                               what apply would send
-  oms apply <folder> [plan.json]                  send it
+  oms pull <folder> --url <base> --folder <key>   pull a service folder into files (one per object)
+  oms plan <folder>                               what apply would create, update and delete
+  oms apply <folder> [plan.json]                  send a plan's changes to the service
   oms diff <folder> <key-or-file>                 one object's file against the service
-  oms --version`)}
+  oms --version
+
+Access token: the environment variable OMS_TOKEN, or --token-file <path> (never an argument).
+plan and apply take the service's URL from the folder's oms.manifest.json.`)}
 `;
   }
 }

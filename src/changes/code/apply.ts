@@ -21,7 +21,7 @@ import { FileStats } from './fileStats';
 import { readLocalFile } from './localFiles';
 import { checkBinding, ConnectionBinding, ensureCache, journalSync, Manifest, readManifest, writeManifest } from './manifest';
 import { Plan, PlanEntry, sendable } from './plan';
-import { recordPending, settlePending } from './pendingCreates';
+import { pendingCreates, recordPending, settlePending } from './pendingCreates';
 import { isRegularFile, pathProblem, readNoFollow, resolveInside, writeNoFollow } from './safePaths';
 import { l10n } from '../../l10n';
 
@@ -98,6 +98,9 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
   // A fresh clone has no local cache (kept out of git): the journal of what is applied goes there.
   await ensureCache(root);
   const bases = new Bases(root);
+  // Creates sent without learning their outcome: only a plan made since looked on the service for them (resolvePending.ts).
+  const pending = pendingCreates(root);
+  const unknownSince = (p: string) => pending.has(p) && !(Date.parse(plan.createdAt) > Date.parse(pending.get(p)!.at));
   const changes: Prepared['changes'] = [];
   const refused: ChangeResult[] = [];
   for (const entry of plan.entries.filter((e) => e.selected)) {
@@ -131,7 +134,8 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
     }
     const local = file.object;
     if (entry.action === 'create') {
-      changes.push({ entry, change: { ...common, build: () => createBody(kind, local) } });
+      if (unknownSince(entry.path)) notSent(l10n.t('Sent by an earlier run whose outcome is not known: plan again, it looks for the object on the service'));
+      else changes.push({ entry, change: { ...common, build: () => createBody(kind, local) } });
       continue;
     }
     changes.push({

@@ -1,5 +1,5 @@
 /** Runs the BUILT command line (dist/oms.cjs, built once per test file with `node esbuild.js --cli`) as a child process. */
-import { execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as path from 'node:path';
 
 export const repo = path.resolve(__dirname, '../../..');
@@ -15,6 +15,8 @@ export function buildOms(): void {
 
 export interface OmsRun {
   code: number | null;
+  /** The signal that ended it, if one did. */
+  signal: NodeJS.Signals | null;
   out: string;
   err: string;
   ms: number;
@@ -27,6 +29,8 @@ export interface OmsOptions {
   stdin?: string;
   /** A standard input that stays open, nothing ever written to it. */
   stdinOpen?: boolean;
+  /** Handed the child once it runs (a test that kills it part way). */
+  started?(child: ChildProcess): void;
 }
 
 /** Every output of every run of this process, so a test can check a secret never appeared in any. */
@@ -40,6 +44,7 @@ export function oms(args: string[], options: OmsOptions = {}): Promise<OmsRun> {
   const started = Date.now();
   const child = spawn(process.execPath, [omsFile, ...args], { cwd: options.cwd ?? repo, env, stdio: ['pipe', 'pipe', 'pipe'] });
   if (!options.stdinOpen) child.stdin.end(options.stdin ?? '');
+  options.started?.(child);
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
@@ -49,11 +54,11 @@ export function oms(args: string[], options: OmsOptions = {}): Promise<OmsRun> {
       child.kill('SIGKILL');
       reject(new Error(`oms ${args.join(' ')} did not end in 60 s\n${out}\n${err}`));
     }, 60_000);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (options.stdinOpen) child.stdin.destroy();
       allOutput.push(out, err);
-      resolve({ code, out, err, ms: Date.now() - started });
+      resolve({ code, signal, out, err, ms: Date.now() - started });
     });
   });
 }
