@@ -120,8 +120,14 @@
     return dirty && bad.length === 0;
   }
 
+  /** Each row's cells as typed: label, priority, status. */
+  const cellsOf = () => [...rows.querySelectorAll('tr')].map((tr) => [...tr.querySelectorAll('input, select')].map((c) => c.value));
+  /** The cells when Save was pressed, until its answer: what is typed meanwhile outlives the saved object's drawing. */
+  let sentCells;
+
   function send() {
     if (!shown || !update()) return;
+    sentCells = cellsOf();
     save.disabled = true;
     say({ level: 'info', text: t('saving') });
     vscode.postMessage({ type: 'save', version: shown.version, edits: edits().list });
@@ -200,6 +206,7 @@
     if (m.type === 'show') {
       // A focused cell is drawn anew: the keyboard goes back to it, not to the page.
       const inRows = rows.contains(document.activeElement);
+      const typedSince = sentCells && cellsOf();
       shown = m;
       render();
       if (m.restore) {
@@ -214,9 +221,17 @@
         });
         update();
       }
+      if (typedSince) {
+        [...rows.querySelectorAll('tr')].forEach((tr, i) => [...tr.querySelectorAll('input, select')].forEach((c, j) => {
+          if (typedSince[i] && typedSince[i][j] !== sentCells[i][j]) c.value = typedSince[i][j];
+        }));
+        update();
+      }
+      sentCells = undefined;
       say(m.message);
       if (inRows || document.activeElement === document.body) backToCell();
     } else if (m.type === 'message') {
+      sentCells = undefined;
       say(m.message);
       update();
       backToCell();

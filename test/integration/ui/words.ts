@@ -1,6 +1,6 @@
 // What a screen reader and a keyboard user meet, checked where they meet it: a group row's spoken label and
-// count after its objects load (and after Refresh), and the priorities table's focus after a save that asked
-// the production question.
+// count after its objects load (and after Refresh), the priorities table's focus after a save that asked
+// the production question, and what is typed in the table while a save is on its way.
 import type { Frame, Locator, Page } from 'playwright-core';
 import { get, send, floors, goToObject, menuItem, palette, until, type Env, type UiCheckList } from './helpers';
 
@@ -103,7 +103,7 @@ async function tableFocusAfterProductionSave(page: Page, env: Env): Promise<void
     await dialog.waitFor({ timeout: 10_000 });
     await dialog.locator('.monaco-button', { hasText: /^Send$/ }).first().click();
     await until('the saved priority', async () => (await get(env, path)).InputScannerReportingPriorities[2].Priority === wanted, 15_000);
-    await frame.locator('#status', { hasText: /./ }).waitFor({ timeout: 10_000 });
+    await frame.locator('#status', { hasText: /^Saved/ }).waitFor({ timeout: 10_000 });
     let focused = '';
     await until('the keyboard back in the cell', async () => {
       focused = await frame.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName ?? ''");
@@ -121,8 +121,47 @@ async function tableFocusAfterProductionSave(page: Page, env: Env): Promise<void
   }
 }
 
+/** A priority typed in another row while a slow save is on its way is still there, unsaved, when the save's answer is drawn. */
+async function typedDuringSaveKept(page: Page, env: Env): Promise<void> {
+  const { floor1 } = await floors(env);
+  const [, scanner] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
+  const path = `/api/f/${floor1.Key}/inputscanners/${scanner.Key}`;
+  const [, , third, fourth] = scanner.InputScannerReportingPriorities.map((p: any) => p.Priority as number);
+  const saved = (third + 1) % 10, typed = (fourth + 1) % 10;
+  await goToObject(page, scanner.CommonName);
+  await palette(page, 'OMS: Open Priorities Table');
+  const frame = await tableFrame(page);
+  const cell = (i: number) => frame.locator('#rows tr').nth(i).locator('input.priority');
+  // The service answers the save 3 s late.
+  await send(env, 'POST', '/sandbox/faults', { path, delayMs: 3_000, count: 1 });
+  try {
+    await cell(2).click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(String(saved));
+    await page.keyboard.press('Control+S');
+    await cell(3).click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(String(typed));
+    if (await frame.locator('#status', { hasText: /^Saved/ }).count()) throw new Error('the save was answered before the second edit: the delay did not hold it');
+    await frame.locator('#status', { hasText: /^Saved/ }).waitFor({ timeout: 15_000 });
+    const server = await get(env, path);
+    const values = [await cell(2).inputValue(), await cell(3).inputValue()];
+    if (server.InputScannerReportingPriorities[2].Priority !== saved || server.InputScannerReportingPriorities[3].Priority !== fourth) {
+      throw new Error(`the server holds rows 3 and 4 as ${server.InputScannerReportingPriorities[2].Priority}, ${server.InputScannerReportingPriorities[3].Priority}`);
+    }
+    if (values[0] !== String(saved) || values[1] !== String(typed)) throw new Error(`after the save the table shows ${values.join(', ')}, not ${saved}, ${typed}`);
+    if (await frame.locator('#save').isDisabled()) throw new Error('the edit typed during the save is not marked unsaved');
+    await frame.locator('#revert').click();
+    await until('row 4 back to the server\'s value', async () => (await cell(3).inputValue()) === String(fourth));
+  } finally {
+    await send(env, 'DELETE', '/sandbox/faults');
+    await page.keyboard.press('Control+W');
+  }
+}
+
 export const wordsChecks: UiCheckList = (page, env) => [
   ['ui: words: a group row says its count once loaded (an empty group "empty", a group of 2 scanners "2 loaded", no "more to load"), and the new count after Refresh',
     () => groupLabelsAfterLoading(page, env)],
   ['ui: words: a table save through the production question gives the keyboard back to the cell left', () => tableFocusAfterProductionSave(page, env)],
+  ['ui: words: a priority typed while a slow table save is on its way stays, unsaved, when the answer is drawn', () => typedDuringSaveKept(page, env)],
 ];
