@@ -7,6 +7,7 @@
  * took longer than reading the pages (bench/objectsAsCode.bench.ts), and held
  * up every extension meanwhile.
  */
+import { createHash } from 'node:crypto';
 import { BigIntStats, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { MessagePort, parentPort } from 'node:worker_threads';
@@ -60,10 +61,30 @@ export interface PageDone {
   bytes: number;
   /** Merge bases appended: records and their bytes. */
   bases: { records: number; bytes: number };
+  /**
+   * Hash of the Keys' manifest entries as this page left them, when they are all what the server listed (no edit kept,
+   * nothing refused, every object pulled): a page tag may then stand for the page (pageTags.ts).
+   */
+  entries?: string;
+}
+
+/** A page the server answered 304 to: its Keys and their entries' hash as recorded when it was last pulled. */
+export interface UnchangedJob {
+  id: number;
+  keys: string[];
+  entries: string;
+}
+
+/** The unchanged page's objects are not all as pulled here (an entry or a file moved): the pull reads the page whole. */
+export interface PageStale {
+  id: number;
+  stale: true;
 }
 
 /** A pull starts (its state), hands a page, has its manifest written (its head: all but the objects), or ends; several pulls may share the thread. */
-export type ToThread = { pull: number } & ({ start: PullStart } | { page: PageJob } | { manifest: ManifestHead; id: number } | { end: true });
+export type ToThread = { pull: number } & (
+  { start: PullStart } | { page: PageJob } | { unchanged: UnchangedJob } | { manifest: ManifestHead; id: number } | { end: true }
+);
 
 export type ManifestHead = Omit<Manifest, 'objects'>;
 
@@ -145,7 +166,32 @@ class PageWriter {
     // Before the steps that name them (the pull records those once this page is done).
     done.bases = { records: bases.count, bytes: bases.appendTo(this.start.basesFile) };
     this.stats.flush(); // after the files it describes
+    if (!this.only && !done.refused.length && !done.keptEdits.length && done.keys.length === items.length) done.entries = this.entriesHash(done.keys);
     return done;
+  }
+
+  /** A page the server says is unchanged: done when its objects' entries are as recorded and their files, by their stat, as pulled. */
+  unchangedPage(job: UnchangedJob): PageDone | PageStale {
+    const stale = { id: job.id, stale: true } as const;
+    if (this.start.freshCache || this.entriesHash(job.keys) !== job.entries) return stale;
+    for (const key of job.keys) {
+      const entry = this.objects.get(key)!; // there: the hash names every entry
+      if (!this.stats.holds(entry.path, entry.hash)) return stale;
+    }
+    return {
+      id: job.id, listed: job.keys.length, keys: job.keys, steps: [], keptEdits: [], refused: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 },
+      entries: job.entries,
+    };
+  }
+
+  /** Of the Keys' entries as this thread has them (a missing one counts too). */
+  private entriesHash(keys: readonly string[]): string {
+    const h = createHash('sha256');
+    for (const key of keys) {
+      const e = this.objects.get(key);
+      h.update(`${key}\0${e ? `${e.path}\0${e.kind}\0${e.folderKey}\0${e.version}\0${e.hash}` : '-'}\n`);
+    }
+    return h.digest('hex').slice(0, 32);
   }
 
   private object(job: PageJob, obj: BaseInfo, key: string, names: Set<string>, bases: BaseRecords, done: PageDone): void {
@@ -263,7 +309,11 @@ if (parentPort) {
   port.on('message', (m: ToThread) => {
     if ('start' in m) pulls.set(m.pull, new PageWriter(m.start));
     else if ('end' in m) pulls.delete(m.pull);
-    else if ('manifest' in m) void writeWhole(pulls.get(m.pull)!.root, m.manifest).then((error) => port.postMessage({ id: m.id, manifest: true, error } satisfies ManifestWritten));
+    else if ('unchanged' in m) {
+      const writer = pulls.get(m.pull)!;
+      const stale: PageStale = { id: m.unchanged.id, stale: true };
+      void writer.ready.then(() => writer.unchangedPage(m.unchanged), () => stale).then((r) => port.postMessage(r));
+    } else if ('manifest' in m) void writeWhole(pulls.get(m.pull)!.root, m.manifest).then((error) => port.postMessage({ id: m.id, manifest: true, error } satisfies ManifestWritten));
     else {
       const writer = pulls.get(m.pull)!;
       // Pages in order, each once the pull's manifest is read (a failed read fails each page).
