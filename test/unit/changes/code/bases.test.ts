@@ -51,7 +51,7 @@ test('merge bases: one cache file, not a file per object; a record cut short by 
   await assert.rejects(mergeEntry(root, plan.entries[0], onServer.get(keyOf(a))!), /No merge base/);
   const again = await pull(client, root, binding, {});
   assert.deepEqual(again.keptEdits, [a]);
-  assert.deepEqual((await files()).filter((f) => f.startsWith('.oms/')), ['.oms/.gitignore', '.oms/bases', '.oms/pages', '.oms/stats']);
+  assert.deepEqual((await files()).filter((f) => f.startsWith('.oms/')), ['.oms/.gitignore', '.oms/bases', '.oms/stats']);
   const [stale] = (await makePlan(client, root, binding)).plan.entries;
   assert.equal(stale.action, 'stale');
 });
