@@ -5,13 +5,15 @@
  * written them. A pull asks for each page with its tag: the server's 304 says
  * the page is what it was, and when the manifest still holds those entries and
  * every file, by its stat, still what was pulled (pullThread.ts), nothing of
- * the page is parsed, read or written. The file is untrusted input: a line of
+ * the page is parsed, read or written; a plan takes its objects to be at their
+ * pulled versions (plan.ts). The file is untrusted input: a line of
  * any other shape is ignored, and a tag is only ever sent back to the server
  * in If-None-Match (printable ASCII, quoted, bounded).
  */
+import { createHash } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import type { KindId } from '../../model/kinds';
-import { cachePath } from './manifest';
+import { cachePath, ManifestObject } from './manifest';
 import { readNoFollow, writeNoFollow } from './safePaths';
 
 const fileName = 'pages';
@@ -66,6 +68,17 @@ export class PageTags {
     return this.tags.get(idOf(folderKey, kind, page, size));
   }
 
+  /** The page that starts at the `from`th object of a list, with its number and size, when a pull recorded one. */
+  at(folderKey: string, kind: KindId, from: number): { tag: PageTag; number: number; size: number } | undefined {
+    if (!this.starts) {
+      this.starts = new Map();
+      for (const t of this.tags.values()) this.starts.set(JSON.stringify([t.folderKey, t.kind, t.page * t.size]), t);
+    }
+    const line = this.starts.get(JSON.stringify([folderKey, kind, from]));
+    return line && { tag: line, number: line.page, size: line.size };
+  }
+  private starts?: Map<string, Line>;
+
   set(folderKey: string, kind: KindId, page: number, size: number, tag: PageTag | undefined): void {
     const id = idOf(folderKey, kind, page, size);
     if (tag) this.tags.set(id, { folderKey, kind, page, size, ...tag });
@@ -82,6 +95,16 @@ export class PageTags {
     renameSync(temp, file);
     this.changed = false;
   }
+}
+
+/** The hash a page's record holds: of its Keys' manifest entries (a missing one counts too). */
+export function entriesHash(keys: readonly string[], entryOf: (key: string) => ManifestObject | undefined): string {
+  const h = createHash('sha256');
+  for (const key of keys) {
+    const e = entryOf(key);
+    h.update(`${key}\0${e ? `${e.path}\0${e.kind}\0${e.folderKey}\0${e.version}\0${e.hash}` : '-'}\n`);
+  }
+  return h.digest('hex').slice(0, 32);
 }
 
 function idOf(folderKey: string, kind: string, page: number, size: number): string {

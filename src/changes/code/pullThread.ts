@@ -7,7 +7,6 @@
  * took longer than reading the pages (bench/objectsAsCode.bench.ts), and held
  * up every extension meanwhile.
  */
-import { createHash } from 'node:crypto';
 import { BigIntStats, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { MessagePort, parentPort } from 'node:worker_threads';
@@ -20,6 +19,7 @@ import { FileStats } from './fileStats';
 import { deeperThan, editedSincePull, readText } from './localFiles';
 import { emptyRecord, JournalStep, Manifest, ManifestObject, readManifest, replayJournal, writeManifest } from './manifest';
 import { removeOwnFile } from './ownFiles';
+import { entriesHash } from './pageTags';
 import { makeDirInside, PathRefused, writeNoFollow } from './safePaths';
 import { l10n } from '../../l10n';
 
@@ -184,14 +184,9 @@ class PageWriter {
     };
   }
 
-  /** Of the Keys' entries as this thread has them (a missing one counts too). */
+  /** Of the Keys' entries as this thread has them. */
   private entriesHash(keys: readonly string[]): string {
-    const h = createHash('sha256');
-    for (const key of keys) {
-      const e = this.objects.get(key);
-      h.update(`${key}\0${e ? `${e.path}\0${e.kind}\0${e.folderKey}\0${e.version}\0${e.hash}` : '-'}\n`);
-    }
-    return h.digest('hex').slice(0, 32);
+    return entriesHash(keys, (key) => this.objects.get(key));
   }
 
   private object(job: PageJob, obj: BaseInfo, key: string, names: Set<string>, bases: BaseRecords, done: PageDone): void {
