@@ -25,10 +25,10 @@ import { NotAList, PageWrite, PullWriter } from './pullWriter';
 import { folderDirName } from './fileForm';
 import { l10n } from '../../l10n';
 import {
-  checkBinding, ConnectionBinding, emptyRecord, ensureCache, journalHolds, journalSync, JournalStep, Manifest, PullScope, readManifest, refusalLines,
-  writeManifest,
+  checkBinding, ConnectionBinding, emptyRecord, ensureCache, journalHolds, journalSync, JournalStep, Manifest, ManifestObject, PullScope, readManifest,
+  refusalLines, writeManifest,
 } from './manifest';
-import { PageTag, PageTags } from './pageTags';
+import { entriesHash, PageTag, PageTags } from './pageTags';
 import { removeOwnFile } from './ownFiles';
 
 /**
@@ -119,6 +119,23 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   /** The pages handed to the thread and not yet recorded; each is recorded, in order, once written. */
   const queued: Array<Promise<void>> = [];
   let recorded: Promise<void> = Promise.resolve();
+  let stats: Promise<FileStats> | undefined;
+  /**
+   * Whether the objects of a page the server answered 304 to are as the last pull left them: their manifest entries as
+   * it recorded, their files (by their stat alone) as pulled. Here, not on a thread: the manifest is read here already,
+   * and a pull whose pages are all unchanged has its threads read nothing.
+   */
+  const asPulled = async (tag: PageTag): Promise<boolean> => {
+    const known = await (stats ??= new FileStats(root).load(pause));
+    const entry = (key: string) => manifest.objects[key] as ManifestObject | undefined;
+    if (!tag.keys.every(entry) || entriesHash(tag.keys, entry) !== tag.entries) return false;
+    for (let i = 0; i < tag.keys.length; i++) {
+      if (i % 256 === 255) await pause(); // others run between slices
+      const e = entry(tag.keys[i])!;
+      if (!known.holds(e.path, e.hash)) return false;
+    }
+    return true;
+  };
   /**
    * Hands a page to a thread: the server's bytes, or the record of a page it answered 304 to (read whole when
    * its objects are not as pulled here); resolves once no more than `inFlight` pages are on their way, with its count to come.
@@ -139,7 +156,8 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
     let handed: PageWrite;
     if (page.content) handed = whole(page.content);
     else {
-      const written = writer.unchanged({ keys: page.tag!.keys, entries: page.tag!.entries }).then((done) => done ?? again());
+      const tag = page.tag!;
+      const written = asPulled(tag).then((same) => (same ? unchangedPage(tag) : again()));
       handed = { written, counted: written.then((d) => d.listed, () => 0) };
     }
     const { counted, written } = handed;
@@ -254,6 +272,14 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   return report;
 }
 
+const pause = () => new Promise<void>((r) => setImmediate(r));
+
+/** An unchanged page as pulled again: its objects listed, nothing written. */
+function unchangedPage(tag: PageTag): PageDone {
+  const { listed, keys, entries } = tag;
+  return { id: -1, listed, keys, entries, steps: [], keptEdits: [], refused: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 } };
+}
+
 /** A page as the server answered it: its bytes, or (304) the record of it as last pulled. */
 interface ListedPage {
   content?: Buffer;
@@ -346,7 +372,6 @@ function sameScope(a: PullScope, b: PullScope): boolean {
 export async function editsSincePull(root: string): Promise<string[]> {
   const manifest = await readManifest(root);
   if (!manifest) return [];
-  const pause = () => new Promise<void>((r) => setImmediate(r));
   const stats = await new FileStats(root).load(pause);
   const edited: string[] = [];
   let n = 0;

@@ -68,22 +68,9 @@ export interface PageDone {
   entries?: string;
 }
 
-/** A page the server answered 304 to: its Keys and their entries' hash as recorded when it was last pulled. */
-export interface UnchangedJob {
-  id: number;
-  keys: string[];
-  entries: string;
-}
-
-/** The unchanged page's objects are not all as pulled here (an entry or a file moved): the pull reads the page whole. */
-export interface PageStale {
-  id: number;
-  stale: true;
-}
-
 /** A pull starts (its state), hands a page, has its manifest written (its head: all but the objects), or ends; several pulls may share the thread. */
 export type ToThread = { pull: number } & (
-  { start: PullStart } | { page: PageJob } | { unchanged: UnchangedJob } | { manifest: ManifestHead; id: number } | { end: true }
+  { start: PullStart } | { page: PageJob } | { manifest: ManifestHead; id: number } | { end: true }
 );
 
 export type ManifestHead = Omit<Manifest, 'objects'>;
@@ -116,15 +103,19 @@ class PageWriter {
   /** Per directory, the Keys held by files no manifest entry names (renamed by hand). */
   private readonly unnamed = new Map<string, Map<string, string>>();
   private readonly stats: FileStats;
-  /** Resolves once the manifest and the files' stats are read; pages wait for it. */
-  readonly ready: Promise<void>;
+  private loaded?: Promise<void>;
   readonly root: string;
 
   constructor(private readonly start: PullStart) {
     this.root = start.root;
     this.only = start.only && new Set(start.only);
     this.stats = new FileStats(start.root);
-    this.ready = Promise.all([readManifest(start.root), this.stats.load()]).then(([m]) => { this.objects = new Map(Object.entries(m?.objects ?? {})); });
+  }
+
+  /** Resolves once the manifest and the files' stats are read, on the first page (a pull whose pages are all unchanged hands none). */
+  get ready(): Promise<void> {
+    this.loaded ??= Promise.all([readManifest(this.root), this.stats.load()]).then(([m]) => { this.objects = new Map(Object.entries(m?.objects ?? {})); });
+    return this.loaded;
   }
 
   page(job: PageJob, counted: (listed: number) => void): PageDone | PageFailed {
@@ -168,20 +159,6 @@ class PageWriter {
     this.stats.flush(); // after the files it describes
     if (!this.only && !done.refused.length && !done.keptEdits.length && done.keys.length === items.length) done.entries = this.entriesHash(done.keys);
     return done;
-  }
-
-  /** A page the server says is unchanged: done when its objects' entries are as recorded and their files, by their stat, as pulled. */
-  unchangedPage(job: UnchangedJob): PageDone | PageStale {
-    const stale = { id: job.id, stale: true } as const;
-    if (this.start.freshCache || this.entriesHash(job.keys) !== job.entries) return stale;
-    for (const key of job.keys) {
-      const entry = this.objects.get(key)!; // there: the hash names every entry
-      if (!this.stats.holds(entry.path, entry.hash)) return stale;
-    }
-    return {
-      id: job.id, listed: job.keys.length, keys: job.keys, steps: [], keptEdits: [], refused: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 },
-      entries: job.entries,
-    };
   }
 
   /** Of the Keys' entries as this thread has them. */
@@ -304,11 +281,7 @@ if (parentPort) {
   port.on('message', (m: ToThread) => {
     if ('start' in m) pulls.set(m.pull, new PageWriter(m.start));
     else if ('end' in m) pulls.delete(m.pull);
-    else if ('unchanged' in m) {
-      const writer = pulls.get(m.pull)!;
-      const stale: PageStale = { id: m.unchanged.id, stale: true };
-      void writer.ready.then(() => writer.unchangedPage(m.unchanged), () => stale).then((r) => port.postMessage(r));
-    } else if ('manifest' in m) void writeWhole(pulls.get(m.pull)!.root, m.manifest).then((error) => port.postMessage({ id: m.id, manifest: true, error } satisfies ManifestWritten));
+    else if ('manifest' in m) void writeWhole(pulls.get(m.pull)!.root, m.manifest).then((error) => port.postMessage({ id: m.id, manifest: true, error } satisfies ManifestWritten));
     else {
       const writer = pulls.get(m.pull)!;
       // Pages in order, each once the pull's manifest is read (a failed read fails each page).

@@ -10,9 +10,7 @@ import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type {
-  ManifestHead, ManifestWritten, PageCounted, PageDone, PageFailed, PageJob, PageStale, PullStart, ToThread, UnchangedJob,
-} from './pullThread';
+import type { ManifestHead, ManifestWritten, PageCounted, PageDone, PageFailed, PageJob, PullStart, ToThread } from './pullThread';
 import { l10n } from '../../l10n';
 
 /** The page is not a list: the caller reads its text again for the client's own error. */
@@ -27,8 +25,7 @@ const idleMs = 60_000;
 interface Waiting {
   worker: Worker;
   counted(listed: number): void;
-  /** Undefined: an unchanged page that is not as pulled here. */
-  resolve(done: PageDone | undefined): void;
+  resolve(done: PageDone): void;
   reject(e: Error): void;
 }
 
@@ -73,11 +70,10 @@ function startThreads(): Worker[] {
   return Array.from({ length: Math.min(2, os.availableParallelism()) }, () => {
     // None of the host's own flags (a loader, an inspector port).
     const worker = new Worker(code, { eval: true, execArgv: [] });
-    worker.on('message', (m: PageCounted | PageDone | PageFailed | PageStale | ManifestWritten) => {
+    worker.on('message', (m: PageCounted | PageDone | PageFailed | ManifestWritten) => {
       const w = waiting.get(m.id);
       if ('counted' in m) return w?.counted(m.counted);
       waiting.delete(m.id);
-      if ('stale' in m) return w?.resolve(undefined);
       if ('manifest' in m) return m.error ? w?.reject(new Error(m.error)) : w?.resolve(m as unknown as PageDone);
       if ('notAList' in m) w?.reject(new NotAList(m.notAList));
       else if ('error' in m) w?.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
@@ -149,28 +145,13 @@ export class PullWriter {
     const written = new Promise<PageDone>((resolve, reject) => {
       const error = failed.get(worker);
       if (error) return reject(error);
-      waiting.set(id, { worker, counted: count, resolve: (done) => resolve(done!), reject }); // a page is never stale
+      waiting.set(id, { worker, counted: count, resolve, reject });
       // A buffer of its own moves to the thread; a small one may share Node's pool, and is copied.
       const own = page.bytes.byteOffset === 0 && page.bytes.byteLength === page.bytes.buffer.byteLength;
       worker.postMessage({ pull: this.pull, page: { ...page, id } } satisfies ToThread, own ? [page.bytes.buffer as ArrayBuffer] : []);
     });
     written.catch(() => count(0)); // no page after a failed one is asked for
     return { counted, written };
-  }
-
-  /**
-   * Hands a thread a page the server answered 304 to: its record, once the thread found its objects as
-   * pulled here (nothing read or written); undefined when they are not, and the page is to be read whole.
-   */
-  unchanged(job: Omit<UnchangedJob, 'id'>): Promise<PageDone | undefined> {
-    const id = nextJob++;
-    const worker = this.workers[this.sent++ % this.workers.length];
-    return new Promise<PageDone | undefined>((resolve, reject) => {
-      const error = failed.get(worker);
-      if (error) return reject(error);
-      waiting.set(id, { worker, counted: () => undefined, resolve, reject });
-      worker.postMessage({ pull: this.pull, unchanged: { ...job, id } } satisfies ToThread);
-    });
   }
 
   /**
