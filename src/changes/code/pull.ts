@@ -261,7 +261,11 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   } finally {
     // What was pulled so far is recorded, cancelled or not: the pages handed to the threads first.
     await recorded.catch(() => undefined);
-    tags.write();
+    try {
+      tags.write();
+    } catch {
+      // Only a cache: the next pull reads its pages whole.
+    }
     const { objects: _objects, ...head } = manifest;
     if (sameHead && !journalHolds(root)) {
       // Nothing moved: the manifest file stays as it is, not read again.
