@@ -212,8 +212,8 @@ async function main() {
       peoplePulled = m.value.written;
       peoplePull = best(peoplePull, m);
       await drop(dir);
-  }
-  console.log(`pull ${peoplePulled} people ${places[0].name}, best of 3: ${peoplePull!.ms.toFixed(0)} ms = ${ratio(peoplePull!.ms, peopleList!.ms)} the listing, CPU ${peoplePull!.cpu.toFixed(0)} ms = ${ratio(peoplePull!.cpu, peopleList!.cpu)} the listing's, held up ${peoplePull!.pause.toFixed(0)} ms (goal ≤ 1.3x, ≤ 50 ms) · listing them all with the client: ${peopleList!.ms.toFixed(0)} ms, CPU ${peopleList!.cpu.toFixed(0)} ms (${peopleListed})`);
+    }
+    console.log(`pull ${peoplePulled} people ${places[0].name}, best of 3: ${peoplePull!.ms.toFixed(0)} ms = ${ratio(peoplePull!.ms, peopleList!.ms)} the listing, CPU ${peoplePull!.cpu.toFixed(0)} ms = ${ratio(peoplePull!.cpu, peopleList!.cpu)} the listing's, held up ${peoplePull!.pause.toFixed(0)} ms (goal ≤ 1.3x, ≤ 50 ms) · listing them all with the client: ${peopleList!.ms.toFixed(0)} ms, CPU ${peopleList!.cpu.toFixed(0)} ms (${peopleListed})`);
   }
 
   let noop: Measure | undefined, again: PullReport | undefined;
