@@ -68,6 +68,16 @@ export class OmsClient {
     return this.send<Buffer>(() => ({ method: 'GET', path: collectionPath(kind, folderKey), query: { page, pageSize: pageSizeOf(pageSize) }, signal, bytes: true }));
   }
 
+  /**
+   * One page as the server's bytes, asked for with the tag of the copy the caller holds (when it has one):
+   * unchanged when the server answers 304; read again as any read when it fails.
+   */
+  listBytesIf(kind: Kind, folderKey: string, page: number, pageSize: number, etag: string | undefined, signal?: AbortSignal): Promise<Conditional> {
+    return this.send<Conditional>(() => ({
+      method: 'GET', path: collectionPath(kind, folderKey), query: { page, pageSize: pageSizeOf(pageSize) }, signal, bytes: true, conditional: { etag },
+    }));
+  }
+
   /** The items of a page's text, or the error `list` gives for it. */
   itemsOf<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, text: string): T[] {
     const items = listItems(text ? parseJson(text, { method: 'GET', path: collectionPath(kind, folderKey) }, 200) : undefined);

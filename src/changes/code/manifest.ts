@@ -269,7 +269,7 @@ function checkCache(root: string): void {
     throw new ManifestError(l10n.t('{0} is {1}: remove it (it is this machine\'s cache of the pulled folder; the next pull writes it again)', rel, is));
   };
   what(cacheDir, true);
-  for (const f of [journalName, 'bases', 'stats', '.gitignore', 'pending.jsonl']) what(`${cacheDir}/${f}`, false);
+  for (const f of [journalName, 'bases', 'stats', 'pages', '.gitignore', 'pending.jsonl']) what(`${cacheDir}/${f}`, false);
   what(`${cacheDir}/runs`, true);
   what(manifestName, false);
 }
@@ -277,6 +277,11 @@ function checkCache(root: string): void {
 /** The cache folder's path of a file in it. */
 export function cachePath(root: string, name: string): string {
   return path.join(root, cacheDir, name);
+}
+
+/** Whether the journal holds steps the manifest file does not (else a manifest whose head is the same need not be written). */
+export function journalHolds(root: string): boolean {
+  return (lstatSync(journalPath(root), { throwIfNoEntry: false })?.size ?? 0) > 0;
 }
 
 function journalPath(root: string): string {

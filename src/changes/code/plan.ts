@@ -1,11 +1,16 @@
 /**
  * Plan: the files of a pulled folder against what was pulled (the manifest)
  * and against the live server, read a page of 1000 at a time (never one
- * request per object). Per object: changed here, changed there, both, or
- * neither, and whether what would be sent is sendable at all.
+ * request per object). A page the last pull recorded a tag of is asked for
+ * with it (pageTags.ts): when the server answers 304 and the manifest still
+ * holds what that pull wrote of it, its objects are at their pulled versions,
+ * and only those whose files changed are read (alone, or their page again).
+ * Per object: changed here, changed there, both, or neither, and whether what
+ * would be sent is sendable at all.
  */
 import { randomUUID } from 'node:crypto';
 import type { OmsClient } from '../../api/client';
+import { ApiError } from '../../api/errors';
 import { Kind, KindId, kind as kindOf, supports } from '../../model/kinds';
 import { typeNameOf } from '../../model/typeName';
 import type { BaseInfo } from '../../model/types';
@@ -14,6 +19,7 @@ import { bodyToSend, canonicalText, createBody, FieldChange, fieldChanges, fileF
 import { inBatches, LocalFile, parseObjectText, readLocalFiles } from './localFiles';
 import { Bases } from './bases';
 import { checkBinding, ConnectionBinding, journalSync, Manifest, manifestName, ManifestObject, readManifest } from './manifest';
+import { entriesHash, PageTag, PageTags } from './pageTags';
 import { resolvePendingCreates } from './resolvePending';
 import { l10n } from '../../l10n';
 
@@ -85,19 +91,60 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   /** Every listed object's place and version; the object itself only while an entry may need it (see `keep`). */
   const onServer = new Map<string, LiveObject>();
   const live = new Map<string, BaseInfo>();
+  /** Objects of pages the server answered 304 to: known by version, not read; and how many each such page holds. */
+  const unread = new Map<string, ListPage>();
+  const onPage = new Map<ListPage, number>();
+  const tags = new PageTags(root).read();
+  const listPage = async (page: ListPage, tag?: PageTag): Promise<Listed> => {
+    if (tag) {
+      const answer = await count(client.listBytesIf(page.kind, page.folderKey, page.number, page.size, tag.etag, options.signal));
+      if (!answer.unchanged) return { items: client.itemsOf(page.kind, page.folderKey, answer.bytes.toString()) };
+      if (tag.keys.every((key) => manifest.objects[key]) && entriesHash(tag.keys, (key) => manifest.objects[key]) === tag.entries) return { keys: tag.keys };
+    }
+    return { items: (await count(client.list(page.kind, page.folderKey, page.number, page.size, options.signal))).items };
+  };
   await Promise.all([
     readLocalFiles(root, manifest).then((read) => {
       files = read;
       byKey = new Map();
       for (const f of files) if (f.key) byKey.set(f.key, [...(byKey.get(f.key) ?? []), f]);
     }),
-    listLive(manifest, (k, folderKey, page) => count(client.list(k, folderKey, page, 1000, options.signal)), (object, kind, folderKey) => {
+    listLive(manifest, tags, listPage, (object, page) => {
       const key = object.Key as string;
-      onServer.set(key, { version: versionOf(object), kind, folderKey });
+      onServer.set(key, { version: versionOf(object), kind: page.kind, folderKey: page.folderKey });
       // Most objects of a large folder are as pulled here and there: not kept (100,000 of them filled the heap).
       if (!byKey || !untouched(byKey.get(key), manifest.objects[key], versionOf(object))) live.set(key, object);
+    }, (key, page) => {
+      onServer.set(key, { version: manifest.objects[key].version, kind: page.kind, folderKey: page.folderKey });
+      unread.set(key, page);
+      onPage.set(page, (onPage.get(page) ?? 0) + 1);
     }),
   ]);
+  // The unread objects an entry needs (their files changed): read alone, or their page again when many of it are.
+  const wanted = new Map<ListPage, string[]>();
+  for (const [key, page] of unread) {
+    if (!untouched(byKey!.get(key), manifest.objects[key], onServer.get(key)!.version)) wanted.set(page, [...(wanted.get(page) ?? []), key]);
+  }
+  const read = (key: string, object: BaseInfo, page: ListPage) => {
+    onServer.set(key, { version: versionOf(object), kind: page.kind, folderKey: page.folderKey });
+    live.set(key, object);
+  };
+  await inBatches([...wanted], 4, async ([page, keys]) => {
+    let alone = keys;
+    if (keys.length > Math.min(fewPerPage, onPage.get(page)! / 4)) {
+      const wantedKeys = new Set(keys);
+      for (const o of (await listPage(page)).items!) if (typeof o.Key === 'string' && wantedKeys.has(o.Key)) read(o.Key, o, page);
+      alone = keys.filter((key) => !live.has(key)); // moved to another page since
+    }
+    for (const key of alone) {
+      try {
+        read(key, await count(client.get(page.kind, page.folderKey, key)), page);
+      } catch (e) {
+        if (!(e instanceof ApiError && e.kind === 'notFound')) throw e;
+        onServer.delete(key); // gone since the pull's page
+      }
+    }
+  });
   let entries: PlanEntry[] = [];
   const bases = new Bases(root);
   let unchanged = 0;
@@ -195,8 +242,33 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     format: 1, id: randomUUID(), createdAt: new Date().toISOString(), connection, includeDeletes: !!options.includeDeletes, entries, unchanged, requests,
     ...(resolved.length ? { resolved } : {}),
   };
+  reads.set(plan, live);
   return { plan, live };
 }
+
+/** The live objects a plan made in this process read, for its first apply (apply.ts): sent against without reading again. */
+const reads = new WeakMap<Plan, ReadonlyMap<string, BaseInfo>>();
+
+/** The objects `plan` read as it was made, once: a later apply of the same plan reads them again. */
+export function takePlannedReads(plan: Plan): ReadonlyMap<string, BaseInfo> | undefined {
+  const read = reads.get(plan);
+  reads.delete(plan);
+  return read;
+}
+
+/** Objects of an unread page read alone up to this many (and a quarter of the page); more, the page is read again. */
+const fewPerPage = 20;
+
+/** A page of a list: its number and size. */
+interface ListPage {
+  kind: Kind;
+  folderKey: string;
+  number: number;
+  size: number;
+}
+
+/** A page's objects, or (the server's 304, the manifest as the pull left it) only their Keys. */
+type Listed = { items: BaseInfo[]; keys?: undefined } | { keys: string[]; items?: undefined };
 
 interface LiveObject {
   version: number | null;
@@ -217,18 +289,25 @@ function untouched(files: LocalFile[] | undefined, pulled: ManifestObject | unde
     && liveVersion !== undefined && liveVersion === pulled.version;
 }
 
-/** Every object of the pulled folders and kinds to `each`, a page of 1000 at a time, four lists at once. */
+/**
+ * Every object of the pulled folders and kinds to `each` (or, of an unchanged page, its Key to `unchanged`), four lists at once:
+ * in the pages the last pull recorded (tagged), else a page of 1000 at a time.
+ */
 async function listLive(
-  manifest: Manifest, page: (k: Kind, folderKey: string, page: number) => Promise<{ items: BaseInfo[]; next?: number }>,
-  each: (object: BaseInfo, kind: Kind, folderKey: string) => void,
+  manifest: Manifest, tags: PageTags, list: (page: ListPage, tag?: PageTag) => Promise<Listed>,
+  each: (object: BaseInfo, page: ListPage) => void, unchanged: (key: string, page: ListPage) => void,
 ): Promise<void> {
   const lists = Object.keys(manifest.folders).flatMap((folderKey) => manifest.scope.kinds.map((id) => ({ folderKey, kind: kindOf(id) })))
     .filter(({ kind }) => supports(kind, 'list'));
   await inBatches(lists, 4, async ({ kind, folderKey }) => {
-    for (let p: number | undefined = 0; p !== undefined;) {
-      const result = await page(kind, folderKey, p);
-      for (const object of result.items) if (object.Key) each(object, kind, folderKey);
-      p = result.next;
+    for (let from = 0, listed = Infinity, size = 0; listed >= size; from += size) {
+      const tagged = tags.at(folderKey, kind.id, from);
+      size = tagged?.size ?? (from % 1000 ? 500 : 1000);
+      const page = { kind, folderKey, number: tagged?.number ?? from / size, size };
+      const result = await list(page, tagged?.tag);
+      if (result.keys) for (const key of result.keys) unchanged(key, page);
+      else for (const object of result.items) if (object.Key) each(object, page);
+      listed = (result.keys ?? result.items).length;
     }
   });
 }

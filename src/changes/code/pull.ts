@@ -9,7 +9,9 @@
  * cache file (bases.ts). This thread only reads the pages: each goes to one
  * of the pull threads as the server's bytes (pullThread.ts), which parses it
  * and writes its files and bases while the next pages are read; its manifest
- * steps are recorded here, in order, once they are written.
+ * steps are recorded here, in order, once they are written. Each page is asked
+ * for with the tag the last pull recorded (pageTags.ts): a page the server
+ * answers 304 to, whose objects are as pulled here, costs no more than that.
  */
 import * as path from 'node:path';
 import type { OmsClient } from '../../api/client';
@@ -19,12 +21,14 @@ import { Bases } from './bases';
 import { FileStats } from './fileStats';
 import { editedSincePull, readText } from './localFiles';
 import type { PageDone } from './pullThread';
-import { NotAList, PullWriter } from './pullWriter';
+import { NotAList, PageWrite, PullWriter } from './pullWriter';
 import { folderDirName } from './fileForm';
 import { l10n } from '../../l10n';
 import {
-  checkBinding, ConnectionBinding, emptyRecord, ensureCache, journalSync, JournalStep, Manifest, PullScope, readManifest, refusalLines, writeManifest,
+  checkBinding, ConnectionBinding, emptyRecord, ensureCache, journalHolds, journalSync, JournalStep, Manifest, ManifestObject, PullScope, readManifest,
+  refusalLines, writeManifest,
 } from './manifest';
+import { entriesHash, PageTag, PageTags } from './pageTags';
 import { removeOwnFile } from './ownFiles';
 
 /**
@@ -92,6 +96,10 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   const bases = new Bases(root);
   const freshCache = !bases.exists();
   await ensureCache(root);
+  // A fresh cache writes every object's base: no page is taken as it was.
+  const tags = freshCache ? new PageTags(root) : new PageTags(root).read();
+  /** The manifest file says what this pull starts from: written again only when a step or its head moves it. */
+  const sameHead = !!existing && sameScope(existing.scope, scope) && JSON.stringify(existing.connection) === JSON.stringify(connection);
   const manifest: Manifest = existing && sameScope(existing.scope, scope)
     ? { ...existing, connection }
     : { format: 1, connection, scope, folders: replacing ? emptyRecord() : existing?.folders ?? emptyRecord(), objects: existing?.objects ?? emptyRecord() };
@@ -111,9 +119,48 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   /** The pages handed to the thread and not yet recorded; each is recorded, in order, once written. */
   const queued: Array<Promise<void>> = [];
   let recorded: Promise<void> = Promise.resolve();
-  /** Hands a page to a thread; resolves once no more than `inFlight` pages are on their way, with its count to come. */
-  const record = async (page: { bytes: Buffer; kind: Kind; folderKey: string; dir: string }): Promise<{ counted: Promise<number> }> => {
-    const { counted, written } = writer.write({ bytes: page.bytes, kind: page.kind.id, folderKey: page.folderKey, dir: page.dir });
+  let stats: Promise<FileStats> | undefined;
+  /**
+   * Whether the objects of a page the server answered 304 to are as the last pull left them: their manifest entries as
+   * it recorded, their files (by their stat alone) as pulled. Here, not on a thread: the manifest is read here already,
+   * and a pull whose pages are all unchanged has its threads read nothing.
+   */
+  const asPulled = async (tag: PageTag): Promise<boolean> => {
+    const known = await (stats ??= new FileStats(root).load(pause));
+    const entry = (key: string) => manifest.objects[key] as ManifestObject | undefined;
+    if (!tag.keys.every(entry) || entriesHash(tag.keys, entry) !== tag.entries) return false;
+    for (let i = 0; i < tag.keys.length; i++) {
+      if (i % 256 === 255) await pause(); // others run between slices
+      const e = entry(tag.keys[i])!;
+      if (!known.holds(e.path, e.hash)) return false;
+    }
+    return true;
+  };
+  /**
+   * Hands a page to a thread: the server's bytes, or the record of a page it answered 304 to (read whole when
+   * its objects are not as pulled here); resolves once no more than `inFlight` pages are on their way, with its count to come.
+   */
+  const record = async (page: ListedPage): Promise<{ counted: Promise<number> }> => {
+    const job = { kind: page.kind.id, folderKey: page.folderKey, dir: page.dir };
+    let { etag, bytes } = page;
+    const whole = (content: Buffer) => {
+      bytes = content.byteLength; // before the bytes go to a thread
+      return writer.write({ ...job, bytes: content });
+    };
+    const again = async () => {
+      const answer = await client.listBytesIf(page.kind, page.folderKey, page.number, page.size, undefined, options.signal);
+      if (answer.unchanged) throw new Error(l10n.t('The server answered 304 to a read that named no tag'));
+      etag = answer.etag;
+      return whole(answer.bytes).written;
+    };
+    let handed: PageWrite;
+    if (page.content) handed = whole(page.content);
+    else {
+      const tag = page.tag!;
+      const written = asPulled(tag).then((same) => (same ? unchangedPage(tag) : again()));
+      handed = { written, counted: written.then((d) => d.listed, () => 0) };
+    }
+    const { counted, written } = handed;
     written.catch(() => undefined); // awaited below, unless a page before it failed
     const previous = recorded;
     recorded = (async () => {
@@ -135,6 +182,8 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
       report.bytesWritten += done.bytes;
       report.written += done.written;
       report.objects += done.listed;
+      tags.set(page.folderKey, page.kind.id, page.number, page.size,
+        done.entries && etag ? { etag, listed: done.listed, bytes, keys: done.keys, entries: done.entries } : undefined);
       options.onProgress?.({ folders: report.folders, objects: report.objects, written: report.written });
     })();
     recorded.catch(() => undefined); // awaited below or at the end
@@ -168,10 +217,12 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
         /** The objects from `asked` on, `size` of them (a page's number is its first object's over its size). */
         let asked = 0;
         const fetchPage = (size: number) => {
-          const bytes = client.listBytes(k, folderKey, asked / size, size, options.signal);
-          bytes.catch(() => undefined); // awaited below; never an unhandled rejection if writing fails first
+          const number = asked / size;
+          const tag = tags.get(folderKey, k.id, number, size);
+          const answer = client.listBytesIf(k, folderKey, number, size, tag?.etag, options.signal);
+          answer.catch(() => undefined); // awaited below; never an unhandled rejection if writing fails first
           asked += size;
-          return { bytes, size };
+          return { answer, size, number, tag };
         };
         // The threads count a page's objects. After the first page is counted (a listing of one page makes one
         // request), the next is read while this one is counted and written; once a page was short, no more are
@@ -179,12 +230,18 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
         const listing = { ended: false };
         let size = pageSize;
         for (let page = 0, pending: ReturnType<typeof fetchPage> | undefined = fetchPage(size); pending; page++) {
-          const bytes = await pending.bytes;
+          const answer = await pending.answer;
           options.signal?.throwIfAborted();
+          const content = answer.unchanged ? undefined : answer.bytes;
+          const tag = content ? undefined : pending.tag;
+          if (!content && !tag) throw new Error(l10n.t('The server answered 304 to a read that named no tag'));
           // An empty page ends the listing at once: no more pages are read ahead while a thread counts the one before.
-          if (listing.ended || emptyList(bytes)) break;
-          const small = bytes.byteLength < smallPageBytes; // before the bytes go to a thread
-          const { counted } = await record({ bytes, kind: k, folderKey, dir: `${dir}/${k.collection}` });
+          if (listing.ended || (content ? emptyList(content) : !tag!.listed)) break;
+          const bytes = content ? content.byteLength : tag!.bytes;
+          const small = bytes < smallPageBytes;
+          const { counted } = await record({
+            content, tag, etag: answer.etag, bytes, kind: k, folderKey, dir: `${dir}/${k.collection}`, number: pending.number, size: pending.size,
+          });
           const full = pending.size;
           void counted.then((n) => { if (n < full) listing.ended = true; });
           if (page === 0) {
@@ -204,12 +261,41 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   } finally {
     // What was pulled so far is recorded, cancelled or not: the pages handed to the threads first.
     await recorded.catch(() => undefined);
+    try {
+      tags.write();
+    } catch {
+      // Only a cache: the next pull reads its pages whole.
+    }
     const { objects: _objects, ...head } = manifest;
-    if (stepped < manyObjects || !(await writer.writeManifest(head))) await writeManifest(root, manifest);
+    if (sameHead && !journalHolds(root)) {
+      // Nothing moved: the manifest file stays as it is, not read again.
+    } else if (stepped < manyObjects || !(await writer.writeManifest(head))) await writeManifest(root, manifest);
     writer.close();
     bases.compact(() => new Set(Object.values(manifest.objects).map((o) => o.hash)));
   }
   return report;
+}
+
+const pause = () => new Promise<void>((r) => setImmediate(r));
+
+/** An unchanged page as pulled again: its objects listed, nothing written. */
+function unchangedPage(tag: PageTag): PageDone {
+  const { listed, keys, entries } = tag;
+  return { id: -1, listed, keys, entries, steps: [], keptEdits: [], refused: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 } };
+}
+
+/** A page as the server answered it: its bytes, or (304) the record of it as last pulled. */
+interface ListedPage {
+  content?: Buffer;
+  tag?: PageTag;
+  etag?: string;
+  /** Its size as sent. */
+  bytes: number;
+  kind: Kind;
+  folderKey: string;
+  dir: string;
+  number: number;
+  size: number;
 }
 
 /** Objects of the manifest no longer on the server: their unedited files go, edited ones stay (the plan names them). */
@@ -290,7 +376,6 @@ function sameScope(a: PullScope, b: PullScope): boolean {
 export async function editsSincePull(root: string): Promise<string[]> {
   const manifest = await readManifest(root);
   if (!manifest) return [];
-  const pause = () => new Promise<void>((r) => setImmediate(r));
   const stats = await new FileStats(root).load(pause);
   const edited: string[] = [];
   let n = 0;

@@ -19,6 +19,7 @@ import { FileStats } from './fileStats';
 import { deeperThan, editedSincePull, readText } from './localFiles';
 import { emptyRecord, JournalStep, Manifest, ManifestObject, readManifest, replayJournal, writeManifest } from './manifest';
 import { removeOwnFile } from './ownFiles';
+import { entriesHash } from './pageTags';
 import { makeDirInside, PathRefused, writeNoFollow } from './safePaths';
 import { l10n } from '../../l10n';
 
@@ -60,10 +61,17 @@ export interface PageDone {
   bytes: number;
   /** Merge bases appended: records and their bytes. */
   bases: { records: number; bytes: number };
+  /**
+   * Hash of the Keys' manifest entries as this page left them, when they are all what the server listed (no edit kept,
+   * nothing refused, every object pulled): a page tag may then stand for the page (pageTags.ts).
+   */
+  entries?: string;
 }
 
 /** A pull starts (its state), hands a page, has its manifest written (its head: all but the objects), or ends; several pulls may share the thread. */
-export type ToThread = { pull: number } & ({ start: PullStart } | { page: PageJob } | { manifest: ManifestHead; id: number } | { end: true });
+export type ToThread = { pull: number } & (
+  { start: PullStart } | { page: PageJob } | { manifest: ManifestHead; id: number } | { end: true }
+);
 
 export type ManifestHead = Omit<Manifest, 'objects'>;
 
@@ -95,15 +103,19 @@ class PageWriter {
   /** Per directory, the Keys held by files no manifest entry names (renamed by hand). */
   private readonly unnamed = new Map<string, Map<string, string>>();
   private readonly stats: FileStats;
-  /** Resolves once the manifest and the files' stats are read; pages wait for it. */
-  readonly ready: Promise<void>;
+  private loaded?: Promise<void>;
   readonly root: string;
 
   constructor(private readonly start: PullStart) {
     this.root = start.root;
     this.only = start.only && new Set(start.only);
     this.stats = new FileStats(start.root);
-    this.ready = Promise.all([readManifest(start.root), this.stats.load()]).then(([m]) => { this.objects = new Map(Object.entries(m?.objects ?? {})); });
+  }
+
+  /** Resolves once the manifest and the files' stats are read, on the first page (a pull whose pages are all unchanged hands none). */
+  get ready(): Promise<void> {
+    this.loaded ??= Promise.all([readManifest(this.root), this.stats.load()]).then(([m]) => { this.objects = new Map(Object.entries(m?.objects ?? {})); });
+    return this.loaded;
   }
 
   page(job: PageJob, counted: (listed: number) => void): PageDone | PageFailed {
@@ -145,7 +157,13 @@ class PageWriter {
     // Before the steps that name them (the pull records those once this page is done).
     done.bases = { records: bases.count, bytes: bases.appendTo(this.start.basesFile) };
     this.stats.flush(); // after the files it describes
+    if (!this.only && !done.refused.length && !done.keptEdits.length && done.keys.length === items.length) done.entries = this.entriesHash(done.keys);
     return done;
+  }
+
+  /** Of the Keys' entries as this thread has them. */
+  private entriesHash(keys: readonly string[]): string {
+    return entriesHash(keys, (key) => this.objects.get(key));
   }
 
   private object(job: PageJob, obj: BaseInfo, key: string, names: Set<string>, bases: BaseRecords, done: PageDone): void {

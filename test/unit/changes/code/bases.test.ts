@@ -29,7 +29,7 @@ test("merge bases of a pull's page: encoded once into a buffer that grows as nee
 test('merge bases: one cache file, not a file per object; a record cut short by a crash is ignored; a pull into a clone without .oms/ writes them again', async () => {
   await pull(client, root, binding, { scope: scope() });
   const cache = (await files()).filter((f) => f.startsWith('.oms/'));
-  assert.deepEqual(cache, ['.oms/.gitignore', '.oms/bases', '.oms/stats'], 'no file per object in the cache');
+  assert.deepEqual(cache, ['.oms/.gitignore', '.oms/bases', '.oms/pages', '.oms/stats'], 'no file per object in the cache');
   const [a] = await scannerFiles();
   await editFile(a, (o) => { o.InputScannerReportingPriorities[1].Priority = 4; });
   const liveA = await live(keyOf(a));

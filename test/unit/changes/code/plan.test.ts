@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { applyPlan } from '../../../../src/changes/code/apply';
+import { manifestName } from '../../../../src/changes/code/manifest';
 import { makePlan } from '../../../../src/changes/code/plan';
 import { pull } from '../../../../src/changes/code/pull';
 import type { BaseInfo } from '../../../../src/model/types';
@@ -34,6 +35,40 @@ test('plan: updates with their changed fields, deletes only when opted in, stale
   assert.equal(staleEntry.action, 'stale');
   assert.match(staleEntry.reason!, /v\d+ → v\d+/);
   assert.deepEqual(staleEntry.serverChanges?.map((ch) => ch.pointer), ['/NonSettlingErrorPriority']);
+});
+test('a plan asks for each page with the tag of the last pull: unchanged (304), its objects are at their pulled versions and only an edited one is read', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  const [a, b, c] = await scannerFiles();
+  const pulledA = await fs.readFile(path.join(root, a), 'utf8');
+  await editFile(a, (o) => { o.NonSettlingErrorPriority = 6; });
+  const reads = () => requests.filter((r) => r.method === 'GET' && r.path.startsWith(`/api/f/${floor1}/inputscanners`))
+    .map((r) => `${r.path.split('?')[0].split('/').pop()} ${r.status}`);
+  requests.length = 0;
+  const { plan } = await makePlan(client, root, binding);
+  assert.deepEqual(reads(), ['inputscanners 304', `${keyOf(a)} 200`]);
+  assert.deepEqual(actions(plan), { update: 1 });
+  assert.deepEqual(plan.entries[0].changes.map((ch) => ch.pointer), ['/NonSettlingErrorPriority']);
+  assert.equal(plan.entries[0].live?.version, (await live(keyOf(a))).ConcurrencyVersion);
+
+  // Moved on the server: its page is read whole.
+  await api.put(`/api/f/${floor1}/inputscanners/${keyOf(b)}`, { ...(await live(keyOf(b))), NonSettlingErrorPriority: 2 });
+  requests.length = 0;
+  assert.deepEqual(actions((await makePlan(client, root, binding)).plan), { update: 1, behind: 1 });
+  assert.deepEqual(reads(), ['inputscanners 200']);
+
+  // A manifest that is not what the pull wrote (an older one from git): the 304 is not taken for its versions.
+  await fs.writeFile(path.join(root, a), pulledA);
+  await pull(client, root, binding, {});
+  const manifestFile = path.join(root, manifestName);
+  const version = (await live(keyOf(c))).ConcurrencyVersion!;
+  const text = await fs.readFile(manifestFile, 'utf8');
+  const line = text.split('\n').find((l) => l.includes(`"${keyOf(c)}": `))!;
+  await fs.writeFile(manifestFile, text.replace(line, line.replace(`"version":${version}`, `"version":${version - 1}`)));
+  requests.length = 0;
+  const older = (await makePlan(client, root, binding)).plan;
+  assert.deepEqual(reads(), ['inputscanners 304', 'inputscanners 200']);
+  assert.deepEqual(actions(older), { behind: 1 });
+  assert.equal(older.entries[0].key, keyOf(c));
 });
 test('behind: only the server moved; the plan shows its changes and a pull brings them, after which the plan is clean', async () => {
   await pull(client, root, binding, { scope: scope() });

@@ -61,6 +61,55 @@ test('a second pull with nothing changed writes no byte; an edited file is kept 
   assert.equal(overwritten.written, 1);
   assert.equal(await fs.readFile(path.join(root, one), 'utf8'), firstTexts.get(one));
 });
+test('a pull again asks for each page with its tag: a page the server answers 304 to costs nothing more; a changed page or file is read whole', async () => {
+  await pull(client, root, binding, { scope: scope() });
+  // Files written in the tick of the clock their stats were recorded in are read once more (as git's index does): then they are known.
+  await new Promise((r) => setTimeout(r, 50));
+  await pull(client, root, binding, {});
+  const pages = () => requests.filter((r) => r.path.startsWith(`/api/f/${floor1}/inputscanners?`)).map((r) => r.status);
+  const manifestFile = path.join(root, manifestName);
+  const before = await snapshot();
+  const manifestTime = (await fs.stat(manifestFile)).mtimeMs;
+  const [a, b] = await scannerFiles();
+
+  requests.length = 0;
+  const again = await pull(client, root, binding, {});
+  assert.deepEqual(pages(), [304], 'the one page, unchanged');
+  assert.equal(again.objects, (await scannerFiles()).length, 'its objects counted as listed');
+  assert.equal(again.written, 0);
+  assert.deepEqual(await snapshot(), before);
+  assert.equal((await fs.stat(manifestFile)).mtimeMs, manifestTime, 'the manifest not written again');
+
+  // Edited here, the same on the server: the page is read whole, and the edit kept and named.
+  await editFile(a, (o) => { o.NonSettlingErrorPriority = 6; });
+  requests.length = 0;
+  const edited = await pull(client, root, binding, {});
+  assert.deepEqual(pages(), [304, 200]);
+  assert.deepEqual(edited.keptEdits, [a]);
+
+  // Changed on the server: a new page, its file written.
+  await fs.writeFile(path.join(root, a), before.get(a)!);
+  const moved = { ...(await live(keyOf(b))), NonSettlingErrorPriority: 7 };
+  await api.put(`/api/f/${floor1}/inputscanners/${keyOf(b)}`, moved);
+  requests.length = 0;
+  const changed = await pull(client, root, binding, {});
+  assert.deepEqual(pages(), [200]);
+  assert.equal(changed.written, 1);
+  assert.equal(JSON.parse(await fs.readFile(path.join(root, b), 'utf8')).NonSettlingErrorPriority, 7);
+
+  // The cache is untrusted: a record of another shape (a tag that would break the header, Keys that are not text) is not used.
+  const tags = path.join(root, '.oms', 'pages');
+  const [line] = (await fs.readFile(tags, 'utf8')).split('\n');
+  const record = JSON.parse(line) as { etag: string; keys: unknown[] };
+  await fs.writeFile(tags, [{ ...record, etag: `${record.etag}\r\nX-Injected: 1` }, { ...record, keys: record.keys.map(() => 1) }].map((r) => JSON.stringify(r)).join('\n'));
+  requests.length = 0;
+  const forged = await pull(client, root, binding, {});
+  assert.deepEqual(pages(), [200]);
+  assert.equal(forged.written, 0);
+  requests.length = 0;
+  await pull(client, root, binding, {});
+  assert.deepEqual(pages(), [304], 'recorded again');
+});
 test('a cancelled pull keeps what it wrote; the next pull finishes it', async () => {
   const stop = new AbortController();
   stop.abort();
@@ -82,10 +131,10 @@ test('cancelled between pages: what was written is recorded; the next pull write
     const bigBinding = await bindingOf(bigClient, 'Big', big.sb.url);
     const stop = new AbortController();
     // Cancel pressed as the fifth page is asked for: the fourth is on its way to the disk.
-    const listBytes = bigClient.listBytes.bind(bigClient);
-    bigClient.listBytes = (k, folderKey, page, pageSize, signal) => {
+    const listBytes = bigClient.listBytesIf.bind(bigClient);
+    bigClient.listBytesIf = (k, folderKey, page, pageSize, etag, signal) => {
       if (page === 4) stop.abort();
-      return listBytes(k, folderKey, page, pageSize, signal);
+      return listBytes(k, folderKey, page, pageSize, etag, signal);
     };
     const progress: number[] = [];
     const first = await pull(bigClient, root, bigBinding, {
@@ -123,10 +172,10 @@ test('small objects: pages of 1,000 from the 1,000th on (where the requests take
       }
     }));
     const pages: string[] = [];
-    const listBytes = bigClient.listBytes.bind(bigClient);
-    bigClient.listBytes = (k, folderKey, page, pageSize, signal) => {
+    const listBytes = bigClient.listBytesIf.bind(bigClient);
+    bigClient.listBytesIf = (k, folderKey, page, pageSize, etag, signal) => {
       pages.push(`${page}/${pageSize}`);
-      return listBytes(k, folderKey, page, pageSize, signal);
+      return listBytes(k, folderKey, page, pageSize, etag, signal);
     };
     const report = await pull(bigClient, root, await bindingOf(bigClient, 'Big', big.sb.url), { scope: { folderKey: big.instanceKey, recursive: false, kinds: [people.id] } });
     assert.deepEqual(pages.slice(0, 4), ['0/500', '1/500', '1/1000', '2/1000'], 'objects 0-499, 500-999, 1000-1999, 2000-2599');
