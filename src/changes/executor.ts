@@ -38,11 +38,6 @@ export interface Change {
    */
   baseVersion?: number | null;
   /**
-   * An update's object as read when the change was planned, at `baseVersion`: the first try builds
-   * from it and sends without reading again (the PUT carries its version, which the server checks).
-   */
-  read?: BaseInfo;
-  /**
    * What to send, from the object as read right before sending (undefined for a create).
    * `{ skip }`: nothing to send (a no-op, or not applicable to this object).
    */
@@ -180,9 +175,7 @@ export async function runChanges(client: OmsClient, changes: Change[], options: 
     const start = (index: number) => {
       active++;
       const change = changes[index];
-      // Only a first try may build on the planned read: a write is sent again only after reading the object again.
-      const first = tries[index] + throttles[index] === 0;
-      void tryOnce(client, change, options, first).catch((e: unknown): Step => ({ result: ended(change, 'failed', (e as Error).message) })).then((step) => {
+      void tryOnce(client, change, options).catch((e: unknown): Step => ({ result: ended(change, 'failed', (e as Error).message) })).then((step) => {
         active--;
         if ('result' in step) end(index, step.result);
         else if (step.throttled ? ++throttles[index] >= maxThrottled : ++tries[index] >= maxAttempts) {
@@ -213,12 +206,11 @@ function ended(change: Change, outcome: Outcome, reason?: string): ChangeResult 
 /** One try's end: a result, or "read again and try again" after a wait. */
 type Step = { result: ChangeResult } | { again: string; waitMs: number; throttled: boolean };
 
-async function tryOnce(client: OmsClient, change: Change, options: RunOptions, first: boolean): Promise<Step> {
+async function tryOnce(client: OmsClient, change: Change, options: RunOptions): Promise<Step> {
   const result = (outcome: Outcome, more: Partial<ChangeResult> = {}): Step => ({ result: { id: change.id, label: change.label, outcome, ...more } });
-  const planned = first && change.op === 'update' && change.read?.ConcurrencyVersion === change.baseVersion ? change.read : undefined;
-  let live: BaseInfo | undefined = planned;
+  let live: BaseInfo | undefined;
   const watched = watch(client, change, options, () => live);
-  if (change.op !== 'create' && !planned) {
+  if (change.op !== 'create') {
     try {
       live = await watched.client.get(change.kind, change.folderKey, mustKey(change));
     } catch (e) {
@@ -250,10 +242,7 @@ async function tryOnce(client: OmsClient, change: Change, options: RunOptions, f
     case 'unchanged': return result('unchanged', { reason: l10n.t('already as wanted'), before: live });
     case 'conflict':
       // Written by someone between our read and our write: a precondition makes it stale, else read again and rebuild.
-      if (change.baseVersion !== undefined) {
-        const refused = watched.log.some((r) => r.method === 'PUT');
-        return result('stale', { reason: staleReason(change.baseVersion, outcome.server.ConcurrencyVersion ?? null, refused), before: outcome.server });
-      }
+      if (change.baseVersion !== undefined) return result('stale', { reason: staleReason(change.baseVersion, outcome.server.ConcurrencyVersion ?? null), before: outcome.server });
       return { again: staleReason(liveVersion, outcome.server.ConcurrencyVersion ?? null), waitMs: 0, throttled: false };
     case 'refused': break;
   }
@@ -340,9 +329,7 @@ function watch(client: OmsClient, change: Change, { approval, beforeWrite }: Run
   return { client: new OmsClient(http), log };
 }
 
-/** The one wording of a change set's conflict: the version its change was built on is not the server's (`refused`: by its answer to the write). */
-function staleReason(expected: number | null, found: number | null, refused = false): string {
-  return refused
-    ? l10n.t('changed on the server: version {0} expected, {1} found; the server refused the write', expected ?? l10n.t('none'), found ?? l10n.t('none'))
-    : l10n.t('changed on the server: version {0} expected, {1} found; nothing was sent', expected ?? l10n.t('none'), found ?? l10n.t('none'));
+/** The one wording of a change set's conflict: the version its change was built on is not the server's. */
+function staleReason(expected: number | null, found: number | null): string {
+  return l10n.t('changed on the server: version {0} expected, {1} found; nothing was sent', expected ?? l10n.t('none'), found ?? l10n.t('none'));
 }

@@ -3,10 +3,7 @@
  * executor (version-checked: nothing is sent for an object that moved on the
  * server). An entry whose file changed since the plan, or which was pulled
  * again since, is refused before anything is sent: a saved plan applies only
- * what it showed. The manifest moves forward per applied object. A plan made
- * in this process is applied against the objects it read: an update goes out
- * as one PUT at the version the plan saw (a conflict answer makes it stale),
- * then one read of what the server holds.
+ * what it showed. The manifest moves forward per applied object.
  * A dry run sends no write: it lists the exact requests as cURL.
  */
 import { promises as fs, rmSync } from 'node:fs';
@@ -23,7 +20,7 @@ import { bodyToSend, canonicalText, createBody, fileForm, hashOf, objectFileName
 import { FileStats } from './fileStats';
 import { readLocalFile } from './localFiles';
 import { checkBinding, ConnectionBinding, ensureCache, journalSync, Manifest, readManifest, writeManifest } from './manifest';
-import { Plan, PlanEntry, sendable, takePlannedReads } from './plan';
+import { Plan, PlanEntry, sendable } from './plan';
 import { pendingCreates, recordPending, settlePending } from './pendingCreates';
 import { isRegularFile, pathProblem, readNoFollow, resolveInside, writeNoFollow } from './safePaths';
 import { l10n } from '../../l10n';
@@ -34,13 +31,11 @@ export type ApplyOptions = Omit<RunOptions, 'onResult'> & {
 };
 
 export async function applyPlan(client: OmsClient, root: string, connection: ConnectionBinding, plan: Plan, options: ApplyOptions): Promise<ChangeResult[]> {
-  const { manifest, bases, changes, refused } = await prepare(root, connection, plan, takePlannedReads(plan));
+  const { manifest, bases, changes, refused } = await prepare(root, connection, plan);
   refused.forEach((r) => options.onResult?.(r));
   const byId = new Map(changes.map((c) => [c.change.id, c]));
   try {
     const results = await runChanges(client, changes.map((c) => c.change), {
-      // Each object costs a PUT and a read: the server's pace, not this side's, decides how many go at once.
-      concurrency: 8,
       ...options,
       // A create is recorded as pending before it is sent: after a crash or a lost answer the next plan looks for it.
       beforeWrite: async (change, body, live) => {
@@ -94,7 +89,7 @@ interface Prepared {
   refused: ChangeResult[];
 }
 
-async function prepare(root: string, connection: ConnectionBinding, plan: Plan, reads?: ReadonlyMap<string, BaseInfo>): Promise<Prepared> {
+async function prepare(root: string, connection: ConnectionBinding, plan: Plan): Promise<Prepared> {
   // Only the ticked objects' lines of the manifest: an apply's work follows its changes, not the folder's size.
   const manifest = await readManifest(root, plan.entries.flatMap((e) => (e.selected && e.key ? [e.key] : [])));
   if (!manifest) throw new Error(l10n.t('This folder holds no pulled objects (no oms.manifest.json)'));
@@ -148,7 +143,6 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan, 
       change: {
         ...common,
         baseVersion: entry.live?.version ?? null,
-        read: reads?.get(entry.key!),
         // Sent only while the server is at the pulled version (baseVersion): its object in file form is the merge base.
         build: (live) => bodyToSend(kind, live!, fileForm(kind, live!), local),
       },

@@ -242,18 +242,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     format: 1, id: randomUUID(), createdAt: new Date().toISOString(), connection, includeDeletes: !!options.includeDeletes, entries, unchanged, requests,
     ...(resolved.length ? { resolved } : {}),
   };
-  reads.set(plan, live);
   return { plan, live };
-}
-
-/** The live objects a plan made in this process read, for its first apply (apply.ts): sent against without reading again. */
-const reads = new WeakMap<Plan, ReadonlyMap<string, BaseInfo>>();
-
-/** The objects `plan` read as it was made, once: a later apply of the same plan reads them again. */
-export function takePlannedReads(plan: Plan): ReadonlyMap<string, BaseInfo> | undefined {
-  const read = reads.get(plan);
-  reads.delete(plan);
-  return read;
 }
 
 /** Objects of an unread page read alone up to this many (and a quarter of the page); more, the page is read again. */
