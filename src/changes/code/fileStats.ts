@@ -8,10 +8,12 @@
  * last one of a path counting. A file changed within the same tick of the
  * file system's clock as its record (a "racily clean" file) could keep its
  * stat: a record counts only for a file last modified before the stats file
- * itself was, else the file is read.
+ * itself was, else the file is read. Once it holds more than twice the lines
+ * it needs (and a thousand), it is written anew with a line per file.
  */
-import { appendFileSync, BigIntStats, existsSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, BigIntStats, existsSync, readFileSync, renameSync, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { writeNoFollow } from './safePaths';
 
 const fileName = 'stats';
 
@@ -28,6 +30,8 @@ export class FileStats {
   /** The stats file's own modification time when read (ns): records of files modified since are not trusted. */
   private readAt = -1n;
   private pending: string[] = [];
+  /** Lines in the stats file: records of files recorded again since are stale ones. */
+  private lines = 0;
 
   constructor(private readonly root: string) {
     this.file = path.join(root, '.oms', fileName);
@@ -53,6 +57,7 @@ export class FileStats {
       if (s1 > 0 && s4 > 0 && s4 < end) {
         const stat = { hash: text.slice(start, s1), size: text.slice(s1 + 1, s2), mtime: text.slice(s2 + 1, s3), ino: text.slice(s3 + 1, s4) };
         this.known.set(text.slice(s4 + 1, end), stat);
+        this.lines++;
       }
       start = end + 1;
       if (pause && ++n % 5000 === 0) await pause();
@@ -78,17 +83,29 @@ export class FileStats {
     if (before && before.hash === hash && same(before, now) && now.mtimeNs < this.readAt) return;
     const known = { hash, size: String(now.size), mtime: String(now.mtimeNs), ino: String(now.ino) };
     this.known.set(rel, known);
-    this.pending.push(`${hash} ${known.size} ${known.mtime} ${known.ino} ${rel}\n`);
+    this.pending.push(line(rel, known));
   }
 
   /** Appends the records made since, in one write (after the files they describe are written). */
   flush(): void {
     if (!this.pending.length) return;
     // Only into a cache folder the pull made (with its .gitignore): never a new folder git would see.
-    if (existsSync(path.dirname(this.file))) appendFileSync(this.file, this.pending.join(''));
+    if (existsSync(path.dirname(this.file))) {
+      this.lines += this.pending.length;
+      if (this.lines > 2 * this.known.size + 1000) {
+        // Renamed over the old one: a crash leaves either whole, and a link there is replaced, not followed.
+        writeNoFollow(`${this.file}.new`, [...this.known].map(([rel, known]) => line(rel, known)).join(''));
+        renameSync(`${this.file}.new`, this.file);
+        this.lines = this.known.size;
+      } else {
+        appendFileSync(this.file, this.pending.join(''));
+      }
+    }
     this.pending = [];
   }
 }
+
+const line = (rel: string, known: Known) => `${known.hash} ${known.size} ${known.mtime} ${known.ino} ${rel}\n`;
 
 function same(known: Known, now: BigIntStats): boolean {
   return known.size === String(now.size) && known.mtime === String(now.mtimeNs) && known.ino === String(now.ino);

@@ -84,7 +84,6 @@ export function readNoFollow(file: string, entry = file): string | undefined {
   }
 }
 
-/** Writes `bytes` to `file` (created or replaced), never through a symbolic link. */
 /** Writes `bytes` to `file` (never through a link); the file's stat as written, for the record of files a pull wrote. */
 export function writeNoFollow(file: string, bytes: string | Uint8Array, entry = file): BigIntStats {
   let fd: number;
