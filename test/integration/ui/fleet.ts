@@ -146,17 +146,26 @@ async function inBatches<T>(items: T[], at: number, f: (item: T) => Promise<unkn
   }));
 }
 
-/** The folder "Fleet 10k" with 10,000 input scanners (made once per run), over REST. */
+/** The demo's Warehouse (the service creates no folders), its input scanners made 10,000 over REST (once per run). */
 async function fleetOf(env: Env, diag: string): Promise<Fleet> {
   if (made) return made;
   const client = new OmsClient(createHttp({ baseUrl: env.OMS_SANDBOX_URL, token: () => env.OMS_SANDBOX_TOKEN }));
-  const root = await client.instance();
+  const folder = await warehouse(client);
   const t0 = Date.now();
-  const folder = await client.create(kind('folder'), root.Key!, newObject(kind('folder'), 'Fleet 10k'));
-  await inBatches(Array.from({ length: scanners }, (_, i) => i), 8, (i) => client.create(scannerKind, folder.Key!, newObject(scannerKind, `Fleet ${i}`)));
-  made = { client, fleetKey: folder.Key!, lines: [] };
-  figure(made, diag, `seeded ${scanners} input scanners over REST`, s(Date.now() - t0), 'none', undefined);
+  const have = (await client.listAll(scannerKind, folder)).length;
+  await inBatches(Array.from({ length: scanners - have }, (_, i) => i), 8, (i) => client.create(scannerKind, folder, newObject(scannerKind, `Fleet ${i}`)));
+  made = { client, fleetKey: folder, lines: [] };
+  figure(made, diag, `seeded ${scanners - have} input scanners over REST (${scanners} in ${fleetFolder})`, s(Date.now() - t0), 'none', undefined);
   return made;
+}
+
+const fleetFolder = 'Warehouse';
+
+async function warehouse(client: OmsClient): Promise<string> {
+  const root = await client.instance();
+  const folder = (await client.listAll(kind('folder'), root.Key!)).find((f) => f.CommonName === fleetFolder);
+  if (!folder?.Key) throw new Error(`no folder ${fleetFolder} in the demo data`);
+  return folder.Key;
 }
 
 /** Successful PUTs to the fleet's scanners in sandbox.log from `offset` on. */
@@ -258,7 +267,7 @@ async function bulkEditFromGroup(page: Page, env: Env, diag: string): Promise<vo
   await palette(page, 'View: Close All Editors');
   let summary = '';
   const toAsk = await measured(page, env, async () => {
-    await groupMenu(page, 'Fleet 10k', 'Input scanners', 'Bulk Edit');
+    await groupMenu(page, fleetFolder, 'Input scanners', 'Bulk Edit');
     await waitForTitle(page, 'operation', 120_000);
   });
   await input(page).pressSequentially('Add a tag');
@@ -310,7 +319,7 @@ async function retryFailed(page: Page, env: Env, diag: string): Promise<void> {
   const fleet = await fleetOf(env, diag);
   const tag = `retry-${Date.now().toString(36)}`;
   await palette(page, 'View: Close All Editors');
-  await groupMenu(page, 'Fleet 10k', 'Input scanners', 'Bulk Edit');
+  await groupMenu(page, fleetFolder, 'Input scanners', 'Bulk Edit');
   await waitForTitle(page, 'operation', 120_000);
   await input(page).pressSequentially('Add a tag');
   await page.waitForTimeout(300);
@@ -357,7 +366,7 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
   fs.rmSync(root, { recursive: true, force: true });
   await palette(page, 'View: Close All Editors');
   await palette(page, 'Notifications: Clear All Notifications');
-  const pulled = await measured(page, env, () => pullGroup(page, 'Fleet 10k', 'Input scanners', scanners));
+  const pulled = await measured(page, env, () => pullGroup(page, fleetFolder, 'Input scanners', scanners));
   await palette(page, 'Notifications: Hide Notifications');
 
   // Go to Object, the pull's objects in its index.
@@ -401,7 +410,7 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
   const scrolled = await measured(page, env, async () => {
     await entries.first().click();
     await page.keyboard.press('End');
-    await until('the last entry in view', async () => (await planPane(page).locator('.monaco-list-row[aria-level="2"]', { hasText: 'Fleet 999' }).count()) > 0, 30_000);
+    await until('the last entry in view', async () => (await planPane(page).locator(`.monaco-list-row[aria-level="2"][aria-posinset="${scanners}"]`).count()) > 0, 30_000);
     for (let i = 0; i < 10; i++) await page.keyboard.press('PageUp');
     const list = await planPane(page).locator('.monaco-list').first().boundingBox();
     if (list) {
@@ -423,19 +432,18 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
   fs.rmSync(root, { recursive: true, force: true });
 }
 
-/** 100,000 people in the folder "People 100k" (the sandbox's batch add, 1,000 a request). */
+/** The Warehouse's people made 100,000 (the sandbox's batch add, 1,000 a request). */
 async function seedPeople(env: Env, diag: string, fleet: Fleet): Promise<void> {
   const client = fleet.client;
-  const root = await client.instance();
   const t0 = Date.now();
-  const folder = await client.create(kind('folder'), root.Key!, newObject(kind('folder'), 'People 100k'));
-  const batches = Array.from({ length: Math.ceil(people / 1000) }, (_, b) => b);
-  await inBatches(batches, 2, (b) => client.addPeopleBatch(folder.Key!, Array.from({ length: Math.min(1000, people - b * 1000) }, (_, i) => {
+  const have = (await client.listAll(kind('person'), fleet.fleetKey)).length;
+  const batches = Array.from({ length: Math.ceil((people - have) / 1000) }, (_, b) => b);
+  await inBatches(batches, 2, (b) => client.addPeopleBatch(fleet.fleetKey, Array.from({ length: Math.min(1000, people - have - b * 1000) }, (_, i) => {
     const n = b * 1000 + i;
     const person: PersonInfo = { ...newObject(kind('person'), `Person ${n}`), GivenName: 'Person', Surname: String(n) };
     return person;
   })));
-  figure(fleet, diag, `seeded ${people} people with the batch add`, s(Date.now() - t0), 'none', undefined);
+  figure(fleet, diag, `seeded ${people - have} people with the batch add (${people} in ${fleetFolder})`, s(Date.now() - t0), 'none', undefined);
 }
 
 async function hundredThousandPeople(page: Page, env: Env, diag: string): Promise<void> {
@@ -448,7 +456,7 @@ async function hundredThousandPeople(page: Page, env: Env, diag: string): Promis
   await page.locator('.part.sidebar .action-label[aria-label^="Collapse All"]').first().click().catch(() => undefined);
   await expand(page, 1, 'Sandbox');
   await expand(page, 2, 'Demo Instance');
-  const pulled = await measured(page, env, () => pullGroup(page, 'People 100k', 'People', people));
+  const pulled = await measured(page, env, () => pullGroup(page, fleetFolder, 'People', people));
   await palette(page, 'Notifications: Hide Notifications');
   let said = '';
   const planned = await measured(page, env, async () => {
