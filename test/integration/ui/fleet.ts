@@ -175,7 +175,8 @@ function putsSince(diag: string, fleetKey: string, offset: number): number {
   fs.readSync(fd, buffer, 0, buffer.length, offset);
   fs.closeSync(fd);
   const text = buffer.toString('utf8');
-  return text.split('\n').filter((l) => l.startsWith(`PUT /api/f/${fleetKey}/inputscanners/`) && / 2\d\d \d+ms/.test(l)).length;
+  // A line: `<time> PUT <path> <status> <ms>ms`.
+  return text.split('\n').filter((l) => l.includes(` PUT /api/f/${fleetKey}/inputscanners/`) && / 2\d\d \d+ms$/.test(l)).length;
 }
 
 const logSize = (diag: string) => fs.statSync(path.join(diag, 'sandbox.log')).size;
