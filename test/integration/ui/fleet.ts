@@ -4,6 +4,7 @@
 // Plan Changes… listing nothing. Each figure is printed beside its goal (and written to fleet.txt)
 // with the machine's load and the CPU time of the extension host and the sandbox; a check fails
 // when one of its figures misses its goal.
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -107,6 +108,55 @@ async function measured(page: Page, env: Env, step: () => Promise<void>): Promis
   const shown = await page.locator('.notification-list-item', { hasText: /unresponsive/i }).count();
   if (shown) complaints.push(`${shown} "unresponsive" notification(s) on screen`);
   return { ms, gap: m.gap, longTask: m.longTask, hostCpu: cpuOf(host) - h0, sandboxCpu: cpuOf(sandbox) - s0, load: os.loadavg().map((l) => l.toFixed(1)).join(' '), complaints };
+}
+
+/**
+ * Node 24's code (the host's, which has WebSocket): attaches to an inspector, profiles until its
+ * stdin ends, writes the profile, and closes the inspector again.
+ */
+const profilerScript = `
+const [url, out] = process.argv.slice(1);
+const sock = new WebSocket(url);
+let id = 0;
+const pending = new Map();
+const call = (method, params = {}) => new Promise((r) => { pending.set(++id, r); sock.send(JSON.stringify({ id, method, params })); });
+sock.onmessage = (e) => { const m = JSON.parse(e.data); if (pending.has(m.id)) { pending.get(m.id)(m.result); pending.delete(m.id); } };
+sock.onopen = async () => {
+  await call('Profiler.enable');
+  await call('Profiler.setSamplingInterval', { interval: 500 });
+  await call('Profiler.start');
+  console.log('profiling');
+  process.stdin.resume();
+  process.stdin.on('end', async () => {
+    const { profile } = await call('Profiler.stop');
+    require('fs').writeFileSync(out, JSON.stringify(profile));
+    sock.send(JSON.stringify({ id: ++id, method: 'Runtime.evaluate', params: { expression: "process.getBuiltinModule('inspector').close()" } }));
+    setTimeout(() => process.exit(0), 500);
+  });
+};`;
+
+/**
+ * OMS_UI_PROFILE=1 (development): the extension host's CPU profile of `step`, in <diag>/<name>.cpuprofile. Its
+ * inspector is opened (SIGUSR1, 127.0.0.1:9229) for the step only: any local user could attach to it meanwhile.
+ */
+async function profiled(env: Env, diag: string, name: string, step: () => Promise<void>): Promise<void> {
+  const [pid] = pidsOf(env, /type=extensionHost/);
+  if (process.env.OMS_UI_PROFILE !== '1' || !pid) return step();
+  process.kill(pid, 'SIGUSR1');
+  const targets = await until('the extension host\'s inspector', () => fetch('http://127.0.0.1:9229/json/list').then((r) => r.json() as Promise<Array<{ webSocketDebuggerUrl: string }>>, () => undefined));
+  // The extension host's own Node.js: a WebSocket of its own.
+  const child = spawn(fs.readlinkSync(`/proc/${pid}/exe`), ['-e', profilerScript, targets[0].webSocketDebuggerUrl, path.join(diag, `${name}.cpuprofile`)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the profiler ended (${code})`)));
+  });
+  try {
+    await step();
+  } finally {
+    const ended = new Promise((r) => child.once('exit', r));
+    child.stdin!.end();
+    await ended;
+  }
 }
 
 /** The sandbox the runner started (its data file is beside the workspace), whatever its environment holds. */
@@ -281,7 +331,7 @@ async function bulkEditFromGroup(page: Page, env: Env, diag: string): Promise<vo
     summary = await waitForTitle(page, / to change · /, 10 * 60_000);
   });
   const counted = summary.includes(`${scanners} to change`);
-  const send = await measured(page, env, () => sendAndCount(page, diag, fleet, scanners));
+  const send = await measured(page, env, () => profiled(env, diag, 'bulk-send', () => sendAndCount(page, diag, fleet, scanners)));
   verdict([
     figure(fleet, diag, 'Bulk Edit… on the group of 10,000: from the menu to the operation question (the group listed)', s(toAsk.ms), 'none', undefined, toAsk),
     figure(fleet, diag, 'Bulk Edit, add a tag, 10,000 scanners: the preview appears', `${s(preview.ms)} ("${summary}")`, '≤ 2 s', preview.ms <= 2000 && counted, preview),
