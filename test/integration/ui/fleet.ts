@@ -147,14 +147,14 @@ async function profiled(env: Env, diag: string, name: string, step: () => Promis
   // The extension host's own Node.js: a WebSocket of its own.
   const child = spawn(fs.readlinkSync(`/proc/${pid}/exe`), ['-e', profilerScript, targets[0].webSocketDebuggerUrl, path.join(diag, `${name}.cpuprofile`)], { stdio: ['pipe', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.once('data', () => resolve());
+    child.stdout.once('data', () => resolve());
     child.once('exit', (code) => reject(new Error(`the profiler ended (${code})`)));
   });
   try {
     await step();
   } finally {
     const ended = new Promise((r) => child.once('exit', r));
-    child.stdin!.end();
+    child.stdin.end();
     await ended;
   }
 }
