@@ -87,7 +87,7 @@ interface Measure {
 }
 
 /** Runs `step` with the frame meter on; the wall time, the longest frame gap, CPU times and what the console complained of. */
-async function measured(page: Page, env: Env, step: () => Promise<void>): Promise<Measure> {
+async function measured(page: Page, env: Env, step: () => Promise<void>, name?: string): Promise<Measure> {
   const host = pidsOf(env, /type=extensionHost/);
   const sandbox = sandboxPid(env);
   const complaints: string[] = [];
@@ -96,12 +96,20 @@ async function measured(page: Page, env: Env, step: () => Promise<void>): Promis
   };
   page.on('console', listen);
   const [h0, s0] = [cpuOf(host), cpuOf(sandbox)];
+  // OMS_UI_PROFILE=renderer (development): the window's own CPU profile of the step, where its frame gaps come from.
+  const cdp = name && process.env.OMS_UI_PROFILE === 'renderer' ? await page.context().newCDPSession(page) : undefined;
+  if (cdp) for (const m of ['Profiler.enable', 'Profiler.start'] as const) await cdp.send(m);
   await page.evaluate(meterStart);
   const t0 = Date.now();
   try {
     await step();
   } finally {
     page.off('console', listen);
+    if (cdp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      fs.writeFileSync(path.join(env.OMS_UI_DIAG ?? '.', `renderer-${name}.cpuprofile`), JSON.stringify(profile));
+      await cdp.detach();
+    }
   }
   const ms = Date.now() - t0;
   const m = await page.evaluate<{ gap: number; longTask: number }>(meterStop);
@@ -283,6 +291,13 @@ async function sendAndCount(page: Page, diag: string, fleet: Fleet, count: numbe
   await until(`${count} PUTs in sandbox.log`, () => Promise.resolve(putsSince(diag, fleet.fleetKey, from) >= count), 20 * 60_000);
 }
 
+/** The run's report (its journal closed): the next run may start. */
+async function runReported(page: Page): Promise<void> {
+  await palette(page, 'Notifications: Show Notifications');
+  await centreMessage(page, /\d+ applied/, 10 * 60_000);
+  await palette(page, 'Notifications: Clear All Notifications');
+}
+
 // ---- The checks
 
 /** The bench's rate on this machine, now: the executor alone (bench/bulk.bench.ts's way) on the same 10,000 scanners. */
@@ -320,7 +335,7 @@ async function bulkEditFromGroup(page: Page, env: Env, diag: string): Promise<vo
   const toAsk = await measured(page, env, async () => {
     await groupMenu(page, fleetFolder, 'Input scanners', 'Bulk Edit');
     await waitForTitle(page, 'operation', 120_000);
-  });
+  }, 'bulk-menu');
   await input(page).pressSequentially('Add a tag');
   await page.waitForTimeout(300);
   await page.keyboard.press('Enter');
@@ -329,13 +344,17 @@ async function bulkEditFromGroup(page: Page, env: Env, diag: string): Promise<vo
   const preview = await measured(page, env, async () => {
     await page.keyboard.press('Enter');
     summary = await waitForTitle(page, / to change · /, 10 * 60_000);
-  });
+  }, 'bulk-preview');
   const counted = summary.includes(`${scanners} to change`);
-  const send = await measured(page, env, () => profiled(env, diag, 'bulk-send', () => sendAndCount(page, diag, fleet, scanners)));
+  const send = await measured(page, env, () => profiled(env, diag, 'bulk-send', () => sendAndCount(page, diag, fleet, scanners)), 'bulk-send');
+  const ended = Date.now();
+  await runReported(page);
+  const reported = Date.now() - ended;
   verdict([
     figure(fleet, diag, 'Bulk Edit… on the group of 10,000: from the menu to the operation question (the group listed)', s(toAsk.ms), 'none', undefined, toAsk),
     figure(fleet, diag, 'Bulk Edit, add a tag, 10,000 scanners: the preview appears', `${s(preview.ms)} ("${summary}")`, '≤ 2 s', preview.ms <= 2000 && counted, preview),
     rateFigure(fleet, diag, 'Bulk Edit, add a tag: sent in the host', send, scanners),
+    figure(fleet, diag, 'Bulk Edit: from the last PUT to the run\'s report', s(reported), 'none', undefined),
     quietFigure(fleet, diag, 'Bulk Edit, preview and send', { ...send, complaints: [...preview.complaints, ...send.complaints] }),
   ], 'Bulk Edit of 10,000');
   fleet.lines.push(`(tag ${tag})`);
@@ -347,7 +366,6 @@ async function undoTheRun(page: Page, env: Env, diag: string): Promise<void> {
   const fleet = await fleetOf(env, diag);
   if (!lastTag) throw new Error('no bulk edit of the fleet ran before');
   await palette(page, 'View: Close All Editors');
-  await showNotifications(page);
   await palette(page, 'Undo Run…');
   await waitForTitle(page, 'Undo which run?');
   await input(page).pressSequentially(lastTag);
@@ -356,8 +374,9 @@ async function undoTheRun(page: Page, env: Env, diag: string): Promise<void> {
   const preview = await measured(page, env, async () => {
     await page.keyboard.press('Enter');
     summary = await waitForTitle(page, / to change · /, 10 * 60_000);
-  });
-  const send = await measured(page, env, () => sendAndCount(page, diag, fleet, scanners));
+  }, 'undo-preview');
+  const send = await measured(page, env, () => sendAndCount(page, diag, fleet, scanners), 'undo-send');
+  await runReported(page);
   verdict([
     figure(fleet, diag, 'Undo Run of it: the preview appears', `${s(preview.ms)} ("${summary}")`, '≤ 2 s', preview.ms <= 2000 && summary.includes(`${scanners} to change`), preview),
     rateFigure(fleet, diag, 'Undo Run: sent in the host', send, scanners),
@@ -417,7 +436,7 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
   fs.rmSync(root, { recursive: true, force: true });
   await palette(page, 'View: Close All Editors');
   await palette(page, 'Notifications: Clear All Notifications');
-  const pulled = await measured(page, env, () => pullGroup(page, fleetFolder, 'Input scanners', scanners));
+  const pulled = await measured(page, env, () => pullGroup(page, fleetFolder, 'Input scanners', scanners), 'pull-10k');
   await palette(page, 'Notifications: Hide Notifications');
 
   // Go to Object, the pull's objects in its index.
@@ -425,7 +444,7 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
   const found = await measured(page, env, async () => {
     await query(page, name);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 60_000 });
-  });
+  }, 'goto');
   await page.keyboard.press('Escape');
 
   // Every file edited (a tag added, as a script or a search-and-replace would), then Plan Changes….
@@ -439,7 +458,7 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
   const planned = await measured(page, env, async () => {
     await planChangesOf(page, 'oms/sandbox');
     await planRow(page, `Update (${scanners})`).waitFor({ timeout: 10 * 60_000 });
-  });
+  }, 'plan-10k');
   // The Objects view folded: the Object Changes view gets the side bar.
   await page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first().click();
   const group = planRow(page, `Update (${scanners})`);
@@ -449,7 +468,7 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
     await until('the group collapsed', async () => (await group.getAttribute('aria-expanded')) === 'false');
     await group.locator('.monaco-tl-twistie').click();
     await until('the group expanded, its entries drawn', async () => (await group.getAttribute('aria-expanded')) === 'true' && (await entries.count()) > 5);
-  });
+  }, 'expand');
   const message = () => planPane(page).locator('.pane-body').first().innerText().catch(() => '');
   const box = group.locator('.custom-view-tree-node-item-checkbox, .monaco-custom-toggle').first();
   const ticked = await measured(page, env, async () => {
@@ -469,7 +488,7 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
       for (let i = 0; i < 20; i++) await page.mouse.wheel(0, -2000);
     }
     await page.keyboard.press('Home');
-  });
+  }, 'scroll');
   await page.screenshot({ path: `${diag}/fleet-plan-10k.png` });
   verdict([
     figure(fleet, diag, `Pull as Files… of ${scanners} scanners (a group)`, s(pulled.ms), 'the window responsive: longest frame gap ≤ 100 ms', pulled.gap <= 100, pulled),
@@ -507,7 +526,7 @@ async function hundredThousandPeople(page: Page, env: Env, diag: string): Promis
   await page.locator('.part.sidebar .action-label[aria-label^="Collapse All"]').first().click().catch(() => undefined);
   await expand(page, 1, 'Sandbox');
   await expand(page, 2, 'Demo Instance');
-  const pulled = await measured(page, env, () => pullGroup(page, fleetFolder, 'People', people));
+  const pulled = await measured(page, env, () => pullGroup(page, fleetFolder, 'People', people), 'pull-people');
   await palette(page, 'Notifications: Hide Notifications');
   let said = '';
   const planned = await measured(page, env, async () => {
@@ -516,7 +535,7 @@ async function hundredThousandPeople(page: Page, env: Env, diag: string): Promis
       const text = await planPane(page).innerText().catch(() => '');
       return text.includes(`${people} unchanged`) && text;
     }, 10 * 60_000);
-  });
+  }, 'plan-people');
   const nothing = said.includes('0 ticked to send · 0 stale · 0 behind · 0 invalid');
   verdict([
     figure(fleet, diag, `Pull as Files… of ${people} people`, s(pulled.ms), 'the window responsive: longest frame gap ≤ 100 ms', pulled.gap <= 100, pulled),
