@@ -479,7 +479,7 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
     await until('all ticked', async () => (await message()).includes(`${scanners} ticked to send`), 60_000);
   });
   // The focus in the view's rows, by the view's own command (a click on an entry would open its diff).
-  await palette(page, 'Object Changes: Focus on View');
+  await palette(page, 'OMS: Focus on Object Changes View');
   const scrolled = await measured(page, env, async () => {
     await page.keyboard.press('End');
     await until('the last entry in view', async () => (await planPane(page).locator(`.monaco-list-row[aria-level="2"][aria-posinset="${scanners}"]`).count()) > 0, 30_000);
