@@ -390,6 +390,8 @@ async function retryFailed(page: Page, env: Env, diag: string): Promise<void> {
   const fleet = await fleetOf(env, diag);
   const tag = `retry-${Date.now().toString(36)}`;
   await palette(page, 'View: Close All Editors');
+  // The notification centre open before the run: a palette command once the preview shows would close it.
+  await showNotifications(page);
   await groupMenu(page, fleetFolder, 'Input scanners', 'Bulk Edit');
   await waitForTitle(page, 'operation', 120_000);
   await input(page).pressSequentially('Add a tag');
@@ -401,10 +403,10 @@ async function retryFailed(page: Page, env: Env, diag: string): Promise<void> {
   await waitForTitle(page, / to change · /, 10 * 60_000);
   // The next 1,000 reads or writes of the fleet's scanners are answered 500: about that many objects fail.
   await send(env, 'POST', '/sandbox/faults', { path: `/api/f/${fleet.fleetKey}/inputscanners/`, status: 500, count: 1000 });
-  await showNotifications(page);
   const from = logSize(diag);
   await page.keyboard.press('Enter');
-  const report = await centreMessage(page, new RegExp(`add.*${tag}.*failed|failed.*${tag}`, 'i'), 20 * 60_000).catch(() => centreMessage(page, /failed/, 1_000));
+  await palette(page, 'Notifications: Show Notifications');
+  const report = await centreMessage(page, new RegExp(`${tag}.*\\d+ failed`), 10 * 60_000);
   const failed = Number(/(\d+) failed/.exec(report)?.[1] ?? 0);
   const landed = putsSince(diag, fleet.fleetKey, from);
   await send(env, 'DELETE', '/sandbox/faults');
