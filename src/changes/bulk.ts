@@ -180,7 +180,9 @@ export async function previewChanges(client: OmsClient, changes: readonly Change
   const groups = new Map<string, number[]>();
   changes.forEach((c, i) => {
     const id = `${c.kind.id}\n${c.folderKey}`;
-    groups.set(id, [...(groups.get(id) ?? []), i]);
+    const group = groups.get(id);
+    if (group) group.push(i);
+    else groups.set(id, [i]);
   });
   const work = [...groups.values()].map((indexes) => async () => {
     const first = changes[indexes[0]];

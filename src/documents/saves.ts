@@ -222,7 +222,9 @@ export class ObjectSaves implements vscode.Disposable {
     const byCollection = new Map<string, ObjectAddress[]>();
     for (const a of [...written, ...deleted]) {
       const id = `${a.connectionId}\n${a.folderKey}\n${a.kind.id}`;
-      byCollection.set(id, [...(byCollection.get(id) ?? []), a]);
+      const same = byCollection.get(id);
+      if (same) same.push(a);
+      else byCollection.set(id, [a]);
     }
     for (const addresses of byCollection.values()) {
       if (addresses.length <= rereadEach) addresses.forEach((a) => this.changed.fire(a));

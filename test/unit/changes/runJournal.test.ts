@@ -1,10 +1,10 @@
 /** The run journal: private files, entries as the run reports them, a 10,000-object run, a cut-short line, pruning. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, stat, appendFile } from 'node:fs/promises';
+import { mkdtemp, readdir, stat, appendFile, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keptRuns, RunJournal } from '../../../src/changes/runJournal';
+import { keptRuns, RunJournal, RunWriter } from '../../../src/changes/runJournal';
 import type { Change, ChangeResult } from '../../../src/changes/executor';
 import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
@@ -76,4 +76,50 @@ test(`only the newest ${keptRuns} runs are kept`, async () => {
   assert.equal(kept.length, keptRuns);
   assert.equal(kept[0], ids.at(-1), 'newest first');
   assert.ok(!kept.includes(ids[0]));
+});
+
+test('a line queued as a flush ends (in the same turn) is written before its promise resolves, not left for a later line', async () => {
+  const written: string[] = [];
+  let release!: () => void;
+  let late: Promise<void> | undefined;
+  const file = {
+    appendFile(text: string) {
+      written.push(text);
+      const landed = new Promise<void>((r) => (release = r));
+      // Reacts to the same write as the flush, after the flush's own continuation: as the executor's other objects do.
+      queueMicrotask(() => void landed.then(() => (late = writer.line({ n: 'b' }))));
+      return landed;
+    },
+    datasync: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+  };
+  const writer = new RunWriter({ format: 1, runId: 'r', startedAt: '', title: 't', connectionId: 'c', total: 2 }, file as unknown as FileHandle);
+  const first = writer.line({ n: 'a' });
+  await new Promise((r) => setTimeout(r, 10));
+  release();
+  await first;
+  await new Promise((r) => setTimeout(r, 10));
+  release();
+  await late;
+  assert.equal(written.join(''), '{"n":"a"}\n{"n":"b"}\n');
+});
+
+test('the journal keeps no derived field of an object (links, notes, addresses): a 10,000-scanner run stays under 9.5 KB an object (four copies: before and sent, before and after)', async () => {
+  const dir = await journalDir();
+  const writer = await new RunJournal(dir).begin({ title: 't', connectionId: 'c', total: 10_000 });
+  const links = [{ Relation: 'Meta', Anchor: { Href: 'meta', Text: 'Meta' } }, { Relation: 'Images', Anchor: { Href: 'images', Text: 'Images' } }];
+  const served = (i: number, v: number) => ({
+    ...newObject(scannerKind, `Door ${i}`), Key: `k${i}`, ConcurrencyVersion: v, Href: `/api/f/f/inputscanners/k${i}`, InFolderHref: '/api/f/f', Links: Array(10).fill(links).flat(),
+  });
+  for (let i = 0; i < 10_000; i++) {
+    await writer.intent(change(i), served(i, 3), served(i, 3));
+    await writer.record(change(i), { id: `k${i}`, label: `Door ${i}`, outcome: 'applied', before: served(i, 3), after: served(i, 4) });
+  }
+  await writer.close();
+  const [name] = await readdir(dir);
+  const perObject = (await stat(join(dir, name))).size / 10_000;
+  assert.ok(perObject < 9500, `${perObject.toFixed(0)} bytes an object`);
+  const { entries } = await new RunJournal(dir).read(writer.header.runId);
+  assert.equal(entries[0].before?.ConcurrencyVersion, 3);
+  assert.equal(entries[0].before?.Links, undefined);
 });
