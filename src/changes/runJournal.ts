@@ -3,7 +3,9 @@
  * object, so that Undo Run can put it back and Retry Failed can send the rest. One JSON-lines
  * file per run: a header line, then per object the intent of each write (written to disk before
  * the request goes out) and its outcome as it ends, so a run that dies leaves a record of every
- * object it may have written ("unknown"), and a 10,000-object run is written as it goes. On this
+ * object it may have written ("unknown"), and a 10,000-object run is written as it goes. A run
+ * that ends writes its counts last: the list of runs reads a file's first and last lines, not all
+ * of it (a run of 10,000 scanners writes about 100 MB). On this
  * machine only, readable by its owner only (0600 files in a 0700 folder, as the save history
  * src/save/history.ts). The newest `keptRuns` runs are kept. No token, and no secret field of an
  * object (`sensitiveFields`): the copies leave them out and say which.
@@ -98,13 +100,34 @@ export class RunJournal {
   async runs(connectionId?: string): Promise<RunSummary[]> {
     const out: RunSummary[] = [];
     for (const runId of await this.runIds()) {
-      const run = await this.read(runId).catch(() => undefined);
-      if (!run || (connectionId && run.header.connectionId !== connectionId)) continue;
-      const counts: RunSummary['counts'] = {};
-      for (const e of run.entries) counts[e.outcome] = (counts[e.outcome] ?? 0) + 1;
-      out.push({ header: run.header, counts });
+      const run = await this.summary(runId).catch(() => undefined);
+      if (run && (!connectionId || run.header.connectionId === connectionId)) out.push(run);
     }
     return out;
+  }
+
+  /** A run's header and counts: from its first and last lines when it ended, else from all of it. */
+  private async summary(runId: string): Promise<RunSummary> {
+    const file = await open(this.file(runId), 'r');
+    try {
+      const { size } = await file.stat();
+      const at = async (start: number, length: number) => {
+        const buffer = Buffer.alloc(Math.max(0, Math.min(length, size - start)));
+        await file.read(buffer, 0, buffer.length, start);
+        return buffer.toString('utf8');
+      };
+      const head = await at(0, 64 * 1024);
+      const tail = (await at(Math.max(0, size - 4096), 4096)).trimEnd();
+      const header = head.includes('\n') ? headerOf(head.slice(0, head.indexOf('\n'))) : undefined;
+      const counts = countsOf(parseLine(tail.slice(tail.lastIndexOf('\n') + 1)));
+      if (header && counts) return { header, counts };
+    } finally {
+      await file.close();
+    }
+    const run = await this.read(runId);
+    const counts: RunSummary['counts'] = {};
+    for (const e of run.entries) counts[e.outcome] = (counts[e.outcome] ?? 0) + 1;
+    return { header: run.header, counts };
   }
 
   /**
@@ -117,15 +140,16 @@ export class RunJournal {
     const text = await readFile(this.file(runId), 'utf8');
     const lines = text.split('\n');
     const damaged = (n: number) => new Error(l10n.t('The journal of run {0} is damaged at line {1}: not a run entry', runId, n));
-    const header = parseLine(lines[0]) as Partial<RunHeader> | undefined;
-    if (header?.format !== 1 || typeof header.runId !== 'string' || typeof header.title !== 'string') throw damaged(1);
+    const header = headerOf(lines[0]);
+    if (!header) throw damaged(1);
     const ended = new Map<string, JournalEntry>();
     const pending = new Map<string, Intent>();
     let last = lines.length - 1;
     while (last > 0 && !lines[last].trim()) last--;
     for (let i = 1; i <= last; i++) {
       if (!lines[i].trim()) continue;
-      const line = parseLine(lines[i]) as Partial<Intent & JournalEntry> | undefined;
+      const line = parseLine(lines[i]) as Partial<Intent & JournalEntry & Summary> | undefined;
+      if (line?.summary) continue;
       if (!line || typeof line.id !== 'string' || typeof line.kind !== 'string') {
         if (i === last) break;
         throw damaged(i + 1);
@@ -140,7 +164,7 @@ export class RunJournal {
     const unknown = [...pending.values()].map(({ intent: _intent, ...rest }): JournalEntry => ({
       ...rest, outcome: 'unknown', reason: l10n.t('sent, and no answer was recorded: it may have been written'),
     }));
-    return { header: header as RunHeader, entries: [...ended.values(), ...unknown] };
+    return { header, entries: [...ended.values(), ...unknown] };
   }
 
   private file(runId: string): string {
@@ -157,6 +181,24 @@ export class RunJournal {
   private async prune(keep: number): Promise<void> {
     for (const runId of (await this.runIds()).slice(keep)) await rm(this.file(runId), { force: true });
   }
+}
+
+/** The last line of a run that ended: its counts, unknown writes included. */
+interface Summary { summary: RunSummary['counts'] }
+
+const outcomes: ReadonlySet<string> = new Set<EntryOutcome>(['applied', 'unchanged', 'stale', 'failed', 'notSent', 'unknown']);
+
+function headerOf(line: string): RunHeader | undefined {
+  const header = parseLine(line) as Partial<RunHeader> | undefined;
+  return header?.format === 1 && typeof header.runId === 'string' && typeof header.title === 'string' ? header as RunHeader : undefined;
+}
+
+/** A summary line's counts, if that is what the line holds. */
+function countsOf(line: unknown): RunSummary['counts'] | undefined {
+  const counts = (line as Partial<Summary> | undefined)?.summary;
+  if (!counts || typeof counts !== 'object') return undefined;
+  const fine = Object.entries(counts).every(([k, n]) => outcomes.has(k) && Number.isSafeInteger(n) && n >= 0);
+  return fine ? counts : undefined;
 }
 
 function parseLine(line: string): unknown {
@@ -184,6 +226,9 @@ const derivedFields = ['Href', 'InFolderHref', 'Notes', 'Links'];
 
 /** Appends a run's lines in order; lines queued while a write is under way go out together in the next one. */
 export class RunWriter {
+  /** Each object's last outcome, and the writes sent without one yet: the counts written at the end. */
+  private readonly ended = new Map<string, EntryOutcome>();
+  private readonly open = new Set<string>();
   private queue: string[] = [];
   private syncs = false;
   private writing: Promise<void> | undefined;
@@ -205,6 +250,7 @@ export class RunWriter {
       ...(sent ? { sent } : {}),
       ...(left.length ? { secretsLeftOut: left } : {}),
     };
+    this.open.add(change.id);
     return this.line(line, true);
   }
 
@@ -225,6 +271,9 @@ export class RunWriter {
       ...(left.length ? { secretsLeftOut: left } : {}),
       ...(changed.length ? { secretsChanged: changed } : {}),
     };
+    this.open.delete(change.id);
+    this.ended.delete(change.id);
+    this.ended.set(change.id, result.outcome);
     return this.line(entry);
   }
 
@@ -254,8 +303,13 @@ export class RunWriter {
     }
   }
 
+  /** The run's counts as its last line, then the file closed. */
   async close(): Promise<void> {
-    await this.writing;
+    const summary: Summary = { summary: {} };
+    const count = (o: EntryOutcome, n = 1) => (summary.summary[o] = (summary.summary[o] ?? 0) + n);
+    for (const outcome of this.ended.values()) count(outcome);
+    if (this.open.size) count('unknown', this.open.size);
+    await this.line(summary);
     await this.file.close();
   }
 }

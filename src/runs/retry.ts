@@ -12,7 +12,9 @@ const settled = new Set<JournalEntry['outcome']>(['applied', 'unchanged']);
 
 /** Runs of the connection with objects still to send, newest first; `runId`: only that run. */
 export async function outstandingRuns(journal: RunJournal, connectionId?: string, runId?: string): Promise<Outstanding[]> {
-  const runs = await Promise.all((await journal.runs(connectionId)).map((r) => journal.read(r.header.runId).catch(() => undefined)));
+  // Read whole only where they count: runs that left objects to send, and the retries of runs.
+  const summaries = (await journal.runs(connectionId)).filter((r) => r.header.retryOf || [...again].some((o) => r.counts[o]));
+  const runs = await Promise.all(summaries.map((r) => journal.read(r.header.runId).catch(() => undefined)));
   const done = new Map<string, Set<string>>();
   // Oldest first: a retry of a retry settles the objects of the run the first one retried.
   const byId = new Map(runs.filter((r) => r !== undefined).map((r) => [r.header.runId, r]));

@@ -1,7 +1,7 @@
 /** The run journal: private files, entries as the run reports them, a 10,000-object run, a cut-short line, pruning. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, stat, appendFile, type FileHandle } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat, appendFile, writeFile, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keptRuns, RunJournal, RunWriter } from '../../../src/changes/runJournal';
@@ -122,4 +122,32 @@ test('the journal keeps no derived field of an object (links, notes, addresses):
   const { entries } = await new RunJournal(dir).read(writer.header.runId);
   assert.equal(entries[0].before?.ConcurrencyVersion, 3);
   assert.equal(entries[0].before?.Links, undefined);
+});
+
+test('the list of runs reads an ended run\'s first and last lines only (its counts), and counts a run that died from all its lines', async () => {
+  const journal = new RunJournal(await journalDir());
+  const ended = await journal.begin({ title: 'ended', connectionId: 'c1', total: 3 });
+  await ended.record(change(1), applied(1));
+  await ended.intent(change(2), { CommonName: 'Door 2' });
+  await ended.record(change(2), { id: 'k2', label: 'Door 2', outcome: 'failed', reason: '500' });
+  await ended.intent(change(3), { CommonName: 'Door 3' }); // no answer came
+  await ended.close();
+  const died = await journal.begin({ title: 'died', connectionId: 'c1', total: 2 });
+  await died.record(change(1), applied(1));
+  await died.intent(change(2), { CommonName: 'Door 2' });
+  // The ended run's middle damaged: its summary does not read it; reading the run whole says so.
+  const dir = (journal as unknown as { dir: string }).dir;
+  const file = join(dir, `${ended.header.runId}.jsonl`);
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  lines.splice(2, 0, '{"damaged": true}');
+  await writeFile(file, lines.join('\n'));
+  const runs = await journal.runs('c1');
+  assert.deepEqual(runs.map((r) => [r.header.title, r.counts]), [
+    ['died', { applied: 1, unknown: 1 }],
+    ['ended', { applied: 1, failed: 1, unknown: 1 }],
+  ]);
+  await assert.rejects(journal.read(ended.header.runId), /damaged at line 3/);
+  // A last line that is not counts (or holds nonsense) is no summary: the run is read whole.
+  await appendFile(join(dir, `${died.header.runId}.jsonl`), '{"summary": {"applied": -1}}\n');
+  assert.deepEqual((await journal.runs('c1'))[0].counts, { applied: 1, unknown: 1 });
 });

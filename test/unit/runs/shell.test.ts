@@ -170,5 +170,5 @@ test('a journal line `null` or garbage is a clear message naming the run and lin
   await writer.close();
   const file = join((h.journal as unknown as { dir: string }).dir, `${writer.header.runId}.jsonl`);
   await appendFile(file, 'null\n{"id":"k","kind":"inputScanner","outcome":"applied"}\n');
-  await assert.rejects(h.journal.read(writer.header.runId), (e: Error) => !(e instanceof TypeError) && /damaged at line 2/.test(e.message));
+  await assert.rejects(h.journal.read(writer.header.runId), (e: Error) => !(e instanceof TypeError) && /damaged at line 3/.test(e.message)); // line 2: the counts written at close
 });
