@@ -228,3 +228,15 @@ export async function newSiteDraft(page: Page): Promise<void> {
   await page.locator('.tabs-container .tab.active', { hasText: 'New engage site.json' }).waitFor({ timeout: 10_000 });
   await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
 }
+
+/** A created copy of a scanner named `name` in `folderKey`, made over REST, as the server answers it. */
+export async function createScanner(env: Env, folderKey: string, like: any, name: string): Promise<any> {
+  const { Key: _k, Href: _h, ConcurrencyVersion: _v, Notes: _n, Links: _l, InFolderHref: _f, InFolderKey: _fk, ...copy } = like;
+  const res = await fetch(`${env.OMS_SANDBOX_URL}/api/f/${folderKey}/inputscanners`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ...copy, CommonName: name }),
+  });
+  if (!res.ok) throw new Error(`creating ${name}: ${res.status}`);
+  return res.json();
+}

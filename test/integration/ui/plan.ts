@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { get, send, menuItem, until, input, palette, floors, activeTabText, cursorAfter, type Env, type UiCheckList } from './helpers';
+import { createScanner, get, send, menuItem, until, input, palette, floors, activeTabText, cursorAfter, type Env, type UiCheckList } from './helpers';
 
 const sidebarRows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 export const planPane = (page: Page) => page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Object Changes' }) }).first();
@@ -178,18 +178,6 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
   await until('git status after the pull', () => Promise.resolve(JSON.stringify(changed()) === JSON.stringify(expected)), 20_000).catch(() => {
     throw new Error(`git status: ${git(workspace, 'status', '--porcelain').replace(/\n/g, '; ')} expected ${expected.join(', ')}`);
   });
-}
-
-/** A created copy of a scanner, read back (`send` returns nothing). */
-async function createScanner(env: Env, folderKey: string, like: any, name: string): Promise<any> {
-  const { Key: _k, Href: _h, ConcurrencyVersion: _v, Notes: _n, Links: _l, InFolderHref: _f, InFolderKey: _fk, ...copy } = like;
-  const res = await fetch(`${env.OMS_SANDBOX_URL}/api/f/${folderKey}/inputscanners`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ...copy, CommonName: name }),
-  });
-  if (!res.ok) throw new Error(`creating ${name}: ${res.status}`);
-  return res.json();
 }
 
 const exists = async (env: Env, at: string) => (await fetch(env.OMS_SANDBOX_URL + at, { headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}` } })).status === 200;

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { get, send, until, notification, floors, input, palette, type Env, type UiCheckList } from './helpers';
+import { createScanner, get, send, until, notification, floors, input, palette, type Env, type UiCheckList } from './helpers';
 import { planAction, planChangesOf, planPane, planRow, pullFloor1 } from './plan';
 
 const pick = (page: Page, text: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
@@ -44,18 +44,6 @@ async function applyThenRetry(page: Page, env: Env): Promise<void> {
     if (now.NonSettlingErrorPriority !== (was[i].NonSettlingErrorPriority % 9) + 1) throw new Error(`${now.CommonName}: not as the file says`);
   }
   await page.keyboard.press('Escape');
-}
-
-/** A scanner made over REST in `folderKey`, as the server holds it. */
-async function createScanner(env: Env, folderKey: string, like: any, name: string): Promise<any> {
-  const { Key: _k, Href: _h, ConcurrencyVersion: _v, Notes: _n, Links: _l, InFolderHref: _f, InFolderKey: _fk, ...copy } = like;
-  const res = await fetch(`${env.OMS_SANDBOX_URL}/api/f/${folderKey}/inputscanners`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ...copy, CommonName: name }),
-  });
-  if (!res.ok) throw new Error(`creating ${name}: ${res.status}`);
-  return res.json();
 }
 
 const status = async (env: Env, at: string) => (await fetch(env.OMS_SANDBOX_URL + at, { headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}` } })).status;

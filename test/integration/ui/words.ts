@@ -2,7 +2,7 @@
 // count after its objects load (and after Refresh), the priorities table's focus after a save that asked
 // the production question, and what is typed in the table while a save is on its way.
 import type { Frame, Locator, Page } from 'playwright-core';
-import { get, send, floors, goToObject, menuItem, palette, until, type Env, type UiCheckList } from './helpers';
+import { createScanner, get, send, floors, goToObject, menuItem, palette, until, type Env, type UiCheckList } from './helpers';
 
 const row = (page: Page, level: number, name: RegExp) => page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`, { hasText: name }).first();
 
@@ -23,18 +23,6 @@ async function groupSays(group: Locator, spoken: string, count: string, when: st
     const [label, shown] = await heard();
     throw new Error(`${when}: the group says "${label}" and shows "${shown}", expected "${spoken}" and "${count}"`);
   });
-}
-
-/** A copy of a scanner in `folderKey`, made over REST (its key). */
-async function copyScanner(env: Env, folderKey: string, like: any, name: string): Promise<string> {
-  const { Key: _k, Href: _h, ConcurrencyVersion: _v, Notes: _n, Links: _l, InFolderHref: _f, InFolderKey: _fk, ...copy } = like;
-  const res = await fetch(`${env.OMS_SANDBOX_URL}/api/f/${folderKey}/inputscanners`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ...copy, CommonName: name }),
-  });
-  if (!res.ok) throw new Error(`creating ${name}: ${res.status}`);
-  return ((await res.json()) as { Key: string }).Key;
 }
 
 async function groupLabelsAfterLoading(page: Page, env: Env): Promise<void> {
@@ -59,7 +47,7 @@ async function groupLabelsAfterLoading(page: Page, env: Env): Promise<void> {
   await groupSays(group, `Group Input scanners, ${scanners.length} loaded`, String(scanners.length), 'the group expanded');
 
   // One more scanner on the server, then Refresh: the row says the new count.
-  const added = await copyScanner(env, floor2.Key, scanners[0], `Words ${Date.now()}`);
+  const added: string = (await createScanner(env, floor2.Key, scanners[0], `Words ${Date.now()}`)).Key;
   try {
     await group.hover();
     await group.locator('.action-label[aria-label^="Refresh"]').click();
