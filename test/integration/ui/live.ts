@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
-import { planChangesOf, planPane, planRow } from './plan';
+import { objectsView, planChangesOf, planPane, planRow } from './plan';
 import { openTable, settingsFile, userSettings } from './workbench';
 import {
   get, send, until, floors, cursorAfter, typeEdit, activeTabDirty, activeTabText, editorText, statusVersion, notification, palette, type Env, type UiCheckList,
@@ -219,8 +219,7 @@ async function tableAndPlanFollow(page: Page, env: Env): Promise<void> {
     fs.writeFileSync(file, JSON.stringify(edited, null, 2) + '\n');
     await planChangesOf(page, 'oms/live');
     await planRow(page, 'Update (1)').waitFor({ timeout: 20_000 });
-    const objects = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
-    if ((await objects.getAttribute('aria-expanded')) !== 'true') await objects.click();
+    await objectsView(page, true);
 
     const priority = unusedPriority(scanner);
     await send(env, 'PUT', scanner.Href, withFirstPriority(scanner, priority));

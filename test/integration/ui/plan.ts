@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { createScanner, get, send, menuItem, until, input, palette, floors, activeTabText, cursorAfter, type Env, type UiCheckList } from './helpers';
 
 const sidebarRows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
@@ -30,6 +30,24 @@ async function floor1Scanners(page: Page): Promise<void> {
 export async function planAction(page: Page, label: string): Promise<void> {
   await planPane(page).locator('.pane-header').hover();
   await planPane(page).locator(`.pane-header .action-label[aria-label^="${label}"]`).first().click();
+}
+
+/** The Objects view's pane unfolded or folded (folded, the Object Changes view gets the side bar: its rows are drawn only when in view). */
+export async function objectsView(page: Page, shown: boolean): Promise<void> {
+  const header = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
+  if (((await header.getAttribute('aria-expanded')) === 'true') !== shown) await header.click();
+}
+
+/**
+ * The plan's `count` deletes, included with Include Deletes if the plan leaves them out (once included,
+ * they stay included for the folder): their group's row.
+ */
+export async function includedDeletes(page: Page, count: number): Promise<Locator> {
+  const deletes = planRow(page, `Delete (${count})`), skipped = planRow(page, `Deleted files, not sent (${count})`);
+  await deletes.or(skipped).first().waitFor({ timeout: 10_000 });
+  if (await skipped.isVisible()) await planAction(page, 'Include Deletes');
+  await deletes.waitFor({ timeout: 20_000 });
+  return deletes;
 }
 
 /** Plan Changes… from the palette, on `folder` (asked for when a plan of another folder is shown or the workspace holds more). */
@@ -241,15 +259,8 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
     step = 'plan with deletes';
     await planChangesOf(page, 'oms/sandbox');
     await planRow(page, 'Update (1)').waitFor({ timeout: 20_000 });
-    // The Objects view folded: the Object Changes view gets the side bar (its rows are drawn only when in view).
-    const objects = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
-    if ((await objects.getAttribute('aria-expanded')) !== 'false') await objects.click();
-    // Deletes stay included once included (the check before did): included here if not yet.
-    const deletes = planRow(page, /Delete \(2\)/);
-    const skipped = planRow(page, 'Deleted files, not sent (2)');
-    await deletes.or(skipped).first().waitFor({ timeout: 10_000 });
-    if (await skipped.isVisible()) await planAction(page, 'Include Deletes');
-    await deletes.waitFor({ timeout: 20_000 });
+    await objectsView(page, false);
+    const deletes = await includedDeletes(page, 2);
     step = 'tick the deletes';
     // Deletes start unticked: tick the group.
     await deletes.locator('.custom-view-tree-node-item-checkbox').first().click({ timeout: 10_000 });
@@ -296,8 +307,7 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
   } finally {
     if (production) {
       await page.keyboard.press('Escape');
-      const objects = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
-      if ((await objects.getAttribute('aria-expanded')) === 'false') await objects.click();
+      await objectsView(page, true);
       await connection.click({ button: 'right' });
       await menuItem(page, 'Unmark as Production');
     }

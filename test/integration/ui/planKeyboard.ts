@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { get, send, until, input, palette, floors, type Env, type UiCheckList } from './helpers';
-import { planAction, planPane, planRow, pullFloor1 } from './plan';
+import { includedDeletes, objectsView, planAction, planPane, planRow, pullFloor1 } from './plan';
 
 const pickRows = (page: Page) => page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
 const focusedRow = (page: Page) => planPane(page).locator('.monaco-list-row.focused').first();
@@ -61,15 +61,11 @@ async function planByKeyboard(page: Page, env: Env, diag: string): Promise<void>
   const offered = await pickFolder(page, 'oms/sandbox');
   if (!offered.some((r) => r.includes('oms/copy')) || !offered.some((r) => r.includes('oms/sandbox'))) throw new Error(`Plan Changes… offered ${offered.join(' | ')}`);
   await planRow(page, 'Update (2)').waitFor({ timeout: 20_000 });
-  const objects = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
-  if ((await objects.getAttribute('aria-expanded')) !== 'false') await objects.click();
+  await objectsView(page, false);
   await until('the view naming its folder', async () => (await planPane(page).innerText()).includes('oms/sandbox'), 5_000)
     .catch(async () => { throw new Error(`the view says: ${(await planPane(page).innerText()).replace(/\s+/g, ' ')}`); });
   // Deletes stay included once included (the checks before may have): included here if not yet.
-  const deletes = planRow(page, /Delete \(1\)/), skipped = planRow(page, 'Deleted files, not sent (1)');
-  await deletes.or(skipped).first().waitFor({ timeout: 10_000 });
-  if (await skipped.isVisible()) await planAction(page, 'Include Deletes');
-  await deletes.waitFor({ timeout: 20_000 });
+  await includedDeletes(page, 1);
 
   // Keyboard only from here: the view focused, b unticked with Space, d (a delete) ticked with Space, a opened with Enter.
   await palette(page, 'Focus on Object Changes View');

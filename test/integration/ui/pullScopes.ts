@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { get, input, menuItem, notification, until, type Env, type UiCheckList } from './helpers';
-import { planChangesOf, planRow } from './plan';
+import { objectsView, planChangesOf, planRow } from './plan';
 
 const treeRow = (page: Page, level: number, name: RegExp) => page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`, { hasText: name }).first();
 const pickRow = (page: Page, text: string) => page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: text }).first();
@@ -49,7 +49,6 @@ async function pullAnotherScope(page: Page, env: Env, diag: string): Promise<voi
   const warehouse = folders.find((f) => f.CommonName === 'Warehouse');
   const headScanners = await scannersUnder(env, head.Key);
   const warehouseScanners: any[] = await get(env, `/api/f/${warehouse.Key}/inputscanners?pageSize=1000`);
-  const objects = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
   let step = 'pull Head Office';
   try {
     // Head Office, Pull as Files…: only input scanners, with subfolders, into the suggested folder.
@@ -117,7 +116,7 @@ async function pullAnotherScope(page: Page, env: Env, diag: string): Promise<voi
 
     step = 'plan';
     // The Objects view folded: the Object Changes view gets the side bar (its rows are drawn only when in view).
-    if ((await objects.getAttribute('aria-expanded')) !== 'false') await objects.click();
+    await objectsView(page, false);
     await planChangesOf(page, 'oms/sandbox');
     await planRow(page, 'Update (1)').waitFor({ timeout: 20_000 });
     await planRow(page, edited.CommonName).waitFor({ timeout: 10_000 });
@@ -126,7 +125,7 @@ async function pullAnotherScope(page: Page, env: Env, diag: string): Promise<voi
     throw new Error(`${step}: ${(e as Error).message}`, { cause: e });
   } finally {
     await page.keyboard.press('Escape');
-    if ((await objects.getAttribute('aria-expanded')) === 'false') await objects.click();
+    await objectsView(page, true);
   }
 }
 

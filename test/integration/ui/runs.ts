@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { createScanner, get, send, until, notification, floors, input, palette, type Env, type UiCheckList } from './helpers';
-import { planAction, planChangesOf, planPane, planRow, pullFloor1 } from './plan';
+import { includedDeletes, objectsView, planAction, planChangesOf, planPane, planRow, pullFloor1 } from './plan';
 
 const pick = (page: Page, text: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
 
@@ -63,7 +63,6 @@ async function undoCreateUpdateDelete(page: Page, env: Env, diag: string): Promi
   const [u1, u2, d] = [await createScanner(env, floor1.Key, like, `Undo U1 ${stamp}`), await createScanner(env, floor1.Key, like, `Undo U2 ${stamp}`),
     await createScanner(env, floor1.Key, like, `Undo D ${stamp}`)];
   const newName = `Undo New ${stamp}`;
-  const objects = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
   let step = 'pull the three';
   try {
     // Their files: Pull Again of the folder the plan checks pulled (edits they left are overwritten), or a pull of its own.
@@ -93,13 +92,8 @@ async function undoCreateUpdateDelete(page: Page, env: Env, diag: string): Promi
     step = 'plan and apply';
     await planChangesOf(page, 'oms/sandbox');
     await planRow(page, 'Update (2)').waitFor({ timeout: 20_000 });
-    // The Objects view folded: the Object Changes view gets the side bar (its rows are drawn only when in view).
-    if ((await objects.getAttribute('aria-expanded')) !== 'false') await objects.click();
-    const deletes = planRow(page, /Delete \(1\)/);
-    const skipped = planRow(page, 'Deleted files, not sent (1)');
-    await deletes.or(skipped).first().waitFor({ timeout: 10_000 });
-    if (await skipped.isVisible()) await planAction(page, 'Include Deletes');
-    await deletes.waitFor({ timeout: 20_000 });
+    await objectsView(page, false);
+    const deletes = await includedDeletes(page, 1);
     if (!(await planPane(page).innerText()).includes('4 ticked to send')) await deletes.locator('.custom-view-tree-node-item-checkbox').first().click({ timeout: 10_000 });
     await until('4 ticked', async () => (await planPane(page).innerText()).includes('4 ticked to send'))
       .catch(async () => { throw new Error(`the plan: ${(await planPane(page).innerText()).replace(/\s+/g, ' ')}`); });
@@ -149,7 +143,7 @@ async function undoCreateUpdateDelete(page: Page, env: Env, diag: string): Promi
     throw new Error(`${step}: ${(e as Error).message}`, { cause: e });
   } finally {
     await page.keyboard.press('Escape');
-    if ((await objects.getAttribute('aria-expanded')) === 'false') await objects.click();
+    await objectsView(page, true);
     for (const o of await list()) if ([u1.CommonName, u2.CommonName, d.CommonName, newName].includes(o.CommonName)) await send(env, 'DELETE', at(o.Key));
   }
 }

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { floors, get, input, menuItem, notification, palette, send, until, type Env, type UiCheckList } from './helpers';
-import { planAction, planChangesOf, planRow } from './plan';
+import { objectsView, planAction, planChangesOf, planRow } from './plan';
 
 const rows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 
@@ -116,7 +116,7 @@ async function applyCutByReload(page: Page, env: Env, diag: string): Promise<voi
     await planChangesOf(page, 'oms/sandbox');
     await until(`Create (${total}) in the plan`, async () => (await shownCreates(page))?.ticked === total, 30_000);
     // The Objects view folded: the Object Changes view gets the side bar.
-    if ((await objects.getAttribute('aria-expanded')) !== 'false') await objects.click();
+    await objectsView(page, false);
 
     // Each answer of the folder's scanners 1.5 s late (the create itself is made at once): about 3 creates a second, and
     // those in flight when the window reloads are on the server, their answers lost.
