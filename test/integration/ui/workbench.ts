@@ -271,10 +271,13 @@ async function walkthroughSteps(fresh: Page, env: Env, diag: string): Promise<vo
   // (again) until the box holds it with the .vsix listed, then Enter.
   await until('the file dialog\'s start folder', async () => (await box.inputValue()).startsWith('/'), 10_000).catch(failed('the file dialog\'s start folder'));
   const vsixRow = fresh.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(vsixPath()) }).first();
+  // The box must still hold it a moment later: a listing that ends after the fill writes its folder again.
   await until('the .vsix in the file dialog', async () => {
     if ((await box.inputValue()) !== vsixPath()) await box.fill(vsixPath(), { timeout: 5_000 });
-    return (await box.inputValue()) === vsixPath() && (await vsixRow.isVisible());
-  }, 15_000).catch(failed('the path in the file dialog'));
+    if ((await box.inputValue()) !== vsixPath() || !(await vsixRow.isVisible())) return false;
+    await fresh.waitForTimeout(600);
+    return (await box.inputValue()) === vsixPath();
+  }, 20_000).catch(failed('the path in the file dialog'));
   await focused(fresh, '.quick-input-widget input', 'the file dialog, before Enter').catch(failed('the file dialog'));
   await fresh.keyboard.press('Enter');
   await fresh.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(async (e: Error) => {
