@@ -40,8 +40,15 @@ function join(head: string, lines: string[]): string {
   return `${head}${lines.length ? '\n' : ''}${lines.join(',\n')}${objectsClose}`;
 }
 
-/** The head (parsed) and the objects' lines of a text in this form; undefined for any other text. */
-function split(text: string): { head: unknown; lines: string[] } | undefined {
+/** The head (parsed) and where the objects' lines are, [start, end) of a text in this form; undefined for any other text. */
+interface Body {
+  head: unknown;
+  start: number;
+  end: number;
+}
+
+/** The body of `text`, every line checked to be an object's (`    "key": {…},`, the last without its comma), none copied. */
+function bodyOf(text: string): Body | undefined {
   const open = text.indexOf(objectsOpen);
   if (open < 0 || !text.endsWith(objectsClose)) return undefined;
   let head: unknown;
@@ -50,10 +57,21 @@ function split(text: string): { head: unknown; lines: string[] } | undefined {
   } catch {
     return undefined;
   }
-  const body = text.slice(open + objectsOpen.length, text.length - objectsClose.length);
-  const lines = body ? body.split('\n') : [];
-  const ok = lines.every((l, i) => l.startsWith('    "') && l.endsWith(i === lines.length - 1 ? '}' : '},'));
-  return ok ? { head, lines } : undefined;
+  const start = open + objectsOpen.length;
+  const end = Math.max(start, text.length - objectsClose.length); // no objects: the close follows the open at once
+  for (let s = start; s < end;) {
+    const e = lineEnd(text, s, end);
+    const last = e === end;
+    if (!text.startsWith('    "', s) || text.charCodeAt(last ? e - 1 : e - 2) !== 0x7d || (!last && text.charCodeAt(e - 1) !== 0x2c)) return undefined;
+    s = e + 1;
+  }
+  return { head, start, end };
+}
+
+/** The objects' lines of a text in this form, copied; undefined for any other text. */
+function split(text: string): { head: unknown; lines: string[] } | undefined {
+  const body = bodyOf(text);
+  return body && { head: body.head, lines: body.end > body.start ? text.slice(body.start, body.end).split('\n') : [] };
 }
 
 /** Parses the text; an object line at a time in this form, letting others run every `sliceSize` objects. */
@@ -70,17 +88,19 @@ export async function parseManifestText(text: string): Promise<unknown> {
 
 /** The objects of `keys` (those it holds) and the head, parsing only their lines; undefined for a text not in this form. */
 export function pickObjects(text: string, keys: Iterable<string>): unknown {
-  const parts = split(text);
-  if (!parts) return undefined;
+  const body = bodyOf(text);
+  if (!body) return undefined;
   const objects = Object.create(null) as Record<string, unknown>;
-  const found = findLines(parts.lines, keys);
-  for (const [, i] of found) if (i !== undefined) own(objects, JSON.parse(`{${withoutComma(parts.lines[i])}}`) as Record<string, unknown>);
-  return { ...(parts.head as object), objects };
+  for (const { at, hit } of findLines(text, body, keys).values()) {
+    if (hit) own(objects, JSON.parse(`{${withoutComma(text.slice(at, lineEnd(text, at, body.end)))}}`) as Record<string, unknown>);
+  }
+  return { ...(body.head as object), objects };
 }
 
 /**
  * The text with the head of `manifest` and the lines of `changed` keys as `manifest` now has them (absent: removed);
- * undefined when the text is not in this form. Work and memory follow the changes, besides copying the text once.
+ * undefined when the text is not in this form. The lines between are copied as runs of the text, not one by one:
+ * work and memory follow the changes, besides copying the text once.
  */
 export function patchManifestText(text: string, manifest: Manifest, changed: Iterable<string>): string | undefined {
   const keys = [...changed];
@@ -88,59 +108,82 @@ export function patchManifestText(text: string, manifest: Manifest, changed: Ite
     const open = text.indexOf(objectsOpen); // no object changed: the head alone (a pull with nothing new)
     return headText(manifest) + text.slice(open + objectsOpen.length - 1);
   }
-  const parts = split(text);
-  if (!parts) return undefined;
-  const { lines } = parts;
-  const found = findLines(lines, keys);
-  const inserts: string[] = [];
-  const out: Array<string | undefined> = lines;
-  for (const [key, i] of found) {
+  const body = bodyOf(text);
+  if (!body) return undefined;
+  // Per line start: new lines that sort before that line, and the line itself replaced (null: removed).
+  const edits = new Map<number, { before: string[]; line?: string | null }>();
+  for (const [key, { at, hit }] of findLines(text, body, keys)) {
     const object = Object.hasOwn(manifest.objects, key) ? manifest.objects[key] : undefined;
-    if (i === undefined) {
-      if (object) inserts.push(objectLine(key, object));
+    const edit = edits.get(at) ?? { before: [] };
+    edits.set(at, edit);
+    if (hit) edit.line = object ? objectLine(key, object) : null;
+    else if (object) edit.before.push(objectLine(key, object));
+  }
+  const units: string[] = [];
+  let from = body.start;
+  for (const at of [...edits.keys()].sort((a, b) => a - b)) {
+    const { before, line } = edits.get(at)!;
+    if (at > from) units.push(runText(text, from, at));
+    units.push(...before.sort());
+    if (line === undefined) {
+      from = at;
     } else {
-      out[i] = object ? objectLine(key, object) : undefined;
+      if (line) units.push(line);
+      from = Math.min(lineEnd(text, at, body.end) + 1, body.end);
     }
   }
-  inserts.sort();
-  const merged: string[] = [];
-  let next = 0;
-  for (const line of out) {
-    if (line === undefined) continue;
-    while (next < inserts.length && inserts[next] < line) merged.push(inserts[next++]);
-    merged.push(withoutComma(line));
-  }
-  while (next < inserts.length) merged.push(inserts[next++]);
-  return join(headText(manifest), merged);
+  if (body.end > from) units.push(runText(text, from, body.end));
+  return join(headText(manifest), units);
 }
 
 /**
- * Each key's line index (undefined: not there), by binary search over the sorted lines; keys not found so are
- * looked for once more line by line (a hand-edited manifest may be out of order), so none is ever written twice.
+ * Each key's line (`at` its start, `hit`), by binary search over the sorted lines (not found: `at` where it sorts);
+ * keys not found so are looked for once more line by line (a hand-edited manifest may be out of order), so none is
+ * ever written twice.
  */
-function findLines(lines: readonly string[], keys: Iterable<string>): Map<string, number | undefined> {
-  const found = new Map<string, number | undefined>();
+function findLines(text: string, body: Body, keys: Iterable<string>): Map<string, { at: number; hit: boolean }> {
+  const found = new Map<string, { at: number; hit: boolean }>();
   const missing = new Map<string, string>();
   for (const key of keys) {
     if (found.has(key)) continue;
     const start = lineStart(key);
-    let lo = 0, hi = lines.length;
+    // lo and hi are line starts: the lines before lo sort before `start`, those from hi do not.
+    let lo = body.start, hi = body.end;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (lines[mid] < start) lo = mid + 1;
-      else hi = mid;
+      const s = Math.max(lo, text.lastIndexOf('\n', mid - 1) + 1);
+      if (text.slice(s, s + start.length) < start) lo = Math.min(lineEnd(text, s, body.end) + 1, body.end);
+      else hi = s;
     }
-    const hit = lo < lines.length && lines[lo].startsWith(start);
-    found.set(key, hit ? lo : undefined);
+    const hit = lo < body.end && text.startsWith(start, lo);
+    found.set(key, { at: lo, hit });
     if (!hit) missing.set(start, key);
   }
-  if (missing.size) {
-    lines.forEach((line, i) => {
-      const key = missing.get(line.slice(0, line.indexOf('": ') + 3));
-      if (key !== undefined) found.set(key, i);
-    });
+  for (let s = body.start; missing.size && s < body.end;) {
+    const e = lineEnd(text, s, body.end);
+    const prefix = text.slice(s, text.indexOf('": ', s) + 3);
+    const key = missing.get(prefix);
+    if (key !== undefined) {
+      found.set(key, { at: s, hit: true });
+      missing.delete(prefix);
+    }
+    s = e + 1;
   }
   return found;
+}
+
+/** Where the line starting at `s` ends (its newline, or the body's end). */
+function lineEnd(text: string, s: number, end: number): number {
+  const e = text.indexOf('\n', s);
+  return e < 0 || e > end ? end : e;
+}
+
+/** The lines of [from, to) without the newline and comma that end the last. */
+function runText(text: string, from: number, to: number): string {
+  let e = to;
+  if (text.charCodeAt(e - 1) === 0x0a) e--;
+  if (text.charCodeAt(e - 1) === 0x2c) e--;
+  return text.slice(from, e);
 }
 
 function withoutComma(line: string): string {

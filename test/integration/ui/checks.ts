@@ -247,10 +247,7 @@ async function productionAsksFirst(page: Page, env: Env): Promise<void> {
 async function restoreFromHistory(page: Page, env: Env): Promise<void> {
   const { at, site } = await rootSite(env);
   await openSiteEditor(page, site.CommonName);
-  await page.keyboard.press('F1');
-  await page.keyboard.type('OMS: Show Save History');
-  await page.waitForTimeout(600);
-  await page.keyboard.press('Enter');
+  await palette(page, 'OMS: Show Save History');
   const pick = page.locator('.quick-input-widget .monaco-list-row', { hasText: /^\s*Version/ }).first();
   await pick.waitFor({ timeout: 10_000 });
   const label = await pick.innerText();

@@ -14,10 +14,7 @@ async function openObject(page: Page, name: string): Promise<void> {
 
 /** Every notification the workbench holds (toasts and the centre), as text. */
 async function notificationTexts(page: Page): Promise<string[]> {
-  await page.keyboard.press('F1');
-  await page.keyboard.type('Notifications: Show Notifications');
-  await page.waitForTimeout(600);
-  await page.keyboard.press('Enter');
+  await palette(page, 'Notifications: Show Notifications');
   await page.waitForTimeout(500);
   const texts = await page.locator('.notifications-center .notification-list-item').allInnerTexts();
   await page.keyboard.press('Escape');

@@ -102,20 +102,14 @@ export const activeTabDirty = (page: Page) => page.locator('.tabs-container .tab
 
 /** A notification, read in the notification centre (a headless window has no focus, so VS Code holds toasts back). */
 export async function notification(page: Page, text: RegExp) {
-  await page.keyboard.press('F1');
-  await page.keyboard.type('Notifications: Show Notifications');
-  await page.waitForTimeout(600);
-  await page.keyboard.press('Enter');
+  await palette(page, 'Notifications: Show Notifications');
   const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
   await item.waitFor({ timeout: 10_000 });
   return item;
 }
 
 export async function revertActive(page: Page): Promise<void> {
-  await page.keyboard.press('F1');
-  await page.keyboard.type('File: Revert File');
-  await page.waitForTimeout(600);
-  await page.keyboard.press('Enter');
+  await palette(page, 'File: Revert File');
   await until('the tab to be clean after Revert', async () => !(await activeTabDirty(page)));
 }
 

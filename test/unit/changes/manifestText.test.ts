@@ -1,0 +1,86 @@
+// The manifest's text patched in place (an apply's few objects) must be the text written whole, at any place in the file.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { emptyRecord, type Manifest, type ManifestObject } from '../../../src/changes/code/manifest';
+import { manifestText, patchManifestText, pickObjects } from '../../../src/changes/code/manifestText';
+
+const folderKey = 'f0';
+const entry = (key: string, version = 1): ManifestObject => ({ path: `Site/inputscanners/${key}.json`, kind: 'inputScanner', folderKey, version, hash: `h${key}` });
+
+function manifestOf(keys: string[]): Manifest {
+  const objects = emptyRecord<ManifestObject>();
+  for (const key of keys) Object.defineProperty(objects, key, { value: entry(key), enumerable: true, writable: true, configurable: true });
+  return {
+    format: 1,
+    connection: { label: 'Sandbox', url: 'http://127.0.0.1:1', instanceKey: 'i' },
+    scope: { folderKey, recursive: false, kinds: ['inputScanner'] },
+    folders: { [folderKey]: 'Site' },
+    objects,
+  };
+}
+
+/** A small generator of repeatable randomness: a failure names its seed. */
+function random(seed: number): () => number {
+  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+}
+
+test('a manifest patched for the objects that changed (updated, removed, new at any place) is the text written whole', () => {
+  for (let seed = 1; seed <= 200; seed++) {
+    const next = random(seed);
+    const size = Math.floor(next() * 40);
+    const keys = Array.from({ length: size }, (_, i) => `k${String(i * 2).padStart(3, '0')}`);
+    const before = manifestOf(keys);
+    const text = manifestText(before);
+    const after = manifestOf(keys);
+    const changed: string[] = [];
+    for (let n = Math.floor(next() * 6); n > 0; n--) {
+      const roll = next();
+      const some = keys[Math.floor(next() * keys.length)];
+      if (roll < 0.35 && some) {
+        after.objects[some] = entry(some, 7);
+        changed.push(some);
+      } else if (roll < 0.6 && some) {
+        delete after.objects[some];
+        changed.push(some);
+      } else {
+        // Between two present keys, before the first or after the last (odd numbers sort between even ones).
+        const key = next() < 0.2 ? (next() < 0.5 ? 'a' : 'z') : `k${String(Math.floor(next() * size * 2) | 1).padStart(3, '0')}`;
+        after.objects[key] = entry(key, 2);
+        changed.push(key);
+      }
+    }
+    assert.equal(patchManifestText(text, after, changed), manifestText(after), `seed ${seed}: ${changed.join(' ')}`);
+  }
+});
+
+test('the objects picked from a manifest are those asked for, any Key (__proto__ included); an absent one is not made up', () => {
+  const keys = ['__proto__', 'a.b', 'a_b', 'constructor', 'k1'];
+  const text = manifestText(manifestOf(keys));
+  const picked = pickObjects(text, ['constructor', '__proto__', 'k1', 'missing']) as { objects: Record<string, ManifestObject> };
+  assert.deepEqual(Object.keys(picked.objects).sort(), ['__proto__', 'constructor', 'k1']);
+  assert.equal(Object.getPrototypeOf(picked.objects), null);
+  assert.deepEqual(picked.objects.__proto__, entry('__proto__'));
+});
+
+test('a manifest hand-edited out of order is patched by finding the lines one by one: no object twice, none lost', () => {
+  const text = manifestText(manifestOf(['k1', 'k2', 'k3', 'k4']));
+  const lines = text.split('\n');
+  const [i1, i4] = [lines.findIndex((l) => l.includes('"k1"')), lines.findIndex((l) => l.includes('"k4"'))];
+  // k4 first, k1 last: a binary search misses both.
+  [lines[i1], lines[i4]] = [lines[i4].replace(/}$/, '},'), lines[i1].replace(/},$/, '}')];
+  const after = manifestOf(['k1', 'k2', 'k3', 'k4']);
+  after.objects.k1 = entry('k1', 9);
+  delete after.objects.k4;
+  const patched = patchManifestText(lines.join('\n'), after, ['k1', 'k4'])!;
+  const objects = (JSON.parse(patched) as Manifest).objects;
+  assert.deepEqual(Object.keys(objects).sort(), ['k1', 'k2', 'k3']);
+  assert.equal(objects.k1.version, 9);
+  assert.equal(patched.split('"k1"').length, 2, 'k1 once');
+});
+
+test('a text not in the manifest\'s own form (pretty-printed, or a line that is not an object\'s) is not patched: it is written whole', () => {
+  const manifest = manifestOf(['k1', 'k2']);
+  assert.equal(patchManifestText(JSON.stringify(manifest, null, 2), manifest, ['k1']), undefined);
+  // The first object's line without its comma: not a line this form writes.
+  assert.equal(pickObjects(manifestText(manifest).replace('},\n', '}\n'), ['k1']), undefined);
+});
