@@ -1,7 +1,8 @@
 /**
  * The `oms` command line (dist/oms.cjs, a child process, as a pipeline runs it) beside the extension's core
  * (src/changes/code/), in the same run against one sandbox process holding `count` input scanners: pull, plan with
- * 100 edits, apply of 100 updates (best of 3), the command line's start-up beside Node's own, its bundle size.
+ * 100 edits, apply of 100 updates with the editor's run journal and report (best of 3), the command line's start-up
+ * beside Node's own, its bundle size.
  * Wall and CPU time (this machine is shared). The core runs twice over: in this process, warm (its code compiled and
  * optimised by the rounds before), and as a fresh process's first run (bench/peers/coreOnce.ts). The command line is
  * a fresh process every time: its whole process, and its time after Node's own start-up (bench/peers/startupTimes.js),
@@ -17,12 +18,12 @@ import { startProcess, stopAll, waitForLine } from '../test/integration/host/pro
 import { parseSandboxLine } from '../test/integration/host/sandbox';
 import { createHttp } from '../src/api/http';
 import { OmsClient } from '../src/api/client';
-import { applyPlan } from '../src/changes/code/apply';
 import { readManifest } from '../src/changes/code/manifest';
 import { makePlan } from '../src/changes/code/plan';
 import { bindingOf, pull } from '../src/changes/code/pull';
 import { kind } from '../src/model/kinds';
 import { newObject } from '../src/model/templates';
+import { editorApply } from './peers/editorApply';
 
 const repo = path.join(__dirname, '..');
 const oms = path.join(repo, 'dist', 'oms.cjs');
@@ -149,7 +150,7 @@ async function main() {
     if (planned.code !== 2) throw new Error(planned.out);
     cli('plan', planned);
     // Each applies a plan made before: the warm core the one it made, the others the one they saved.
-    keep(warm.apply, await inProcess(() => applyPlan(client, coreRoot, binding, plan, { stopOnError: false })));
+    keep(warm.apply, await inProcess(() => editorApply(client, coreRoot, binding, plan)));
     keep(cold.apply, coreOnce(['apply', sb.url, coldRoot, coldPlan], env));
     const applied = await run(['apply', cliRoot, planFile, '--auto-approve'], env);
     if (applied.code !== 0) throw new Error(applied.out);
