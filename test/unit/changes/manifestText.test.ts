@@ -1,7 +1,10 @@
 // The manifest's text patched in place (an apply's few objects) must be the text written whole, at any place in the file.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { emptyRecord, type Manifest, type ManifestObject } from '../../../src/changes/code/manifest';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { emptyRecord, ensureCache, journalSync, manifestName, readManifest, writeManifest, type Manifest, type ManifestObject } from '../../../src/changes/code/manifest';
 import { manifestText, patchManifestText, pickObjects } from '../../../src/changes/code/manifestText';
 
 const folderKey = 'f0';
@@ -83,4 +86,25 @@ test('a text not in the manifest\'s own form (pretty-printed, or a line that is 
   assert.equal(patchManifestText(JSON.stringify(manifest, null, 2), manifest, ['k1']), undefined);
   // The first object's line without its comma: not a line this form writes.
   assert.equal(pickObjects(manifestText(manifest).replace('},\n', '}\n'), ['k1']), undefined);
+});
+
+test('an apply\'s manifest, read for a few objects, is written back over an edit made to the file meanwhile, not over the text it read', async () => {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-manifest-'));
+  try {
+    const file = path.join(root, manifestName);
+    await fs.writeFile(file, manifestText(manifestOf(['k1', 'k2', 'k3'])));
+    await ensureCache(root);
+    const manifest = (await readManifest(root, ['k1']))!;
+    // Another hand (a pull in another window, a git checkout) moves k3 on while the apply runs.
+    const moved = manifestOf(['k1', 'k2', 'k3']);
+    moved.objects.k3 = entry('k3', 5);
+    await fs.writeFile(file, manifestText(moved));
+    journalSync(root, manifest, [{ key: 'k1', object: entry('k1', 2) }]);
+    await writeManifest(root, manifest);
+    const objects = (JSON.parse(await fs.readFile(file, 'utf8')) as Manifest).objects;
+    assert.equal(objects.k1.version, 2, 'the apply\'s step');
+    assert.equal(objects.k3.version, 5, 'the edit made meanwhile');
+  } finally {
+    await fs.rm(root, { recursive: true, force: true });
+  }
 });
