@@ -142,7 +142,8 @@ async function faultsThenRetry(page: Page, env: Env): Promise<void> {
   // Item requests of the scanners' folder only (the preview listed them already): the next ten answer 500.
   await send(env, 'POST', '/sandbox/faults', { path: `/api/f/${before[0].InFolderKey}/inputscanners/`, status: 500, count: 10 });
   await applyAll(page);
-  const report = await notification(page, /10 failed/);
+  // The report, not the run's progress ("25/30 · 10 failed"), which ends as the click comes.
+  const report = await notification(page, /applied · 10 failed/);
   const versions = async () => Promise.all(before.map(async (s) => (await get(env, at(s))).ConcurrencyVersion - s.ConcurrencyVersion));
   const firstRun = await versions();
   if (firstRun.filter((d) => d === 1).length !== before.length - 10 || firstRun.filter((d) => d === 0).length !== 10) throw new Error(`versions moved by ${firstRun.join(',')}`);

@@ -279,24 +279,29 @@ async function signOutShowsAtOnce(page: Page, env: Env): Promise<void> {
   await connection.click({ button: 'right' });
   await menuItem(page, 'Sign Out');
   const signIn = tree(page).filter({ hasText: 'Sign in' }).first();
-  await signIn.waitFor({ timeout: 5_000 });
-  if (await tree(page).filter({ hasText: /^\s*Head Office/ }).count()) throw new Error('the folders are still listed after Sign Out');
-  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
-  await page.keyboard.press('Control+s');
-  const said = await notification(page, /signed out|sign-in/);
-  const text = (await said.innerText()).replace(/\s+/g, ' ');
-  await page.keyboard.press('Escape');
-  if (/did not accept/.test(text)) throw new Error(`the save says "${text}"`);
-  if (!/Not sent: you are signed out/.test(text)) throw new Error(`the save says "${text}"`);
-  if ((await get(env, at)).ConcurrencyVersion !== site.ConcurrencyVersion) throw new Error('the save was sent');
-  if (!(await activeTabDirty(page))) throw new Error('the edit was lost');
-  await signIn.click();
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Paste an access token' }).first().waitFor({ timeout: 10_000 });
-  await page.keyboard.press('Enter');
-  await input(page).waitFor({ timeout: 10_000 });
-  await input(page).fill(env.OMS_SANDBOX_TOKEN);
-  await page.keyboard.press('Enter');
-  await tree(page).filter({ hasText: /^\s*Head Office/ }).first().waitFor({ timeout: 15_000 });
+  try {
+    await signIn.waitFor({ timeout: 5_000 });
+    if (await tree(page).filter({ hasText: /^\s*Head Office/ }).count()) throw new Error('the folders are still listed after Sign Out');
+    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+s');
+    const said = await notification(page, /signed out|sign-in/);
+    const text = (await said.innerText()).replace(/\s+/g, ' ');
+    await page.keyboard.press('Escape');
+    if (/did not accept/.test(text)) throw new Error(`the save says "${text}"`);
+    if (!/Not sent: you are signed out/.test(text)) throw new Error(`the save says "${text}"`);
+    if ((await get(env, at)).ConcurrencyVersion !== site.ConcurrencyVersion) throw new Error('the save was sent');
+    if (!(await activeTabDirty(page))) throw new Error('the edit was lost');
+  } finally {
+    // Signed in again whatever happened: a connection left signed out would fail every later check.
+    await page.keyboard.press('Escape');
+    await signIn.click();
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Paste an access token' }).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    await input(page).waitFor({ timeout: 10_000 });
+    await input(page).fill(env.OMS_SANDBOX_TOKEN);
+    await page.keyboard.press('Enter');
+    await tree(page).filter({ hasText: /^\s*Head Office/ }).first().waitFor({ timeout: 15_000 });
+  }
   await revertActive(page);
 }
 
@@ -307,6 +312,6 @@ export const commandFlowChecks: UiCheckList = (page, env) => [
   ['ui: commands: a Latin-1 CSV asks its encoding, showing the line as each reads; the names arrive as written', () => latin1AskedNotMangled(page, env)],
   ['ui: commands: Batch-Add with every row invalid promises no .people.json file and writes none', () => allInvalidPromisesNoFile(page)],
   ['ui: commands: Load all on a group, a quick edit of one scanner: the group keeps all it loaded', () => loadAllKeptAfterSave(page, env)],
-  // Last: it signs the connection out, and a failure before it signs in again would leave every later check signed out.
+  // Last: it signs the connection out (and in again, also when it fails).
   ['ui: commands: Sign Out empties the tree at once; a save then says signed out and sends nothing', () => signOutShowsAtOnce(page, env)],
 ];

@@ -100,12 +100,20 @@ export const editorText = async (page: Page) => (await page.locator('.editor-ins
 
 export const activeTabDirty = (page: Page) => page.locator('.tabs-container .tab.active.dirty').count().then((n) => n > 0);
 
-/** A notification, read in the notification centre (a headless window has no focus, so VS Code holds toasts back). */
-export async function notification(page: Page, text: RegExp) {
-  await palette(page, 'Notifications: Show Notifications');
+/**
+ * A notification, read in the notification centre (a headless window has no focus, so VS Code holds toasts back).
+ * The centre is opened again until it shows it: one posted while the centre is open may not be drawn in it.
+ */
+export async function notification(page: Page, text: RegExp, ms = 10_000) {
   const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
-  await item.waitFor({ timeout: 10_000 });
-  return item;
+  const end = Date.now() + ms;
+  for (;;) {
+    await palette(page, 'Notifications: Show Notifications');
+    const shown = await item.waitFor({ timeout: 2_000 }).then(() => true, () => false);
+    if (shown) return item;
+    if (Date.now() > end) throw new Error(`no notification says ${text}`);
+    await palette(page, 'Notifications: Hide Notifications');
+  }
 }
 
 export async function revertActive(page: Page): Promise<void> {
