@@ -11,9 +11,10 @@
  * itself was, else the file is read. Once it holds more than twice the lines
  * it needs (and a thousand), it is written anew with a line per file.
  */
-import { appendFileSync, BigIntStats, existsSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, BigIntStats, existsSync, renameSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { writeNoFollow } from './safePaths';
+import { readNoFollowAsync, writeNoFollow } from './safePaths';
+import { Slices } from './slices';
 
 const fileName = 'stats';
 
@@ -37,18 +38,13 @@ export class FileStats {
     this.file = path.join(root, '.oms', fileName);
   }
 
-  /** Reads the records (once); `pause` lets others run between slices of a large file. */
-  async load(pause?: () => Promise<void>): Promise<this> {
+  /** Reads the records (once), letting others run between slices of a large file (100,000 records: 16 MB). */
+  async load(): Promise<this> {
     const at = statSync(this.file, { bigint: true, throwIfNoEntry: false });
     if (!at) return this;
-    let text = '';
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
+    const text = (await readNoFollowAsync(this.file)) ?? '';
     this.readAt = at.mtimeNs;
-    let n = 0;
+    const slices = new Slices();
     for (let start = 0; start < text.length;) {
       const end = text.indexOf('\n', start);
       if (end < 0) break; // a line cut short by a crash
@@ -60,7 +56,7 @@ export class FileStats {
         this.lines++;
       }
       start = end + 1;
-      if (pause && ++n % 5000 === 0) await pause();
+      if (slices.due()) await slices.pause();
     }
     return this;
   }

@@ -11,7 +11,8 @@ import * as path from 'node:path';
 import { kind as kindOf, kinds, KindId } from '../../model/kinds';
 import { l10n } from '../../l10n';
 import { manifestText, parseManifestText, patchManifestText, pickObjects } from './manifestText';
-import { isPlainRelative, pathProblem, readNoFollow, writeNoFollow } from './safePaths';
+import { isPlainRelative, pathProblem, readNoFollow, readNoFollowAsync, writeNoFollow } from './safePaths';
+import { inSlices } from './slices';
 
 export const manifestName = 'oms.manifest.json';
 const cacheDir = '.oms';
@@ -79,10 +80,10 @@ class ManifestError extends Error {}
  */
 export async function readManifest(root: string, only?: Iterable<string>): Promise<Manifest | undefined> {
   checkCache(root);
-  const text = readNoFollow(path.join(root, manifestName), manifestName);
+  const text = await readNoFollowAsync(path.join(root, manifestName), manifestName);
   if (text === undefined) return undefined;
   const picked = only && pickObjects(text, only);
-  const manifest = parseManifest(text, picked ?? await parseText(text));
+  const manifest = await parseManifest(picked ?? await parseText(text));
   if (picked) partial.add(manifest);
   return replayJournal(root, manifest);
 }
@@ -91,7 +92,7 @@ export async function readManifest(root: string, only?: Iterable<string>): Promi
 export function replayJournal(root: string, manifest: Manifest): Promise<Manifest> {
   const refused: Refusal[] = [];
   applySteps(manifest, readJournal(root, refused));
-  return Promise.resolve(refuseOutside(root, manifest, refused));
+  return refuseOutside(root, manifest, refused);
 }
 
 /** Manifests read with `only`: their objects are not all the folder's. */
@@ -135,7 +136,7 @@ function isEntry(o: unknown): o is ManifestObject {
  * Leaves out (into `refused`) every folder directory and object path that is not a plain path inside the pulled folder
  * free of links, and every object whose path is not a file of its folder's directory for its kind.
  */
-function refuseOutside(root: string, manifest: Manifest, refused: Refusal[]): Manifest {
+async function refuseOutside(root: string, manifest: Manifest, refused: Refusal[]): Promise<Manifest> {
   for (const [folderKey, dir] of Object.entries(manifest.folders)) {
     const problem = pathProblem(root, dir);
     if (!problem) continue;
@@ -148,7 +149,8 @@ function refuseOutside(root: string, manifest: Manifest, refused: Refusal[]): Ma
     if (!dirProblems.has(dir)) dirProblems.set(dir, pathProblem(root, dir));
     return dirProblems.get(dir);
   };
-  for (const [key, object] of Object.entries(manifest.objects)) {
+  await inSlices(Object.keys(manifest.objects), (key) => {
+    const object = manifest.objects[key];
     const dir = manifest.folders[object.folderKey];
     const where = dir === undefined ? undefined : `${dir}/${kindOf(object.kind).collection}`;
     const rest = where && object.path.startsWith(`${where}/`) ? object.path.slice(where.length + 1) : undefined;
@@ -156,10 +158,10 @@ function refuseOutside(root: string, manifest: Manifest, refused: Refusal[]): Ma
       ?? (where === undefined ? l10n.t('its folder {0} is not one of this folder\'s', object.folderKey) : undefined)
       ?? (rest === undefined || rest.includes('/') || !rest.endsWith('.json') ? l10n.t('it is not a file of {0}', where ?? '') : undefined)
       ?? dirProblem(where!);
-    if (!problem) continue;
+    if (!problem) return;
     delete manifest.objects[key];
     refused.push({ entry: l10n.t('object {0} ({1})', key, object.path), reason: problem, key, object });
-  }
+  });
   // A manifest moved on again (a pull's journal replayed) keeps what was set aside before.
   const all = [...(manifest.refused ?? []), ...refused];
   if (all.length) Object.defineProperty(manifest, 'refused', { value: all, enumerable: false, writable: true, configurable: true });
@@ -190,16 +192,23 @@ async function parseText(text: string): Promise<unknown> {
   }
 }
 
-
-function parseManifest(text: string, parsed: unknown): Manifest {
+/** The parsed text as a manifest, every object entry checked; its records without a prototype (parsed a slice at a time, they are). */
+async function parseManifest(parsed: unknown): Promise<Manifest> {
   const m = parsed as Manifest;
   const c = m?.connection;
-  const ok = m?.format === 1 && typeof c?.url === 'string' && typeof c.instanceKey === 'string' && typeof c.label === 'string'
+  let ok = m?.format === 1 && typeof c?.url === 'string' && typeof c.instanceKey === 'string' && typeof c.label === 'string'
     && typeof m.scope?.folderKey === 'string' && Array.isArray(m.scope.kinds) && m.scope.kinds.every((k) => kinds.has(k))
-    && m.folders && typeof m.folders === 'object' && m.objects && typeof m.objects === 'object'
-    && Object.values(m.objects).every(isEntry);
+    && m.folders && typeof m.folders === 'object' && m.objects && typeof m.objects === 'object';
+  const objects = ok && Object.getPrototypeOf(m.objects) !== null ? emptyRecord<ManifestObject>() : m?.objects;
+  if (ok) {
+    await inSlices(Object.keys(m.objects), (key) => {
+      const entry = m.objects[key];
+      if (!isEntry(entry)) ok = false;
+      else if (objects !== m.objects) Object.defineProperty(objects, key, { value: entry, enumerable: true, writable: true, configurable: true });
+    });
+  }
   if (!ok) throw new ManifestError(l10n.t('{0} is not a manifest this version understands: restore it from git or pull again into an empty folder', manifestName));
-  return { ...m, folders: recordOf(m.folders), objects: recordOf(m.objects) };
+  return { ...m, folders: recordOf(m.folders), objects };
 }
 
 /**
