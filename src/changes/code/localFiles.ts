@@ -7,7 +7,7 @@ import { canonicalText, hashOf } from './fileForm';
 import { FileStats } from './fileStats';
 import type { Manifest, ManifestObject } from './manifest';
 import { PathRefused, readNoFollow, resolveInside } from './safePaths';
-import { inSlices, Slices } from './slices';
+import { inSlicesOf, Slices } from './slices';
 import { l10n } from '../../l10n';
 
 /** Deeper than any object of the service: deeper text is refused before anything walks it (a walk would run out of stack). */
@@ -37,7 +37,7 @@ export async function readLocalFiles(root: string, manifest: Manifest): Promise<
     for (const k of manifest.scope.kinds) dirs.push({ dir: `${dir}/${kindOf(k).collection}`, folderKey, kind: kindOf(k) });
   }
   const pulled = new Map<string, { key: string; hash: string }>();
-  await inSlices(Object.keys(manifest.objects), (key) => pulled.set(manifest.objects[key].path, { key, hash: manifest.objects[key].hash }));
+  await inSlicesOf(manifest.objects, (key, o) => pulled.set(o.path, { key, hash: o.hash }));
   const stats = await new FileStats(root).load();
   const files: LocalFile[] = [];
   const slices = new Slices();

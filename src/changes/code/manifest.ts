@@ -11,8 +11,8 @@ import * as path from 'node:path';
 import { kind as kindOf, kinds, KindId } from '../../model/kinds';
 import { l10n } from '../../l10n';
 import { manifestText, parseManifestText, patchManifestText, pickObjects } from './manifestText';
-import { isPlainRelative, pathProblem, readNoFollow, readNoFollowAsync, writeNoFollow } from './safePaths';
-import { inSlices } from './slices';
+import { isPlainRelative, pathProblem, readBytesNoFollow, readNoFollow, writeNoFollow } from './safePaths';
+import { inSlicesOf } from './slices';
 
 export const manifestName = 'oms.manifest.json';
 const cacheDir = '.oms';
@@ -80,10 +80,10 @@ class ManifestError extends Error {}
  */
 export async function readManifest(root: string, only?: Iterable<string>): Promise<Manifest | undefined> {
   checkCache(root);
-  const text = await readNoFollowAsync(path.join(root, manifestName), manifestName);
-  if (text === undefined) return undefined;
-  const picked = only && pickObjects(text, only);
-  const manifest = await parseManifest(picked ?? await parseText(text));
+  const bytes = await readBytesNoFollow(path.join(root, manifestName), manifestName);
+  if (bytes === undefined) return undefined;
+  const picked = only && pickObjects(bytes.toString(), only);
+  const manifest = await parseManifest(picked ?? await parseText(bytes));
   if (picked) partial.add(manifest);
   return replayJournal(root, manifest);
 }
@@ -149,8 +149,7 @@ async function refuseOutside(root: string, manifest: Manifest, refused: Refusal[
     if (!dirProblems.has(dir)) dirProblems.set(dir, pathProblem(root, dir));
     return dirProblems.get(dir);
   };
-  await inSlices(Object.keys(manifest.objects), (key) => {
-    const object = manifest.objects[key];
+  await inSlicesOf(manifest.objects, (key, object) => {
     const dir = manifest.folders[object.folderKey];
     const where = dir === undefined ? undefined : `${dir}/${kindOf(object.kind).collection}`;
     const rest = where && object.path.startsWith(`${where}/`) ? object.path.slice(where.length + 1) : undefined;
@@ -184,9 +183,9 @@ function recordOf<T>(value: Record<string, T>): Record<string, T> {
   return out;
 }
 
-async function parseText(text: string): Promise<unknown> {
+async function parseText(bytes: Buffer): Promise<unknown> {
   try {
-    return await parseManifestText(text);
+    return await parseManifestText(bytes);
   } catch (e) {
     throw new ManifestError(l10n.t('{0} is not valid JSON ({1}): restore it from git or pull again into an empty folder', manifestName, (e as Error).message));
   }
@@ -201,8 +200,7 @@ async function parseManifest(parsed: unknown): Promise<Manifest> {
     && m.folders && typeof m.folders === 'object' && m.objects && typeof m.objects === 'object';
   const objects = ok && Object.getPrototypeOf(m.objects) !== null ? emptyRecord<ManifestObject>() : m?.objects;
   if (ok) {
-    await inSlices(Object.keys(m.objects), (key) => {
-      const entry = m.objects[key];
+    await inSlicesOf(m.objects, (key, entry) => {
       if (!isEntry(entry)) ok = false;
       else if (objects !== m.objects) Object.defineProperty(objects, key, { value: entry, enumerable: true, writable: true, configurable: true });
     });

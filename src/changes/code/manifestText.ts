@@ -58,29 +58,30 @@ function split(text: string): { head: unknown; lines: string[] } | undefined {
 }
 
 /**
- * Parses the text: in this form a slice of its lines at a time, letting others run between slices (no
- * copy of its 100,000 lines is made); any other text, or one whose lines do not parse a slice at a time, whole.
+ * Parses the manifest's bytes: in this form a slice of its lines at a time, letting others run between slices (no string
+ * of the whole text is made); any other text, or one whose lines do not parse a slice at a time, whole.
  */
-export async function parseManifestText(text: string): Promise<unknown> {
-  const open = text.indexOf(objectsOpen);
-  const head = open >= 0 && text.endsWith(objectsClose) ? parseHead(text, open) : undefined;
-  if (!head) return JSON.parse(text);
+export async function parseManifestText(bytes: Buffer): Promise<unknown> {
+  const whole = () => JSON.parse(bytes.toString()) as unknown;
+  const open = bytes.indexOf(objectsOpen);
+  const end = bytes.length - objectsClose.length;
+  const head = open >= 0 && end >= 0 && bytes.toString('latin1', end) === objectsClose ? parseHead(bytes.toString('utf8', 0, open)) : undefined;
+  if (!head) return whole();
   const objects = Object.create(null) as Record<string, unknown>;
-  const end = text.length - objectsClose.length;
   const slices = new Slices();
   for (let from = open + objectsOpen.length, at = from, lines = 0; at < end;) {
-    const newline = text.indexOf('\n', at);
+    const newline = bytes.indexOf(newlineByte, at);
     const lineEnd = newline < 0 || newline > end ? end : newline;
     const last = lineEnd === end;
-    if (!text.startsWith('    "', at) || !text.startsWith(last ? '}' : '},', lineEnd - (last ? 1 : 2))) return JSON.parse(text);
+    if (!holds(bytes, at, '    "') || !holds(bytes, lineEnd - (last ? 1 : 2), last ? '}' : '},')) return whole();
     at = lineEnd + 1;
     // The lines so far are parsed at once, up to `linesAtOnce` of them: parsing takes most of a slice's time.
     const due = slices.due();
     if (++lines % linesAtOnce && !last && !due) continue;
     try {
-      own(objects, JSON.parse(`{${text.slice(from, last ? lineEnd : lineEnd - 1)}}`) as Record<string, unknown>);
+      own(objects, JSON.parse(`{${bytes.toString('utf8', from, last ? lineEnd : lineEnd - 1)}}`) as Record<string, unknown>);
     } catch {
-      return JSON.parse(text); // an object over several lines: valid only whole
+      return whole(); // an object over several lines: valid only whole
     }
     from = at;
     if (due) await slices.pause();
@@ -88,10 +89,19 @@ export async function parseManifestText(text: string): Promise<unknown> {
   return { ...head, objects };
 }
 
-/** The head of a text in this form, parsed; undefined when it is not JSON. */
-function parseHead(text: string, open: number): object | undefined {
+const newlineByte = 0x0a;
+
+/** Whether `bytes` hold the ASCII text `ascii` at `at` (UTF-8: a byte under 0x80 is always that character). */
+function holds(bytes: Buffer, at: number, ascii: string): boolean {
+  if (at < 0 || at + ascii.length > bytes.length) return false;
+  for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
+  return true;
+}
+
+/** The head of a text in this form (all before its objects), parsed; undefined when it is not JSON. */
+function parseHead(before: string): object | undefined {
   try {
-    return JSON.parse(`${text.slice(0, open)}\n  "objects": {}\n}`) as object;
+    return JSON.parse(`${before}\n  "objects": {}\n}`) as object;
   } catch {
     return undefined;
   }

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import type { KindId } from '../../model/kinds';
 import { cachePath, ManifestObject } from './manifest';
-import { readNoFollowAsync, writeNoFollow } from './safePaths';
+import { readBytesNoFollow, writeNoFollow } from './safePaths';
 import { inSlices } from './slices';
 
 const fileName = 'pages';
@@ -49,7 +49,7 @@ export class PageTags {
   async read(): Promise<this> {
     let text: string | undefined;
     try {
-      text = await readNoFollowAsync(cachePath(this.root, fileName), `.oms/${fileName}`);
+      text = (await readBytesNoFollow(cachePath(this.root, fileName), `.oms/${fileName}`))?.toString();
     } catch {
       text = undefined; // a link or unreadable: every page is read whole
     }

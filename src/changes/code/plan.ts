@@ -21,7 +21,7 @@ import { Bases } from './bases';
 import { checkBinding, ConnectionBinding, journalSync, Manifest, manifestName, ManifestObject, readManifest } from './manifest';
 import { entriesHash, PageTag, PageTags } from './pageTags';
 import { resolvePendingCreates } from './resolvePending';
-import { inSlices, Slices } from './slices';
+import { inSlices, inSlicesOf, Slices } from './slices';
 import { l10n } from '../../l10n';
 
 export type PlanAction = 'create' | 'update' | 'delete' | 'stale' | 'behind' | 'invalid' | 'deleteSkipped';
@@ -202,8 +202,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
 
   const paths = new Set<string>();
   await inSlices(files, (f) => paths.add(f.path));
-  await inSlices(Object.keys(manifest.objects), (key) => {
-    const pulled = manifest.objects[key];
+  await inSlicesOf(manifest.objects, (key, pulled) => {
     if (byKey!.has(key) || paths.has(pulled.path)) return; // a file there that cannot be read is already an invalid entry
     const obj = live.get(key);
     const common = {

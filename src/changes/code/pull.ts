@@ -30,7 +30,7 @@ import {
 } from './manifest';
 import { entriesHash, PageTag, PageTags } from './pageTags';
 import { removeOwnFile } from './ownFiles';
-import { inSlices, Slices } from './slices';
+import { inSlicesOf, Slices } from './slices';
 
 /**
  * Half the largest page: the threads still write the last page once all are read, and a smaller
@@ -301,24 +301,21 @@ interface ListedPage {
 /** Objects of the manifest no longer on the server: their unedited files go, edited ones stay (the plan names them). */
 async function removeGone(root: string, manifest: Manifest, seen: Set<string>, options: PullOptions, report: PullReport): Promise<number> {
   const steps: JournalStep[] = [];
-  const slices = new Slices();
-  for (const key in manifest.objects) {
-    if (slices.due()) await slices.pause();
-    if (seen.has(key) || (options.only && !options.only.has(key))) continue;
-    const entry = manifest.objects[key];
+  await inSlicesOf(manifest.objects, (key, entry) => {
+    if (seen.has(key) || (options.only && !options.only.has(key))) return;
     const current = readText(path.join(root, entry.path));
     if (current !== undefined && editedSincePull(entry, current) && !options.overwriteEdits) {
       report.keptEdits.push(entry.path);
-      continue;
+      return;
     }
     const refused = removeOwnFile(root, key, entry, current);
     if (refused) {
       report.refused.push(refused);
-      continue;
+      return;
     }
     steps.push({ key, object: null });
     report.removed++;
-  }
+  });
   journalSync(root, manifest, steps);
   return steps.length;
 }
@@ -378,8 +375,7 @@ export async function editsSincePull(root: string): Promise<string[]> {
   if (!manifest) return [];
   const stats = await new FileStats(root).load();
   const edited: string[] = [];
-  await inSlices(Object.keys(manifest.objects), (key) => {
-    const entry = manifest.objects[key];
+  await inSlicesOf(manifest.objects, (key, entry) => {
     // A file whose stat says it holds what was pulled is not read.
     if (!stats.holds(entry.path, entry.hash) && editedSincePull(entry, readText(path.join(root, entry.path)))) edited.push(entry.path);
   });

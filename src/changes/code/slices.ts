@@ -36,3 +36,11 @@ export async function inSlices<T>(items: Iterable<T>, each: (item: T) => void): 
     if (slices.due()) await slices.pause();
   }
 }
+
+/** `each` over a record's entries (changed meanwhile by `each` alone); listing 100,000 Keys takes 20-30 ms, a slice of its own. */
+export async function inSlicesOf<T>(record: Record<string, T>, each: (key: string, value: T) => void): Promise<void> {
+  await letOthersRun();
+  const keys = Object.keys(record);
+  await letOthersRun();
+  await inSlices(keys, (key) => each(key, record[key]));
+}
