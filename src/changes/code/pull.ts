@@ -273,7 +273,11 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
       // Nothing moved: the manifest file stays as it is, not read again.
     } else if (stepped < manyObjects || !(await writer.writeManifest(head))) await writeManifest(root, manifest);
     writer.close();
-    bases.compact(() => new Set(Object.values(manifest.objects).map((o) => o.hash)));
+    await bases.compact(async () => {
+      const hashes = new Set<string>();
+      await inSlicesOf(manifest.objects, (_key, o) => hashes.add(o.hash));
+      return hashes;
+    });
   }
   return report;
 }
