@@ -191,7 +191,7 @@ async function parseText(bytes: Buffer): Promise<unknown> {
   }
 }
 
-/** The parsed text as a manifest, every object entry checked; its records without a prototype (parsed a slice at a time, they are). */
+/** The parsed text as a manifest, every object entry checked; its records have no prototype (objects parsed a slice at a time have none already). */
 async function parseManifest(parsed: unknown): Promise<Manifest> {
   const m = parsed as Manifest;
   const c = m?.connection;

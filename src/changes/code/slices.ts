@@ -7,7 +7,7 @@
 const sliceMs = 10;
 
 /** Lets others run on this thread: what is due runs (timers, I/O, the window's requests) before this goes on. */
-export function letOthersRun(): Promise<void> {
+function letOthersRun(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
