@@ -133,11 +133,11 @@ export class Bases {
    * Rewrites the file with only the bases of `wanted` hashes once it is about twice their size
    * (estimated from the records written here: without new records there is no new garbage, and the file is not read).
    */
-  compact(wantedHashes: () => ReadonlySet<string>): void {
+  async compact(wantedHashes: () => Promise<ReadonlySet<string>>): Promise<void> {
     this.flush();
     if (!this.written.records) return;
     const size = statSync(this.file, { throwIfNoEntry: false })?.size ?? 0; // none when a pull's first write failed
-    const wanted = wantedHashes(); // only now: a pull that wrote nothing does not gather 100,000 hashes
+    const wanted = await wantedHashes(); // only now: a pull that wrote nothing does not gather 100,000 hashes
     if (size < 2 * wanted.size * (this.written.chars / this.written.records) + 100_000) return;
     this.texts = undefined;
     const kept = [...this.all()].filter(([hash]) => wanted.has(hash));

@@ -11,7 +11,8 @@ import * as path from 'node:path';
 import { kind as kindOf, kinds, KindId } from '../../model/kinds';
 import { l10n } from '../../l10n';
 import { manifestText, parseManifestText, patchManifestText, pickObjects } from './manifestText';
-import { isPlainRelative, pathProblem, readNoFollow, writeNoFollow } from './safePaths';
+import { isPlainRelative, pathProblem, readBytesNoFollow, readNoFollow, writeNoFollow } from './safePaths';
+import { inSlicesOf } from './slices';
 
 export const manifestName = 'oms.manifest.json';
 const cacheDir = '.oms';
@@ -81,12 +82,14 @@ export async function readManifest(root: string, only?: Iterable<string>): Promi
   checkCache(root);
   const file = path.join(root, manifestName);
   const stat = statOf(file);
-  const text = readNoFollow(file, manifestName);
-  if (text === undefined) return undefined;
-  const picked = only && pickObjects(text, only);
-  const manifest = parseManifest(text, picked ?? await parseText(text));
+  const bytes = await readBytesNoFollow(file, manifestName);
+  if (bytes === undefined) return undefined;
+  // An apply's few objects are found in the text, which writing the manifest back then reuses.
+  const text = only ? bytes.toString() : undefined;
+  const picked = text !== undefined && only ? pickObjects(text, only) : undefined;
+  const manifest = await parseManifest(picked ?? await parseText(bytes));
   if (picked) partial.add(manifest);
-  if (stat && sameStat(stat, statOf(file))) readAs.set(manifest, { text, stat });
+  if (text !== undefined && stat && sameStat(stat, statOf(file))) readAs.set(manifest, { text, stat });
   return replayJournal(root, manifest);
 }
 
@@ -100,7 +103,7 @@ const sameStat = (a: BigIntStats, b: BigIntStats | undefined) => !!b && a.size =
 export function replayJournal(root: string, manifest: Manifest): Promise<Manifest> {
   const refused: Refusal[] = [];
   applySteps(manifest, readJournal(root, refused));
-  return Promise.resolve(refuseOutside(root, manifest, refused));
+  return refuseOutside(root, manifest, refused);
 }
 
 /** Manifests read with `only`: their objects are not all the folder's. */
@@ -144,7 +147,7 @@ function isEntry(o: unknown): o is ManifestObject {
  * Leaves out (into `refused`) every folder directory and object path that is not a plain path inside the pulled folder
  * free of links, and every object whose path is not a file of its folder's directory for its kind.
  */
-function refuseOutside(root: string, manifest: Manifest, refused: Refusal[]): Manifest {
+async function refuseOutside(root: string, manifest: Manifest, refused: Refusal[]): Promise<Manifest> {
   for (const [folderKey, dir] of Object.entries(manifest.folders)) {
     const problem = pathProblem(root, dir);
     if (!problem) continue;
@@ -157,7 +160,7 @@ function refuseOutside(root: string, manifest: Manifest, refused: Refusal[]): Ma
     if (!dirProblems.has(dir)) dirProblems.set(dir, pathProblem(root, dir));
     return dirProblems.get(dir);
   };
-  for (const [key, object] of Object.entries(manifest.objects)) {
+  await inSlicesOf(manifest.objects, (key, object) => {
     const dir = manifest.folders[object.folderKey];
     const where = dir === undefined ? undefined : `${dir}/${kindOf(object.kind).collection}`;
     const rest = where && object.path.startsWith(`${where}/`) ? object.path.slice(where.length + 1) : undefined;
@@ -165,10 +168,10 @@ function refuseOutside(root: string, manifest: Manifest, refused: Refusal[]): Ma
       ?? (where === undefined ? l10n.t('its folder {0} is not one of this folder\'s', object.folderKey) : undefined)
       ?? (rest === undefined || rest.includes('/') || !rest.endsWith('.json') ? l10n.t('it is not a file of {0}', where ?? '') : undefined)
       ?? dirProblem(where!);
-    if (!problem) continue;
+    if (!problem) return;
     delete manifest.objects[key];
     refused.push({ entry: l10n.t('object {0} ({1})', key, object.path), reason: problem, key, object });
-  }
+  });
   // A manifest moved on again (a pull's journal replayed) keeps what was set aside before.
   const all = [...(manifest.refused ?? []), ...refused];
   if (all.length) Object.defineProperty(manifest, 'refused', { value: all, enumerable: false, writable: true, configurable: true });
@@ -191,24 +194,30 @@ function recordOf<T>(value: Record<string, T>): Record<string, T> {
   return out;
 }
 
-async function parseText(text: string): Promise<unknown> {
+async function parseText(bytes: Buffer): Promise<unknown> {
   try {
-    return await parseManifestText(text);
+    return await parseManifestText(bytes);
   } catch (e) {
     throw new ManifestError(l10n.t('{0} is not valid JSON ({1}): restore it from git or pull again into an empty folder', manifestName, (e as Error).message));
   }
 }
 
-
-function parseManifest(text: string, parsed: unknown): Manifest {
+/** The parsed text as a manifest, every object entry checked; its records have no prototype (objects parsed a slice at a time have none already). */
+async function parseManifest(parsed: unknown): Promise<Manifest> {
   const m = parsed as Manifest;
   const c = m?.connection;
-  const ok = m?.format === 1 && typeof c?.url === 'string' && typeof c.instanceKey === 'string' && typeof c.label === 'string'
+  let ok = m?.format === 1 && typeof c?.url === 'string' && typeof c.instanceKey === 'string' && typeof c.label === 'string'
     && typeof m.scope?.folderKey === 'string' && Array.isArray(m.scope.kinds) && m.scope.kinds.every((k) => kinds.has(k))
-    && m.folders && typeof m.folders === 'object' && m.objects && typeof m.objects === 'object'
-    && Object.values(m.objects).every(isEntry);
+    && m.folders && typeof m.folders === 'object' && m.objects && typeof m.objects === 'object';
+  const objects = ok && Object.getPrototypeOf(m.objects) !== null ? emptyRecord<ManifestObject>() : m?.objects;
+  if (ok) {
+    await inSlicesOf(m.objects, (key, entry) => {
+      if (!isEntry(entry)) ok = false;
+      else if (objects !== m.objects) Object.defineProperty(objects, key, { value: entry, enumerable: true, writable: true, configurable: true });
+    });
+  }
   if (!ok) throw new ManifestError(l10n.t('{0} is not a manifest this version understands: restore it from git or pull again into an empty folder', manifestName));
-  return { ...m, folders: recordOf(m.folders), objects: recordOf(m.objects) };
+  return { ...m, folders: recordOf(m.folders), objects };
 }
 
 /**
@@ -228,7 +237,7 @@ export async function writeManifest(root: string, manifest: Manifest): Promise<v
   for (const step of readJournal(root, [])) if ('key' in step) changed.add(step.key);
   // A 100,000 objects' manifest is 25 MB: an apply's few objects need not read it twice.
   const read = readAs.get(manifest);
-  const before = (read && sameStat(read.stat, statOf(file)) ? read.text : readNoFollow(file, manifestName)) ?? '';
+  const before = (read && sameStat(read.stat, statOf(file)) ? read.text : (await readBytesNoFollow(file, manifestName))?.toString()) ?? '';
   let text = before ? patchManifestText(before, kept, changed) : undefined;
   if (text === undefined && partial.has(manifest)) {
     // Read as a few objects, from a file of another form: written whole, once.

@@ -8,11 +8,12 @@
  * older format, a hand edit) is still read, whole, and written in this form.
  */
 import type { Manifest, ManifestObject } from './manifest';
+import { Slices } from './slices';
 
 const objectsOpen = '\n  "objects": {\n';
 const objectsClose = '\n  }\n}\n';
-/** Objects parsed at a time before others run. */
-const sliceSize = 2000;
+/** Object lines parsed at once (about 2 ms). */
+const linesAtOnce = 500;
 
 /** The head as written: every field but the objects, pretty-printed, then the opening of the objects. */
 function headText(manifest: Manifest): string {
@@ -68,22 +69,54 @@ function bodyOf(text: string): Body | undefined {
   return { head, start, end };
 }
 
-/** The objects' lines of a text in this form, copied; undefined for any other text. */
-function split(text: string): { head: unknown; lines: string[] } | undefined {
-  const body = bodyOf(text);
-  return body && { head: body.head, lines: body.end > body.start ? text.slice(body.start, body.end).split('\n') : [] };
+/**
+ * Parses the manifest's bytes: in this form a slice of its lines at a time, letting others run between slices (no string
+ * of the whole text is made); any other text, or one whose lines do not parse a slice at a time, whole.
+ */
+export async function parseManifestText(bytes: Buffer): Promise<unknown> {
+  const whole = () => JSON.parse(bytes.toString()) as unknown;
+  const open = bytes.indexOf(objectsOpen);
+  const end = bytes.length - objectsClose.length;
+  const head = open >= 0 && end >= 0 && bytes.toString('latin1', end) === objectsClose ? parseHead(bytes.toString('utf8', 0, open)) : undefined;
+  if (!head) return whole();
+  const objects = Object.create(null) as Record<string, unknown>;
+  const slices = new Slices();
+  for (let from = open + objectsOpen.length, at = from, lines = 0; at < end;) {
+    const newline = bytes.indexOf(newlineByte, at);
+    const lineEnd = newline < 0 || newline > end ? end : newline;
+    const last = lineEnd === end;
+    if (!holds(bytes, at, '    "') || !holds(bytes, lineEnd - (last ? 1 : 2), last ? '}' : '},')) return whole();
+    at = lineEnd + 1;
+    // The lines so far are parsed at once, up to `linesAtOnce` of them: parsing takes most of a slice's time.
+    const due = slices.due();
+    if (++lines % linesAtOnce && !last && !due) continue;
+    try {
+      own(objects, JSON.parse(`{${bytes.toString('utf8', from, last ? lineEnd : lineEnd - 1)}}`) as Record<string, unknown>);
+    } catch {
+      return whole(); // an object over several lines: valid only whole
+    }
+    from = at;
+    if (due) await slices.pause();
+  }
+  return { ...head, objects };
 }
 
-/** Parses the text; an object line at a time in this form, letting others run every `sliceSize` objects. */
-export async function parseManifestText(text: string): Promise<unknown> {
-  const parts = split(text);
-  if (!parts) return JSON.parse(text);
-  const objects = Object.create(null) as Record<string, unknown>;
-  for (let i = 0; i < parts.lines.length; i += sliceSize) {
-    if (i) await new Promise((resolve) => setImmediate(resolve));
-    own(objects, JSON.parse(`{${withoutComma(parts.lines.slice(i, i + sliceSize).join('\n'))}}`) as Record<string, unknown>);
+const newlineByte = 0x0a;
+
+/** Whether `bytes` hold the ASCII text `ascii` at `at` (UTF-8: a byte under 0x80 is always that character). */
+function holds(bytes: Buffer, at: number, ascii: string): boolean {
+  if (at < 0 || at + ascii.length > bytes.length) return false;
+  for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
+  return true;
+}
+
+/** The head of a text in this form (all before its objects), parsed; undefined when it is not JSON. */
+function parseHead(before: string): object | undefined {
+  try {
+    return JSON.parse(`${before}\n  "objects": {}\n}`) as object;
+  } catch {
+    return undefined;
   }
-  return { ...(parts.head as object), objects };
 }
 
 /** The objects of `keys` (those it holds) and the head, parsing only their lines; undefined for a text not in this form. */

@@ -14,7 +14,8 @@ import { createHash } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import type { KindId } from '../../model/kinds';
 import { cachePath, ManifestObject } from './manifest';
-import { readNoFollow, writeNoFollow } from './safePaths';
+import { readBytesNoFollow, writeNoFollow } from './safePaths';
+import { inSlices } from './slices';
 
 const fileName = 'pages';
 
@@ -45,22 +46,23 @@ export class PageTags {
   constructor(private readonly root: string) {}
 
   /** The records of the last pull (none when it was cancelled before writing them, or the file is not there). */
-  read(): this {
+  async read(): Promise<this> {
     let text: string | undefined;
     try {
-      text = readNoFollow(cachePath(this.root, fileName), `.oms/${fileName}`);
+      text = (await readBytesNoFollow(cachePath(this.root, fileName), `.oms/${fileName}`))?.toString();
     } catch {
       text = undefined; // a link or unreadable: every page is read whole
     }
-    for (const line of text?.split('\n') ?? []) {
+    // A line per page of 500 or 1,000 Keys: 200 lines, 2.7 MB for 100,000 objects.
+    await inSlices(text?.split('\n') ?? [], (line) => {
       let value: unknown;
       try {
         value = line ? JSON.parse(line) : undefined;
       } catch {
-        continue;
+        return;
       }
       if (isLine(value)) this.tags.set(idOf(value.folderKey, value.kind, value.page, value.size), value);
-    }
+    });
     return this;
   }
 

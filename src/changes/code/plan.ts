@@ -21,6 +21,7 @@ import { Bases } from './bases';
 import { checkBinding, ConnectionBinding, journalSync, Manifest, manifestName, ManifestObject, readManifest } from './manifest';
 import { entriesHash, PageTag, PageTags } from './pageTags';
 import { resolvePendingCreates } from './resolvePending';
+import { inSlices, inSlicesOf, Slices } from './slices';
 import { l10n } from '../../l10n';
 
 export type PlanAction = 'create' | 'update' | 'delete' | 'stale' | 'behind' | 'invalid' | 'deleteSkipped';
@@ -94,7 +95,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   /** Objects of pages the server answered 304 to: known by version, not read; and how many each such page holds. */
   const unread = new Map<string, ListPage>();
   const onPage = new Map<ListPage, number>();
-  const tags = new PageTags(root).read();
+  const tags = await new PageTags(root).read();
   const listPage = async (page: ListPage, tag?: PageTag): Promise<Listed> => {
     if (tag) {
       const answer = await count(client.listBytesIf(page.kind, page.folderKey, page.number, page.size, tag.etag, options.signal));
@@ -104,10 +105,13 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     return { items: (await count(client.list(page.kind, page.folderKey, page.number, page.size, options.signal))).items };
   };
   await Promise.all([
-    readLocalFiles(root, manifest).then((read) => {
+    readLocalFiles(root, manifest).then(async (read) => {
       files = read;
-      byKey = new Map();
-      for (const f of files) if (f.key) byKey.set(f.key, [...(byKey.get(f.key) ?? []), f]);
+      const held = new Map<string, LocalFile[]>();
+      await inSlices(files, (f) => {
+        if (f.key) held.set(f.key, [...(held.get(f.key) ?? []), f]);
+      });
+      byKey = held;
     }),
     listLive(manifest, tags, listPage, (object, page) => {
       const key = object.Key as string;
@@ -122,9 +126,9 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   ]);
   // The unread objects an entry needs (their files changed): read alone, or their page again when many of it are.
   const wanted = new Map<ListPage, string[]>();
-  for (const [key, page] of unread) {
+  await inSlices(unread, ([key, page]) => {
     if (!untouched(byKey!.get(key), manifest.objects[key], onServer.get(key)!.version)) wanted.set(page, [...(wanted.get(page) ?? []), key]);
-  }
+  });
   const read = (key: string, object: BaseInfo, page: ListPage) => {
     onServer.set(key, { version: versionOf(object), kind: page.kind, folderKey: page.folderKey });
     live.set(key, object);
@@ -158,9 +162,9 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     });
   }
 
-  let n = 0;
+  const slices = new Slices();
   for (const f of files) {
-    if (++n % 2000 === 0) await new Promise((r) => setImmediate(r)); // others run between slices of a large folder
+    if (slices.due()) await slices.pause();
     const key = f.key;
     const pulled = key === undefined ? undefined : manifest.objects[key];
     if (key !== undefined && untouched(byKey!.get(key), pulled, onServer.get(key)?.version)) {
@@ -196,9 +200,10 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     else unchanged++;
   }
 
-  const paths = new Set(files.map((f) => f.path));
-  for (const [key, pulled] of Object.entries(manifest.objects)) {
-    if (byKey!.has(key) || paths.has(pulled.path)) continue; // a file there that cannot be read is already an invalid entry
+  const paths = new Set<string>();
+  await inSlices(files, (f) => paths.add(f.path));
+  await inSlicesOf(manifest.objects, (key, pulled) => {
+    if (byKey!.has(key) || paths.has(pulled.path)) return; // a file there that cannot be read is already an invalid entry
     const obj = live.get(key);
     const common = {
       id: key, key, path: pulled.path, kind: pulled.kind, folderKey: pulled.folderKey, label: labelOf(obj?.CommonName, pulled.path),
@@ -216,20 +221,21 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     } else {
       entries.push({ ...common, action: 'delete', live: { version: versionOf(obj) } });
     }
-  }
+  });
 
-  for (const [key, { kind: k, folderKey }] of onServer) {
-    if (manifest.objects[key] || byKey!.has(key)) continue;
+  // Objects on the server not pulled here: new there, and perhaps the creates an earlier apply sent.
+  const unclaimed: ListedObject[] = [];
+  await inSlices(onServer, ([key, { kind: k, folderKey }]) => {
+    if (manifest.objects[key] || byKey!.has(key)) return;
     const obj = live.get(key)!; // kept: not pulled
+    unclaimed.push({ object: obj, kind: k, folderKey });
     entries.push({
       id: key, key, path: `${manifest.folders[folderKey]}/${k.collection}/`, kind: k.id, folderKey, label: labelOf(obj.CommonName, key),
       action: 'behind', reason: l10n.t('New on the server: pull to get its file'), live: { version: versionOf(obj) }, changes: [], selected: false,
     });
-  }
+  });
 
   // Creates an earlier apply sent without learning their outcome: found on the server (adopted), held, or free to send.
-  const unclaimed = [...onServer].flatMap(([key, o]) =>
-    (manifest.objects[key] || byKey!.has(key) ? [] : [{ object: live.get(key)!, kind: o.kind, folderKey: o.folderKey }]));
   const { resolved, held, adopted } = resolvePendingCreates(root, manifest, bases, entries, unclaimed, files);
   if (adopted.size) entries = entries.filter((e) => !(e.key && adopted.has(e.key)));
   unchanged += adopted.size;

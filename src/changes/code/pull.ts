@@ -30,6 +30,7 @@ import {
 } from './manifest';
 import { entriesHash, PageTag, PageTags } from './pageTags';
 import { removeOwnFile } from './ownFiles';
+import { inSlicesOf, Slices } from './slices';
 
 /**
  * Half the largest page: the threads still write the last page once all are read, and a smaller
@@ -97,7 +98,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   const freshCache = !bases.exists();
   await ensureCache(root);
   // A fresh cache writes every object's base: no page is taken as it was.
-  const tags = freshCache ? new PageTags(root) : new PageTags(root).read();
+  const tags = freshCache ? new PageTags(root) : await new PageTags(root).read();
   /** The manifest file says what this pull starts from: written again only when a step or its head moves it. */
   const sameHead = !!existing && sameScope(existing.scope, scope) && JSON.stringify(existing.connection) === JSON.stringify(connection);
   const manifest: Manifest = existing && sameScope(existing.scope, scope)
@@ -126,13 +127,14 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
    * and a pull whose pages are all unchanged has its threads read nothing.
    */
   const asPulled = async (tag: PageTag): Promise<boolean> => {
-    const known = await (stats ??= new FileStats(root).load(pause));
+    const known = await (stats ??= new FileStats(root).load());
     const entry = (key: string) => manifest.objects[key] as ManifestObject | undefined;
     if (!tag.keys.every(entry) || entriesHash(tag.keys, entry) !== tag.entries) return false;
-    for (let i = 0; i < tag.keys.length; i++) {
-      if (i % 256 === 255) await pause(); // others run between slices
-      const e = entry(tag.keys[i])!;
+    const slices = new Slices();
+    for (const key of tag.keys) {
+      const e = entry(key)!;
       if (!known.holds(e.path, e.hash)) return false;
+      if (slices.due()) await slices.pause();
     }
     return true;
   };
@@ -271,12 +273,14 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
       // Nothing moved: the manifest file stays as it is, not read again.
     } else if (stepped < manyObjects || !(await writer.writeManifest(head))) await writeManifest(root, manifest);
     writer.close();
-    bases.compact(() => new Set(Object.values(manifest.objects).map((o) => o.hash)));
+    await bases.compact(async () => {
+      const hashes = new Set<string>();
+      await inSlicesOf(manifest.objects, (_key, o) => hashes.add(o.hash));
+      return hashes;
+    });
   }
   return report;
 }
-
-const pause = () => new Promise<void>((r) => setImmediate(r));
 
 /** An unchanged page as pulled again: its objects listed, nothing written. */
 function unchangedPage(tag: PageTag): PageDone {
@@ -301,24 +305,21 @@ interface ListedPage {
 /** Objects of the manifest no longer on the server: their unedited files go, edited ones stay (the plan names them). */
 async function removeGone(root: string, manifest: Manifest, seen: Set<string>, options: PullOptions, report: PullReport): Promise<number> {
   const steps: JournalStep[] = [];
-  let n = 0;
-  for (const key in manifest.objects) {
-    if (++n % 5000 === 0) await new Promise((r) => setImmediate(r)); // others run between slices of 100,000 objects
-    if (seen.has(key) || (options.only && !options.only.has(key))) continue;
-    const entry = manifest.objects[key];
+  await inSlicesOf(manifest.objects, (key, entry) => {
+    if (seen.has(key) || (options.only && !options.only.has(key))) return;
     const current = readText(path.join(root, entry.path));
     if (current !== undefined && editedSincePull(entry, current) && !options.overwriteEdits) {
       report.keptEdits.push(entry.path);
-      continue;
+      return;
     }
     const refused = removeOwnFile(root, key, entry, current);
     if (refused) {
       report.refused.push(refused);
-      continue;
+      return;
     }
     steps.push({ key, object: null });
     report.removed++;
-  }
+  });
   journalSync(root, manifest, steps);
   return steps.length;
 }
@@ -376,14 +377,11 @@ function sameScope(a: PullScope, b: PullScope): boolean {
 export async function editsSincePull(root: string): Promise<string[]> {
   const manifest = await readManifest(root);
   if (!manifest) return [];
-  const stats = await new FileStats(root).load(pause);
+  const stats = await new FileStats(root).load();
   const edited: string[] = [];
-  let n = 0;
-  for (const key in manifest.objects) {
-    const entry = manifest.objects[key];
-    // A file whose stat says it holds what was pulled is not read; others run between slices of a large folder.
+  await inSlicesOf(manifest.objects, (key, entry) => {
+    // A file whose stat says it holds what was pulled is not read.
     if (!stats.holds(entry.path, entry.hash) && editedSincePull(entry, readText(path.join(root, entry.path)))) edited.push(entry.path);
-    if (++n % 256 === 0) await pause();
-  }
+  });
   return edited;
 }

@@ -7,7 +7,7 @@
  * from the server's keys and names are one path component each, short
  * enough for any file system, and two keys never share one.
  */
-import { BigIntStats, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { BigIntStats, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, promises as fs, readFileSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { l10n } from '../../l10n';
@@ -81,6 +81,24 @@ export function readNoFollow(file: string, entry = file): string | undefined {
     throw refusal(entry, e);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** As `readNoFollow`, the bytes, read by the thread pool: a file of 30 MB read at once held this thread up 80 ms. */
+export async function readBytesNoFollow(file: string, entry = file): Promise<Buffer | undefined> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, constants.O_RDONLY | noFollow);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw refusal(entry, e);
+  }
+  try {
+    return await handle.readFile();
+  } catch (e) {
+    throw refusal(entry, e);
+  } finally {
+    await handle.close();
   }
 }
 
