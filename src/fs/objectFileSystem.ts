@@ -45,6 +45,9 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   private readonly baseChanged = new vscode.EventEmitter<vscode.Uri>();
   /** Fires when the object a document is based on changes (a save, a reload): the status bar's version. */
   readonly onDidChangeBase = this.baseChanged.event;
+  private readonly readNewer = new vscode.EventEmitter<{ uri: vscode.Uri; from: number; to: number }>();
+  /** Fires when VS Code's read of a document found the server ahead of its base: a change on the server (live/serverChanges.ts). */
+  readonly onDidReadNewer = this.readNewer.event;
 
   /** The last object served per document. */
   private readonly served = new Map<string, Served>();
@@ -66,6 +69,7 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   dispose(): void {
     this.emitter.dispose();
     this.baseChanged.dispose();
+    this.readNewer.dispose();
   }
 
   /** A new object of `address.kind`, pre-filled with a valid template; its first save creates it. */
@@ -197,10 +201,12 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     });
     const served = { object, text: encoder.encode(documentText(object)), at: Date.now() };
     this.served.set(key, served);
-    const moved = this.bases.get(key)?.ConcurrencyVersion !== object.ConcurrencyVersion;
+    const before = this.bases.get(key)?.ConcurrencyVersion;
+    const moved = before !== object.ConcurrencyVersion;
     this.bases.set(key, object);
     this.heldMtimes.delete(key);
     if (moved) this.baseChanged.fire(uri);
+    if (typeof before === 'number' && (object.ConcurrencyVersion ?? 0) > before) this.readNewer.fire({ uri, from: before, to: object.ConcurrencyVersion ?? 0 });
     return served;
   }
 

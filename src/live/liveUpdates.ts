@@ -168,6 +168,11 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
       for (const p of pollers.values()) void p.then((x) => x.pause());
       wakeAll();
     }),
+    // A document read again by VS Code (a focus, a reload) may see the server's change before a poll does.
+    s.objectFiles.onDidReadNewer(({ uri, from, to }) => {
+      const address = s.objectFiles.addressOf(uri);
+      if (address) changes.seen(address, from, to);
+    }),
     // The user's own saves are not changes on the server.
     s.saves.onDidSaveDocument(({ uri, object }) => {
       const address = s.objectFiles.addressOf(uri);
