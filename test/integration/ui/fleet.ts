@@ -16,7 +16,7 @@ import { runChanges } from '../../../src/changes/executor';
 import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
 import type { PersonInfo } from '../../../src/model/types';
-import { input, menuItem, palette, query, send, until, type Env, type UiCheckList } from './helpers';
+import { input, menuItem, notification, palette, query, send, until, type Env, type UiCheckList } from './helpers';
 import { planChangesOf, planPane, planRow } from './plan';
 
 const scanners = 10_000;
@@ -273,10 +273,12 @@ async function groupMenu(page: Page, folder: string, group: string, entry: strin
   await menuItem(page, entry);
 }
 
-/** A notification's text, once it shows in the notification centre (opened first: a headless window holds toasts back). */
+/**
+ * A notification's text, once it shows in the notification centre (a headless window holds toasts back; the centre is
+ * opened again until it shows it: one posted while it was open was not drawn, and a run's report seemed 60 s late).
+ */
 async function centreMessage(page: Page, text: RegExp, ms: number): Promise<string> {
-  const item = page.locator('.notifications-center .notification-list-item-message', { hasText: text }).first();
-  return until(`a notification ${text}`, async () => (await item.count()) > 0 && item.innerText(), ms);
+  return (await notification(page, text, ms)).locator('.notification-list-item-message').first().innerText();
 }
 
 async function showNotifications(page: Page): Promise<void> {
