@@ -1,7 +1,7 @@
 // The save entry, as a person sees it: editors follow a save made elsewhere; a refused or
 // conflicting save is reported once, in our words, with no raw VS Code error after it.
 import type { Page } from 'playwright-core';
-import { get, send, until, menuItem, palette, quickEditFirstPriority, newSiteDraft, floors, goToObject, cursorAfter, typeEdit, activeTabDirty, revertActive, rootSite, openSiteEditor, statusVersion, editorText, type Env, type UiCheckList } from './helpers';
+import { get, send, until, menuItem, notification, palette, quickEditFirstPriority, newSiteDraft, floors, goToObject, cursorAfter, typeEdit, activeTabDirty, revertActive, rootSite, openSiteEditor, statusVersion, editorText, type Env, type UiCheckList } from './helpers';
 
 
 /** Opens a site of the root folder from the tree (its group expanded first), the cursor in its editor. */
@@ -12,9 +12,13 @@ async function openObject(page: Page, name: string): Promise<void> {
   await openSiteEditor(page, name);
 }
 
-/** Every notification the workbench holds (toasts and the centre), as text. */
-async function notificationTexts(page: Page): Promise<string[]> {
-  await palette(page, 'Notifications: Show Notifications');
+/**
+ * Every notification the workbench holds (toasts and the centre), as text; once `shown` is among them, when given
+ * (the centre is opened again until it is: one posted while the centre was open was not drawn in it).
+ */
+async function notificationTexts(page: Page, shown?: RegExp): Promise<string[]> {
+  if (shown) await notification(page, shown).catch(() => undefined); // not shown: the caller says what is missing
+  else await palette(page, 'Notifications: Show Notifications');
   await page.waitForTimeout(500);
   const texts = await page.locator('.notifications-center .notification-list-item').allInnerTexts();
   await page.keyboard.press('Escape');
@@ -123,7 +127,7 @@ async function saveAllWithInvalidDraft(page: Page, env: Env, diag: string): Prom
   await palette(page, 'File: Save All');
   await until('the valid edit saved', async () => JSON.stringify((await get(env, at)).Tags).includes('save-all'));
   await page.waitForTimeout(2000);
-  const texts = await notificationTexts(page);
+  const texts = await notificationTexts(page, /"New engage site" not saved/);
   await page.screenshot({ path: `${diag}/ui-editor-save-save-all.png` });
   // Save All's refusal is ours alone; no auto-save came while the draft was typed.
   const raw = texts.filter((t) => /Failed to save|FileSystemError|Unable to write|oms:\/\//.test(t));
@@ -156,7 +160,7 @@ async function editorSaveMerges(page: Page, env: Env, diag: string): Promise<voi
     return JSON.stringify(now.Tags).includes('merged-ui') && now.InputScannerReportingPriorities[7].Priority === theirsPriority && now;
   });
   await until('the tab to be clean', async () => !(await activeTabDirty(page)));
-  const texts = await notificationTexts(page);
+  const texts = await notificationTexts(page, /merged with the server's changes/);
   await page.screenshot({ path: `${diag}/ui-editor-save-merge.png` });
   if (!texts.some((t) => /merged with the server's changes to: .*InputScannerReportingPriorities/.test(t))) throw new Error(`no word of the merge: ${JSON.stringify(texts)}`);
 
