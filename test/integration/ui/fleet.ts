@@ -353,6 +353,9 @@ async function bulkEditFromGroup(page: Page, env: Env, diag: string): Promise<vo
   const ended = Date.now();
   await runReported(page);
   const reported = Date.now() - ended;
+  // Sent, whatever its figures: Undo Run has a run to undo.
+  fleet.lines.push(`(tag ${tag})`);
+  lastTag = tag;
   verdict([
     figure(fleet, diag, 'Bulk Edit… on the group of 10,000: from the menu to the operation question (the group listed)', s(toAsk.ms), 'none', undefined, toAsk),
     figure(fleet, diag, 'Bulk Edit, add a tag, 10,000 scanners: the preview appears', `${s(preview.ms)} ("${summary}")`, '≤ 2 s', preview.ms <= 2000 && counted, preview),
@@ -360,8 +363,6 @@ async function bulkEditFromGroup(page: Page, env: Env, diag: string): Promise<vo
     figure(fleet, diag, 'Bulk Edit: from the last PUT to the run\'s report', s(reported), 'none', undefined),
     quietFigure(fleet, diag, 'Bulk Edit, preview and send', { ...send, complaints: [...preview.complaints, ...send.complaints] }),
   ], 'Bulk Edit of 10,000');
-  fleet.lines.push(`(tag ${tag})`);
-  lastTag = tag;
 }
 let lastTag = '';
 
