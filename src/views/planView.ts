@@ -48,9 +48,20 @@ const icons: Record<PlanAction, string> = {
   create: 'diff-added', update: 'diff-modified', delete: 'diff-removed', stale: 'warning', behind: 'cloud-download', invalid: 'error', deleteSkipped: 'circle-slash',
 };
 
-/** A row: a group of one action, or an entry. */
-export type PlanNode = { group: PlanAction } | { entry: PlanEntry };
+/** A row: a group of one action, a range of a large group's entries, or an entry. */
+export type PlanNode = { group: PlanAction } | RangeNode | { entry: PlanEntry };
 type Node = PlanNode;
+/** Entries `from` (counted from 0) up to `to` of the group of action `range`. */
+interface RangeNode { range: PlanAction; from: number; to: number }
+
+/**
+ * A group of more entries than this shows them in ranges of this many, as VS Code's debug view shows a
+ * long array: ticking the group then redraws its ranges, not 10,000 rows (sending and building those
+ * held the window up 130-200 ms).
+ */
+const rangeSize = 1000;
+
+const actionOf = (node: Node): PlanAction => ('entry' in node ? node.entry.action : 'range' in node ? node.range : node.group);
 
 const planLiveScheme = 'oms-plan-live';
 
@@ -66,6 +77,8 @@ export class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentP
   /** One node per group and entry, the same each time: a tick refreshes its own row and group, not 10,000 rows. */
   private readonly groups = new Map<PlanAction, Node>();
   private readonly nodes = new WeakMap<PlanEntry, Node>();
+  /** The ranges of the plan shown, the same node each time (by action and start). */
+  private readonly ranges = new Map<string, RangeNode>();
 
   /** The view activation registered (planViewSlot.ts): its ticks and the diffs' live documents are handled here. */
   attach(view: vscode.TreeView<Node>): vscode.Disposable[] {
@@ -103,6 +116,7 @@ export class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentP
   private showing(shown: ShownPlan | undefined, message: string): void {
     this.shown = shown;
     this.texts.clear();
+    this.ranges.clear();
     void vscode.commands.executeCommand('setContext', 'oms.planShown', !!shown);
     void vscode.commands.executeCommand('setContext', 'oms.planIncludesDeletes', !!shown?.plan.includeDeletes);
     this.changed.fire(undefined);
@@ -119,6 +133,7 @@ export class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentP
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
+    if ('range' in node) return this.rangeItem(node);
     if ('group' in node) {
       const entries = this.entriesOf(node.group);
       const item = new vscode.TreeItem(groupLabel(node.group, entries.length), vscode.TreeItemCollapsibleState.Expanded);
@@ -145,6 +160,22 @@ export class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentP
     return item;
   }
 
+  private rangeItem(node: RangeNode): vscode.TreeItem {
+    const entries = this.entriesOf(node.range).slice(node.from, node.to);
+    const item = new vscode.TreeItem(vscode.l10n.t('{0}–{1}', node.from + 1, node.to), vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `range:${node.range}:${node.from}`;
+    item.description = entries.length ? `${entries[0].label} … ${entries[entries.length - 1].label}` : undefined;
+    item.contextValue = `oms-plan-range-${node.range}`;
+    if (sendable.has(node.range)) {
+      const ticked = entries.filter((e) => e.selected).length;
+      item.checkboxState = ticked === entries.length ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+      item.accessibilityInformation = {
+        label: vscode.l10n.t('{0}, {1} to {2}: {3} of {4} ticked', actionName(node.range), node.from + 1, node.to, ticked, entries.length),
+      };
+    }
+    return item;
+  }
+
   /** The tooltip when it is about to show (built for 10,000 rows up front, it held up the extension host). */
   resolveTreeItem(item: vscode.TreeItem, node: Node): vscode.TreeItem {
     if ('entry' in node) item.tooltip = new vscode.MarkdownString(tooltip(node.entry));
@@ -154,11 +185,26 @@ export class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentP
   getChildren(node?: Node): Node[] {
     if (!this.shown) return [];
     if (!node) return order.filter((a) => this.entriesOf(a).length).map((group) => this.groupNode(group));
-    return 'group' in node ? this.entriesOf(node.group).map((entry) => this.entryNode(entry)) : [];
+    if ('entry' in node) return [];
+    if ('range' in node) return this.entriesOf(node.range).slice(node.from, node.to).map((entry) => this.entryNode(entry));
+    const entries = this.entriesOf(node.group);
+    if (entries.length <= rangeSize) return entries.map((entry) => this.entryNode(entry));
+    return Array.from({ length: Math.ceil(entries.length / rangeSize) }, (_, i) => this.rangeNode(node.group, i * rangeSize, entries.length));
   }
 
   getParent(node: Node): Node | undefined {
-    return 'entry' in node ? this.groupNode(node.entry.action) : undefined;
+    if ('group' in node) return undefined;
+    if ('range' in node) return this.groupNode(node.range);
+    const entries = this.entriesOf(node.entry.action);
+    if (entries.length <= rangeSize) return this.groupNode(node.entry.action);
+    const at = entries.indexOf(node.entry);
+    return this.rangeNode(node.entry.action, at - (at % rangeSize), entries.length);
+  }
+
+  private rangeNode(action: PlanAction, from: number, entries: number): RangeNode {
+    let node = this.ranges.get(`${action}:${from}`);
+    if (!node) this.ranges.set(`${action}:${from}`, (node = { range: action, from, to: Math.min(from + rangeSize, entries) }));
+    return node;
   }
 
   private groupNode(group: PlanAction): Node {
@@ -174,36 +220,35 @@ export class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentP
   }
 
   /**
-   * Ticks, kept by hand (`manageCheckboxStateManually`): a group's box ticks or unticks its
-   * entries; an entry's box only itself (VS Code would otherwise report the group as unticked
-   * with it, and its other entries with it).
+   * Ticks, kept by hand (`manageCheckboxStateManually`): a group's or range's box ticks or unticks
+   * its entries; an entry's box only itself (VS Code would otherwise report the group as unticked
+   * with it, and its other entries with it). Redrawn: the rows whose box changed, and those above.
    */
   check(items: ReadonlyArray<[Node, vscode.TreeItemCheckboxState]>): void {
-    let whole = false;
     const rows = new Set<Node>();
     for (const [node, state] of items) {
       const on = state === vscode.TreeItemCheckboxState.Checked;
-      if ('entry' in node) {
-        node.entry.selected = on;
-        rows.add(this.entryNode(node.entry)).add(this.groupNode(node.entry.action));
-      } else {
-        whole = true;
-        for (const e of this.entriesOf(node.group)) e.selected = on;
-      }
+      for (const e of this.entriesUnder(node)) e.selected = on;
+      for (let row: Node | undefined = node; row; row = this.getParent(row)) rows.add(row);
     }
     if (this.view && this.shown) this.view.message = summaryLine(this.shown);
-    this.changed.fire(whole ? undefined : [...rows]);
+    this.changed.fire([...rows]);
   }
 
   /** Ticks the focused entry or group (Space, the Tick or Untick command), or unticks it when it is ticked. */
   toggle(node: Node | undefined = this.view?.selection[0]): void {
     if (!node) throw new Error(vscode.l10n.t('Choose an entry of the Object Changes view'));
-    const entries = 'entry' in node ? [node.entry] : this.entriesOf(node.group);
-    if (!sendable.has('entry' in node ? node.entry.action : node.group) || !entries.length) {
+    const entries = this.entriesUnder(node);
+    if (!sendable.has(actionOf(node)) || !entries.length) {
       throw new Error(vscode.l10n.t('Only entries under Create, Update or Delete are ticked to send'));
     }
     const on = !entries.every((e) => e.selected);
     this.check([[node, on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked]]);
+  }
+
+  private entriesUnder(node: Node): PlanEntry[] {
+    if ('entry' in node) return [node.entry];
+    return 'range' in node ? this.entriesOf(node.range).slice(node.from, node.to) : this.entriesOf(node.group);
   }
 
   private entriesOf(action: PlanAction): PlanEntry[] {

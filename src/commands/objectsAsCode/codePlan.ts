@@ -54,7 +54,7 @@ const replan = (includeDeletes: boolean) => (_s: unknown, shown: ShownPlan) =>
 export const togglePlanTick: Command = {
   id: 'oms.togglePlanTick',
   run(_s, arg?: unknown): void {
-    planView.toggle(arg && typeof arg === 'object' && ('entry' in arg || 'group' in arg) ? (arg as PlanNode) : undefined);
+    planView.toggle(arg && typeof arg === 'object' && ('entry' in arg || 'range' in arg || 'group' in arg) ? (arg as PlanNode) : undefined);
   },
 };
 

@@ -16,7 +16,7 @@ import { runChanges } from '../../../src/changes/executor';
 import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
 import type { PersonInfo } from '../../../src/model/types';
-import { input, menuItem, notification, palette, query, send, until, type Env, type UiCheckList } from './helpers';
+import { input, loggedLines, menuItem, notification, palette, query, send, until, type Env, type UiCheckList } from './helpers';
 import { planChangesOf, planPane, planRow } from './plan';
 
 const scanners = 10_000;
@@ -427,13 +427,25 @@ async function retryFailed(page: Page, env: Env, diag: string): Promise<void> {
   ], 'Retry Failed');
 }
 
-/** Pull as Files… on a group into the workspace's suggested folder; waits for the pull's message. */
-async function pullGroup(page: Page, folder: string, group: string, objects: number): Promise<void> {
+/**
+ * Pull as Files… on a group into the workspace's suggested folder; ends when the extension logs the pull's
+ * message (a notification is logged as it is shown): the frame meter then measures the pull, not the palette
+ * the notification centre is opened with (opening it alone holds the window 100-200 ms here).
+ */
+async function pullGroup(page: Page, env: Env, folder: string, group: string, objects: number): Promise<void> {
+  const message = `Pulled ${objects} objects into`;
+  const before = loggedLines(env, message);
   await groupMenu(page, folder, group, 'Pull as Files');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 30_000 });
   await page.keyboard.press('Enter');
+  await until('the pull\'s message in the extension\'s log', () => Promise.resolve(loggedLines(env, message) > before), 30 * 60_000);
+}
+
+/** The pull's message, as a person sees it: in the notification centre. */
+async function pullReported(page: Page, objects: number): Promise<void> {
   await palette(page, 'Notifications: Show Notifications');
-  await centreMessage(page, new RegExp(`Pulled ${objects} objects`), 30 * 60_000);
+  await centreMessage(page, new RegExp(`Pulled ${objects} objects`), 60_000);
+  await palette(page, 'Notifications: Hide Notifications');
 }
 
 async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<void> {
@@ -442,8 +454,8 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
   fs.rmSync(root, { recursive: true, force: true });
   await palette(page, 'View: Close All Editors');
   await palette(page, 'Notifications: Clear All Notifications');
-  const pulled = await measured(page, env, () => pullGroup(page, fleetFolder, 'Input scanners', scanners), 'pull-10k');
-  await palette(page, 'Notifications: Hide Notifications');
+  const pulled = await measured(page, env, () => pullGroup(page, env, fleetFolder, 'Input scanners', scanners), 'pull-10k');
+  await pullReported(page, scanners);
 
   // Go to Object, the pull's objects in its index.
   const name = `Fleet ${scanners - 7}`;
@@ -468,12 +480,20 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
   // The Objects view folded: the Object Changes view gets the side bar.
   await page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first().click();
   const group = planRow(page, `Update (${scanners})`);
-  const entries = planPane(page).locator('.monaco-list-row[aria-level="2"]');
+  // A group of 10,000 shows ranges of 1,000 (its level-2 rows); their entries are level 3.
+  const ranges = planPane(page).locator('.monaco-list-row[aria-level="2"]');
+  const entries = planPane(page).locator('.monaco-list-row[aria-level="3"]');
+  const range = (label: string) => planPane(page).locator('.monaco-list-row[aria-level="2"]', { hasText: new RegExp(`(^|\\D)${label}(\\D|$)`) }).first();
   const expanded = await measured(page, env, async () => {
     await group.locator('.monaco-tl-twistie').click();
     await until('the group collapsed', async () => (await group.getAttribute('aria-expanded')) === 'false');
     await group.locator('.monaco-tl-twistie').click();
-    await until('the group expanded, its entries drawn', async () => (await group.getAttribute('aria-expanded')) === 'true' && (await entries.count()) > 5);
+    await until('the group expanded, its ranges drawn', async () => (await group.getAttribute('aria-expanded')) === 'true' && (await ranges.count()) === scanners / 1000);
+    for (const label of [`${scanners - 999}–${scanners}`, '1–1000']) {
+      await range(label).locator('.monaco-tl-twistie').click();
+      await until(`range ${label} expanded`, async () => (await range(label).getAttribute('aria-expanded')) === 'true');
+    }
+    await until('the first range\'s entries drawn', async () => (await entries.count()) > 5);
   }, 'expand');
   const message = () => planPane(page).locator('.pane-body').first().innerText().catch(() => '');
   const box = group.locator('.custom-view-tree-node-item-checkbox, .monaco-custom-toggle').first();
@@ -487,7 +507,7 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
   await palette(page, 'OMS: Focus on Object Changes View');
   const scrolled = await measured(page, env, async () => {
     await page.keyboard.press('End');
-    await until('the last entry in view', async () => (await planPane(page).locator(`.monaco-list-row[aria-level="2"][aria-posinset="${scanners}"]`).count()) > 0, 30_000);
+    await until('the last entry in view', async () => (await planPane(page).locator('.monaco-list-row[aria-level="3"][aria-posinset="1000"]').count()) > 0, 30_000);
     for (let i = 0; i < 10; i++) await page.keyboard.press('PageUp');
     const list = await planPane(page).locator('.monaco-list').first().boundingBox();
     if (list) {
@@ -501,7 +521,7 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
     figure(fleet, diag, `Pull as Files… of ${scanners} scanners (a group)`, s(pulled.ms), 'the window responsive: longest frame gap ≤ 100 ms', pulled.gap <= 100, pulled),
     figure(fleet, diag, 'Go to Object after the pull: typed name to its row', s(found.ms), 'longest frame gap ≤ 100 ms', found.gap <= 100, found),
     figure(fleet, diag, `Plan Changes… with ${scanners} updates: until the Object Changes view shows them`, s(planned.ms), 'longest frame gap ≤ 100 ms', planned.gap <= 100, planned),
-    figure(fleet, diag, 'Object Changes view: collapse and expand the group of 10,000', s(expanded.ms), 'longest frame gap ≤ 100 ms', expanded.gap <= 100, expanded),
+    figure(fleet, diag, 'Object Changes view: collapse and expand the group of 10,000, then its first and last range', s(expanded.ms), 'longest frame gap ≤ 100 ms', expanded.gap <= 100, expanded),
     figure(fleet, diag, 'Object Changes view: untick all, tick all', s(ticked.ms), 'longest frame gap ≤ 100 ms', ticked.gap <= 100, ticked),
     figure(fleet, diag, 'Object Changes view: End, PageUp, wheel, Home', s(scrolled.ms), 'longest frame gap ≤ 100 ms', scrolled.gap <= 100, scrolled),
     quietFigure(fleet, diag, 'pull, Go to Object and plan of 10,000', { ...pulled, complaints: [pulled, found, planned, expanded, ticked, scrolled].flatMap((m) => m.complaints) }),
@@ -533,8 +553,8 @@ async function hundredThousandPeople(page: Page, env: Env, diag: string): Promis
   await page.locator('.part.sidebar .action-label[aria-label^="Collapse All"]').first().click().catch(() => undefined);
   await expand(page, 1, 'Sandbox');
   await expand(page, 2, 'Demo Instance');
-  const pulled = await measured(page, env, () => pullGroup(page, fleetFolder, 'People', people), 'pull-people');
-  await palette(page, 'Notifications: Hide Notifications');
+  const pulled = await measured(page, env, () => pullGroup(page, env, fleetFolder, 'People', people), 'pull-people');
+  await pullReported(page, people);
   let said = '';
   const planned = await measured(page, env, async () => {
     await planChangesOf(page, 'oms/sandbox');

@@ -1,4 +1,6 @@
 // What the UI checks share: reading the sandbox, and moving through the workbench as a person would.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 
 export interface UiCheck {
@@ -241,4 +243,16 @@ export async function createScanner(env: Env, folderKey: string, like: any, name
   });
   if (!res.ok) throw new Error(`creating ${name}: ${res.status}`);
   return res.json();
+}
+
+/** Lines of the extension's logs (every extension host of the run) that hold `text`. */
+export function loggedLines(env: Env, text: string): number {
+  const logs = path.join(env.OMS_UI_DIAG, 'vscode-logs');
+  let n = 0;
+  for (const host of fs.readdirSync(logs).filter((d) => d.startsWith('exthost'))) {
+    const dir = path.join(logs, host, 'oms-team.oms-explorer');
+    if (!fs.existsSync(dir)) continue;
+    for (const f of fs.readdirSync(dir)) n += fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter((l) => l.includes(text)).length;
+  }
+  return n;
 }

@@ -10,7 +10,8 @@ import type { CDPSession, Page } from 'playwright-core';
 import { objectsView, planChangesOf, planPane, planRow } from './plan';
 import { openTable, settingsFile, userSettings } from './workbench';
 import {
-  get, send, until, floors, cursorAfter, typeEdit, activeTabDirty, activeTabText, editorText, statusVersion, notification, palette, type Env, type UiCheckList,
+  get, send, until, floors, cursorAfter, typeEdit, activeTabDirty, activeTabText, editorText, statusVersion, notification, palette, loggedLines,
+  type Env, type UiCheckList,
 } from './helpers';
 
 const intervalSeconds = 2;
@@ -185,18 +186,6 @@ async function editorFollows(page: Page, env: Env): Promise<void> {
   } finally {
     await focusWindow(page, false);
   }
-}
-
-/** Lines of the extension's logs (every extension host of the run) that hold `text`. */
-function loggedLines(env: Env, text: string): number {
-  const logs = path.join(env.OMS_UI_DIAG, 'vscode-logs');
-  let n = 0;
-  for (const host of fs.readdirSync(logs).filter((d) => d.startsWith('exthost'))) {
-    const dir = path.join(logs, host, 'oms-team.oms-explorer');
-    if (!fs.existsSync(dir)) continue;
-    for (const f of fs.readdirSync(dir)) n += fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter((l) => l.includes(text)).length;
-  }
-  return n;
 }
 
 /** A file under `dir` whose name ends with `.<key>.json` (pulled files are named `<name>.<key>.json`). */
