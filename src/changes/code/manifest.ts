@@ -93,8 +93,27 @@ export async function readManifest(root: string, only?: Iterable<string>): Promi
   return replayJournal(root, manifest);
 }
 
-/** The text a manifest was read from, and the file's stat around the read: written back, it is not read again while the stat holds. */
-const readAs = new WeakMap<Manifest, { text: string; stat: BigIntStats }>();
+/**
+ * The text a manifest was read from or written as (pieces, joined when used again), and the file's stat around
+ * it: written back, it is not read again while the stat holds.
+ */
+const readAs = new WeakMap<Manifest, { text: string | string[]; stat: BigIntStats }>();
+
+function wholeText(read: { text: string | string[] }): string {
+  if (typeof read.text !== 'string') read.text = read.text.join('');
+  return read.text;
+}
+
+/** Whether the pieces make up `before`: compared in place, not joined. */
+function sameText(before: string, text: string | readonly string[]): boolean {
+  if (typeof text === 'string') return text === before;
+  let at = 0;
+  for (const piece of text) {
+    if (!before.startsWith(piece, at)) return false;
+    at += piece.length;
+  }
+  return at === before.length;
+}
 
 const statOf = (file: string) => lstatSync(file, { bigint: true, throwIfNoEntry: false });
 const sameStat = (a: BigIntStats, b: BigIntStats | undefined) => !!b && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ino === b.ino;
@@ -237,8 +256,8 @@ export async function writeManifest(root: string, manifest: Manifest): Promise<v
   for (const step of readJournal(root, [])) if ('key' in step) changed.add(step.key);
   // A 100,000 objects' manifest is 25 MB: an apply's few objects need not read it twice.
   const read = readAs.get(manifest);
-  const before = (read && sameStat(read.stat, statOf(file)) ? read.text : (await readBytesNoFollow(file, manifestName))?.toString()) ?? '';
-  let text = before ? patchManifestText(before, kept, changed) : undefined;
+  const before = (read && sameStat(read.stat, statOf(file)) ? wholeText(read) : (await readBytesNoFollow(file, manifestName))?.toString()) ?? '';
+  let text: string | string[] | undefined = before ? patchManifestText(before, kept, changed) : undefined;
   if (text === undefined && partial.has(manifest)) {
     // Read as a few objects, from a file of another form: written whole, once.
     const whole = await readManifest(root);
@@ -246,7 +265,7 @@ export async function writeManifest(root: string, manifest: Manifest): Promise<v
     text = manifestText({ ...kept, objects: whole.objects }); // the journal's steps are in `whole`
   }
   if (text === undefined) text = manifestText(kept);
-  if (text !== before) {
+  if (!sameText(before, text)) {
     await writeAtomic(file, text);
     const stat = statOf(file);
     if (stat) readAs.set(manifest, { text, stat });
@@ -313,10 +332,34 @@ function journalPath(root: string): string {
 }
 
 /** Temp file and rename: a reader never sees half a file. */
-async function writeAtomic(file: string, text: string): Promise<void> {
+async function writeAtomic(file: string, text: string | readonly string[]): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(temp, text);
+  if (typeof text === 'string') {
+    await fs.writeFile(temp, text);
+  } else {
+    // Each write encodes its part on this thread: parts of a megabyte or so let others run between.
+    const out = await fs.open(temp, 'w');
+    try {
+      for (const piece of text) for (const part of parts(piece, 1 << 20)) await out.writeFile(part);
+    } finally {
+      await out.close();
+    }
+  }
   await fs.rename(temp, file);
+}
+
+/**
+ * `text` in parts of at most `size` characters, never between the two halves of a surrogate pair.
+ * @internal Exported for its unit test.
+ */
+export function* parts(text: string, size: number): Generator<string> {
+  for (let from = 0; from < text.length;) {
+    let to = Math.min(from + size, text.length);
+    const last = text.charCodeAt(to - 1);
+    if (to < text.length && last >= 0xd800 && last <= 0xdbff) to--;
+    yield text.slice(from, to);
+    from = to;
+  }
 }
 
 /** A pulled folder belongs to one connection and instance: anything else is refused, naming the one it belongs to. */

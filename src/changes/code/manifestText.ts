@@ -41,6 +41,14 @@ function join(head: string, lines: string[]): string {
   return `${head}${lines.length ? '\n' : ''}${lines.join(',\n')}${objectsClose}`;
 }
 
+/** What `join` makes, as pieces in order: written one after the other, no string of the whole file is built. */
+function joinPieces(head: string, lines: string[]): string[] {
+  const out = [head];
+  lines.forEach((line, i) => out.push(i ? ',\n' : '\n', line));
+  out.push(objectsClose);
+  return out;
+}
+
 /** The head (parsed) and where the objects' lines are, [start, end) of a text in this form; undefined for any other text. */
 interface Body {
   head: unknown;
@@ -131,15 +139,15 @@ export function pickObjects(text: string, keys: Iterable<string>): unknown {
 }
 
 /**
- * The text with the head of `manifest` and the lines of `changed` keys as `manifest` now has them (absent: removed);
- * undefined when the text is not in this form. The lines between are copied as runs of the text, not one by one:
- * work and memory follow the changes, besides copying the text once.
+ * The text with the head of `manifest` and the lines of `changed` keys as `manifest` now has them (absent: removed),
+ * as pieces to be written in order; undefined when the text is not in this form. The lines between are runs of the
+ * text, not copied: work and memory follow the changes (joined, 100,000 objects' 30 MB held the thread 20 ms).
  */
-export function patchManifestText(text: string, manifest: Manifest, changed: Iterable<string>): string | undefined {
+export function patchManifestText(text: string, manifest: Manifest, changed: Iterable<string>): string[] | undefined {
   const keys = [...changed];
   if (!keys.length && text.indexOf(objectsOpen) >= 0 && text.endsWith(objectsClose)) {
     const open = text.indexOf(objectsOpen); // no object changed: the head alone (a pull with nothing new)
-    return headText(manifest) + text.slice(open + objectsOpen.length - 1);
+    return [headText(manifest), text.slice(open + objectsOpen.length - 1)];
   }
   const body = bodyOf(text);
   if (!body) return undefined;
@@ -166,7 +174,7 @@ export function patchManifestText(text: string, manifest: Manifest, changed: Ite
     }
   }
   if (body.end > from) units.push(runText(text, from, body.end));
-  return join(headText(manifest), units);
+  return joinPieces(headText(manifest), units);
 }
 
 /**

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { emptyRecord, ensureCache, journalSync, manifestName, readManifest, writeManifest, type Manifest, type ManifestObject } from '../../../src/changes/code/manifest';
+import { emptyRecord, ensureCache, journalSync, manifestName, parts, readManifest, writeManifest, type Manifest, type ManifestObject } from '../../../src/changes/code/manifest';
 import { manifestText, patchManifestText, pickObjects } from '../../../src/changes/code/manifestText';
 
 const folderKey = 'f0';
@@ -52,7 +52,7 @@ test('a manifest patched for the objects that changed (updated, removed, new at 
         changed.push(key);
       }
     }
-    assert.equal(patchManifestText(text, after, changed), manifestText(after), `seed ${seed}: ${changed.join(' ')}`);
+    assert.equal(patchManifestText(text, after, changed)?.join(''), manifestText(after), `seed ${seed}: ${changed.join(' ')}`);
   }
 });
 
@@ -74,7 +74,7 @@ test('a manifest hand-edited out of order is patched by finding the lines one by
   const after = manifestOf(['k1', 'k2', 'k3', 'k4']);
   after.objects.k1 = entry('k1', 9);
   delete after.objects.k4;
-  const patched = patchManifestText(lines.join('\n'), after, ['k1', 'k4'])!;
+  const patched = patchManifestText(lines.join('\n'), after, ['k1', 'k4'])!.join('');
   const objects = (JSON.parse(patched) as Manifest).objects;
   assert.deepEqual(Object.keys(objects).sort(), ['k1', 'k2', 'k3']);
   assert.equal(objects.k1.version, 9);
@@ -104,6 +104,43 @@ test('an apply\'s manifest, read for a few objects, is written back over an edit
     const objects = (JSON.parse(await fs.readFile(file, 'utf8')) as Manifest).objects;
     assert.equal(objects.k1.version, 2, 'the apply\'s step');
     assert.equal(objects.k3.version, 5, 'the edit made meanwhile');
+  } finally {
+    await fs.rm(root, { recursive: true, force: true });
+  }
+});
+
+test('text written in parts is never cut between the halves of a character outside the first plane', () => {
+  const text = 'a😀b𝒜😀😀c' + '😀'.repeat(40);
+  for (let size = 2; size < 12; size++) {
+    const cut = [...parts(text, size)];
+    assert.equal(cut.join(''), text);
+    for (const part of cut) {
+      assert.ok(part.length <= size && part.length > 0, `size ${size}: ${part.length}`);
+      assert.equal(Buffer.from(part).toString(), part, `size ${size}: a part with half a character`);
+    }
+  }
+});
+
+test('an apply of a few objects writes a manifest of over a megabyte, names beyond the first plane and all, as the text written whole; nothing changed, the file is not written', async () => {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-manifest-'));
+  try {
+    const file = path.join(root, manifestName);
+    const keys = Array.from({ length: 6000 }, (_, i) => `k${String(i).padStart(4, '0')}`);
+    const whole = manifestOf(keys);
+    for (const key of keys) whole.objects[key] = { ...entry(key), path: `Site/inputscanners/${'𝒜😀'.repeat(20)} ${key}.json` };
+    await fs.writeFile(file, manifestText(whole));
+    await ensureCache(root);
+    const changed = ['k0007', 'k3500', 'k5999'];
+    assert.ok(manifestText(whole).length > 1 << 20);
+    const manifest = (await readManifest(root, changed))!;
+    for (const key of changed) journalSync(root, manifest, [{ key, object: { ...manifest.objects[key], version: 9 } }]);
+    await writeManifest(root, manifest);
+    for (const key of changed) whole.objects[key] = { ...whole.objects[key], version: 9 };
+    assert.equal(await fs.readFile(file, 'utf8'), manifestText(whole));
+    const before = await fs.stat(file);
+    await writeManifest(root, (await readManifest(root, changed))!);
+    const after = await fs.stat(file);
+    assert.equal(after.ino, before.ino, 'written again with nothing changed');
   } finally {
     await fs.rm(root, { recursive: true, force: true });
   }
