@@ -4,9 +4,8 @@ import * as vscode from 'vscode';
 import { applyPlan, writeRunReport } from '../changes/code/apply';
 import type { ConnectionBinding } from '../changes/code/manifest';
 import type { Plan } from '../changes/code/plan';
-import type { ChangeResult } from '../changes/executor';
 import type { Connection } from '../connection/connection';
-import { runInShell, type RunHost } from './run';
+import { runInShell, type RunHost, type RunResult } from './run';
 import { applyCountsText } from './words';
 
 export interface PlanRun {
@@ -27,7 +26,7 @@ export function applyTitle(root: string, plan: Plan): string {
   return vscode.l10n.t('Apply {0}: {1}', folder, applyCountsText(n('create'), n('update'), n('delete')));
 }
 
-export async function sendPlan(host: RunHost, run: PlanRun): Promise<ChangeResult[]> {
+export async function sendPlan(host: RunHost, run: PlanRun): Promise<RunResult[]> {
   const { connection, root, plan } = run;
   const record = await runInShell(host, {
     connection, title: applyTitle(root, plan), total: plan.entries.filter((e) => e.selected).length, stopOnError: run.stopOnError,

@@ -1,13 +1,12 @@
 /** The report of a run: its outcomes in words, then Show Results, Retry Failed and Undo Run. */
 import * as vscode from 'vscode';
-import type { ChangeResult } from '../changes/executor';
 import type { EntryOutcome } from '../changes/runJournal';
 import { notify } from '../ui/notify';
 import { showReadOnly } from './documents';
-import type { RunRecord } from './run';
+import type { RunRecord, RunResult } from './run';
 import { outcomesText } from './words';
 
-function outcomeCounts(results: readonly ChangeResult[]): Partial<Record<EntryOutcome, number>> {
+function outcomeCounts(results: readonly RunResult[]): Partial<Record<EntryOutcome, number>> {
   const counts: Partial<Record<EntryOutcome, number>> = {};
   for (const r of results) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
   return counts;
@@ -24,6 +23,6 @@ export function reportRun(run: RunRecord): void {
   notify(c.failed || c.stale || c.notSent ? 'warning' : 'info', message, ...actions);
 }
 
-function resultsText(message: string, results: readonly ChangeResult[]): string {
+function resultsText(message: string, results: readonly RunResult[]): string {
   return [message, '', ...results.map((r) => `${r.outcome.padEnd(9)} ${r.label} (${r.id})${r.reason ? `: ${r.reason}` : ''}`)].join('\n') + '\n';
 }

@@ -213,7 +213,7 @@ async function fileExists(p: string): Promise<boolean> {
 }
 
 /** A run's report in the local cache (`.oms/runs/`, out of git): per object its outcome and reason, no object bodies. */
-export async function writeRunReport(root: string, plan: Plan, results: ChangeResult[]): Promise<string> {
+export async function writeRunReport(root: string, plan: Plan, results: ReadonlyArray<Pick<ChangeResult, 'id' | 'label' | 'outcome' | 'reason'>>): Promise<string> {
   const at = new Date().toISOString();
   const file = path.join(root, '.oms', 'runs', `${at.replace(/[:.]/g, '-')}.json`);
   await fs.mkdir(path.dirname(file), { recursive: true });

@@ -409,7 +409,9 @@ async function retryFailed(page: Page, env: Env, diag: string): Promise<void> {
   const from = logSize(diag);
   await page.keyboard.press('Enter');
   await palette(page, 'Notifications: Show Notifications');
-  const report = await centreMessage(page, new RegExp(`${tag}.*\\d+ failed`), 10 * 60_000);
+  // The run's report ("… 9,563 applied · 437 failed"), not its progress ("… 5,000/10,000 · 200 failed"): the run
+  // went on after a progress line matched, and its writes made the next check's plan find objects stale.
+  const report = await centreMessage(page, new RegExp(`${tag}.*\\d+ applied · \\d+ failed`), 10 * 60_000);
   const failed = Number(/(\d+) failed/.exec(report)?.[1] ?? 0);
   const landed = putsSince(diag, fleet.fleetKey, from);
   await send(env, 'DELETE', '/sandbox/faults');
@@ -418,8 +420,9 @@ async function retryFailed(page: Page, env: Env, diag: string): Promise<void> {
   let summary = '';
   const preview = await measured(page, env, async () => {
     summary = await waitForTitle(page, / to change · /, 10 * 60_000);
-  });
-  const sent = await measured(page, env, () => sendAndCount(page, diag, fleet, failed));
+  }, 'retry-preview');
+  const sent = await measured(page, env, () => sendAndCount(page, diag, fleet, failed), 'retry-send');
+  await runReported(page);
   verdict([
     figure(fleet, diag, `Retry Failed (${failed} failed of the run, ${landed} landed): the preview appears`, `${s(preview.ms)} from the palette ("${summary}")`, '≤ 2 s', preview.ms <= 2000, preview),
     rateFigure(fleet, diag, 'Retry Failed: sent in the host', sent, failed),

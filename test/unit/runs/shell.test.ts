@@ -124,7 +124,7 @@ test('Undo of a run with a create and a delete deletes what it created and creat
     { id: doomed.key, label: doomed.name, kind: scanner, folderKey, key: doomed.key, op: 'delete', build: (live) => live! },
   ];
   const run = await sendChanges(h, { connection, title: 'Apply', changes, words: { runLabel: '' } }, false);
-  const created = run.results.find((r) => r.id === 'fresh.json')!.after!.Key!;
+  const created = h.wrote.find(([, o]) => o?.CommonName === 'Fresh')![0];
   const { entries } = await h.journal.read(run.runId);
   const undo = undoPlan(entries, (id) => kind(id));
   assert.deepEqual(undo.changes.map((c) => [c.op, c.label]).sort(), [['create', doomed.name], ['delete', 'Fresh']]);
