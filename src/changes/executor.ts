@@ -48,6 +48,11 @@ export interface Skip { skip: string; notApplicable?: boolean }
 
 export type Outcome = 'applied' | 'unchanged' | 'stale' | 'failed' | 'notSent';
 
+/** A result without the objects: what a run's report and its answer to a command keep (see `resultLine`). */
+export type ResultLine = Pick<ChangeResult, 'id' | 'label' | 'outcome' | 'reason'>;
+
+export const resultLine = ({ id, label, outcome, reason }: ResultLine): ResultLine => ({ id, label, outcome, reason });
+
 export interface ChangeResult {
   id: string;
   label: string;

@@ -6,7 +6,7 @@
  * re-read), and one report with Show Results, Retry Failed and Undo Run.
  */
 import * as vscode from 'vscode';
-import type { Change, ChangeResult, RunOptions } from '../changes/executor';
+import { resultLine, type Change, type ChangeResult, type ResultLine, type RunOptions } from '../changes/executor';
 import { RunHeader, RunJournal } from '../changes/runJournal';
 import type { Connection } from '../connection/connection';
 import type { ObjectAddress } from '../fs/objectUri';
@@ -45,7 +45,7 @@ export interface RunSpec {
  * An object's end as a run keeps and returns it: without the objects read before and after. A command's
  * answer crosses to the window when run from a menu or the palette: 10,000 objects' texts held it up 500 ms.
  */
-export type RunResult = Pick<ChangeResult, 'id' | 'label' | 'outcome' | 'reason'>;
+export type RunResult = ResultLine;
 
 export interface RunRecord {
   runId: string;
@@ -97,8 +97,7 @@ export async function runInShell(host: RunHost, spec: RunSpec): Promise<RunRecor
     await writer.close();
     await host.events.ended(written, deleted);
   }
-  const ends = results.map(({ id, label, outcome, reason }): RunResult => ({ id, label, outcome, reason }));
-  const record: RunRecord = { runId: writer.header.runId, title, connectionId: connection.id, results: ends };
+  const record: RunRecord = { runId: writer.header.runId, title, connectionId: connection.id, results: results.map(resultLine) };
   void reportRun(record);
   return record;
 }

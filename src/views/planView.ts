@@ -141,8 +141,7 @@ export class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentP
       item.iconPath = new vscode.ThemeIcon(icons[node.group]);
       item.contextValue = `oms-plan-group-${node.group}`;
       if (sendable.has(node.group)) {
-        const ticked = entries.filter((e) => e.selected).length;
-        item.checkboxState = ticked === entries.length ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+        const ticked = tickBox(item, entries);
         item.accessibilityInformation = { label: vscode.l10n.t('{0}: {1} of {2} ticked', groupLabel(node.group, entries.length), ticked, entries.length) };
       }
       return item;
@@ -161,14 +160,13 @@ export class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentP
   }
 
   private rangeItem(node: RangeNode): vscode.TreeItem {
-    const entries = this.entriesOf(node.range).slice(node.from, node.to);
+    const entries = this.entriesUnder(node);
     const item = new vscode.TreeItem(vscode.l10n.t('{0}–{1}', node.from + 1, node.to), vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `range:${node.range}:${node.from}`;
     item.description = entries.length ? `${entries[0].label} … ${entries[entries.length - 1].label}` : undefined;
     item.contextValue = `oms-plan-range-${node.range}`;
     if (sendable.has(node.range)) {
-      const ticked = entries.filter((e) => e.selected).length;
-      item.checkboxState = ticked === entries.length ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+      const ticked = tickBox(item, entries);
       item.accessibilityInformation = {
         label: vscode.l10n.t('{0}, {1} to {2}: {3} of {4} ticked', actionName(node.range), node.from + 1, node.to, ticked, entries.length),
       };
@@ -186,7 +184,7 @@ export class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentP
     if (!this.shown) return [];
     if (!node) return order.filter((a) => this.entriesOf(a).length).map((group) => this.groupNode(group));
     if ('entry' in node) return [];
-    if ('range' in node) return this.entriesOf(node.range).slice(node.from, node.to).map((entry) => this.entryNode(entry));
+    if ('range' in node) return this.entriesUnder(node).map((entry) => this.entryNode(entry));
     const entries = this.entriesOf(node.group);
     if (entries.length <= rangeSize) return entries.map((entry) => this.entryNode(entry));
     return Array.from({ length: Math.ceil(entries.length / rangeSize) }, (_, i) => this.rangeNode(node.group, i * rangeSize, entries.length));
@@ -265,6 +263,13 @@ export class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentP
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.texts.get(uri.toString()) ?? '';
   }
+}
+
+/** A group's or range's box: ticked when all its entries are. Returns how many are. */
+function tickBox(item: vscode.TreeItem, entries: readonly PlanEntry[]): number {
+  const ticked = entries.filter((e) => e.selected).length;
+  item.checkboxState = ticked === entries.length ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+  return ticked;
 }
 
 function describe(e: PlanEntry): string {

@@ -14,7 +14,7 @@ import type { Http, RequestOptions } from '../../api/http';
 import { kind as kindOf, kinds } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { hideSecrets, secretShown } from '../../model/secrets';
-import { Change, ChangeResult, RunOptions, runChanges } from '../executor';
+import { Change, ChangeResult, resultLine, ResultLine, RunOptions, runChanges } from '../executor';
 import { Bases } from './bases';
 import { bodyToSend, canonicalText, createBody, fileForm, hashOf, objectFileName } from './fileForm';
 import { FileStats } from './fileStats';
@@ -213,11 +213,11 @@ async function fileExists(p: string): Promise<boolean> {
 }
 
 /** A run's report in the local cache (`.oms/runs/`, out of git): per object its outcome and reason, no object bodies. */
-export async function writeRunReport(root: string, plan: Plan, results: ReadonlyArray<Pick<ChangeResult, 'id' | 'label' | 'outcome' | 'reason'>>): Promise<string> {
+export async function writeRunReport(root: string, plan: Plan, results: readonly ResultLine[]): Promise<string> {
   const at = new Date().toISOString();
   const file = path.join(root, '.oms', 'runs', `${at.replace(/[:.]/g, '-')}.json`);
   await fs.mkdir(path.dirname(file), { recursive: true });
-  const outcomes = results.map(({ id, label, outcome, reason }) => ({ id, label, outcome, reason }));
+  const outcomes = results.map(resultLine);
   const report = { at, planId: plan.id, connection: plan.connection, results: outcomes };
   await fs.writeFile(file, JSON.stringify(report, null, 2) + '\n');
   return file;

@@ -34,14 +34,10 @@ function objectLine(key: string, object: ManifestObject): string {
 /** The whole text of `manifest`. */
 export function manifestText(manifest: Manifest): string {
   const lines = Object.entries(manifest.objects).map(([key, o]) => objectLine(key, o)).sort();
-  return join(headText(manifest), lines);
+  return joinPieces(headText(manifest), lines).join('');
 }
 
-function join(head: string, lines: string[]): string {
-  return `${head}${lines.length ? '\n' : ''}${lines.join(',\n')}${objectsClose}`;
-}
-
-/** What `join` makes, as pieces in order: written one after the other, no string of the whole file is built. */
+/** The manifest's text from its head and object lines, as pieces in order (written one after the other, no string of the whole file is built). */
 function joinPieces(head: string, lines: string[]): string[] {
   const out = [head];
   lines.forEach((line, i) => out.push(i ? ',\n' : '\n', line));
