@@ -323,6 +323,10 @@ async function ctrlClickLink(page: Page, env: Env): Promise<void> {
   await page.waitForTimeout(500);
   const href = page.locator('.monaco-editor .view-line span', { hasText: link.Href }).first();
   await href.waitFor({ timeout: 10_000 });
+  // The pointer off the editor first: left where the click on the text put it, it opened a hover over the lines
+  // around it, the Href's among them, and the click was intercepted until it timed out (one clean-clone run).
+  await page.mouse.move(0, 0);
+  await page.keyboard.press('Escape');
   await href.click({ modifiers: ['Control'] });
   await until(`tab "${site.CommonName}"`, async () => (await activeTabText(page)).includes(site.CommonName));
 }
