@@ -6,10 +6,11 @@
  * for by VS Code. It never sends `http.proxyAuthorization` and always checks an HTTPS proxy's
  * certificate, whatever `http.proxyStrictSSL` says; only VS Code's own requests (its RequestService)
  * honour them. With either one set, a request that goes through the configured proxy is sent by
- * undici's fetch (what Node's own fetch is made of; loaded on first use) through a ProxyAgent that
- * applies them. Everything else keeps VS Code's fetch.
+ * undici's fetch (undici.ts) through a ProxyAgent that applies them. Everything else keeps VS Code's
+ * fetch, but plain HTTP to this machine (loopbackFetch.ts).
  */
 import type { Dispatcher } from 'undici';
+import { undici } from './undici';
 
 export interface ProxySettings {
   /** `http.proxy` (else the environment's, see proxyOf). */
@@ -72,9 +73,7 @@ export function proxyFetchFor(settings: ProxySettings, env: NodeJS.ProcessEnv = 
     if (!proxy) return undefined;
     let made = agents.get(proxy);
     if (!made) {
-      made = import('undici').then((loaded) => {
-        // undici is CommonJS: in the extension's split build (esbuild.js) its exports arrive as `default`.
-        const { ProxyAgent, fetch } = 'ProxyAgent' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
+      made = undici().then(({ ProxyAgent, fetch }) => {
         const dispatcher: Dispatcher = new ProxyAgent({
           uri: proxy,
           ...(settings.authorization ? { token: settings.authorization } : {}),

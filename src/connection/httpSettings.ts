@@ -5,6 +5,7 @@
  * building the request.
  */
 import * as vscode from 'vscode';
+import { loopbackFetch } from '../api/loopbackFetch';
 import { type Fetch, proxyFetchFor } from '../api/proxyFetch';
 import { wholeNumberSetting } from '../settings';
 
@@ -26,13 +27,13 @@ export class HttpSettings implements vscode.Disposable {
       this.current = {
         timeoutMs: wholeNumberSetting('requestTimeoutSeconds') * 1000,
         maxResponseBytes: wholeNumberSetting('maxResponseMegabytes') * 1024 * 1024,
-        fetchFor: proxyFetchFor({
+        fetchFor: orElse(loopbackFetch, proxyFetchFor({
           proxy: http.get<string>('proxy') || undefined,
           authorization: http.get<string | null>('proxyAuthorization') || undefined,
           strictSSL: http.get<boolean>('proxyStrictSSL', true),
           noProxy: http.get<string[]>('noProxy', []),
           support: http.get<string>('proxySupport', 'override'),
-        }),
+        })),
       };
     }
     return this.current;
@@ -42,3 +43,6 @@ export class HttpSettings implements vscode.Disposable {
     this.watching.dispose();
   }
 }
+
+/** The first of two fetch choosers that picks one for a URL (undefined: VS Code's fetch). */
+const orElse = (first: HttpLimits['fetchFor'], second: HttpLimits['fetchFor']): HttpLimits['fetchFor'] => (url) => first(url) ?? second(url);
