@@ -104,7 +104,7 @@ test('a line queued as a flush ends (in the same turn) is written before its pro
   assert.equal(written.join(''), '{"n":"a"}\n{"n":"b"}\n');
 });
 
-test('the journal keeps no derived field of an object (links, notes, addresses): a 10,000-scanner run stays under 9.5 KB an object (four copies: before and sent, before and after)', async () => {
+test('the journal keeps no derived field of an object (links, notes, addresses), and an outcome does not repeat its intent: a 10,000-scanner run stays under 5 KB an object (two copies: before and sent)', async () => {
   const dir = await journalDir();
   const writer = await new RunJournal(dir).begin({ title: 't', connectionId: 'c', total: 10_000 });
   const links = [{ Relation: 'Meta', Anchor: { Href: 'meta', Text: 'Meta' } }, { Relation: 'Images', Anchor: { Href: 'images', Text: 'Images' } }];
@@ -118,10 +118,51 @@ test('the journal keeps no derived field of an object (links, notes, addresses):
   await writer.close();
   const [name] = await readdir(dir);
   const perObject = (await stat(join(dir, name))).size / 10_000;
-  assert.ok(perObject < 9500, `${perObject.toFixed(0)} bytes an object`);
+  assert.ok(perObject < 5000, `${perObject.toFixed(0)} bytes an object`);
   const { entries } = await new RunJournal(dir).read(writer.header.runId);
   assert.equal(entries[0].before?.ConcurrencyVersion, 3);
   assert.equal(entries[0].before?.Links, undefined);
+  assert.equal(entries[0].after?.ConcurrencyVersion, 4);
+  assert.equal(entries[0].after?.CommonName, 'Door 0');
+});
+
+test('an outcome reads back whole: before and after from its last intent where the same, written out where not (the server changed more than was sent)', async () => {
+  const dir = await journalDir();
+  const writer = await new RunJournal(dir).begin({ title: 't', connectionId: 'c', total: 2 });
+  const object = (i: number, v: number, more: object = {}) => ({ ...newObject(scannerKind, `Door ${i}`), Key: `k${i}`, ConcurrencyVersion: v, ...more });
+  // k0: tried twice (the first write unanswered), the last intent's copies count; k1: the server answers with a field of its own.
+  await writer.intent(change(0), object(0, 2, { Tags: ['first'] }), object(0, 2));
+  await writer.intent(change(0), object(0, 3, { Tags: ['x'] }), object(0, 3));
+  await writer.record(change(0), { id: 'k0', label: 'Door 0', outcome: 'applied', before: object(0, 3), after: object(0, 4, { Tags: ['x'] }) });
+  await writer.intent(change(1), object(1, 7, { Tags: ['x'] }), object(1, 7));
+  await writer.record(change(1), { id: 'k1', label: 'Door 1', outcome: 'applied', before: object(1, 7), after: object(1, 8, { Tags: ['x'], Description: 'set by the server' }) });
+  await writer.close();
+  const text = await readFile(join(dir, `${writer.header.runId}.jsonl`), 'utf8');
+  const outcomes = text.split('\n').filter((l) => l.includes('"outcome"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.deepEqual(outcomes.map((o) => [o.fromIntent, 'before' in o, 'after' in o]), [[['before', 'after'], false, false], [['before'], false, true]]);
+  const { entries } = await new RunJournal(dir).read(writer.header.runId);
+  const field = (o: object | undefined, name: string) => (o as Record<string, unknown> | undefined)?.[name];
+  assert.deepEqual(entries.map((e) => [e.before?.ConcurrencyVersion, e.after?.ConcurrencyVersion, e.afterVersion, field(e.after, 'Tags'), field(e.after, 'Description')]), [
+    [3, 4, 4, ['x'], field(object(0, 4), 'Description')],
+    [7, 8, 8, ['x'], 'set by the server'],
+  ]);
+});
+
+test('a journal of the first format (every outcome with its objects) still reads', async () => {
+  const dir = await journalDir();
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(dir, { recursive: true });
+  const o = (v: number) => ({ ...newObject(scannerKind, 'Door'), Key: 'k1', ConcurrencyVersion: v });
+  await writeFile(join(dir, '20260101t000000000z-abcdef.jsonl'), [
+    { format: 1, runId: '20260101t000000000z-abcdef', title: 'old', connectionId: 'c', startedAt: '2026-01-01T00:00:00.000Z', total: 1 },
+    { intent: true, id: 'k1', label: 'Door', kind: 'inputScanner', folderKey: 'f', op: 'update', key: 'k1', before: o(1), sent: o(1) },
+    { id: 'k1', label: 'Door', kind: 'inputScanner', folderKey: 'f', op: 'update', outcome: 'applied', key: 'k1', before: o(1), afterVersion: 2, after: o(2) },
+    { summary: { applied: 1 } },
+  ].map((l) => JSON.stringify(l) + '\n').join(''));
+  const journal = new RunJournal(dir);
+  assert.deepEqual((await journal.runs('c')).map((r) => r.counts), [{ applied: 1 }]);
+  const { entries } = await journal.read('20260101t000000000z-abcdef');
+  assert.deepEqual(entries.map((e) => [e.outcome, e.before?.ConcurrencyVersion, e.after?.ConcurrencyVersion]), [['applied', 1, 2]]);
 });
 
 test('the list of runs reads an ended run\'s first and last lines only (its counts), and counts a run that died from all its lines', async () => {
