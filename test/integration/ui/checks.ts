@@ -311,16 +311,8 @@ async function ctrlClickLink(page: Page, env: Env): Promise<void> {
   await page.locator('.monaco-editor .view-lines').first().click();
   await page.keyboard.press('Control+K');
   await page.keyboard.press('Control+J'); // unfold all
-  await page.keyboard.press('Control+F');
-  // Type only once the find widget has the focus, and let it reveal the match before closing it.
-  const findInput = page.locator('.editor-widget.find-widget.visible textarea').first();
-  if (await findInput.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await findInput.fill('"Relation": "Site"');
-  else await page.keyboard.type('"Relation": "Site"');
-  await page.locator('.editor-widget.find-widget.visible .matchesCount', { hasText: /\b1 of \d+/ }).first().waitFor({ timeout: 5_000 }).catch(() => undefined);
-  await page.keyboard.press('Enter');
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Escape');
-  await page.waitForTimeout(500);
+  // The find widget reveals the link (each key waiting for the widget's state: an ad-hoc find lost its text once).
+  await cursorAfter(page, '"Relation": "Site"');
   const href = page.locator('.monaco-editor .view-line span', { hasText: link.Href }).first();
   await href.waitFor({ timeout: 10_000 });
   // The pointer off the editor first: left where the click on the text put it, it opened a hover over the lines

@@ -87,9 +87,14 @@ async function refusedSaveReportedOnce(page: Page, env: Env, diag: string): Prom
 }
 
 /** Types `text` after `after`, Ctrl+S; the save asks about a field changed on the server too; Escape. */
-async function conflictingEditEscaped(page: Page, after: string, text: string): Promise<void> {
+/**
+ * The edit typed, then `theirs` sent over REST, then Ctrl+S: typed first, the editor has unsaved edits, which a poll of
+ * the live updates (src/live/) never moves on to the server's version, so the save always meets the change.
+ */
+async function conflictingEditEscaped(page: Page, after: string, text: string, theirs: () => Promise<unknown>): Promise<void> {
   await cursorAfter(page, after);
   await typeEdit(page, text);
+  await theirs();
   await page.keyboard.press('Control+s');
   await page.locator('.quick-input-widget', { hasText: 'changed on the server too' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Escape');
@@ -100,8 +105,7 @@ async function conflictAskedOnce(page: Page, env: Env, diag: string): Promise<vo
   const { at, site } = await rootSite(env);
   await clearNotifications(page);
   await openObject(page, site.CommonName);
-  await send(env, 'PUT', at, { ...site, SiteReference: `theirs-${Date.now()}` });
-  await conflictingEditEscaped(page, '"SiteReference": "', 'mine-');
+  await conflictingEditEscaped(page, '"SiteReference": "', 'mine-', () => send(env, 'PUT', at, { ...site, SiteReference: `theirs-${Date.now()}` }));
   await page.waitForTimeout(3000);
   const texts = await notificationTexts(page);
   await page.screenshot({ path: `${diag}/ui-editor-save-conflict.png` });
@@ -151,9 +155,10 @@ async function editorSaveMerges(page: Page, env: Env, diag: string): Promise<voi
   await goToObject(page, scanner.CommonName);
   const theirsPriority = scanner.InputScannerReportingPriorities[7].Priority + 11;
   const rows = scanner.InputScannerReportingPriorities.map((p: any, i: number) => (i === 7 ? { ...p, Priority: theirsPriority } : p));
-  await send(env, 'PUT', at, { ...scanner, InputScannerReportingPriorities: rows });
+  // Typed before the change over REST: a clean editor may follow the server (a poll of the live updates) and then meet no change.
   await cursorAfter(page, '"Tags": [');
   await typeEdit(page, '"merged-ui"');
+  await send(env, 'PUT', at, { ...scanner, InputScannerReportingPriorities: rows });
   await page.keyboard.press('Control+s');
   const both = await until('both edits on the server', async () => {
     const now = await get(env, at);
@@ -167,9 +172,8 @@ async function editorSaveMerges(page: Page, env: Env, diag: string): Promise<voi
   // The same field changed on both sides: every row's priority on the server, so the row the caret
   // lands in is one of them. The user is asked; Escape sends nothing and keeps the edit.
   const row0 = both.InputScannerReportingPriorities.map((p: any) => ({ ...p, Priority: p.Priority + 500 }));
-  await send(env, 'PUT', at, { ...both, InputScannerReportingPriorities: row0 });
   await page.keyboard.press('Control+Home'); // the search starts at the top: the first range's priority
-  await conflictingEditEscaped(page, '"Priority": ', '9');
+  await conflictingEditEscaped(page, '"Priority": ', '9', () => send(env, 'PUT', at, { ...both, InputScannerReportingPriorities: row0 }));
   await page.waitForTimeout(1500);
   if (JSON.stringify((await get(env, at)).InputScannerReportingPriorities) !== JSON.stringify(row0)) throw new Error('the conflicting edit was sent');
   if (!(await activeTabDirty(page))) throw new Error('the edit is no longer marked unsaved');
