@@ -49,13 +49,16 @@ export function bypassesProxy(host: string, port: string, noProxy: readonly stri
 const noProxyOf = (settings: ProxySettings, env: NodeJS.ProcessEnv): readonly string[] =>
   settings.noProxy.length ? settings.noProxy : (env.no_proxy || env.NO_PROXY || '').trim().split(',');
 
+/** Whether the URL names this machine: VS Code never sends it through a proxy. */
+export const isLoopback = (url: URL): boolean => ['localhost', '127.0.0.1', '[::1]', '[::ffff:7f00:1]'].includes(url.hostname);
+
 /**
  * The proxy a URL goes through, as VS Code's resolver picks it: loopback never; the hosts of noProxyOf
  * directly; else `http.proxy`, else the environment's (https_proxy, HTTPS_PROXY, http_proxy, HTTP_PROXY,
  * the first set, whatever the URL's scheme).
  */
 function proxyOf(url: URL, settings: ProxySettings, env: NodeJS.ProcessEnv): string | undefined {
-  if (settings.support === 'off' || ['localhost', '127.0.0.1', '[::1]', '[::ffff:7f00:1]'].includes(url.hostname)) return undefined;
+  if (settings.support === 'off' || isLoopback(url)) return undefined;
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   if (bypassesProxy(url.hostname, port, noProxyOf(settings, env))) return undefined;
   return settings.proxy || env.https_proxy || env.HTTPS_PROXY || env.http_proxy || env.HTTP_PROXY || undefined;
