@@ -21,7 +21,7 @@ import { FileStats } from './fileStats';
 import { readLocalFile } from './localFiles';
 import { checkBinding, ConnectionBinding, ensureCache, journalSync, Manifest, readManifest, writeManifest } from './manifest';
 import { Plan, PlanEntry, sendable } from './plan';
-import { pendingCreates, recordPending, settlePending } from './pendingCreates';
+import { PendingCreates } from './pendingCreates';
 import { isRegularFile, pathProblem, readNoFollow, resolveInside, writeNoFollow } from './safePaths';
 import { l10n } from '../../l10n';
 
@@ -31,7 +31,7 @@ export type ApplyOptions = Omit<RunOptions, 'onResult'> & {
 };
 
 export async function applyPlan(client: OmsClient, root: string, connection: ConnectionBinding, plan: Plan, options: ApplyOptions): Promise<ChangeResult[]> {
-  const { manifest, bases, changes, refused } = await prepare(root, connection, plan);
+  const { manifest, bases, pending, changes, refused } = await prepare(root, connection, plan);
   refused.forEach((r) => options.onResult?.(r));
   const byId = new Map(changes.map((c) => [c.change.id, c]));
   try {
@@ -40,16 +40,17 @@ export async function applyPlan(client: OmsClient, root: string, connection: Con
       // A create is recorded as pending before it is sent: after a crash or a lost answer the next plan looks for it.
       beforeWrite: async (change, body, live) => {
         const entry = byId.get(change.id)?.entry;
-        if (entry?.action === 'create') recordPending(root, { path: entry.path, kind: entry.kind, folderKey: entry.folderKey });
+        if (entry?.action === 'create') pending.record({ path: entry.path, kind: entry.kind, folderKey: entry.folderKey });
         await options.beforeWrite?.(change, body, live);
       },
       onResult: (r) => {
         const { entry, change } = byId.get(r.id)!;
+        const created = entry.action === 'create' && r.outcome === 'applied' ? r.after?.Key : undefined;
+        // Its Key first: a crash while the file and the manifest take it leaves the next plan that Key to adopt.
+        if (created) pending.answered(entry.path, created);
         if (r.outcome === 'applied') record(root, manifest, bases, entry, r);
         // Settled once the answer is on disk, or the service refused it (4xx); any other end leaves it pending.
-        if (entry.action === 'create' && ((r.outcome === 'applied' && r.after?.Key) || (r.outcome === 'failed' && /^4\d\d:/.test(r.reason ?? '')))) {
-          settlePending(root, [entry.path]);
-        }
+        if (created || (entry.action === 'create' && r.outcome === 'failed' && /^4\d\d:/.test(r.reason ?? ''))) pending.settle([entry.path]);
         options.onResult?.(r, change);
       },
     });
@@ -85,6 +86,7 @@ export async function dryRun(
 interface Prepared {
   manifest: Manifest;
   bases: Bases;
+  pending: PendingCreates;
   changes: Array<{ entry: PlanEntry; change: Change }>;
   refused: ChangeResult[];
 }
@@ -98,9 +100,12 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
   // A fresh clone has no local cache (kept out of git): the journal of what is applied goes there.
   await ensureCache(root);
   const bases = new Bases(root);
-  // Creates sent without learning their outcome: only a plan made since looked on the service for them (resolvePending.ts).
-  const pending = pendingCreates(root);
-  const unknownSince = (p: string) => pending.has(p) && !(Date.parse(plan.createdAt) > Date.parse(pending.get(p)!.at));
+  // Creates sent without learning their outcome: only a plan that names the send looked on the service for it (resolvePending.ts).
+  const pending = new PendingCreates(root);
+  const unknownSince = (e: PlanEntry) => {
+    const sent = pending.get(e.path);
+    return sent !== undefined && sent.id !== e.pendingId;
+  };
   const changes: Prepared['changes'] = [];
   const refused: ChangeResult[] = [];
   for (const entry of plan.entries.filter((e) => e.selected)) {
@@ -134,7 +139,7 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
     }
     const local = file.object;
     if (entry.action === 'create') {
-      if (unknownSince(entry.path)) notSent(l10n.t('Sent by an earlier run whose outcome is not known: plan again, it looks for the object on the service'));
+      if (unknownSince(entry)) notSent(l10n.t('Sent by an earlier run whose outcome is not known: plan again, it looks for the object on the service'));
       else changes.push({ entry, change: { ...common, build: () => createBody(kind, local) } });
       continue;
     }
@@ -148,7 +153,7 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
       },
     });
   }
-  return { manifest, bases, changes, refused };
+  return { manifest, bases, pending, changes, refused };
 }
 
 /**

@@ -1,63 +1,106 @@
 /**
  * Creates whose outcome is not known yet. Before a create of a pulled folder's
  * new file is sent, it is recorded here (`.oms/pending.jsonl`, appended and
- * fsynced); once its answer is recorded (the file has its Key) or the service
- * refused it, it is settled. A create still pending after a crash, a kill or a
- * lost answer may exist on the server under a Key no one saw: the next plan
- * looks for it (plan.ts) rather than offering to create it again.
+ * fsynced); its answer's Key is recorded before anything else is done with it;
+ * once the file and the manifest hold the object, or the service refused it, it
+ * is settled. A create still pending after a crash, a kill or a lost answer may
+ * exist on the server: the next plan adopts it by the Key answered, or looks for
+ * it (resolvePending.ts) rather than offering to create it again, and names the
+ * pending create it looked for; apply sends such a create only for a plan that
+ * names it (a plan made before the send, or in another clone, did not look).
  */
+import { randomUUID } from 'node:crypto';
 import { closeSync, constants, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
-import type { KindId } from '../../model/kinds';
+import { KindId, kinds } from '../../model/kinds';
 import { cachePath } from './manifest';
 import { readNoFollow } from './safePaths';
 
 const fileName = 'pending.jsonl';
 
 export interface PendingCreate {
+  /** This send of it, named by the plan that looked for it on the server since (a clock is not compared: clones and clocks differ). */
+  id: string;
   /** The new file, relative to the pulled folder. */
   path: string;
   kind: KindId;
   folderKey: string;
   /** When it was sent. */
   at: string;
+  /** The Key the service answered, once it did. */
+  key?: string;
 }
 
-type Line = { create: PendingCreate } | { settled: string };
+type Line = { create: PendingCreate } | { answered: string; key: string } | { settled: string };
 
-/** The creates sent and not settled, by file path. */
-export function pendingCreates(root: string): Map<string, PendingCreate> {
-  const pending = new Map<string, PendingCreate>();
-  for (const line of (readNoFollow(cachePath(root, fileName), `.oms/${fileName}`) ?? '').split('\n')) {
-    let step: Partial<{ create: PendingCreate; settled: string }> | null;
-    try {
-      step = JSON.parse(line) as typeof step;
-    } catch {
-      continue; // cut short by a crash (written before the create was sent: it was not sent)
-    }
-    if (typeof step?.create?.path === 'string') pending.set(step.create.path, step.create);
-    else if (typeof step?.settled === 'string') pending.delete(step.settled);
+/** The folder's pending creates, read once; each change is on disk (fsynced) before the call returns. */
+export class PendingCreates {
+  private readonly byPath = new Map<string, PendingCreate>();
+
+  constructor(private readonly root: string) {
+    this.read();
   }
-  return pending;
-}
 
-/** Records a create about to be sent: on disk (fsynced) before the request goes out. */
-export function recordPending(root: string, create: Omit<PendingCreate, 'at'>): void {
-  append(root, [{ create: { ...create, at: new Date().toISOString() } }]);
-}
+  get size(): number {
+    return this.byPath.size;
+  }
 
-/** The creates whose outcome is known now (answered, refused or found); the file goes once none is pending. */
-export function settlePending(root: string, paths: readonly string[]): void {
-  if (!paths.length) return;
-  append(root, paths.map((settled) => ({ settled })));
-  if (!pendingCreates(root).size) rmSync(cachePath(root, fileName), { force: true });
-}
+  get(path: string): PendingCreate | undefined {
+    return this.byPath.get(path);
+  }
 
-function append(root: string, lines: Line[]): void {
-  const fd = openSync(cachePath(root, fileName), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
-  try {
-    writeSync(fd, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+  all(): PendingCreate[] {
+    return [...this.byPath.values()];
+  }
+
+  /** A create about to be sent: before the request goes out. */
+  record(create: Omit<PendingCreate, 'at' | 'id'>): void {
+    const line = { ...create, id: randomUUID(), at: new Date().toISOString() };
+    this.append([{ create: line }]);
+    this.byPath.set(line.path, line);
+  }
+
+  /** Its answer's Key, before the file or the manifest is touched: a crash in between is adopted by that Key. */
+  answered(path: string, key: string): void {
+    this.append([{ answered: path, key }]);
+    const create = this.byPath.get(path);
+    if (create) create.key = key;
+  }
+
+  /** The creates whose outcome is known now (recorded, refused or found); the file goes once none is pending. */
+  settle(paths: readonly string[]): void {
+    if (!paths.length) return;
+    this.append(paths.map((settled) => ({ settled })));
+    for (const p of paths) this.byPath.delete(p);
+    // Read again before it goes: another apply of the folder may have recorded a create since.
+    if (!this.byPath.size && !this.read().size) rmSync(cachePath(this.root, fileName), { force: true });
+  }
+
+  private read(): Map<string, PendingCreate> {
+    this.byPath.clear();
+    for (const line of (readNoFollow(cachePath(this.root, fileName), `.oms/${fileName}`) ?? '').split('\n')) {
+      let step: Partial<{ create: PendingCreate; answered: string; key: string; settled: string }> | null;
+      try {
+        step = JSON.parse(line) as typeof step;
+      } catch {
+        continue; // cut short by a crash (written before the create was sent: it was not sent)
+      }
+      const create = step?.create;
+      const answered = typeof step?.answered === 'string' ? this.byPath.get(step.answered) : undefined;
+      // Lines of the version before ids are named by their time.
+      if (typeof create?.path === 'string' && kinds.has(create.kind)) this.byPath.set(create.path, { ...create, id: String(create.id ?? create.at) });
+      else if (answered && typeof step?.key === 'string') answered.key = step.key;
+      else if (typeof step?.settled === 'string') this.byPath.delete(step.settled);
+    }
+    return this.byPath;
+  }
+
+  private append(lines: Line[]): void {
+    const fd = openSync(cachePath(this.root, fileName), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
+    try {
+      writeSync(fd, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   }
 }

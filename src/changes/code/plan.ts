@@ -53,6 +53,8 @@ export interface PlanEntry {
   changes: FieldChange[];
   /** What the server changed since the pull (stale and behind entries). */
   serverChanges?: FieldChange[];
+  /** A create an earlier apply sent without learning its outcome, which this plan looked for on the server (pendingCreates.ts). */
+  pendingId?: string;
 }
 
 export interface Plan {
@@ -226,9 +228,11 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   // Objects on the server not pulled here: new there, and perhaps the creates an earlier apply sent.
   const unclaimed: ListedObject[] = [];
   await inSlices(onServer, ([key, { kind: k, folderKey }]) => {
-    if (manifest.objects[key] || byKey!.has(key)) return;
+    if (manifest.objects[key]) return;
     const obj = live.get(key)!; // kept: not pulled
     unclaimed.push({ object: obj, kind: k, folderKey });
+    // A file holds it: an invalid entry above, or an apply's create killed between writing its file and the manifest.
+    if (byKey!.has(key)) return;
     entries.push({
       id: key, key, path: `${manifest.folders[folderKey]}/${k.collection}/`, kind: k.id, folderKey, label: labelOf(obj.CommonName, key),
       action: 'behind', reason: l10n.t('New on the server: pull to get its file'), live: { version: versionOf(obj) }, changes: [], selected: false,
@@ -236,7 +240,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   });
 
   // Creates an earlier apply sent without learning their outcome: found on the server (adopted), held, or free to send.
-  const { resolved, held, adopted } = resolvePendingCreates(root, manifest, bases, entries, unclaimed, files);
+  const { resolved, held, adopted } = resolvePendingCreates(root, manifest, bases, entries, unclaimed);
   if (adopted.size) entries = entries.filter((e) => !(e.key && adopted.has(e.key)));
   unchanged += adopted.size;
   // The live objects the entries show, no others.

@@ -1,9 +1,11 @@
 /**
- * A plan's answer to creates an earlier apply sent without learning their outcome (a crash, a kill, a lost
- * or unreadable answer: pendingCreates.ts). Among the server's objects of the file's folder and kind that no
- * file of the folder holds: one holding what the file says is adopted (the file takes its Key, the manifest
- * records it, nothing is sent); one only like it (same name) leaves the create unticked, asking; none lets it
- * be created again, saying so.
+ * A plan's answer to creates an earlier apply sent without recording their outcome (a crash, a kill, a lost
+ * or unreadable answer: pendingCreates.ts). One answered with a Key that the manifest does not hold yet is
+ * adopted by that Key (the apply stopped while its file and the manifest took it). Else, among the server's
+ * objects of the file's folder and kind that the manifest does not hold: one holding what the file says is
+ * adopted (the file takes its Key, the manifest records it, nothing is sent); one only like it (same name)
+ * leaves the create unticked, asking; none lets it be created again, saying so. Either way the entry names
+ * the pending create it looked for, which apply asks of it.
  */
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
@@ -13,11 +15,11 @@ import type { BaseInfo } from '../../model/types';
 import { l10n } from '../../l10n';
 import type { Bases } from './bases';
 import { canonicalText, createBody, fileForm, hashOf, isServerOwned, objectFileName } from './fileForm';
-import { LocalFile, readLocalFile } from './localFiles';
+import { readLocalFile } from './localFiles';
 import { journalSync, Manifest } from './manifest';
-import { pendingCreates, settlePending } from './pendingCreates';
+import { PendingCreate, PendingCreates } from './pendingCreates';
 import type { ListedObject, PlanEntry } from './plan';
-import { isRegularFile, readNoFollow, resolveInside, writeNoFollow } from './safePaths';
+import { isRegularFile, pathProblem, readNoFollow, resolveInside, writeNoFollow } from './safePaths';
 
 export interface Resolved {
   /** What was adopted, one line each. */
@@ -28,34 +30,47 @@ export interface Resolved {
   adopted: Set<string>;
 }
 
-export function resolvePendingCreates(
-  root: string, manifest: Manifest, bases: Bases, entries: PlanEntry[], live: ListedObject[], files: LocalFile[],
-): Resolved {
+export function resolvePendingCreates(root: string, manifest: Manifest, bases: Bases, entries: PlanEntry[], unclaimed: ListedObject[]): Resolved {
   const out: Resolved = { resolved: [], held: new Set(), adopted: new Set() };
-  const pending = pendingCreates(root);
+  const pending = new PendingCreates(root);
   if (!pending.size) return out;
-  const held = new Set(files.flatMap((f) => (f.key ? [f.key] : [])));
-  const unclaimed = live.filter((o) => typeof o.object.Key === 'string' && !manifest.objects[o.object.Key] && !held.has(o.object.Key));
+  const creates = new Map(entries.flatMap((e) => (e.action === 'create' ? [[e.path, e] as const] : [])));
   const settled: string[] = [];
-  for (const entry of entries) {
-    const sent = pending.get(entry.path);
-    if (entry.action !== 'create' || !sent) continue;
-    const kind = kindOf(entry.kind);
-    const local = readLocalFile(root, entry.path, entry.folderKey, kind).object;
-    if (!local) continue;
-    const candidates = unclaimed.filter((o) => o.kind.id === entry.kind && o.folderKey === entry.folderKey && !out.adopted.has(o.object.Key!));
-    const equal = candidates.find((o) => holds(kind, o.object, local));
-    if (equal) {
-      adopt(root, manifest, bases, entry, kind, equal.object);
-      out.adopted.add(equal.object.Key!);
-      settled.push(entry.path);
-      out.resolved.push(l10n.t('{0}: created by an earlier apply whose answer was lost ({1}); the file now has its Key {2}, nothing is sent',
-        entry.path, sent.at, equal.object.Key!));
-      entry.action = 'behind'; // dropped from the entries by the caller once adopted
-      entry.key = equal.object.Key!;
+  const adopted = (sent: PendingCreate, entry: PlanEntry | undefined, live: BaseInfo, why: string) => {
+    adopt(root, manifest, bases, sent, live);
+    out.adopted.add(live.Key!);
+    settled.push(sent.path);
+    out.resolved.push(why);
+    if (!entry) return;
+    entry.action = 'behind'; // dropped from the entries by the caller once adopted
+    entry.key = live.Key!;
+  };
+  for (const sent of pending.all()) {
+    const entry = creates.get(sent.path);
+    const free = unclaimed.filter((o) => o.kind.id === sent.kind && o.folderKey === sent.folderKey && !out.adopted.has(o.object.Key!));
+    // Answered, then stopped before its file and the manifest held it: the Key answered is the object.
+    const answered = sent.key === undefined ? undefined : free.find((o) => o.object.Key === sent.key);
+    if (answered) {
+      adopted(sent, entry, answered.object, l10n.t('{0}: created by an earlier apply ({1}) that stopped before recording it; the file now has its Key {2}, nothing is sent',
+        sent.path, sent.at, sent.key!));
       continue;
     }
-    const like = candidates.find((o) => o.object.CommonName === local.CommonName);
+    if (!entry) {
+      // Recorded under its Key, or its file removed since: nothing of it is left to send (an unreadable file waits).
+      if (!pathProblem(root, sent.path) && !isRegularFile(resolveInside(root, sent.path))) settled.push(sent.path);
+      continue;
+    }
+    const kind = kindOf(sent.kind);
+    const local = readLocalFile(root, entry.path, entry.folderKey, kind).object;
+    if (!local) continue;
+    const equal = free.find((o) => holds(kind, o.object, local));
+    if (equal) {
+      adopted(sent, entry, equal.object, l10n.t('{0}: created by an earlier apply whose answer was lost ({1}); the file now has its Key {2}, nothing is sent',
+        entry.path, sent.at, equal.object.Key!));
+      continue;
+    }
+    entry.pendingId = sent.id;
+    const like = free.find((o) => o.object.CommonName === local.CommonName);
     if (like) {
       out.held.add(entry);
       entry.reason = l10n.t('An earlier apply ({0}) sent this create and never learnt its outcome; {1} (Key {2}) on the server is like it but not the same: compare before ticking it, or add that Key to the file',
@@ -64,7 +79,7 @@ export function resolvePendingCreates(
       entry.reason = l10n.t('An earlier apply ({0}) sent this create and its answer was lost; no such object is on the server, so it may be created again', sent.at);
     }
   }
-  settlePending(root, settled);
+  pending.settle(settled);
   return out;
 }
 
@@ -81,16 +96,17 @@ function empty(value: unknown): boolean {
 }
 
 /** As apply records a create: the file holds the server's object with its Key, the merge base and the manifest follow. */
-function adopt(root: string, manifest: Manifest, bases: Bases, entry: PlanEntry, kind: Kind, live: BaseInfo): void {
+function adopt(root: string, manifest: Manifest, bases: Bases, sent: PendingCreate, live: BaseInfo): void {
+  const kind = kindOf(sent.kind);
   const text = canonicalText(kind, fileForm(kind, live));
-  const rel = `${path.posix.dirname(entry.path)}/${objectFileName(live)}`;
+  const rel = `${path.posix.dirname(sent.path)}/${objectFileName(live)}`;
   const file = resolveInside(root, rel);
   if (readNoFollow(file, rel) !== text) writeNoFollow(file, text, rel);
-  const old = resolveInside(root, entry.path);
-  if (rel !== entry.path && isRegularFile(old)) rmSync(old);
+  const old = resolveInside(root, sent.path);
+  if (rel !== sent.path && isRegularFile(old)) rmSync(old);
   const hash = hashOf(text);
   bases.add(hash, text);
   bases.flush();
-  const object = { path: rel, kind: kind.id, folderKey: entry.folderKey, version: live.ConcurrencyVersion ?? null, hash };
+  const object = { path: rel, kind: kind.id, folderKey: sent.folderKey, version: live.ConcurrencyVersion ?? null, hash };
   journalSync(root, manifest, [{ key: live.Key!, object }]);
 }

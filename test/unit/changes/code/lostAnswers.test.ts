@@ -12,6 +12,7 @@ import { OmsClient } from '../../../../src/api/client';
 import { applyPlan } from '../../../../src/changes/code/apply';
 import { ConnectionBinding, readManifest } from '../../../../src/changes/code/manifest';
 import { makePlan } from '../../../../src/changes/code/plan';
+import { PendingCreates } from '../../../../src/changes/code/pendingCreates';
 import { bindingOf, pull } from '../../../../src/changes/code/pull';
 import type { BaseInfo } from '../../../../src/model/types';
 import { kind } from '../../../../src/model/kinds';
@@ -123,6 +124,63 @@ test('a lost create with only a like object on the server is not ticked and says
   assert.equal(again.selected, true);
   assert.match(again.reason!, /answer was lost/);
 });
+
+test('a plan made in another clone after the answers were lost (so made later) is refused for those creates: nothing twice', async () => {
+  await newPeople(['Katherine Johnson', 'Dorothy Vaughan']);
+  const elsewhere = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-lost-clone-'));
+  try {
+    await fs.cp(root, elsewhere, { recursive: true, filter: (p) => !p.endsWith(`${path.sep}.oms`) }); // a clone: the files, not this machine's cache
+    const before = (await people()).length;
+    writes = 'garble';
+    await applyPlan(client, root, binding, (await makePlan(client, root, binding)).plan, { stopOnError: false });
+    writes = 'pass';
+    assert.equal((await people()).length, before + 2, 'both landed, their answers lost');
+    const theirs = (await makePlan(client, elsewhere, binding)).plan;
+    assert.equal(theirs.entries.filter((e) => e.action === 'create' && e.selected).length, 2, 'the other clone never sent them');
+    const results = await applyPlan(client, root, binding, theirs, { stopOnError: false });
+    assert.deepEqual(results.map((r) => r.outcome), ['notSent', 'notSent']);
+    assert.match(results[0].reason ?? '', /outcome is not known/);
+    assert.equal((await people()).length, before + 2, 'nothing created twice');
+  } finally {
+    await fs.rm(elsewhere, { recursive: true, force: true });
+  }
+});
+
+for (const stop of ['its file written', 'the file it came from removed']) {
+  test(`an apply killed once a create's answer was recorded, ${stop}, before the manifest: the next plan adopts it by its Key, nothing twice`, async () => {
+    const name = stop === 'its file written' ? 'Hedy Lamarr' : 'Joan Clarke';
+    const slug = name.toLowerCase().replace(' ', '-');
+    await newPeople([name]);
+    const dir = path.join(root, Object.values((await readManifest(root))!.folders)[0], 'people');
+    const { plan } = await makePlan(client, root, binding);
+    const killed = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-lost-killed-'));
+    try {
+      await fs.cp(root, killed, { recursive: true }); // the folder as the killed apply found it
+      const before = (await people()).length;
+      const [result] = await applyPlan(client, root, binding, plan, { stopOnError: false });
+      assert.equal(result.outcome, 'applied');
+      // Where the killed apply stopped: the create sent and answered (pending, with its Key), its file written with the Key.
+      const entry = plan.entries.find((e) => e.action === 'create')!;
+      const pending = new PendingCreates(killed);
+      pending.record({ path: entry.path, kind: entry.kind, folderKey: entry.folderKey });
+      pending.answered(entry.path, result.after!.Key!);
+      const created = `${slug}.${result.after!.Key}.json`;
+      const killedDir = path.join(killed, path.relative(root, dir));
+      await fs.copyFile(path.join(dir, created), path.join(killedDir, created));
+      if (stop !== 'its file written') await fs.rm(path.join(killedDir, `${slug}.json`));
+
+      const next = (await makePlan(client, killed, binding)).plan;
+      assert.deepEqual(next.entries.filter((e) => e.action === 'create' || e.action === 'invalid'), [], 'not offered again, its Key not called unpulled');
+      assert.match(next.resolved?.[0] ?? '', /stopped before recording it/);
+      assert.deepEqual((await fs.readdir(killedDir)).filter((f) => f.startsWith(slug)), [created], 'one file, with its Key');
+      assert.equal((await readManifest(killed))!.objects[result.after!.Key!]?.path, path.relative(killed, path.join(killedDir, created)).split(path.sep).join('/'));
+      assert.equal(new PendingCreates(killed).size, 0, 'settled');
+      assert.equal((await people()).length, before + 1);
+    } finally {
+      await fs.rm(killed, { recursive: true, force: true });
+    }
+  });
+}
 
 test('a PUT that landed but whose answer was lost: the next plan counts it applied, not stale', async () => {
   const one = (await people()).find((p) => p.CommonName === 'Pat Put')!;
