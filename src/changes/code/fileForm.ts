@@ -33,14 +33,16 @@ const serverOwned: ReadonlySet<string> = new Set(notInFiles);
 
 /**
  * Top level: `$type`, `Key`, `CommonName`, the kind's own fields in schema order, the rest A–Z. Nested: `$type`, then A–Z.
- * A value already in that order is returned as it is (no copy: most nested objects of a pull are).
+ * A value already in that order is returned as it is (no copy: most nested objects of a pull are). `levels`: how many
+ * more levels of objects and arrays it may nest (its walk is the depth check a pull makes of each object it writes).
  */
-function ordered(value: Json, front: readonly string[]): Json {
+function ordered(value: Json, front: readonly string[], levels: number): Json {
   if (!value || typeof value !== 'object') return value;
+  if (levels < 0) throw new TooDeep();
   if (Array.isArray(value)) {
     let out: Json[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const v = ordered(value[i], nestedFront);
+      const v = ordered(value[i], nestedFront, levels - 1);
       if (!out && v !== value[i]) out = value.slice(0, i);
       out?.push(v);
     }
@@ -50,7 +52,7 @@ function ordered(value: Json, front: readonly string[]): Json {
   let out: { [key: string]: Json } | undefined = inOrder ? undefined : {};
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
-    const v = ordered(value[k], nestedFront);
+    const v = ordered(value[k], nestedFront, levels - 1);
     if (!out && v !== value[k]) {
       out = {};
       for (let j = 0; j < i; j++) out[keys[j]] = value[keys[j]];
@@ -92,11 +94,14 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 
 const fronts = new Map<string, readonly string[]>();
 
-export function canonicalText(kind: Kind, object: BaseInfo): string {
+/** The file's text of an object; throws `TooDeep` when it nests more than `maxDepth` levels below its top. */
+export function canonicalText(kind: Kind, object: BaseInfo, maxDepth = Infinity): string {
   let front = fronts.get(kind.id);
   if (!front) fronts.set(kind.id, (front = ['$type', 'Key', 'CommonName', ...Object.keys(kind.template())]));
-  return JSON.stringify(ordered(object as Json, front), null, 2) + '\n';
+  return JSON.stringify(ordered(object as Json, front, maxDepth), null, 2) + '\n';
 }
+
+export class TooDeep extends Error {}
 
 /** Of the text, or of its UTF-8 bytes (the same hash). */
 export function hashOf(text: string | Buffer): string {

@@ -10,8 +10,11 @@ import { PathRefused, readNoFollow, resolveInside } from './safePaths';
 import { inSlicesOf, Slices } from './slices';
 import { l10n } from '../../l10n';
 
-/** Deeper than any object of the service: deeper text is refused before anything walks it (a walk would run out of stack). */
-const maxDepth = 64;
+/**
+ * Deeper than any object of the service: deeper text is refused before anything walks it (a walk would run out of
+ * stack), and a pull refuses deeper objects (pullThread.ts).
+ */
+export const maxDepth = 64;
 
 export interface LocalFile {
   /** Relative to the pulled folder, with `/`. */
@@ -106,7 +109,7 @@ export function readText(file: string): string | undefined {
 }
 
 /** Whether a parsed JSON value nests deeper than `depth` (walked without recursion). */
-export function deeperThan(value: unknown, depth: number): boolean {
+function deeperThan(value: unknown, depth: number): boolean {
   let level: unknown[] = [value];
   for (let d = 0; level.length; d++) {
     if (d > depth) return true;

@@ -11,12 +11,12 @@ import { BigIntStats, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { MessagePort, parentPort } from 'node:worker_threads';
 import { listItems } from '../../api/listItems';
-import { kind as kindOf, KindId } from '../../model/kinds';
+import { Kind, kind as kindOf, KindId } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { BaseRecords } from './bases';
-import { canonicalText, fileForm, hashOf, objectFileName } from './fileForm';
+import { canonicalText, fileForm, hashOf, objectFileName, TooDeep } from './fileForm';
 import { FileStats } from './fileStats';
-import { deeperThan, editedSincePull, readText } from './localFiles';
+import { editedSincePull, maxDepth, readText } from './localFiles';
 import { emptyRecord, JournalStep, Manifest, ManifestObject, readManifest, replayJournal, writeManifest } from './manifest';
 import { removeOwnFile } from './ownFiles';
 import { entriesHash } from './pageTags';
@@ -169,7 +169,6 @@ class PageWriter {
   private object(job: PageJob, obj: BaseInfo, key: string, names: Set<string>, bases: BaseRecords, done: PageDone): void {
     const k = kindOf(job.kind);
     const root = this.start.root;
-    if (deeperThan(obj, 64)) throw new Error(l10n.t('it nests more than {0} levels deep', 64));
     const name = objectFileName(obj);
     const rel = `${job.dir}/${name}`;
     let prev = this.objects.get(key);
@@ -189,7 +188,7 @@ class PageWriter {
       this.stats.record(prev.path, prev.hash);
       return;
     }
-    const text = canonicalText(k, fileForm(k, obj));
+    const text = textOf(k, obj);
     // Encoded once, as a base record: hashed, written and kept as the base from there. A record
     // not needed as a base (a file moved) is harmless: the same hash twice, or one no entry names.
     const { bytes, hash } = bases.add(text);
@@ -262,6 +261,15 @@ class PageWriter {
       this.present.set(rel, names);
     }
     return names;
+  }
+}
+
+/** Its file's text; an object nested more than `maxDepth` levels could not be read back from its file (localFiles.ts). */
+function textOf(k: Kind, obj: BaseInfo): string {
+  try {
+    return canonicalText(k, fileForm(k, obj), maxDepth);
+  } catch (e) {
+    throw e instanceof TooDeep ? new Error(l10n.t('it nests more than {0} levels deep', maxDepth)) : e;
   }
 }
 
