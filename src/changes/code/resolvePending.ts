@@ -45,11 +45,13 @@ export function resolvePendingCreates(root: string, manifest: Manifest, bases: B
     entry.action = 'behind'; // dropped from the entries by the caller once adopted
     entry.key = live.Key!;
   };
+  const candidates = new Candidates(unclaimed);
   for (const sent of pending.all()) {
     const entry = creates.get(sent.path);
-    const free = unclaimed.filter((o) => o.kind.id === sent.kind && o.folderKey === sent.folderKey && !out.adopted.has(o.object.Key!));
+    const free = (o: ListedObject) => o.kind.id === sent.kind && o.folderKey === sent.folderKey && !out.adopted.has(o.object.Key!);
     // Answered, then stopped before its file and the manifest held it: the Key answered is the object.
-    const answered = sent.key === undefined ? undefined : free.find((o) => o.object.Key === sent.key);
+    const byAnswer = sent.key === undefined ? undefined : candidates.byKey.get(sent.key);
+    const answered = byAnswer && free(byAnswer) ? byAnswer : undefined;
     if (answered) {
       adopted(sent, entry, answered.object, l10n.t('{0}: created by an earlier apply ({1}) that stopped before recording it; the file now has its Key {2}, nothing is sent',
         sent.path, sent.at, sent.key!));
@@ -63,14 +65,15 @@ export function resolvePendingCreates(root: string, manifest: Manifest, bases: B
     const kind = kindOf(sent.kind);
     const local = readLocalFile(root, entry.path, entry.folderKey, kind).object;
     if (!local) continue;
-    const equal = free.find((o) => holds(kind, o.object, local));
+    const alike = candidates.named(sent, local.CommonName).filter(free);
+    const equal = alike.find((o) => holds(kind, o.object, local));
     if (equal) {
       adopted(sent, entry, equal.object, l10n.t('{0}: created by an earlier apply whose answer was lost ({1}); the file now has its Key {2}, nothing is sent',
         entry.path, sent.at, equal.object.Key!));
       continue;
     }
     entry.pendingId = sent.id;
-    const like = free.find((o) => o.object.CommonName === local.CommonName);
+    const like = alike.find((o) => o.object.CommonName === local.CommonName);
     if (like) {
       out.held.add(entry);
       entry.reason = l10n.t('An earlier apply ({0}) sent this create and never learnt its outcome; {1} (Key {2}) on the server is like it but not the same: compare before ticking it, or add that Key to the file',
@@ -82,6 +85,32 @@ export function resolvePendingCreates(root: string, manifest: Manifest, bases: B
   pending.settle(settled);
   return out;
 }
+
+/**
+ * The server's objects the manifest does not hold, by Key and by folder, kind and name: each pending create
+ * looks at its own few (after a lost connection, thousands of creates may be pending among thousands of objects).
+ */
+class Candidates {
+  readonly byKey: Map<string, ListedObject>;
+  private readonly byName = new Map<string, ListedObject[]>();
+
+  constructor(private readonly all: readonly ListedObject[]) {
+    this.byKey = new Map(all.map((o) => [o.object.Key!, o]));
+    for (const o of all) {
+      const at = placeName(o.kind.id, o.folderKey, o.object.CommonName);
+      const same = this.byName.get(at);
+      if (same) same.push(o);
+      else this.byName.set(at, [o]);
+    }
+  }
+
+  /** Those that may hold what a file named `name` says: of its name (a file with no name says nothing of it: all). */
+  named(sent: PendingCreate, name: unknown): readonly ListedObject[] {
+    return typeof name === 'string' && name ? this.byName.get(placeName(sent.kind, sent.folderKey, name)) ?? [] : this.all;
+  }
+}
+
+const placeName = (kind: string, folderKey: string, name: unknown) => JSON.stringify([kind, folderKey, name]);
 
 /** The server's object holds every field the file sets (server-owned fields and secrets aside). */
 function holds(kind: Kind, live: BaseInfo, local: BaseInfo): boolean {
