@@ -6,7 +6,7 @@
  * what it showed. The manifest moves forward per applied object.
  * A dry run sends no write: it lists the exact requests as cURL.
  */
-import { promises as fs, rmSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { OmsClient } from '../../api/client';
 import { curlCommand } from '../../api/curl';
@@ -16,13 +16,13 @@ import type { BaseInfo } from '../../model/types';
 import { hideSecrets, secretShown } from '../../model/secrets';
 import { Change, ChangeResult, resultLine, ResultLine, RunOptions, runChanges } from '../executor';
 import { Bases } from './bases';
-import { bodyToSend, canonicalText, createBody, fileForm, hashOf, objectFileName } from './fileForm';
-import { FileStats } from './fileStats';
+import { bodyToSend, createBody, fileForm, objectFileName } from './fileForm';
 import { readLocalFile } from './localFiles';
 import { checkBinding, ConnectionBinding, ensureCache, journalSync, Manifest, readManifest, writeManifest } from './manifest';
 import { Plan, PlanEntry, sendable } from './plan';
 import { PendingCreates } from './pendingCreates';
-import { isRegularFile, pathProblem, readNoFollow, resolveInside, writeNoFollow } from './safePaths';
+import { placeObject } from './placeObject';
+import { pathProblem, resolveInside } from './safePaths';
 import { l10n } from '../../l10n';
 
 export type ApplyOptions = Omit<RunOptions, 'onResult'> & {
@@ -158,38 +158,17 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
 
 /**
  * After a write (synchronously, inside the executor's report of it): the file holds what the
- * server now holds (a create's file takes its Key), and the merge base and manifest move forward (in that order).
+ * server now holds (a create's file takes its Key), and the merge base and manifest move forward (placeObject.ts).
  */
 function record(root: string, manifest: Manifest, bases: Bases, entry: PlanEntry, r: ChangeResult): void {
-  const kind = kindOf(entry.kind);
   if (entry.action === 'delete') {
     journalSync(root, manifest, [{ key: entry.key!, object: null }]);
     return;
   }
   const after = r.after;
   if (!after?.Key) return; // written, but not read back: the next plan shows where it stands
-  const text = canonicalText(kind, fileForm(kind, after));
   const rel = entry.action === 'create' ? `${path.posix.dirname(entry.path)}/${objectFileName(after)}` : entry.path;
-  const file = resolveInside(root, rel);
-  if (readOptional(file) !== text) writeNoFollow(file, text, rel);
-  const old = resolveInside(root, entry.path);
-  if (rel !== entry.path && isRegularFile(old)) rmSync(old, { force: true });
-  const hash = hashOf(text);
-  bases.add(hash, text);
-  bases.flush();
-  const stats = new FileStats(root); // the next plan or pull need not read the file
-  stats.record(rel, hash);
-  stats.flush();
-  const object = { path: rel, kind: kind.id, folderKey: entry.folderKey, version: after.ConcurrencyVersion ?? null, hash };
-  journalSync(root, manifest, [{ key: after.Key, object }]);
-}
-
-function readOptional(p: string): string | undefined {
-  try {
-    return readNoFollow(p);
-  } catch {
-    return undefined;
-  }
+  placeObject(root, manifest, bases, entry, rel, { ...after, Key: after.Key });
 }
 
 /** Why a plan's entry may not be applied to this folder as it stands (a saved plan is untrusted), or undefined. */

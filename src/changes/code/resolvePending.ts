@@ -7,19 +7,19 @@
  * leaves the create unticked, asking; none lets it be created again, saying so. Either way the entry names
  * the pending create it looked for, which apply asks of it.
  */
-import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { kind as kindOf, Kind } from '../../model/kinds';
 import { sameJson } from '../../model/saveChecks';
 import type { BaseInfo } from '../../model/types';
 import { l10n } from '../../l10n';
 import type { Bases } from './bases';
-import { canonicalText, createBody, fileForm, hashOf, isServerOwned, objectFileName } from './fileForm';
+import { createBody, isServerOwned, objectFileName } from './fileForm';
 import { readLocalFile } from './localFiles';
-import { journalSync, Manifest } from './manifest';
+import type { Manifest } from './manifest';
 import { PendingCreate, PendingCreates } from './pendingCreates';
+import { placeObject } from './placeObject';
 import type { ListedObject, PlanEntry } from './plan';
-import { isRegularFile, pathProblem, readNoFollow, resolveInside, writeNoFollow } from './safePaths';
+import { isRegularFile, pathProblem, resolveInside } from './safePaths';
 
 export interface Resolved {
   /** What was adopted, one line each. */
@@ -124,18 +124,7 @@ function empty(value: unknown): boolean {
   return value === null || value === undefined || (Array.isArray(value) && !value.length);
 }
 
-/** As apply records a create: the file holds the server's object with its Key, the merge base and the manifest follow. */
+/** As apply records a create: the file takes the server's object and its Key, the manifest follows (placeObject.ts). */
 function adopt(root: string, manifest: Manifest, bases: Bases, sent: PendingCreate, live: BaseInfo): void {
-  const kind = kindOf(sent.kind);
-  const text = canonicalText(kind, fileForm(kind, live));
-  const rel = `${path.posix.dirname(sent.path)}/${objectFileName(live)}`;
-  const file = resolveInside(root, rel);
-  if (readNoFollow(file, rel) !== text) writeNoFollow(file, text, rel);
-  const old = resolveInside(root, sent.path);
-  if (rel !== sent.path && isRegularFile(old)) rmSync(old);
-  const hash = hashOf(text);
-  bases.add(hash, text);
-  bases.flush();
-  const object = { path: rel, kind: kind.id, folderKey: sent.folderKey, version: live.ConcurrencyVersion ?? null, hash };
-  journalSync(root, manifest, [{ key: live.Key!, object }]);
+  placeObject(root, manifest, bases, sent, `${path.posix.dirname(sent.path)}/${objectFileName(live)}`, { ...live, Key: live.Key! });
 }
