@@ -12,6 +12,7 @@ import { createObject } from '../store/creation';
 import { ErrorDetail, HttpError, noContent, notFound, readJsonSized, Reply } from '../http/replies';
 import { checkInput, pagingSchema } from './inputs';
 import { conditional } from '../http/etag';
+import { digestOf } from '../store/pageCache';
 import { keyAddresses, placeObject } from '../store/objects';
 
 const defaultPageSize = 100;
@@ -36,12 +37,15 @@ export function list(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
   checkInput(pagingSchema, query, 'Query parameters page and pageSize must be whole numbers (pageSize at least 1)');
   const page = Number(query.page ?? 0);
   const pageSize = Math.min(Number(query.pageSize ?? defaultPageSize), maxPageSize);
-  return conditional(r.req, { status: 200, bytes: ctx.store.pageBytes(r.folderKey, kind.id, page * pageSize, pageSize) });
+  const from = page * pageSize;
+  const digest = ctx.store.pageDigest(r.folderKey, kind.id, from, pageSize);
+  return conditional(r.req, digest, () => ({ status: 200, bytes: ctx.store.pageBytes(r.folderKey, kind.id, from, pageSize) }));
 }
 
 /** The object, with an ETag (304 when unchanged). */
 export function read(ctx: SandboxContext, r: FolderRequest, kind: Kind): Reply {
-  return conditional(r.req, { status: 200, text: ctx.store.text(storedObject(ctx, r, kind)) });
+  const text = ctx.store.text(storedObject(ctx, r, kind));
+  return conditional(r.req, digestOf(text), () => ({ status: 200, text }));
 }
 
 export async function create(ctx: SandboxContext, r: FolderRequest, kind: Kind): Promise<Reply> {

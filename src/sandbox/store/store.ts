@@ -12,6 +12,7 @@ import { Journal, JournalOptions } from './journal';
 import type { Change, Snapshot, StoredEntry } from './logFormat';
 import { readStoreFiles } from './recovery';
 import { storedJson, withServerLinks } from './objects';
+import { PageCache } from './pageCache';
 
 /** The root instance is stored like a folder, under its own kind. */
 type StoredKind = KindId | 'instance';
@@ -24,9 +25,6 @@ interface OutboxEntry {
   objectKey?: string;
   body: unknown;
 }
-
-/** Bytes of cached list pages in all (beyond it the cache starts afresh). */
-const maxCachedPageBytes = 32 * 1024 * 1024;
 
 interface Entry {
   kind: StoredKind;
@@ -45,13 +43,8 @@ export class Store {
    * kept: most objects are written once, and keeping it doubled their memory.
    */
   private readonly texts = new WeakMap<BaseInfo, string>();
-  /**
-   * Pages as answered (the bytes of a list), per `${folderKey}/${kind}`, made on the first GET of a
-   * page and dropped when anything in that group changes: a list read again and again is a lookup
-   * and a write, with nothing to join, encode or collect. At most `maxCachedPageBytes` in all.
-   */
-  private readonly pages = new Map<string, Map<string, Buffer>>();
-  private cachedPageBytes = 0;
+  /** Pages as answered, made on the first GET of a page and dropped when anything in its group changes. */
+  private readonly pages = new PageCache();
 
   constructor(readonly instanceKey: string) {}
 
@@ -171,26 +164,16 @@ export class Store {
 
   /** The JSON array of `page(...)` as bytes, from the cache when nothing in the group changed since. */
   pageBytes(folderKey: string, kind: KindId, from: number, size: number): Buffer {
-    const group = `${folderKey}/${kind}`;
-    const id = `${from}/${size}`;
-    const cached = this.pages.get(group)?.get(id);
-    if (cached) return cached;
-    const bytes = Buffer.from(`[${this.page(folderKey, kind, from, size).map((o) => this.text(o)).join(',')}]`);
-    if (this.cachedPageBytes + bytes.length > maxCachedPageBytes) this.dropPages();
-    let pages = this.pages.get(group);
-    if (!pages) this.pages.set(group, (pages = new Map<string, Buffer>()));
-    pages.set(id, bytes);
-    this.cachedPageBytes += bytes.length;
-    return bytes;
+    return this.pages.bytes(`${folderKey}/${kind}`, `${from}/${size}`, () => this.pageMade(folderKey, kind, from, size));
   }
 
-  /** Forgets the cached pages of a group (anything in it changed), or all of them. */
-  private dropPages(group?: string): void {
-    for (const [g, pages] of this.pages) {
-      if (group !== undefined && g !== group) continue;
-      for (const bytes of pages.values()) this.cachedPageBytes -= bytes.length;
-      this.pages.delete(g);
-    }
+  /** A digest of `pageBytes(...)`, known without building the page again while nothing in the group changed. */
+  pageDigest(folderKey: string, kind: KindId, from: number, size: number): string {
+    return this.pages.digest(`${folderKey}/${kind}`, `${from}/${size}`, () => this.pageMade(folderKey, kind, from, size));
+  }
+
+  private pageMade(folderKey: string, kind: KindId, from: number, size: number): Buffer {
+    return Buffer.from(`[${this.page(folderKey, kind, from, size).map((o) => this.text(o)).join(',')}]`);
   }
 
   /** `size` objects from position `from` of `list()`, without copying the rest. */
@@ -231,11 +214,11 @@ export class Store {
     this.journal?.append(this.put(e.kind, object), () => {
       if (e.object === object) {
         e.object = before;
-        this.dropPages(`${before.InFolderKey}/${e.kind}`);
+        this.pages.drop(`${before.InFolderKey}/${e.kind}`);
       }
     });
     e.object = object;
-    this.dropPages(`${before.InFolderKey}/${e.kind}`);
+    this.pages.drop(`${before.InFolderKey}/${e.kind}`);
   }
 
   remove(key: string): void {
@@ -251,7 +234,7 @@ export class Store {
     this.byKey.set(key, e);
     if (e.kind === 'instance') return;
     const group = `${e.object.InFolderKey}/${e.kind}`;
-    this.dropPages(group);
+    this.pages.drop(group);
     let set = this.members.get(group);
     if (!set) this.members.set(group, (set = new Set()));
     set.add(key);
@@ -262,7 +245,7 @@ export class Store {
     if (!e) return;
     this.byKey.delete(key);
     this.members.get(`${e.object.InFolderKey}/${e.kind}`)?.delete(key);
-    this.dropPages(`${e.object.InFolderKey}/${e.kind}`);
+    this.pages.drop(`${e.object.InFolderKey}/${e.kind}`);
   }
 }
 
