@@ -11,6 +11,7 @@ import type { Connection } from '../connection/connection';
 import { prettyJson } from '../model/saveChecks';
 import type { BaseInfo } from '../model/types';
 import { hideSecrets, secretShown } from '../model/secrets';
+import { countProgress } from '../ui/countProgress';
 import { forgetRunTexts, runTextUri, showReadOnly } from './documents';
 import { objectsText, previewCountsText } from './words';
 
@@ -23,16 +24,10 @@ export async function makePreview(connection: Connection, title: string, changes
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     const controller = new AbortController();
     token.onCancellationRequested(() => controller.abort());
-    let last = 0, shown = 0;
+    const show = countProgress(progress);
     const entries = await previewChanges(connection.client, changes, {
       signal: controller.signal,
-      onEntry: (_e, done, total) => {
-        // A report per tenth of a second at most: 10,000 reports would keep the window busy.
-        if (done < total && Date.now() - shown < 100) return;
-        shown = Date.now();
-        progress.report({ message: vscode.l10n.t('read {0}/{1}', done, total), increment: ((done - last) / total) * 100 });
-        last = done;
-      },
+      onEntry: (_e, done, total) => show(done, total, vscode.l10n.t('read {0}/{1}', done, total)),
     });
     return token.isCancellationRequested ? undefined : entries;
   });

@@ -11,6 +11,7 @@ import { RunHeader, RunJournal } from '../changes/runJournal';
 import type { Connection } from '../connection/connection';
 import type { ObjectAddress } from '../fs/objectUri';
 import type { BaseInfo } from '../model/types';
+import { countProgress } from '../ui/countProgress';
 import { reportRun } from './report';
 import { objectsText } from './words';
 
@@ -66,7 +67,7 @@ export async function runInShell(host: RunHost, spec: RunSpec): Promise<RunRecor
     results = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
-      let last = 0, shownAt = 0;
+      const show = countProgress(progress);
       return spec.send({
         stopOnError: spec.stopOnError, signal: controller.signal, approval,
         beforeWrite: (change, body, live) => writer.intent(change, body, live),
@@ -83,13 +84,9 @@ export async function runInShell(host: RunHost, spec: RunSpec): Promise<RunRecor
           host.events.wrote(address, change.op === 'delete' ? undefined : r.after);
         },
         onProgress: (p) => {
-          // A report per tenth of a second at most: one per object would keep the window busy.
-          if (p.done < p.total && Date.now() - shownAt < 100) return;
-          shownAt = Date.now();
           const failed = p.failed ? ` · ${vscode.l10n.t('{0} failed', p.failed)}` : '';
           const waiting = p.waitingSeconds ? ` · ${vscode.l10n.t('waiting {0} s', p.waitingSeconds)}` : '';
-          progress.report({ message: `${p.done}/${p.total}${failed}${waiting}`, increment: ((p.done - last) / p.total) * 100 });
-          last = p.done;
+          show(p.done, p.total, `${p.done}/${p.total}${failed}${waiting}`);
         },
       });
     });
