@@ -52,7 +52,7 @@ export class PageCache {
     if (this.bytesHeld + bytes.length > maxBytes) this.dropBytes();
     if (this.pageCount >= maxPages) this.dropAll();
     let pages = this.groups.get(group);
-    if (!pages) this.groups.set(group, (pages = new Map()));
+    if (!pages) this.groups.set(group, (pages = new Map<string, Page>()));
     const before = pages.get(id);
     if (before) this.bytesHeld -= before.bytes?.length ?? 0;
     else this.pageCount++;
