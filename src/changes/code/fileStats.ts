@@ -74,9 +74,21 @@ export class FileStats {
   /** Whether the file at `rel` still holds the text of `hash`, by its stat alone (false: read it). */
   holds(rel: string, hash: string): boolean {
     const known = this.known.get(rel);
-    if (!known || known.hash !== hash) return false;
-    const now = statSync(path.join(this.root, rel), { bigint: true, throwIfNoEntry: false });
-    return !!now && now.mtimeNs < this.readAt && same(known, now);
+    return !!known && known.hash === hash && stillHolds(this.root, this.readAt, rel, known);
+  }
+
+  /**
+   * The check of `files` (each a path and the hash its manifest entry names) by their stats alone, for a thread
+   * (`statsHold`); undefined when one of them is not known to hold that text (read them).
+   */
+  checkOf(files: ReadonlyArray<{ path: string; hash: string }>): StatCheck | undefined {
+    const out: StatCheck['files'] = [];
+    for (const { path: rel, hash } of files) {
+      const known = this.known.get(rel);
+      if (!known || known.hash !== hash) return undefined;
+      out.push([rel, known.size, known.mtime, known.ino]);
+    }
+    return { root: this.root, readAt: String(this.readAt), files: out };
   }
 
   /** Records that the file at `rel` holds the text of `hash` (its stat read now, unless given); written by `flush`. */
@@ -111,9 +123,28 @@ export class FileStats {
   }
 }
 
+/** Files to check by their stats alone, as a thread can: each with its size, modification time (ns) and inode when recorded. */
+export interface StatCheck {
+  root: string;
+  /** The stats file's modification time when read (ns): a file modified since is not trusted. */
+  readAt: string;
+  files: Array<[rel: string, size: string, mtime: string, ino: string]>;
+}
+
+/** Whether every file of `check` still holds the text it held when recorded, by its stat alone. */
+export function statsHold(check: StatCheck): boolean {
+  const readAt = BigInt(check.readAt);
+  return check.files.every(([rel, size, mtime, ino]) => stillHolds(check.root, readAt, rel, { size, mtime, ino }));
+}
+
+function stillHolds(root: string, readAt: bigint, rel: string, known: Omit<Known, 'hash'>): boolean {
+  const now = statSync(path.join(root, rel), { bigint: true, throwIfNoEntry: false });
+  return !!now && now.mtimeNs < readAt && same(known, now);
+}
+
 const line = (rel: string, known: Known) => `${known.hash} ${known.size} ${known.mtime} ${known.ino} ${rel}\n`;
 
-function same(known: Known, now: BigIntStats): boolean {
+function same(known: Omit<Known, 'hash'>, now: BigIntStats): boolean {
   return known.size === String(now.size) && known.mtime === String(now.mtimeNs) && known.ino === String(now.ino);
 }
 

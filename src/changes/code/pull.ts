@@ -30,7 +30,7 @@ import {
 } from './manifest';
 import { entriesHash, PageTag, PageTags } from './pageTags';
 import { removeOwnFile } from './ownFiles';
-import { inSlicesOf, Slices } from './slices';
+import { inSlicesOf } from './slices';
 
 /**
  * Half the largest page: the threads still write the last page once all are read, and a smaller
@@ -123,20 +123,15 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   let stats: Promise<FileStats> | undefined;
   /**
    * Whether the objects of a page the server answered 304 to are as the last pull left them: their manifest entries as
-   * it recorded, their files (by their stat alone) as pulled. Here, not on a thread: the manifest is read here already,
-   * and a pull whose pages are all unchanged has its threads read nothing.
+   * it recorded (here: the manifest is read here already, and the threads read none of it when every page is
+   * unchanged), their files as pulled by their stats alone (on a thread).
    */
   const asPulled = async (tag: PageTag): Promise<boolean> => {
     const known = await (stats ??= new FileStats(root).load());
     const entry = (key: string) => manifest.objects[key] as ManifestObject | undefined;
     if (!tag.keys.every(entry) || entriesHash(tag.keys, entry) !== tag.entries) return false;
-    const slices = new Slices();
-    for (const key of tag.keys) {
-      const e = entry(key)!;
-      if (!known.holds(e.path, e.hash)) return false;
-      if (slices.due()) await slices.pause();
-    }
-    return true;
+    const check = known.checkOf(tag.keys.map((key) => entry(key)!));
+    return !!check && writer.holds(check).catch(() => false);
   };
   /**
    * Hands a page to a thread: the server's bytes, or the record of a page it answered 304 to (read whole when

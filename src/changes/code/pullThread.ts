@@ -15,7 +15,7 @@ import { Kind, kind as kindOf, KindId } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { BaseRecords } from './bases';
 import { canonicalText, fileForm, hashOf, objectFileName, TooDeep } from './fileForm';
-import { FileStats } from './fileStats';
+import { FileStats, StatCheck, statsHold } from './fileStats';
 import { editedSincePull, maxDepth, readText } from './localFiles';
 import { emptyRecord, JournalStep, Manifest, ManifestObject, readManifest, replayJournal, writeManifest } from './manifest';
 import { removeOwnFile } from './ownFiles';
@@ -68,10 +68,19 @@ export interface PageDone {
   entries?: string;
 }
 
-/** A pull starts (its state), hands a page, has its manifest written (its head: all but the objects), or ends; several pulls may share the thread. */
+/**
+ * A pull starts (its state), hands a page, has files checked by their stats (a page the server answered 304 to),
+ * has its manifest written (its head: all but the objects), or ends; several pulls may share the thread.
+ */
 export type ToThread = { pull: number } & (
-  { start: PullStart } | { page: PageJob } | { manifest: ManifestHead; id: number } | { end: true }
+  { start: PullStart } | { page: PageJob } | { check: StatCheck; id: number } | { manifest: ManifestHead; id: number } | { end: true }
 );
+
+/** Whether the checked files hold what they held when recorded. */
+export interface StatsChecked {
+  id: number;
+  holds: boolean;
+}
 
 export type ManifestHead = Omit<Manifest, 'objects'>;
 
@@ -289,6 +298,7 @@ if (parentPort) {
   port.on('message', (m: ToThread) => {
     if ('start' in m) pulls.set(m.pull, new PageWriter(m.start));
     else if ('end' in m) pulls.delete(m.pull);
+    else if ('check' in m) port.postMessage({ id: m.id, holds: checked(m.check) } satisfies StatsChecked);
     else if ('manifest' in m) void writeWhole(pulls.get(m.pull)!.root, m.manifest).then((error) => port.postMessage({ id: m.id, manifest: true, error } satisfies ManifestWritten));
     else {
       const writer = pulls.get(m.pull)!;
@@ -303,6 +313,15 @@ function pageOf(writer: PageWriter, job: PageJob, port: MessagePort): PageDone |
     return writer.page(job, (counted) => port.postMessage({ id: job.id, counted } satisfies PageCounted));
   } catch (e) {
     return failure(job, e as NodeJS.ErrnoException);
+  }
+}
+
+/** Whether the files hold what they held when recorded; not when a stat fails (their page is read whole). */
+function checked(check: StatCheck): boolean {
+  try {
+    return statsHold(check);
+  } catch {
+    return false;
   }
 }
 
