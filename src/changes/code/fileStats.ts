@@ -131,10 +131,14 @@ export interface StatCheck {
   files: Array<[rel: string, size: string, mtime: string, ino: string]>;
 }
 
-/** Whether every file of `check` still holds the text it held when recorded, by its stat alone. */
+/** Whether every file of `check` still holds the text it held when recorded, by its stat alone; not when a stat fails (read them). */
 export function statsHold(check: StatCheck): boolean {
-  const readAt = BigInt(check.readAt);
-  return check.files.every(([rel, size, mtime, ino]) => stillHolds(check.root, readAt, rel, { size, mtime, ino }));
+  try {
+    const readAt = BigInt(check.readAt);
+    return check.files.every(([rel, size, mtime, ino]) => stillHolds(check.root, readAt, rel, { size, mtime, ino }));
+  } catch {
+    return false;
+  }
 }
 
 function stillHolds(root: string, readAt: bigint, rel: string, known: Omit<Known, 'hash'>): boolean {

@@ -18,7 +18,7 @@ import type { OmsClient } from '../../api/client';
 import { Kind, kind as kindOf, supports } from '../../model/kinds';
 import { keySegment } from '../../model/routes';
 import { Bases } from './bases';
-import { FileStats } from './fileStats';
+import { FileStats, statsHold } from './fileStats';
 import { editedSincePull, readText } from './localFiles';
 import type { PageDone } from './pullThread';
 import { NotAList, PageWrite, PullWriter } from './pullWriter';
@@ -131,7 +131,8 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
     const entry = (key: string) => manifest.objects[key] as ManifestObject | undefined;
     if (!tag.keys.every(entry) || entriesHash(tag.keys, entry) !== tag.entries) return false;
     const check = known.checkOf(tag.keys.map((key) => entry(key)!));
-    return !!check && writer.holds(check).catch(() => false);
+    // A thread that failed: here, as a pull whose pages are all unchanged needs no thread.
+    return !!check && writer.holds(check).catch(() => statsHold(check));
   };
   /**
    * Hands a page to a thread: the server's bytes, or the record of a page it answered 304 to (read whole when

@@ -298,7 +298,7 @@ if (parentPort) {
   port.on('message', (m: ToThread) => {
     if ('start' in m) pulls.set(m.pull, new PageWriter(m.start));
     else if ('end' in m) pulls.delete(m.pull);
-    else if ('check' in m) port.postMessage({ id: m.id, holds: checked(m.check) } satisfies StatsChecked);
+    else if ('check' in m) port.postMessage({ id: m.id, holds: statsHold(m.check) } satisfies StatsChecked);
     else if ('manifest' in m) void writeWhole(pulls.get(m.pull)!.root, m.manifest).then((error) => port.postMessage({ id: m.id, manifest: true, error } satisfies ManifestWritten));
     else {
       const writer = pulls.get(m.pull)!;
@@ -313,15 +313,6 @@ function pageOf(writer: PageWriter, job: PageJob, port: MessagePort): PageDone |
     return writer.page(job, (counted) => port.postMessage({ id: job.id, counted } satisfies PageCounted));
   } catch (e) {
     return failure(job, e as NodeJS.ErrnoException);
-  }
-}
-
-/** Whether the files hold what they held when recorded; not when a stat fails (their page is read whole). */
-function checked(check: StatCheck): boolean {
-  try {
-    return statsHold(check);
-  } catch {
-    return false;
   }
 }
 
