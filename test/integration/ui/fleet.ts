@@ -510,7 +510,7 @@ async function retryFailed(page: Page, env: Env, diag: string): Promise<void> {
     summary = await waitForTitle(page, / to change · /, 10 * 60_000);
   }, 'retry-preview');
   let sendMs = 0;
-  const sent = await measured(page, env, async () => void (sendMs = await sendAndCount(page, diag, fleet, failed)), 'retry-send');
+  const sent = await measured(page, env, () => profiled(env, diag, 'retry-send', async () => void (sendMs = await sendAndCount(page, diag, fleet, failed))), 'retry-send');
   await runReported(page);
   verdict([
     figure(fleet, diag, `Retry Failed (${failed} failed of the run, ${landed} landed): the preview appears`, `${s(preview.ms)} from the palette ("${summary}")`, '≤ 2 s', preview.ms <= 2000, preview),
