@@ -140,18 +140,12 @@ export class PullWriter {
    * Its bytes go to the thread, not a copy: `page.bytes` is empty here afterwards.
    */
   write(page: Omit<PageJob, 'id'>): PageWrite {
-    const id = nextJob++;
-    const worker = this.workers[this.sent++ % this.workers.length];
     let count!: (listed: number) => void;
     const counted = new Promise<number>((resolve) => { count = resolve; });
-    const written = new Promise<PageDone>((resolve, reject) => {
-      const error = failed.get(worker);
-      if (error) return reject(error);
-      waiting.set(id, { worker, counted: count, resolve, reject });
-      // A buffer of its own moves to the thread; a small one may share Node's pool, and is copied.
-      const own = page.bytes.byteOffset === 0 && page.bytes.byteLength === page.bytes.buffer.byteLength;
-      worker.postMessage({ pull: this.pull, page: { ...page, id } } satisfies ToThread, own ? [page.bytes.buffer as ArrayBuffer] : []);
-    });
+    // A buffer of its own moves to the thread; a small one may share Node's pool, and is copied.
+    const own = page.bytes.byteOffset === 0 && page.bytes.byteLength === page.bytes.buffer.byteLength;
+    const transfer = own ? [page.bytes.buffer as ArrayBuffer] : [];
+    const written = this.ask<PageDone>((id) => ({ pull: this.pull, page: { ...page, id } }), { counted: count, transfer });
     written.catch(() => count(0)); // no page after a failed one is asked for
     return { counted, written };
   }
@@ -171,21 +165,27 @@ export class PullWriter {
   async writeManifest(head: ManifestHead): Promise<boolean> {
     if (failed.has(this.workers[0])) return false;
     try {
-      await this.ask<ManifestWritten>((id) => ({ pull: this.pull, manifest: head, id }), this.workers[0]);
+      await this.ask<ManifestWritten>((id) => ({ pull: this.pull, manifest: head, id }), { worker: this.workers[0] });
       return true;
     } catch {
       return false;
     }
   }
 
-  /** Sends a thread (the next one, unless given) the message `of` makes with a new id; its answer, or its failure. */
-  private ask<T>(of: (id: number) => ToThread, worker = this.workers[this.sent++ % this.workers.length]): Promise<T> {
+  /**
+   * Sends a thread (the next one, unless given) the message `of` makes with a new id, moving `transfer` to it;
+   * its answer, or its failure. `counted` hears a page's count before its answer.
+   */
+  private ask<T>(
+    of: (id: number) => ToThread,
+    { worker = this.workers[this.sent++ % this.workers.length], counted = () => undefined, transfer = [] }: { worker?: Worker; counted?: Waiting['counted']; transfer?: ArrayBuffer[] } = {},
+  ): Promise<T> {
     const id = nextJob++;
     return new Promise<T>((resolve, reject) => {
       const error = failed.get(worker);
       if (error) return reject(error);
-      waiting.set(id, { worker, counted: () => undefined, resolve: resolve as unknown as Waiting['resolve'], reject });
-      worker.postMessage(of(id));
+      waiting.set(id, { worker, counted, resolve: resolve as unknown as Waiting['resolve'], reject });
+      worker.postMessage(of(id), transfer);
     });
   }
 
