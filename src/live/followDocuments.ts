@@ -36,7 +36,7 @@ export class FollowDocuments {
     }
     const ours = base.ConcurrencyVersion ?? 0;
     const theirs = server.ConcurrencyVersion ?? 0;
-    this.changes.seen(address, ours, theirs);
+    this.changes.seen(address, ours, theirs, uri);
     if (theirs <= ours) {
       this.told.delete(key);
       return;

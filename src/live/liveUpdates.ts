@@ -66,8 +66,7 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
       for (const o of open) if (sameObject(o.address, address)) documents?.follow(o, read.object);
       if (read.object) openTables.get(`${connectionId}|${address.key}`)?.follow(read.object as InputScannerInfo);
     }
-    documents?.keepOnly(open);
-    changes.keepOnly(open.map((o) => o.address));
+    forgetClosed(); // a tab closed while the poll was out
     const seen = [...result.groups.flatMap((g) => g.items), ...result.objects.flatMap((o) => (o.object ? [o.object] : []))];
     // The plan view's code is there only once a plan was shown (it is not loaded at activation).
     const planView = loadedPlanView<PlanView>();
@@ -151,6 +150,13 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
     for (const c of s.connections.list()) void pollerOf(c.id).then((p) => p.wake());
   };
 
+  /** What no tab shows any more is forgotten: its badge, that its editor was told (of every connection: each poll sees only its own). */
+  const forgetClosed = () => {
+    const open = openObjects(s.objectFiles);
+    documents?.keepOnly(open);
+    changes.keepOnly(open.map((o) => o.address));
+  };
+
   const subscriptions = [
     changes,
     vscode.window.registerFileDecorationProvider(changes),
@@ -161,7 +167,10 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
       collapsed.delete(e.element.id);
       wakeAll();
     }),
-    vscode.window.tabGroups.onDidChangeTabs(wakeAll),
+    vscode.window.tabGroups.onDidChangeTabs(() => {
+      forgetClosed();
+      wakeAll();
+    }),
     s.connections.onDidChange(wakeAll),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('oms.live.interval')) return;
@@ -171,7 +180,7 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
     // A document read again by VS Code (a focus, a reload) may see the server's change before a poll does.
     s.objectFiles.onDidReadNewer(({ uri, from, to }) => {
       const address = s.objectFiles.addressOf(uri);
-      if (address) changes.seen(address, from, to);
+      if (address) changes.seen(address, from, to, uri);
     }),
     // The user's own saves are not changes on the server.
     s.saves.onDidSaveDocument(({ uri, object }) => {

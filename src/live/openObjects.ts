@@ -9,15 +9,15 @@ export interface OpenObject {
   address: ObjectAddress;
 }
 
-/** The object documents open in editor tabs (drafts not yet created are no server's object). */
-export function openObjects(objectFiles: ObjectFileSystem, connectionId: string): OpenObject[] {
+/** The object documents open in editor tabs, of one connection or all (drafts not yet created are no server's object). */
+export function openObjects(objectFiles: ObjectFileSystem, connectionId?: string): OpenObject[] {
   const seen = new Set<string>();
   const open: OpenObject[] = [];
   for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
     const uri = tab.input instanceof vscode.TabInputText ? tab.input.uri : undefined;
     if (uri?.scheme !== scheme || seen.has(uri.toString()) || objectFiles.isUncreatedDraft(uri)) continue;
     const address = objectFiles.addressOf(uri);
-    if (address?.connectionId !== connectionId) continue;
+    if (!address || (connectionId !== undefined && address.connectionId !== connectionId)) continue;
     seen.add(uri.toString());
     open.push({ uri, address });
   }

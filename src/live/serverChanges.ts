@@ -9,39 +9,64 @@ import { parseObjectUri, type ObjectAddress } from '../fs/objectUri';
 
 const idOf = (a: ObjectAddress) => `${a.connectionId}|${a.folderKey}|${a.kind.id}|${a.key}`;
 
+/** An open object's versions, and the Uris the workbench drew it under (its tab, its row in the Objects view). */
+interface Tracked {
+  opened: number;
+  server: number;
+  uris: Map<string, vscode.Uri>;
+}
+
 export class ServerChanges implements vscode.FileDecorationProvider, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<undefined>();
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri[] | undefined>();
   readonly onDidChangeFileDecorations = this.emitter.event;
   /** Per open object: the version the user opened (or saved), and the server's as last read. */
-  private readonly versions = new Map<string, { opened: number; server: number }>();
+  private readonly versions = new Map<string, Tracked>();
 
-  /** An open object's versions: `opened` counts only the first time (or after `own`). */
-  seen(address: ObjectAddress, opened: number, server: number): void {
+  /** An open object's versions (`uri`: its document): `opened` counts only the first time (or after `own`). */
+  seen(address: ObjectAddress, opened: number, server: number, uri: vscode.Uri): void {
     const id = idOf(address);
     const known = this.versions.get(id);
     if (known?.server === server) return;
-    this.versions.set(id, { opened: known?.opened ?? opened, server });
-    this.emitter.fire(undefined);
+    const tracked = { opened: known?.opened ?? opened, server, uris: known?.uris ?? new Map<string, vscode.Uri>() };
+    tracked.uris.set(uri.toString(), uri);
+    this.versions.set(id, tracked);
+    this.changed([tracked]);
   }
 
   /** The user saved the object (the version is theirs, not a change on the server). */
   own(address: ObjectAddress, version: number): void {
-    if (!this.versions.has(idOf(address))) return;
-    this.versions.set(idOf(address), { opened: version, server: version });
-    this.emitter.fire(undefined);
+    const tracked = this.versions.get(idOf(address));
+    if (!tracked) return;
+    tracked.opened = tracked.server = version;
+    this.changed([tracked]);
   }
 
   /** Forgets the objects no longer open. */
   keepOnly(open: readonly ObjectAddress[]): void {
     const ids = new Set(open.map(idOf));
-    let dropped = false;
-    for (const id of this.versions.keys()) if (!ids.has(id)) dropped = this.versions.delete(id);
-    if (dropped) this.emitter.fire(undefined);
+    const dropped: Tracked[] = [];
+    for (const [id, tracked] of this.versions) {
+      if (ids.has(id)) continue;
+      this.versions.delete(id);
+      dropped.push(tracked);
+    }
+    if (dropped.length) this.changed(dropped);
+  }
+
+  /**
+   * Everything drawn is asked again (a Uri drawn before the object was tracked, a row renamed since), and
+   * then each Uri the object was drawn under, by name: the workbench fetches those at once, whether or not
+   * it still holds an answer for them.
+   */
+  private changed(tracked: readonly Tracked[]): void {
+    this.emitter.fire(undefined);
+    this.emitter.fire(tracked.flatMap((t) => [...t.uris.values()]));
   }
 
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
     const address = parseObjectUri(uri);
     const v = address && this.versions.get(idOf(address));
+    v?.uris.set(uri.toString(), uri);
     if (!v || v.server <= v.opened) return undefined;
     return {
       badge: '↓',

@@ -64,6 +64,10 @@ class CancellationError extends Error {
   }
 }
 
+class ThemeColor {
+  constructor(readonly id: string) {}
+}
+
 /** A span of a document; the tests' documents number their positions by offset. */
 class Range {
   constructor(readonly start: number, readonly end: number) {}
@@ -105,7 +109,7 @@ const message = (kind: Shown['kind']) => (text: string, ...rest: unknown[]) => {
 const willSave = new EventEmitter<{ document: { uri: Uri }; reason: number }>();
 
 const shim = {
-  Uri, EventEmitter, FileSystemError, Disposable, CancellationError, Range, WorkspaceEdit,
+  Uri, EventEmitter, FileSystemError, Disposable, CancellationError, Range, WorkspaceEdit, ThemeColor,
   FileType: { File: 1, Directory: 2 },
   FilePermission: { Readonly: 1 },
   FileChangeType: { Changed: 1, Created: 2, Deleted: 3 },
