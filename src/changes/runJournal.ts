@@ -11,11 +11,12 @@
  * which Undo Run and Retry Failed read back. A run that ends writes
  * its counts last: the list of runs reads a file's first and last lines, not all of it. On this
  * machine only, readable by its owner only (0600 files in a 0700 folder, as the save history
- * src/save/history.ts). The newest `keptRuns` runs are kept. No token, and no secret field of an
+ * src/save/history.ts). The newest `keptRuns` runs are kept, beyond the newest few only within a
+ * budget of bytes. No token, and no secret field of an
  * object (`sensitiveFields`): the copies leave them out and say which.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, FileHandle, mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, FileHandle, mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { kind as kindOf, type Kind, type KindId } from '../model/kinds';
 import type { BaseInfo } from '../model/types';
@@ -88,11 +89,16 @@ export interface RunSummary { header: RunHeader; counts: Partial<Record<EntryOut
 
 /** @internal Exported for its unit test. */
 export const keptRuns = 50;
+/** Of those, the newest always kept: what Undo Run… is mostly for. Older ones only while all come to `keptBytes`. */
+const alwaysKept = 5;
+/** A run of 10,000 objects keeps about 30 MB: 50 of them would be 1.5 GB of the user's disk. */
+const keptBytes = 500 * 1024 * 1024;
 
 let lastStart = 0;
 
 export class RunJournal {
-  constructor(private readonly dir: string) {}
+  /** `budget`: the bytes kept beyond the newest runs (a test's is small). */
+  constructor(private readonly dir: string, private readonly budget = keptBytes) {}
 
   /** Starts a run's file; entries follow as the run goes. */
   async begin(header: Omit<RunHeader, 'format' | 'runId' | 'startedAt'>): Promise<RunWriter> {
@@ -193,8 +199,13 @@ export class RunJournal {
     return names.filter((n) => n.endsWith('.jsonl')).map((n) => n.slice(0, -'.jsonl'.length)).sort().reverse();
   }
 
+  /** Leaves room for one more run: the newest `keep` at most, beyond the newest few only while within the budget. */
   private async prune(keep: number): Promise<void> {
-    for (const runId of (await this.runIds()).slice(keep)) await rm(this.file(runId), { force: true });
+    let bytes = 0;
+    for (const [i, runId] of (await this.runIds()).entries()) {
+      bytes += i < keep ? ((await stat(this.file(runId)).catch(() => undefined))?.size ?? 0) : 0;
+      if (i >= keep || (i >= alwaysKept - 1 && bytes > this.budget)) await rm(this.file(runId), { force: true });
+    }
   }
 }
 

@@ -78,6 +78,28 @@ test(`only the newest ${keptRuns} runs are kept`, async () => {
   assert.ok(!kept.includes(ids[0]));
 });
 
+test('beyond the newest 5 runs, older ones are kept only while all of them fit the budget', async () => {
+  const dir = await journalDir();
+  const journal = new RunJournal(dir, 50_000);
+  const ids: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const w = await journal.begin({ title: `run ${i}`, connectionId: 'c', total: 2 });
+    // About 9 KB a run: the budget holds five of the eight.
+    for (let k = 0; k < 2; k++) await w.record(change(k), applied(k));
+    await w.close();
+    ids.push(w.header.runId);
+  }
+  const sizes = await Promise.all(ids.map(async (id) => (await stat(join(dir, `${id}.jsonl`)).catch(() => undefined))?.size ?? 0));
+  const kept = (await journal.runs()).map((r) => r.header.runId);
+  assert.ok(kept.length > 5 && kept.length < 8, `${kept.length} kept of 8 (sizes ${sizes.join(', ')})`);
+  assert.deepEqual(kept, ids.slice(-kept.length).reverse(), 'the newest, newest first');
+  assert.ok(sizes.slice(-kept.length, -1).reduce((a, b) => a + b, 0) <= 50_000, `the runs before the newest within the budget: ${sizes.join(', ')}; ${kept.length} kept`);
+
+  const tiny = new RunJournal(dir, 1);
+  await (await tiny.begin({ title: 'one more', connectionId: 'c', total: 0 })).close();
+  assert.equal((await tiny.runs()).length, 5, 'the newest 5 whatever their size');
+});
+
 test('a line queued as a flush ends (in the same turn) is written before its promise resolves, not left for a later line', async () => {
   const written: string[] = [];
   let release!: () => void;
