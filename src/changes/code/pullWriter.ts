@@ -26,7 +26,8 @@ const idleMs = 60_000;
 interface Waiting {
   worker: Worker;
   counted(listed: number): void;
-  resolve(done: PageDone): void;
+  /** The thread's answer: a page written, files checked, the manifest written. */
+  resolve(answer: PageDone | StatsChecked | ManifestWritten): void;
   reject(e: Error): void;
 }
 
@@ -75,8 +76,7 @@ function startThreads(): Worker[] {
       const w = waiting.get(m.id);
       if ('counted' in m) return w?.counted(m.counted);
       waiting.delete(m.id);
-      if ('holds' in m) return w?.resolve(m as unknown as PageDone);
-      if ('manifest' in m) return m.error ? w?.reject(new Error(m.error)) : w?.resolve(m as unknown as PageDone);
+      if ('manifest' in m) return m.error ? w?.reject(new Error(m.error)) : w?.resolve(m);
       if ('notAList' in m) w?.reject(new NotAList(m.notAList));
       else if ('error' in m) w?.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
       else w?.resolve(m);
