@@ -70,6 +70,8 @@ export class ObjectSaves implements vscode.Disposable {
   private readonly settling = new Set<string>();
   /** The last message per document, so one reason is reported once while the text stays the same. */
   private readonly reported = new Map<string, string>();
+  /** The objects of the saves on their way (`isSaving`). */
+  private readonly onTheirWay: ObjectAddress[] = [];
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
@@ -101,15 +103,26 @@ export class ObjectSaves implements vscode.Disposable {
     const { address } = request;
     const connection = this.connections.require(address.connectionId);
     const target = { kind: address.kind, folderKey: address.folderKey, key: request.create ? undefined : address.key };
-    let outcome: SaveOutcome;
+    this.onTheirWay.push(address);
     try {
-      outcome = await saveObject(connection.client, target, request.edit, request.base, request.options);
+      const outcome = await saveObject(connection.client, target, request.edit, request.base, request.options);
+      if (outcome.status === 'saved') this.saved(address, outcome.object, outcome.replaced, request.uri);
+      return outcome;
     } catch (e) {
       if (!(e instanceof vscode.CancellationError)) throw e;
       return { status: 'refused', refusal: { kind: 'cancelled', message: vscode.l10n.t('Not sent: you cancelled the write to {0}.', connection.info.label) } };
+    } finally {
+      this.onTheirWay.splice(this.onTheirWay.indexOf(address), 1);
     }
-    if (outcome.status === 'saved') this.saved(address, outcome.object, outcome.replaced, request.uri);
-    return outcome;
+  }
+
+  /**
+   * Whether a save of this object is on its way (asked, sent, or its answer awaited). A read meanwhile may
+   * already hold the saved version: that is the user's own change, which the save's answer shows, not one made
+   * on the server (live updates leave the object to it).
+   */
+  isSaving(address: ObjectAddress): boolean {
+    return this.onTheirWay.some((a) => sameObject(a, address));
   }
 
   /**

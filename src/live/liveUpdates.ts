@@ -63,6 +63,8 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
     }
     for (const read of result.objects) {
       const address = { ...read.watched, connectionId };
+      // The object as its own save left it, read before the save's answer: the answer moves its views on.
+      if (s.saves.isSaving(address)) continue;
       for (const o of open) if (sameObject(o.address, address)) documents?.follow(o, read.object);
       if (read.object) openTables.get(`${connectionId}|${address.key}`)?.follow(read.object as InputScannerInfo);
     }

@@ -234,7 +234,7 @@ function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet
     routed.authenticated = true;
     r.userName = auth.user;
     if (segments[0] !== 'sandbox') {
-      const fault = ctx.faults.take(pathname);
+      const fault = ctx.faults.take(method, pathname);
       if (fault?.delayMs) return late(fault.delayMs, () => fault.reply ?? handler.handle(ctx, r));
       if (fault?.reply) return fault.reply;
     }

@@ -1,6 +1,6 @@
 /**
  * Injected faults (sandbox only): answer the next `count` requests whose path
- * starts with `path` with `status` (e.g. 429 with Retry-After, or 503), so
+ * starts with `path` (of `method`, when given) with `status` (e.g. 429 with Retry-After, or 503), so
  * clients' retry logic can be tested against a real server; or hold their
  * answers back `delayMs` (a slow service: the request is handled, its answer
  * comes late), so a test can act while a run of many requests is under way.
@@ -10,6 +10,8 @@ import { checkInput, faultRuleSchema } from './inputs';
 
 interface FaultRule {
   path: string;
+  /** Only requests of this method (a save's PUT, not the reads beside it). */
+  method?: string;
   status?: number;
   count: number;
   retryAfter?: number;
@@ -27,10 +29,10 @@ export class Faults {
 
   /** Validates and adds a rule from a request body. */
   add(body: unknown): FaultRule {
-    checkInput(faultRuleSchema, body, 'Invalid fault rule: the body must be an object {path, count, status?, retryAfter?, delayMs?} with a status or a delay');
-    const { path, status, count, retryAfter, delayMs } = body as FaultRule;
-    const rule: FaultRule = { path, ...(status === undefined ? {} : { status }), count, ...(retryAfter === undefined ? {} : { retryAfter }),
-      ...(delayMs === undefined ? {} : { delayMs }) };
+    checkInput(faultRuleSchema, body, 'Invalid fault rule: the body must be an object {path, method?, count, status?, retryAfter?, delayMs?} with a status or a delay');
+    const { path, method, status, count, retryAfter, delayMs } = body as FaultRule;
+    const rule: FaultRule = { path, ...(method === undefined ? {} : { method }), ...(status === undefined ? {} : { status }), count,
+      ...(retryAfter === undefined ? {} : { retryAfter }), ...(delayMs === undefined ? {} : { delayMs }) };
     this.rules.push(rule);
     return rule;
   }
@@ -43,9 +45,9 @@ export class Faults {
     this.rules = [];
   }
 
-  /** The fault for this path, consuming one count of the first matching rule. */
-  take(pathname: string): Fault | undefined {
-    const rule = this.rules.find((r) => pathname.startsWith(r.path));
+  /** The fault for this request, consuming one count of the first matching rule. */
+  take(method: string, pathname: string): Fault | undefined {
+    const rule = this.rules.find((r) => pathname.startsWith(r.path) && (r.method === undefined || r.method === method));
     if (!rule) return undefined;
     rule.count -= 1;
     if (rule.count <= 0) this.rules = this.rules.filter((r) => r !== rule);

@@ -10,7 +10,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import { objectsView, planChangesOf, planPane, planRow } from './plan';
 import { openTable, settingsFile, userSettings } from './workbench';
 import {
-  get, send, until, floors, cursorAfter, typeEdit, activeTabDirty, activeTabText, editorText, statusVersion, notification, palette, loggedLines,
+  get, send, until, floors, goToObject, cursorAfter, typeEdit, activeTabDirty, activeTabText, editorText, statusVersion, notification, palette, loggedLines,
   type Env, type UiCheckList,
 } from './helpers';
 
@@ -241,6 +241,66 @@ async function tableAndPlanFollow(page: Page, env: Env): Promise<void> {
   }
 }
 
+/**
+ * Saves the service answers late (handled at once, answered 7 s later) while polls read the object: each poll
+ * finds the saved version before the save's answer. The table keeps the priority typed meanwhile and says nothing
+ * of a change on the server; an editor saving the same way gets no notice either: the change is the user's own.
+ */
+async function ownSlowSaves(page: Page, env: Env): Promise<void> {
+  await setInterval(page, intervalSeconds);
+  await focusWindow(page, true);
+  const late = 3 * intervalSeconds * 1000 + 1_000;
+  try {
+    const { frame, scanner } = await openTable(page, env);
+    const cell = (i: number) => frame.locator('#rows tr').nth(i).locator('input.priority');
+    const [, , third, fourth] = scanner.InputScannerReportingPriorities.map((p: any) => p.Priority as number);
+    const saved = (third + 1) % 10, typed = (fourth + 1) % 10;
+    // Every status the table shows, kept: a message may be replaced by the save's before it is looked at.
+    await frame.evaluate(`window.statuses = []; new MutationObserver(() => window.statuses.push(document.getElementById('status').textContent))
+      .observe(document.getElementById('status'), { childList: true, characterData: true, subtree: true })`);
+    await send(env, 'POST', '/sandbox/faults', { path: scanner.Href, method: 'PUT', delayMs: late, count: 1 });
+    await cell(2).click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(String(saved));
+    await page.keyboard.press('Control+S');
+    await cell(3).click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(String(typed));
+    const sent = new Date();
+    await frame.locator('#status', { hasText: /^Saved/ }).waitFor({ timeout: late + 10_000 });
+    const reads = requestsSince(env.OMS_UI_DIAG, sent).filter((l) => l.includes(`GET ${scanner.Href}`));
+    if (!reads.length) throw new Error('no poll read the scanner while the save\'s answer was on its way');
+    const values = [await cell(2).inputValue(), await cell(3).inputValue()];
+    if (values[0] !== String(saved) || values[1] !== String(typed)) throw new Error(`after the save the table shows ${values.join(', ')}, not ${saved}, ${typed}`);
+    if (await frame.locator('#save').isDisabled()) throw new Error('the priority typed during the save is not marked unsaved');
+    const said = await frame.evaluate<string[]>('window.statuses');
+    if (said.some((t) => /changed on the server/.test(t))) throw new Error(`the table said: ${said.join(' | ')}`);
+    await frame.locator('#revert').click();
+    await palette(page, 'View: Close All Editors');
+
+    // An editor's save, answered as late.
+    const server = await get(env, scanner.Href);
+    await goToObject(page, scanner.CommonName);
+    await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+    await cursorAfter(page, `"CommonName": "${server.CommonName}`);
+    await typeEdit(page, ' saved late');
+    await send(env, 'POST', '/sandbox/faults', { path: scanner.Href, method: 'PUT', delayMs: late, count: 1 });
+    const saving = new Date();
+    await page.keyboard.press('Control+s');
+    await until('the tab saved', async () => !(await activeTabDirty(page)), late + 10_000);
+    if (!requestsSince(env.OMS_UI_DIAG, saving).some((l) => l.includes(`GET ${scanner.Href}`))) throw new Error('no poll read the scanner during the editor\'s save');
+    const notice = `"${server.CommonName}" changed on the server (version ${server.ConcurrencyVersion + 1})`;
+    const told = loggedLines(env, notice);
+    if (told) throw new Error(`${told} notices of the editor's own save: ${notice}`);
+    if ((await activeTabText(page)).includes('↓')) throw new Error(`the tab says the server is ahead: ${await activeTabText(page)}`);
+    await send(env, 'PUT', scanner.Href, { ...(await get(env, scanner.Href)), CommonName: server.CommonName });
+  } finally {
+    await send(env, 'DELETE', '/sandbox/faults');
+    await palette(page, 'View: Close All Editors');
+    await focusWindow(page, false);
+  }
+}
+
 async function hiddenReadsNothing(page: Page, env: Env): Promise<void> {
   await setInterval(page, intervalSeconds);
   await focusWindow(page, true);
@@ -282,5 +342,7 @@ export const liveChecks: UiCheckList = (page, env) => [
     () => editorFollows(page, env)],
   ['ui: live updates: the priorities table and the Object Changes view follow a change made over REST (the table\'s priority; the planned entry now Stale)',
     () => tableAndPlanFollow(page, env)],
+  ['ui: live updates: saves answered late while polls read the object: the table keeps the priority typed meanwhile; neither it nor an editor calls its own save a change on the server',
+    () => ownSlowSaves(page, env)],
   ['ui: live updates: the window unfocused, then the Objects view hidden, the sandbox logs no list reads', () => hiddenReadsNothing(page, env)],
 ];

@@ -209,3 +209,25 @@ test('Merge never replaces text typed while it ran: a refused edit (the document
   assert.equal(text.SiteReference, 'mine, typed');
   assert.equal(text.CommonName, `${object.CommonName} (theirs)`);
 });
+
+test('an object is saving from the save until its answer (a read meanwhile holds the user\'s own change), another object never', async () => {
+  const { objectFiles, saves } = wire();
+  const { object } = await openSite(objectFiles);
+  const other = await openSite(objectFiles);
+  const address: ObjectAddress = { connectionId: 'c1', folderKey: sb.instanceKey, kind: site, key: object.Key };
+  const href = `/api/f/${sb.instanceKey}/engagesites/${object.Key}`;
+  // The service handles the PUT at once and answers it late.
+  const rule = await fetch(`${sb.url}/sandbox/faults`, {
+    method: 'POST', headers: { Authorization: `Bearer ${sb.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ path: href, method: 'PUT', delayMs: 400, count: 1 }),
+  });
+  assert.equal(rule.status, 201);
+  assert.equal(saves.isSaving(address), false);
+  const saving = saves.save({ address, edit: { ...object, SiteReference: 'ref-late' }, base: object.ConcurrencyVersion ?? null });
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal((await client.get(site, sb.instanceKey, object.Key)).SiteReference, 'ref-late', 'a read meanwhile holds the saved object');
+  assert.equal(saves.isSaving(address), true);
+  assert.equal(saves.isSaving({ ...address, key: other.object.Key }), false);
+  assert.equal((await saving).status, 'saved');
+  assert.equal(saves.isSaving(address), false);
+});

@@ -53,6 +53,13 @@ test('faults: a delay holds the answer back after the request was handled; with 
     assert.equal((await api.post(people, person('Una', 'Vailable'))).status, 503);
     assert.ok(Date.now() - t0 >= 300);
     assert.ok(!(await api.listAll(api.instanceKey, 'people')).some((p) => p.CommonName === 'Una Vailable'), 'a status fault handles nothing');
+
+    // A rule of one method: the reads beside it pass, the first request of that method takes it.
+    await api.post('/sandbox/faults', { path: people, method: 'POST', status: 503, count: 1 });
+    assert.equal((await api.get(people)).status, 200, 'a GET does not take a POST rule');
+    assert.equal((await api.get('/sandbox/faults')).body.length, 1, 'the rule is still there');
+    assert.equal((await api.post(people, person('Pat', 'Post'))).status, 503);
+    assert.deepEqual((await api.get('/sandbox/faults')).body, []);
   });
 });
 
@@ -63,6 +70,7 @@ test('faults: rules are validated and need the token', async () => {
     assert.deepEqual(bad.body.Errors.map((e: { pointer: string }) => e.pointer), ['/path', '/status', '/count', '/retryAfter']);
     assert.equal((await api.post('/sandbox/faults', { path: '/', count: 1 })).status, 400, 'neither a status nor a delay');
     assert.equal((await api.post('/sandbox/faults', { path: '/', delayMs: 0, count: 1 })).status, 400);
+    assert.equal((await api.post('/sandbox/faults', { path: '/', method: 'put', status: 503, count: 1 })).status, 400, 'a method in capitals, as sent');
     assert.equal((await api.post('/sandbox/faults', { path: '/', status: 503, count: 1 }, { token: null })).status, 401);
     assert.deepEqual((await api.get('/sandbox/faults')).body, []);
   });
