@@ -70,6 +70,8 @@ export class ObjectSaves implements vscode.Disposable {
   private readonly settling = new Set<string>();
   /** The last message per document, so one reason is reported once while the text stays the same. */
   private readonly reported = new Map<string, string>();
+  /** Per document, the server version its last save's conflict question was about (`askedAbout`). */
+  private readonly asked = new Map<string, number>();
   /** The objects of the saves on their way (`isSaving`). */
   private readonly onTheirWay: ObjectAddress[] = [];
   private readonly subscriptions: vscode.Disposable[];
@@ -88,7 +90,10 @@ export class ObjectSaves implements vscode.Disposable {
       vscode.workspace.onWillSaveTextDocument((e) => {
         if (e.document.uri.scheme === scheme) this.reasons.set(e.document.uri.toString(), e.reason);
       }),
-      vscode.workspace.onDidCloseTextDocument((doc) => this.reported.delete(doc.uri.toString())),
+      vscode.workspace.onDidCloseTextDocument((doc) => {
+        this.reported.delete(doc.uri.toString());
+        this.asked.delete(doc.uri.toString());
+      }),
     ];
   }
 
@@ -114,6 +119,14 @@ export class ObjectSaves implements vscode.Disposable {
     } finally {
       this.onTheirWay.splice(this.onTheirWay.indexOf(address), 1);
     }
+  }
+
+  /**
+   * The server version a conflict question on this document's save was about, since its last save went through:
+   * the user was asked about that version (live updates do not tell of it again).
+   */
+  askedAbout(uri: vscode.Uri): number | undefined {
+    return this.asked.get(uri.toString());
   }
 
   /**
@@ -274,6 +287,7 @@ export class ObjectSaves implements vscode.Disposable {
     const base = create ? null : (this.objectFiles.baseOf(uri)?.ConcurrencyVersion ?? null);
     const merging = await this.saveMerging({ address, edit: text, base, create, uri }, create ? undefined : this.objectFiles.baseOf(uri), name);
     let outcome = merging.outcome;
+    if (outcome.status === 'conflict') this.asked.set(key, outcome.server.ConcurrencyVersion ?? 0);
     if (merging.tookTheirs && (outcome.status === 'saved' || outcome.status === 'unchanged')) {
       // Merged with the server's changes: the editor shows the merge as one undoable edit, then settles (saved again: read, found unchanged, nothing written).
       const object = outcome.object;
@@ -303,6 +317,7 @@ export class ObjectSaves implements vscode.Disposable {
     }
     if (outcome.status === 'saved' || outcome.status === 'unchanged') {
       this.reported.delete(key);
+      this.asked.delete(key);
       this.objectFiles.rebase(uri, outcome.object);
       if (outcome.status === 'saved') this.documentSaved.fire({ uri, object: outcome.object, created: outcome.created });
       if (!settles || outcome.status === 'saved') vscode.window.setStatusBarMessage(outcome.status === 'saved' ? savedText(name, outcome.object, outcome.created) : unchangedText(name), 5000);

@@ -46,7 +46,8 @@ export class FollowDocuments {
       this.told.delete(key);
       return;
     }
-    if (this.told.has(key)) return;
+    // Told once; a conflict question on its save already told of this version.
+    if (this.told.has(key) || (this.saves.askedAbout(uri) ?? -1) >= theirs) return;
     this.told.set(key, theirs);
     notify('info', vscode.l10n.t('"{0}" changed on the server (version {1}); your unsaved edits are based on version {2}.', name, theirs, ours),
       { title: vscode.l10n.t('Merge'), run: () => this.merge(uri, name) },

@@ -121,7 +121,9 @@ async function startServer(hostDir: string, run: HostRun, profile: Profile): Pro
   fs.mkdirSync(path.join(profile.dir, 'user', 'User'), { recursive: true });
   if (pseudoLocale) addPseudoLanguagePack(path.join(profile.dir, 'user'), path.join(profile.dir, 'pseudo-language-pack'));
   // The Mocha suite asserts on editors it changes over REST: live updates would race it (their own checks set an interval).
-  const settings = { 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 1000, ...(profile.driver ? { 'oms.live.interval': 0 } : {}) };
+  // OMS_UI_LIVE_INTERVAL=<seconds> has the UI checks run with live updates that often, racing every step (30 s by default).
+  const live = profile.driver ? 0 : Number(process.env.OMS_UI_LIVE_INTERVAL) || undefined;
+  const settings = { 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 1000, ...(live === undefined ? {} : { 'oms.live.interval': live }) };
   fs.writeFileSync(path.join(profile.dir, 'user', 'User', 'settings.json'), JSON.stringify(settings));
   const child = startProcess(node, args, { cwd: run.workspace, logFile: path.join(run.diag, 'server.log'), env: childEnv(run.env) });
   await waitForLine(child, /Extension host agent listening on|Server bound to/, 60_000, 'VS Code server');

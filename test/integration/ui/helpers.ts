@@ -260,12 +260,19 @@ export async function createScanner(env: Env, folderKey: string, like: any, name
 
 /** Lines of the extension's logs (every extension host of the run) that hold `text`. */
 export function loggedLines(env: Env, text: string): number {
+  return loggedAt(env, text).length;
+}
+
+/** When the extension's log lines holding `text` were written (the log's own clock: this machine's, local time). */
+export function loggedAt(env: Env, text: string): Date[] {
   const logs = path.join(env.OMS_UI_DIAG, 'vscode-logs');
-  let n = 0;
+  const at: Date[] = [];
   for (const host of fs.readdirSync(logs).filter((d) => d.startsWith('exthost'))) {
     const dir = path.join(logs, host, 'oms-team.oms-explorer');
     if (!fs.existsSync(dir)) continue;
-    for (const f of fs.readdirSync(dir)) n += fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter((l) => l.includes(text)).length;
+    for (const f of fs.readdirSync(dir)) {
+      for (const l of fs.readFileSync(path.join(dir, f), 'utf8').split('\n')) if (l.includes(text)) at.push(new Date(l.slice(0, 23).replace(' ', 'T')));
+    }
   }
-  return n;
+  return at;
 }

@@ -128,8 +128,8 @@ async function typedDuringSaveKept(page: Page, env: Env): Promise<void> {
   await palette(page, 'OMS: Open Priorities Table');
   const frame = await tableFrame(page);
   const cell = (i: number) => frame.locator('#rows tr').nth(i).locator('input.priority');
-  // The service answers the save 3 s late.
-  await send(env, 'POST', '/sandbox/faults', { path, delayMs: 3_000, count: 1 });
+  // The service answers the save 3 s late (the PUT's: a live read of the scanner meanwhile does not take the rule).
+  await send(env, 'POST', '/sandbox/faults', { path, method: 'PUT', delayMs: 3_000, count: 1 });
   try {
     await cell(2).click();
     await page.keyboard.press('Control+A');

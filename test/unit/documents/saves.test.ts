@@ -24,6 +24,8 @@ import { objectUri, type ObjectAddress } from '../../../src/fs/objectUri';
 import { ObjectSaves } from '../../../src/documents/saves';
 import type { MergeConflict } from '../../../src/changes/merge3';
 import { SaveHistory } from '../../../src/save/history';
+import { FollowDocuments } from '../../../src/live/followDocuments';
+import { ServerChanges } from '../../../src/live/serverChanges';
 
 const site = kind('engageSite');
 const manual = 1, afterDelay = 2;
@@ -129,8 +131,8 @@ test('a save that meets a change of another field on the server merges: both cha
   assert.equal(shown.filter((m) => m.kind === 'info' && /CommonName/.test(m.text)).length, 1, JSON.stringify(shown));
 });
 
-test('a save that meets a change of the same field asks about that field; Escape sends nothing and says nothing more', async () => {
-  const { objectFiles, asked } = wire();
+test('a save that meets a change of the same field asks about that field; Escape sends nothing and says nothing more, nor do live updates of that version', async () => {
+  const { objectFiles, saves, asked } = wire();
   const { uri, object } = await openSite(objectFiles);
   const text = await edited(objectFiles, uri, { SiteReference: 'mine' });
   await client.update(site, { ...(await serverCopy(object.Key)), SiteReference: 'theirs' });
@@ -142,6 +144,19 @@ test('a save that meets a change of the same field asks about that field; Escape
   assert.equal(now.SiteReference, 'theirs');
   assert.equal(now.ConcurrencyVersion, before.ConcurrencyVersion);
   assert.deepEqual(shown.filter((m) => m.kind !== 'status'), []);
+
+  // A poll then reads the version the question was about: nothing more is said; a later change is told once.
+  assert.equal(saves.askedAbout(uri), now.ConcurrencyVersion);
+  const doc = openDocument(uri, Buffer.from(text).toString());
+  const follow = new FollowDocuments(objectFiles, saves, new ServerChanges());
+  const open = { uri, address: objectFiles.addressOf(uri)! };
+  follow.follow(open, now);
+  assert.deepEqual(shown.filter((m) => m.kind !== 'status'), []);
+  await client.update(site, { ...now, SiteReference: 'later' });
+  const later = await serverCopy(object.Key);
+  follow.follow(open, later);
+  assert.match(shown.map((m) => m.text).join('\n'), new RegExp(`changed on the server \\(version ${later.ConcurrencyVersion}\\)`));
+  openDocuments.splice(openDocuments.indexOf(doc), 1);
 });
 
 /** An editor's document with unsaved edits: its text, changed by `workspace.applyEdit` (the shim's `editing`). */
