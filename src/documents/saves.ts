@@ -21,7 +21,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionManager } from '../connection/connectionManager';
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
-import { documentNames, ObjectAddress, sameObject, scheme } from '../fs/objectUri';
+import { ObjectAddress, sameObject, scheme } from '../fs/objectUri';
 import { compareWithServer } from './compare';
 import { log } from '../log';
 import type { BaseInfo } from '../model/types';
@@ -32,6 +32,7 @@ import type { MergeChoices, MergeConflict } from '../changes/merge3';
 import { documentText } from '../save/documentForm';
 import { notify, MessageAction } from '../ui/notify';
 import { discardAndClose } from './closeDocuments';
+import { documentName, parsed, replaceText } from './documentEdits';
 
 export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
 export type ConflictQuestion = (uri: vscode.Uri, name: string, server: BaseInfo, base: number | null) => Promise<ConflictChoice>;
@@ -165,43 +166,6 @@ export class ObjectSaves implements vscode.Disposable {
     return { outcome: merged, tookTheirs: merge.tookTheirs };
   }
 
-  /**
-   * Takes the server's changes into a document with unsaved edits, without saving (live updates' Merge):
-   * the three-way merge of its base, its text and the server's object, asking per field only where both
-   * changed. The merge becomes one undoable edit of the text as it is then (typing during a question is
-   * merged too, never replaced), and only once the edit is in does the server's object become the base,
-   * so the next save meets no conflict. Undefined when nothing was merged (not JSON, the user stopped at
-   * a question, the document closed).
-   */
-  async mergeServer(uri: vscode.Uri): Promise<{ object: BaseInfo; tookTheirs: string[] } | undefined> {
-    const address = this.objectFiles.addressOf(uri);
-    const server = address && await this.objectFiles.serverObject(uri);
-    const { merge3 } = await import('../changes/merge3');
-    let choices: MergeChoices = {};
-    // Again while the text changed under the merge (a question answered, a keystroke while the edit was applied).
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-      const base = this.objectFiles.baseOf(uri);
-      if (!doc || doc.isClosed || !base || !server) return undefined;
-      const mine = parsed(doc.getText());
-      if (!address || !mine) {
-        notify('warning', vscode.l10n.t('"{0}": the server\'s changes cannot be merged in, the text is not a JSON object. Fix it, or Compare.', documentName(uri)));
-        return undefined;
-      }
-      const merge = merge3(address.kind, base, mine, server, choices);
-      if (merge.conflicts.length) {
-        const chosen = await this.chooseFields(documentName(uri), merge.conflicts, uri);
-        if (!chosen) return undefined;
-        choices = { ...choices, ...chosen };
-        continue;
-      }
-      if (!(await replaceText(uri, documentText(merge.merged)))) continue;
-      this.objectFiles.rebase(uri, server, { keepMtime: true });
-      return { object: server, tookTheirs: merge.tookTheirs };
-    }
-    notify('warning', vscode.l10n.t('"{0}": the server\'s changes were not merged in, the text kept changing. Merge again, or Compare.', documentName(uri)));
-    return undefined;
-  }
 
   /**
    * A save that went through (here, or in a run of the executor): logged, the
@@ -340,11 +304,6 @@ export class ObjectSaves implements vscode.Disposable {
   }
 }
 
-/** The tab's name: the object's name as the Uri carries it. */
-function documentName(uri: vscode.Uri): string {
-  return documentNames(uri).object || vscode.l10n.t('Object');
-}
-
 /**
  * Keeps a document dirty after a write that sent nothing, without throwing at
  * VS Code: a change made while the write runs makes VS Code keep the document
@@ -361,33 +320,6 @@ async function keepDirty(uri: vscode.Uri): Promise<void> {
   const remove = new vscode.WorkspaceEdit();
   remove.delete(uri, new vscode.Range(end, end.translate(0, 1)));
   if (!(await vscode.workspace.applyEdit(add)) || !(await vscode.workspace.applyEdit(remove))) log().warn(`${uri.path}: could not keep the unsent edit marked unsaved`);
-}
-
-function parsed(text: string): BaseInfo | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? value as BaseInfo : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The document's text made `text`, as one undoable edit of only the part that differs (the text
- * before and after it kept as it is: the cursor, the selection and the folding outside it stay).
- */
-async function replaceText(uri: vscode.Uri, text: string): Promise<boolean> {
-  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (!doc) return false;
-  const now = doc.getText();
-  if (now === text) return true;
-  let start = 0;
-  while (start < now.length && start < text.length && now[start] === text[start]) start++;
-  let end = 0;
-  while (end < now.length - start && end < text.length - start && now[now.length - 1 - end] === text[text.length - 1 - end]) end++;
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(uri, new vscode.Range(doc.positionAt(start), doc.positionAt(now.length - end)), text.slice(start, text.length - end));
-  return vscode.workspace.applyEdit(edit);
 }
 
 // What the user reads about a save, each message written once: saved, unchanged, merged, a conflict,

@@ -12,6 +12,7 @@ import type { OpenObject } from './openObjects';
 import { compareWithServer } from '../documents/compare';
 import type { BaseInfo } from '../model/types';
 import type { ObjectSaves } from '../documents/saves';
+import { mergeServer } from '../documents/mergeServer';
 import { notify } from '../ui/notify';
 import type { ServerChanges } from './serverChanges';
 
@@ -61,7 +62,7 @@ export class FollowDocuments {
   }
 
   private async merge(uri: vscode.Uri, name: string): Promise<void> {
-    const merged = await this.saves.mergeServer(uri).catch((e: Error) => {
+    const merged = await mergeServer(uri, this.objectFiles, this.saves.chooseFields).catch((e: Error) => {
       notify('warning', vscode.l10n.t('"{0}": the server\'s changes were not merged in: {1}', name, e.message));
       return undefined;
     });

@@ -3,6 +3,7 @@
 // the production question, and what is typed in the table while a save is on its way.
 import type { Frame, Locator, Page } from 'playwright-core';
 import { createScanner, get, send, floors, goToObject, menuItem, palette, until, type Env, type UiCheckList } from './helpers';
+import { saveThenTypeAnother } from './workbench';
 
 const row = (page: Page, level: number, name: RegExp) => page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`, { hasText: name }).first();
 
@@ -131,13 +132,7 @@ async function typedDuringSaveKept(page: Page, env: Env): Promise<void> {
   // The service answers the save 3 s late (the PUT's: a live read of the scanner meanwhile does not take the rule).
   await send(env, 'POST', '/sandbox/faults', { path, method: 'PUT', delayMs: 3_000, count: 1 });
   try {
-    await cell(2).click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type(String(saved));
-    await page.keyboard.press('Control+S');
-    await cell(3).click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type(String(typed));
+    await saveThenTypeAnother(page, frame, saved, typed);
     if (await frame.locator('#status', { hasText: /^Saved/ }).count()) throw new Error('the save was answered before the second edit: the delay did not hold it');
     await frame.locator('#status', { hasText: /^Saved/ }).waitFor({ timeout: 15_000 });
     const server = await get(env, path);

@@ -42,6 +42,16 @@ export async function openTable(page: Page, env: Env): Promise<{ frame: Frame; s
   return { frame: frame!, scanner };
 }
 
+/** In the priorities table, row 3's priority typed and saved with Ctrl+S, then row 4's typed while the save is on its way. */
+export async function saveThenTypeAnother(page: Page, frame: Frame, saved: number, typed: number): Promise<void> {
+  for (const [row, value] of [[2, saved], [3, typed]]) {
+    await frame.locator('#rows tr').nth(row).locator('input.priority').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(String(value));
+    if (row === 2) await page.keyboard.press('Control+S');
+  }
+}
+
 /**
  * Sets the colour theme as a user would in Preferences: Open User Settings (JSON): the whole text
  * replaced, Ctrl+S, the editor closed. (The Color Theme picker, offline, shows only the Marketplace's

@@ -22,6 +22,7 @@ import type { ConnectionManager } from '../../../src/connection/connectionManage
 import { ObjectFileSystem } from '../../../src/fs/objectFileSystem';
 import { objectUri, type ObjectAddress } from '../../../src/fs/objectUri';
 import { ObjectSaves } from '../../../src/documents/saves';
+import { mergeServer } from '../../../src/documents/mergeServer';
 import type { MergeConflict } from '../../../src/changes/merge3';
 import { SaveHistory } from '../../../src/save/history';
 import { FollowDocuments } from '../../../src/live/followDocuments';
@@ -185,7 +186,7 @@ test('Merge (live updates) takes the server\'s change into the unsaved text, kee
   const doc = openDocument(uri, new TextDecoder().decode(await edited(objectFiles, uri, { SiteReference: 'mine' })));
   await client.update(site, { ...(await serverCopy(object.Key)), CommonName: `${object.CommonName} (theirs)` });
 
-  const merged = await saves.mergeServer(uri);
+  const merged = await mergeServer(uri, objectFiles, saves.chooseFields);
   assert.deepEqual(merged?.tookTheirs, ['/CommonName']);
   const text = JSON.parse(doc.text) as Record<string, unknown>;
   assert.equal(text.SiteReference, 'mine');
@@ -218,7 +219,7 @@ test('Merge never replaces text typed while it ran: a refused edit (the document
     editing.apply = apply;
     return false;
   };
-  const merged = await saves.mergeServer(uri);
+  const merged = await mergeServer(uri, objectFiles, saves.chooseFields);
   assert.ok(merged);
   const text = JSON.parse(doc.text) as Record<string, unknown>;
   assert.equal(text.SiteReference, 'mine, typed');
