@@ -22,6 +22,7 @@ import { checkBinding, ConnectionBinding, ensureCache, journalSync, Manifest, re
 import { Plan, PlanEntry, sendable } from './plan';
 import { PendingCreates } from './pendingCreates';
 import { placeObject } from './placeObject';
+import { stampStats } from './fileStats';
 import { pathProblem, resolveInside } from './safePaths';
 import { l10n } from '../../l10n';
 
@@ -57,6 +58,7 @@ export async function applyPlan(client: OmsClient, root: string, connection: Con
     return [...refused, ...results];
   } finally {
     await writeManifest(root, manifest);
+    await stampStats(root).catch(() => undefined); // the files placed now are known by their stats to the next plan
   }
 }
 

@@ -18,7 +18,7 @@ import type { OmsClient } from '../../api/client';
 import { Kind, kind as kindOf, supports } from '../../model/kinds';
 import { keySegment } from '../../model/routes';
 import { Bases } from './bases';
-import { FileStats, statsHold } from './fileStats';
+import { FileStats, stampStats, statsHold } from './fileStats';
 import { editedSincePull, readText } from './localFiles';
 import type { PageDone } from './pullThread';
 import { NotAList, PageWrite, PullWriter } from './pullWriter';
@@ -269,6 +269,8 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
       // Nothing moved: the manifest file stays as it is, not read again.
     } else if (stepped < manyObjects || !(await writer.writeManifest(head))) await writeManifest(root, manifest);
     writer.close();
+    // The files written now are known by their stats to the next pull or plan (not read again).
+    if (report.written) await stampStats(root).catch(() => undefined);
     await bases.compact(async () => {
       const hashes = new Set<string>();
       await inSlicesOf(manifest.objects, (_key, o) => hashes.add(o.hash));

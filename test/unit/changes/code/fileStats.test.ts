@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { FileStats } from '../../../../src/changes/code/fileStats';
+import { FileStats, stampStats } from '../../../../src/changes/code/fileStats';
 
 test('.oms/stats is written anew once mostly stale: a thousand rewrites of 10 files keep it near 10 lines, and every record still holds', async (t) => {
   const root = mkdtempSync(path.join(tmpdir(), 'oms-stats-'));
@@ -30,4 +30,18 @@ test('.oms/stats is written anew once mostly stale: a thousand rewrites of 10 fi
   const stats = await new FileStats(root).load();
   for (const f of files) assert.equal(stats.holds(f, 'hash-119'), true, `${f} is known by its stat`);
   assert.equal(stats.holds(files[0], 'hash-118'), false);
+});
+
+test('after stampStats, files written in the tick of the last record are known by their stats (not racily clean)', async (t) => {
+  const root = mkdtempSync(path.join(tmpdir(), 'oms-stats-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  mkdirSync(path.join(root, '.oms'));
+  const stats = new FileStats(root);
+  const files = Array.from({ length: 50 }, (_, i) => `f${i}.json`);
+  for (const f of files) writeFileSync(path.join(root, f), '{}');
+  for (const f of files) stats.record(f, 'h');
+  stats.flush();
+  await stampStats(root);
+  const read = await new FileStats(root).load();
+  assert.deepEqual(files.filter((f) => !read.holds(f, 'h')), []);
 });
