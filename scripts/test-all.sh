@@ -50,6 +50,14 @@ integration integration
 step "integration, pseudo-localized (the UI checks find no English of ours)"
 integration "integration, pseudo-localized" OMS_IT_LOCALE=qps-ploc OMS_IT_UI_ONLY=1 OMS_UI_GREP=pseudo
 
+# CI may show only the head and tail of this output: each failure's name and first lines again here.
+if [ "$failed" -gt 0 ]; then
+  echo
+  echo "failures (first lines; the whole message is above):"
+  grep -h -E '^ *not ok ' "$out/unit.txt" | cut -c1-300
+  grep -h -E -A3 '^  [0-9]+\) ' "$out"/integration*.txt | cut -c1-300
+fi
+
 echo
 echo "unit: ${unit_pass:-0} passed, ${unit_fail:-0} failed"
 printf '%s\n' "${summaries[@]}"

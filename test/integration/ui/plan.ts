@@ -50,6 +50,21 @@ export async function includedDeletes(page: Page, count: number): Promise<Locato
   return deletes;
 }
 
+/**
+ * Pull Again of `folder` (its plan's Behind rows drawn first), overwriting edits an earlier check left if
+ * it asks, until `pulled` holds: the question is looked for all along, not for a fixed time after the click.
+ */
+export async function pullAgain<T>(page: Page, folder: string, pulled: () => T | false): Promise<T> {
+  await planChangesOf(page, folder);
+  await planRow(page, /Behind/).waitFor({ timeout: 20_000 });
+  await planAction(page, 'Pull Again');
+  const overwrite = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Overwrite Them' }).first();
+  return until('the pull', async () => {
+    if (await overwrite.isVisible()) await overwrite.click();
+    return pulled();
+  }, 30_000);
+}
+
 /** Plan Changes… from the palette, on `folder` (asked for when a plan of another folder is shown or the workspace holds more). */
 export async function planChangesOf(page: Page, folder: string): Promise<void> {
   await palette(page, 'OMS: Plan Changes');
@@ -230,16 +245,11 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
     const root = path.join(env.OMS_WORKSPACE, 'oms', 'sandbox');
     let dir: string;
     if (fs.existsSync(path.join(root, 'oms.manifest.json'))) {
-      await planChangesOf(page, 'oms/sandbox');
-      await planRow(page, /Behind/).waitFor({ timeout: 20_000 });
-      await planAction(page, 'Pull Again');
-      const overwrite = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Overwrite Them' }).first();
-      if (await overwrite.waitFor({ timeout: 2_000 }).then(() => true, () => false)) await overwrite.click();
       const folder = fs.readdirSync(root).find((d) => d.endsWith(`.${floor1.Key}`))!;
-      dir = await until('the pulled files', () => {
+      dir = await pullAgain(page, 'oms/sandbox', () => {
         const d = path.join(root, folder, 'inputscanners');
-        return Promise.resolve(fs.readdirSync(d).length === count && d);
-      }, 20_000);
+        return fs.readdirSync(d).length === count && d;
+      });
     } else {
       ({ dir } = await pullFloor1(page, env, count));
     }

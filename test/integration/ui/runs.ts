@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { createScanner, get, send, until, notification, floors, input, palette, type Env, type UiCheckList } from './helpers';
-import { includedDeletes, objectsView, planAction, planChangesOf, planPane, planRow, pullFloor1 } from './plan';
+import { includedDeletes, objectsView, planAction, planChangesOf, planPane, planRow, pullAgain, pullFloor1 } from './plan';
 
 const pick = (page: Page, text: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
 
@@ -66,18 +66,12 @@ async function undoCreateUpdateDelete(page: Page, env: Env, diag: string): Promi
   let step = 'pull the three';
   try {
     // Their files: Pull Again of the folder the plan checks pulled (edits they left are overwritten), or a pull of its own.
-    if (fs.existsSync(path.join(root, 'oms.manifest.json'))) {
-      await planChangesOf(page, 'oms/sandbox');
-      await planRow(page, /Behind/).waitFor({ timeout: 20_000 });
-      await planAction(page, 'Pull Again');
-      const overwrite = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Overwrite Them' }).first();
-      if (await overwrite.waitFor({ timeout: 2_000 }).then(() => true, () => false)) await overwrite.click();
-    } else {
-      await pullFloor1(page, env, (await list()).length);
-    }
-    const dir = path.join(root, fs.readdirSync(root).find((f) => f.endsWith(`.${floor1.Key}`))!, 'inputscanners');
-    const fileOf = (key: string) => path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith(`.${key}.json`)) ?? `missing.${key}.json`);
-    await until('the three pulled', () => Promise.resolve([u1, u2, d].every((o) => fs.existsSync(fileOf(o.Key)))), 20_000);
+    const dir = () => path.join(root, fs.readdirSync(root).find((f) => f.endsWith(`.${floor1.Key}`))!, 'inputscanners');
+    const fileOf = (key: string) => path.join(dir(), fs.readdirSync(dir()).find((f) => f.endsWith(`.${key}.json`)) ?? `missing.${key}.json`);
+    const threePulled = () => [u1, u2, d].every((o) => fs.existsSync(fileOf(o.Key)));
+    if (fs.existsSync(path.join(root, 'oms.manifest.json'))) await pullAgain(page, 'oms/sandbox', threePulled);
+    else await pullFloor1(page, env, (await list()).length);
+    await until('the three pulled', () => Promise.resolve(threePulled()), 20_000);
 
     step = 'edit two, delete one, add one';
     const priority = (o: any) => (o.NonSettlingErrorPriority % 9) + 1;
@@ -86,7 +80,7 @@ async function undoCreateUpdateDelete(page: Page, env: Env, diag: string): Promi
       fs.writeFileSync(fileOf(o.Key), JSON.stringify({ ...text, NonSettlingErrorPriority: priority(o) }, null, 2) + '\n');
     }
     const { Key: _key, ...copy } = JSON.parse(fs.readFileSync(fileOf(u1.Key), 'utf8'));
-    fs.writeFileSync(path.join(dir, 'undo-new.json'), JSON.stringify({ ...copy, CommonName: newName, NonSettlingErrorPriority: u1.NonSettlingErrorPriority }, null, 2) + '\n');
+    fs.writeFileSync(path.join(dir(), 'undo-new.json'), JSON.stringify({ ...copy, CommonName: newName, NonSettlingErrorPriority: u1.NonSettlingErrorPriority }, null, 2) + '\n');
     fs.rmSync(fileOf(d.Key));
 
     step = 'plan and apply';
