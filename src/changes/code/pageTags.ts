@@ -83,6 +83,9 @@ export class PageTags {
 
   set(folderKey: string, kind: KindId, page: number, size: number, tag: PageTag | undefined): void {
     const id = idOf(folderKey, kind, page, size);
+    const was = this.tags.get(id);
+    // A page answered 304 and recorded as it was: the file is not written again for it.
+    if (tag && was && was.etag === tag.etag && was.entries === tag.entries && was.listed === tag.listed && was.bytes === tag.bytes) return;
     if (tag) this.tags.set(id, { folderKey, kind, page, size, ...tag });
     else if (!this.tags.delete(id)) return;
     this.changed = true;

@@ -28,9 +28,10 @@ function relProblem(rel: unknown): string | undefined {
   if (rel.includes('\0') || rel.includes('\\')) return l10n.t('it holds a character paths here may not hold');
   if (path.posix.isAbsolute(rel) || /^[A-Za-z]:/.test(rel)) return l10n.t('it is an absolute path; paths here are relative to the pulled folder');
   const parts = rel.split('/');
-  if (parts.some((p) => p === '..')) return l10n.t('it leads out of the pulled folder');
-  if (parts.some((p) => p === '' || p === '.')) return l10n.t('it is not a plain relative path');
-  if (parts.some((p) => Buffer.byteLength(p) > 255)) return l10n.t('a part of it is longer than a file name may be');
+  if (parts.includes('..')) return l10n.t('it leads out of the pulled folder');
+  if (parts.includes('') || parts.includes('.')) return l10n.t('it is not a plain relative path');
+  // A UTF-16 unit is 3 bytes of UTF-8 at most: only a long part is measured (a manifest holds 100,000 paths).
+  if (parts.some((p) => p.length > 85 && Buffer.byteLength(p) > 255)) return l10n.t('a part of it is longer than a file name may be');
   return undefined;
 }
 

@@ -70,6 +70,8 @@ test('a pull again asks for each page with its tag: a page the server answers 30
   const manifestFile = path.join(root, manifestName);
   const before = await snapshot();
   const manifestTime = (await fs.stat(manifestFile)).mtimeMs;
+  const tagsFile = path.join(root, '.oms', 'pages');
+  const tagsStat = await fs.stat(tagsFile);
   const [a, b] = await scannerFiles();
 
   requests.length = 0;
@@ -79,6 +81,8 @@ test('a pull again asks for each page with its tag: a page the server answers 30
   assert.equal(again.written, 0);
   assert.deepEqual(await snapshot(), before);
   assert.equal((await fs.stat(manifestFile)).mtimeMs, manifestTime, 'the manifest not written again');
+  const tagsNow = await fs.stat(tagsFile);
+  assert.deepEqual([tagsNow.ino, tagsNow.mtimeMs], [tagsStat.ino, tagsStat.mtimeMs], 'nor the page records');
 
   // Edited here, the same on the server: the page is read whole, and the edit kept and named.
   await editFile(a, (o) => { o.NonSettlingErrorPriority = 6; });
@@ -98,10 +102,9 @@ test('a pull again asks for each page with its tag: a page the server answers 30
   assert.equal(JSON.parse(await fs.readFile(path.join(root, b), 'utf8')).NonSettlingErrorPriority, 7);
 
   // The cache is untrusted: a record of another shape (a tag that would break the header, Keys that are not text) is not used.
-  const tags = path.join(root, '.oms', 'pages');
-  const [line] = (await fs.readFile(tags, 'utf8')).split('\n');
+  const [line] = (await fs.readFile(tagsFile, 'utf8')).split('\n');
   const record = JSON.parse(line) as { etag: string; keys: unknown[] };
-  await fs.writeFile(tags, [{ ...record, etag: `${record.etag}\r\nX-Injected: 1` }, { ...record, keys: record.keys.map(() => 1) }].map((r) => JSON.stringify(r)).join('\n'));
+  await fs.writeFile(tagsFile, [{ ...record, etag: `${record.etag}\r\nX-Injected: 1` }, { ...record, keys: record.keys.map(() => 1) }].map((r) => JSON.stringify(r)).join('\n'));
   requests.length = 0;
   const forged = await pull(client, root, binding, {});
   assert.deepEqual(pages(), [200]);
