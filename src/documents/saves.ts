@@ -109,14 +109,23 @@ export class ObjectSaves implements vscode.Disposable {
     const { address } = request;
     const connection = this.connections.require(address.connectionId);
     const target = { kind: address.kind, folderKey: address.folderKey, key: request.create ? undefined : address.key };
+    return this.onItsWay(address, async () => {
+      try {
+        const outcome = await saveObject(connection.client, target, request.edit, request.base, request.options);
+        if (outcome.status === 'saved') this.saved(address, outcome.object, outcome.replaced, request.uri);
+        return outcome;
+      } catch (e) {
+        if (!(e instanceof vscode.CancellationError)) throw e;
+        return { status: 'refused', refusal: { kind: 'cancelled', message: vscode.l10n.t('Not sent: you cancelled the write to {0}.', connection.info.label) } };
+      }
+    });
+  }
+
+  /** `work` with a save of the object on its way (`isSaving`) until it ends. */
+  private async onItsWay<T>(address: ObjectAddress, work: () => Promise<T>): Promise<T> {
     this.onTheirWay.push(address);
     try {
-      const outcome = await saveObject(connection.client, target, request.edit, request.base, request.options);
-      if (outcome.status === 'saved') this.saved(address, outcome.object, outcome.replaced, request.uri);
-      return outcome;
-    } catch (e) {
-      if (!(e instanceof vscode.CancellationError)) throw e;
-      return { status: 'refused', refusal: { kind: 'cancelled', message: vscode.l10n.t('Not sent: you cancelled the write to {0}.', connection.info.label) } };
+      return await work();
     } finally {
       this.onTheirWay.splice(this.onTheirWay.indexOf(address), 1);
     }
@@ -149,21 +158,24 @@ export class ObjectSaves implements vscode.Disposable {
   async saveMerging(
     request: SaveRequest, baseObject: BaseInfo | undefined, name: string,
   ): Promise<{ outcome: SaveOutcome; tookTheirs?: string[]; asked?: boolean }> {
-    const outcome = await this.save(request);
-    if (outcome.status !== 'conflict' || !baseObject) return { outcome };
-    const mine = typeof request.edit === 'string' ? parsed(request.edit) : request.edit;
-    if (!mine) return { outcome };
-    // Loaded on the first conflict: activation does not load the merge.
-    const { merge3 } = await import('../changes/merge3');
-    let merge = merge3(request.address.kind, baseObject, mine, outcome.server);
-    if (merge.conflicts.length) {
-      const choices = await this.chooseFields(name, merge.conflicts, request.uri);
-      if (!choices) return { outcome, asked: true };
-      merge = merge3(request.address.kind, baseObject, mine, outcome.server, choices);
-      if (merge.conflicts.length) return { outcome, asked: true };
-    }
-    const merged = await this.save({ ...request, edit: merge.merged, base: outcome.server.ConcurrencyVersion ?? null });
-    return { outcome: merged, tookTheirs: merge.tookTheirs };
+    // On its way through the per-field question too: a poll meanwhile reads the version asked about, not news.
+    return this.onItsWay(request.address, async () => {
+      const outcome = await this.save(request);
+      if (outcome.status !== 'conflict' || !baseObject) return { outcome };
+      const mine = typeof request.edit === 'string' ? parsed(request.edit) : request.edit;
+      if (!mine) return { outcome };
+      // Loaded on the first conflict: activation does not load the merge.
+      const { merge3 } = await import('../changes/merge3');
+      let merge = merge3(request.address.kind, baseObject, mine, outcome.server);
+      if (merge.conflicts.length) {
+        const choices = await this.chooseFields(name, merge.conflicts, request.uri);
+        if (!choices) return { outcome, asked: true };
+        merge = merge3(request.address.kind, baseObject, mine, outcome.server, choices);
+        if (merge.conflicts.length) return { outcome, asked: true };
+      }
+      const merged = await this.save({ ...request, edit: merge.merged, base: outcome.server.ConcurrencyVersion ?? null });
+      return { outcome: merged, tookTheirs: merge.tookTheirs };
+    });
   }
 
 

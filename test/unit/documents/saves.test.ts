@@ -138,9 +138,18 @@ test('a save that meets a change of the same field asks about that field; Escape
   const text = await edited(objectFiles, uri, { SiteReference: 'mine' });
   await client.update(site, { ...(await serverCopy(object.Key)), SiteReference: 'theirs' });
   const before = await serverCopy(object.Key);
+  // While the question is open the save is on its way: a poll then reads the version asked about, and says nothing.
+  const question = saves.chooseFields;
+  let savingWhileAsked = false;
+  saves.chooseFields = (...args) => {
+    savingWhileAsked = saves.isSaving(objectFiles.addressOf(uri)!);
+    return question(...args);
+  };
   willSaveDocument(uri, manual);
   await objectFiles.writeFile(uri, text);
   assert.deepEqual(asked.map((conflicts) => conflicts.map((c) => c.pointer)), [['/SiteReference']]);
+  assert.ok(savingWhileAsked, 'the object is saving while its question is open');
+  assert.equal(saves.isSaving(objectFiles.addressOf(uri)!), false, 'and no longer once it is answered');
   const now = await serverCopy(object.Key);
   assert.equal(now.SiteReference, 'theirs');
   assert.equal(now.ConcurrencyVersion, before.ConcurrencyVersion);
