@@ -178,7 +178,6 @@ export class ObjectSaves implements vscode.Disposable {
     });
   }
 
-
   /**
    * A save that went through (here, or in a run of the executor): logged, the
    * replaced version in the save history, the tree told, and the open editors

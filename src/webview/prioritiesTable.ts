@@ -72,14 +72,12 @@ export class PrioritiesTable implements FollowingTable {
 
   /** The server version the table was told about while it held edits. */
   private told?: number;
-  /** A save of the table is on its way. */
-  private saving = false;
 
   /** The scanner as live updates read it: shown when the table holds no unsaved edits, else said once (its save merges). */
   follow(object: InputScannerInfo): void {
     const theirs = object.ConcurrencyVersion ?? 0;
-    // While a save is on its way (its questions too) its answer shows the server's scanner, with what was typed meanwhile.
-    if (!this.scanner || this.saving || theirs <= (this.scanner.ConcurrencyVersion ?? 0)) return;
+    // Not called while a save is on its way, its questions too (`ObjectSaves.isSaving`): its answer shows the server's scanner.
+    if (!this.scanner || theirs <= (this.scanner.ConcurrencyVersion ?? 0)) return;
     if (!this.unsaved) {
       this.scanner = object;
       void this.post();
@@ -138,10 +136,8 @@ export class PrioritiesTable implements FollowingTable {
     if (errors.length) return this.post({ level: 'error', text: vscode.l10n.t('Not saved: {0}', formatErrors(errors, 3).replace(/\n/g, '; ')) }, false);
     const name = scanner.CommonName ?? this.address.key;
     // The scanner the table shows is the edit's base: a change made meanwhile elsewhere merges in.
-    this.saving = true;
     const { outcome: result, tookTheirs } = await this.s.saves
-      .saveMerging({ address: this.address, edit: edited, base: version, options: { notStored: 'ignore' } }, scanner, name)
-      .finally(() => (this.saving = false));
+      .saveMerging({ address: this.address, edit: edited, base: version, options: { notStored: 'ignore' } }, scanner, name);
     if (result.status === 'saved' || result.status === 'unchanged') {
       stepDone('savedPriorities');
       this.scanner = result.object as InputScannerInfo;
