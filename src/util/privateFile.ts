@@ -4,7 +4,9 @@
  * with a random name created exclusively (O_EXCL, mode 0600) then renamed
  * over the target (a rename replaces a link, it never writes through it),
  * folders created 0700. For the sandbox's data and journal and the save
- * history. No `vscode` import: the sandbox and tests use it too.
+ * history; the temp files of a pulled folder's manifest and cache too (a
+ * link planted there by a pulled folder is never written through). No
+ * `vscode` import: the sandbox and tests use it too.
  */
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
@@ -23,14 +25,14 @@ export async function makePrivateDir(dir: string): Promise<void> {
 }
 
 /** A path beside `file` that nothing holds yet: `<file>.<random>.tmp`. */
-function tempPathFor(file: string): string {
+export function tempPathFor(file: string): string {
   return `${file}.${randomBytes(6).toString('hex')}.tmp`;
 }
 
-/** A new file beside `file` (random name, exclusive, 0600) opened with `extraFlags`; rename it into place when written. */
-export async function createTemp(file: string, extraFlags = 0): Promise<{ path: string; handle: fs.FileHandle }> {
+/** A new file beside `file` (random name, exclusive, 0600 unless `mode` says) opened with `extraFlags`; rename it into place when written. */
+export async function createTemp(file: string, extraFlags = 0, mode = 0o600): Promise<{ path: string; handle: fs.FileHandle }> {
   const path = tempPathFor(file);
-  return { path, handle: await fs.open(path, exclusiveFlags | extraFlags, 0o600) };
+  return { path, handle: await fs.open(path, exclusiveFlags | extraFlags, mode) };
 }
 
 /** Writes `data` to `file` whole or not at all: private folder, exclusive temp file, fsync, rename. */

@@ -12,9 +12,11 @@
  * record of its own. Records no object names any more are dropped once they
  * outnumber the rest (`compact`).
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { hashOf } from './fileForm';
+import { writeNoFollow } from './safePaths';
+import { tempPathFor } from '../../util/privateFile';
 import { l10n } from '../../l10n';
 
 const fileName = 'bases';
@@ -141,8 +143,8 @@ export class Bases {
     if (size < 2 * wanted.size * (this.written.chars / this.written.records) + 100_000) return;
     this.texts = undefined;
     const kept = [...this.all()].filter(([hash]) => wanted.has(hash));
-    const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, kept.map(([hash, text]) => header(hash) + text).join(''));
+    const temp = tempPathFor(this.file); // a name no one could leave a link at
+    writeNoFollow(temp, kept.map(([hash, text]) => header(hash) + text).join(''));
     renameSync(temp, this.file);
     this.texts = new Map(kept);
   }

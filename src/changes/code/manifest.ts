@@ -10,9 +10,10 @@ import { appendFileSync, BigIntStats, lstatSync, promises as fs } from 'node:fs'
 import * as path from 'node:path';
 import { kind as kindOf, kinds, KindId } from '../../model/kinds';
 import { l10n } from '../../l10n';
-import { manifestText, parseManifestText, patchManifestText, pickObjects } from './manifestText';
+import { manifestText, parseManifestText, patchManifestText, pickObjects, Piece } from './manifestText';
 import { isPlainRelative, pathProblem, readBytesNoFollow, readNoFollow, writeNoFollow } from './safePaths';
 import { inSlicesOf } from './slices';
+import { createTemp } from '../../util/privateFile';
 
 export const manifestName = 'oms.manifest.json';
 const cacheDir = '.oms';
@@ -84,35 +85,38 @@ export async function readManifest(root: string, only?: Iterable<string>): Promi
   const stat = statOf(file);
   const bytes = await readBytesNoFollow(file, manifestName);
   if (bytes === undefined) return undefined;
-  // An apply's few objects are found in the text, which writing the manifest back then reuses.
-  const text = only ? bytes.toString() : undefined;
-  const picked = text !== undefined && only ? pickObjects(text, only) : undefined;
+  // An apply's few objects are found in the file's bytes, which writing the manifest back then reuses.
+  const picked = only ? pickObjects(bytes, only) : undefined;
   const manifest = await parseManifest(picked ?? await parseText(bytes));
   if (picked) partial.add(manifest);
-  if (text !== undefined && stat && sameStat(stat, statOf(file))) readAs.set(manifest, { text, stat });
+  if (only && stat && sameStat(stat, statOf(file))) readAs.set(manifest, { bytes, stat });
   return replayJournal(root, manifest);
 }
 
 /**
- * The text a manifest was read from or written as (pieces, joined when used again), and the file's stat around
- * it: written back, it is not read again while the stat holds.
+ * The bytes a manifest was read from or written as (pieces, joined when used again), and the file's stat around
+ * them: written back, it is not read again while the stat holds.
  */
-const readAs = new WeakMap<Manifest, { text: string | string[]; stat: BigIntStats }>();
+const readAs = new WeakMap<Manifest, { bytes: Buffer | Buffer[]; stat: BigIntStats }>();
 
-function wholeText(read: { text: string | string[] }): string {
-  if (typeof read.text !== 'string') read.text = read.text.join('');
-  return read.text;
+function wholeBytes(read: { bytes: Buffer | Buffer[] }): Buffer {
+  if (Array.isArray(read.bytes)) read.bytes = Buffer.concat(read.bytes);
+  return read.bytes;
 }
 
 /** Whether the pieces make up `before`: compared in place, not joined. */
-function sameText(before: string, text: string | readonly string[]): boolean {
-  if (typeof text === 'string') return text === before;
+function sameBytes(before: Buffer, pieces: readonly Buffer[]): boolean {
   let at = 0;
-  for (const piece of text) {
-    if (!before.startsWith(piece, at)) return false;
+  for (const piece of pieces) {
+    if (at + piece.length > before.length || before.compare(piece, 0, piece.length, at, at + piece.length) !== 0) return false;
     at += piece.length;
   }
   return at === before.length;
+}
+
+/** The pieces as bytes: text encoded a megabyte or so at a time, runs of the file read as they are. */
+function encoded(pieces: readonly Piece[]): Buffer[] {
+  return pieces.flatMap((piece) => (typeof piece === 'string' ? [...parts(piece, 1 << 20)].map((part) => Buffer.from(part)) : [piece]));
 }
 
 const statOf = (file: string) => lstatSync(file, { bigint: true, throwIfNoEntry: false });
@@ -258,19 +262,19 @@ export async function writeManifest(root: string, manifest: Manifest): Promise<v
   for (const step of readJournal(root, [])) if ('key' in step) changed.add(step.key);
   // A 100,000 objects' manifest is 25 MB: an apply's few objects need not read it twice.
   const read = readAs.get(manifest);
-  const before = (read && sameStat(read.stat, statOf(file)) ? wholeText(read) : (await readBytesNoFollow(file, manifestName))?.toString()) ?? '';
-  let text: string | string[] | undefined = before ? patchManifestText(before, kept, changed) : undefined;
-  if (text === undefined && partial.has(manifest)) {
+  const before = (read && sameStat(read.stat, statOf(file)) ? wholeBytes(read) : await readBytesNoFollow(file, manifestName)) ?? Buffer.alloc(0);
+  let pieces: Piece[] | undefined = before.length ? patchManifestText(before, kept, changed) : undefined;
+  if (pieces === undefined && partial.has(manifest)) {
     // Read as a few objects, from a file of another form: written whole, once.
     const whole = await readManifest(root);
     if (!whole) throw new ManifestError(l10n.t('{0} was removed while in use: pull again', manifestName));
-    text = manifestText({ ...kept, objects: whole.objects }); // the journal's steps are in `whole`
+    pieces = [manifestText({ ...kept, objects: whole.objects })]; // the journal's steps are in `whole`
   }
-  if (text === undefined) text = manifestText(kept);
-  if (!sameText(before, text)) {
-    await writeAtomic(file, text);
+  const bytes = encoded(pieces ?? [manifestText(kept)]);
+  if (!sameBytes(before, bytes)) {
+    await writeAtomic(file, bytes);
     const stat = statOf(file);
-    if (stat) readAs.set(manifest, { text, stat });
+    if (stat) readAs.set(manifest, { bytes, stat });
   }
   await fs.rm(journalPath(root), { force: true });
 }
@@ -333,21 +337,23 @@ function journalPath(root: string): string {
   return path.join(root, cacheDir, journalName);
 }
 
-/** Temp file and rename: a reader never sees half a file. */
-async function writeAtomic(file: string, text: string | readonly string[]): Promise<void> {
-  const temp = `${file}.${process.pid}.tmp`;
-  if (typeof text === 'string') {
-    await fs.writeFile(temp, text);
-  } else {
-    // Each write encodes its part on this thread: parts of a megabyte or so let others run between.
-    const out = await fs.open(temp, 'w');
+/**
+ * Temp file and rename: a reader never sees half a file, and a link left in the folder is never written through
+ * (createTemp). Its pieces go in one write of the thread pool: runs of the old file are not copied.
+ */
+async function writeAtomic(file: string, bytes: readonly Buffer[]): Promise<void> {
+  const temp = await createTemp(file, 0, 0o666); // a file of the folder like the others (the umask decides)
+  try {
     try {
-      for (const piece of text) for (const part of parts(piece, 1 << 20)) await out.writeFile(part);
+      await temp.handle.writev(bytes);
     } finally {
-      await out.close();
+      await temp.handle.close();
     }
+    await fs.rename(temp.path, file);
+  } catch (e) {
+    await fs.rm(temp.path, { force: true });
+    throw e;
   }
-  await fs.rename(temp, file);
 }
 
 /**

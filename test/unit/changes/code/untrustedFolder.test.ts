@@ -168,6 +168,17 @@ test('a kind folder, an object file or .oms/ replaced by a link: nothing is writ
   assert.deepEqual(await besides(), before);
 });
 
+test('a link left where the manifest was once written first (its name and this process id): the manifest is written, nothing through the link', async () => {
+  await fs.writeFile(path.join(outside, 'victim.json'), '{"mine": true}\n');
+  await fs.symlink(path.join(outside, 'victim.json'), path.join(root, `${manifestName}.${process.pid}.tmp`));
+  const before = await besides();
+  // Another label for the same connection: the pull writes the manifest's head again.
+  await pull(client, root, { ...binding, label: 'Renamed' }, {});
+  assert.deepEqual(await besides(), before);
+  assert.equal((await manifest()).connection.label, 'Renamed');
+  assert.equal((await fs.lstat(path.join(root, manifestName))).isFile(), true);
+});
+
 test('a file nested 5,000 levels deep is an invalid entry with its name, in plan, pull and Pull Again', async () => {
   const [one] = await scannerFiles();
   const deep = `{"a": ${'['.repeat(5000)}${']'.repeat(5000)}}`;
