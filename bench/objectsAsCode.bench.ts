@@ -56,16 +56,19 @@ const longestPause = () => {
   };
 };
 
-/** Starts adding up this thread's garbage-collection pauses; the function returns their sum since, in ms. */
+/** Starts watching this thread's garbage-collection pauses; the function returns their sum and the longest since, in ms. */
 const gcPauses = () => {
-  let sum = 0;
-  const add = (entries: PerformanceEntry[]) => entries.forEach((e) => (sum += e.duration));
+  let sum = 0, longest = 0;
+  const add = (entries: PerformanceEntry[]) => entries.forEach((e) => {
+    sum += e.duration;
+    longest = Math.max(longest, e.duration);
+  });
   const watch = new PerformanceObserver((list) => add(list.getEntries()));
   watch.observe({ entryTypes: ['gc'] });
   return () => {
     add(watch.takeRecords());
     watch.disconnect();
-    return sum;
+    return { sum, longest };
   };
 };
 
@@ -76,6 +79,8 @@ interface Measure {
   pause: number;
   /** This thread's garbage-collection pauses in all (a heap of a gigabyte or more makes them count). */
   gc: number;
+  /** The longest of them: a hold-up as long is the collector's, not the step's code. */
+  gcLongest: number;
 }
 const profileDir = process.env.OMS_BENCH_PROFILE;
 let session: Session | undefined;
@@ -92,7 +97,8 @@ async function measure<T>(name: string, fn: () => Promise<T>): Promise<Measure &
   const pauses = longestPause();
   const gc = gcPauses();
   const value = await fn();
-  const m = { ms: ms(t), cpu: cpuMs(cpu), pause: pauses(), gc: gc(), value };
+  const { sum, longest } = gc();
+  const m = { ms: ms(t), cpu: cpuMs(cpu), pause: pauses(), gc: sum, gcLongest: longest, value };
   if (session) {
     const { profile } = await session.post('Profiler.stop');
     await fs.mkdir(profileDir!, { recursive: true });
@@ -102,7 +108,10 @@ async function measure<T>(name: string, fn: () => Promise<T>): Promise<Measure &
 }
 /** The lesser of each figure. */
 const best = (a: Measure | undefined, b: Measure): Measure =>
-  (a ? { ms: Math.min(a.ms, b.ms), cpu: Math.min(a.cpu, b.cpu), pause: Math.min(a.pause, b.pause), gc: Math.min(a.gc, b.gc) } : b);
+  (a ? {
+    ms: Math.min(a.ms, b.ms), cpu: Math.min(a.cpu, b.cpu), pause: Math.min(a.pause, b.pause),
+    gc: Math.min(a.gc, b.gc), gcLongest: Math.min(a.gcLongest, b.gcLongest),
+  } : b);
 const peakMb = () => process.resourceUsage().maxRSS / 1024;
 
 /**
@@ -204,8 +213,8 @@ async function main() {
   const cacheFiles = (await fs.readdir(path.join(root, '.oms'), { recursive: true })).length;
   const ratio = (x: number, of = list.ms) => `${(x / of).toFixed(2)}x`;
   /** Wall and CPU time of a step beside the listing's. */
-  const figures = (m: Measure) => `${m.ms.toFixed(0)} ms = ${ratio(m.ms)} the listing, CPU ${m.cpu.toFixed(0)} ms = ${ratio(m.cpu, list.cpu)} the listing's, held up ${m.pause.toFixed(0)} ms`;
-  console.log(`listing ${listed} scanners with the client, best of ${rounds}: ${list.ms.toFixed(0)} ms, CPU ${list.cpu.toFixed(0)} ms, this thread held up ${list.pause.toFixed(0)} ms at most`);
+  const figures = (m: Measure) => `${m.ms.toFixed(0)} ms = ${ratio(m.ms)} the listing, CPU ${m.cpu.toFixed(0)} ms = ${ratio(m.cpu, list.cpu)} the listing's, held up ${m.pause.toFixed(0)} ms (longest GC pause ${m.gcLongest.toFixed(0)} ms)`;
+  console.log(`listing ${listed} scanners with the client, best of ${rounds}: ${list.ms.toFixed(0)} ms, CPU ${list.cpu.toFixed(0)} ms, this thread held up ${list.pause.toFixed(0)} ms at most (longest GC pause ${list.gcLongest.toFixed(0)} ms)`);
   console.log(`pull ${report.objects} scanners ${main.place.name} (${main.place.dir}: the pull's own time, not a disk's), best of ${rounds}: ${figures(main.best!)} (goal ≤ 1.3x, held up ≤ 50 ms); ${main.requests} requests, ${(report.bytesWritten / 1e6).toFixed(1)} MB in ${report.written} files (+${cacheFiles} in .oms/)`);
   for (const p of others) console.log(`  ${p.place.name} (${p.place.dir}): ${figures(p.best!)} · writing the ${report.written} files alone there (node fs, one after another): ${p.writeMs.toFixed(0)} ms = ${ratio(p.writeMs)}`);
   const threadCode = shipped ? 'dist/pullThread.js, as the extension\'s' : 'bundled first with esbuild: no dist/pullThread.js, run `node esbuild.js`';
@@ -215,7 +224,7 @@ async function main() {
 
   /** The pulled files alone: the same names and bytes, written one after the other with node fs (read one at a time, untimed), in ms. */
   async function filesAlone(root: string, place: { dir: string }): Promise<number> {
-    const dir = path.dirname(Object.values((await readManifest(root))!.objects)[0].path);
+    const dir = path.dirname([...(await readManifest(root))!.objects.values()][0].path);
     const writeDir = await folder(place);
     let writeNs = 0n;
     for (const name of await fs.readdir(path.join(root, dir))) {
@@ -275,10 +284,10 @@ async function main() {
 
   const manifest = (await readManifest(root))!;
   // Edits take files from the start of the manifest's order, saves objects from its end: none is both.
-  const keys = Object.keys(manifest.objects);
+  const keys = [...manifest.objects.keys()];
   /** Edits files [from, from + n) (one priority each) and plans the folder. */
   const editAndPlan = async (from: number, n: number) => {
-    for (const p of keys.slice(from, from + n).map((k) => manifest.objects[k].path)) {
+    for (const p of keys.slice(from, from + n).map((k) => manifest.objects.get(k)!.path)) {
       const o = JSON.parse(await fs.readFile(path.join(root, p), 'utf8')) as InputScannerInfo;
       o.InputScannerReportingPriorities[1].Priority = (o.InputScannerReportingPriorities[1].Priority % 5) + 1;
       await fs.writeFile(path.join(root, p), JSON.stringify(o, null, 2) + '\n');

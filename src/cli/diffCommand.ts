@@ -15,7 +15,7 @@ import { l10n } from '../l10n';
 export async function diffCommand({ positionals: [folder, target], values }: Parsed): Promise<number> {
   const { root, manifest } = await pulledFolder(folder);
   const key = keyOf(root, manifest.objects, target);
-  const pulled = manifest.objects[key];
+  const pulled = manifest.objects.get(key)!;
   const kind = kindOf(pulled.kind);
   const { connection } = await serviceOf(manifest, { tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'] });
   const file = readLocalFile(root, pulled.path, pulled.folderKey, kind);
@@ -36,13 +36,13 @@ export async function diffCommand({ positionals: [folder, target], values }: Par
 }
 
 /** A Key of the manifest, or a file of the folder (a path from here or from the folder, kept inside it). */
-function keyOf(root: string, objects: Record<string, { path: string }>, target: string): string {
-  if (objects[target]) return target;
+function keyOf(root: string, objects: ReadonlyMap<string, { path: string }>, target: string): string {
+  if (objects.has(target)) return target;
   for (const candidate of [path.resolve(target), path.resolve(root, target)]) {
     const rel = path.relative(root, candidate);
     if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
     const wanted = rel.split(path.sep).join('/');
-    const found = Object.entries(objects).find(([, o]) => o.path === wanted);
+    const found = [...objects].find(([, o]) => o.path === wanted);
     if (found) return found[0];
   }
   throw new CliError(l10n.t('{0} is neither a Key nor a file pulled into this folder', target));

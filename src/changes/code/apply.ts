@@ -123,7 +123,7 @@ async function prepare(root: string, connection: ConnectionBinding, plan: Plan):
       continue;
     }
     const kind = kindOf(entry.kind);
-    const pulled = entry.key ? manifest.objects[entry.key] : undefined;
+    const pulled = entry.key ? manifest.objects.get(entry.key) : undefined;
     if (entry.key && (!pulled || pulled.version !== entry.base?.version || pulled.hash !== entry.base?.hash)) {
       notSent(l10n.t('Pulled or applied again since the plan: plan again'));
       continue;
@@ -186,7 +186,7 @@ function entryProblem(root: string, manifest: Manifest, entry: PlanEntry): strin
     }
     return undefined;
   }
-  const pulled = typeof entry.key === 'string' ? manifest.objects[entry.key] : undefined;
+  const pulled = typeof entry.key === 'string' ? manifest.objects.get(entry.key) : undefined;
   if (!pulled) return l10n.t('{0} is not an object pulled into this folder: plan again', String(entry.key ?? entry.path));
   if (pulled.path !== entry.path || pulled.kind !== entry.kind || pulled.folderKey !== entry.folderKey) {
     return l10n.t('The plan says {0} for {1}, the manifest {2}: plan again', entry.path, entry.key!, pulled.path);

@@ -33,7 +33,7 @@ function objectLine(key: string, object: ManifestObject): string {
 
 /** The whole text of `manifest`. */
 export function manifestText(manifest: Manifest): string {
-  const lines = Object.entries(manifest.objects).map(([key, o]) => objectLine(key, o)).sort();
+  const lines = Array.from(manifest.objects, ([key, o]) => objectLine(key, o)).sort();
   return joinPieces(headText(manifest), lines).join('');
 }
 
@@ -91,7 +91,7 @@ export async function parseManifestText(bytes: Buffer): Promise<unknown> {
   const end = bytes.length - objectsClose.length;
   const head = open >= 0 && end >= 0 && bytes.toString('latin1', end) === objectsClose ? parseHead(bytes.toString('utf8', 0, open)) : undefined;
   if (!head) return whole();
-  const objects = Object.create(null) as Record<string, unknown>;
+  const objects = new Map<string, unknown>();
   const slices = new Slices();
   for (let from = open + objectsOpen.length, at = from, lines = 0; at < end;) {
     const newline = bytes.indexOf(newlineByte, at);
@@ -135,7 +135,7 @@ function parseHead(before: string): object | undefined {
 export function pickObjects(bytes: Buffer, keys: Iterable<string>): unknown {
   const body = bodyOf(bytes);
   if (!body) return undefined;
-  const objects = Object.create(null) as Record<string, unknown>;
+  const objects = new Map<string, unknown>();
   for (const { at, hit } of findLines(bytes, body, keys).values()) {
     if (hit) own(objects, JSON.parse(`{${withoutComma(lineAt(bytes, at, body.end))}}`) as Record<string, unknown>);
   }
@@ -162,7 +162,7 @@ export function patchManifestText(bytes: Buffer, manifest: Manifest, changed: It
   // Per line start: new lines that sort before that line, and the line itself replaced (null: removed).
   const edits = new Map<number, { before: string[]; line?: string | null }>();
   for (const [key, { at, hit }] of findLines(bytes, body, keys)) {
-    const object = Object.hasOwn(manifest.objects, key) ? manifest.objects[key] : undefined;
+    const object = manifest.objects.get(key);
     const edit = edits.get(at) ?? { before: [] };
     edits.set(at, edit);
     if (hit) edit.line = object ? objectLine(key, object) : null;
@@ -247,10 +247,7 @@ function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/**
- * Copies `from`'s entries into `to`, a record with no prototype: there a Key such as `__proto__` is assigned as an entry
- * (no setter is inherited), not a prototype. Assigned, not defined: 10,000 entries in 1 ms rather than 8.
- */
-function own(to: Record<string, unknown>, from: Record<string, unknown>): void {
-  for (const k of Object.keys(from)) to[k] = from[k];
+/** Adds `from`'s entries (a slice of lines parsed as one object: a Key `__proto__` is its own property there) to `to`. */
+function own(to: Map<string, unknown>, from: Record<string, unknown>): void {
+  for (const k of Object.keys(from)) to.set(k, from[k]);
 }

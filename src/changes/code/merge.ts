@@ -28,9 +28,10 @@ export async function mergeEntry(root: string, entry: PlanEntry, live: BaseInfo,
   const kind = kindOf(entry.kind);
   const manifest = await readManifest(root);
   const key = entry.key;
-  if (!manifest || !key || !manifest.objects[key]) throw new Error(l10n.t('{0} is not an object of this pulled folder', entry.path));
+  const pulled = key === undefined ? undefined : manifest?.objects.get(key);
+  if (!manifest || !key || !pulled) throw new Error(l10n.t('{0} is not an object of this pulled folder', entry.path));
   const bases = new Bases(root);
-  const baseText = bases.get(manifest.objects[key].hash);
+  const baseText = bases.get(pulled.hash);
   const base = baseText === undefined ? undefined : parseObjectText(kind, baseText);
   if (!base || 'error' in base) throw new Error(l10n.t('No merge base for {0} on this machine (.oms/ is not in git): pull it again, then redo the edit', entry.label));
   const mine = parseObjectText(kind, readFileSync(path.join(root, entry.path), 'utf8'));
@@ -43,7 +44,6 @@ export async function mergeEntry(root: string, entry: PlanEntry, live: BaseInfo,
   const theirsHash = hashOf(theirsText);
   bases.add(theirsHash, theirsText);
   bases.flush();
-  const pulled = manifest.objects[key];
   journalSync(root, manifest, [{ key, object: { ...pulled, version: live.ConcurrencyVersion ?? null, hash: theirsHash } }]);
   await writeManifest(root, manifest);
   return { conflicts: [], tookTheirs: result.tookTheirs };

@@ -102,7 +102,8 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     if (tag) {
       const answer = await count(client.listBytesIf(page.kind, page.folderKey, page.number, page.size, tag.etag, options.signal));
       if (!answer.unchanged) return { items: client.itemsOf(page.kind, page.folderKey, answer.bytes.toString()) };
-      if (tag.keys.every((key) => manifest.objects[key]) && entriesHash(tag.keys, (key) => manifest.objects[key]) === tag.entries) return { keys: tag.keys };
+      const pulled = (key: string) => manifest.objects.get(key);
+      if (tag.keys.every(pulled) && entriesHash(tag.keys, pulled) === tag.entries) return { keys: tag.keys };
     }
     return { items: (await count(client.list(page.kind, page.folderKey, page.number, page.size, options.signal))).items };
   };
@@ -119,9 +120,9 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
       const key = object.Key as string;
       onServer.set(key, { version: versionOf(object), kind: page.kind, folderKey: page.folderKey });
       // Most objects of a large folder are as pulled here and there: not kept (100,000 of them filled the heap).
-      if (!byKey || !untouched(byKey.get(key), manifest.objects[key], versionOf(object))) live.set(key, object);
+      if (!byKey || !untouched(byKey.get(key), manifest.objects.get(key), versionOf(object))) live.set(key, object);
     }, (key, page) => {
-      onServer.set(key, { version: manifest.objects[key].version, kind: page.kind, folderKey: page.folderKey });
+      onServer.set(key, { version: manifest.objects.get(key)!.version, kind: page.kind, folderKey: page.folderKey });
       unread.set(key, page);
       onPage.set(page, (onPage.get(page) ?? 0) + 1);
     }),
@@ -129,7 +130,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   // The unread objects an entry needs (their files changed): read alone, or their page again when many of it are.
   const wanted = new Map<ListPage, string[]>();
   await inSlices(unread, ([key, page]) => {
-    if (!untouched(byKey!.get(key), manifest.objects[key], onServer.get(key)!.version)) wanted.set(page, [...(wanted.get(page) ?? []), key]);
+    if (!untouched(byKey!.get(key), manifest.objects.get(key), onServer.get(key)!.version)) wanted.set(page, [...(wanted.get(page) ?? []), key]);
   });
   const read = (key: string, object: BaseInfo, page: ListPage) => {
     onServer.set(key, { version: versionOf(object), kind: page.kind, folderKey: page.folderKey });
@@ -168,7 +169,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   for (const f of files) {
     if (slices.due()) await slices.pause();
     const key = f.key;
-    const pulled = key === undefined ? undefined : manifest.objects[key];
+    const pulled = key === undefined ? undefined : manifest.objects.get(key);
     if (key !== undefined && untouched(byKey!.get(key), pulled, onServer.get(key)?.version)) {
       unchanged++;
       continue;
@@ -228,7 +229,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   // Objects on the server not pulled here: new there, and perhaps the creates an earlier apply sent.
   const unclaimed: ListedObject[] = [];
   await inSlices(onServer, ([key, { kind: k, folderKey }]) => {
-    if (manifest.objects[key]) return;
+    if (manifest.objects.has(key)) return;
     const obj = live.get(key)!; // kept: not pulled
     unclaimed.push({ object: obj, kind: k, folderKey });
     // A file holds it: an invalid entry above, or an apply's create killed between writing its file and the manifest.

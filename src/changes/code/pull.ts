@@ -103,7 +103,11 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   const sameHead = !!existing && sameScope(existing.scope, scope) && JSON.stringify(existing.connection) === JSON.stringify(connection);
   const manifest: Manifest = existing && sameScope(existing.scope, scope)
     ? { ...existing, connection }
-    : { format: 1, connection, scope, folders: replacing ? emptyRecord() : existing?.folders ?? emptyRecord(), objects: existing?.objects ?? emptyRecord() };
+    : {
+      format: 1, connection, scope,
+      folders: replacing ? emptyRecord() : existing?.folders ?? emptyRecord(),
+      objects: existing?.objects ?? new Map<string, ManifestObject>(),
+    };
   if (existing?.refused) Object.defineProperty(manifest, 'refused', { value: existing.refused, enumerable: false });
   const report: PullReport = {
     folders: 0, objects: 0, written: 0, removed: 0, bytesWritten: 0, keptEdits: [], refused: existing ? refusalLines(existing) : [], cancelled: false,
@@ -128,7 +132,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
    */
   const asPulled = async (tag: PageTag): Promise<boolean> => {
     const known = await (stats ??= new FileStats(root).load());
-    const entry = (key: string) => manifest.objects[key] as ManifestObject | undefined;
+    const entry = (key: string) => manifest.objects.get(key);
     if (!tag.keys.every(entry) || entriesHash(tag.keys, entry) !== tag.entries) return false;
     const check = known.checkOf(tag.keys.map((key) => entry(key)!));
     // A thread that failed: here, as a pull whose pages are all unchanged needs no thread.
@@ -352,7 +356,7 @@ export class ScopeChange extends Error {
 /** A pull of `scope` into a folder pulled with another: what it would remove (refused when edited), or undefined when nothing. */
 export function scopeChange(root: string, existing: Manifest, scope: PullScope): ScopeChange | undefined {
   if (covers(scope, existing.scope)) return undefined;
-  const all = Object.values(existing.objects);
+  const all = [...existing.objects.values()];
   if (!all.length) return undefined;
   return new ScopeChange(all.map((o) => o.path), all.filter((o) => editedSincePull(o, readText(path.join(root, o.path)))).map((o) => o.path));
 }

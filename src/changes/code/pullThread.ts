@@ -17,7 +17,7 @@ import { BaseRecords } from './bases';
 import { canonicalText, fileForm, hashOf, objectFileName, TooDeep } from './fileForm';
 import { FileStats, StatCheck, statsHold } from './fileStats';
 import { editedSincePull, maxDepth, readText } from './localFiles';
-import { emptyRecord, JournalStep, Manifest, ManifestObject, readManifest, replayJournal, writeManifest } from './manifest';
+import { JournalStep, Manifest, ManifestObject, readManifest, replayJournal, writeManifest } from './manifest';
 import { removeOwnFile } from './ownFiles';
 import { entriesHash } from './pageTags';
 import { makeDirInside, PathRefused, writeNoFollow } from './safePaths';
@@ -123,7 +123,9 @@ class PageWriter {
 
   /** Resolves once the manifest and the files' stats are read, on the first page (a pull whose pages are all unchanged hands none). */
   get ready(): Promise<void> {
-    this.loaded ??= Promise.all([readManifest(this.root), this.stats.load()]).then(([m]) => { this.objects = new Map(Object.entries(m?.objects ?? {})); });
+    this.loaded ??= Promise.all([readManifest(this.root), this.stats.load()]).then(([m]) => {
+      if (m) this.objects = m.objects;
+    });
     return this.loaded;
   }
 
@@ -319,7 +321,7 @@ function pageOf(writer: PageWriter, job: PageJob, port: MessagePort): PageDone |
 /** The manifest as the journal moved it, with the pull's head: read and printed here, off the extension host's thread. */
 async function writeWhole(root: string, head: ManifestHead): Promise<string | undefined> {
   try {
-    const recorded = await readManifest(root) ?? await replayJournal(root, { ...head, objects: emptyRecord() }); // a first pull: the journal alone
+    const recorded = await readManifest(root) ?? await replayJournal(root, { ...head, objects: new Map() }); // a first pull: the journal alone
     const manifest: Manifest = { ...head, objects: recorded.objects };
     // Entries set aside as read stay in the file as they were (writeManifest puts them back).
     if (recorded.refused) Object.defineProperty(manifest, 'refused', { value: recorded.refused, enumerable: false });

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { createHttp } from '../../../src/api/http';
 import { OmsClient } from '../../../src/api/client';
 import { applyPlan } from '../../../src/changes/code/apply';
-import { ConnectionBinding, manifestName, readManifest } from '../../../src/changes/code/manifest';
+import { ConnectionBinding, Manifest, manifestName, readManifest } from '../../../src/changes/code/manifest';
 import { makePlan } from '../../../src/changes/code/plan';
 import { bindingOf, pull } from '../../../src/changes/code/pull';
 import { kind } from '../../../src/model/kinds';
@@ -46,7 +46,7 @@ function objectLines(text: string): string[] {
 }
 
 async function pulledFiles(): Promise<string[]> {
-  return Object.values((await readManifest(root))!.objects).map((o) => o.path).sort();
+  return [...(await readManifest(root))!.objects.values()].map((o) => o.path).sort();
 }
 
 /** Rewrites a file with an edit of the same size, then puts its modification time back. */
@@ -60,14 +60,15 @@ async function sameSizeEdit(rel: string, mtime: Date): Promise<void> {
 }
 
 /** As JSON holds it: the manifest's records have no prototype (a Key such as `__proto__` is an entry). */
-const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+/** A manifest as its file holds it: plain JSON, its objects a record. */
+const plain = (m: Manifest | undefined) => JSON.parse(JSON.stringify({ ...m, objects: Object.fromEntries(m?.objects ?? []) })) as unknown;
 
 test('the manifest holds one line per object, sorted: a changed object is one changed line, a pull with nothing new leaves the file as it is', async () => {
   await pull(client, root, binding, { scope: scope() });
   const text = await manifestText();
   const manifest = (await readManifest(root))!;
   const lines = objectLines(text).map((l) => l.replace(/,$/, ''));
-  assert.equal(lines.length, Object.keys(manifest.objects).length, 'a line per object');
+  assert.equal(lines.length, manifest.objects.size, 'a line per object');
   assert.deepEqual(lines, [...lines].sort());
   assert.deepEqual(JSON.parse(text), plain(manifest), 'still one JSON document');
   const before = statSync(path.join(root, manifestName));
@@ -84,23 +85,23 @@ test('the manifest holds one line per object, sorted: a changed object is one ch
   const changed = text.split('\n').filter((l, i) => l !== after[i]);
   assert.equal(changed.length, 1, 'one line of the diff');
   assert.ok(changed[0].includes(JSON.stringify(key)));
-  assert.deepEqual(plain((await readManifest(root, [key]))!.objects), { [key]: (await readManifest(root))!.objects[key] }, 'an apply reads its objects alone');
+  assert.deepEqual((await readManifest(root, [key]))!.objects, new Map([[key, (await readManifest(root))!.objects.get(key)!]]), 'an apply reads its objects alone');
 });
 
 test('a manifest of another form (pretty-printed, hand-edited out of order) is read whole and written a line per object, no object twice', async () => {
   await pull(client, root, binding, { scope: scope() });
   const manifest = (await readManifest(root))!;
-  const keys = Object.keys(manifest.objects);
-  const reversed = { ...manifest, objects: Object.fromEntries(keys.reverse().map((k) => [k, manifest.objects[k]])) };
+  const keys = [...manifest.objects.keys()];
+  const reversed = { ...manifest, objects: Object.fromEntries(keys.reverse().map((k) => [k, manifest.objects.get(k)!])) };
   await fs.writeFile(path.join(root, manifestName), JSON.stringify(reversed, null, 2) + '\n');
-  assert.deepEqual(plain(await readManifest(root)), plain(reversed));
+  assert.deepEqual(plain(await readManifest(root)), JSON.parse(JSON.stringify(reversed)));
   const [one] = await pulledFiles();
   const key = one.split('.').slice(-2, -1)[0];
   await api.put(`/api/f/${floor1}/inputscanners/${key}`, { ...(await api.get(`/api/f/${floor1}/inputscanners/${key}`)).body as object, NonSettlingErrorPriority: 4 });
   await pull(client, root, binding, {});
   const text = await manifestText();
   assert.equal(objectLines(text).length, keys.length, 'a line per object, none twice');
-  assert.equal((await readManifest(root))!.objects[key].version, manifest.objects[key].version! + 1);
+  assert.equal((await readManifest(root))!.objects.get(key)!.version, manifest.objects.get(key)!.version! + 1);
 
   // Out of order, a line per object (a hand edit): the changed object's line is found, not added again.
   const lines = text.split('\n');
@@ -110,7 +111,7 @@ test('a manifest of another form (pretty-printed, hand-edited out of order) is r
   await pull(client, root, binding, {});
   const again = await manifestText();
   assert.equal(again.split('\n').filter((l) => l.includes(JSON.stringify(key))).length, 1, 'no object twice');
-  assert.equal((await readManifest(root))!.objects[key].version, manifest.objects[key].version! + 2);
+  assert.equal((await readManifest(root))!.objects.get(key)!.version, manifest.objects.get(key)!.version! + 2);
 });
 
 test('a file whose size and modification time match what the pull wrote is not read again (as git\'s index); any edit that moves them is seen', async () => {

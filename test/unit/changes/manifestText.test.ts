@@ -4,15 +4,17 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { emptyRecord, ensureCache, journalSync, manifestName, parts, readManifest, writeManifest, type Manifest, type ManifestObject } from '../../../src/changes/code/manifest';
+import { ensureCache, journalSync, manifestName, parts, readManifest, writeManifest, type Manifest, type ManifestObject } from '../../../src/changes/code/manifest';
+
+/** The manifest as its file holds it (JSON: its objects a record). */
+type ManifestFile = Omit<Manifest, 'objects'> & { objects: Record<string, ManifestObject> };
 import { manifestText, patchManifestText, pickObjects } from '../../../src/changes/code/manifestText';
 
 const folderKey = 'f0';
 const entry = (key: string, version = 1): ManifestObject => ({ path: `Site/inputscanners/${key}.json`, kind: 'inputScanner', folderKey, version, hash: `h${key}` });
 
 function manifestOf(keys: string[]): Manifest {
-  const objects = emptyRecord<ManifestObject>();
-  for (const key of keys) Object.defineProperty(objects, key, { value: entry(key), enumerable: true, writable: true, configurable: true });
+  const objects = new Map(keys.map((key) => [key, entry(key)]));
   return {
     format: 1,
     connection: { label: 'Sandbox', url: 'http://127.0.0.1:1', instanceKey: 'i' },
@@ -47,16 +49,16 @@ test('a manifest patched for the objects that changed (updated, removed, new at 
       const roll = next();
       const some = keys[Math.floor(next() * keys.length)];
       if (roll < 0.35 && some) {
-        after.objects[some] = entry(some, 7);
+        after.objects.set(some, entry(some, 7));
         changed.push(some);
       } else if (roll < 0.6 && some) {
-        delete after.objects[some];
+        after.objects.delete(some);
         changed.push(some);
       } else {
         // Between two present keys, before the first or after the last (odd numbers sort between even ones).
         const odd = next();
         const key = odd < 0.2 ? (next() < 0.5 ? 'a' : 'z') : odd < 0.3 ? (next() < 0.5 ? 'k\u{e000}a' : 'k😀a') : `k${String(Math.floor(next() * size * 2) | 1).padStart(3, '0')}`;
-        after.objects[key] = entry(key, 2);
+        after.objects.set(key, entry(key, 2));
         changed.push(key);
       }
     }
@@ -67,10 +69,9 @@ test('a manifest patched for the objects that changed (updated, removed, new at 
 test('the objects picked from a manifest are those asked for, any Key (__proto__ included); an absent one is not made up', () => {
   const keys = ['__proto__', 'a.b', 'a_b', 'constructor', 'k1'];
   const text = manifestText(manifestOf(keys));
-  const picked = pickObjects(Buffer.from(text), ['constructor', '__proto__', 'k1', 'missing']) as { objects: Record<string, ManifestObject> };
-  assert.deepEqual(Object.keys(picked.objects).sort(), ['__proto__', 'constructor', 'k1']);
-  assert.equal(Object.getPrototypeOf(picked.objects), null);
-  assert.deepEqual(picked.objects.__proto__, entry('__proto__'));
+  const picked = pickObjects(Buffer.from(text), ['constructor', '__proto__', 'k1', 'missing']) as { objects: Map<string, ManifestObject> };
+  assert.deepEqual([...picked.objects.keys()].sort(), ['__proto__', 'constructor', 'k1']);
+  assert.deepEqual(picked.objects.get('__proto__'), entry('__proto__'));
 });
 
 test('a manifest hand-edited out of order is patched by finding the lines one by one: no object twice, none lost', () => {
@@ -80,10 +81,10 @@ test('a manifest hand-edited out of order is patched by finding the lines one by
   // k4 first, k1 last: a binary search misses both.
   [lines[i1], lines[i4]] = [lines[i4].replace(/}$/, '},'), lines[i1].replace(/},$/, '}')];
   const after = manifestOf(['k1', 'k2', 'k3', 'k4']);
-  after.objects.k1 = entry('k1', 9);
-  delete after.objects.k4;
+  after.objects.set('k1', entry('k1', 9));
+  after.objects.delete('k4');
   const written = patched(lines.join('\n'), after, ['k1', 'k4'])!;
-  const objects = (JSON.parse(written) as Manifest).objects;
+  const objects = (JSON.parse(written) as ManifestFile).objects;
   assert.deepEqual(Object.keys(objects).sort(), ['k1', 'k2', 'k3']);
   assert.equal(objects.k1.version, 9);
   assert.equal(written.split('"k1"').length, 2, 'k1 once');
@@ -105,11 +106,11 @@ test('an apply\'s manifest, read for a few objects, is written back over an edit
     const manifest = (await readManifest(root, ['k1']))!;
     // Another hand (a pull in another window, a git checkout) moves k3 on while the apply runs.
     const moved = manifestOf(['k1', 'k2', 'k3']);
-    moved.objects.k3 = entry('k3', 5);
+    moved.objects.set('k3', entry('k3', 5));
     await fs.writeFile(file, manifestText(moved));
     journalSync(root, manifest, [{ key: 'k1', object: entry('k1', 2) }]);
     await writeManifest(root, manifest);
-    const objects = (JSON.parse(await fs.readFile(file, 'utf8')) as Manifest).objects;
+    const objects = (JSON.parse(await fs.readFile(file, 'utf8')) as ManifestFile).objects;
     assert.equal(objects.k1.version, 2, 'the apply\'s step');
     assert.equal(objects.k3.version, 5, 'the edit made meanwhile');
   } finally {
@@ -135,15 +136,15 @@ test('an apply of a few objects writes a manifest of over a megabyte, names beyo
     const file = path.join(root, manifestName);
     const keys = Array.from({ length: 6000 }, (_, i) => `k${String(i).padStart(4, '0')}`);
     const whole = manifestOf(keys);
-    for (const key of keys) whole.objects[key] = { ...entry(key), path: `Site/inputscanners/${'𝒜😀'.repeat(20)} ${key}.json` };
+    for (const key of keys) whole.objects.set(key, { ...entry(key), path: `Site/inputscanners/${'𝒜😀'.repeat(20)} ${key}.json` });
     await fs.writeFile(file, manifestText(whole));
     await ensureCache(root);
     const changed = ['k0007', 'k3500', 'k5999'];
     assert.ok(manifestText(whole).length > 1 << 20);
     const manifest = (await readManifest(root, changed))!;
-    for (const key of changed) journalSync(root, manifest, [{ key, object: { ...manifest.objects[key], version: 9 } }]);
+    for (const key of changed) journalSync(root, manifest, [{ key, object: { ...manifest.objects.get(key)!, version: 9 } }]);
     await writeManifest(root, manifest);
-    for (const key of changed) whole.objects[key] = { ...whole.objects[key], version: 9 };
+    for (const key of changed) whole.objects.set(key, { ...whole.objects.get(key)!, version: 9 });
     assert.equal(await fs.readFile(file, 'utf8'), manifestText(whole));
     const before = await fs.stat(file);
     await writeManifest(root, (await readManifest(root, changed))!);

@@ -28,7 +28,7 @@ test('apply: only the ticked entries, each version +1; a stale entry sends nothi
   assert.deepEqual(afterC, before[2], 'the unticked one is untouched');
   assert.equal(requests.filter((r) => r.method === 'PUT').length, 2);
   assert.deepEqual(actions((await makePlan(client, root, binding)).plan), { update: 1 });
-  assert.equal((await readManifest(root))!.objects[keyOf(a)].version, afterA.ConcurrencyVersion);
+  assert.equal((await readManifest(root))!.objects.get(keyOf(a))!.version, afterA.ConcurrencyVersion);
 
   // c changes on the server: the same plan entry is now stale and nothing is sent for it.
   await api.put(`/api/f/${floor1}/inputscanners/${keyOf(c)}`, { ...afterC, NonSettlingErrorPriority: 5 });
@@ -103,8 +103,8 @@ test('create and delete: a file without Key is created and renamed to carry its 
   assert.ok(made);
   assert.ok((await scannerFiles()).includes(`${dir}/made-as-code.${made.Key}.json`));
   const manifest = (await readManifest(root))!;
-  assert.ok(manifest.objects[made.Key!]);
-  assert.ok(!manifest.objects[keyOf(b)]);
+  assert.ok(manifest.objects.get(made.Key!)!);
+  assert.ok(!manifest.objects.get(keyOf(b))!);
   assert.deepEqual(actions((await makePlan(client, root, binding)).plan), {});
 });
 test('secrets: SiteKeyBase64 is a placeholder in the file and the live value is kept when the site is applied', async () => {

@@ -36,11 +36,11 @@ test('merge bases: one cache file, not a file per object; a record cut short by 
   liveA.InputScannerReportingPriorities[4].StatusCode = 3;
   await api.put(`/api/f/${floor1}/inputscanners/${keyOf(a)}`, liveA);
   // A crash while a resumed pull appended a's base again: its record cut short at the end.
-  const pulledHash = (await readManifest(root))!.objects[keyOf(a)].hash;
+  const pulledHash = (await readManifest(root))!.objects.get(keyOf(a))!.hash;
   await fs.appendFile(path.join(root, '.oms', 'bases'), `\u001e${pulledHash} {\n  "$type`);
   let { plan, live: onServer } = await makePlan(client, root, binding);
   assert.deepEqual((await mergeEntry(root, plan.entries[0], onServer.get(keyOf(a))!)).conflicts, [], 'the whole base, not the cut one');
-  const merged = (await readManifest(root))!.objects[keyOf(a)];
+  const merged = (await readManifest(root))!.objects.get(keyOf(a))!;
   assert.equal(new Bases(root).get(merged.hash), canonicalText(scanners, fileForm(scanners, await live(keyOf(a)))), 'the base the merge wrote after the cut record is whole');
 
   // A clone: the files and manifest from git, no local cache. Merging has no base until a pull writes them again.

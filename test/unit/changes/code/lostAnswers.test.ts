@@ -101,7 +101,7 @@ test('a create answered 200 with a body that is not JSON: the next plan finds it
   assert.equal(plan.resolved?.length, 2);
   assert.match(plan.resolved?.[0] ?? '', /answer was lost/);
   const manifest = (await readManifest(root))!;
-  for (const o of await people()) assert.ok(manifest.objects[o.Key!], `${String(o.CommonName)} is in the manifest`);
+  for (const o of await people()) assert.ok(manifest.objects.get(o.Key!)!, `${String(o.CommonName)} is in the manifest`);
   await applyPlan(client, root, binding, plan, { stopOnError: false });
   assert.equal((await people()).length, before + 2);
 });
@@ -173,7 +173,7 @@ for (const stop of ['its file written', 'the file it came from removed']) {
       assert.deepEqual(next.entries.filter((e) => e.action === 'create' || e.action === 'invalid'), [], 'not offered again, its Key not called unpulled');
       assert.match(next.resolved?.[0] ?? '', /stopped before recording it/);
       assert.deepEqual((await fs.readdir(killedDir)).filter((f) => f.startsWith(slug)), [created], 'one file, with its Key');
-      assert.equal((await readManifest(killed))!.objects[result.after!.Key!]?.path, path.relative(killed, path.join(killedDir, created)).split(path.sep).join('/'));
+      assert.equal((await readManifest(killed))!.objects.get(result.after!.Key!)?.path, path.relative(killed, path.join(killedDir, created)).split(path.sep).join('/'));
       assert.equal(new PendingCreates(killed).size, 0, 'settled');
       assert.equal((await people()).length, before + 1);
     } finally {
@@ -185,7 +185,7 @@ for (const stop of ['its file written', 'the file it came from removed']) {
 test('a PUT that landed but whose answer was lost: the next plan counts it applied, not stale', async () => {
   const one = (await people()).find((p) => p.CommonName === 'Pat Put')!;
   const manifest = (await readManifest(root))!;
-  const file = path.join(root, manifest.objects[one.Key!].path);
+  const file = path.join(root, manifest.objects.get(one.Key!)!.path);
   const o = JSON.parse(await fs.readFile(file, 'utf8')) as BaseInfo;
   await fs.writeFile(file, JSON.stringify({ ...o, Surname: 'Changed' }, null, 2));
   writes = 'garble';
@@ -195,7 +195,7 @@ test('a PUT that landed but whose answer was lost: the next plan counts it appli
   assert.equal((await api.get(`/api/f/${folderKey}/people/${one.Key}`)).body.Surname, 'Changed');
   const { plan } = await makePlan(client, root, binding);
   assert.deepEqual(plan.entries, [], 'nothing stale, nothing to send');
-  assert.equal((await readManifest(root))!.objects[one.Key!].version, (await api.get(`/api/f/${folderKey}/people/${one.Key}`)).body.ConcurrencyVersion);
+  assert.equal((await readManifest(root))!.objects.get(one.Key!)!.version, (await api.get(`/api/f/${folderKey}/people/${one.Key}`)).body.ConcurrencyVersion);
 });
 
 test('an apply of 200 creates killed mid-way: the next plan and apply create each object once', { timeout: 120_000 }, async () => {

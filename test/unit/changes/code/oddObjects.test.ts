@@ -74,15 +74,15 @@ test('odd Keys and names: a 300-character Key, a name that is not text, construc
     assert.deepEqual(await fs.readdir(base), ['pulled'], 'nothing beside the pulled folder');
     const manifest = (await readManifest(root))!;
     const real = await api.listAll(floor1, 'inputscanners');
-    for (const o of real) assert.ok(manifest.objects[o.Key!], `${String(o.CommonName)} pulled`);
+    for (const o of real) assert.ok(manifest.objects.get(o.Key!)!, `${String(o.CommonName)} pulled`);
     const odd = ['k'.repeat(300), 'numname', 'constructor', '__proto__', 'a.b', 'a_b'];
     for (const key of odd) {
-      assert.ok(Object.hasOwn(manifest.objects, key), `${key.slice(0, 20)} has an entry`);
-      const text = await fs.readFile(path.join(root, manifest.objects[key].path), 'utf8');
+      assert.ok(manifest.objects.has(key), `${key.slice(0, 20)} has an entry`);
+      const text = await fs.readFile(path.join(root, manifest.objects.get(key)!.path), 'utf8');
       assert.equal((JSON.parse(text) as BaseInfo).Key, key, 'its file holds its Key');
     }
-    assert.equal(new Set(odd.map((k) => manifest.objects[k].path)).size, odd.length, 'each its own file');
-    assert.ok(!Object.hasOwn(manifest.objects, 'deep'));
+    assert.equal(new Set(odd.map((k) => manifest.objects.get(k)!.path)).size, odd.length, 'each its own file');
+    assert.ok(!manifest.objects.has('deep'));
     assert.ok(report.refused.some((r) => r.includes('Deep') && r.includes('levels deep')), report.refused.join('\n'));
     assert.ok(!Object.hasOwn(manifest.folders, oddFolder));
     assert.ok(report.refused.some((r) => r.includes(JSON.stringify(oddFolder))), 'the folder is named, not pulled');

@@ -38,8 +38,8 @@ test('pull: one canonical file per object named <name>.<Key>.json, a manifest bo
   const manifest = (await readManifest(root))!;
   assert.deepEqual(manifest.connection, binding);
   const first = onServer[0];
-  assert.equal(manifest.objects[first.Key!].version, first.ConcurrencyVersion);
-  assert.equal(manifest.objects[first.Key!].kind, 'inputScanner');
+  assert.equal(manifest.objects.get(first.Key!)!.version, first.ConcurrencyVersion);
+  assert.equal(manifest.objects.get(first.Key!)!.kind, 'inputScanner');
   assert.equal(await fs.readFile(path.join(root, '.oms', '.gitignore'), 'utf8'), '*\n');
   assert.ok(requests.every((r) => r.method === 'GET'));
   assert.ok(requests.length <= 4, `a handful of requests (${requests.length}), not one per object`);
@@ -151,14 +151,14 @@ test('cancelled between pages: what was written is recorded; the next pull write
     assert.ok(progress.every((n, i) => i === 0 || n > progress[i - 1]), `progress rises: ${progress.join(', ')}`);
     const kept = await scannerFiles();
     assert.equal(kept.length, first.written);
-    assert.deepEqual(Object.values((await readManifest(root))!.objects).map((o) => o.path).sort(), kept, 'the manifest names every file written, and only those');
+    assert.deepEqual([...(await readManifest(root))!.objects.values()].map((o) => o.path).sort(), kept, 'the manifest names every file written, and only those');
     const before = new Map(await Promise.all(kept.map(async (f) => [f, (await fs.stat(path.join(root, f))).mtimeMs] as const)));
 
     const resumed = await pull(bigClient, root, bigBinding, {});
     assert.equal(resumed.cancelled, false);
     assert.equal(resumed.written, total - first.written, 'only the rest');
     assert.equal((await scannerFiles()).length, total);
-    assert.equal(Object.keys((await readManifest(root))!.objects).length, total);
+    assert.equal([...(await readManifest(root))!.objects.keys()].length, total);
     for (const [f, mtime] of before) assert.equal((await fs.stat(path.join(root, f))).mtimeMs, mtime, `${f} not written again`);
   });
 });
@@ -185,7 +185,7 @@ test('small objects: pages of 1,000 from the 1,000th on (where the requests take
     assert.ok(pages.length <= 5 && pages.slice(4).every((p) => p === '3/1000'), `one request more at most, an empty page: ${pages.join(', ')}`);
     assert.equal(report.written, total);
     const manifest = (await readManifest(root))!;
-    assert.equal(new Set(Object.values(manifest.objects).map((o) => o.path)).size, total, 'a file each, none twice');
+    assert.equal(new Set([...manifest.objects.values()].map((o) => o.path)).size, total, 'a file each, none twice');
   });
 });
 test('a file that cannot be written: the pull names it and goes on, the manifest names only what was written, the next pull finishes', async () => {
@@ -198,8 +198,8 @@ test('a file that cannot be written: the pull names it and goes on, the manifest
   const report = await pull(client, root, binding, { scope: scope() });
   assert.ok(report.refused.some((r) => r.includes(all[1])), report.refused.join('\n'));
   const manifest = (await readManifest(root))!;
-  for (const entry of Object.values(manifest.objects)) assert.ok(await fs.stat(path.join(root, entry.path)).then((s) => s.isFile()), `${entry.path} written`);
-  assert.ok(!Object.values(manifest.objects).some((o) => o.path === all[1]));
+  for (const entry of [...manifest.objects.values()]) assert.ok(await fs.stat(path.join(root, entry.path)).then((s) => s.isFile()), `${entry.path} written`);
+  assert.ok(![...manifest.objects.values()].some((o) => o.path === all[1]));
   await fs.rm(path.join(root, all[1]));
   const again = await pull(client, root, binding, {});
   assert.deepEqual(await scannerFiles(), all);
@@ -221,7 +221,7 @@ test('an object renamed on the server: the next pull moves its file to the new n
     assert.notEqual(moved, one);
     assert.match(path.basename(moved), /-renamed\./);
     assert.ok(!after.has(one), 'the old name is gone');
-    assert.equal((await readManifest(root))!.objects[key].path, moved);
+    assert.equal((await readManifest(root))!.objects.get(key)!.path, moved);
     for (const [f, text] of before) if (f !== one && f.includes('/inputscanners/')) assert.equal(after.get(f), text, `${f} unchanged`);
   } finally {
     await api.put(at, { ...(await live(key)), CommonName: o.CommonName });
@@ -254,7 +254,7 @@ test('a gateway that wraps the list is pulled like the service; a page that is n
     await serve(() => ({ Message: 'not a list' }), async (c) => {
       await assert.rejects(pull(c, other, binding, { scope: scope() }), /The server's list of input scanners is not an array/);
     });
-    assert.deepEqual(Object.keys((await readManifest(other))!.objects), [], 'nothing recorded');
+    assert.deepEqual([...(await readManifest(other))!.objects.keys()], [], 'nothing recorded');
   } finally {
     await fs.rm(other, { recursive: true, force: true });
   }

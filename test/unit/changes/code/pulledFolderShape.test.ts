@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHttp } from '../../../../src/api/http';
 import { OmsClient } from '../../../../src/api/client';
-import { ConnectionBinding, manifestName, Manifest, readManifest } from '../../../../src/changes/code/manifest';
+import { ConnectionBinding, manifestName, Manifest, ManifestObject, readManifest } from '../../../../src/changes/code/manifest';
 import { makePlan } from '../../../../src/changes/code/plan';
 import { bindingOf, pull, ScopeChange } from '../../../../src/changes/code/pull';
 import type { BaseInfo } from '../../../../src/model/types';
@@ -42,7 +42,7 @@ async function exists(rel: string): Promise<boolean> {
 
 test('a pull of another scope into a pulled folder asks first, naming what it removes; never over edited files', async () => {
   await pull(client, root, binding, { scope: { folderKey: floor1, recursive: false, kinds: ['inputScanner'] } });
-  const floor1Files = Object.values((await manifest()).objects).map((o) => o.path);
+  const floor1Files = [...(await manifest()).objects.values()].map((o) => o.path);
   const other = { folderKey: head, recursive: false, kinds: ['person' as const] };
   await assert.rejects(pull(client, root, binding, { scope: other }), (e: unknown) => e instanceof ScopeChange && e.message.includes(floor1Files[0]));
   for (const f of floor1Files) assert.ok(await exists(f), `${f} is still there`);
@@ -64,7 +64,7 @@ test('a pull of another scope into a pulled folder asks first, naming what it re
 test('a file moved into another folder\'s or kind\'s directory is invalid, with the reason', async () => {
   await pull(client, root, binding, { scope: { folderKey: head, recursive: true, kinds: ['inputScanner', 'person'] } });
   const m = await manifest();
-  const scanner = Object.values(m.objects).find((o) => o.kind === 'inputScanner' && o.folderKey === floor1)!;
+  const scanner = [...m.objects.values()].find((o) => o.kind === 'inputScanner' && o.folderKey === floor1)!;
   const otherFolder = Object.keys(m.folders).find((k) => k !== floor1)!;
   const elsewhere = `${m.folders[otherFolder]}/inputscanners/${path.posix.basename(scanner.path)}`;
   await fs.mkdir(path.dirname(path.join(root, elsewhere)), { recursive: true });
@@ -84,7 +84,7 @@ test('a file moved into another folder\'s or kind\'s directory is invalid, with 
 
 test('a file renamed by hand: Pull Again with "overwrite" finds it by its Key; never two files with one Key', async () => {
   await pull(client, root, binding, { scope: { folderKey: floor1, recursive: false, kinds: ['inputScanner'] } });
-  const [key, entry] = Object.entries((await manifest()).objects)[0];
+  const [key, entry] = [...(await manifest()).objects][0];
   const renamed = `${path.posix.dirname(entry.path)}/my-name.json`;
   const text = await fs.readFile(path.join(root, entry.path), 'utf8');
   await fs.rename(path.join(root, entry.path), path.join(root, renamed));
@@ -102,7 +102,7 @@ test('a file renamed by hand: Pull Again with "overwrite" finds it by its Key; n
 
 test('a hand-edited manifest hash is no update: an entry with no changed field is not one', async () => {
   await pull(client, root, binding, { scope: { folderKey: floor1, recursive: false, kinds: ['inputScanner'] } });
-  const m = JSON.parse(await fs.readFile(path.join(root, manifestName), 'utf8')) as Manifest;
+  const m = JSON.parse(await fs.readFile(path.join(root, manifestName), 'utf8')) as { objects: Record<string, ManifestObject> };
   const key = Object.keys(m.objects)[0];
   m.objects[key].hash = '0'.repeat(32);
   await fs.writeFile(path.join(root, manifestName), JSON.stringify(m, null, 2));

@@ -8,7 +8,10 @@ import { createHttp } from '../../../../src/api/http';
 import { OmsClient } from '../../../../src/api/client';
 import { applyPlan } from '../../../../src/changes/code/apply';
 import { hashOf } from '../../../../src/changes/code/fileForm';
-import { ConnectionBinding, manifestName, Manifest } from '../../../../src/changes/code/manifest';
+import { ConnectionBinding, manifestName, Manifest, ManifestObject } from '../../../../src/changes/code/manifest';
+
+/** The manifest as its file holds it (JSON: its objects a record). */
+type ManifestFile = Omit<Manifest, 'objects'> & { objects: Record<string, ManifestObject> };
 import { makePlan, Plan } from '../../../../src/changes/code/plan';
 import { bindingOf, editsSincePull, pull } from '../../../../src/changes/code/pull';
 import { Api, start } from '../../sandbox/harness';
@@ -54,11 +57,11 @@ async function besides(): Promise<Record<string, string>> {
   return { ...(await tree(outside)), README: await fs.readFile(path.join(base, 'README.md'), 'utf8') };
 }
 
-async function manifest(): Promise<Manifest> {
-  return JSON.parse(await fs.readFile(path.join(root, manifestName), 'utf8')) as Manifest;
+async function manifest(): Promise<ManifestFile> {
+  return JSON.parse(await fs.readFile(path.join(root, manifestName), 'utf8')) as ManifestFile;
 }
 
-async function editManifest(edit: (m: Manifest) => void): Promise<void> {
+async function editManifest(edit: (m: ManifestFile) => void): Promise<void> {
   const m = await manifest();
   edit(m);
   await fs.writeFile(path.join(root, manifestName), JSON.stringify(m, null, 2));
