@@ -87,7 +87,7 @@ async function folder(): Promise<string> {
 
 /** Edits `n` files of a pulled folder from the `from`th (a new name each round), so that a plan has `n` updates. */
 async function editFiles(root: string, from: number, n: number, round: number): Promise<void> {
-  const objects = Object.values((await readManifest(root))!.objects).slice(from, from + n);
+  const objects = [...(await readManifest(root))!.objects.values()].slice(from, from + n);
   for (const o of objects) {
     const file = path.join(root, o.path);
     const object = JSON.parse(await fs.readFile(file, 'utf8')) as { CommonName: string };
