@@ -238,7 +238,12 @@ async function parseManifest(parsed: unknown): Promise<Manifest> {
   let ok = m?.format === 1 && typeof c?.url === 'string' && typeof c.instanceKey === 'string' && typeof c.label === 'string'
     && typeof m.scope?.folderKey === 'string' && Array.isArray(m.scope.kinds) && m.scope.kinds.every((k) => kinds.has(k))
     && m.folders && typeof m.folders === 'object' && !!m.objects && typeof m.objects === 'object';
-  const given = m?.objects instanceof Map ? m.objects as Map<string, unknown> : new Map(ok ? Object.entries(m.objects as object) : []);
+  const given = m?.objects instanceof Map ? m.objects as Map<string, unknown> : new Map<string, unknown>();
+  if (ok && given !== m.objects) {
+    // Parsed whole (a file of another form): its record made a Map a slice at a time.
+    const record = m.objects as Record<string, unknown>;
+    await inSlices(Object.keys(record), (key) => given.set(key, record[key]));
+  }
   if (ok) {
     await inSlices(given.values(), (entry) => {
       if (!isEntry(entry)) ok = false;
