@@ -152,7 +152,8 @@ export class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentP
     item.iconPath = new vscode.ThemeIcon(icons[e.action]);
     item.description = describe(e);
     item.contextValue = `oms-plan-entry-${e.action}`;
-    item.resourceUri = this.shown && e.local ? vscode.Uri.file(`${this.shown.root}/${e.path}`) : undefined;
+    // No resourceUri: a row is an object's change, which its label, icon and description say. With one, every row drawn
+    // asked each file decoration provider (the Explorer's threw for a file it had not listed): half of a row's drawing.
     if (sendable.has(e.action)) item.checkboxState = e.selected ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
     item.accessibilityInformation = { label: spoken(e) };
     item.command = { command: 'oms.openPlanEntry', title: vscode.l10n.t('Show Beside the Server Version'), arguments: [e] };
