@@ -5,8 +5,6 @@
  * in file form. A clean merge writes the file and moves the object's base to
  * the server's version, so the next plan shows an ordinary update.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { kind as kindOf } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { MergeChoices, MergeConflict, merge3 } from '../merge3';
@@ -15,6 +13,7 @@ import { parseObjectText } from './localFiles';
 import { Bases } from './bases';
 import { journalSync, readManifest, writeManifest } from './manifest';
 import type { PlanEntry } from './plan';
+import { readNoFollow, resolveInside, writeNoFollow } from './safePaths';
 import { l10n } from '../../l10n';
 
 export interface MergeOutcome {
@@ -34,13 +33,17 @@ export async function mergeEntry(root: string, entry: PlanEntry, live: BaseInfo,
   const baseText = bases.get(pulled.hash);
   const base = baseText === undefined ? undefined : parseObjectText(kind, baseText);
   if (!base || 'error' in base) throw new Error(l10n.t('No merge base for {0} on this machine (.oms/ is not in git): pull it again, then redo the edit', entry.label));
-  const mine = parseObjectText(kind, readFileSync(path.join(root, entry.path), 'utf8'));
+  // The entry's file (a renamed one may be elsewhere than the manifest says): inside the folder, through no link.
+  const file = resolveInside(root, entry.path);
+  const text = readNoFollow(file, entry.path);
+  if (text === undefined) throw new Error(l10n.t('{0} is not there any more: plan again', entry.path));
+  const mine = parseObjectText(kind, text);
   if ('error' in mine) throw new Error(l10n.t('{0} is {1}: fix it first', entry.path, mine.error));
   const theirs = fileForm(kind, live);
   const result = merge3(kind, base.object, mine.object, theirs, choices);
   if (result.conflicts.length) return { conflicts: result.conflicts, tookTheirs: result.tookTheirs };
   const theirsText = canonicalText(kind, theirs);
-  writeFileSync(path.join(root, entry.path), canonicalText(kind, result.merged));
+  writeNoFollow(file, canonicalText(kind, result.merged), entry.path);
   const theirsHash = hashOf(theirsText);
   bases.add(theirsHash, theirsText);
   bases.flush();
