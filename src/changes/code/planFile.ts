@@ -9,6 +9,7 @@ import { kind as kindOf, Kind } from '../../model/kinds';
 import type { FieldChange } from './fileForm';
 import { secretPlaceholder } from './fileForm';
 import type { Plan } from './plan';
+import { makeDirInside, resolveInside, writeNoFollow } from './safePaths';
 import { l10n } from '../../l10n';
 
 /** What stands for a secret's value in a plan's changes. */
@@ -16,6 +17,15 @@ const maskedSecret = '(secret)';
 
 export function planFileText(plan: Plan): string {
   return JSON.stringify(withSecretsMasked(plan), null, 2) + '\n';
+}
+
+/** Saves `plan` under `plans/` of the pulled folder (a folder of it, not a link out of it); the file's path. */
+export function savePlanFile(root: string, plan: Plan): string {
+  const rel = `plans/${plan.createdAt.replace(/[:.]/g, '-')}.plan.json`;
+  makeDirInside(root, 'plans');
+  const file = resolveInside(root, rel);
+  writeNoFollow(file, planFileText(plan), rel);
+  return file;
 }
 
 export async function readPlanFile(file: string): Promise<Plan> {

@@ -4,12 +4,11 @@
  * version; a plan saved for later and opened again (apply then refuses what
  * moved since it was made).
  */
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { canonicalText, fileForm } from '../../changes/code/fileForm';
 import { makePlan, type Plan, type PlanEntry, type PlanResult } from '../../changes/code/plan';
-import { planFileText } from '../../changes/code/planFile';
+import { savePlanFile } from '../../changes/code/planFile';
+import { resolveInside } from '../../changes/code/safePaths';
 import { kind as kindOf } from '../../model/kinds';
 import { planView, type PlanNode, type ShownPlan } from '../../views/planView';
 import { bindingFor, connectionOf, planEntryOf, pulledFolder, savedPlanTarget, shownPlan } from './codeFolder';
@@ -79,7 +78,8 @@ export const openPlanEntry = targeted({
     if (!entry || !shown) return;
     const live = entry.key ? shown.live.get(entry.key) : undefined;
     const kind = kindOf(entry.kind);
-    const file = vscode.Uri.file(path.join(shown.root, entry.path));
+    // A saved plan's entry is untrusted: its file is opened only inside the pulled folder, through no link.
+    const file = vscode.Uri.file(resolveInside(shown.root, entry.path));
     const hasFile = !!entry.local;
     const liveUri = live && planView.liveUri(entry, canonicalText(kind, fileForm(kind, live)));
     if (liveUri && hasFile) {
@@ -96,12 +96,10 @@ export const openPlanEntry = targeted({
 export const savePlan = targeted({
   id: 'oms.savePlan',
   target: () => Promise.resolve(shownPlan()),
-  async run(_s, shown): Promise<string> {
-    const file = path.join(shown.root, 'plans', `${shown.plan.createdAt.replace(/[:.]/g, '-')}.plan.json`);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, planFileText(shown.plan));
+  run(_s, shown): Promise<string> {
+    const file = savePlanFile(shown.root, shown.plan);
     void vscode.window.showInformationMessage(vscode.l10n.t('Saved the plan as {0}. Open Saved Plan… shows it again; Apply then refuses what moved since.', vscode.workspace.asRelativePath(file)));
-    return file;
+    return Promise.resolve(file);
   },
 });
 

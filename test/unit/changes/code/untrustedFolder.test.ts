@@ -13,6 +13,7 @@ import { ConnectionBinding, manifestName, Manifest, ManifestObject } from '../..
 /** The manifest as its file holds it (JSON: its objects a record). */
 type ManifestFile = Omit<Manifest, 'objects'> & { objects: Record<string, ManifestObject> };
 import { makePlan, Plan } from '../../../../src/changes/code/plan';
+import { readPlanFile, savePlanFile } from '../../../../src/changes/code/planFile';
 import { bindingOf, editsSincePull, pull } from '../../../../src/changes/code/pull';
 import { Api, start } from '../../sandbox/harness';
 
@@ -203,4 +204,17 @@ test('garbage in .oms/: a journal line "null" is named and ignored; .oms/bases a
   await fs.rm(path.join(root, '.oms', 'bases'));
   await fs.mkdir(path.join(root, '.oms', 'bases'));
   await assert.rejects(makePlan(client, root, binding), (e: Error) => /\.oms\/bases is not a file/.test(e.message) && !/EISDIR/.test(e.message));
+});
+
+test('Save Plan into a folder whose plans/ is a link out of it: refused, nothing written there', async () => {
+  const { plan } = await makePlan(client, root, binding);
+  await fs.symlink(outside, path.join(root, 'plans'));
+  const before = await besides();
+  assert.throws(() => savePlanFile(root, plan), /plans is a symbolic link/);
+  assert.deepEqual(await besides(), before);
+  // Made by the save itself, plans/ holds the plan.
+  await fs.rm(path.join(root, 'plans'));
+  const saved = savePlanFile(root, plan);
+  assert.equal(path.dirname(saved), path.join(root, 'plans'));
+  assert.equal((await readPlanFile(saved)).id, plan.id);
 });
