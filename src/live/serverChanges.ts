@@ -9,6 +9,9 @@ import { parseObjectUri, type ObjectAddress } from '../fs/objectUri';
 
 const idOf = (a: ObjectAddress) => `${a.connectionId}|${a.folderKey}|${a.kind.id}|${a.key}`;
 
+/** Objects drawn but not open whose Uris are remembered (a row is usually drawn just before it is opened). */
+const untrackedKept = 1000;
+
 /** An open object's versions, and the Uris the workbench drew it under (its tab, its row in the Objects view). */
 interface Tracked {
   opened: number;
@@ -21,13 +24,17 @@ export class ServerChanges implements vscode.FileDecorationProvider, vscode.Disp
   readonly onDidChangeFileDecorations = this.emitter.event;
   /** Per open object: the version the user opened (or saved), and the server's as last read. */
   private readonly versions = new Map<string, Tracked>();
+  /** The Uris asked about of objects not tracked yet, the most recently drawn last. */
+  private readonly drawnBefore = new Map<string, Map<string, vscode.Uri>>();
 
   /** An open object's versions (`uri`: its document): `opened` counts only the first time (or after `own`). */
   seen(address: ObjectAddress, opened: number, server: number, uri: vscode.Uri): void {
     const id = idOf(address);
     const known = this.versions.get(id);
     if (known?.server === server) return;
-    const tracked = { opened: known?.opened ?? opened, server, uris: known?.uris ?? new Map<string, vscode.Uri>() };
+    const uris = known?.uris ?? this.drawnBefore.get(id) ?? new Map<string, vscode.Uri>();
+    this.drawnBefore.delete(id);
+    const tracked = { opened: known?.opened ?? opened, server, uris };
     tracked.uris.set(uri.toString(), uri);
     this.versions.set(id, tracked);
     this.changed([tracked]);
@@ -49,30 +56,45 @@ export class ServerChanges implements vscode.FileDecorationProvider, vscode.Disp
       if (ids.has(id)) continue;
       this.versions.delete(id);
       dropped.push(tracked);
+      for (const uri of tracked.uris.values()) this.rememberDrawn(id, uri); // its rows stay drawn
     }
     if (dropped.length) this.changed(dropped);
   }
 
   /**
-   * Everything drawn is asked again (a Uri drawn before the object was tracked, a row renamed since), and
-   * then each Uri the object was drawn under, by name: the workbench fetches those at once, whether or not
-   * it still holds an answer for them.
+   * Each Uri the object was drawn under is named (its tab, its row, a row renamed since, one drawn before it
+   * was opened): the workbench fetches those at once. Not "everything again": that re-asks every row drawn
+   * (thousands after Load all) on each change, and under load the workbench sometimes kept the row's and
+   * tab's answer from before it while the named Uri was being fetched (the live-updates UI check, 2 runs of 6).
    */
   private changed(tracked: readonly Tracked[]): void {
-    this.emitter.fire(undefined);
     this.emitter.fire(tracked.flatMap((t) => [...t.uris.values()]));
   }
 
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
     const address = parseObjectUri(uri);
-    const v = address && this.versions.get(idOf(address));
-    v?.uris.set(uri.toString(), uri);
-    if (!v || v.server <= v.opened) return undefined;
+    if (!address) return undefined;
+    const id = idOf(address);
+    const v = this.versions.get(id);
+    if (!v) {
+      this.rememberDrawn(id, uri);
+      return undefined;
+    }
+    v.uris.set(uri.toString(), uri);
+    if (v.server <= v.opened) return undefined;
     return {
       badge: '↓',
       tooltip: vscode.l10n.t('Changed on the server since you opened it: version {0} → {1}', v.opened, v.server),
       color: new vscode.ThemeColor('gitDecoration.modifiedResourceForeground'),
     };
+  }
+
+  private rememberDrawn(id: string, uri: vscode.Uri): void {
+    const uris = this.drawnBefore.get(id) ?? new Map<string, vscode.Uri>();
+    uris.set(uri.toString(), uri);
+    this.drawnBefore.delete(id);
+    this.drawnBefore.set(id, uris);
+    if (this.drawnBefore.size > untrackedKept) this.drawnBefore.delete(this.drawnBefore.keys().next().value!);
   }
 
   dispose(): void {

@@ -1,9 +1,8 @@
 /**
  * The ↓ badge of an object changed on the server since it was opened: what
- * the workbench is told when it changes. Besides "ask everything again", the
- * change names each Uri the object was drawn under (its tab, its row, a row
- * renamed since), so the workbench fetches those at once even when it holds
- * no earlier answer for them.
+ * the workbench is told when it changes: each Uri the object was drawn under
+ * (its tab, its row, a row renamed since, one drawn before it was opened), so
+ * the workbench fetches those at once, and nothing else.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,20 +38,36 @@ test('a badge once the server moves past the version opened; none after the user
   assert.equal(changes.provideFileDecoration(doc), undefined);
 });
 
-test('a change names the document and every Uri the object was drawn under, after asking everything again', () => {
+test('a change names the document and every Uri the object was drawn under, and nothing else', () => {
   const changes = new ServerChanges();
   const events = watched(changes);
   const doc = objectUri(scanner, 'Door', 'Floor 1');
   const renamedRow = objectUri(scanner, 'Door (renamed)', 'Floor 1');
   changes.seen(scanner, 1, 1, doc);
-  assert.deepEqual(events, ['all', [doc.toString()]]);
+  assert.deepEqual(events, [[doc.toString()]]);
   changes.provideFileDecoration(renamedRow); // the tree draws its row under the new name
   changes.seen(scanner, 1, 2, doc);
-  assert.deepEqual(events.slice(2), ['all', [doc.toString(), renamedRow.toString()]]);
+  assert.deepEqual(events.slice(1), [[doc.toString(), renamedRow.toString()]]);
   assert.equal(changes.provideFileDecoration(renamedRow)?.badge, '↓');
   // The same server version again: nothing to redraw.
   changes.seen(scanner, 1, 2, doc);
-  assert.equal(events.length, 4);
+  assert.equal(events.length, 2);
+});
+
+test('a row drawn before its object was opened is named with the first change, and again after its tab closed', () => {
+  const changes = new ServerChanges();
+  const events = watched(changes);
+  const row = objectUri(scanner, 'Door', 'Floor 1 (row)');
+  const doc = objectUri(scanner, 'Door', 'Floor 1');
+  const elsewhere = objectUri(other, 'Door', 'Floor 1');
+  assert.equal(changes.provideFileDecoration(row), undefined); // drawn, not open: no badge
+  changes.provideFileDecoration(elsewhere);
+  changes.seen(scanner, 1, 2, doc);
+  assert.deepEqual(events, [[row.toString(), doc.toString()]]);
+  changes.keepOnly([]);
+  changes.seen(scanner, 2, 3, doc); // opened again
+  assert.deepEqual(events.slice(1), [[row.toString(), doc.toString()], [row.toString(), doc.toString()]]);
+  assert.match(String(changes.provideFileDecoration(row)?.tooltip), /version 2 → 3/);
 });
 
 test('closing forgets only what is no longer open, of every connection, and redraws it without the badge', () => {
@@ -65,7 +80,7 @@ test('closing forgets only what is no longer open, of every connection, and redr
   changes.keepOnly([scanner, other]);
   assert.deepEqual(events, [], 'nothing closed, nothing redrawn');
   changes.keepOnly([scanner]);
-  assert.deepEqual(events, ['all', [otherDoc.toString()]]);
+  assert.deepEqual(events, [[otherDoc.toString()]]);
   assert.equal(changes.provideFileDecoration(otherDoc), undefined);
   assert.equal(changes.provideFileDecoration(doc)?.badge, '↓');
 });
