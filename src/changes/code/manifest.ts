@@ -268,12 +268,11 @@ export async function writeManifest(root: string, manifest: Manifest): Promise<v
   }
   const kept: Manifest = { ...manifest, folders, objects };
   const file = path.join(root, manifestName);
-  const changed = new Set<string>();
-  for (const step of readJournal(root, [])) if ('key' in step) changed.add(step.key);
   // A 100,000 objects' manifest is 25 MB: an apply's few objects need not read it twice.
   const read = readAs.get(manifest);
   const before = (read && sameStat(read.stat, statOf(file)) ? wholeBytes(read) : await readBytesNoFollow(file, manifestName)) ?? Buffer.alloc(0);
-  let pieces: Piece[] | undefined = before.length ? patchManifestText(before, kept, changed) : undefined;
+  // The lines the journal names are patched in the file; a first pull's journal (10,000 steps: 20-40 ms) is not read for none.
+  let pieces: Piece[] | undefined = before.length ? patchManifestText(before, kept, journaledKeys(root)) : undefined;
   if (pieces === undefined && partial.has(manifest)) {
     // Read as a few objects, from a file of another form: written whole, once.
     const whole = await readManifest(root);
@@ -287,6 +286,13 @@ export async function writeManifest(root: string, manifest: Manifest): Promise<v
     if (stat) readAs.set(manifest, { bytes, stat });
   }
   await fs.rm(journalPath(root), { force: true });
+}
+
+/** The Keys of the objects the journal's steps name. */
+function journaledKeys(root: string): Set<string> {
+  const keys = new Set<string>();
+  for (const step of readJournal(root, [])) if ('key' in step) keys.add(step.key);
+  return keys;
 }
 
 /** An object pulled or applied (null: gone), or a folder's directory. */
