@@ -63,9 +63,9 @@ export class ServerChanges implements vscode.FileDecorationProvider, vscode.Disp
 
   /**
    * Each Uri the object was drawn under is named (its tab, its row, a row renamed since, one drawn before it
-   * was opened): the workbench fetches those at once. Not "everything again": that re-asks every row drawn
-   * (thousands after Load all) on each change, and under load the workbench sometimes kept the row's and
-   * tab's answer from before it while the named Uri was being fetched (the live-updates UI check, 2 runs of 6).
+   * was opened): the workbench fetches those at once. Not "everything again": that drops every answer the
+   * workbench holds from this provider and re-asks every row drawn (thousands after Load all) on each change;
+   * with it, under load, the badge was sometimes not drawn (the live-updates UI check failed 2 runs of 6).
    */
   private changed(tracked: readonly Tracked[]): void {
     this.emitter.fire(tracked.flatMap((t) => [...t.uris.values()]));
