@@ -16,7 +16,7 @@ const objectsClose = '\n  }\n}\n';
 const linesAtOnce = 500;
 
 /** The head as written: every field but the objects, pretty-printed, then the opening of the objects. */
-function headText(manifest: Manifest): string {
+function headText(manifest: Omit<Manifest, 'objects'> & { objects?: unknown }): string {
   const { objects: _objects, ...head } = manifest;
   const text = JSON.stringify({ ...head, folders: sortedRecord(manifest.folders), objects: {} }, null, 2);
   return text.slice(0, text.length - '\n  "objects": {}\n}'.length) + objectsOpen.slice(0, -1);
@@ -33,8 +33,27 @@ function objectLine(key: string, object: ManifestObject): string {
 
 /** The whole text of `manifest`. */
 export function manifestText(manifest: Manifest): string {
-  const lines = Array.from(manifest.objects, ([key, o]) => objectLine(key, o)).sort();
-  return joinPieces(headText(manifest), lines).join('');
+  return linesText(manifest, Array.from(manifest.objects, ([key, o]) => objectLine(key, o))).join('');
+}
+
+/** The text of the head of `manifest` with these object lines (`objectLines`, in any order: sorted here, in place), as pieces in order. */
+export function linesText(manifest: Omit<Manifest, 'objects'>, lines: string[]): Piece[] {
+  return joinPieces(headText(manifest), lines.sort());
+}
+
+/** The object lines of these objects, made a slice at a time and handed to `part` a thousand at most at once, in no order. */
+export async function objectLines(objects: ReadonlyMap<string, ManifestObject>, part: (lines: string[]) => void): Promise<void> {
+  let lines: string[] = [];
+  const slices = new Slices();
+  for (const [key, o] of objects) {
+    lines.push(objectLine(key, o));
+    const due = slices.due();
+    if (lines.length < 1000 && !due) continue;
+    part(lines);
+    lines = [];
+    if (due) await slices.pause();
+  }
+  part(lines);
 }
 
 /** The manifest's text from its head and object lines, as pieces in order (written one after the other, no string of the whole file is built). */

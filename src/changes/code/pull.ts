@@ -44,7 +44,10 @@ const largePageSize = 1000;
 const smallPageBytes = 2 * 1024 * 1024;
 /** Pages at most on their way to the disk (memory stays bounded when the disk is the slower). */
 const inFlight = 3;
-/** Objects changed from which the manifest is written on a pull thread: printing it held up this thread 0.1-0.9 s at 100,000. */
+/**
+ * Objects changed from which the manifest is written whole by a pull thread, its lines printed here a slice at a time
+ * (`PullWriter.writeManifest`); fewer are patched into its file here. Written here at once, 100,000 held this thread up 0.1-0.9 s.
+ */
 const manyObjects = 2000;
 
 export interface PullProgress {
@@ -268,14 +271,13 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
     } catch {
       // Only a cache: the next pull reads its pages whole.
     }
-    const { objects: _objects, ...head } = manifest;
     if (sameHead && !journalHolds(root)) {
       // Nothing moved: the manifest file stays as it is, not read again.
-    } else if (stepped < manyObjects || !(await writer.writeManifest(head))) await writeManifest(root, manifest);
+    } else if (stepped < manyObjects || !(await writer.writeManifest(manifest))) await writeManifest(root, manifest);
     writer.close();
     // The files written now are known by their stats to the next pull or plan (not read again).
     if (report.written) await stampStats(root).catch(() => undefined);
-    await bases.compact(async () => {
+    await bases.compact(manifest.objects.size, async () => {
       const hashes = new Set<string>();
       await inSlicesOf(manifest.objects, (_key, o) => hashes.add(o.hash));
       return hashes;

@@ -10,7 +10,8 @@ import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ManifestHead, ManifestWritten, PageCounted, PageDone, PageFailed, PageJob, PullStart, StatsChecked, ToThread } from './pullThread';
+import type { ManifestWritten, PageCounted, PageDone, PageFailed, PageJob, PullStart, StatsChecked, ToThread } from './pullThread';
+import { Manifest, manifestLines } from './manifest';
 import type { StatCheck } from './fileStats';
 import { l10n } from '../../l10n';
 
@@ -159,13 +160,16 @@ export class PullWriter {
   }
 
   /**
-   * Has a thread write the manifest: what the journal recorded, with `head`; false when it could not (a thread
-   * stopped), and the caller writes it. Call once every page has settled.
+   * Has a thread write the manifest: its object lines are made here a slice at a time and handed on as made, then
+   * sorted and written there (printed there, from its objects copied to it, 100,000 took 0.1 s longer). False when
+   * it could not (a thread stopped), and the caller writes it. Call once every page has settled.
    */
-  async writeManifest(head: ManifestHead): Promise<boolean> {
-    if (failed.has(this.workers[0])) return false;
+  async writeManifest(manifest: Manifest): Promise<boolean> {
+    const worker = this.workers[0];
+    if (failed.has(worker)) return false;
     try {
-      await this.ask<ManifestWritten>((id) => ({ pull: this.pull, manifest: head, id }), { worker: this.workers[0] });
+      const head = await manifestLines(manifest, (lines) => worker.postMessage({ pull: this.pull, lines } satisfies ToThread));
+      await this.ask<ManifestWritten>((id) => ({ pull: this.pull, manifest: head, id }), { worker });
       return true;
     } catch {
       return false;

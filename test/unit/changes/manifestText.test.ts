@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ensureCache, journalSync, manifestName, parts, readManifest, writeManifest, type Manifest, type ManifestObject } from '../../../src/changes/code/manifest';
+import {
+  ensureCache, journalSync, manifestLines, manifestName, parts, readManifest, writeManifest, writeManifestLines, type Manifest, type ManifestObject,
+} from '../../../src/changes/code/manifest';
 
 /** The manifest as its file holds it (JSON: its objects a record). */
 type ManifestFile = Omit<Manifest, 'objects'> & { objects: Record<string, ManifestObject> };
@@ -152,5 +154,48 @@ test('an apply of a few objects writes a manifest of over a megabyte, names beyo
     assert.equal(after.ino, before.ino, 'written again with nothing changed');
   } finally {
     await fs.rm(root, { recursive: true, force: true });
+  }
+});
+
+test('the manifest a pull\'s thread writes from its lines handed in parts is the file written whole: every Key in order, entries set aside kept', async () => {
+  const roots = await Promise.all([0, 1].map(() => fs.mkdtemp(path.join(os.tmpdir(), 'oms-manifest-'))));
+  try {
+    // More than two parts, in no order; Keys that sort as text (UTF-16) and not as their start ('abc!' before 'abc').
+    const next = random(7);
+    const keys = Array.from({ length: 4500 }, (_, i) => `k${String(i).padStart(4, '0')}`).sort(() => next() - 0.5);
+    const manifest = manifestOf([...keys, '__proto__', 'abc', 'abc!', 'k\u{e000}', 'k😀']);
+    // Set aside as read: an object and a folder, written back as they were.
+    Object.defineProperty(manifest, 'refused', {
+      value: [
+        { entry: 'object bad', reason: 'outside', key: 'bad', object: { ...entry('bad'), path: '../bad.json' } },
+        { entry: 'folder f9', reason: 'outside', folderKey: 'f9', dir: '../elsewhere' },
+      ],
+      enumerable: false,
+    });
+    const [whole, inParts] = roots;
+    for (const root of roots) {
+      await ensureCache(root);
+      journalSync(root, manifest, [{ key: 'k0001', object: entry('k0001', 3) }]);
+    }
+    await writeManifest(whole, manifest);
+    const lines: string[] = [];
+    let handed = 0;
+    const head = await manifestLines(manifest, (part) => {
+      handed++;
+      // As a thread receives them: copied, each part sorted as it comes.
+      lines.push(...structuredClone(part).sort());
+    });
+    await writeManifestLines(inParts, structuredClone(head), lines);
+    assert.ok(handed > 2, `${handed} parts`);
+    const text = await fs.readFile(path.join(inParts, manifestName), 'utf8');
+    assert.equal(text, await fs.readFile(path.join(whole, manifestName), 'utf8'));
+    const written = JSON.parse(text) as ManifestFile;
+    assert.equal(written.objects.k0001.version, 3, 'the journal\'s step');
+    assert.equal(written.objects.bad.path, '../bad.json', 'the object set aside, as it was');
+    assert.equal(written.folders.f9, '../elsewhere', 'the folder set aside, as it was');
+    assert.ok(Object.keys(written.objects).indexOf('abc!') < Object.keys(written.objects).indexOf('abc'));
+    await assert.rejects(fs.stat(path.join(inParts, '.oms', 'journal.jsonl')), 'the journal emptied');
+  } finally {
+    for (const root of roots) await fs.rm(root, { recursive: true, force: true });
   }
 });
