@@ -276,11 +276,11 @@ export async function writeManifest(root: string, manifest: Manifest): Promise<v
 
 /**
  * The head of a manifest to write, its object lines handed to `part` as they are made, a slice at a time
- * (`writeManifestLines` sorts and writes them on another thread).
+ * (`writeManifestLines` sorts and writes them on another thread); `texts`: entries already `printed`.
  */
-export async function manifestLines(manifest: Manifest, part: (lines: string[]) => void): Promise<ManifestHead> {
+export async function manifestLines(manifest: Manifest, part: (lines: string[]) => void, texts?: ReadonlyMap<ManifestObject, string>): Promise<ManifestHead> {
   const { objects, ...head } = keptManifest(manifest);
-  await objectLines(objects, part);
+  await objectLines(objects, part, texts);
   return head;
 }
 
@@ -329,17 +329,24 @@ function journaledKeys(root: string): Set<string> {
 }
 
 /** An object pulled or applied (null: gone), or a folder's directory. */
-export type JournalStep = { key: string; object: ManifestObject | null } | { folderKey: string; dir: string };
+export type JournalStep = ObjectStep | { key: string; object: null } | { folderKey: string; dir: string };
+export interface ObjectStep {
+  key: string;
+  object: ManifestObject;
+}
 
 /**
  * Records steps (in `manifest` and in the journal) before the manifest is written again: one append,
  * whatever their number. Synchronous: a step is recorded inside the executor's report, which is not
- * awaited, and a pull's appends are faster outside the thread pool.
+ * awaited, and a pull's appends are faster outside the thread pool. `texts`: each step's entry already
+ * `printed` (by a pull thread), put in its line as it is.
  */
-export function journalSync(root: string, manifest: Manifest, steps: JournalStep[]): void {
+export function journalSync(root: string, manifest: Manifest, steps: JournalStep[], texts?: readonly string[]): void {
   if (!steps.length) return;
   applySteps(manifest, steps);
-  appendFileSync(journalPath(root), steps.map((s) => JSON.stringify(s)).join('\n') + '\n');
+  // As JSON.stringify prints the step (`{ key, object }`), its entry's text given.
+  const line = (s: JournalStep, i: number) => (texts ? `{"key":${JSON.stringify((s as ObjectStep).key)},"object":${texts[i]}}` : JSON.stringify(s));
+  appendFileSync(journalPath(root), steps.map(line).join('\n') + '\n');
 }
 
 function applySteps(manifest: Manifest, steps: JournalStep[]): void {

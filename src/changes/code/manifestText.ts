@@ -27,8 +27,11 @@ function lineStart(key: string): string {
   return `    ${JSON.stringify(key)}: `;
 }
 
-function objectLine(key: string, object: ManifestObject): string {
-  return lineStart(key) + JSON.stringify(object);
+/** An entry as JSON, as its manifest and journal lines hold it. */
+export const printed = (object: ManifestObject): string => JSON.stringify(object);
+
+function objectLine(key: string, object: ManifestObject, text = printed(object)): string {
+  return lineStart(key) + text;
 }
 
 /** The whole text of `manifest`. */
@@ -41,12 +44,17 @@ export function linesText(manifest: Omit<Manifest, 'objects'>, lines: string[]):
   return joinPieces(headText(manifest), lines.sort());
 }
 
-/** The object lines of these objects, made a slice at a time and handed to `part` a thousand at most at once, in no order. */
-export async function objectLines(objects: ReadonlyMap<string, ManifestObject>, part: (lines: string[]) => void): Promise<void> {
+/**
+ * The object lines of these objects, made a slice at a time and handed to `part` a thousand at most at once, in no
+ * order; an entry in `texts` is not printed again.
+ */
+export async function objectLines(
+  objects: ReadonlyMap<string, ManifestObject>, part: (lines: string[]) => void, texts?: ReadonlyMap<ManifestObject, string>,
+): Promise<void> {
   let lines: string[] = [];
   const slices = new Slices();
   for (const [key, o] of objects) {
-    lines.push(objectLine(key, o));
+    lines.push(objectLine(key, o, texts?.get(o)));
     const due = slices.due();
     if (lines.length < 1000 && !due) continue;
     part(lines);

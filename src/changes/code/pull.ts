@@ -118,6 +118,8 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   /** Folders whose directory the manifest names but may not be used: not pulled, their objects left as they are. */
   const refusedFolders = new Set((existing?.refused ?? []).flatMap((r) => (r.folderKey === undefined ? [] : [r.folderKey])));
   const seen = new Set<string>();
+  /** The entries the threads recorded, as they printed them: the manifest's lines are made of these. */
+  const texts = new Map<ManifestObject, string>();
   /** Objects recorded in the journal by this pull: few, and the manifest is written here; many, on a thread. */
   let stepped = 0;
 
@@ -182,7 +184,8 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
       report.keptEdits.push(...done.keptEdits);
       report.refused.push(...done.refused);
       bases.noteWritten(done.bases.records, done.bases.bytes);
-      journalSync(root, manifest, done.steps);
+      journalSync(root, manifest, done.steps, done.texts);
+      done.steps.forEach((step, i) => texts.set(step.object, done.texts[i]));
       stepped += done.steps.length;
       report.bytesWritten += done.bytes;
       report.written += done.written;
@@ -273,7 +276,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
     }
     if (sameHead && !journalHolds(root)) {
       // Nothing moved: the manifest file stays as it is, not read again.
-    } else if (stepped < manyObjects || !(await writer.writeManifest(manifest))) await writeManifest(root, manifest);
+    } else if (stepped < manyObjects || !(await writer.writeManifest(manifest, texts))) await writeManifest(root, manifest);
     writer.close();
     // The files written now are known by their stats to the next pull or plan (not read again).
     if (report.written) await stampStats(root).catch(() => undefined);
@@ -289,7 +292,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
 /** An unchanged page as pulled again: its objects listed, nothing written. */
 function unchangedPage(tag: PageTag): PageDone {
   const { listed, keys, entries } = tag;
-  return { id: -1, listed, keys, entries, steps: [], keptEdits: [], refused: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 } };
+  return { id: -1, listed, keys, entries, steps: [], texts: [], keptEdits: [], refused: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 } };
 }
 
 /** A page as the server answered it: its bytes, or (304) the record of it as last pulled. */

@@ -17,7 +17,8 @@ import { BaseRecords } from './bases';
 import { canonicalText, fileForm, hashOf, objectFileName, TooDeep } from './fileForm';
 import { FileStats, StatCheck, statsHold } from './fileStats';
 import { editedSincePull, maxDepth, readText } from './localFiles';
-import { JournalStep, ManifestHead, ManifestObject, readManifest, writeManifestLines } from './manifest';
+import { ManifestHead, ManifestObject, ObjectStep, readManifest, writeManifestLines } from './manifest';
+import { printed } from './manifestText';
 import { removeOwnFile } from './ownFiles';
 import { entriesHash } from './pageTags';
 import { makeDirInside, PathRefused, writeNoFollow } from './safePaths';
@@ -52,7 +53,9 @@ export interface PageDone {
   /** Their Keys. */
   keys: string[];
   /** The manifest's steps for the files written (or unchanged but moved on); recorded by the pull. */
-  steps: JournalStep[];
+  steps: ObjectStep[];
+  /** Each step's entry as JSON (`printed`): the pull's journal and manifest lines are made of these, not printed there again. */
+  texts: string[];
   /** Paths of edited (or deleted) files kept as they are. */
   keptEdits: string[];
   /** Objects that could not be files here (or whose old file was left), one line each with the reason. */
@@ -141,7 +144,7 @@ class PageWriter {
     if (!items) return { id: job.id, notAList: pageText };
     counted(items.length);
     const done: PageDone = {
-      id: job.id, listed: items.length, keys: [], steps: [], keptEdits: [], refused: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 },
+      id: job.id, listed: items.length, keys: [], steps: [], texts: [], keptEdits: [], refused: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 },
     };
     // Pretty-printed files run to about twice the page's compact text.
     const bases = new BaseRecords(2 * job.bytes.byteLength);
@@ -193,7 +196,7 @@ class PageWriter {
       // Renamed here: the object's file is found by its Key, whatever its name (never two files with one Key).
       prev = { ...prev, path: renamed };
       current = readText(path.join(root, renamed));
-      done.steps.push({ key, object: prev });
+      step(done, key, prev);
     }
     if (prev && current !== undefined && this.unchanged(prev, obj, rel, job.folderKey, current)) {
       if (this.start.freshCache) bases.add(current, prev.hash);
@@ -224,7 +227,7 @@ class PageWriter {
     if (left) done.refused.push(left);
     // The same Key again (the server's order moved between pages) finds what this pull wrote, on this thread.
     this.objects.set(key, entry);
-    if (!(prev && sameEntry(prev, entry))) done.steps.push({ key, object: entry });
+    if (!(prev && sameEntry(prev, entry))) step(done, key, entry);
   }
 
   /**
@@ -289,6 +292,11 @@ function textOf(k: Kind, obj: BaseInfo): string {
 function samePlace(prev: ManifestObject, obj: BaseInfo, rel: string, folderKey: string): boolean {
   const version = obj.ConcurrencyVersion ?? null;
   return version !== null && version === prev.version && prev.path === rel && prev.folderKey === folderKey;
+}
+
+function step(done: PageDone, key: string, object: ManifestObject): void {
+  done.steps.push({ key, object });
+  done.texts.push(printed(object));
 }
 
 function sameEntry(a: ManifestObject, b: ManifestObject): boolean {

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ManifestWritten, PageCounted, PageDone, PageFailed, PageJob, PullStart, StatsChecked, ToThread } from './pullThread';
-import { Manifest, manifestLines } from './manifest';
+import { Manifest, manifestLines, ManifestObject } from './manifest';
 import type { StatCheck } from './fileStats';
 import { l10n } from '../../l10n';
 
@@ -162,13 +162,14 @@ export class PullWriter {
   /**
    * Has a thread write the manifest: its object lines are made here a slice at a time and handed on as made, then
    * sorted and written there (printed there, from its objects copied to it, 100,000 took 0.1 s longer). False when
-   * it could not (a thread stopped), and the caller writes it. Call once every page has settled.
+   * it could not (a thread stopped), and the caller writes it. Call once every page has settled. `texts`: entries
+   * the threads printed already.
    */
-  async writeManifest(manifest: Manifest): Promise<boolean> {
+  async writeManifest(manifest: Manifest, texts?: ReadonlyMap<ManifestObject, string>): Promise<boolean> {
     const worker = this.workers[0];
     if (failed.has(worker)) return false;
     try {
-      const head = await manifestLines(manifest, (lines) => worker.postMessage({ pull: this.pull, lines } satisfies ToThread));
+      const head = await manifestLines(manifest, (lines) => worker.postMessage({ pull: this.pull, lines } satisfies ToThread), texts);
       await this.ask<ManifestWritten>((id) => ({ pull: this.pull, manifest: head, id }), { worker });
       return true;
     } catch {
