@@ -99,20 +99,45 @@ test('service containers: list and update work, create is refused by the server'
   assert.ok(error.message.length > 0);
 });
 
-test('paging: pages of pageSize, last page short, listAll gets them all', async () => {
-  const people = kind('person');
+/** The demo folder holding the most people, and how many. */
+async function peopleFolder(): Promise<{ folderKey: string; total: number }> {
   const folders = await client.folders(sb.instanceKey);
   let folderKey = '', total = 0;
   for (const f of [{ Key: sb.instanceKey }, ...folders.items]) {
-    const n = (await client.listAll(people, f.Key!, 1000)).length;
+    const n = (await client.listAll(kind('person'), f.Key!, 1000)).length;
     if (n > total) { total = n; folderKey = f.Key!; }
   }
+  return { folderKey, total };
+}
+
+test('paging: pages of pageSize, last page short, listAll gets them all', async () => {
+  const people = kind('person');
+  const { folderKey, total } = await peopleFolder();
   assert.ok(total >= 250, `a collection of at least 250 (got ${total})`);
   const first = await client.list(people, folderKey, 0, 100);
   assert.equal(first.items.length, 100);
   assert.equal(first.next, 1);
   const keys = new Set((await client.listAll(people, folderKey, 100)).map((p) => p.Key));
   assert.equal(keys.size, total, 'no duplicates and nothing missed across pages');
+});
+
+test('listAll asks for the next page while it parses one: a listing of one page is one request, a longer one one more at most; each object once, in order', async () => {
+  const people = kind('person');
+  const { folderKey, total } = await peopleFolder();
+  const reader = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
+  const asked: number[] = [];
+  const listBytes = reader.listBytes.bind(reader);
+  reader.listBytes = (k, f, page, size, signal) => {
+    asked.push(page);
+    return listBytes(k, f, page, size, signal);
+  };
+  const whole = await reader.listAll(people, folderKey, 1000);
+  assert.deepEqual(asked, [0], 'one page, one request');
+  asked.length = 0;
+  const paged = await reader.listAll(people, folderKey, 100);
+  const pages = Math.floor(total / 100) + 1; // the last one short, or empty
+  assert.deepEqual(asked, Array.from({ length: pages + 1 }, (_, i) => i), 'each page once, and the one after the last');
+  assert.deepEqual(paged.map((p) => p.Key), whole.map((p) => p.Key));
 });
 
 test('401 without a valid token is an auth error; the token grant and refresh work', async () => {
