@@ -341,6 +341,8 @@ export interface ObjectStep {
  * awaited, and a pull's appends are faster outside the thread pool. `texts`: each step's entry already
  * `printed` (by a pull thread), put in its line as it is.
  */
+export function journalSync(root: string, manifest: Manifest, steps: JournalStep[]): void;
+export function journalSync(root: string, manifest: Manifest, steps: ObjectStep[], texts: readonly string[]): void;
 export function journalSync(root: string, manifest: Manifest, steps: JournalStep[], texts?: readonly string[]): void {
   if (!steps.length) return;
   applySteps(manifest, steps);
