@@ -270,7 +270,7 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
     // What was pulled so far is recorded, cancelled or not: the pages handed to the threads first.
     await recorded.catch(() => undefined);
     try {
-      tags.write();
+      await tags.write();
     } catch {
       // Only a cache: the next pull reads its pages whole.
     }
