@@ -86,26 +86,33 @@ export class OmsClient {
   }
 
   /**
-   * Every page of a collection (stops at an empty or short page). From the second page on, the next is asked for
-   * as soon as one arrives, while it is parsed: the listing waits for the server once, not once a page (a preview of
-   * 10,000 objects waited 0.4 s for its pages). A listing of one page makes one request; a longer one, one more at most.
+   * Every page of a collection (stops at an empty or short page), each handed on as it is parsed. From the second page
+   * on, the next is asked for as soon as one arrives, before it is parsed and used: the listing waits for the server
+   * once, not once a page (a preview of 10,000 objects waited 0.4 s for its pages). A listing of one page makes one
+   * request; a longer one, one more at most.
    */
-  async listAll<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, pageSize = maxPageSize, signal?: AbortSignal): Promise<T[]> {
+  async *listPages<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, pageSize = maxPageSize, signal?: AbortSignal): AsyncGenerator<T[]> {
     const size = pageSizeOf(pageSize);
     const ask = (page: number) => {
       const bytes = this.listBytes(kind, folderKey, page, size, signal);
       bytes.catch(() => undefined); // awaited below, unless the page before it was the last
       return bytes;
     };
-    const all: T[] = [];
     for (let page = 0, asked = ask(0); ; page++) {
       const bytes = await asked;
       if (page > 0) asked = ask(page + 1);
       const items = this.itemsOf<T>(kind, folderKey, bytes.toString());
-      for (const item of items) all.push(item);
-      if (items.length < size) return all;
+      yield items;
+      if (items.length < size) return;
       if (page === 0) asked = ask(1);
     }
+  }
+
+  /** Every object of a collection, its pages read as `listPages` reads them. */
+  async listAll<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, pageSize = maxPageSize, signal?: AbortSignal): Promise<T[]> {
+    const all: T[] = [];
+    for await (const items of this.listPages<T>(kind, folderKey, pageSize, signal)) for (const item of items) all.push(item);
+    return all;
   }
 
   /** A page read again for a poll: sent once, with If-None-Match when `etag` is given. */

@@ -185,17 +185,13 @@ export async function previewChanges(client: OmsClient, changes: readonly Change
     else groups.set(id, [i]);
   });
   const work = [...groups.values()].map((indexes) => async () => {
-    const first = changes[indexes[0]];
-    let listed: Map<string, BaseInfo> | undefined;
-    if (indexes.length >= (options.listFrom ?? 10)) {
-      listed = new Map((await client.listAll(first.kind, first.folderKey, 1000, options.signal)).map((o) => [o.Key ?? '', o]));
-    }
+    if (indexes.length >= (options.listFrom ?? 10)) return listed(indexes);
     for (const i of indexes) {
       if (options.signal?.aborted) return;
       const change = changes[i];
       let live: BaseInfo | undefined;
       try {
-        live = listed ? listed.get(change.key ?? '') : change.key ? await client.get(change.kind, change.folderKey, change.key) : undefined;
+        live = change.key ? await client.get(change.kind, change.folderKey, change.key) : undefined;
       } catch (e) {
         settle(i, { change, status: 'notApplicable', reason: l10n.t('could not be read: {0}', (e as Error).message), changes: [] });
         continue;
@@ -203,6 +199,30 @@ export async function previewChanges(client: OmsClient, changes: readonly Change
       settle(i, classify(change, live));
     }
   });
+  /**
+   * A group read by listing its collection: each object compared as its page arrives, while the next page is read (the
+   * comparing took a preview of 10,000 0.3 s, after the whole listing); one the listing did not hold is gone.
+   */
+  const listed = async (indexes: number[]) => {
+    const { kind, folderKey } = changes[indexes[0]];
+    const byKey = new Map<string, number[]>();
+    for (const i of indexes) {
+      const key = changes[i].key;
+      if (key === undefined) settle(i, classify(changes[i], undefined)); // a create: nothing to read
+      else byKey.set(key, [...byKey.get(key) ?? [], i]);
+    }
+    for await (const page of client.listPages(kind, folderKey, 1000, options.signal)) {
+      if (options.signal?.aborted) return;
+      for (const live of page) {
+        const key = live.Key ?? '';
+        const waiting = byKey.get(key);
+        if (!waiting) continue;
+        byKey.delete(key);
+        for (const i of waiting) settle(i, classify(changes[i], live));
+      }
+    }
+    for (const waiting of byKey.values()) for (const i of waiting) settle(i, classify(changes[i], undefined));
+  };
   await inBatches(work, 4, (w) => w());
   return entries.filter(Boolean);
 }

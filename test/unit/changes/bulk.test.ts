@@ -126,3 +126,21 @@ test('a stale undo merges: a later edit of another field is kept and the run\'s 
   assert.equal(now.InputScannerReportingPriorities[2].Priority, 2, 'the run\'s change is put back');
   assert.equal((await read(targets[1])).InputScannerReportingPriorities[2].Priority, 8, 'the conflicting one keeps the later edit');
 });
+
+test('a preview of a large group compares each object as its page arrives: the first is shown before the last page is asked for', async () => {
+  const targets = await scanners(2100, 'Paged');
+  const reader = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
+  const asked: number[] = [];
+  const listBytes = reader.listBytes.bind(reader);
+  reader.listBytes = (k, f, page, size, signal) => {
+    asked.push(page);
+    return listBytes(k, f, page, size, signal);
+  };
+  let askedAtFirst: number | undefined;
+  const entries = await previewChanges(reader, bulkChanges(targets, { type: 'set', field: 'NonSettlingErrorPriority', value: 5 }), {
+    onEntry: () => { askedAtFirst ??= asked.length; },
+  });
+  assert.equal(countsOf(entries).change, 2100, 'every object read and compared once');
+  assert.deepEqual(entries.map((e) => e.change.key), targets.map((t) => t.key), 'in the order of the changes');
+  assert.ok(askedAtFirst! < Math.max(...asked), `first entry after ${askedAtFirst} page requests, of pages 0-${Math.max(...asked)}`);
+});
