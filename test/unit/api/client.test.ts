@@ -6,6 +6,7 @@ import { createHttp, RequestLog } from '../../../src/api/http';
 import { OmsClient, countOf } from '../../../src/api/client';
 import { ApiError } from '../../../src/api/errors';
 import { apiError } from './apiError';
+import { pageCountingClient } from './pagesAsked';
 import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
 import type { EngageSiteInfo, InputScannerInfo, PersonInfo } from '../../../src/model/types';
@@ -124,13 +125,7 @@ test('paging: pages of pageSize, last page short, listAll gets them all', async 
 test('listAll asks for the next page while it parses one: a listing of one page is one request, a longer one one more at most; each object once, in order', async () => {
   const people = kind('person');
   const { folderKey, total } = await peopleFolder();
-  const reader = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
-  const asked: number[] = [];
-  const listBytes = reader.listBytes.bind(reader);
-  reader.listBytes = (k, f, page, size, signal) => {
-    asked.push(page);
-    return listBytes(k, f, page, size, signal);
-  };
+  const { client: reader, asked } = pageCountingClient(sb);
   const whole = await reader.listAll(people, folderKey, 1000);
   assert.deepEqual(asked, [0], 'one page, one request');
   asked.length = 0;

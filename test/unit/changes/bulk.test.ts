@@ -15,6 +15,7 @@ import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
 import type { BaseInfo, InputScannerInfo } from '../../../src/model/types';
 import { Api } from '../sandbox/harness';
+import { pageCountingClient } from '../api/pagesAsked';
 
 const scannerKind = kind('inputScanner');
 let sb: Sandbox;
@@ -129,13 +130,7 @@ test('a stale undo merges: a later edit of another field is kept and the run\'s 
 
 test('a preview of a large group compares each object as its page arrives: the first is shown before the last page is asked for', async () => {
   const targets = await scanners(2100, 'Paged');
-  const reader = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
-  const asked: number[] = [];
-  const listBytes = reader.listBytes.bind(reader);
-  reader.listBytes = (k, f, page, size, signal) => {
-    asked.push(page);
-    return listBytes(k, f, page, size, signal);
-  };
+  const { client: reader, asked } = pageCountingClient(sb);
   let askedAtFirst: number | undefined;
   const entries = await previewChanges(reader, bulkChanges(targets, { type: 'set', field: 'NonSettlingErrorPriority', value: 5 }), {
     onEntry: () => { askedAtFirst ??= asked.length; },
