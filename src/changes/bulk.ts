@@ -209,7 +209,8 @@ export async function previewChanges(client: OmsClient, changes: readonly Change
     for (const i of indexes) {
       const key = changes[i].key;
       if (key === undefined) settle(i, classify(changes[i], undefined)); // a create: nothing to read
-      else byKey.set(key, [...byKey.get(key) ?? [], i]);
+      else if (byKey.has(key)) byKey.get(key)!.push(i);
+      else byKey.set(key, [i]);
     }
     for await (const page of client.listPages(kind, folderKey, 1000, options.signal)) {
       if (options.signal?.aborted) return;
