@@ -1,5 +1,6 @@
 // Checks made as a person would, in the page after the Mocha run: mouse and
 // keyboard only, the result read from the sandbox. Each one counts as a test.
+import { stripVTControlCharacters } from 'util';
 import type { Page } from 'playwright-core';
 import { get, send, outbox, menuItem, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, typeEdit, activeTabDirty, notification, revertActive, input, activeTabText, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './helpers';
 import { workbenchChecks } from './workbench';
@@ -503,6 +504,17 @@ async function batchNamesFolder(page: Page): Promise<void> {
   await page.keyboard.press('Control+Shift+E'); // back to the OMS view
 }
 
+/**
+ * A failure's first line, and for Playwright's time-outs the locator it waited for (its call log's
+ * first step): CI keeps only the summary, and "Timeout 10000ms exceeded" alone does not say which wait.
+ */
+function firstLines(message: string): string {
+  // The call log comes dimmed, in colour codes.
+  const [first, ...rest] = stripVTControlCharacters(message).split('\n');
+  const waited = rest.find((l) => /^\s*- waiting for /.test(l));
+  return waited ? `${first} ${waited.trim().slice(2)}` : first;
+}
+
 export async function runUiChecks(page: Page, env: Env, diag: string): Promise<UiCheck[]> {
   const uiEnv = { ...env, OMS_UI_DIAG: diag };
   const checks: Array<[string, () => Promise<void>]> = [
@@ -542,7 +554,7 @@ export async function runUiChecks(page: Page, env: Env, diag: string): Promise<U
     } catch (e) {
       const shot = `${diag}/ui-failed-${results.length + 1}.png`;
       await page.screenshot({ path: shot }).catch(() => undefined);
-      results.push({ title, ok: false, message: `${(e as Error).message.split('\n')[0]} (screenshot ${shot})` });
+      results.push({ title, ok: false, message: `${firstLines((e as Error).message)} (screenshot ${shot})` });
       await page.keyboard.press('Escape').catch(() => undefined);
     }
   }

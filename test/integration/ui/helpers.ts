@@ -27,13 +27,23 @@ export async function send(env: Env, method: string, path: string, body?: unknow
 
 export const outbox = async (env: Env) => JSON.stringify(await get(env, '/sandbox/outbox'));
 
-/** Chooses an entry of the open context menu as a keyboard user would: point at it, Enter. */
+/**
+ * Chooses an entry of the open context menu as a person would: point at it, and once the menu
+ * highlights it, Enter. Enter runs the menu's focused entry, if any: the pointed entry's focus is
+ * waited for (a fixed 200 ms pause before, once suspected in a CI run), and the menu's closing after.
+ */
 export async function menuItem(page: Page, label: string): Promise<void> {
   const item = page.locator('.context-view .action-menu-item', { hasText: label }).first();
+  const chosen = page.locator('.context-view .action-item.focused', { hasText: label }).first();
   await item.waitFor({ timeout: 10_000 });
-  await item.hover();
-  await page.waitForTimeout(200);
+  for (let tries = 1; ; tries++) {
+    await item.hover();
+    if (await chosen.waitFor({ timeout: 2_000 }).then(() => true, () => false)) break;
+    if (tries === 3) throw new Error(`the menu entry "${label}" was pointed at ${tries} times and not chosen`);
+    await page.mouse.move(0, 0);
+  }
   await page.keyboard.press('Enter');
+  await item.waitFor({ state: 'detached', timeout: 5_000 });
 }
 
 export async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
