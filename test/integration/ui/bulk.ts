@@ -1,7 +1,7 @@
 // Bulk edit, Retry Failed and Undo Run where a person sees them: Go to Object, the
 // preview's counts, apply, the sandbox's fault injection; every result read from the sandbox.
 import type { Page } from 'playwright-core';
-import { get, send, until, input, palette, notification, query, menuItem, floors, activeTab, goToObject, statusVersion, cursorAfter, typeEdit, activeTabDirty, revertActive, closeFind, type Env, type UiCheckList } from './helpers';
+import { fromMenu, get, send, until, input, palette, notification, query, floors, activeTab, goToObject, statusVersion, cursorAfter, typeEdit, activeTabDirty, revertActive, closeFind, type Env, type UiCheckList } from './helpers';
 
 const range = { min: 850, max: 1150 };
 const title = (page: Page) => page.locator('.quick-input-widget .quick-input-title').first();
@@ -290,8 +290,7 @@ async function bulkFromTree(page: Page, env: Env): Promise<void> {
   // A group: Floor 1's input scanners.
   await expand(page, 3, 'Head Office');
   await expand(page, 4, 'Floor 1');
-  await row(page, 5, 'Input scanners').click({ button: 'right' });
-  await menuItem(page, 'Bulk Edit');
+  await fromMenu(page, row(page, 5, 'Input scanners'), 'Bulk Edit');
   await tagRun(page, 'Add a tag', tag, { change: scanners.length, noop: 0, token: env.OMS_SANDBOX_TOKEN });
   await until('the group tagged', async () => (await get(env, group)).every((s: any) => tagged(s, tag)), 60_000);
 
@@ -300,8 +299,7 @@ async function bulkFromTree(page: Page, env: Env): Promise<void> {
   const [first, second] = scanners.map((s) => s.CommonName as string).sort();
   await row(page, 6, first).click();
   await row(page, 6, second).click({ modifiers: ['Control'] });
-  await row(page, 6, second).click({ button: 'right' });
-  await menuItem(page, 'Bulk Edit');
+  await fromMenu(page, row(page, 6, second), 'Bulk Edit');
   await tagRun(page, 'Remove a tag', tag, { change: 2, noop: 0 });
   await until('the two untagged', async () => (await get(env, group)).filter((s: any) => !tagged(s, tag)).length === 2, 60_000);
   const untagged = (await get(env, group)).filter((s: any) => !tagged(s, tag)).map((s: any) => s.CommonName).sort();
@@ -315,8 +313,7 @@ async function bulkFromTree(page: Page, env: Env): Promise<void> {
     under.push(...(await get(env, `/api/f/${f}/inputscanners?pageSize=1000`)).map((s: any) => ({ at: `/api/f/${f}/inputscanners/${s.Key}`, tagged: tagged(s, tag) })));
     folders.push(...(await get(env, `/api/f/${f}/folders?pageSize=1000`)).map((x: any) => x.Key));
   }
-  await row(page, 3, 'Head Office').click({ button: 'right' });
-  await menuItem(page, 'Bulk Edit');
+  await fromMenu(page, row(page, 3, 'Head Office'), 'Bulk Edit');
   await waitForTitle(page, 'which objects of this folder and its subfolders');
   await input(page).pressSequentially('Input scanners');
   await page.waitForTimeout(300);

@@ -2,7 +2,7 @@
 // keyboard only, the result read from the sandbox. Each one counts as a test.
 import { stripVTControlCharacters } from 'util';
 import type { Page } from 'playwright-core';
-import { get, send, outbox, menuItem, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, typeEdit, activeTabDirty, notification, revertActive, input, activeTabText, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './helpers';
+import { fromMenu, get, send, outbox, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, typeEdit, activeTabDirty, notification, revertActive, input, activeTabText, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './helpers';
 import { workbenchChecks } from './workbench';
 
 import { bulkChecks } from './bulk';
@@ -42,8 +42,7 @@ async function inviteFromTree(page: Page, env: Env): Promise<void> {
   const sites = await get(env, `/api/f/${root.Key}/engagesites`);
   const site = page.locator('.part.sidebar .monaco-list-row[aria-level="4"]', { hasText: sites[0].CommonName }).first();
   await site.waitFor({ timeout: 15_000 });
-  await site.click({ button: 'right' });
-  await menuItem(page, 'Invite User to Engage Site');
+  await fromMenu(page, site, 'Invite User to Engage Site');
   const input = page.locator('.quick-input-widget input').first();
   await input.waitFor({ timeout: 10_000 });
   await input.pressSequentially('not-an-address');
@@ -69,8 +68,7 @@ async function refusedTokenOffersSignIn(page: Page, env: Env, diag: string): Pro
   await send(env, 'POST', '/sandbox/faults', { path: `/api/f/${root.Key}/engagesites/${site.Key}/invite`, status: 401, count: 1 });
   try {
     const email = `refused.${Date.now()}@example.com`;
-    await page.locator('.part.sidebar .monaco-list-row[aria-level="4"]', { hasText: site.CommonName }).first().click({ button: 'right' });
-    await menuItem(page, 'Invite User to Engage Site');
+    await fromMenu(page, page.locator('.part.sidebar .monaco-list-row[aria-level="4"]', { hasText: site.CommonName }).first(), 'Invite User to Engage Site');
     const input = page.locator('.quick-input-widget input').first();
     await input.waitFor({ timeout: 10_000 });
     await input.fill(email);
@@ -102,8 +100,7 @@ async function editPriorityFromTree(page: Page, env: Env): Promise<void> {
   const floor = (await get(env, `/api/f/${head.Key}/folders`)).find((f: any) => f.CommonName === 'Floor 1');
   const [scanner] = await get(env, `/api/f/${floor.Key}/inputscanners`);
   const wanted = (scanner.InputScannerReportingPriorities[0].Priority + 1) % 10;
-  await page.locator('.part.sidebar .monaco-list-row', { hasText: scanner.CommonName }).first().click({ button: 'right' });
-  await menuItem(page, 'Edit Scanner Priorities');
+  await fromMenu(page, page.locator('.part.sidebar .monaco-list-row', { hasText: scanner.CommonName }).first(), 'Edit Scanner Priorities');
   const input = page.locator('.quick-input-widget input').first();
   await input.waitFor({ timeout: 10_000 });
   await page.waitForTimeout(500);
@@ -221,8 +218,7 @@ async function draftCreatedOnlyByCtrlS(page: Page, env: Env): Promise<void> {
 async function productionAsksFirst(page: Page, env: Env): Promise<void> {
   const { at, site } = await rootSite(env);
   const connection = page.locator('.part.sidebar .monaco-list-row[aria-level="1"]').first();
-  await connection.click({ button: 'right' });
-  await menuItem(page, 'Mark as Production');
+  await fromMenu(page, connection, 'Mark as Production');
   await connection.filter({ hasText: 'PRODUCTION' }).waitFor({ timeout: 10_000 });
   await page.locator('.statusbar-item', { hasText: '(production)' }).first().waitFor({ timeout: 10_000 });
   await openSiteEditor(page, site.CommonName);
@@ -239,8 +235,7 @@ async function productionAsksFirst(page: Page, env: Env): Promise<void> {
   if ((await get(env, at)).ConcurrencyVersion !== site.ConcurrencyVersion) throw new Error('Cancel sent the PUT');
   if (!(await activeTabDirty(page))) throw new Error('the edit was not kept after Cancel');
   await revertActive(page);
-  await connection.click({ button: 'right' });
-  await menuItem(page, 'Unmark as Production');
+  await fromMenu(page, connection, 'Unmark as Production');
   await page.locator('.statusbar-item', { hasText: '(production)' }).first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
 }
 
@@ -404,8 +399,7 @@ async function notesCheck(page: Page, env: Env): Promise<void> {
   await palette(page, 'OMS: Reveal in Tree');
   const row = page.locator('.part.sidebar .monaco-list-row', { hasText: site.CommonName }).first();
   await row.waitFor({ timeout: 15_000 });
-  await row.click({ button: 'right' });
-  await menuItem(page, 'Add Note');
+  await fromMenu(page, row, 'Add Note');
   await input(page).waitFor({ timeout: 10_000 });
   await input(page).pressSequentially(text);
   await page.keyboard.press('Enter');
@@ -413,8 +407,7 @@ async function notesCheck(page: Page, env: Env): Promise<void> {
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
   const note = page.locator('.part.sidebar .monaco-list-row', { hasText: text }).first();
   await note.waitFor({ timeout: 15_000 });
-  await note.click({ button: 'right' });
-  await menuItem(page, 'Delete Note');
+  await fromMenu(page, note, 'Delete Note');
   const confirm = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Delete' }).first();
   await confirm.waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
@@ -433,8 +426,7 @@ async function curlCheck(page: Page, env: Env, diag: string): Promise<void> {
     await page.locator('.part.sidebar .monaco-list-row[aria-level="3"]', { hasText: /^\s*Engage sites/ }).first().click();
   }
   await row.waitFor({ timeout: 15_000 });
-  await row.click({ button: 'right' });
-  await menuItem(page, 'Copy as cURL');
+  await fromMenu(page, row, 'Copy as cURL');
   await page.waitForTimeout(500);
   const out = `${diag}/curl-${Date.now()}.json`;
   await page.keyboard.press('Control+Backquote');
@@ -458,8 +450,7 @@ async function curlCheck(page: Page, env: Env, diag: string): Promise<void> {
 async function pushNamesFolder(page: Page, env: Env): Promise<void> {
   const row = page.locator('.part.sidebar .monaco-list-row', { hasText: /^\s*Floor 2/ }).first();
   await row.waitFor({ timeout: 15_000 });
-  await row.click({ button: 'right' });
-  await menuItem(page, 'Send Push Notification');
+  await fromMenu(page, row, 'Send Push Notification');
   for (const answer of ['', '', 'Fire drill at 3 pm', '', '', '', '']) {
     await input(page).waitFor({ timeout: 10_000 });
     await page.waitForTimeout(700);
@@ -487,8 +478,7 @@ async function batchNamesFolder(page: Page): Promise<void> {
   await page.keyboard.press('Control+Shift+E');
   const file = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'ui-batch.csv' }).first();
   await file.waitFor({ timeout: 15_000 });
-  await file.click({ button: 'right' });
-  await menuItem(page, 'Batch-Add People from File');
+  await fromMenu(page, file, 'Batch-Add People from File');
   const folder = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Head Office' }).first();
   await folder.waitFor({ timeout: 10_000 });
   await folder.click();

@@ -4,7 +4,7 @@ import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 import type { Page } from 'playwright-core';
 import { startSandbox } from '../../../src/sandbox/server';
-import { input, menuItem, palette, until, type UiCheckList } from './helpers';
+import { fromMenu, input, palette, until, type UiCheckList } from './helpers';
 
 const row = (page: Page, text: string | RegExp) => page.locator('.part.sidebar .monaco-list-row', { hasText: text }).first();
 /** Expands a tree row as a person would: a click where it is collapsed (a click on an expanded one would collapse it). */
@@ -46,8 +46,7 @@ async function addConnection(page: Page, url: string, name: string, token: strin
 
 /** Right-click the connection, Remove Connection, confirm. */
 async function removeConnection(page: Page, name: string): Promise<void> {
-  await row(page, name).click({ button: 'right' });
-  await menuItem(page, 'Remove Connection');
+  await fromMenu(page, row(page, name), 'Remove Connection');
   await page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Remove$/ }).first().click();
   await row(page, name).waitFor({ state: 'hidden', timeout: 10_000 });
 }

@@ -1,7 +1,7 @@
 // Everyday command flows where a person sees them (priorities table keys, push steps, Batch-Add, Load all,
 // Sign Out): each check uses mouse and keyboard, and reads the result from the sandbox or the screen.
 import type { Frame, Locator, Page } from 'playwright-core';
-import { get, send, menuItem, until, input, palette, floors, goToObject, notification, rootSite, openSiteEditor, cursorAfter, typeEdit, revertActive, activeTabDirty, type Env, type UiCheckList, quickEditFirstPriority } from './helpers';
+import { fromMenu, get, send, until, input, palette, floors, goToObject, notification, rootSite, openSiteEditor, cursorAfter, typeEdit, revertActive, activeTabDirty, type Env, type UiCheckList, quickEditFirstPriority } from './helpers';
 
 const tree = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 
@@ -77,8 +77,7 @@ async function loadAllKeptAfterSave(page: Page, env: Env): Promise<void> {
     const scanner = all[0];
     const row = tree(page).filter({ hasText: scanner.CommonName }).first();
     await row.waitFor({ timeout: 10_000 });
-    await row.click({ button: 'right' });
-    await menuItem(page, 'Edit Scanner Priorities');
+    await fromMenu(page, row, 'Edit Scanner Priorities');
     await quickEditFirstPriority(page, (scanner.InputScannerReportingPriorities[0].Priority + 1) % 10);
     await until('the quick edit saved', async () => (await get(env, `${at}/${scanner.Key}`)).ConcurrencyVersion === scanner.ConcurrencyVersion + 1);
     await page.mouse.move(900, 500);
@@ -142,8 +141,7 @@ async function pushWarnsWithoutRecipients(page: Page, env: Env): Promise<void> {
     await tree(page).filter({ hasText: /^\s*Head Office/ }).first().click();
   }
   await row.waitFor({ timeout: 15_000 });
-  await row.click({ button: 'right' });
-  await menuItem(page, 'Send Push Notification');
+  await fromMenu(page, row, 'Send Push Notification');
   const counts: string[] = [];
   const stepText = async () => /(\d+)\/(\d+)/.exec(await page.locator('.quick-input-widget .quick-input-titlebar').first().innerText())?.[0] ?? '';
   for (const answer of ['', '', message, '', '']) {
@@ -185,8 +183,7 @@ async function batchAddFromExplorer(page: Page, file: string): Promise<void> {
   await page.keyboard.press('Control+Shift+E');
   const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first();
   await row.waitFor({ timeout: 15_000 });
-  await row.click({ button: 'right' });
-  await menuItem(page, 'Batch-Add People from File');
+  await fromMenu(page, row, 'Batch-Add People from File');
 }
 
 async function intoHeadOffice(page: Page): Promise<void> {
@@ -276,8 +273,7 @@ async function signOutShowsAtOnce(page: Page, env: Env): Promise<void> {
   await cursorAfter(page, '"Tags": [');
   await typeEdit(page, '"signed-out"');
   const connection = tree(page).and(page.locator('[aria-level="1"]')).first();
-  await connection.click({ button: 'right' });
-  await menuItem(page, 'Sign Out');
+  await fromMenu(page, connection, 'Sign Out');
   const signIn = tree(page).filter({ hasText: 'Sign in' }).first();
   try {
     await signIn.waitFor({ timeout: 5_000 });

@@ -1,7 +1,7 @@
 // The save entry, as a person sees it: editors follow a save made elsewhere; a refused or
 // conflicting save is reported once, in our words, with no raw VS Code error after it.
 import type { Page } from 'playwright-core';
-import { get, send, until, menuItem, notification, palette, quickEditFirstPriority, newSiteDraft, floors, goToObject, cursorAfter, typeEdit, activeTabDirty, revertActive, rootSite, openSiteEditor, statusVersion, editorText, loggedAt, type Env, type UiCheckList } from './helpers';
+import { fromMenu, get, send, until, notification, palette, quickEditFirstPriority, newSiteDraft, floors, goToObject, cursorAfter, typeEdit, activeTabDirty, revertActive, rootSite, openSiteEditor, statusVersion, editorText, loggedAt, type Env, type UiCheckList } from './helpers';
 
 
 /** Opens a site of the root folder from the tree (its group expanded first), the cursor in its editor. */
@@ -45,8 +45,7 @@ async function quickEditFollowedByEditor(page: Page, env: Env, diag: string): Pr
   // A hover over the row (its tooltip) can take the right click: away first, then the menu.
   await page.mouse.move(900, 500);
   await page.waitForTimeout(300);
-  await row.click({ button: 'right' });
-  await menuItem(page, 'Edit Scanner Priorities');
+  await fromMenu(page, row, 'Edit Scanner Priorities');
   await quickEditFirstPriority(page, wanted);
   const saved = await until('the server to hold the new priority', async () => {
     const now = await get(env, at);

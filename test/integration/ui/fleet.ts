@@ -17,7 +17,7 @@ import { RunJournal } from '../../../src/changes/runJournal';
 import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
 import type { PersonInfo } from '../../../src/model/types';
-import { input, loggedLines, menuItem, notification, palette, query, send, until, type Env, type UiCheckList } from './helpers';
+import { fromMenu, input, loggedLines, notification, palette, query, send, until, type Env, type UiCheckList } from './helpers';
 import { planChangesOf, planPane, planRow } from './plan';
 
 const scanners = 10_000;
@@ -321,8 +321,7 @@ async function groupMenu(page: Page, folder: string, group: string, entry: strin
   // Made over REST after the tree was read: Refresh shows it.
   if (!(await treeRow(page, 3, folder).waitFor({ timeout: 3_000 }).then(() => true, () => false))) await palette(page, 'OMS: Refresh');
   await expand(page, 3, folder);
-  await treeRow(page, 4, group).click({ button: 'right' });
-  await menuItem(page, entry);
+  await fromMenu(page, treeRow(page, 4, group), entry);
 }
 
 /**

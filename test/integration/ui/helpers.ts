@@ -1,7 +1,7 @@
 // What the UI checks share: reading the sandbox, and moving through the workbench as a person would.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 export interface UiCheck {
   title: string;
@@ -46,6 +46,17 @@ export async function menuItem(page: Page, label: string): Promise<void> {
   await item.waitFor({ state: 'detached', timeout: 5_000 });
 }
 
+/** A row's context menu, opened by a right-click (again if none opened), and its entry chosen (menuItem). */
+export async function fromMenu(page: Page, row: Locator, label: string): Promise<void> {
+  const menu = page.locator('.context-view .monaco-menu').first();
+  for (let tries = 1; ; tries++) {
+    await row.click({ button: 'right' });
+    if (await menu.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
+    if (tries === 2) throw new Error(`no menu opened on a right-click, ${tries} times, to choose "${label}"`);
+  }
+  await menuItem(page, label);
+}
+
 export async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
   for (const end = Date.now() + ms; ;) {
     const v = await probe();
@@ -62,10 +73,16 @@ export async function rootSite(env: Env): Promise<{ at: string; site: any; folde
   return { at, site: await get(env, at), folderKey: root.Key };
 }
 
-/** Clicks the site in the tree and puts the cursor in its editor. */
+/**
+ * Opens the site from the tree with a click and puts the cursor in its editor once the open has put
+ * the focus there. The open (oms.openObject) reads the object and then shows its editor, focused: a key
+ * pressed before, into a palette opened meanwhile, was lost when it closed. Not a double-click: each of
+ * its clicks is an open, and the second could land after the first had given the focus.
+ */
 export async function openSiteEditor(page: Page, name: string): Promise<void> {
-  await page.locator('.part.sidebar .monaco-list-row[aria-level="4"]', { hasText: name }).first().dblclick();
+  await page.locator('.part.sidebar .monaco-list-row[aria-level="4"]', { hasText: name }).first().click();
   await page.locator('.tabs-container .tab.active', { hasText: `${name}.json` }).waitFor({ timeout: 10_000 });
+  await page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
   await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
   if (await activeTabDirty(page)) await revertActive(page); // left over from a check that failed
 }

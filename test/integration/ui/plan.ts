@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { createScanner, get, send, menuItem, until, input, palette, floors, activeTabText, cursorAfter, type Env, type UiCheckList } from './helpers';
+import { fromMenu, createScanner, get, send, until, input, palette, floors, activeTabText, cursorAfter, type Env, type UiCheckList } from './helpers';
 
 const sidebarRows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 export const planPane = (page: Page) => page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Object Changes' }) }).first();
@@ -94,8 +94,7 @@ export async function pullFloor1(page: Page, env: Env, count: number): Promise<{
   const { floor1 } = await floors(env);
   await floor1Scanners(page);
   const group = sidebarRows(page).and(page.locator('[aria-level="5"]')).filter({ hasText: /^\s*Input scanners/ }).first();
-  await group.click({ button: 'right' });
-  await menuItem(page, 'Pull as Files');
+  await fromMenu(page, group, 'Pull as Files');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
   const root = path.join(workspace, 'oms', 'sandbox');
@@ -261,8 +260,7 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
     fs.rmSync(fileOf(z.Key));
 
     step = 'mark as production';
-    await connection.click({ button: 'right' });
-    await menuItem(page, 'Mark as Production');
+    await fromMenu(page, connection, 'Mark as Production');
     production = true;
     await connection.filter({ hasText: 'PRODUCTION' }).waitFor({ timeout: 10_000 });
 
@@ -318,8 +316,7 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
     if (production) {
       await page.keyboard.press('Escape');
       await objectsView(page, true);
-      await connection.click({ button: 'right' });
-      await menuItem(page, 'Unmark as Production');
+      await fromMenu(page, connection, 'Unmark as Production');
     }
     for (const o of [x, y, z]) if (await exists(env, at(o.Key))) await send(env, 'DELETE', at(o.Key));
   }

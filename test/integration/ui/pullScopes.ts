@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { get, input, menuItem, notification, until, type Env, type UiCheckList } from './helpers';
+import { fromMenu, get, input, notification, until, type Env, type UiCheckList } from './helpers';
 import { objectsView, planChangesOf, planRow } from './plan';
 
 const treeRow = (page: Page, level: number, name: RegExp) => page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`, { hasText: name }).first();
@@ -33,8 +33,7 @@ async function pullWarehouseScanners(page: Page): Promise<void> {
   if ((await warehouse.getAttribute('aria-expanded')) !== 'true') await warehouse.click();
   const group = treeRow(page, 4, /^\s*Input scanners/);
   await group.waitFor({ timeout: 15_000 });
-  await group.click({ button: 'right' });
-  await menuItem(page, 'Pull as Files');
+  await fromMenu(page, group, 'Pull as Files');
   await pickRow(page, 'oms/sandbox').waitFor({ timeout: 10_000 });
   await page.waitForTimeout(300);
   await page.keyboard.press('Enter');
@@ -54,8 +53,7 @@ async function pullAnotherScope(page: Page, env: Env, diag: string): Promise<voi
     // Head Office, Pull as Files…: only input scanners, with subfolders, into the suggested folder.
     const headRow = treeRow(page, 3, /^\s*Head Office/);
     await headRow.waitFor({ timeout: 15_000 });
-    await headRow.click({ button: 'right' });
-    await menuItem(page, 'Pull as Files');
+    await fromMenu(page, headRow, 'Pull as Files');
     await pickRow(page, 'Input scanners').waitFor({ timeout: 10_000 });
     await page.locator('.quick-input-widget .quick-input-header .monaco-checkbox').first().click(); // all kinds start ticked: none
     await pickRow(page, 'Input scanners').locator('.monaco-checkbox').first().click();

@@ -2,7 +2,7 @@
 // restored (the sandbox connection handed over again, its token read), not "The editor could not be opened". Signed
 // out first, so that no token is stored until the hand-over gives it again: the editor's read must wait for that.
 import type { Page } from 'playwright-core';
-import { get, until, palette, floors, goToObject, editorText, menuItem, type Env, type UiCheckList } from './helpers';
+import { fromMenu, get, until, palette, floors, goToObject, editorText, type Env, type UiCheckList } from './helpers';
 
 async function editorAfterReload(page: Page, env: Env, diag: string): Promise<void> {
   const { floor1 } = await floors(env);
@@ -12,8 +12,7 @@ async function editorAfterReload(page: Page, env: Env, diag: string): Promise<vo
   await until('the object shown', async () => (await editorText(page).catch(() => '')).includes(scanner.CommonName), 10_000);
   const objects = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
   if ((await objects.getAttribute('aria-expanded')) === 'false') await objects.click();
-  await page.locator('.part.sidebar .monaco-list-row[aria-level="1"]', { hasText: /^\s*Sandbox\b/ }).first().click({ button: 'right' });
-  await menuItem(page, 'Sign Out');
+  await fromMenu(page, page.locator('.part.sidebar .monaco-list-row[aria-level="1"]', { hasText: /^\s*Sandbox\b/ }).first(), 'Sign Out');
   // The status bar says so for a few seconds; the secret store has forgotten the token by then.
   await page.locator('.statusbar', { hasText: 'Signed out of' }).first().waitFor({ timeout: 5_000 }).catch(() => page.waitForTimeout(2_000));
   const reloaded = page.waitForEvent('load', { timeout: 30_000 });

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { floors, get, input, menuItem, notification, palette, send, until, type Env, type UiCheckList } from './helpers';
+import { fromMenu, floors, get, input, notification, palette, send, until, type Env, type UiCheckList } from './helpers';
 import { objectsView, planAction, planChangesOf, planRow } from './plan';
 
 const rows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
@@ -20,8 +20,7 @@ async function pulledFolder(page: Page, env: Env): Promise<string> {
     await row.waitFor({ timeout: 15_000 });
     if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
   }
-  await rows(page).and(page.locator('[aria-level="5"]')).filter({ hasText: /^\s*Input scanners/ }).first().click({ button: 'right' });
-  await menuItem(page, 'Pull as Files');
+  await fromMenu(page, rows(page).and(page.locator('[aria-level="5"]')).filter({ hasText: /^\s*Input scanners/ }).first(), 'Pull as Files');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
   await until('the pulled folder', () => Promise.resolve(fs.existsSync(path.join(root, 'oms.manifest.json'))), 20_000);

@@ -2,7 +2,7 @@
 // count after its objects load (and after Refresh), the priorities table's focus after a save that asked
 // the production question, and what is typed in the table while a save is on its way.
 import type { Frame, Locator, Page } from 'playwright-core';
-import { createScanner, get, send, floors, goToObject, menuItem, palette, until, type Env, type UiCheckList } from './helpers';
+import { fromMenu, createScanner, get, send, floors, goToObject, palette, until, type Env, type UiCheckList } from './helpers';
 import { saveThenTypeAnother } from './workbench';
 
 const row = (page: Page, level: number, name: RegExp) => page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`, { hasText: name }).first();
@@ -69,8 +69,7 @@ async function tableFrame(page: Page): Promise<Frame> {
 
 async function connectionMenu(page: Page, entry: string): Promise<void> {
   const connection = page.locator('.part.sidebar .monaco-list-row[aria-level="1"]').first();
-  await connection.click({ button: 'right' });
-  await menuItem(page, entry);
+  await fromMenu(page, connection, entry);
 }
 
 async function tableFocusAfterProductionSave(page: Page, env: Env): Promise<void> {

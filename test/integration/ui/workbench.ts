@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Frame, Page } from 'playwright-core';
 import { pseudoLocale } from '../host/l10n';
-import { activeTab, activeTabText, cursorAfter, floors, get, goToObject, hasFocus, input, menuItem, palette, revertActive, statusVersion, typeEdit, until, type Env, type UiCheckList } from './helpers';
+import { fromMenu, activeTab, activeTabText, cursorAfter, floors, get, goToObject, hasFocus, input, menuItem, palette, revertActive, statusVersion, typeEdit, until, type Env, type UiCheckList } from './helpers';
 
 /** axe-core's own bundle, evaluated in the table's frame (DevTools evaluation is not held back by the page's CSP). */
 const axeSource = () => fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -112,8 +112,7 @@ export function settingsFile(page: Page, profile: 'checks' | 'fresh' = 'checks')
 }
 
 async function connectionMenu(page: Page, entry: string): Promise<void> {
-  await page.locator('.part.sidebar .monaco-list-row[aria-level="1"]').first().click({ button: 'right' });
-  await menuItem(page, entry).catch((e: Error) => {
+  await fromMenu(page, page.locator('.part.sidebar .monaco-list-row[aria-level="1"]').first(), entry).catch((e: Error) => {
     throw new Error(`"${entry}" in the connection's menu: ${e.message}`);
   });
 }
@@ -614,8 +613,7 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   const noteRow = row(7, note.split(' ')[0]);
   await noteRow.waitFor({ timeout: 10_000 });
   await page.mouse.move(720, 880);
-  await noteRow.click({ button: 'right', timeout: 10_000 });
-  await menuItem(page, nls['command.deleteNote.title']);
+  await fromMenu(page, noteRow, nls['command.deleteNote.title']);
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 10_000 });
   // Its Cancel button is VS Code's.
