@@ -307,14 +307,23 @@ async function ctrlClickLink(page: Page, env: Env): Promise<void> {
   await page.locator('.monaco-editor .view-lines').first().click();
   await page.keyboard.press('Control+K');
   await page.keyboard.press('Control+J'); // unfold all
-  // The find widget reveals the link (each key waiting for the widget's state: an ad-hoc find lost its text once).
-  await cursorAfter(page, '"Relation": "Site"');
-  const href = page.locator('.monaco-editor .view-line span', { hasText: link.Href }).first();
+  // The cursor to the link's line, and Go to Line (Ctrl+G) to centre it: the find widget alone left it, when
+  // already in view, where sticky scroll's header could cover it (a click that timed out on CI).
+  await cursorAfter(page, link.Href);
+  const line = /Ln (\d+)/.exec(await page.locator('.statusbar-item', { hasText: /Ln \d+/ }).first().innerText())?.[1];
+  if (!line) throw new Error('the status bar shows no cursor line');
+  await page.keyboard.press('Control+g');
+  await page.locator('.quick-input-widget input:focus').waitFor({ timeout: 5_000 });
+  await page.keyboard.type(line);
+  await page.keyboard.press('Enter');
+  // The underline VS Code draws once its link detector has run (a second or more after the text last changed:
+  // an editor already open took the server's newer text as Go to Object opened it, and a click before it did nothing).
+  // (Monaco draws a long token in pieces of 50 characters: the link's first piece.)
+  const href = page.locator('.monaco-editor .view-line', { hasText: link.Href }).locator('.detected-link').first();
   await href.waitFor({ timeout: 10_000 });
   // The pointer off the editor first: left where the click on the text put it, it opened a hover over the lines
   // around it, the Href's among them, and the click was intercepted until it timed out (one clean-clone run).
   await page.mouse.move(0, 0);
-  await page.keyboard.press('Escape');
   await href.click({ modifiers: ['Control'] });
   await until(`tab "${site.CommonName}"`, async () => (await activeTabText(page)).includes(site.CommonName));
 }
@@ -501,8 +510,10 @@ async function batchNamesFolder(page: Page): Promise<void> {
 function firstLines(message: string): string {
   // The call log comes dimmed, in colour codes.
   const [first, ...rest] = stripVTControlCharacters(message).split('\n');
+  // What it waited for, and the last reason it gave for waiting on (a click's "… intercepts pointer events").
   const waited = rest.find((l) => /^\s*- waiting for /.test(l));
-  return waited ? `${first} ${waited.trim().slice(2)}` : first;
+  const why = [...rest].reverse().find((l) => /intercepts pointer events|not visible|not stable|not enabled|outside of the viewport|detached/.test(l));
+  return [first, waited, why].filter(Boolean).map((l) => l!.trim().replace(/^- /, '')).join(' ');
 }
 
 export async function runUiChecks(page: Page, env: Env, diag: string): Promise<UiCheck[]> {
