@@ -1,7 +1,7 @@
 // Bulk edit, Retry Failed and Undo Run where a person sees them: Go to Object, the
 // preview's counts, apply, the sandbox's fault injection; every result read from the sandbox.
 import type { Page } from 'playwright-core';
-import { fromMenu, get, send, until, input, palette, notification, query, floors, activeTab, goToObject, statusVersion, cursorAfter, typeEdit, activeTabDirty, revertActive, closeFind, type Env, type UiCheckList } from './helpers';
+import { fromMenu, get, send, until, input, palette, notification, query, floors, activeTab, goToObject, statusVersion, cursorAfter, typeEdit, activeTabDirty, revertActive, closeFind, pickTyped, type Env, type UiCheckList } from './helpers';
 
 const range = { min: 850, max: 1150 };
 const title = (page: Page) => page.locator('.quick-input-widget .quick-input-title').first();
@@ -48,9 +48,7 @@ async function bulkSetRow(page: Page, text: string, field: 'Priority' | 'StatusC
   await waitForTitle(page, 'operation');
   await page.keyboard.press('Enter'); // Set a reporting priority row…
   await waitForTitle(page, 'Which row');
-  await input(page).pressSequentially(`${range.min} – ${range.max}`);
-  await page.waitForTimeout(300);
-  await page.keyboard.press('Enter');
+  await pickTyped(page, `${range.min} – ${range.max}`);
   await waitForTitle(page, 'Which value of the row');
   if (field === 'StatusCode') await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
@@ -60,9 +58,10 @@ async function bulkSetRow(page: Page, text: string, field: 'Priority' | 'StatusC
   return waitForTitle(page, / to change · /);
 }
 
+/** The preview's first item, once highlighted: apply, continue on error. */
 async function applyAll(page: Page): Promise<void> {
-  await page.waitForTimeout(300);
-  await page.keyboard.press('Enter'); // the first item: apply, continue on error
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'continue on error' }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
 }
 
 /** Thirty "Door Bulk" scanners in a folder the tree never opened in this window, beside the demo's (made once). */
@@ -102,9 +101,7 @@ async function bulkSetPriority(page: Page, env: Env, diag: string): Promise<void
 async function undoRunPreview(page: Page, run: string): Promise<string> {
   await palette(page, 'Undo Run…');
   await waitForTitle(page, 'Undo which run?');
-  await input(page).pressSequentially(run);
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Enter');
+  await pickTyped(page, run);
   return waitForTitle(page, / to change · /);
 }
 
@@ -225,7 +222,7 @@ async function editorFollowsRuns(page: Page, env: Env, diag: string): Promise<vo
   }, 60_000);
   if (rowOf(undone).Priority !== rowOf(scanner).Priority) throw new Error(`the undo left Priority ${rowOf(undone).Priority}, not ${rowOf(scanner).Priority}`);
   await tab.click();
-  await page.waitForTimeout(1_000);
+  await until('its tab active', async () => (await tab.getAttribute('class'))?.includes('active'));
   if (!(await activeTabDirty(page))) throw new Error('the edited editor lost its edits to the undo');
   if (!(await statusVersion(page)).includes(`v${run.ConcurrencyVersion}`)) throw new Error(`the edited editor moved its base: ${await statusVersion(page)}`);
   if ((await occurrences(page, `${scanner.CommonName} typed`)) !== 1) throw new Error('the typed edit is gone');
@@ -247,9 +244,7 @@ async function expand(page: Page, level: number, label: string): Promise<void> {
 /** From the preview up (the tree's Bulk Edit… already chosen): a tag operation by keyboard, the preview's count, apply. */
 async function tagRun(page: Page, operation: 'Add a tag' | 'Remove a tag', tag: string, expected: { change: number; noop: number; token?: string }): Promise<void> {
   await waitForTitle(page, 'operation');
-  await input(page).pressSequentially(operation);
-  await page.waitForTimeout(300);
-  await page.keyboard.press('Enter');
+  await pickTyped(page, operation);
   await waitForTitle(page, operation);
   await input(page).fill(tag);
   await page.keyboard.press('Enter');
@@ -262,9 +257,7 @@ async function tagRun(page: Page, operation: 'Add a tag' | 'Remove a tag', tag: 
 
 /** "Show requests": one PUT per change, each reading the token from $TOKEN, the token itself nowhere; then the preview again. */
 async function requestsShown(page: Page, puts: number, token: string): Promise<void> {
-  await input(page).pressSequentially('Show requests');
-  await page.waitForTimeout(300);
-  await page.keyboard.press('Enter');
+  await pickTyped(page, 'Show requests');
   await activeTab(page).filter({ hasText: 'requests.sh' }).waitFor({ timeout: 10_000 });
   const text = (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
   const sent = text.split('\n').filter((l) => l.includes('-X PUT'));
@@ -315,9 +308,7 @@ async function bulkFromTree(page: Page, env: Env): Promise<void> {
   }
   await fromMenu(page, row(page, 3, 'Head Office'), 'Bulk Edit');
   await waitForTitle(page, 'which objects of this folder and its subfolders');
-  await input(page).pressSequentially('Input scanners');
-  await page.waitForTimeout(300);
-  await page.keyboard.press('Enter');
+  await pickTyped(page, 'Input scanners');
   await tagRun(page, 'Add a tag', tag, { change: under.filter((s) => !s.tagged).length, noop: under.filter((s) => s.tagged).length });
   await until('every scanner under Head Office tagged', async () => (await Promise.all(under.map(async (s) => tagged(await get(env, s.at), tag)))).every(Boolean), 60_000);
 }

@@ -2,7 +2,7 @@
 // keyboard only, the result read from the sandbox. Each one counts as a test.
 import { stripVTControlCharacters } from 'util';
 import type { Page } from 'playwright-core';
-import { fromMenu, get, send, outbox, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, typeEdit, activeTabDirty, notification, revertActive, input, activeTabText, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './helpers';
+import { fromMenu, quickEditFirstPriority, pushToSummary, get, send, outbox, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, typeEdit, activeTabDirty, notification, revertActive, input, activeTabText, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './helpers';
 import { workbenchChecks } from './workbench';
 
 import { bulkChecks } from './bulk';
@@ -101,15 +101,7 @@ async function editPriorityFromTree(page: Page, env: Env): Promise<void> {
   const [scanner] = await get(env, `/api/f/${floor.Key}/inputscanners`);
   const wanted = (scanner.InputScannerReportingPriorities[0].Priority + 1) % 10;
   await fromMenu(page, page.locator('.part.sidebar .monaco-list-row', { hasText: scanner.CommonName }).first(), 'Edit Scanner Priorities');
-  const input = page.locator('.quick-input-widget input').first();
-  await input.waitFor({ timeout: 10_000 });
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Enter'); // the first of the eight ranges
-  await page.waitForTimeout(500);
-  await input.fill(String(wanted)); // its new priority
-  await page.keyboard.press('Enter');
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Enter'); // the status as it is
+  await quickEditFirstPriority(page, wanted);
   for (let i = 0; i < 40; i++) {
     const now = await get(env, `/api/f/${floor.Key}/inputscanners/${scanner.Key}`);
     if (now.InputScannerReportingPriorities[0].Priority === wanted) {
@@ -244,7 +236,8 @@ async function restoreFromHistory(page: Page, env: Env): Promise<void> {
   const { at, site } = await rootSite(env);
   await openSiteEditor(page, site.CommonName);
   await palette(page, 'OMS: Show Save History');
-  const pick = page.locator('.quick-input-widget .monaco-list-row', { hasText: /^\s*Version/ }).first();
+  // The newest entry, once highlighted: Enter takes the one read here.
+  const pick = page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: /^\s*Version/ }).first();
   await pick.waitFor({ timeout: 10_000 });
   const label = await pick.innerText();
   const version = /Version (\d+)/.exec(label)?.[1];
@@ -277,11 +270,12 @@ async function goToObjectCheck(page: Page, env: Env, diag: string): Promise<void
   // VS Code's own sort) and the site just opened, which comes first.
   await query(page, 'floor');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Floor 1\b/ }).first().waitFor({ timeout: 15_000 });
-  await page.waitForTimeout(500);
-  const first = (await page.locator('.quick-input-list .monaco-list-row').first().innerText()).replace(/\s+/g, ' ');
+  // The list as it settles (the folders' matches come as their listings answer).
+  const firstRow = async () => (await page.locator('.quick-input-list .monaco-list-row').first().innerText()).replace(/\s+/g, ' ');
+  await until('the site opened last to come first', async () => (await firstRow()).includes(site.CommonName), 10_000)
+    .catch(async () => { throw new Error(`the first match for "floor" is "${await firstRow()}", not the site opened last (${site.CommonName})`); });
   await page.screenshot({ path: `${diag}/ui-go-to-object-recent.png` });
   await page.keyboard.press('Escape');
-  if (!first.includes(site.CommonName)) throw new Error(`the first match for "floor" is "${first}", not the site opened last (${site.CommonName})`);
 }
 
 /** Opens the scanner the suite linked to a Floor 2 site, unfolds, Ctrl+clicks the site's Href: the site opens. */
@@ -460,12 +454,7 @@ async function pushNamesFolder(page: Page, env: Env): Promise<void> {
   const row = page.locator('.part.sidebar .monaco-list-row', { hasText: /^\s*Floor 2/ }).first();
   await row.waitFor({ timeout: 15_000 });
   await fromMenu(page, row, 'Send Push Notification');
-  for (const answer of ['', '', 'Fire drill at 3 pm', '', '', '', '']) {
-    await input(page).waitFor({ timeout: 10_000 });
-    await page.waitForTimeout(700);
-    if (answer) await input(page).fill(answer);
-    await page.keyboard.press('Enter');
-  }
+  await pushToSummary(page, 'Fire drill at 3 pm');
   const send = page.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Send/ }).first();
   await send.waitFor({ timeout: 10_000 });
   const text = await send.innerText();
@@ -491,7 +480,7 @@ async function batchNamesFolder(page: Page): Promise<void> {
   const folder = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Head Office' }).first();
   await folder.waitFor({ timeout: 10_000 });
   await folder.click();
-  const use = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Use Head Office' }).first();
+  const use = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Use Head Office' }).first();
   await use.waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
   const dialog = page.locator('.monaco-dialog-box').first();

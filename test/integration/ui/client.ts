@@ -4,7 +4,7 @@ import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 import type { Page } from 'playwright-core';
 import { startSandbox } from '../../../src/sandbox/server';
-import { fromMenu, input, palette, until, type UiCheckList } from './helpers';
+import { fromMenu, input, palette, quickInputStep, until, type UiCheckList } from './helpers';
 
 const row = (page: Page, text: string | RegExp) => page.locator('.part.sidebar .monaco-list-row', { hasText: text }).first();
 /** Expands a tree row as a person would: a click where it is collapsed (a click on an expanded one would collapse it). */
@@ -25,14 +25,12 @@ async function addConnection(page: Page, url: string, name: string, token: strin
   // The tree's rows are drawn only where they show: collapsed, the new connection is in view.
   await page.locator('.part.sidebar .action-label[aria-label^="Collapse All"]').first().click().catch(() => undefined);
   await palette(page, 'OMS: Add Connection…');
-  for (const answer of [url, name, '']) {
-    await input(page).waitFor({ timeout: 10_000 });
-    await page.waitForTimeout(400);
+  for (const [i, answer] of [url, name, ''].entries()) {
+    await quickInputStep(page, `${i + 1}/3`, false);
     await input(page).fill(answer);
     await page.keyboard.press('Enter');
   }
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Paste an access token' }).first().waitFor({ timeout: 10_000 });
-  await page.waitForTimeout(300);
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Paste an access token' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget input[type="password"]').first().waitFor({ timeout: 10_000 });
   await onTokenBox?.();

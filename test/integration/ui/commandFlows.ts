@@ -1,7 +1,7 @@
 // Everyday command flows where a person sees them (priorities table keys, push steps, Batch-Add, Load all,
 // Sign Out): each check uses mouse and keyboard, and reads the result from the sandbox or the screen.
 import type { Frame, Locator, Page } from 'playwright-core';
-import { fromMenu, get, send, until, input, palette, floors, goToObject, notification, rootSite, openSiteEditor, cursorAfter, typeEdit, revertActive, activeTabDirty, type Env, type UiCheckList, quickEditFirstPriority } from './helpers';
+import { fromMenu, get, send, until, input, palette, floors, goToObject, notification, rootSite, openSiteEditor, cursorAfter, typeEdit, revertActive, activeTabDirty, type Env, type UiCheckList, quickEditFirstPriority, pushToSummary } from './helpers';
 
 const tree = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 
@@ -142,24 +142,12 @@ async function pushWarnsWithoutRecipients(page: Page, env: Env): Promise<void> {
   }
   await row.waitFor({ timeout: 15_000 });
   await fromMenu(page, row, 'Send Push Notification');
-  const counts: string[] = [];
-  const stepText = async () => /(\d+)\/(\d+)/.exec(await page.locator('.quick-input-widget .quick-input-titlebar').first().innerText())?.[0] ?? '';
-  for (const answer of ['', '', message, '', '']) {
-    await input(page).waitFor({ timeout: 10_000 });
-    await page.waitForTimeout(700);
-    counts.push(await stepText());
-    if (answer) await input(page).fill(answer);
-    await page.keyboard.press('Enter');
-  }
-  const warning = page.locator('.quick-input-list .monaco-list-row', { hasText: 'No recipients and no event recipients' }).first();
-  await warning.waitFor({ timeout: 10_000 });
-  counts.push(await stepText());
-  if (counts.join(' ') !== '1/6 2/6 3/6 4/6 5/6 6/6') throw new Error(`the steps counted ${counts.join(', ')}`);
-  await page.keyboard.press('Enter'); // on the warning: refused
-  await page.waitForTimeout(1_000);
+  await pushToSummary(page, message);
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'No recipients and no event recipients' }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter'); // on the warning: refused, and said so
+  await page.locator('.quick-input-widget .quick-input-titlebar', { hasText: /no one is named/ }).first().waitFor({ timeout: 5_000 });
   const outbox = async () => JSON.stringify(await get(env, '/sandbox/outbox'));
   if ((await outbox()).includes(message)) throw new Error('Enter on the summary sent a notification that names nobody');
-  await page.locator('.quick-input-widget .quick-input-titlebar', { hasText: /no one is named/ }).first().waitFor({ timeout: 5_000 });
   await page.keyboard.press('ArrowDown'); // to "Send without recipients", as a keyboard user would
   await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Send without recipients' }).first().waitFor({ timeout: 5_000 });
   await page.keyboard.press('Enter');
@@ -190,7 +178,7 @@ async function intoHeadOffice(page: Page): Promise<void> {
   const folder = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Head Office' }).first();
   await folder.waitFor({ timeout: 10_000 });
   await folder.click();
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Use Head Office' }).first().waitFor({ timeout: 10_000 });
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Use Head Office' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
 }
 
@@ -291,9 +279,9 @@ async function signOutShowsAtOnce(page: Page, env: Env): Promise<void> {
     // Signed in again whatever happened: a connection left signed out would fail every later check.
     await page.keyboard.press('Escape');
     await signIn.click();
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Paste an access token' }).first().waitFor({ timeout: 10_000 });
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Paste an access token' }).first().waitFor({ timeout: 10_000 });
     await page.keyboard.press('Enter');
-    await input(page).waitFor({ timeout: 10_000 });
+    await page.locator('.quick-input-widget input[type="password"]').first().waitFor({ timeout: 10_000 });
     await input(page).fill(env.OMS_SANDBOX_TOKEN);
     await page.keyboard.press('Enter');
     await tree(page).filter({ hasText: /^\s*Head Office/ }).first().waitFor({ timeout: 15_000 });

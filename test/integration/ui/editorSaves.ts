@@ -19,7 +19,8 @@ async function openObject(page: Page, name: string): Promise<void> {
 async function notificationTexts(page: Page, shown?: RegExp): Promise<string[]> {
   if (shown) await notification(page, shown).catch(() => undefined); // not shown: the caller says what is missing
   else await palette(page, 'Notifications: Show Notifications');
-  await page.waitForTimeout(500);
+  await page.locator('.notifications-center.visible').first().waitFor({ timeout: 5_000 });
+  await page.waitForTimeout(500); // the items drawn
   const texts = await page.locator('.notifications-center .notification-list-item').allInnerTexts();
   await page.keyboard.press('Escape');
   return texts.map((t) => t.replace(/\s+/g, ' '));

@@ -540,7 +540,7 @@ async function pullGroup(page: Page, env: Env, folder: string, group: string, ob
   const message = `Pulled ${objects} objects into`;
   const before = loggedLines(env, message);
   await groupMenu(page, folder, group, 'Pull as Files');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 30_000 });
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 30_000 });
   await page.keyboard.press('Enter');
   await until('the pull\'s message in the extension\'s log', () => Promise.resolve(loggedLines(env, message) > before), 30 * 60_000);
 }

@@ -256,12 +256,46 @@ export type UiCheckList = (page: Page, env: Env, diag: string) => Array<[string,
 
 /** Edit Scanner Priorities… is open on a scanner: Enter (the first range), its new priority, Enter, Enter (its status as it is). */
 export async function quickEditFirstPriority(page: Page, priority: number): Promise<void> {
-  await input(page).waitFor({ timeout: 10_000 });
-  for (const step of ['', String(priority), '']) {
-    await page.waitForTimeout(500);
-    if (step) await input(page).fill(step);
+  await quickInputStep(page, '1/3', true);
+  await page.keyboard.press('Enter');
+  await quickInputStep(page, '2/3', false);
+  await input(page).fill(String(priority));
+  await page.keyboard.press('Enter');
+  await quickInputStep(page, '3/3', true);
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * Waits until the quick input shows step `step` ("2/3", in its title) with the focus in its box and,
+ * for a pick, an item highlighted: Enter then takes that step (a fixed pause sent it to the step before).
+ */
+export async function quickInputStep(page: Page, step: string, pick: boolean): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.quick-input-title', { hasText: `(${step})` }).first().waitFor({ timeout: 10_000 }).catch(async () => {
+    throw new Error(`the quick input never showed step ${step}; its title: "${await widget.locator('.quick-input-title').first().innerText().catch(() => '')}"`);
+  });
+  await until(`the focus in step ${step}'s box`, () => hasFocus(page, '.quick-input-widget input'));
+  if (pick) await widget.locator('.quick-input-list .monaco-list-row.focused').first().waitFor({ timeout: 10_000 });
+}
+
+/** Send Push Notification is open: the first type and content, `message`, nobody in either recipients step; then the summary (step 6). */
+export async function pushToSummary(page: Page, message: string): Promise<void> {
+  // Each step waited for by its count in the title: a jump in the count is a step never shown.
+  const steps: Array<[answer: string, pick: boolean]> = [['', true], ['', true], [message, false], ['', false], ['', false]];
+  for (const [i, [answer, pick]] of steps.entries()) {
+    await quickInputStep(page, `${i + 1}/6`, pick);
+    if (answer) await input(page).fill(answer);
     await page.keyboard.press('Enter');
   }
+  await quickInputStep(page, '6/6', true);
+}
+
+/** Types `text` into the open quick pick and takes the item it filters to, once that item is the highlighted one. */
+export async function pickTyped(page: Page, text: string): Promise<void> {
+  await input(page).pressSequentially(text);
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: text }).first().waitFor({ timeout: 10_000 })
+    .catch(() => { throw new Error(`no highlighted item holds "${text}" in the quick pick`); });
+  await page.keyboard.press('Enter');
 }
 
 /** A new engage site from the Engage sites group's + button, the cursor in its editor. */

@@ -77,7 +77,7 @@ async function editPriority(page: Page, file: string, value: number): Promise<vo
   await page.keyboard.press('Control+p');
   await input(page).waitFor({ timeout: 5_000 });
   await input(page).fill(file);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ timeout: 10_000 });
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: file }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
   await until(`tab ${file}`, async () => (await activeTabText(page)).includes(file.slice(0, 20)));
   await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
@@ -95,7 +95,7 @@ export async function pullFloor1(page: Page, env: Env, count: number): Promise<{
   await floor1Scanners(page);
   const group = sidebarRows(page).and(page.locator('[aria-level="5"]')).filter({ hasText: /^\s*Input scanners/ }).first();
   await fromMenu(page, group, 'Pull as Files');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 10_000 });
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
   const root = path.join(workspace, 'oms', 'sandbox');
   const dir = await until('the pulled files', () => {

@@ -21,7 +21,7 @@ async function pulledFolder(page: Page, env: Env): Promise<string> {
     if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
   }
   await fromMenu(page, rows(page).and(page.locator('[aria-level="5"]')).filter({ hasText: /^\s*Input scanners/ }).first(), 'Pull as Files');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 10_000 });
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
   await until('the pulled folder', () => Promise.resolve(fs.existsSync(path.join(root, 'oms.manifest.json'))), 20_000);
   return root;
