@@ -267,7 +267,8 @@ export async function quickEditFirstPriority(page: Page, priority: number): Prom
 
 /**
  * Waits until the quick input shows step `step` ("2/3", in its title) with the focus in its box and,
- * for a pick, an item highlighted: Enter then takes that step (a fixed pause sent it to the step before).
+ * for a pick, an item highlighted: Enter then takes that step (after a fixed pause, a step slower than the pause
+ * would have taken it, or the step before).
  */
 export async function quickInputStep(page: Page, step: string, pick: boolean): Promise<void> {
   const widget = page.locator('.quick-input-widget');
