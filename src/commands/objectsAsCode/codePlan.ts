@@ -21,6 +21,9 @@ export const planChanges = targeted({
   target: async (_s, arg) => ({ root: await pulledFolder(arg), named: arg instanceof vscode.Uri ? undefined : connectionIdOf(arg) }),
   async run(s, { root, named }, _arg?: unknown, options?: { includeDeletes?: boolean }): Promise<Plan> {
     let result: PlanResult;
+    // The view first, where the plan's progress shows: focused at the end instead, it took the keys from
+    // whatever the user had opened meanwhile (a pick for Apply got its Enter sent to the view's row).
+    await vscode.commands.executeCommand('oms.plan.focus');
     try {
       // A connection named (tree node, args): plan against it, refused when the folder belongs to another.
       const connection = (named && s.connections.get(named)) || (await connectionOf(s, root));
@@ -33,8 +36,6 @@ export const planChanges = targeted({
       // The plan shown before is of the folder as it was: nothing of it stays to tick.
       planView.failed(root, (e as Error).message);
       throw e;
-    } finally {
-      await vscode.commands.executeCommand('oms.plan.focus');
     }
     // Creates an interrupted apply made: found on the server, not offered again; said once.
     const resolved = result.plan.resolved ?? [];
