@@ -58,11 +58,6 @@ class Slot implements vscode.TreeDataProvider<unknown> {
 
 const slot = new Slot();
 
-/** The view's code once a plan loaded it, else undefined (nothing is loaded for asking). */
-export function loadedPlanView<T extends PlanViewCode<unknown>>(): T | undefined {
-  return slot.code as T | undefined;
-}
-
 /** Called by planView.ts as it loads: the view shows its tree from now on. */
 export function fillPlanView<T>(code: PlanViewCode<T>): void {
   slot.fill(code);
