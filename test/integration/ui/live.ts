@@ -424,7 +424,7 @@ async function editorFollowsRename(page: Page, env: Env): Promise<void> {
     }
     // A poll read the second change (the sandbox's log); two more intervals: still one notice.
     await until('a poll reading the scanner after its second change', () =>
-      Promise.resolve(requestsSince(env.OMS_UI_DIAG, second).some((l) => l.includes(`GET ${scanner.Href}`))), withinOneInterval);
+      Promise.resolve(requestsSince(env.OMS_UI_DIAG, second).some((l) => l.includes(`GET /api/f/${floor2.Key}/inputscanners`))), withinOneInterval);
     await page.waitForTimeout(intervalSeconds * 2_000 + 1_000);
     const told = loggedLines(env, 'changed on the server since version');
     const item = await notification(page, /changed on the server/);
