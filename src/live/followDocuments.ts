@@ -10,8 +10,10 @@
  */
 import * as vscode from 'vscode';
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
-import { documentNames, renamedUri } from '../fs/objectUri';
-import type { OpenObject } from './openObjects';
+import { documentNames, renamedUri, sameObject } from '../fs/objectUri';
+import { openObjects, type OpenObject } from './openObjects';
+import type { LiveRead } from './liveFeed';
+import type { ServerChanges } from './serverChanges';
 import { compareWithServer } from '../documents/compare';
 import type { BaseInfo } from '../model/types';
 import type { ObjectSaves } from '../documents/saves';
@@ -23,7 +25,20 @@ export class FollowDocuments {
   /** Documents told that the server moved past the version their edits are based on (uri -> that version), so each is told once. */
   private readonly told = new Map<string, number | 'gone'>();
 
-  constructor(private readonly objectFiles: ObjectFileSystem, private readonly saves: ObjectSaves) {}
+  constructor(private readonly objectFiles: ObjectFileSystem, private readonly saves: ObjectSaves, private readonly changes?: ServerChanges) {}
+
+  /** A poll's reads: each open document of an object read moves its badge, then follows. */
+  received({ connectionId, objects, gone }: LiveRead): void {
+    const open = openObjects(this.objectFiles, connectionId);
+    const reads = [...objects, ...gone.map((watched) => ({ watched, object: undefined }))].flatMap(({ watched, object }) =>
+      open.filter((o) => sameObject(o.address, { ...watched, connectionId })).map((o) => ({ open: o, object })));
+    // The badge first: it counts from the version the document is based on before the document moves on.
+    for (const { open: o, object } of reads) {
+      const base = this.objectFiles.baseOf(o.uri);
+      if (object && base) this.changes?.seen(o.address, base.ConcurrencyVersion ?? 0, object.ConcurrencyVersion ?? 0, o.uri);
+    }
+    for (const { open: o, object } of reads) this.follow(o, object);
+  }
 
   /** The server's object (undefined: deleted) for an open document. */
   follow(open: OpenObject, server: BaseInfo | undefined): void {

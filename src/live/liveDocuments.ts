@@ -1,8 +1,8 @@
 /**
  * Open object documents and their ↓ badges follow live reads. While an object's tab is open (its title
- * and badge show), the object is read; a read moves its badge (serverChanges.ts), then its document
- * (followDocuments.ts, loaded with the first read). The badges also hear the user's own saves and the
- * documents VS Code read again, which are not changes on the server.
+ * and badge show), the object is read; a read goes to followDocuments.ts (loaded with the first read of
+ * an open object), which moves its badge (serverChanges.ts), then its document. The badges also hear
+ * the user's own saves and the documents VS Code read again, which are not changes on the server.
  */
 import * as vscode from 'vscode';
 import { sameObject } from '../fs/objectUri';
@@ -15,7 +15,7 @@ export function followServerInDocuments(s: Pick<Services, 'objectFiles' | 'saves
   const { objectFiles, saves, live } = s;
   const changes = new ServerChanges();
   let documents: Promise<FollowDocuments> | undefined;
-  const documentsNow = () => (documents ??= import('./followDocuments').then(({ FollowDocuments }) => new FollowDocuments(objectFiles, saves)));
+  const documentsNow = () => (documents ??= import('./followDocuments').then(({ FollowDocuments }) => new FollowDocuments(objectFiles, saves, changes)));
   /** What no tab shows any more is forgotten: its badge, that its editor was told. */
   const forgetClosed = () => {
     const open = openObjects(objectFiles);
@@ -29,20 +29,9 @@ export function followServerInDocuments(s: Pick<Services, 'objectFiles' | 'saves
       visible: () => openObjects(objectFiles).length > 0,
       watched: (connectionId) => ({ groups: [], objects: openObjects(objectFiles, connectionId).map((o) => o.address) }),
     }),
-    live.onDidRead(({ connectionId, objects, gone }) => {
+    live.onDidRead((read) => {
       forgetClosed(); // a tab closed while the poll was out
-      const open = openObjects(objectFiles, connectionId);
-      const reads = [...objects, ...gone.map((watched) => ({ watched, object: undefined }))].flatMap(({ watched, object }) =>
-        open.filter((o) => sameObject(o.address, { ...watched, connectionId })).map((o) => ({ open: o, object })));
-      if (!reads.length) return;
-      // The badge first: it counts from the version the document is based on before the document moves on.
-      for (const { open: o, object } of reads) {
-        const base = objectFiles.baseOf(o.uri);
-        if (object && base) changes.seen(o.address, base.ConcurrencyVersion ?? 0, object.ConcurrencyVersion ?? 0, o.uri);
-      }
-      void documentsNow().then((d) => {
-        for (const { open: o, object } of reads) d.follow(o, object);
-      });
+      if (openObjects(objectFiles, read.connectionId).length) void documentsNow().then((d) => d.received(read));
     }),
     vscode.window.tabGroups.onDidChangeTabs(() => {
       forgetClosed();

@@ -94,17 +94,12 @@ export class LiveFeed {
       void this.polls?.then((p) => p.pause());
       return;
     }
-    void this.loaded().then((p) => p.wake());
+    if (this.polls || this.host.connectionIds().length) void this.loaded().then((p) => p.wake());
   }
 
   /** Stops every timer until the next `wake` (the interval changed). */
   pause(): void {
     void this.polls?.then((p) => p.pause());
-  }
-
-  /** One poll of a connection now. */
-  async pollNow(connectionId: string): Promise<void> {
-    await (await this.loaded()).pollNow(connectionId);
   }
 
   dispose(): void {

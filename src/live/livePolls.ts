@@ -31,10 +31,6 @@ export class Polls {
     for (const p of this.pollers.values()) p.pause();
   }
 
-  pollNow(connectionId: string): Promise<void> {
-    return this.pollerOf(connectionId).tick();
-  }
-
   dispose(): void {
     for (const p of this.pollers.values()) p.dispose();
     this.pollers.clear();

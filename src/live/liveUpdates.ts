@@ -29,7 +29,7 @@ export function createLiveFeed(s: Pick<Services, 'connections' | 'saves'>): Live
     }),
     intervalMs,
     focused: () => vscode.window.state.focused,
-    connectionIds: () => s.connections.list().map((c) => c.id),
+    connectionIds: () => Array.from(s.connections.list(), (c) => c.id),
     label,
     signedIn: async (id) => !!(await s.connections.get(id)?.hasToken()),
     isSaving: (connectionId, o) => s.saves.isSaving({ ...o, connectionId }),
