@@ -1,7 +1,7 @@
 /**
  * The Objects view follows live reads: while it is visible, the pages of its expanded groups are read
  * (not those under a collapsed folder), and a read page moves its group on (new, removed and renamed
- * objects; expansion, selection and the filter stay).
+ * objects; expansion, selection and the filter stay). When it is not followed, its title says why.
  */
 import * as vscode from 'vscode';
 import type { LiveFeed } from '../live/liveFeed';
@@ -30,6 +30,9 @@ export function followServerInTree(tree: ObjectTree, view: vscode.TreeView<TreeN
           return group;
         });
         return { groups, objects: [] };
+      },
+      following: (reason) => {
+        view.description = reason && vscode.l10n.t('not following the server: {0}', reason);
       },
     }),
     live.onDidRead(({ groups }) => {
