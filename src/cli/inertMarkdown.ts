@@ -10,7 +10,7 @@
 const unseen = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]|(?![\uFE00-\uFE0F])\p{Default_Ignorable_Code_Point}/gu;
 
 /** `text` with each unseen character written out as `<U+XXXX>`. */
-export function visible(text: string): string {
+function visible(text: string): string {
   return text.replace(unseen, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`);
 }
 

@@ -12,7 +12,7 @@ import { l10n } from '../l10n';
 
 const fieldsPerRow = 10;
 /** GitHub's most for a comment is 65,536 characters; `length` counts UTF-16 code units, never fewer than GitHub counts. Kept under it by a margin. */
-export const commentLimit = 64_000;
+const commentLimit = 64_000;
 
 export interface MarkdownOptions {
   /** Where the whole plan was saved (`oms plan --out`), named when rows are left out. */
@@ -41,29 +41,42 @@ export function planMarkdown(plan: Plan, options: MarkdownOptions = {}): string 
   }
   if (deletes.length) deleteLines.push('');
 
-  const tables: string[] = [];
+  // Each kind's table, its rows by what needs a reviewer most; when they cannot all fit, the rows that do.
   const byKind = new Map<string, PlanEntry[]>();
   for (const e of plan.entries) if (e.action !== 'delete') byKind.set(e.kind, [...(byKind.get(e.kind) ?? []), e]);
-  let full = false;
+  const tops = new Map([...byKind].map(([kindId, entries]) => [kindId, tableTop(kindId, entries.length)]));
+  for (const [kindId, entries] of byKind) room -= size(tops.get(kindId)!) + size([kindLeftOut(entries.length), '']);
+  const rows = new Map<PlanEntry, string>();
+  for (const e of [...byKind.values()].flat().sort(byUrgency)) {
+    const r = row(e);
+    if (r.length + 1 > room) leave(e);
+    else { rows.set(e, r); room -= r.length + 1; }
+  }
+  const tables: string[] = [];
   for (const [kindId, entries] of byKind) {
-    const top = [
-      `#### ${l10n.t(kindOf(kindId as PlanEntry['kind']).pluralLabel)} (${entries.length})`, '',
-      `| ${l10n.t('Action')} | ${l10n.t('Object')} | ${l10n.t('File')} | ${l10n.t('Changes')} |`, '| --- | --- | --- | --- |',
-    ];
-    const rows: string[] = [];
-    for (const e of entries) {
-      const r = row(e);
-      const cost = r.length + 1 + (rows.length ? 0 : size(top) + 2);
-      if (full || cost > room) { full = true; leave(e); continue; }
-      rows.push(r);
-      room -= cost;
-    }
-    if (rows.length) tables.push(...top, ...rows, '');
+    const shownRows = entries.sort(byUrgency).flatMap((e) => rows.get(e) ?? []);
+    if (shownRows.length) tables.push(...tops.get(kindId)!, ...shownRows, '');
+    else tables.push(tops.get(kindId)![0], '');
+    if (shownRows.length < entries.length) tables.push(kindLeftOut(entries.length - shownRows.length), '');
   }
 
   const omitted = Object.values(left).reduce((a, b) => a + b, 0);
   const note = omitted ? [leftOutNote(left, omitted, options), ''] : [];
   return [...head, ...note, ...deleteLines, ...tables].join('\n');
+}
+
+const urgency: readonly PlanAction[] = ['invalid', 'stale', 'behind', 'deleteSkipped', 'update', 'create'];
+const byUrgency = (a: PlanEntry, b: PlanEntry) => urgency.indexOf(a.action) - urgency.indexOf(b.action);
+
+function tableTop(kindId: string, count: number): string[] {
+  return [
+    `#### ${l10n.t(kindOf(kindId as PlanEntry['kind']).pluralLabel)} (${count})`, '',
+    `| ${l10n.t('Action')} | ${l10n.t('Object')} | ${l10n.t('File')} | ${l10n.t('Changes')} |`, '| --- | --- | --- | --- |',
+  ];
+}
+
+function kindLeftOut(n: number): string {
+  return n === 1 ? l10n.t('… and 1 more, left out (see above)') : l10n.t('… and {0} more, left out (see above)', n);
 }
 
 function row(e: PlanEntry): string {
@@ -78,7 +91,7 @@ function leftOutNote(left: Partial<Record<PlanAction, number>>, omitted: number,
     ? l10n.t('1 entry is left out to fit one comment ({0}).', actionWords(left).join(' · '))
     : l10n.t('{0} entries are left out to fit one comment ({1}).', omitted, actionWords(left).join(' · '));
   const where = options.fullPlan
-    ? l10n.t('The whole plan is in {0} (oms plan --out), kept with the job.', codeSpan(options.fullPlan))
+    ? l10n.t('The whole plan is in {0}, saved by `oms plan --out` (the pipeline keeps it with the job).', codeSpan(options.fullPlan))
     : l10n.t('`oms plan --out <file>` saves the whole plan.');
   return `> **${what}** ${where}`;
 }
