@@ -172,39 +172,55 @@ test('hostile names, file names, file contents, reasons and the manifest\'s labe
 
 const text = (markdown: string) => seen(renderer.render(markdown));
 
-test('a plan longer than a comment holds: under 65,536 characters, whole rows left out, counts per action of what was left out, every delete listed', async () => {
-  const gone = await Promise.all(Array.from({ length: 40 }, (_, i) => newOnService(`Leaving person ${String(i).padStart(2, '0')} ${'x'.repeat(40)}`)));
+test('a plan longer than a comment holds: under 65,536 characters, whole rows left out (creates first), counts per action of what was left out, every delete listed', async () => {
+  const named = await Promise.all(Array.from({ length: 45 }, (_, i) => newOnService(`Leaving person ${String(i).padStart(2, '0')} ${'x'.repeat(40)}`)));
   await pullPeople();
   const manifest = await manifestOf();
-  for (const key of gone) await fs.rm(path.join(root, manifest.objects[key].path));
+  for (const key of named.slice(0, 40)) await fs.rm(path.join(root, manifest.objects[key].path));
+  for (const key of named.slice(40)) {
+    const file = path.join(root, manifest.objects[key].path);
+    await fs.writeFile(file, (await fs.readFile(file, 'utf8')).replace('"Surname": "Surname"', '"Surname": "Edited"'));
+  }
   const dir = await peopleDir();
   for (let i = 0; i < 600; i++) {
     const name = `Arriving person ${String(i).padStart(3, '0')} | ${'y'.repeat(60)}`;
     await fs.writeFile(path.join(dir, `arriving-${i}.json`), personFile(name));
   }
+  for (let i = 0; i < 3; i++) await fs.writeFile(path.join(dir, `zz-broken-${i}.json`), '{"CommonName": ');
   const planFile = path.join(root, 'plan.json');
   const run = await oms(['plan', root, '--format', 'markdown', '--out', planFile], { env });
-  ok(run);
+  ok(run, 1); // the broken files
   const plan = JSON.parse(await fs.readFile(planFile, 'utf8')) as Plan;
-  assert.equal(plan.entries.length, 640, '--out holds the whole plan');
+  assert.equal(plan.entries.length, 648, '--out holds the whole plan');
   const md = run.out;
   assert.ok(md.length < 65_536, `${md.length} UTF-16 code units`);
 
-  // Whole rows only: each table line is one entry's row, its four cells closed.
-  const rows = md.split('\n').filter((l) => l.startsWith('| create') || l.startsWith('| delete'));
-  const creates = plan.entries.filter((e) => e.action === 'create');
-  for (const r of rows) assert.match(r, /^\| create \| .*Arriving person \d{3} \\\| y{60}.* \|$/);
-  assert.ok(rows.length > 50 && rows.length < creates.length, `${rows.length} rows shown`);
-  const shownNames = new Set(rows.map((r) => /Arriving person (\d{3})/.exec(r)![1]));
-  assert.equal(shownNames.size, rows.length);
-  const leftOut = creates.length - rows.length;
+  // Whole rows only: each table line is one entry's row, its four cells closed; invalid and updates all shown.
+  const rows = md.split('\n').filter((l) => /^\| (create|update|delete|invalid|stale|behind|deleteSkipped) /.test(l));
+  for (const r of rows) assert.match(r, /^\| (create \| `?Arriving person \d{3} \\\| y{60}|update \| `?Leaving person 4\d x{40}|invalid \| `?zz-broken-\d\.json)`? \| .+ \|$/);
+  const count = (action: string) => rows.filter((r) => r.startsWith(`| ${action} `)).length;
+  assert.deepEqual([count('invalid'), count('update')], [3, 5], 'what needs a reviewer most is never left out before a create');
+  const creates = count('create');
+  assert.ok(creates > 50 && creates < 600, `${creates} creates shown`);
+  assert.equal(new Set(rows).size, rows.length);
+  const leftOut = 600 - creates;
 
   const html = renderer.render(md);
   const firstTable = html.indexOf('<table');
   const top = seen(html.slice(0, firstTable));
-  assert.ok(top.includes('600 to create · 0 to update · 40 to delete'), top);
+  assert.ok(top.includes('600 to create · 5 to update · 40 to delete · 3 invalid'), top);
   assert.ok(top.includes(`${leftOut} entries are left out to fit one comment (${leftOut} to create).`), top);
   assert.ok(top.includes('plan.json'), `names where the whole plan is\n${top}`);
-  for (const e of plan.entries.filter((x) => x.action === 'delete')) assert.ok(top.includes(e.label), `${e.label} before the first table`);
+  for (const e of plan.entries.filter((x) => x.action === 'delete')) assert.ok(top.includes(e.label) && top.includes(e.path), `${e.label} before the first table`);
   assert.equal(html.match(/<tr>/g)!.length, rows.length + 1, 'the table holds exactly the whole rows');
+
+  // Deletes alone past the limit: the counts stay, the comment stays under it and counts the deletes it could not list.
+  const oneDelete = plan.entries.find((e) => e.action === 'delete')!;
+  const many = { ...plan, entries: Array.from({ length: 2000 }, (_, i) => ({ ...oneDelete, label: `${oneDelete.label} ${i}` })) };
+  const crowded = planMarkdown(many, { fullPlan: 'plan.json' });
+  assert.ok(crowded.length < 65_536, `${crowded.length}`);
+  const listed = crowded.split('\n').filter((l) => l.startsWith('- Person ')).length;
+  assert.ok(listed > 100 && listed < 2000, `${listed}`);
+  assert.ok(text(crowded).includes(`0 to create · 0 to update · 2000 to delete`), crowded.slice(0, 500));
+  assert.ok(text(crowded).includes(`${2000 - listed} entries are left out to fit one comment (${2000 - listed} to delete).`), crowded.slice(0, 500));
 });
