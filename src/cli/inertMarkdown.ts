@@ -22,7 +22,7 @@ function visible(text: string): string {
 export function codeSpan(text: string, inTable = false): string {
   let body = visible(text);
   if (inTable) body = body.replace(/\\(?=\|)/g, '\\\u200B').replace(/\|/g, '\\|');
-  const fence = '`'.repeat(Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length)) + 1);
+  const fence = '`'.repeat((body.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0) + 1);
   // CommonMark drops one space at each end when both ends have one: pad when an end is a space or a backtick.
   const pad = /^[ `]|[ `]$/.test(body) && !/^ *$/.test(body) ? ' ' : '';
   return body ? `${fence}${pad}${body}${pad}${fence}` : '` `';

@@ -2,7 +2,8 @@
  * A plan as Markdown for a pull-request comment (as Atlantis and tfcmt post Terraform's): the counts and
  * every delete first, then a table per kind, each entry's changed fields with old and new values (secrets
  * already masked). Every name, path, value and reason shows as an inert code span (inertMarkdown.ts). A
- * comment that would pass GitHub's limit leaves out whole rows, from the end, and says how many per action.
+ * comment that would pass GitHub's limit leaves out whole rows, creates and updates before what a reviewer
+ * must see (invalid, stale, behind), and says how many of each action; the counts and deletes stay.
  */
 import { kind as kindOf } from '../model/kinds';
 import type { Plan, PlanAction, PlanEntry } from '../changes/code/plan';
