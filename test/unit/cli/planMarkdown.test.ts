@@ -135,15 +135,18 @@ test('hostile names, file names, file contents, reasons and the manifest\'s labe
     await fs.writeFile(path.join(dir, asFileName(`new ${h}`, i)), personFile(`new ${h}`, h));
     await fs.writeFile(path.join(dir, asFileName(`broken ${h}`, i)), `${h} {"CommonName": "${h}"`);
   }
+  // Manifest entries that point out of their folder: refused, the refusal quoting their Key and path.
+  const pulled = manifest.objects[updated[0]];
+  for (const [i, h] of hostile.entries()) manifest.objects[`key ${i} ${h}`] = { ...pulled, path: `elsewhere/${h}.json` };
   manifest.connection.label = `label ${hostile.join(' ')}`;
   await fs.writeFile(path.join(root, 'oms.manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
 
   const planFile = path.join(root, 'plan.json');
   const run = await oms(['plan', root, '--format', 'markdown', '--out', planFile], { env });
-  ok(run, 1); // the broken files are invalid
+  ok(run, 1); // the broken files and refused manifest entries are invalid
   const plan = JSON.parse(await fs.readFile(planFile, 'utf8')) as Plan;
   const actions = (a: string) => plan.entries.filter((e) => e.action === a).length;
-  assert.deepEqual([actions('update'), actions('delete'), actions('create'), actions('invalid')], [hostile.length, hostile.length, hostile.length, hostile.length], run.out);
+  assert.deepEqual([actions('update'), actions('delete'), actions('create'), actions('invalid')], [hostile.length, hostile.length, hostile.length, 2 * hostile.length], run.out);
   assert.equal(plan.connection.label, manifest.connection.label, 'the manifest\'s label reaches the comment');
   const url = `https://evil.example/${hostile.join('/')}`;
   const comments = { 'oms plan --format markdown': run.out, 'a manifest URL of hostile text': planMarkdown({ ...plan, connection: { ...plan.connection, url } }) };
