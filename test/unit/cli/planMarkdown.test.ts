@@ -53,6 +53,7 @@ const hostile = [
   'pipe | cell \\| end',
   'back\\slash at the end \\',
   '& entity &lt;b&gt; <b>bold</b> **star** _u_',
+  'quick action\n/close\n/merge',
 ];
 
 const renderer = new MarkdownIt({ html: true, linkify: true });
@@ -154,6 +155,8 @@ test('hostile names, file names, file contents, reasons and the manifest\'s labe
   const template = markupOf(renderer.render(planMarkdown(benign(plan))));
   for (const [what, markdown] of Object.entries(comments)) {
     const html = renderer.render(markdown);
+    const quickActions = markdown.split('\n').filter((line) => line.startsWith('/'));
+    assert.deepEqual(quickActions, [], `${what}: a line GitLab would run as a quick action`);
     const extra = [...markupOf(html)].filter((m) => !template.has(m));
     assert.deepEqual(extra, [], `${what}: markup that is not the template's\n${html}`);
     const text = seen(html);
