@@ -5,7 +5,6 @@
  * bench prints the same measurement.
  */
 import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /** The most activation may load, in bytes. */
