@@ -51,7 +51,7 @@ const importsPointDown = {
     if (!file.startsWith(src + path.sep)) return {};
     const own = layerOf(file);
     const where = path.relative(import.meta.dirname, file);
-    /** @param {import('estree').Node} node @param {unknown} source */
+    /** @param {import('eslint').Rule.Node} node @param {unknown} source */
     const check = (node, source) => {
       if (typeof source !== 'string' || !own) return;
       let target;
@@ -79,7 +79,7 @@ const importsPointDown = {
       },
       // `typeof import('…')` in a type.
       TSImportType: (/** @type {{ argument?: { literal?: { value?: unknown } } }} */ node) =>
-        check(/** @type {import('estree').Node} */ (/** @type {unknown} */ (node)), node.argument?.literal?.value),
+        check(/** @type {import('eslint').Rule.Node} */ (/** @type {unknown} */ (node)), node.argument?.literal?.value),
     };
   },
 };
