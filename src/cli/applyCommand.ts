@@ -13,7 +13,7 @@ import { cachePath } from '../changes/code/manifest';
 import { RunJournal } from '../changes/runJournal';
 import { sendable } from '../changes/code/plan';
 import { readPlanFile, withSecretsMasked } from '../changes/code/planFile';
-import { Parsed, text, wholeNumber } from './args';
+import { Parsed, wholeNumber } from './args';
 import { CliError, exitCodes, partlyApplied } from './exit';
 import { pulledFolder, serviceOf } from './folder';
 import { cliPlan } from './planCommand';

@@ -6,7 +6,7 @@ import { readLocalFile } from '../changes/code/localFiles';
 import { maskChange } from '../changes/code/planFile';
 import { kind as kindOf } from '../model/kinds';
 import type { BaseInfo } from '../model/types';
-import { Parsed, text } from './args';
+import type { Parsed } from './args';
 import { CliError, exitCodes } from './exit';
 import { pulledFolder, serviceOf } from './folder';
 import { shown } from './planCounts';

@@ -54,7 +54,7 @@ function inCi(env: NodeJS.ProcessEnv): boolean {
  * The URL the token of `root` may go to, settled before it is read: `named` is the one its manifest
  * names (none before a first pull). Undefined when nothing names one.
  */
-export async function serviceUrl(root: string, named: string | undefined, options: ServiceOptions, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
+export async function serviceUrl(root: string, named: string | undefined, options: ServiceOptions, env = process.env): Promise<string | undefined> {
   const fromEnv = givenUrl(env.OMS_URL, 'OMS_URL');
   const fromFlag = givenUrl(options.url, '--url');
   if (fromEnv && fromFlag && fromEnv !== fromFlag) {

@@ -1,6 +1,12 @@
 /** Runs the BUILT command line (dist/oms.cjs, built once per test file with `node esbuild.js --cli`) as a child process. */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
+// Where `oms` records the folders this user pulled (src/cli/pulledFrom.ts): this test process's own, for every run it starts.
+process.env.XDG_STATE_HOME = mkdtempSync(path.join(tmpdir(), 'oms-test-state-'));
+process.once('exit', () => rmSync(process.env.XDG_STATE_HOME!, { recursive: true, force: true }));
 
 export const repo = path.resolve(__dirname, '../../..');
 export const omsFile = path.join(repo, 'dist', 'oms.cjs');
