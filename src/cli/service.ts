@@ -61,6 +61,11 @@ export async function serviceUrl(root: string, named: string | undefined, option
     throw new CliError(l10n.t('--url names {0} but OMS_URL names {1}: give one. Nothing was sent.', fromFlag, fromEnv));
   }
   const pinned = fromEnv ?? fromFlag;
+  // The manifest's URL is the folder's word: shown inert, and used only when it is a URL.
+  if (named !== undefined && checkBaseUrl(named)) {
+    throw new CliError(l10n.t('{0} names {1}, which is not a base URL: restore the file from git, or pull again into a new folder. Nothing was sent.', manifestName, JSON.stringify(printable(named))));
+  }
+  named &&= normalizeBaseUrl(named);
   if (pinned) {
     if (named !== undefined && named !== pinned) {
       throw new CliError(l10n.t('{0} names {1}, but {2} names {3}: refused before anything was sent (the token goes only to the URL given there). If the service moved, pull again into a new folder.', manifestName, named, fromEnv ? 'OMS_URL' : '--url', pinned));
@@ -75,7 +80,7 @@ export async function serviceUrl(root: string, named: string | undefined, option
   const known = await pulledFrom(root, env);
   if (known === named) return named;
   process.stderr.write(`${known
-    ? l10n.t('{0} names {1}, but you pulled this folder from {2}: its files were changed to send the token elsewhere.', manifestName, named, known)
+    ? l10n.t('{0} names {1}, but you pulled this folder from {2}: its files may have been changed to send the token elsewhere.', manifestName, named, known)
     : l10n.t('You have not pulled this folder on this machine: the URL {0} comes from its {1}.', named, manifestName)}\n`);
   if (!(await askYes(l10n.t('Send the access token to {0}?', named)))) {
     throw new CliError(l10n.t('The token was not sent to {0}. Give the service\'s URL with --url, or pull the folder from it again. Nothing was sent.', named));

@@ -111,6 +111,11 @@ test('CI: a manifest whose URL a pull request changed to another server is refus
   }
   assert.deepEqual(stranger.seen, [], 'the other server received nothing');
   assert.deepEqual(served, []);
+
+  await manifestUrl('file:///etc/passwd\u001b[2J\u202e');
+  const notUrl = await oms(['plan', root], ci({ OMS_URL: api.sb.url }));
+  ok(notUrl, 1);
+  assert.match(notUrl.err, /oms\.manifest\.json names "file:\/\/\/etc\/passwd \[2J", which is not a base URL/);
 });
 
 test('a redirect from the service to another local origin is not followed: the token stays with the service', async () => {
