@@ -124,7 +124,7 @@ function explained(e: ApiError, from: string, token: string): ApiError {
 }
 
 /** At most 300 characters, no control, line-breaking or direction-changing character: a line that shows what it says. */
-export function printable(text: string): string {
+function printable(text: string): string {
   const flat = text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').replace(/[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, '').replace(/ {2,}/g, ' ').trim();
   return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
 }

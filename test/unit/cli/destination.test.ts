@@ -7,14 +7,13 @@
  */
 import { test, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Api, start } from '../sandbox/harness';
-import { buildOms, oms, omsFile, OmsRun } from './oms';
+import { buildOms, hasScript, oms, omsOnTerminal, OmsRun } from './oms';
 
 const token = 'destination-test-token-4d2a7e';
 let api: Api;
@@ -132,34 +131,10 @@ test('a redirect from the service to another local origin is not followed: the t
   assert.deepEqual(stranger.seen, [], 'nothing reached the other origin, with or without the token');
 });
 
-/** util-linux `script`: runs a command in a pseudo-terminal. */
-const scriptBin = '/usr/bin/script';
+/** `oms <args>` on a terminal, with this test's state folder; `answer` typed when asked. */
+const onTerminal = (args: string[], answer: string) => omsOnTerminal(args, answer, { OMS_TOKEN: token, XDG_STATE_HOME: state });
 
-/** `oms <args>` on a terminal; `answer` typed when asked. The text it showed, and whether it asked. */
-function onTerminal(args: string[], answer: string): Promise<{ code: number | null; out: string; asked: boolean }> {
-  const command = [process.execPath, omsFile, ...args].map((a) => `'${a}'`).join(' ');
-  const env = { ...process.env, OMS_TOKEN: token, XDG_STATE_HOME: state, CI: undefined, OMS_URL: undefined };
-  const child = spawn(scriptBin, ['-qec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let asked = false;
-  const seen = (d: Buffer) => {
-    out += d.toString();
-    if (!asked && out.includes('Only "yes" is accepted')) {
-      asked = true;
-      child.stdin.write(`${answer}\n`);
-    }
-  };
-  child.stdout.on('data', seen);
-  child.stderr.on('data', seen);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) => child.on('close', (code) => {
-    clearTimeout(timer);
-    child.stdin.destroy();
-    resolve({ code, out, asked });
-  }));
-}
-
-test('on a terminal: the URL the folder was pulled from is used without a word; another is said and asked about before the token goes', { skip: !existsSync(scriptBin) && 'no util-linux script' }, async () => {
+test('on a terminal: the URL the folder was pulled from is used without a word; another is said and asked about before the token goes', { skip: !hasScript && 'no util-linux script' }, async () => {
   await pull(); // with --url: this user pulled it from the sandbox
   const same = await onTerminal(['plan', root], 'no');
   assert.equal(same.code, 0, same.out);
