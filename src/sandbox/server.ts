@@ -229,6 +229,14 @@ function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet
   const segments = pathSegments(pathname);
   const { handler, params } = router.match(method, segments);
   const r: RouteRequest = { req, method, params, query: new URLSearchParams(search) };
+  const handle = () => {
+    if (method !== 'GET' && (req.headers['if-match'] !== undefined || req.headers['if-none-match'] !== undefined)) {
+      const current = currentOf(ctx, router, segments, r);
+      // A target that is not there (a 404 to its GET) is answered by the write's own 404 (RFC 9110 §13.2.1).
+      if (current !== 'missing') checkPreconditions(req, current);
+    }
+    return handler.handle(ctx, r);
+  };
   if (!handler.public) {
     const auth = ctx.auth.check(req.headers.authorization);
     if ('denied' in auth) throw new HttpError(401, auth.denied, undefined, { 'WWW-Authenticate': 'Bearer' });
@@ -236,16 +244,11 @@ function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet
     r.userName = auth.user;
     if (segments[0] !== 'sandbox') {
       const fault = ctx.faults.take(method, pathname);
-      if (fault?.delayMs) return late(fault.delayMs, () => fault.reply ?? handler.handle(ctx, r));
+      if (fault?.delayMs) return late(fault.delayMs, () => fault.reply ?? handle());
       if (fault?.reply) return fault.reply;
     }
   }
-  if (method !== 'GET' && (req.headers['if-match'] !== undefined || req.headers['if-none-match'] !== undefined)) {
-    const current = currentOf(ctx, router, segments, r);
-    // A target that is not there (a 404 to its GET) is answered by the write's own 404 (RFC 9110 §13.2.1).
-    if (current !== 'missing') checkPreconditions(req, current);
-  }
-  return handler.handle(ctx, r);
+  return handle();
 }
 
 /**
