@@ -59,6 +59,8 @@ export interface ConnectionParts {
   log?: (connection: string, entry: RequestLog) => void;
   /** Runs before each request: the sandbox connection starts its server here. */
   prepare?: (c: Connection) => Promise<void>;
+  /** The error a failed request reports (the command line says where a refused token came from). */
+  explain?: (e: ApiError) => ApiError;
 }
 
 export class Connection {
@@ -131,7 +133,13 @@ export class Connection {
   }
 
   /** Every request of this connection: the steps in this file's comment. */
-  private async request<T>(req: RequestOptions): Promise<T> {
+  private request<T>(req: RequestOptions): Promise<T> {
+    const { explain } = this.parts;
+    const sent = this.send<T>(req);
+    return explain ? sent.catch((e: unknown) => { throw e instanceof ApiError ? explain(e) : e; }) : sent;
+  }
+
+  private async send<T>(req: RequestOptions): Promise<T> {
     const covered = req.approval !== undefined && this.approved.has(req.approval);
     if (req.method !== 'GET' && this.info.production && !covered) await this.parts.askBeforeWrite(this.info, req);
     await this.parts.prepare?.(this);
