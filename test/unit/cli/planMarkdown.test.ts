@@ -24,12 +24,13 @@ const token = 'cli-markdown-test-token-5e1b7d';
 let api: Api;
 let warehouse: string;
 let root: string;
-const env = { OMS_TOKEN: token };
+const env: Record<string, string> = { OMS_TOKEN: token };
 
 before(async () => {
   buildOms();
   api = await start({ seed: 'demo', token });
   warehouse = (await api.folder('Warehouse')).Key;
+  env.OMS_URL = api.sb.url;
 });
 after(() => api.sb.close());
 beforeEach(async () => {
