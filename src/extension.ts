@@ -47,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
   tree.view = view;
   const search = new Indexes((id) => connections.require(id));
-  const live = createLiveFeed({ connections, saves });
+  const live = createLiveFeed({ connections, saves, search });
   const services: Services = { context, connections, tree, objectFiles, saves, search, live };
 
   // The welcome view shows while there is no connection.

@@ -33,14 +33,20 @@ export interface LiveRead {
   gone: readonly WatchedObject[];
 }
 
-/** What the feed asks of its host (the VS Code side, or a test). */
+/** What the feed asks of its host (the VS Code side, or a test) to know whether to read. */
 export interface LiveHost {
-  source(connectionId: string): PollSource;
   /** The interval in ms (0: off). */
   intervalMs(): number;
   /** The window is focused: reading pauses while it is not (nothing to say: a person is elsewhere). */
   focused(): boolean;
   connectionIds(): string[];
+  /** Why live updates are off (undefined: reading), when it changes. */
+  state(text: string): void;
+}
+
+/** What the polls ask of it besides (loaded with them). */
+export interface PollHost extends LiveHost {
+  source(connectionId: string): PollSource;
   /** The connection as the user knows it (its label), in every line about it. */
   label(connectionId: string): string;
   signedIn(connectionId: string): Promise<boolean>;
@@ -51,8 +57,6 @@ export interface LiveHost {
   recovered(label: string): void;
   /** An error of a listener (it stops neither the polls nor the other listeners). */
   error(text: string): void;
-  /** Why live updates are off (undefined: reading), when it changes. */
-  state(text: string): void;
 }
 
 export type Listener = (read: LiveRead) => void;
@@ -63,9 +67,11 @@ export class LiveFeed {
   /** Loaded once something is to be read. */
   private polls?: Promise<Polls>;
   private lastState = '';
-  private disposed = false;
 
-  constructor(private readonly host: LiveHost) {}
+  constructor(
+    private readonly host: LiveHost,
+    private readonly pollHost: () => Promise<Omit<PollHost, keyof LiveHost>>,
+  ) {}
 
   /** A consumer, read while visible; call `wake` when what it shows or its visibility changes. */
   watch(consumer: LiveConsumer): { dispose(): void } {
@@ -81,11 +87,16 @@ export class LiveFeed {
 
   /** Something may have made a poll possible, due or impossible: each connection polls, or pauses, accordingly. */
   wake(): void {
-    if (this.disposed) return;
     const interval = this.host.intervalMs();
     const visible = [...this.consumers].some((c) => c.visible());
-    const state = interval <= 0 ? 'off (oms.live.interval is 0)' : !visible ? 'paused: nothing that shows server objects is visible'
-      : !this.host.focused() ? 'paused: the window is not focused' : `every ${interval / 1000} s`;
+    const state =
+      interval <= 0
+        ? 'off (oms.live.interval is 0)'
+        : !visible
+          ? 'paused: nothing shown'
+          : !this.host.focused()
+            ? 'paused: the window is not focused'
+            : `every ${interval / 1000} s`;
     if (state !== this.lastState) this.host.state(`Live updates ${(this.lastState = state)}`);
     const off = interval <= 0 ? l10n.t('live updates are off (oms.live.interval is 0)') : undefined;
     if (off || !this.polls) for (const c of this.consumers) c.following?.(off);
@@ -102,14 +113,15 @@ export class LiveFeed {
     void this.polls?.then((p) => p.pause());
   }
 
+  /** The polls stop; with no consumer left, nothing wakes them again. */
   dispose(): void {
-    this.disposed = true;
-    void this.polls?.then((p) => p.dispose());
     this.consumers.clear();
-    this.listeners.clear();
+    void this.polls?.then((p) => p.dispose());
   }
 
   private loaded(): Promise<Polls> {
-    return (this.polls ??= import('./livePolls').then(({ Polls }) => new Polls(this.host, this.consumers, this.listeners)));
+    return (this.polls ??= Promise.all([import('./livePolls'), this.pollHost()]).then(
+      ([{ Polls }, more]) => new Polls({ ...this.host, ...more }, this.consumers, this.listeners),
+    ));
   }
 }

@@ -5,7 +5,7 @@
  */
 import { l10n } from '../l10n';
 import type { BaseInfo } from '../model/types';
-import type { LiveConsumer, LiveHost, LiveRead, Listener } from './liveFeed';
+import type { LiveConsumer, LiveRead, Listener, PollHost } from './liveFeed';
 import type { PollResult, Watched, WatchedGroup, WatchedObject } from './liveReads';
 import { Poller } from './poller';
 
@@ -14,7 +14,11 @@ export class Polls {
   /** Connections whose last poll failed, and why. */
   private readonly failing = new Map<string, string>();
 
-  constructor(private readonly host: LiveHost, private readonly consumers: ReadonlySet<LiveConsumer>, private readonly listeners: ReadonlySet<Listener>) {}
+  constructor(
+    private readonly host: PollHost,
+    private readonly consumers: ReadonlySet<LiveConsumer>,
+    private readonly listeners: ReadonlySet<Listener>,
+  ) {}
 
   wake(): void {
     const ids = this.host.connectionIds();
@@ -67,8 +71,8 @@ export class Polls {
         return now.watched;
       },
       intervalMs: () => this.host.intervalMs(),
-      canRead: async () => this.host.intervalMs() > 0 && this.host.focused() && [...this.consumers].some((c) => c.visible())
-        && (await this.host.signedIn(connectionId)),
+      canRead: async () =>
+        this.host.intervalMs() > 0 && this.host.focused() && [...this.consumers].some((c) => c.visible()) && (await this.host.signedIn(connectionId)),
       onResult: (result) => {
         if (this.failing.delete(connectionId)) void this.tell();
         this.received(connectionId, result, owners);
@@ -110,11 +114,19 @@ export class Polls {
     const signedOut = (await Promise.all(ids.map(async (id) => ((await this.host.signedIn(id)) ? undefined : id)))).filter(Boolean);
     for (const c of this.consumers) {
       if (!c.following) continue;
-      const mine = ids.filter((id) => { const w = c.watched(id); return w.groups.length || w.objects.length; });
+      const mine = ids.filter((id) => {
+        const w = c.watched(id);
+        return w.groups.length || w.objects.length;
+      });
       const out = mine.find((id) => signedOut.includes(id));
       const failing = mine.find((id) => this.failing.has(id));
-      c.following(out ? l10n.t('signed out of {0}', this.host.label(out))
-        : failing ? l10n.t('{0} did not answer ({1}); trying again less often', this.host.label(failing), this.failing.get(failing)!) : undefined);
+      c.following(
+        out
+          ? l10n.t('signed out of {0}', this.host.label(out))
+          : failing
+            ? l10n.t('{0} did not answer ({1}); trying again less often', this.host.label(failing), this.failing.get(failing)!)
+            : undefined,
+      );
     }
   }
 }

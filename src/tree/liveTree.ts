@@ -1,7 +1,7 @@
 /**
  * The Objects view follows live reads: while it is visible, the pages of its expanded groups are read
  * (not those under a collapsed folder), and a read page moves its group on (new, removed and renamed
- * objects; expansion, selection and the filter stay). When it is not followed, its title says why.
+ * objects; expansion, selection and the filter stay).
  */
 import * as vscode from 'vscode';
 import type { LiveFeed } from '../live/liveFeed';
@@ -13,8 +13,8 @@ import type { ObjectTree } from './objectTree';
 export function followServerInTree(tree: ObjectTree, view: vscode.TreeView<TreeNode>, live: LiveFeed): vscode.Disposable {
   /** Nodes the user collapsed: groups under them are not read. */
   const collapsed = new Set<string>();
-  /** The groups handed to the last poll, each with its node. */
-  const nodes = new Map<WatchedGroup, CollectionNode>();
+  /** Per connection, the groups handed to its last poll, each with its node. */
+  const nodes = new Map<string, Map<WatchedGroup, CollectionNode>>();
   const shown = (node: TreeNode) => {
     for (let n: TreeNode | undefined = node; n; n = n.parent) if (collapsed.has(n.id)) return false;
     return true;
@@ -23,20 +23,18 @@ export function followServerInTree(tree: ObjectTree, view: vscode.TreeView<TreeN
     live.watch({
       visible: () => view.visible,
       watched: (connectionId) => {
-        for (const [g, node] of nodes) if (node.connectionId === connectionId) nodes.delete(g);
-        const groups = tree.loadedGroups(connectionId).filter(shown).map((node) => {
-          const group: WatchedGroup = { kind: node.kind, folderKey: node.folderKey, ...node.shownPages! };
-          nodes.set(group, node);
-          return group;
-        });
-        return { groups, objects: [] };
-      },
-      following: (reason) => {
-        view.description = reason && vscode.l10n.t('not following the server: {0}', reason);
+        const mine = new Map(
+          tree
+            .loadedGroups(connectionId)
+            .filter(shown)
+            .map((node) => [{ kind: node.kind, folderKey: node.folderKey, ...node.shownPages! }, node]),
+        );
+        nodes.set(connectionId, mine);
+        return { groups: [...mine.keys()], objects: [] };
       },
     }),
-    live.onDidRead(({ groups }) => {
-      for (const read of groups) nodes.get(read.group)?.followServer(read.items, read.complete, read.group.pages);
+    live.onDidRead(({ connectionId, groups }) => {
+      for (const read of groups) nodes.get(connectionId)?.get(read.group)?.followServer(read.items, read.complete, read.group.pages);
     }),
     view.onDidChangeVisibility(() => live.wake()),
     view.onDidCollapseElement((e) => collapsed.add(e.element.id)),

@@ -63,7 +63,15 @@ export function followServerInPlan(planView: PlanView, view: vscode.TreeView<unk
       if (shown?.connectionId !== connectionId || !view.visible) return;
       const mine = groupsOf.get(shown) ?? [];
       const lists = groups.map((g) => ({ kind: g.group.kind, folderKey: g.group.folderKey, items: g.items, whole: mine.includes(g.group) && g.complete }));
-      if (movedSincePlan(shown, lists, objects.map((o) => o.object), gone.map((o) => o.key))) replanSoon(shown);
+      if (
+        movedSincePlan(
+          shown,
+          lists,
+          objects.map((o) => o.object),
+          gone.map((o) => o.key),
+        )
+      )
+        replanSoon(shown);
     }),
     view.onDidChangeVisibility(() => s.live.wake()),
     planView.onDidChangeTreeData(() => s.live.wake()),

@@ -1,7 +1,8 @@
 /**
  * Open priorities tables follow live reads: while one is open, its scanner is read, and each read of it
  * goes to the table's `follow` (a table with unsaved rows says so once; see prioritiesTable.ts).
- * A scanner gone from the server arrives in the read's `gone`: not followed here yet.
+ * A scanner gone from the server arrives in the read's `gone`: not followed here yet. A table's panel is a
+ * tab: opening or closing one wakes the feed (liveDocuments.ts hears the tabs change).
  */
 import type { LiveFeed } from '../live/liveFeed';
 import type { InputScannerInfo } from '../model/types';
@@ -16,7 +17,6 @@ export function followServerInTables(live: LiveFeed): { dispose(): void } {
     live.onDidRead(({ connectionId, objects }) => {
       for (const { watched, object } of objects) openTables.get(`${connectionId}|${watched.key}`)?.follow(object as InputScannerInfo);
     }),
-    openTables.onDidChange(() => live.wake()),
   ];
   return { dispose: () => held.forEach((h) => h.dispose()) };
 }

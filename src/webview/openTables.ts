@@ -13,26 +13,4 @@ export interface FollowingTable {
   reveal(): void;
 }
 
-/** The tables by `connection|scanner key`; `onDidChange` hears a table opened or closed (live updates read what is open). */
-class OpenTables extends Map<string, FollowingTable> {
-  private readonly listeners = new Set<() => void>();
-
-  onDidChange(listener: () => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => void this.listeners.delete(listener) };
-  }
-
-  override set(id: string, table: FollowingTable): this {
-    super.set(id, table);
-    this.listeners?.forEach((l) => l());
-    return this;
-  }
-
-  override delete(id: string): boolean {
-    const had = super.delete(id);
-    if (had) this.listeners.forEach((l) => l());
-    return had;
-  }
-}
-
-export const openTables = new OpenTables();
+export const openTables = new Map<string, FollowingTable>();

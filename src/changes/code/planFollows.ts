@@ -15,7 +15,10 @@ export interface ListRead {
 }
 
 export function movedSincePlan(
-  planned: Pick<PlanResult, 'onServer' | 'lists'>, lists: readonly ListRead[], objects: readonly BaseInfo[], gone: readonly string[],
+  planned: Pick<PlanResult, 'onServer' | 'lists'>,
+  lists: readonly ListRead[],
+  objects: readonly BaseInfo[],
+  gone: readonly string[],
 ): boolean {
   const { onServer } = planned;
   const moved = (o: BaseInfo) => !!o.Key && onServer.has(o.Key) && onServer.get(o.Key)!.version !== (o.ConcurrencyVersion ?? null);

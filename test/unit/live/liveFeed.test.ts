@@ -16,7 +16,7 @@ import { movedSincePlan } from '../../../src/changes/code/planFollows';
 import { bindingOf, pull } from '../../../src/changes/code/pull';
 import type { ConnectionBinding } from '../../../src/changes/code/manifest';
 import { kind } from '../../../src/model/kinds';
-import { LiveFeed, type LiveConsumer, type LiveHost, type LiveRead } from '../../../src/live/liveFeed';
+import { LiveFeed, type LiveConsumer, type LiveRead, type PollHost } from '../../../src/live/liveFeed';
 import type { WatchedGroup } from '../../../src/live/liveReads';
 import { Api, start } from '../sandbox/harness';
 
@@ -43,13 +43,20 @@ async function until(probe: () => boolean, what: string, ms = 10_000): Promise<v
 /** A feed of one connection labelled "Sandbox" (its id another), polling every 50 ms, with what it said. */
 function feedOf() {
   const said = { failed: [] as string[], recovered: [] as string[], states: [] as string[] };
-  const host: LiveHost = {
-    source: () => client, intervalMs: () => 50, focused: () => true, connectionIds: () => ['env-sandbox'], label: () => 'Sandbox',
-    signedIn: () => Promise.resolve(true), isSaving: () => false,
-    failed: (label) => said.failed.push(label), recovered: (label) => said.recovered.push(label),
-    error: (text) => assert.fail(text), state: (text) => said.states.push(text),
+  const host: PollHost = {
+    source: () => client,
+    intervalMs: () => 50,
+    focused: () => true,
+    connectionIds: () => ['env-sandbox'],
+    label: () => 'Sandbox',
+    signedIn: () => Promise.resolve(true),
+    isSaving: () => false,
+    failed: (label) => said.failed.push(label),
+    recovered: (label) => said.recovered.push(label),
+    error: (text) => assert.fail(text),
+    state: (text) => said.states.push(text),
   };
-  const feed = new LiveFeed(host);
+  const feed = new LiveFeed(host, () => Promise.resolve(host));
   const reads: LiveRead[] = [];
   feed.onDidRead((r) => reads.push(r));
   return { feed, reads, said };
@@ -72,9 +79,13 @@ test('only what visible consumers show is read; a poll is one event with the pag
     const [first] = reads;
     assert.equal(first.connectionId, 'env-sandbox');
     assert.equal(first.groups.length, 1);
-    assert.equal(first.groups[0].group, planned, 'the read answers the consumer\'s own group');
+    assert.equal(first.groups[0].group, planned, "the read answers the consumer's own group");
     assert.ok(first.groups[0].complete);
-    assert.deepEqual(first.objects.map((o) => o.object.Key), [doomed.Key], 'the page covered the open scanner');
+    assert.deepEqual(
+      first.objects.map((o) => o.object.Key),
+      [doomed.Key],
+      'the page covered the open scanner',
+    );
     assert.equal(logs.filter((l) => l.path.includes(`/f/${head}/people`)).length, 0, 'nothing of the hidden view was read');
 
     // A rename and a deletion on the server: the next poll's event has the page with the rename, and the open scanner gone.
@@ -83,7 +94,10 @@ test('only what visible consumers show is read; a poll is one event with the pag
     const count = reads.length;
     await until(() => reads.slice(count).some((r) => r.gone.length), 'the deletion read');
     const last = reads[reads.length - 1];
-    assert.deepEqual(last.gone.map((o) => o.key), [doomed.Key]);
+    assert.deepEqual(
+      last.gone.map((o) => o.key),
+      [doomed.Key],
+    );
     assert.ok(reads.slice(count).some((r) => r.groups.some((g) => g.items.some((o) => o.CommonName === `${open.CommonName} (renamed)`))));
     assert.equal(logs.filter((l) => l.path.includes(`/f/${head}/people`)).length, 0, 'still nothing of the hidden view');
   } finally {
@@ -97,18 +111,23 @@ test('a failing connection is named as the user knows it when it fails and when 
   const { feed, said } = feedOf();
   const reasons: Array<string | undefined> = [];
   await fetch(`${api.sb.url}/sandbox/faults`, {
-    method: 'POST', headers: { Authorization: `Bearer ${api.sb.token}`, 'Content-Type': 'application/json' },
+    method: 'POST',
+    headers: { Authorization: `Bearer ${api.sb.token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ path: `/api/f/${warehouse}/inputscanners`, status: 500, count: 1 }),
   });
   const held = feed.watch({
-    visible: () => true, watched: () => ({ groups: [{ kind: scanners, folderKey: warehouse, pageSize: 100, pages: 1, all: false }], objects: [] }),
+    visible: () => true,
+    watched: () => ({ groups: [{ kind: scanners, folderKey: warehouse, pageSize: 100, pages: 1, all: false }], objects: [] }),
     following: (reason) => reasons.push(reason),
   });
   try {
     await until(() => said.recovered.length === 1, 'the recovery', 15_000);
     assert.deepEqual(said.failed, ['Sandbox']);
     assert.deepEqual(said.recovered, ['Sandbox']);
-    assert.ok(reasons.some((r) => r?.startsWith('Sandbox did not answer')), `the consumer heard: ${JSON.stringify(reasons)}`);
+    assert.ok(
+      reasons.some((r) => r?.startsWith('Sandbox did not answer')),
+      `the consumer heard: ${JSON.stringify(reasons)}`,
+    );
     await until(() => reasons[reasons.length - 1] === undefined, 'followed again');
   } finally {
     held.dispose();
@@ -126,7 +145,10 @@ test('a plan follows every object it listed: a rename of an unchanged object, a 
     const changes: Array<[string, () => Promise<unknown>]> = [
       ['a rename of an unchanged object', () => client.update(scanners, { ...renamed, CommonName: `${renamed.CommonName} (renamed)` })],
       ['a deletion', () => client.delete(scanners, floor1, deleted.Key!)],
-      ['a creation', () => client.create(scanners, floor1, { ...renamed, Key: undefined, Href: undefined, ConcurrencyVersion: undefined, CommonName: 'New live scanner' })],
+      [
+        'a creation',
+        () => client.create(scanners, floor1, { ...renamed, Key: undefined, Href: undefined, ConcurrencyVersion: undefined, CommonName: 'New live scanner' }),
+      ],
     ];
     for (const [what, change] of changes) {
       const planned = await makePlan(client, root, binding);
@@ -134,8 +156,13 @@ test('a plan follows every object it listed: a rename of an unchanged object, a 
       const { feed, reads } = feedOf();
       const groups = planned.lists.map((l) => ({ ...l, pageSize: 1000, pages: 1, all: true }));
       const held = feed.watch({ visible: () => true, watched: () => ({ groups, objects: [] }) });
-      const moved = (r: LiveRead) => movedSincePlan(planned, r.groups.map((g) => ({ ...g.group, items: g.items, whole: g.complete })),
-        r.objects.map((o) => o.object), r.gone.map((o) => o.key));
+      const moved = (r: LiveRead) =>
+        movedSincePlan(
+          planned,
+          r.groups.map((g) => ({ ...g.group, items: g.items, whole: g.complete })),
+          r.objects.map((o) => o.object),
+          r.gone.map((o) => o.key),
+        );
       try {
         await until(() => reads.length >= 1, 'a first poll');
         assert.equal(moved(reads[0]), false, `before ${what}: the server as planned`);
