@@ -18,12 +18,13 @@ let api: Api;
 let warehouse: string;
 let root: string;
 let served: string[] = [];
-const env = { OMS_TOKEN: token };
+const env: Record<string, string> = { OMS_TOKEN: token };
 
 before(async () => {
   buildOms();
   api = await start({ seed: 'demo', token, log: (line) => served.push(line) });
   warehouse = (await api.folder('Warehouse')).Key;
+  env.OMS_URL = api.sb.url; // as a pipeline names its service
 });
 after(() => api.sb.close());
 beforeEach(async () => {
