@@ -133,6 +133,26 @@ test('a saved plan with an invalid entry is refused as a whole too, unless --ski
   }
 });
 
+test('an error after writes went out (the manifest cannot be written back) is not "nothing was sent": exit 2', async () => {
+  const [a, b] = await scanners();
+  await rename(a, 'Renamed before the error');
+  await rename(b, 'Renamed before the error too');
+  await api.post('/sandbox/faults', { path: `/api/f/${warehouse}/inputscanners`, method: 'PUT', count: 10, delayMs: 400 });
+  try {
+    const run = oms(['apply', root, '--auto-approve'], { env });
+    const url = `/api/f/${warehouse}/inputscanners/${a.key}`;
+    while (((await api.get(url)).body as BaseInfo).CommonName !== 'Renamed before the error') await new Promise((r) => setTimeout(r, 20));
+    // While the answers are on their way: the manifest replaced by a folder, so the apply cannot write it back.
+    await fs.rename(path.join(root, 'oms.manifest.json'), path.join(root, 'moved.json'));
+    await fs.mkdir(path.join(root, 'oms.manifest.json'));
+    const apply = await run;
+    ok(apply, 2);
+    assert.match(apply.err, /stopped after sending \d+ writes?/);
+  } finally {
+    await api.delete('/sandbox/faults');
+  }
+});
+
 test('every entry applied: exit 0', async () => {
   const [a] = await scanners();
   await rename(a, 'Renamed alone');
