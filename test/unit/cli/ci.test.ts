@@ -157,7 +157,9 @@ test('docs/ci.md: the GitHub Actions steps plan on a pull request (comment poste
   allPassed('plan', planned.ran);
   assert.equal(planned.outputs['steps.plan.outputs.exitcode'], '2');
   const comment = await fs.readFile(co.comment, 'utf8');
-  assert.match(comment, /\| update \| Renamed in a pull request \|/);
+  assert.match(comment, /\| update \| `Renamed in a pull request` \|/);
+  const artifact = JSON.parse(await fs.readFile(path.join(co.dir, 'plan.json'), 'utf8')) as { entries: Array<{ action: string; label: string }> };
+  assert.deepEqual(artifact.entries.map((e) => [e.action, e.label]), [['update', 'Renamed in a pull request']], 'the whole plan, kept as the job\'s artifact');
   assert.match(await fs.readFile(co.calls, 'utf8'), /^gh pr comment 7 --body-file plan\.md --edit-last$/m);
 
   allPassed('apply', (await githubJob(co, 'apply', vars)).ran);
@@ -178,7 +180,9 @@ test('docs/ci.md: the GitLab jobs plan on a merge request (note posted through t
   const key = await renameOne(co, 'Renamed in a merge request');
 
   allPassed('oms-plan', await gitlabJob(co, 'oms-plan', variables));
-  assert.match(await fs.readFile(co.comment, 'utf8'), /\| update \| Renamed in a merge request \|/);
+  assert.match(await fs.readFile(co.comment, 'utf8'), /\| update \| `Renamed in a merge request` \|/);
+  const artifact = JSON.parse(await fs.readFile(path.join(co.dir, 'plan.json'), 'utf8')) as { entries: Array<{ action: string; label: string }> };
+  assert.deepEqual(artifact.entries.map((e) => [e.action, e.label]), [['update', 'Renamed in a merge request']], 'the whole plan, kept as the job\'s artifact');
   assert.match(await fs.readFile(co.calls, 'utf8'), /^curl .*--data-urlencode body@plan\.md https:\/\/gitlab\.example\/api\/v4\/projects\/42\/merge_requests\/7\/notes$/m);
 
   allPassed('oms-apply', await gitlabJob(co, 'oms-apply', variables));
