@@ -209,7 +209,7 @@ for (const [platform, omsUrl] of [['GitHub Actions', 'set'], ['GitLab', 'set'], 
   const missingNeedsToken = omsUrl === 'missing'
     ? 'needs the refusal of an empty OMS_URL without a terminal (branch h/token), not on main yet: with it unset the plan sends the token where the manifest says'
     : undefined;
-  test(`a pull request that edits the manifest's URL (${platform}, OMS_URL ${omsUrl}): the plan job fails with exit 1, nothing is sent to that URL`, { skip: missingNeedsToken }, async () => {
+  test(`a pull request that edits the manifest's URL (${platform}, OMS_URL ${omsUrl}): the plan job fails with exit 1, nothing is sent to that URL`, { skip: undefined && missingNeedsToken }, async () => {
     const co = await checkout(`url-${platform.split(' ')[0]}-${omsUrl}`);
     await renameOne(co, 'Renamed beside a new URL');
     await pointManifestAway(co);
@@ -227,7 +227,8 @@ for (const [platform, omsUrl] of [['GitHub Actions', 'set'], ['GitLab', 'set'], 
       out = ran.map((r) => `${r.stdout}${r.stderr}`).join('');
     }
     assert.deepEqual(strangerHeard, [], 'nothing was sent to the URL the pull request named');
-    assert.ok(out.includes(strangerUrl), `the URL the manifest names is said\n${out}`);
+    // Refused naming what is wrong: the URL the manifest names, or OMS_URL left empty.
+    assert.ok(omsUrl === 'set' ? out.includes(strangerUrl) : /OMS_URL/.test(out), `the reason is said\n${out}`);
     assert.ok(!out.includes(token), 'the token is never printed');
     await assert.rejects(fs.stat(co.comment), 'no comment');
   });
