@@ -13,7 +13,7 @@ import { cachePath } from '../changes/code/manifest';
 import { RunJournal } from '../changes/runJournal';
 import { sendable } from '../changes/code/plan';
 import { readPlanFile, withSecretsMasked } from '../changes/code/planFile';
-import { Parsed, text, wholeNumber } from './args';
+import { Parsed, wholeNumber } from './args';
 import { invalidLines, leftOut, reportApply } from './applyReport';
 import { CliError, exitCodes, partlyApplied } from './exit';
 import { pulledFolder, serviceOf } from './folder';
@@ -22,6 +22,7 @@ import { planText } from './planText';
 import { productionRefusal } from './service';
 import { invalidCount, objectsCount, writesCount } from './plurals';
 import { askYes, interactive, progressLines } from './terminal';
+import { visible } from './visible';
 import { l10n } from '../l10n';
 
 export async function applyCommand({ positionals: [folder, planFile], values }: Parsed): Promise<number> {
@@ -33,9 +34,7 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   const { root, manifest } = await pulledFolder(folder, []);
   if (manifest.connection.production && !values['yes-production']) throw new CliError(productionRefusal(manifest.connection.label));
   const saved = planFile ? await readPlanFile(path.resolve(planFile)).catch((e: Error) => { throw new CliError(e.message); }) : undefined;
-  const { connection, binding } = await serviceOf(manifest, {
-    tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'], yesProduction: !!values['yes-production'],
-  });
+  const { connection, binding } = await serviceOf({ root, manifest }, values);
   const plan = saved ?? (await cliPlan(connection.client, root, binding));
   // An invalid file is a change that cannot go: the rest goes only when asked (the plan, too, fails on it).
   const invalid = invalidLines(plan);
@@ -89,7 +88,7 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
     // Stopped by an error after writes went out: not "nothing was sent". The journal names each write.
     if (!writes) throw e;
     throw new CliError(l10n.t('{0} The apply stopped after sending {1}: the run\'s journal in .oms/runs/ names each, plan again to see where the service stands.',
-      (e as Error).message, writesCount(writes)), partlyApplied);
+      visible((e as Error).message), writesCount(writes)), partlyApplied);
   } finally {
     process.off('SIGINT', cancel);
     await journal.close();

@@ -7,13 +7,13 @@ import * as path from 'node:path';
 import { PullScope, readManifest } from '../changes/code/manifest';
 import { bindingOf, pull } from '../changes/code/pull';
 import { startPullThreads, useThreadCode } from '../changes/code/pullWriter';
-import { checkBaseUrl, normalizeBaseUrl } from '../connection/connectionInfo';
 import { KindId, objectKinds, supports } from '../model/kinds';
 import { Parsed, text } from './args';
 import { CliError, exitCodes } from './exit';
-import { connect } from './service';
+import { connect, serviceUrl } from './service';
 import { editedFilesKept, filesRemoved, filesWritten, objectsCount, refusedCount } from './plurals';
 import { progressLines } from './terminal';
+import { visible } from './visible';
 import { l10n } from '../l10n';
 
 /** The pull threads' code, put in by esbuild.js (the command line is one file); run from source, pullWriter.ts finds it. */
@@ -27,11 +27,8 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
   } catch (e) {
     throw new CliError((e as Error).message);
   }
-  const urlText = text(values.url) ?? existing?.connection.url;
-  if (!urlText) throw new CliError(l10n.t('--url is required: the base URL of the service to pull from'));
-  const problem = checkBaseUrl(urlText);
-  if (problem) throw new CliError(`--url: ${problem}`);
-  const url = normalizeBaseUrl(urlText);
+  const url = await serviceUrl(root, existing?.connection.url, { url: text(values.url) });
+  if (!url) throw new CliError(l10n.t('--url is required: the base URL of the service to pull from'));
   const folderKey = text(values.folder) ?? existing?.scope.folderKey;
   if (!folderKey) throw new CliError(l10n.t('--folder is required: the Key of the service folder to pull'));
   const kindList = text(values.kinds);
@@ -70,7 +67,7 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
   }
   // What was not pulled, each with its reason (a manifest entry refused, an object that cannot be a file here): pulled in part.
   if (!report.refused.length) return exitCodes.ok;
-  process.stderr.write(`${refusedCount(report.refused.length)}\n${report.refused.map((r) => `  ${r}\n`).join('')}`);
+  process.stderr.write(`${refusedCount(report.refused.length)}\n${report.refused.map((r) => `  ${visible(r)}\n`).join('')}`);
   return exitCodes.changes;
 }
 

@@ -206,10 +206,7 @@ async function pointManifestAway(co: Checkout): Promise<void> {
 }
 
 for (const [platform, omsUrl] of [['GitHub Actions', 'set'], ['GitLab', 'set'], ['GitHub Actions', 'missing']] as const) {
-  const missingNeedsToken = omsUrl === 'missing'
-    ? 'needs the refusal of an empty OMS_URL without a terminal (branch h/token, passes merged with it), not on main yet: today an empty OMS_URL lets the plan send the token where the manifest says'
-    : undefined;
-  test(`a pull request that edits the manifest's URL (${platform}, OMS_URL ${omsUrl}): the plan job fails with exit 1, nothing is sent to that URL`, { skip: missingNeedsToken }, async () => {
+  test(`a pull request that edits the manifest's URL (${platform}, OMS_URL ${omsUrl}): the plan job fails with exit 1, nothing is sent to that URL`, async () => {
     const co = await checkout(`url-${platform.split(' ')[0]}-${omsUrl}`);
     await renameOne(co, 'Renamed beside a new URL');
     await pointManifestAway(co);
