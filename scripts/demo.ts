@@ -40,13 +40,17 @@ async function main() {
   const passwordFile = path.join(home, 'sandbox-password');
   fs.writeFileSync(passwordFile, `${sandboxPassword}\n`, { mode: 0o600 });
   fs.chmodSync(passwordFile, 0o600);
-  const sandbox = startProcess(process.execPath, [path.join(repo, 'dist', 'sandbox.cjs'), '--port', String(sandboxPort), '--seed', 'demo', '--data', path.join(home, 'sandbox-data.json')], {
+  // What the sandbox was asked, for whoever wonders what a view or an interval costs (counts: GET /sandbox/stats).
+  const requestLog = path.join(home, 'sandbox-requests.log');
+  const sandbox = startProcess(process.execPath, [path.join(repo, 'dist', 'sandbox.cjs'), '--port', String(sandboxPort), '--seed', 'demo',
+    '--data', path.join(home, 'sandbox-data.json'), '--log-requests', requestLog], {
     logFile: path.join(home, 'sandbox.log'),
     env: { ...process.env, OMS_SANDBOX_TOKEN: sandboxToken, OMS_SANDBOX_PASSWORD: sandboxPassword },
   });
   // The token the sandbox prints wins (a sandbox that does not read OMS_SANDBOX_TOKEN picks its own).
   const info = parseSandboxLine(await waitForLine(sandbox, /listening/, 20_000, 'sandbox'), sandboxToken);
   say(`sandbox with demo data on ${info.url} (data: ${path.join(home, 'sandbox-data.json')}; Sign In as admin with the password in ${passwordFile})`);
+  say(`its requests: tail -f ${requestLog}`);
   const env = { ...process.env, OMS_SANDBOX_URL: info.url, OMS_SANDBOX_TOKEN: info.token, OMS_SANDBOX_INSTANCE: info.instance };
 
   const desktop = findDesktopVSCode();
