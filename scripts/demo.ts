@@ -14,6 +14,7 @@ import { newObject } from '../src/model/templates';
 import { makeType } from '../src/model/typeName';
 import { installHost, freePort } from '../test/integration/host/chromium';
 import { findDesktopVSCode } from '../test/integration/host/electron';
+import { demoTerminal } from './demoTerminal';
 import { startProcess, stopAll, waitForLine } from '../test/integration/host/procs';
 import { parseSandboxLine } from '../test/integration/host/sandbox';
 import { extractZip } from '../test/integration/host/zip';
@@ -30,8 +31,6 @@ async function main() {
   const vsix = path.join(repo, `${pkg.name}-${pkg.version}.vsix`);
   const workspace = path.join(home, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });
-
-  writeDemoSettings(workspace, path.join(home, 'user', 'Machine'));
 
   const sandboxPort = Number(process.env.OMS_SANDBOX_PORT ?? 0);
   const sandboxToken = randomBytes(24).toString('hex');
@@ -52,6 +51,8 @@ async function main() {
   say(`sandbox with demo data on ${info.url} (data: ${path.join(home, 'sandbox-data.json')}; Sign In as admin with the password in ${passwordFile})`);
   say(`its requests: tail -f ${requestLog}`);
   const env = { ...process.env, OMS_SANDBOX_URL: info.url, OMS_SANDBOX_TOKEN: info.token, OMS_SANDBOX_INSTANCE: info.instance };
+  writeDemoSettings(workspace, path.join(home, 'user', 'Machine'), demoTerminal(home, repo, info));
+  say(`its terminal runs oms against it, e.g. oms pull oms/demo --url "$OMS_URL" --folder "$OMS_SANDBOX_INSTANCE" --subfolders`);
 
   const desktop = findDesktopVSCode();
   if (desktop && process.env.OMS_DEMO_HOST !== 'server') {
@@ -60,7 +61,9 @@ async function main() {
     const unpacked = path.join(home, 'vsix');
     fs.rmSync(unpacked, { recursive: true, force: true });
     extractZip(vsix, unpacked);
-    const args = ['--user-data-dir', path.join(home, 'user'), '--extensions-dir', path.join(home, 'extensions'), `--extensionDevelopmentPath=${path.join(unpacked, 'extension')}`, '--new-window', workspace];
+    const args = ['--user-data-dir', path.join(home, 'user'), '--extensions-dir', path.join(home, 'extensions'), `--extensionDevelopmentPath=${path.join(unpacked, 'extension')}`,
+      // As the server build: the workspace's settings (its terminal's `oms` among them) apply without a trust question.
+      '--disable-workspace-trust', '--new-window', workspace];
     say(`opening ${desktop}; close the window or press Ctrl-C to stop`);
     const code = spawn(desktop, args, { env, stdio: 'inherit' });
     await new Promise((resolve) => code.on('exit', resolve));
@@ -93,11 +96,11 @@ async function main() {
  * The demo workspace: no welcome page, no Chat side bar, and the sample files
  * the extension's commands read (a people batch and a push notification).
  */
-function writeDemoSettings(workspace: string, machineSettings: string): void {
+function writeDemoSettings(workspace: string, machineSettings: string, terminal: Record<string, unknown>): void {
   // The server's machine settings are read before the window lays itself out; the workspace's shows them.
   for (const dir of [path.join(workspace, '.vscode'), machineSettings]) {
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'settings.json'), `${JSON.stringify(demoSettings, null, 2)}\n`);
+    fs.writeFileSync(path.join(dir, 'settings.json'), `${JSON.stringify({ ...demoSettings, ...terminal }, null, 2)}\n`);
   }
   for (const [name, content] of Object.entries(sampleFiles)) {
     const file = path.join(workspace, name);
