@@ -13,13 +13,13 @@ const longest = 40;
 export function itemName(field: string, item: unknown): string | undefined {
   if (!item || typeof item !== 'object') return undefined;
   const o = item as Record<string, unknown>;
-  const text = (k: string) => (typeof o[k] === 'string' && o[k] ? (o[k] as string) : undefined);
+  const text = (k: string) => { const v = o[k]; return typeof v === 'string' && v ? v : undefined; };
   if (field === 'InputScannerReportingPriorities') return text('CommonName') ?? (typeof o.StatusCode === 'number' ? statusLabel(o.StatusCode) : undefined);
   return text('CommonName') ?? text('Relation') ?? text('Application') ?? text('Nickname') ?? text('NoteText');
 }
 
 /** What one item of the array `field` is called: "Reporting priority" for the priorities, else the field's own name. */
-export function itemTitle(field: string): string {
+function itemTitle(field: string): string {
   return field === 'InputScannerReportingPriorities' ? l10n.t('Reporting priority') : field;
 }
 

@@ -91,7 +91,8 @@ function entryLine(e: PreviewEntry): string {
 async function showDiffs(title: string, changed: PreviewEntry[]): Promise<void> {
   let chosen = changed;
   if (changed.length > diffsAtOnce) {
-    const picks = await vscode.window.showQuickPick(changed.map((e) => ({ label: e.change.label, description: fieldLabels(e.changes.map((c) => c.pointer)), e })), {
+    const items = changed.map((e) => ({ label: e.change.label, description: fieldLabels(e.changes.map((c) => c.pointer)), e }));
+    const picks = await vscode.window.showQuickPick(items, {
       title: vscode.l10n.t('Diffs of which objects? (up to {0} at once)', diffsAtOnce), canPickMany: true, matchOnDescription: true,
     });
     if (!picks?.length) return;

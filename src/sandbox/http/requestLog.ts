@@ -5,7 +5,7 @@
  */
 
 /** Requests that matched no route (a 404 or 405 of the router, a refused Host) are counted under this. */
-export const noRoute = '(no route)';
+const noRoute = '(no route)';
 
 export class RequestCounts {
   private total = 0;

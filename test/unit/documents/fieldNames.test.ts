@@ -71,10 +71,10 @@ function outlineNameOfFifth(text: string): string {
 test('the per-field question names the field as the outline does ("Reporting priority 5 (…) › Priority"), not by JSON pointer', async () => {
   const { objectFiles, uri, scanner, text, folderKey } = await openScanner();
   const mine = JSON.parse(text) as InputScannerInfo;
-  const rows = mine.InputScannerReportingPriorities!;
+  const rows = mine.InputScannerReportingPriorities;
   rows[4] = { ...rows[4], Priority: (rows[4].Priority + 1) % 10 };
   const server = await client.get<InputScannerInfo>(scannerKind, folderKey, scanner.Key!);
-  const theirs = structuredClone(server.InputScannerReportingPriorities!);
+  const theirs = structuredClone(server.InputScannerReportingPriorities);
   theirs[4] = { ...theirs[4], Priority: (theirs[4].Priority + 2) % 10 };
   await client.update(scannerKind, { ...server, InputScannerReportingPriorities: theirs });
   willSaveDocument(uri, manual);
@@ -88,12 +88,12 @@ test('a save merged with the server\'s changes names them as the outline does, a
   const { objectFiles, uri, scanner, text, folderKey } = await openScanner();
   // Theirs: the fifth priority's Priority; mine: the first priority's name. The save merges, and says what it took in.
   const server = await client.get<InputScannerInfo>(scannerKind, folderKey, scanner.Key!);
-  const theirs = structuredClone(server.InputScannerReportingPriorities!);
+  const theirs = structuredClone(server.InputScannerReportingPriorities);
   theirs[4] = { ...theirs[4], Priority: (theirs[4].Priority + 3) % 10 };
   await client.update(scannerKind, { ...server, InputScannerReportingPriorities: theirs });
   willSaveDocument(uri, manual);
   const mine = JSON.parse(text) as InputScannerInfo;
-  mine.InputScannerReportingPriorities![0] = { ...mine.InputScannerReportingPriorities![0], CommonName: 'Mine first' };
+  mine.InputScannerReportingPriorities[0] = { ...mine.InputScannerReportingPriorities[0], CommonName: 'Mine first' };
   await objectFiles.writeFile(uri, new TextEncoder().encode(JSON.stringify(mine, null, 2)));
   const merged = shown.find((m) => m.kind === 'status')?.text ?? '';
   assert.match(merged, new RegExp(`merged with the server's changes to: Reporting priority 5 \\(${escape(outlineNameOfFifth(text))}\\) › Priority$`));
