@@ -4,7 +4,8 @@
 // Save as New Scanner (the server then holds the rows again), Export as JSON and Close.
 import * as fs from 'node:fs';
 import type { Frame, Page } from 'playwright-core';
-import { activeTabText, editorText, floors, get, goToObject, notification, palette, send, until, type Env, type UiCheckList } from './helpers';
+import { activeTabText, cursorAfter, editorText, floors, fromMenu, get, notification, palette, send, until, type Env, type UiCheckList } from './helpers';
+import { treeFromTop } from './commandFlows';
 import { focusWindow, setInterval as setLiveInterval } from './live';
 import { settingsFile } from './workbench';
 
@@ -13,12 +14,13 @@ const withinOneInterval = intervalSeconds * 1000 + 4_000;
 /** A key as the service writes them: never to be shown where a name can be. */
 const rawKey = /\b[0-9a-f]{24}\b/;
 
-/** A new scanner in Floor 2, a copy of its first, named `name`: deleting it disturbs no other check. */
+/** A new scanner in the instance's own folder, a copy of Floor 2's first, named `name`: deleting it disturbs no other check. */
 async function newScanner(env: Env, name: string): Promise<any> {
   const { floor2 } = await floors(env);
+  const root = await get(env, '/api');
   const [first] = await get(env, `/api/f/${floor2.Key}/inputscanners`);
   const { ConcurrencyVersion: _v, ...rest } = first;
-  const res = await fetch(`${env.OMS_SANDBOX_URL}/api/f/${floor2.Key}/inputscanners`, {
+  const res = await fetch(`${env.OMS_SANDBOX_URL}/api/f/${root.Key}/inputscanners`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ ...rest, Key: null, Href: null, CommonName: name }),
@@ -40,10 +42,16 @@ async function tableOf(page: Page, name: string): Promise<Frame> {
   return frame!;
 }
 
-/** Go to Object, then Open Priorities Table, as a person would. */
+/** From the tree: the instance's Input scanners (read again: the scanner is new), right-click the scanner, Open Priorities Table. */
 async function openTableOf(page: Page, name: string): Promise<Frame> {
-  await goToObject(page, name);
-  await palette(page, 'OMS: Open Priorities Table');
+  await treeFromTop(page);
+  await palette(page, 'OMS: Refresh');
+  const group = page.locator('.part.sidebar .monaco-list-row[aria-level="3"]', { hasText: /^\s*Input scanners/ }).first();
+  await group.waitFor({ timeout: 15_000 });
+  if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
+  const row = page.locator('.part.sidebar .monaco-list-row[aria-level="4"]', { hasText: name }).first();
+  await row.waitFor({ timeout: 15_000 });
+  await fromMenu(page, row, 'Open Priorities Table');
   return tableOf(page, name);
 }
 
@@ -67,8 +75,8 @@ async function saysDeleted(frame: Frame, name: string, ms: number): Promise<void
 }
 
 const scannersNamed = async (env: Env, name: string) => {
-  const { floor2 } = await floors(env);
-  return (await get(env, `/api/f/${floor2.Key}/inputscanners?pageSize=1000`)).filter((s: any) => s.CommonName === name);
+  const root = await get(env, '/api');
+  return (await get(env, `/api/f/${root.Key}/inputscanners?pageSize=1000`)).filter((s: any) => s.CommonName === name);
 };
 
 /** The interval the user settings hold now, to put back. */
@@ -131,16 +139,17 @@ async function liveDeletion(page: Page, env: Env): Promise<void> {
     await table.locator('#version', { hasText: `version ${again.ConcurrencyVersion}` }).waitFor({ timeout: 10_000 });
 
     // With an edit: said within one interval, the edit kept; Export as JSON opens the rows as edited; Close.
-    const typed = (again.InputScannerReportingPriorities[2].Priority + 3) % 10;
-    await typePriority(page, table, 2, typed);
+    const label = `Exported ${Date.now()}`;
+    await table.locator('#rows tr').nth(2).locator('input.label').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(label);
     await until('the tab marked unsaved', async () => (await activeTabText(page)).includes('● Priorities'));
     await send(env, 'DELETE', again.Href);
     await saysDeleted(table, name, withinOneInterval);
-    if ((await table.locator('#rows tr').nth(2).locator('input.priority').inputValue()) !== String(typed)) throw new Error('the typed priority is gone from the table');
+    if ((await table.locator('#rows tr').nth(2).locator('input.label').inputValue()) !== label) throw new Error('the typed label is gone from the table');
     await table.locator('#export').click();
     await until('the rows as JSON in an editor', async () => /^Untitled/.test(await activeTabText(page)) && (await editorText(page)).includes(name));
-    const text = await editorText(page);
-    if (!new RegExp(`"Priority": ${typed}\\b`).test(text)) throw new Error(`the exported rows lack the typed priority ${typed}`);
+    await cursorAfter(page, `"CommonName": "${label}"`);
     await palette(page, 'View: Revert and Close Editor');
     const tab = page.locator('.tabs-container .tab', { hasText: `Priorities: ${name}` }).first();
     await tab.click();
