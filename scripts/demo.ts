@@ -52,7 +52,7 @@ async function main() {
   say(`its requests: tail -f ${requestLog}`);
   const env = { ...process.env, OMS_SANDBOX_URL: info.url, OMS_SANDBOX_TOKEN: info.token, OMS_SANDBOX_INSTANCE: info.instance };
   writeDemoSettings(workspace, path.join(home, 'user', 'Machine'), demoTerminal(home, repo, info));
-  say(`its terminal runs oms against it, e.g. oms pull oms/demo --url "$OMS_URL" --folder "$OMS_SANDBOX_INSTANCE" --subfolders`);
+  say(`its terminal runs oms against it, e.g. oms pull oms/demo --folder "$OMS_SANDBOX_INSTANCE" --subfolders`);
 
   const desktop = findDesktopVSCode();
   if (desktop && process.env.OMS_DEMO_HOST !== 'server') {

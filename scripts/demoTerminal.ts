@@ -1,7 +1,7 @@
 // The demo window's terminal (npm start) runs `oms` as README shows, against the demo sandbox: an
-// `oms` on its PATH that reads the sandbox's token from a file only the user can read and sends it
-// nowhere else (OMS_URL pins the sandbox). The token is never in a setting, on a command line or
-// in the wrapper; the settings hold the PATH, the sandbox's URL and its instance key.
+// `oms` on its PATH reads the sandbox's token from a file only the user can read; OMS_URL names the
+// sandbox (oms takes it as --url and sends the token to no other). The token is never in a setting,
+// on a command line or in the wrapper; the settings hold the PATH, the sandbox's URL and its instance key.
 import * as fs from 'fs';
 import * as path from 'path';
 
