@@ -550,7 +550,6 @@ export async function runUiChecks(page: Page, env: Env, diag: string): Promise<U
     ['ui: a production connection asks before a save; Cancel sends nothing', () => productionAsksFirst(page, uiEnv)],
     ['ui: Show Save History, Restore: the server holds the earlier version again', () => restoreFromHistory(page, uiEnv)],
     ['ui: Go to Object (Ctrl+Alt+O) finds an object in a folder never expanded; Enter opens it; typing, the object opened last comes first', () => goToObjectCheck(page, env, diag)],
-    ['ui: Go to Object opened right after Escape keeps every character typed at once ("zebra", four times of four), none in the editor behind', () => goToObjectKeepsTyping(page, env)],
     ['ui: Ctrl+click an ObjectLinks Href in a scanner lands on the linked site', () => ctrlClickLink(page, env)],
     ['ui: edit a priority in the table with the keyboard, Ctrl+S; the server\'s version goes up', () => tableCheck(page, env, diag)],
     ['ui: add a note from the object\'s menu and delete it from the tree', () => notesCheck(page, env)],
