@@ -559,6 +559,12 @@ export async function runUiChecks(page: Page, env: Env, diag: string): Promise<U
   ];
   const ownTitles = new Set(checks.map(([title]) => title));
   checks.push(...areas.flatMap((area) => area(page, uiEnv, diag)));
+  // Issue 52.4, open: keys typed between the shortcut and the pick's focus (the command's round trip
+  // through the extension host, 60-400 ms) land in the editor behind. This check fails until that is
+  // solved, so it runs only when asked for (OMS_UI_OPEN_BUGS=1), not in CI.
+  if (process.env.OMS_UI_OPEN_BUGS) {
+    checks.push(['ui: Go to Object opened right after Escape keeps every character typed at once ("zebra", four times of four), none in the editor behind', () => goToObjectKeepsTyping(page, env)]);
+  }
   // OMS_UI_GREP (a regular expression) runs only the checks whose title matches it (development; CI runs all).
   const grep = process.env.OMS_UI_GREP ? new RegExp(process.env.OMS_UI_GREP) : undefined;
   const results: UiCheck[] = [];
