@@ -20,6 +20,7 @@ import { manifestName } from '../changes/code/manifest';
 import { CliError } from './exit';
 import { pulledFrom, rememberPulledFrom } from './pulledFrom';
 import { askYes, interactive } from './terminal';
+import { visible } from './visible';
 import { cliToken } from './token';
 import { l10n } from '../l10n';
 
@@ -123,9 +124,9 @@ function explained(e: ApiError, from: string, token: string): ApiError {
   return Object.assign(out, { tokenRefused: e.tokenRefused, notSignedIn: e.notSignedIn, retryAfterMs: e.retryAfterMs });
 }
 
-/** At most 300 characters, no control, line-breaking or direction-changing character: a line that shows what it says. */
+/** At most 300 characters on one line, every control, line-breaking or direction-changing character shown as `<U+XXXX>`. */
 function printable(text: string): string {
-  const flat = text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').replace(/[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, '').replace(/ {2,}/g, ' ').trim();
+  const flat = visible(text.replace(/\r\n|[\r\n]/g, ' ').replace(/ {2,}/g, ' ').trim());
   return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
 }
 
