@@ -10,7 +10,7 @@ const folders = (...names) => names.flatMap((n) => [`**/${n}`, `**/${n}/**`]);
  * @param {string} message @param {string[]} group
  */
 const layer = (message, group) => ({ 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] });
-const plainNode = '{src/{changes,save,search,people,sandbox,cli,api,model,validation,util}/**/*.ts,src/live/{liveReads,poller}.ts}';
+const plainNode = '{src/{changes,save,search,people,sandbox,cli,api,model,validation,util,query}/**/*.ts,src/live/{liveReads,poller}.ts}';
 
 export default tseslint.config(
   { ignores: ['dist/', 'out/', '.diagnostics/', '.oms-data/', 'node_modules/', 'src/validation/generated/'] },
