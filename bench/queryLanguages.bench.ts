@@ -47,7 +47,7 @@ interface Language {
   /** The queries in this language, in the order of `questions`. */
   queries: string[];
   broken: string[];
-  compile(lib: any, text: string): (o: unknown) => unknown | Promise<unknown>;
+  compile(lib: any, text: string): (o: unknown) => unknown;
 }
 
 const questions = ['a priority-1 row reporting status 4', 'fewer than 8 rows with a priority above 0', "name contains 'Door 99'"];

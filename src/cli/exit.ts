@@ -6,6 +6,8 @@ export const exitCodes = {
   error: 1,
   /** plan --detailed-exitcode and diff: there are changes. apply: sent in part (some entries failed, stale or not sent). */
   changes: 2,
+  /** query: nothing matched. */
+  noResults: 3,
 } as const;
 
 export const partlyApplied = exitCodes.changes;

@@ -50,6 +50,7 @@ export interface Field {
   enum?: Array<{ value: unknown; description?: string }>;
 }
 
+/** @internal For the unit test that holds every kind's schema here. */
 export function schemaKnown(k: Kind): boolean {
   return Object.hasOwn(schemaFiles, k.schema);
 }
