@@ -101,16 +101,22 @@ test('asking again reuses the pages held: every page is answered 304 and nothing
   assert.ok(requests.some((r) => r.path.includes(`/f/${target.InFolderKey}/inputscanners`) && r.status === 200));
 });
 
-test('the cache holds at most its limit of objects, dropping the pages used longest ago', () => {
-  const cache = new PageCache(5);
+test('the cache holds at most its limit of objects: a page that does not fit is not kept, unless pages idle for 5 minutes make room', () => {
+  let clock = 0;
+  const cache = new PageCache(5, () => clock);
   const items = (n: number) => Array.from({ length: n }, (_, i) => ({ Key: String(i), CommonName: String(i), $type: 'x' }));
   cache.set('a', { etag: '1', items: items(3) });
   cache.set('b', { etag: '2', items: items(2) });
-  cache.get('a');
   cache.set('c', { etag: '3', items: items(2) });
   assert.equal(cache.size, 5);
-  assert.equal(cache.get('b'), undefined, 'b was used longest ago');
-  assert.ok(cache.get('a') && cache.get('c'));
+  assert.equal(cache.get('c'), undefined, 'a full cache keeps what it holds: a run reading pages in order reuses them next time');
+  clock = 4 * 60_000;
+  cache.get('a');
+  clock = 6 * 60_000;
+  cache.set('c', { etag: '3', items: items(2) });
+  assert.ok(cache.get('a') && cache.get('c'), 'b, idle for 6 minutes, made room');
+  assert.equal(cache.get('b'), undefined);
+  assert.equal(cache.size, 5);
 });
 
 test('progress is reported after every page with counts, and cancel stops the run between pages', async () => {
