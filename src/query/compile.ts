@@ -77,6 +77,22 @@ export function compileQuery(text: string, kinds: readonly Kind[]): Compiled {
   return { query, warnings };
 }
 
+/**
+ * The schema field a name at the place of `placeholder` (an identifier in `text`) would be looked up in: for
+ * completion. Undefined when `text` does not compile or the walk cannot tell.
+ */
+export function fieldContext(text: string, kinds: readonly Kind[], placeholder: string): Field | undefined {
+  let ast: Node;
+  try {
+    ast = compile(text) as unknown as Node;
+  } catch {
+    return undefined;
+  }
+  let found: Field | undefined;
+  new FieldWalk(fieldsOfKinds(kinds), (name, ctx) => { if (name === placeholder) found = ctx; }, () => undefined).walk(ast, fieldsOfKinds(kinds));
+  return found;
+}
+
 /** The value of one column expression (a JMESPath expression of its own) for an object; undefined when it fails. */
 export function columnValue(expression: string, object: unknown): unknown {
   try {
