@@ -18,11 +18,11 @@ export async function planCommand({ positionals: [folder], values }: Parsed): Pr
   const format = text(values.format) ?? 'text';
   if (!(formats as readonly string[]).includes(format)) throw new CliError(l10n.t('--format takes text, markdown or json (got "{0}")', format));
   const { root, manifest } = await pulledFolder(folder, []);
-  const { connection, binding } = await serviceOf(manifest, { tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'] });
+  const { connection, binding } = await serviceOf({ root, manifest }, values);
   const plan = withSecretsMasked(await cliPlan(connection.client, root, binding));
   const out = text(values.out);
   if (out) await writeFile(out, planFileText(plan));
-  process.stdout.write(format === 'json' ? JSON.stringify(plan, null, 2) + '\n' : format === 'markdown' ? planMarkdown(plan) : planText(plan));
+  process.stdout.write(format === 'json' ? JSON.stringify(plan, null, 2) + '\n' : format === 'markdown' ? planMarkdown(plan, { fullPlan: out }) : planText(plan));
   if (countsOf(plan).invalid) return exitCodes.error;
   return values['detailed-exitcode'] && hasChanges(plan) ? exitCodes.changes : exitCodes.ok;
 }

@@ -3,18 +3,22 @@ import type { CommandName } from './args';
 import { l10n } from '../l10n';
 
 const token = () => l10n.t(`Access token: the environment variable OMS_TOKEN, or --token-file <path> (never an argument).
-  --token-file <path>   read the access token from this file
+  --token-file <path>   read the access token from this file (warned when others can read it: chmod 600)
+  --url <base>          the service the token is sent to; the folder's manifest must name the same
   --allow-http          send the token over plain http to another machine (else refused)
-  OMS_URL               when set, the only service URL the token is sent to`);
+  OMS_URL               as --url, from the environment; set but empty is an error
+Without a terminal (CI), plan, diff, apply and a pull again need OMS_URL or --url: the URL in
+oms.manifest.json comes from the files a pull request can change. On a terminal its URL is used;
+one this user did not pull the folder from is asked about before the token is sent.`);
 
 export function usageOf(command: CommandName | undefined): string {
   switch (command) {
     case 'pull': return `${l10n.t(`Usage: oms pull <folder> --url <base> --folder <key> [options]
 
 Pulls the objects of a service folder into <folder>, one file per object, with oms.manifest.json
-(meant for git). In a folder pulled before, --url and --folder default to its manifest's.
+(meant for git). In a folder pulled before, --folder defaults to its manifest's, and so does
+--url on a terminal. <base>: the service's base URL (origin and optional path).
 
-  --url <base>          the service's base URL (origin and optional path)
   --folder <key>        the Key of the service folder to pull
   --subfolders          also its subfolders, each in a directory of its own
   --kinds <list>        kinds to pull, comma-separated (default: all that can be listed), e.g.
@@ -32,7 +36,8 @@ oms.manifest.json): what apply would create, update and delete, and what it woul
 (stale: changed here and on the service; behind: changed on the service only; invalid).
 
   --format text|markdown|json   text (default); markdown for a pull-request comment; json: the plan
-  --out <plan.json>             also save the plan, for oms apply <folder> <plan.json> (or the editor)
+  --out <plan.json>             also save the whole plan (JSON), for oms apply <folder> <plan.json>
+                                (or the editor); a Markdown plan too long for a comment names it
   --detailed-exitcode           exit 0: no changes, 2: changes, 1: error or an invalid file
                                 (without it: 0 unless an error or an invalid file)`)}
 
@@ -97,7 +102,8 @@ OMS Explorer extension.
   oms --version
 
 Access token: the environment variable OMS_TOKEN, or --token-file <path> (never an argument).
-plan and apply take the service's URL from the folder's oms.manifest.json.`)}
+The service's URL: OMS_URL or --url, which the folder's oms.manifest.json must name (required
+without a terminal); on a terminal, the manifest's.`)}
 `;
   }
 }
