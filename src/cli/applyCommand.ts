@@ -8,19 +8,21 @@ import * as path from 'node:path';
 import { OmsClient } from '../api/client';
 import type { Http } from '../api/http';
 import { applyPlan, writeRunReport } from '../changes/code/apply';
-import type { ChangeResult, Outcome } from '../changes/executor';
+import type { ChangeResult } from '../changes/executor';
 import { cachePath } from '../changes/code/manifest';
 import { RunJournal } from '../changes/runJournal';
 import { sendable } from '../changes/code/plan';
 import { readPlanFile, withSecretsMasked } from '../changes/code/planFile';
 import { Parsed, wholeNumber } from './args';
+import { invalidLines, leftOut, reportApply } from './applyReport';
 import { CliError, exitCodes, partlyApplied } from './exit';
 import { pulledFolder, serviceOf } from './folder';
 import { cliPlan } from './planCommand';
 import { planText } from './planText';
 import { productionRefusal } from './service';
-import { objectsCount } from './plurals';
+import { invalidCount, objectsCount, writesCount } from './plurals';
 import { askYes, interactive, progressLines } from './terminal';
+import { visible } from './visible';
 import { l10n } from '../l10n';
 
 export async function applyCommand({ positionals: [folder, planFile], values }: Parsed): Promise<number> {
@@ -34,6 +36,12 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   const saved = planFile ? await readPlanFile(path.resolve(planFile)).catch((e: Error) => { throw new CliError(e.message); }) : undefined;
   const { connection, binding } = await serviceOf({ root, manifest }, values);
   const plan = saved ?? (await cliPlan(connection.client, root, binding));
+  // An invalid file is a change that cannot go: the rest goes only when asked (the plan, too, fails on it).
+  const invalid = invalidLines(plan);
+  if (invalid.length && !values['skip-invalid']) {
+    process.stdout.write(planText(withSecretsMasked(plan)));
+    throw new CliError(`${l10n.t('{0} of the plan cannot be sent:', invalidCount(invalid.length))}\n${invalid.join('\n')}\n${l10n.t('Nothing was sent: fix them, or give --skip-invalid to apply the rest.')}`);
+  }
 
   const ticked = plan.entries.filter((e) => e.selected && sendable.has(e.action));
   const n = (a: string) => ticked.filter((e) => e.action === a).length;
@@ -44,7 +52,7 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   if (!ticked.length) {
     process.stdout.write(planText(withSecretsMasked({ ...plan, entries: plan.entries.filter((e) => !e.selected || !sendable.has(e.action)) })));
     process.stdout.write(`${l10n.t('Nothing to apply.')}\n`);
-    return exitCodes.ok;
+    return plan.entries.length ? reportApply(leftOut(plan), line) : exitCodes.ok;
   }
   const what = l10n.t('{0} to create, {1} to update, {2} to delete', n('create'), n('update'), n('delete'));
   process.stdout.write(planText(withSecretsMasked(plan)));
@@ -76,16 +84,19 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
       onResult: (r, change) => void (change && journal.record(change, r).catch(() => undefined)),
       onProgress: (p) => progress(p.done, p.total),
     });
+  } catch (e) {
+    // Stopped by an error after writes went out: not "nothing was sent". The journal names each write.
+    if (!writes) throw e;
+    throw new CliError(l10n.t('{0} The apply stopped after sending {1}: the run\'s journal in .oms/runs/ names each, plan again to see where the service stands.',
+      visible((e as Error).message), writesCount(writes)), partlyApplied);
   } finally {
     process.off('SIGINT', cancel);
     await journal.close();
   }
   const report = await writeRunReport(root, plan, results);
-  const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
-  for (const r of results) if (r.outcome !== 'applied') process.stdout.write(`  ${r.outcome}: ${r.label}${r.reason ? ` (${r.reason})` : ''}\n`);
-  const counts = [count('applied'), count('unchanged'), count('stale'), count('failed'), count('notSent')];
-  process.stdout.write(`${l10n.t('Applied {0} · unchanged {1} · stale {2} · failed {3} · not sent {4}', ...counts)}\n`);
-  process.stdout.write(`${l10n.t('Report: {0}', path.relative(process.cwd(), report) || report)}\n`);
-  if (count('applied') + count('unchanged') === results.length) return exitCodes.ok;
-  return writes ? partlyApplied : exitCodes.error;
+  const code = reportApply([...results, ...leftOut(plan)], line);
+  line(l10n.t('Report: {0}', path.relative(process.cwd(), report) || report));
+  return code;
 }
+
+const line = (text: string) => process.stdout.write(`${text}\n`);

@@ -24,7 +24,7 @@ const optionsOf: Record<CommandName, Options> = {
   plan: { ...common, 'detailed-exitcode': { type: 'boolean' }, format: { type: 'string' }, out: { type: 'string' } },
   apply: {
     ...common, deletes: { type: 'string' }, 'yes-production': { type: 'boolean' }, 'auto-approve': { type: 'boolean' },
-    'stop-on-error': { type: 'boolean' },
+    'stop-on-error': { type: 'boolean' }, 'skip-invalid': { type: 'boolean' },
   },
   diff: { ...common },
   query: {

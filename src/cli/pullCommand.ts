@@ -1,4 +1,7 @@
-/** `oms pull <folder> --url <base> --folder <key>`: the editor's Pull as Files (and Pull Again in a pulled folder). */
+/**
+ * `oms pull <folder> --url <base> --folder <key>`: the editor's Pull as Files (and Pull Again in a pulled folder).
+ * Exits 0 when everything was pulled, 2 when something was refused (each named, with its reason), 1 on an error.
+ */
 import { mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { PullScope, readManifest } from '../changes/code/manifest';
@@ -8,8 +11,9 @@ import { KindId, objectKinds, supports } from '../model/kinds';
 import { Parsed, text } from './args';
 import { CliError, exitCodes } from './exit';
 import { connect, serviceUrl } from './service';
-import { editedFilesKept, filesRemoved, filesWritten, objectsCount } from './plurals';
+import { editedFilesKept, filesRemoved, filesWritten, objectsCount, refusedCount } from './plurals';
 import { progressLines } from './terminal';
+import { visible } from './visible';
 import { l10n } from '../l10n';
 
 /** The pull threads' code, put in by esbuild.js (the command line is one file); run from source, pullWriter.ts finds it. */
@@ -61,7 +65,10 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
     process.stdout.write(`${editedFilesKept(report.keptEdits.length)}\n`);
     for (const p of report.keptEdits) process.stdout.write(`  ${p}\n`);
   }
-  return exitCodes.ok;
+  // What was not pulled, each with its reason (a manifest entry refused, an object that cannot be a file here): pulled in part.
+  if (!report.refused.length) return exitCodes.ok;
+  process.stderr.write(`${refusedCount(report.refused.length)}\n${report.refused.map((r) => `  ${visible(r)}\n`).join('')}`);
+  return exitCodes.changes;
 }
 
 /** Kinds by id or collection name (inputScanner or inputscanners), any case. */

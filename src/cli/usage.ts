@@ -25,7 +25,10 @@ Pulls the objects of a service folder into <folder>, one file per object, with o
                         inputScanner,person or inputscanners,people
   --label <name>        the connection's name in the manifest (default: the URL's host)
   --production          record the connection as production: apply then needs --yes-production
-  --overwrite-edits     replace files edited since the last pull (default: keep them)`)}
+  --overwrite-edits     replace files edited since the last pull (default: keep them)
+
+Exit codes: 0 everything pulled, 1 an error (or cancelled), 2 pulled in part: entries of the
+manifest or objects of the service were refused (each named on stderr, with its reason).`)}
 
 ${token()}
 `;
@@ -53,9 +56,11 @@ or behind. One write per object, each checked against the version it was planned
   --yes-production      required to write to a connection recorded as production
   --auto-approve        send without asking (required without a terminal: no prompt waits then)
   --stop-on-error       start nothing more after the first failure
+  --skip-invalid        apply the rest when files are invalid (else nothing is sent)
 
-Exit codes: 0 all applied (or nothing to apply), 1 nothing was sent (error or refusal),
-2 sent in part (some entries failed, were stale or not sent; see .oms/runs/ for the report).`)}
+Exit codes: 0 every entry of the plan applied (or nothing to apply), 1 nothing was sent (an error,
+a refusal, or an invalid file without --skip-invalid), 2 not all applied: entries stale, behind,
+invalid, failed or not sent, each named (see .oms/runs/ for the report).`)}
 
 ${token()}
 `;

@@ -30,6 +30,7 @@ import type { Refusal, SaveOutcome } from '../save/outcome';
 import { saveObject, SaveOptions } from '../save/saveObject';
 import type { MergeChoices, MergeConflict } from '../changes/merge3';
 import { documentText } from '../save/documentForm';
+import { fieldLabels } from '../model/fieldNames';
 import { notify, MessageAction } from '../ui/notify';
 import { discardAndClose } from './closeDocuments';
 import { documentName, parsed, replaceText } from './documentEdits';
@@ -37,7 +38,8 @@ import { documentName, parsed, replaceText } from './documentEdits';
 export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
 export type ConflictQuestion = (uri: vscode.Uri, name: string, server: BaseInfo, base: number | null) => Promise<ConflictChoice>;
 /** The user's side per conflicting field (undefined: stop, nothing sent). */
-export type FieldChoices = (name: string, conflicts: MergeConflict[], uri?: vscode.Uri) => Promise<MergeChoices | undefined>;
+/** Asks which side each conflicting field takes; `object` (the user's edit) names the fields' array items. */
+export type FieldChoices = (name: string, conflicts: MergeConflict[], uri?: vscode.Uri, object?: unknown) => Promise<MergeChoices | undefined>;
 
 export interface SaveRequest {
   address: ObjectAddress;
@@ -168,7 +170,7 @@ export class ObjectSaves implements vscode.Disposable {
       const { merge3 } = await import('../changes/merge3');
       let merge = merge3(request.address.kind, baseObject, mine, outcome.server);
       if (merge.conflicts.length) {
-        const choices = await this.chooseFields(name, merge.conflicts, request.uri);
+        const choices = await this.chooseFields(name, merge.conflicts, request.uri, mine);
         if (!choices) return { outcome, asked: true };
         merge = merge3(request.address.kind, baseObject, mine, outcome.server, choices);
         if (merge.conflicts.length) return { outcome, asked: true };
@@ -351,8 +353,9 @@ export function unchangedText(name: string): string {
 
 /** A save merged with the server's changes: which fields it took in. */
 export function mergedText(name: string, object: BaseInfo, tookTheirs: readonly string[]): string {
-  const fields = tookTheirs.map((p) => p.slice(1)).join(', ') || vscode.l10n.t('none');
-  return vscode.l10n.t('Saved "{0}" (version {1}), merged with the server\'s changes to: {2}', object.CommonName ?? name, String(object.ConcurrencyVersion), fields);
+  const saved = object.CommonName ?? name;
+  if (!tookTheirs.length) return vscode.l10n.t('Saved "{0}" (version {1}); the server\'s newer version held no change your edit lacked', saved, String(object.ConcurrencyVersion));
+  return vscode.l10n.t('Saved "{0}" (version {1}), merged with the server\'s changes to: {2}', saved, String(object.ConcurrencyVersion), fieldLabels(tookTheirs, object));
 }
 
 /** The wording of a conflict: whose version is where. */
