@@ -4,7 +4,7 @@ import { CliError } from './exit';
 import { usageOf } from './usage';
 import { l10n } from '../l10n';
 
-export const commandNames = ['pull', 'plan', 'apply', 'diff'] as const;
+export const commandNames = ['pull', 'plan', 'apply', 'diff', 'query'] as const;
 export type CommandName = (typeof commandNames)[number];
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -27,6 +27,10 @@ const optionsOf: Record<CommandName, Options> = {
     'stop-on-error': { type: 'boolean' }, 'skip-invalid': { type: 'boolean' },
   },
   diff: { ...common },
+  query: {
+    ...common, url: { type: 'string' }, folder: { type: 'string' }, subfolders: { type: 'boolean' }, kinds: { type: 'string' },
+    format: { type: 'string' }, columns: { type: 'string' },
+  },
 };
 
 /** Positionals each command takes: required, then optional. */
@@ -35,6 +39,7 @@ const positionalsOf: Record<CommandName, { required: number; most: number }> = {
   plan: { required: 1, most: 1 },
   apply: { required: 1, most: 2 },
   diff: { required: 2, most: 2 },
+  query: { required: 1, most: 2 },
 };
 
 export interface Parsed {

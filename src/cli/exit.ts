@@ -9,6 +9,8 @@ export const exitCodes = {
    * with --skip-invalid, failed or not sent; each named). pull: pulled in part (each refusal named).
    */
   changes: 2,
+  /** query: nothing matched. */
+  noResults: 3,
 } as const;
 
 export const partlyApplied = exitCodes.changes;

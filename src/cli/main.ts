@@ -27,6 +27,7 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'plan': return (await import('./planCommand')).planCommand(invocation);
     case 'apply': return (await import('./applyCommand')).applyCommand(invocation);
     case 'diff': return (await import('./diffCommand')).diffCommand(invocation);
+    case 'query': return (await import('./queryCommand')).queryCommand(invocation);
   }
 }
 

@@ -72,7 +72,7 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
 }
 
 /** Kinds by id or collection name (inputScanner or inputscanners), any case. */
-function kindsOf(list: string): KindId[] {
+export function kindsOf(list: string): KindId[] {
   const listable = objectKinds.filter((k) => supports(k, 'list'));
   return list.split(',').map((w) => w.trim()).filter(Boolean).map((w) => {
     const found = listable.find((k) => k.id.toLowerCase() === w.toLowerCase() || k.collection === w.toLowerCase());

@@ -71,6 +71,28 @@ Exit codes: 0 no difference, 2 differences, 1 error.`)}
 
 ${token()}
 `;
+    case 'query': return `${l10n.t(`Usage: oms query <expression> --url <base> --folder <key> [options]
+       oms query <expression> <pulled folder> [options]
+
+The objects a JMESPath expression matches (https://jmespath.site): it is evaluated against each
+object, which matches unless the answer is null, false, empty or missing. For example:
+  oms query "InputScannerReportingPriorities[?Priority == \`1\` && StatusCode == \`4\`]" ...
+Quote the expression for your shell. With a pulled folder its files are read: no token, no service.
+
+  --url <base>          the service's base URL (origin and optional path)
+  --folder <key>        the Key of the service folder to query
+  --subfolders          also its subfolders
+  --kinds <list>        kinds to query, comma-separated (default: all that can be listed, or the
+                        pulled folder's), e.g. inputScanner,person
+  --format json|csv|table   table (default); json: the matching objects (or rows of --columns);
+                        csv: a spreadsheet's rows, a cell starting with = + - @ prefixed with '
+  --columns <list>      the columns after name, kind and keys, each a JMESPath expression
+                        (default: the fields the query names)
+
+Exit codes: 0 objects matched, 3 none matched, 1 an invalid query (its column shown) or an error.`)}
+
+${token()}
+`;
     default: return `${l10n.t(`Usage: oms <command> [options]    (oms <command> --help for each)
 
 Objects as code from a terminal or a CI pipeline: the same pulled folders, plans and rules as the
@@ -80,6 +102,8 @@ OMS Explorer extension.
   oms plan <folder>                               what apply would create, update and delete
   oms apply <folder> [plan.json]                  send a plan's changes to the service
   oms diff <folder> <key-or-file>                 one object's file against the service
+  oms query <expression> --url <base> --folder <key>   objects whose content matches (JMESPath)
+  oms query <expression> <pulled folder>          the same over a pulled folder's files
   oms --version
 
 Access token: the environment variable OMS_TOKEN, or --token-file <path> (never an argument).

@@ -30,7 +30,6 @@ import type { Refusal, SaveOutcome } from '../save/outcome';
 import { saveObject, SaveOptions } from '../save/saveObject';
 import type { MergeChoices, MergeConflict } from '../changes/merge3';
 import { documentText } from '../save/documentForm';
-import { fieldLabels } from '../model/fieldNames';
 import { notify, MessageAction } from '../ui/notify';
 import { discardAndClose } from './closeDocuments';
 import { documentName, parsed, replaceText } from './documentEdits';
@@ -270,6 +269,8 @@ export class ObjectSaves implements vscode.Disposable {
       const object = outcome.object;
       this.objectFiles.rebase(uri, object);
       await replaceText(uri, documentText(object));
+      // Loaded with the merge that needs it: activation does not load the fields' names.
+      const { mergedText } = await import('./mergedText');
       const merged = mergedText(name, object, merging.tookTheirs);
       vscode.window.setStatusBarMessage(merged, 8000);
       notify('info', merged);
@@ -349,13 +350,6 @@ export function savedText(name: string, object: BaseInfo, created = false): stri
 
 export function unchangedText(name: string): string {
   return vscode.l10n.t('"{0}": no changes to send', name);
-}
-
-/** A save merged with the server's changes: which fields it took in. */
-export function mergedText(name: string, object: BaseInfo, tookTheirs: readonly string[]): string {
-  const saved = object.CommonName ?? name;
-  if (!tookTheirs.length) return vscode.l10n.t('Saved "{0}" (version {1}); the server\'s newer version held no change your edit lacked', saved, String(object.ConcurrencyVersion));
-  return vscode.l10n.t('Saved "{0}" (version {1}), merged with the server\'s changes to: {2}', saved, String(object.ConcurrencyVersion), fieldLabels(tookTheirs, object));
 }
 
 /** The wording of a conflict: whose version is where. */

@@ -18,7 +18,8 @@ import { documentText } from '../save/documentForm';
 import { notify } from '../ui/notify';
 import { FollowingTable, openTables } from './openTables';
 import { stepDone } from '../walkthrough';
-import { conflictText, mergedText, notSavedText, savedText, unchangedText } from '../documents/saves';
+import { conflictText, notSavedText, savedText, unchangedText } from '../documents/saves';
+import { mergedText } from '../documents/mergedText';
 
 /** From the webview. */
 type Incoming =

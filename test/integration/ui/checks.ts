@@ -19,12 +19,14 @@ import { tableGoneChecks } from './tableGone';
 import { untrustedChecks } from './untrusted';
 import { pullScopeChecks } from './pullScopes';
 import { fleetChecks } from './fleet';
+import { queryChecks } from './query';
 
 /** Each area's own checks (a file of this folder): one import and one entry here. */
 const areas: UiCheckList[] = [
   // The run shell's check works in the folder the plan checks pulled, before the others edit it.
   editorSaveChecks, clientChecks, planChecks, runChecks, bulkChecks, workbenchChecks, commandFlowChecks,
   planKeyboardChecks, reopenChecks, wordsChecks, liveChecks, tableGoneChecks, untrustedChecks,
+  queryChecks,
   // It empties oms/sandbox and pulls Head Office's scanners there.
   pullScopeChecks,
   // Opt-in (OMS_UI_FLEET=1): minutes of fleet figures, none otherwise.
