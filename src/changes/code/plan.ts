@@ -90,11 +90,46 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   const manifest = await readManifest(root);
   if (!manifest) throw new Error(l10n.t('This folder holds no pulled objects (no oms.manifest.json): use Pull as Files… first'));
   checkBinding(manifest, connection);
+  const read = await readHereAndThere(client, root, manifest, options.signal);
+  const { live, onServer } = read;
+  const bases = new Bases(root);
+  let entries = refusedEntries(manifest);
+  let unchanged = await addFileEntries(entries, root, manifest, bases, read);
+  await addDeletedEntries(entries, manifest, read, !!options.includeDeletes);
+  const unclaimed = await addServerOnlyEntries(entries, manifest, read);
+
+  // Creates an earlier apply sent without learning their outcome: found on the server (adopted), held, or free to send.
+  const { resolved, held, adopted } = resolvePendingCreates(root, manifest, bases, entries, unclaimed);
+  if (adopted.size) entries = entries.filter((e) => !(e.key && adopted.has(e.key)));
+  unchanged += adopted.size;
+  // The live objects the entries show, no others.
+  const shown = new Set(entries.map((e) => e.key));
+  for (const key of live.keys()) if (!shown.has(key)) live.delete(key);
+  for (const e of entries) e.selected = (e.action === 'create' || e.action === 'update') && !held.has(e);
+  entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const plan: Plan = {
+    format: 1, id: randomUUID(), createdAt: new Date().toISOString(), connection, includeDeletes: !!options.includeDeletes, entries, unchanged,
+    requests: read.requests, ...(resolved.length ? { resolved } : {}),
+  };
+  return { plan, live, onServer, lists: listsOf(manifest) };
+}
+
+/** What planning read: the folder's files (and by Key), the server's objects, and the requests it cost. */
+interface Read {
+  files: LocalFile[];
+  byKey: Map<string, LocalFile[]>;
+  /** Every listed object's place and version; the object itself only while an entry may need it (see `untouched`). */
+  onServer: Map<string, ServerObject>;
+  live: Map<string, BaseInfo>;
+  requests: number;
+}
+
+/** The folder's files and the server's lists, read at once; then the unread objects whose files changed. */
+async function readHereAndThere(client: OmsClient, root: string, manifest: Manifest, signal: AbortSignal | undefined): Promise<Read> {
   let requests = 1; // the instance read that named the connection
   const count = <T>(p: Promise<T>) => (requests++, p);
   let files: LocalFile[] = [];
   let byKey: Map<string, LocalFile[]> | undefined;
-  /** Every listed object's place and version; the object itself only while an entry may need it (see `keep`). */
   const onServer = new Map<string, ServerObject>();
   const live = new Map<string, BaseInfo>();
   /** Objects of pages the server answered 304 to: known by version, not read; and how many each such page holds. */
@@ -103,12 +138,12 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   const tags = await new PageTags(root).read();
   const listPage = async (page: ListPage, tag?: PageTag): Promise<Listed> => {
     if (tag) {
-      const answer = await count(client.listBytesIf(page.kind, page.folderKey, page.number, page.size, tag.etag, options.signal));
+      const answer = await count(client.listBytesIf(page.kind, page.folderKey, page.number, page.size, tag.etag, signal));
       if (!answer.unchanged) return { items: client.itemsOf(page.kind, page.folderKey, answer.bytes.toString()) };
       const pulled = (key: string) => manifest.objects.get(key);
       if (tag.keys.every(pulled) && entriesHash(tag.keys, pulled) === tag.entries) return { keys: tag.keys };
     }
-    return { items: (await count(client.list(page.kind, page.folderKey, page.number, page.size, options.signal))).items };
+    return { items: (await count(client.list(page.kind, page.folderKey, page.number, page.size, signal))).items };
   };
   await Promise.all([
     readLocalFiles(root, manifest).then(async (read) => {
@@ -130,10 +165,19 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
       onPage.set(page, (onPage.get(page) ?? 0) + 1);
     }),
   ]);
-  // The unread objects an entry needs (their files changed): read alone, or their page again when many of it are.
+  const read: Read = { files, byKey: byKey!, onServer, live, requests: 0 };
+  await readChangedUnread(manifest, read, unread, onPage, listPage, (page, key) => count(client.get(page.kind, page.folderKey, key)));
+  return { ...read, requests };
+}
+
+/** The unread objects an entry needs (their files changed): read alone, or their page again when many of it are. */
+async function readChangedUnread(
+  manifest: Manifest, { byKey, onServer, live }: Read, unread: Map<string, ListPage>, onPage: Map<ListPage, number>,
+  listPage: (page: ListPage) => Promise<Listed>, get: (page: ListPage, key: string) => Promise<BaseInfo>,
+): Promise<void> {
   const wanted = new Map<ListPage, string[]>();
   await inSlices(unread, ([key, page]) => {
-    if (!untouched(byKey!.get(key), manifest.objects.get(key), onServer.get(key)!.version)) wanted.set(page, [...(wanted.get(page) ?? []), key]);
+    if (!untouched(byKey.get(key), manifest.objects.get(key), onServer.get(key)!.version)) wanted.set(page, [...(wanted.get(page) ?? []), key]);
   });
   const read = (key: string, object: BaseInfo, page: ListPage) => {
     onServer.set(key, { version: versionOf(object), kind: page.kind, folderKey: page.folderKey });
@@ -148,72 +192,75 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     }
     for (const key of alone) {
       try {
-        read(key, await count(client.get(page.kind, page.folderKey, key)), page);
+        read(key, await get(page, key), page);
       } catch (e) {
         if (!(e instanceof ApiError && e.kind === 'notFound')) throw e;
         onServer.delete(key); // gone since the pull's page
       }
     }
   });
-  let entries: PlanEntry[] = [];
-  const bases = new Bases(root);
-  let unchanged = 0;
+}
 
-  for (const r of manifest.refused ?? []) {
+/** The manifest's entries it refused to read: invalid until restored. */
+function refusedEntries(manifest: Manifest): PlanEntry[] {
+  return (manifest.refused ?? []).map((r) => {
     const object = r.object as Partial<ManifestObject> | undefined;
-    entries.push({
+    return {
       id: r.entry, path: String(object?.path ?? r.dir), kind: object?.kind ?? manifest.scope.kinds[0], folderKey: String(object?.folderKey ?? r.folderKey),
       label: r.entry, action: 'invalid', reason: l10n.t('{0} in {1} was refused: {2}. Restore it from git', r.entry, manifestName, r.reason),
       changes: [], selected: false,
-    });
-  }
+    };
+  });
+}
 
+/** An entry for each file that changed here or there; returns how many did not. */
+async function addFileEntries(entries: PlanEntry[], root: string, manifest: Manifest, bases: Bases, read: Read): Promise<number> {
+  let unchanged = 0;
   const slices = new Slices();
-  for (const f of files) {
+  for (const f of read.files) {
     if (slices.due()) await slices.pause();
-    const key = f.key;
-    const pulled = key === undefined ? undefined : manifest.objects.get(key);
-    if (key !== undefined && untouched(byKey!.get(key), pulled, onServer.get(key)?.version)) {
-      unchanged++;
-      continue;
-    }
-    const label = labelOf(f.object?.CommonName, f.path);
-    const common = { path: f.path, kind: f.kind.id, folderKey: f.folderKey, label, changes: [], selected: false };
-    if (f.error) {
-      entries.push({ ...common, id: f.path, action: 'invalid', reason: l10n.t('{0}: fix it or restore it from git', f.error) });
-      continue;
-    }
-    if (key === undefined) {
-      entries.push(createEntry(f, common));
-      continue;
-    }
-    const same = byKey!.get(key) ?? [];
-    if (same.length > 1) {
-      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: l10n.t('Key {0} is held by more than one file ({1}): keep one', key, same.map((s) => s.path).join(', ')), local: { hash: f.hash! } });
-      continue;
-    }
-    if (!pulled) {
-      // On the service, the object exists: removing the Key would create it a second time.
-      const reason = onServer.has(key)
-        ? l10n.t('Key {0} is an object on the service that {1} does not record (a pull or apply stopped before recording it?): pull to record it; keep the Key (without it the object would be created a second time)', key, manifestName)
-        : l10n.t('Key {0} is not in {1} nor an object of this folder on the service: if the file is meant as a new object, remove its Key', key, manifestName);
-      entries.push({ ...common, id: f.path, key, action: 'invalid', reason, local: { hash: f.hash! } });
-      continue;
-    }
-    if (pulled.folderKey !== f.folderKey || pulled.kind !== f.kind.id) {
-      const where = `${manifest.folders[pulled.folderKey]}/${kindOf(pulled.kind).collection}/`;
-      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: l10n.t('Key {0} belongs in {1}: the service does not move objects between folders or kinds; move the file back', key, where), local: { hash: f.hash! } });
-      continue;
-    }
-    const entry = updateEntry(bases, f, pulled, live.get(key), common, (version) => rebase(root, manifest, bases, key, pulled, version, f.object!));
+    const entry = fileEntry(root, manifest, bases, read, f);
     if (entry) entries.push(entry);
     else unchanged++;
   }
+  return unchanged;
+}
 
+/** A file's entry: a create, an update, why it is neither; none when it and its object are as pulled. */
+function fileEntry(root: string, manifest: Manifest, bases: Bases, { byKey, onServer, live }: Read, f: LocalFile): PlanEntry | undefined {
+  const key = f.key;
+  const pulled = key === undefined ? undefined : manifest.objects.get(key);
+  if (key !== undefined && untouched(byKey.get(key), pulled, onServer.get(key)?.version)) return undefined;
+  const label = labelOf(f.object?.CommonName, f.path);
+  const common = { path: f.path, kind: f.kind.id, folderKey: f.folderKey, label, changes: [], selected: false };
+  if (f.error) return { ...common, id: f.path, action: 'invalid', reason: l10n.t('{0}: fix it or restore it from git', f.error) };
+  if (key === undefined) return createEntry(f, common);
+  const same = byKey.get(key) ?? [];
+  if (same.length > 1) {
+    const reason = l10n.t('Key {0} is held by more than one file ({1}): keep one', key, same.map((s) => s.path).join(', '));
+    return { ...common, id: f.path, key, action: 'invalid', reason, local: { hash: f.hash! } };
+  }
+  if (!pulled) {
+    // On the service, the object exists: removing the Key would create it a second time.
+    const reason = onServer.has(key)
+      ? l10n.t('Key {0} is an object on the service that {1} does not record (a pull or apply stopped before recording it?): pull to record it; keep the Key (without it the object would be created a second time)', key, manifestName)
+      : l10n.t('Key {0} is not in {1} nor an object of this folder on the service: if the file is meant as a new object, remove its Key', key, manifestName);
+    return { ...common, id: f.path, key, action: 'invalid', reason, local: { hash: f.hash! } };
+  }
+  if (pulled.folderKey !== f.folderKey || pulled.kind !== f.kind.id) {
+    const where = `${manifest.folders[pulled.folderKey]}/${kindOf(pulled.kind).collection}/`;
+    const reason = l10n.t('Key {0} belongs in {1}: the service does not move objects between folders or kinds; move the file back', key, where);
+    return { ...common, id: f.path, key, action: 'invalid', reason, local: { hash: f.hash! } };
+  }
+  return updateEntry(bases, f, pulled, live.get(key), common, (version) => rebase(root, manifest, bases, key, pulled, version, f.object!));
+}
+
+/** An entry for each pulled object whose file is gone: a delete, or why it is not one. */
+async function addDeletedEntries(entries: PlanEntry[], manifest: Manifest, { files, byKey, live }: Read, includeDeletes: boolean): Promise<void> {
   const paths = new Set<string>();
   await inSlices(files, (f) => paths.add(f.path));
   await inSlicesOf(manifest.objects, (key, pulled) => {
-    if (byKey!.has(key) || paths.has(pulled.path)) return; // a file there that cannot be read is already an invalid entry
+    if (byKey.has(key) || paths.has(pulled.path)) return; // a file there that cannot be read is already an invalid entry
     const obj = live.get(key);
     const common = {
       id: key, key, path: pulled.path, kind: pulled.kind, folderKey: pulled.folderKey, label: labelOf(obj?.CommonName, pulled.path),
@@ -222,45 +269,36 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     };
     if (!obj) {
       entries.push({ ...common, action: 'behind', reason: l10n.t('Deleted here and gone from the server: pull to update the manifest') });
-    } else if (!options.includeDeletes) {
-      entries.push({ ...common, action: 'deleteSkipped', reason: l10n.t('The file was deleted: include deletes to delete the object on the server'), live: { version: versionOf(obj) } });
+    } else if (!includeDeletes) {
+      const reason = l10n.t('The file was deleted: include deletes to delete the object on the server');
+      entries.push({ ...common, action: 'deleteSkipped', reason, live: { version: versionOf(obj) } });
     } else if (versionOf(obj) !== pulled.version) {
-      entries.push({ ...common, action: 'stale', reason: l10n.t('Deleted here, changed on the server since the pull (v{0} → v{1}): pull it again', pulled.version ?? '?', versionOf(obj) ?? '?'), live: { version: versionOf(obj) } });
+      const reason = l10n.t('Deleted here, changed on the server since the pull (v{0} → v{1}): pull it again', pulled.version ?? '?', versionOf(obj) ?? '?');
+      entries.push({ ...common, action: 'stale', reason, live: { version: versionOf(obj) } });
     } else if (!supports(kindOf(pulled.kind), 'delete')) {
-      entries.push({ ...common, action: 'invalid', reason: l10n.t('The service cannot delete {0}: restore the file', l10n.t(kindOf(pulled.kind).pluralLabel).toLowerCase()), live: { version: versionOf(obj) } });
+      const reason = l10n.t('The service cannot delete {0}: restore the file', l10n.t(kindOf(pulled.kind).pluralLabel).toLowerCase());
+      entries.push({ ...common, action: 'invalid', reason, live: { version: versionOf(obj) } });
     } else {
       entries.push({ ...common, action: 'delete', live: { version: versionOf(obj) } });
     }
   });
+}
 
-  // Objects on the server not pulled here: new there, and perhaps the creates an earlier apply sent.
+/** Objects on the server not pulled here: an entry each (new there), and all of them, as perhaps the creates an earlier apply sent. */
+async function addServerOnlyEntries(entries: PlanEntry[], manifest: Manifest, { byKey, onServer, live }: Read): Promise<ListedObject[]> {
   const unclaimed: ListedObject[] = [];
   await inSlices(onServer, ([key, { kind: k, folderKey }]) => {
     if (manifest.objects.has(key)) return;
     const obj = live.get(key)!; // kept: not pulled
     unclaimed.push({ object: obj, kind: k, folderKey });
     // A file holds it: an invalid entry above, or an apply's create killed between writing its file and the manifest.
-    if (byKey!.has(key)) return;
+    if (byKey.has(key)) return;
     entries.push({
       id: key, key, path: `${manifest.folders[folderKey]}/${k.collection}/`, kind: k.id, folderKey, label: labelOf(obj.CommonName, key),
       action: 'behind', reason: l10n.t('New on the server: pull to get its file'), live: { version: versionOf(obj) }, changes: [], selected: false,
     });
   });
-
-  // Creates an earlier apply sent without learning their outcome: found on the server (adopted), held, or free to send.
-  const { resolved, held, adopted } = resolvePendingCreates(root, manifest, bases, entries, unclaimed);
-  if (adopted.size) entries = entries.filter((e) => !(e.key && adopted.has(e.key)));
-  unchanged += adopted.size;
-  // The live objects the entries show, no others.
-  const shown = new Set(entries.map((e) => e.key));
-  for (const key of live.keys()) if (!shown.has(key)) live.delete(key);
-  for (const e of entries) e.selected = (e.action === 'create' || e.action === 'update') && !held.has(e);
-  entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const plan: Plan = {
-    format: 1, id: randomUUID(), createdAt: new Date().toISOString(), connection, includeDeletes: !!options.includeDeletes, entries, unchanged, requests,
-    ...(resolved.length ? { resolved } : {}),
-  };
-  return { plan, live, onServer, lists: listsOf(manifest) };
+  return unclaimed;
 }
 
 /** Objects of an unread page read alone up to this many (and a quarter of the page); more, the page is read again. */
