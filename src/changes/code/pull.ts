@@ -104,6 +104,46 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   const tags = freshCache ? new PageTags(root) : await new PageTags(root).read();
   /** The manifest file says what this pull starts from: written again only when a step or its head moves it. */
   const sameHead = !!existing && sameScope(existing.scope, scope) && JSON.stringify(existing.connection) === JSON.stringify(connection);
+  const manifest = startingManifest(existing, scope, connection, !!replacing);
+  const report: PullReport = {
+    folders: 0, objects: 0, written: 0, removed: 0, bytesWritten: 0, keptEdits: [], refused: existing ? refusalLines(existing) : [], cancelled: false,
+  };
+  /** Folders whose directory the manifest names but may not be used: not pulled, their objects left as they are. */
+  const refusedFolders = new Set((existing?.refused ?? []).flatMap((r) => (r.folderKey === undefined ? [] : [r.folderKey])));
+  const writer = new PullWriter({
+    root, basesFile: bases.file, freshCache, overwriteEdits: options.overwriteEdits ?? false, only: options.only && [...options.only],
+  });
+  const pulling: Pulling = { client, root, scope, options, manifest, report, tags, bases, writer };
+  const recorder = new PageRecorder(pulling);
+
+  try {
+    await pullFolders(pulling, recorder, refusedFolders);
+    await recorder.recorded;
+    recorder.stepped += await removeGone(root, manifest, recorder.seen, options, report);
+  } catch (e) {
+    if (!options.signal?.aborted) throw e;
+    report.cancelled = true;
+  } finally {
+    await finishPull(pulling, recorder, sameHead);
+  }
+  return report;
+}
+
+/** What a pull works with, once it began. */
+interface Pulling {
+  client: OmsClient;
+  root: string;
+  scope: PullScope;
+  options: PullOptions;
+  manifest: Manifest;
+  report: PullReport;
+  tags: PageTags;
+  bases: Bases;
+  writer: PullWriter;
+}
+
+/** The manifest this pull moves forward: the folder's own, or a new head (another scope) keeping what it may of it. */
+function startingManifest(existing: Manifest | undefined, scope: PullScope, connection: ConnectionBinding, replacing: boolean): Manifest {
   const manifest: Manifest = existing && sameScope(existing.scope, scope)
     ? { ...existing, connection }
     : {
@@ -112,42 +152,46 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
       objects: existing?.objects ?? new Map<string, ManifestObject>(),
     };
   if (existing?.refused) Object.defineProperty(manifest, 'refused', { value: existing.refused, enumerable: false });
-  const report: PullReport = {
-    folders: 0, objects: 0, written: 0, removed: 0, bytesWritten: 0, keptEdits: [], refused: existing ? refusalLines(existing) : [], cancelled: false,
-  };
-  /** Folders whose directory the manifest names but may not be used: not pulled, their objects left as they are. */
-  const refusedFolders = new Set((existing?.refused ?? []).flatMap((r) => (r.folderKey === undefined ? [] : [r.folderKey])));
-  const seen = new Set<string>();
-  /** The entries the threads recorded, as they printed them: the manifest's lines are made of these. */
-  const texts = new Map<ManifestObject, string>();
-  /** Objects recorded in the journal by this pull: few, and the manifest is written here; many, on a thread. */
-  let stepped = 0;
+  return manifest;
+}
 
-  const writer = new PullWriter({
-    root, basesFile: bases.file, freshCache, overwriteEdits: options.overwriteEdits ?? false, only: options.only && [...options.only],
-  });
+/** Hands the pages read to the pull threads, and records each, in order, once written: its manifest steps, its report, its tag. */
+class PageRecorder {
+  /** The Keys listed on the server. */
+  readonly seen = new Set<string>();
+  /** The entries the threads recorded, as they printed them: the manifest's lines are made of these. */
+  readonly texts = new Map<ManifestObject, string>();
+  /** Objects recorded in the journal by this pull: few, and the manifest is written here; many, on a thread. */
+  stepped = 0;
+  /** The record of the last page handed: once it settles, every page handed is recorded. */
+  recorded: Promise<void> = Promise.resolve();
   /** The pages handed to the thread and not yet recorded; each is recorded, in order, once written. */
-  const queued: Array<Promise<void>> = [];
-  let recorded: Promise<void> = Promise.resolve();
-  let stats: Promise<FileStats> | undefined;
+  private readonly queued: Array<Promise<void>> = [];
+  private stats: Promise<FileStats> | undefined;
+
+  constructor(private readonly pulling: Pulling) {}
+
   /**
    * Whether the objects of a page the server answered 304 to are as the last pull left them: their manifest entries as
    * it recorded (here: the manifest is read here already, and the threads read none of it when every page is
    * unchanged), their files as pulled by their stats alone (on a thread).
    */
-  const asPulled = async (tag: PageTag): Promise<boolean> => {
-    const known = await (stats ??= new FileStats(root).load());
+  private async asPulled(tag: PageTag): Promise<boolean> {
+    const { root, manifest, writer } = this.pulling;
+    const known = await (this.stats ??= new FileStats(root).load());
     const entry = (key: string) => manifest.objects.get(key);
     if (!tag.keys.every(entry) || entriesHash(tag.keys, entry) !== tag.entries) return false;
     const check = known.checkOf(tag.keys.map((key) => entry(key)!));
     // A thread that failed: here, as a pull whose pages are all unchanged needs no thread.
     return !!check && writer.holds(check).catch(() => statsHold(check));
-  };
+  }
+
   /**
    * Hands a page to a thread: the server's bytes, or the record of a page it answered 304 to (read whole when
    * its objects are not as pulled here); resolves once no more than `inFlight` pages are on their way, with its count to come.
    */
-  const record = async (page: ListedPage): Promise<{ counted: Promise<number> }> => {
+  async record(page: ListedPage): Promise<{ counted: Promise<number> }> {
+    const { client, root, options, manifest, report, tags, bases, writer } = this.pulling;
     const job = { kind: page.kind.id, folderKey: page.folderKey, dir: page.dir };
     let { etag, bytes } = page;
     const whole = (content: Buffer) => {
@@ -164,13 +208,13 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
     if (page.content) handed = whole(page.content);
     else {
       const tag = page.tag!;
-      const written = asPulled(tag).then((same) => (same ? unchangedPage(tag) : again()));
+      const written = this.asPulled(tag).then((same) => (same ? unchangedPage(tag) : again()));
       handed = { written, counted: written.then((d) => d.listed, () => 0) };
     }
     const { counted, written } = handed;
     written.catch(() => undefined); // awaited below, unless a page before it failed
-    const previous = recorded;
-    recorded = (async () => {
+    const previous = this.recorded;
+    this.recorded = (async () => {
       await previous;
       let done: PageDone;
       try {
@@ -180,13 +224,13 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
         if (e instanceof NotAList) client.itemsOf(page.kind, page.folderKey, e.text);
         throw e;
       }
-      for (const key of done.keys) seen.add(key);
+      for (const key of done.keys) this.seen.add(key);
       report.keptEdits.push(...done.keptEdits);
       report.refused.push(...done.refused);
       bases.noteWritten(done.bases.records, done.bases.bytes);
       journalSync(root, manifest, done.steps, done.texts);
-      done.steps.forEach((step, i) => texts.set(step.object, done.texts[i]));
-      stepped += done.steps.length;
+      done.steps.forEach((step, i) => this.texts.set(step.object, done.texts[i]));
+      this.stepped += done.steps.length;
       report.bytesWritten += done.bytes;
       report.written += done.written;
       report.objects += done.listed;
@@ -194,99 +238,109 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
         done.entries && etag ? { etag, listed: done.listed, bytes, keys: done.keys, entries: done.entries } : undefined);
       options.onProgress?.({ folders: report.folders, objects: report.objects, written: report.written });
     })();
-    recorded.catch(() => undefined); // awaited below or at the end
-    queued.push(recorded);
-    if (queued.length > inFlight) await queued.shift();
+    this.recorded.catch(() => undefined); // awaited below or at the end
+    this.queued.push(this.recorded);
+    if (this.queued.length > inFlight) await this.queued.shift();
     return { counted };
-  };
-
-  try {
-    const rootFolder = await client.folder(scope.folderKey);
-    const queue = [{ folderKey: scope.folderKey, dir: manifest.folders[scope.folderKey] ?? folderDirName(rootFolder, scope.folderKey) }];
-    while (queue.length) {
-      const { folderKey, dir } = queue.shift()!;
-      const refused = refusedFolders.has(folderKey);
-      if (!refused && manifest.folders[folderKey] !== dir) journalSync(root, manifest, [{ folderKey, dir }]);
-      if (scope.recursive) {
-        for (const child of await client.listAll(kindOf('folder'), folderKey, pageSize, options.signal)) {
-          if (!addressable(child.Key)) {
-            report.refused.push(l10n.t('The subfolder {0} ({1}) was not pulled: its Key cannot be addressed safely', String(child.CommonName), JSON.stringify(child.Key)));
-          } else {
-            // Under a refused folder's directory only when the manifest gives it a place of its own.
-            if (refused && !(child.Key in manifest.folders)) refusedFolders.add(child.Key);
-            queue.push({ folderKey: child.Key, dir: manifest.folders[child.Key] ?? `${dir}/${folderDirName(child, child.Key)}` });
-          }
-        }
-      }
-      if (refused) continue;
-      for (const kindId of scope.kinds) {
-        const k = kindOf(kindId);
-        if (!supports(k, 'list')) continue;
-        /** The objects from `asked` on, `size` of them (a page's number is its first object's over its size). */
-        let asked = 0;
-        const fetchPage = (size: number) => {
-          const number = asked / size;
-          const tag = tags.get(folderKey, k.id, number, size);
-          const answer = client.listBytesIf(k, folderKey, number, size, tag?.etag, options.signal);
-          answer.catch(() => undefined); // awaited below; never an unhandled rejection if writing fails first
-          asked += size;
-          return { answer, size, number, tag };
-        };
-        // The threads count a page's objects. After the first page is counted (a listing of one page makes one
-        // request), the next is read while this one is counted and written; once a page was short, no more are
-        // asked for, and those on their way are left unread (a few requests more at most).
-        const listing = { ended: false };
-        let size = pageSize;
-        for (let page = 0, pending: ReturnType<typeof fetchPage> | undefined = fetchPage(size); pending; page++) {
-          const answer = await pending.answer;
-          options.signal?.throwIfAborted();
-          const content = answer.unchanged ? undefined : answer.bytes;
-          const tag = content ? undefined : pending.tag;
-          if (!content && !tag) throw new Error(l10n.t('The server answered 304 to a read that named no tag'));
-          // An empty page ends the listing at once: no more pages are read ahead while a thread counts the one before.
-          if (listing.ended || (content ? emptyList(content) : !tag!.listed)) break;
-          const bytes = content ? content.byteLength : tag!.bytes;
-          const small = bytes < smallPageBytes;
-          const { counted } = await record({
-            content, tag, etag: answer.etag, bytes, kind: k, folderKey, dir: `${dir}/${k.collection}`, number: pending.number, size: pending.size,
-          });
-          const full = pending.size;
-          void counted.then((n) => { if (n < full) listing.ended = true; });
-          if (page === 0) {
-            await counted;
-            if (small) size = largePageSize;
-          }
-          pending = listing.ended ? undefined : fetchPage(asked % size === 0 ? size : pageSize);
-        }
-      }
-      report.folders++;
-    }
-    await recorded;
-    stepped += await removeGone(root, manifest, seen, options, report);
-  } catch (e) {
-    if (!options.signal?.aborted) throw e;
-    report.cancelled = true;
-  } finally {
-    // What was pulled so far is recorded, cancelled or not: the pages handed to the threads first.
-    await recorded.catch(() => undefined);
-    try {
-      await tags.write();
-    } catch {
-      // Only a cache: the next pull reads its pages whole.
-    }
-    if (sameHead && !journalHolds(root)) {
-      // Nothing moved: the manifest file stays as it is, not read again.
-    } else if (stepped < manyObjects || !(await writer.writeManifest(manifest, texts))) await writeManifest(root, manifest);
-    writer.close();
-    // The files written now are known by their stats to the next pull or plan (not read again).
-    if (report.written) await stampStats(root).catch(() => undefined);
-    await bases.compact(manifest.objects.size, async () => {
-      const hashes = new Set<string>();
-      await inSlicesOf(manifest.objects, (_key, o) => hashes.add(o.hash));
-      return hashes;
-    });
   }
-  return report;
+}
+
+/** The scope's folder (and its subfolders, when asked), each with its directory recorded and its objects' pages handed on. */
+async function pullFolders(pulling: Pulling, recorder: PageRecorder, refusedFolders: Set<string>): Promise<void> {
+  const { client, root, scope, manifest, report } = pulling;
+  const rootFolder = await client.folder(scope.folderKey);
+  const queue = [{ folderKey: scope.folderKey, dir: manifest.folders[scope.folderKey] ?? folderDirName(rootFolder, scope.folderKey) }];
+  while (queue.length) {
+    const { folderKey, dir } = queue.shift()!;
+    const refused = refusedFolders.has(folderKey);
+    if (!refused && manifest.folders[folderKey] !== dir) journalSync(root, manifest, [{ folderKey, dir }]);
+    if (scope.recursive) queue.push(...(await subfolders(pulling, folderKey, dir, refused, refusedFolders)));
+    if (refused) continue;
+    for (const kindId of scope.kinds) {
+      const k = kindOf(kindId);
+      if (supports(k, 'list')) await pullPages(pulling, recorder, k, folderKey, dir);
+    }
+    report.folders++;
+  }
+}
+
+/** A folder's subfolders to pull, with their directories; one whose Key cannot be addressed is refused, saying so. */
+async function subfolders(
+  { client, options, manifest, report }: Pulling, folderKey: string, dir: string, refused: boolean, refusedFolders: Set<string>,
+): Promise<Array<{ folderKey: string; dir: string }>> {
+  const found: Array<{ folderKey: string; dir: string }> = [];
+  for (const child of await client.listAll(kindOf('folder'), folderKey, pageSize, options.signal)) {
+    if (!addressable(child.Key)) {
+      const name = String(child.CommonName);
+      report.refused.push(l10n.t('The subfolder {0} ({1}) was not pulled: its Key cannot be addressed safely', name, JSON.stringify(child.Key)));
+    } else {
+      // Under a refused folder's directory only when the manifest gives it a place of its own.
+      if (refused && !(child.Key in manifest.folders)) refusedFolders.add(child.Key);
+      found.push({ folderKey: child.Key, dir: manifest.folders[child.Key] ?? `${dir}/${folderDirName(child, child.Key)}` });
+    }
+  }
+  return found;
+}
+
+/** A kind's objects in a folder, a page at a time, each page handed to the recorder as the server answered it. */
+async function pullPages({ client, options, tags }: Pulling, recorder: PageRecorder, k: Kind, folderKey: string, dir: string): Promise<void> {
+  /** The objects from `asked` on, `size` of them (a page's number is its first object's over its size). */
+  let asked = 0;
+  const fetchPage = (size: number) => {
+    const number = asked / size;
+    const tag = tags.get(folderKey, k.id, number, size);
+    const answer = client.listBytesIf(k, folderKey, number, size, tag?.etag, options.signal);
+    answer.catch(() => undefined); // awaited below; never an unhandled rejection if writing fails first
+    asked += size;
+    return { answer, size, number, tag };
+  };
+  // The threads count a page's objects. After the first page is counted (a listing of one page makes one
+  // request), the next is read while this one is counted and written; once a page was short, no more are
+  // asked for, and those on their way are left unread (a few requests more at most).
+  const listing = { ended: false };
+  let size = pageSize;
+  for (let page = 0, pending: ReturnType<typeof fetchPage> | undefined = fetchPage(size); pending; page++) {
+    const answer = await pending.answer;
+    options.signal?.throwIfAborted();
+    const content = answer.unchanged ? undefined : answer.bytes;
+    const tag = content ? undefined : pending.tag;
+    if (!content && !tag) throw new Error(l10n.t('The server answered 304 to a read that named no tag'));
+    // An empty page ends the listing at once: no more pages are read ahead while a thread counts the one before.
+    if (listing.ended || (content ? emptyList(content) : !tag!.listed)) break;
+    const bytes = content ? content.byteLength : tag!.bytes;
+    const small = bytes < smallPageBytes;
+    const { counted } = await recorder.record({
+      content, tag, etag: answer.etag, bytes, kind: k, folderKey, dir: `${dir}/${k.collection}`, number: pending.number, size: pending.size,
+    });
+    const full = pending.size;
+    void counted.then((n) => { if (n < full) listing.ended = true; });
+    if (page === 0) {
+      await counted;
+      if (small) size = largePageSize;
+    }
+    pending = listing.ended ? undefined : fetchPage(asked % size === 0 ? size : pageSize);
+  }
+}
+
+/** What was pulled so far is recorded, cancelled or not: the pages handed to the threads first, then the tags, manifest, stats and bases. */
+async function finishPull({ root, manifest, report, tags, bases, writer }: Pulling, recorder: PageRecorder, sameHead: boolean): Promise<void> {
+  await recorder.recorded.catch(() => undefined);
+  try {
+    await tags.write();
+  } catch {
+    // Only a cache: the next pull reads its pages whole.
+  }
+  if (sameHead && !journalHolds(root)) {
+    // Nothing moved: the manifest file stays as it is, not read again.
+  } else if (recorder.stepped < manyObjects || !(await writer.writeManifest(manifest, recorder.texts))) await writeManifest(root, manifest);
+  writer.close();
+  // The files written now are known by their stats to the next pull or plan (not read again).
+  if (report.written) await stampStats(root).catch(() => undefined);
+  await bases.compact(manifest.objects.size, async () => {
+    const hashes = new Set<string>();
+    await inSlicesOf(manifest.objects, (_key, o) => hashes.add(o.hash));
+    return hashes;
+  });
 }
 
 /** An unchanged page as pulled again: its objects listed, nothing written. */
