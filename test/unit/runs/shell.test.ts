@@ -51,7 +51,8 @@ after(() => sb.close());
 beforeEach(() => ui.reset());
 
 /** A host whose events are recorded as the extension's save events would receive them. */
-async function host(): Promise<RunHost & { journal: RunJournal; wrote: Array<[string, BaseInfo | undefined]>; ended: { written: string[]; deleted: string[] } }> {
+type TestHost = RunHost & { journal: RunJournal; wrote: Array<[string, BaseInfo | undefined]>; ended: { written: string[]; deleted: string[] } };
+async function host(): Promise<TestHost> {
   const wrote: Array<[string, BaseInfo | undefined]> = [];
   const ended = { written: [] as string[], deleted: [] as string[] };
   return {
