@@ -4,7 +4,7 @@ import { CliError } from './exit';
 import { usageOf } from './usage';
 import { l10n } from '../l10n';
 
-export const commandNames = ['pull', 'plan', 'apply', 'diff'] as const;
+export const commandNames = ['pull', 'plan', 'apply', 'diff', 'undo', 'retry'] as const;
 export type CommandName = (typeof commandNames)[number];
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -26,6 +26,8 @@ const optionsOf: Record<CommandName, Options> = {
     'stop-on-error': { type: 'boolean' },
   },
   diff: { ...common },
+  undo: { ...common, 'yes-production': { type: 'boolean' }, 'auto-approve': { type: 'boolean' }, 'stop-on-error': { type: 'boolean' } },
+  retry: { ...common, 'yes-production': { type: 'boolean' }, 'auto-approve': { type: 'boolean' }, 'stop-on-error': { type: 'boolean' } },
 };
 
 /** Positionals each command takes: required, then optional. */
@@ -34,6 +36,8 @@ const positionalsOf: Record<CommandName, { required: number; most: number }> = {
   plan: { required: 1, most: 1 },
   apply: { required: 1, most: 2 },
   diff: { required: 2, most: 2 },
+  undo: { required: 1, most: 1 },
+  retry: { required: 1, most: 1 },
 };
 
 export interface Parsed {
