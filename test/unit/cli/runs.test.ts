@@ -88,7 +88,10 @@ test('oms undo puts back a run the editor made (its journal names the service); 
   const connection = {
     id: 'editor-connection', info: { id: 'editor-connection', label: 'Sandbox', baseUrl: api.sb.url }, client, approveWrites: (what: string) => Promise.resolve({ what }),
   } as unknown as Connection;
-  const quiet: RunView = { progress: (_t, work) => work(() => undefined, new AbortController().signal), confirm: () => Promise.resolve(undefined), say: () => undefined, report: () => undefined };
+  const quiet: RunView = {
+    progress: (_t, work) => work(() => undefined, new AbortController().signal),
+    confirm: () => Promise.resolve(undefined), say: () => undefined, report: () => undefined,
+  };
   const journal = new RunJournal(path.join(root, 'editor-storage', 'runs'));
   const op = { type: 'addTag' as const, tag: 'from-editor' };
   const targets = scanners.map((o) => ({ kind: kind('inputScanner'), folderKey: warehouse, key: o.Key!, name: o.CommonName! }));
