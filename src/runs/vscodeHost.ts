@@ -97,14 +97,8 @@ function whereText(run: FoundRun): string {
 }
 
 /** The editor's connection for a run: the one it was made with, else one to the same service (a run of the command line). */
-export function connectionOf(s: Services, header: RunHeader): Connection {
-  const connection = s.connections.get(header.connectionId) ?? s.connections.all().find((c) => sameService(header, c));
-  if (!connection) {
-    throw new Error(header.url
-      ? vscode.l10n.t('No connection to {0}, where “{1}” ran: add one (Add Connection…) and try again', header.url, header.title)
-      : vscode.l10n.t('The connection “{0}” ran on was removed', header.title));
-  }
-  return connection;
+export function connectionFor(s: Services, header: RunHeader): Connection | undefined {
+  return s.connections.get(header.connectionId) ?? s.connections.all().find((c) => sameService(header, c));
 }
 
 /** Stop at the first error, or go on? Asked once, here, for every run that is not previewed first (Apply, a retry of an apply). */

@@ -16,7 +16,8 @@ import { folderOfJournal, journalOf } from '../../runs/core/journals';
 import { outstandingRuns, retrySelection, tickOutstanding, type Outstanding } from '../../runs/core/retry';
 import { undoSelection } from '../../runs/core/undo';
 import { objectsText, retryCountsText } from '../../runs/core/words';
-import { askStopOnError, connectionOf, editorJournals, pickRun, runHost } from '../../runs/vscodeHost';
+import { askStopOnError, editorJournals, pickRun, runHost } from '../../runs/vscodeHost';
+import { runConnection } from './runConnection';
 import { applyInEditor, folderName } from '../objectsAsCode/apply';
 import { bindingFor } from '../objectsAsCode/codeFolder';
 import type { Command, Services } from '../framework/command';
@@ -35,7 +36,7 @@ export const retryFailedRun: Command = {
     }
     const recipe = run.header.recipe;
     if (!recipe) throw new Error(vscode.l10n.t('“{0}” was recorded before runs could be retried: run it again', run.header.title));
-    const connection = connectionOf(s, run.header);
+    const connection = await runConnection(s, run.header, journal);
     const { entries, lostCreates, lines } = retrySelection(run.entries);
     if (lostCreates.length) void vscode.window.showWarningMessage(lines[lines.length - 1]);
     if (!entries.length) return;
@@ -70,7 +71,7 @@ export const retryFailedRun: Command = {
 /** A fresh plan of the pulled folder with exactly the run's outstanding entries ticked, applied through the editor's host. */
 async function retryApply(s: Services, journal: RunJournal, run: Outstanding, recorded: string, stopOnError?: boolean): Promise<unknown> {
   const root = folderOfJournal(journal) ?? recorded;
-  const connection = connectionOf(s, run.header);
+  const connection = await runConnection(s, run.header, journal);
   const binding = await bindingFor(connection);
   const { entries } = retrySelection(run.entries);
   const { plan } = await makePlan(connection.client, root, binding, { includeDeletes: entries.some((e) => e.op === 'delete') });

@@ -19,7 +19,8 @@ import type { RunHost } from '../../runs/core/run';
 import { undoSelection } from '../../runs/core/undo';
 import { objectsText, outcomesText, previewCountsText } from '../../runs/core/words';
 import { confirmPreview } from '../../runs/preview';
-import { connectionOf, editorJournals, pickRun, runHost } from '../../runs/vscodeHost';
+import { editorJournals, pickRun, runHost } from '../../runs/vscodeHost';
+import { runConnection } from './runConnection';
 import type { Command } from '../framework/command';
 
 export const undoRun: Command = {
@@ -32,7 +33,7 @@ export const undoRun: Command = {
       : await pickRun(s, vscode.l10n.t('Undo which run?'), (r) => !!(r.counts.applied || r.counts.unknown) && (!active || sameService(r.header, active)),
         (r) => outcomesText(r.counts));
     const undo = await undoSelection(journal, runId);
-    const connection = connectionOf(s, undo.header);
+    const connection = await runConnection(s, undo.header, journal);
     const { title, changes, notes } = undo;
     if (!changes.length) {
       const why = notes.map((n) => `${n.label}: ${n.note}`).join('; ');
