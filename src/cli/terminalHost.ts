@@ -14,6 +14,10 @@ export interface TerminalOptions {
   /** Send without asking (a CI job, or a person who already read the plan). */
   autoApprove: boolean;
   stopOnError: boolean;
+  /** The report's lines written by the command itself (apply's own), not the host's. */
+  ownReport?: boolean;
+  /** A progress line's words ("Applied 3 of 10 objects"); else "<title>: 3/10". */
+  progressWords?: (done: number, total: number) => string;
 }
 
 /** Refuses before anything is read when there is neither a terminal to ask nor --auto-approve. */
@@ -35,7 +39,7 @@ export function terminalHost(options: TerminalOptions): RunHost {
         const stop = new AbortController();
         const cancel = () => stop.abort();
         process.once('SIGINT', cancel);
-        const show = progressLines((done, total) => `${title}: ${done}/${total ?? done}`);
+        const show = progressLines((done, total) => options.progressWords?.(done, total ?? done) ?? `${title}: ${done}/${total ?? done}`);
         try {
           return await work((done, total) => show(done, total), stop.signal);
         } finally {
@@ -56,6 +60,7 @@ export function terminalHost(options: TerminalOptions): RunHost {
         (level === 'info' ? process.stdout : process.stderr).write(`${message}\n`);
       },
       report(record) {
+        if (options.ownReport) return;
         for (const r of record.results) {
           if (r.outcome !== 'applied') process.stdout.write(`  ${outcomeWord(r.outcome)}: ${r.label}${r.reason ? ` (${r.reason})` : ''}\n`);
         }

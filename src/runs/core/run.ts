@@ -95,6 +95,13 @@ export interface RunRecord {
   writes: number;
 }
 
+/** A run that stopped on an error after writes went out: not "nothing was sent" (the journal names each write). */
+export class RunStopped extends Error {
+  constructor(readonly error: Error, readonly writes: number) {
+    super(error.message, { cause: error });
+  }
+}
+
 /** Runs `spec` with approval, journal, progress, events and report; the report is shown without waiting for it. */
 export async function runCore(host: RunHost, spec: RunSpec): Promise<RunRecord> {
   const { connection, title } = spec;
@@ -132,6 +139,8 @@ export async function runCore(host: RunHost, spec: RunSpec): Promise<RunRecord> 
         show(p.done, p.total, `${p.done}/${p.total}${failed}${waiting}`);
       },
     }));
+  } catch (e) {
+    throw writes && e instanceof Error ? new RunStopped(e, writes) : e;
   } finally {
     await writer.close();
     await host.events?.ended(written, deleted);
