@@ -23,7 +23,8 @@ export interface UndoSelection extends UndoPlan {
 
 export async function undoSelection(journal: RunJournal, runId: string): Promise<UndoSelection> {
   const run = await journal.read(runId);
-  const summaries = await journal.runs(run.header.connectionId);
+  // Every run of the journal: a retry made in the editor of a run of the command line has another connection id.
+  const summaries = await journal.runs();
   const byId = new Map(summaries.map((r) => [r.header.runId, r.header]));
   byId.set(runId, run.header);
   // Oldest first: a later write of an object is the one the server holds now.
