@@ -22,7 +22,7 @@ export async function planCommand({ positionals: [folder], values }: Parsed): Pr
   const plan = withSecretsMasked(await cliPlan(connection.client, root, binding));
   const out = text(values.out);
   if (out) await writeFile(out, planFileText(plan));
-  process.stdout.write(format === 'json' ? JSON.stringify(plan, null, 2) + '\n' : format === 'markdown' ? planMarkdown(plan) : planText(plan));
+  process.stdout.write(format === 'json' ? JSON.stringify(plan, null, 2) + '\n' : format === 'markdown' ? planMarkdown(plan, { fullPlan: out }) : planText(plan));
   if (countsOf(plan).invalid) return exitCodes.error;
   return values['detailed-exitcode'] && hasChanges(plan) ? exitCodes.changes : exitCodes.ok;
 }

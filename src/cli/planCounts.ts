@@ -10,14 +10,21 @@ export function countsOf(plan: Plan): Record<PlanAction, number> {
 
 /** "2 to create · 3 to update · 1 stale · 10 unchanged": the counts that are not zero (creates, updates and deletes always). */
 export function countsLine(plan: Plan, separator = ' · '): string {
-  const c = countsOf(plan);
-  const parts = [l10n.t('{0} to create', c.create), l10n.t('{0} to update', c.update), l10n.t('{0} to delete', c.delete)];
-  if (c.stale) parts.push(l10n.t('{0} stale', c.stale));
-  if (c.behind) parts.push(l10n.t('{0} behind', c.behind));
-  if (c.invalid) parts.push(l10n.t('{0} invalid', c.invalid));
-  if (c.deleteSkipped) parts.push(l10n.t('{0} deletes not included', c.deleteSkipped));
-  parts.push(l10n.t('{0} unchanged', plan.unchanged));
-  return parts.join(separator);
+  return [...actionWords(countsOf(plan), ['create', 'update', 'delete']), l10n.t('{0} unchanged', plan.unchanged)].join(separator);
+}
+
+/** "2 to create", "1 stale", ...: one phrase per action whose count is not zero (or that is `always` named). */
+export function actionWords(counts: Partial<Record<PlanAction, number>>, always: readonly PlanAction[] = []): string[] {
+  const words: Record<PlanAction, (n: number) => string> = {
+    create: (n) => l10n.t('{0} to create', n),
+    update: (n) => l10n.t('{0} to update', n),
+    delete: (n) => l10n.t('{0} to delete', n),
+    stale: (n) => l10n.t('{0} stale', n),
+    behind: (n) => l10n.t('{0} behind', n),
+    invalid: (n) => l10n.t('{0} invalid', n),
+    deleteSkipped: (n) => l10n.t('{0} deletes not included', n),
+  };
+  return (Object.keys(words) as PlanAction[]).filter((a) => counts[a] || always.includes(a)).map((a) => words[a](counts[a] ?? 0));
 }
 
 /** Whether the plan shows any difference at all. */
@@ -29,7 +36,9 @@ export function hasChanges(plan: Plan): boolean {
 export function shown(value: unknown, max = 80): string {
   if (value === undefined) return l10n.t('(none)');
   const text = JSON.stringify(value);
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 2]) ? max - 2 : max - 1; // not between the halves of a character
+  return `${text.slice(0, end)}…`;
 }
 
 export function moreFields(n: number): string {

@@ -32,7 +32,8 @@ oms.manifest.json): what apply would create, update and delete, and what it woul
 (stale: changed here and on the service; behind: changed on the service only; invalid).
 
   --format text|markdown|json   text (default); markdown for a pull-request comment; json: the plan
-  --out <plan.json>             also save the plan, for oms apply <folder> <plan.json> (or the editor)
+  --out <plan.json>             also save the whole plan (JSON), for oms apply <folder> <plan.json>
+                                (or the editor); a Markdown plan too long for a comment names it
   --detailed-exitcode           exit 0: no changes, 2: changes, 1: error or an invalid file
                                 (without it: 0 unless an error or an invalid file)`)}
 

@@ -81,7 +81,9 @@ test('docs/ci.md: the GitHub Actions steps plan on a pull request (comment poste
   const planned = await runJob('plan');
   assert.equal(planned['steps.plan.outputs.exitcode'], '2');
   const comment = await fs.readFile(path.join(work, 'comment.md'), 'utf8');
-  assert.match(comment, /\| update \| Renamed in a pull request \|/);
+  assert.match(comment, /\| update \| `Renamed in a pull request` \|/);
+  const artifact = JSON.parse(await fs.readFile(path.join(checkout, 'plan.json'), 'utf8')) as { entries: Array<{ action: string; label: string }> };
+  assert.deepEqual(artifact.entries.map((e) => [e.action, e.label]), [['update', 'Renamed in a pull request']], 'the whole plan, kept as the job\'s artifact');
   assert.match(await fs.readFile(calls, 'utf8'), /^gh pr comment 7 --body-file plan\.md --edit-last$/m);
 
   await runJob('apply');

@@ -69,7 +69,7 @@ test('pull, edit three files, plan --detailed-exitcode exits 2 with Markdown nam
   assert.match(plan.out, /\*\*0 to create · 3 to update · 0 to delete · \d+ unchanged\*\*/);
   assert.match(plan.out, /#### Input scanners \(2\)/);
   assert.match(plan.out, /#### People \(1\)/);
-  for (const label of [a.CommonName, b.CommonName, c.CommonName]) assert.ok(plan.out.includes(`| update | ${label} |`), `${label} in\n${plan.out}`);
+  for (const label of [a.CommonName, b.CommonName, c.CommonName]) assert.ok(plan.out.includes(`| update | \`${label}\` |`), `${label} in\n${plan.out}`);
   assert.match(plan.out, /`\/NonSettlingErrorPriority`: `\d` → `\d`/);
   assert.ok(plan.out.includes('`/Surname`: '), plan.out);
   assert.ok(plan.out.includes('→ `"Changed-By-CLI"`'), plan.out);
