@@ -5,13 +5,11 @@
  * through the executor, the manifest moving forward per object (src/changes/code/apply.ts).
  */
 import * as path from 'node:path';
-import { OmsClient } from '../api/client';
-import type { Http } from '../api/http';
-import { applyPlan, writeRunReport } from '../changes/code/apply';
-import type { ChangeResult, Outcome } from '../changes/executor';
-import { cachePath } from '../changes/code/manifest';
-import { RunJournal } from '../changes/runJournal';
+import type { Outcome } from '../changes/executor';
 import { sendable } from '../changes/code/plan';
+import { sendPlan } from '../runs/core/applyRun';
+import { RunStopped } from '../runs/core/run';
+import { objectsText, outcomeWord } from '../runs/core/words';
 import { readPlanFile, withSecretsMasked } from '../changes/code/planFile';
 import { Parsed, text, wholeNumber } from './args';
 import { CliError, exitCodes, partlyApplied } from './exit';
@@ -19,8 +17,8 @@ import { pulledFolder, serviceOf } from './folder';
 import { cliPlan } from './planCommand';
 import { planText } from './planText';
 import { productionRefusal } from './service';
-import { objectsCount } from './plurals';
-import { askYes, interactive, progressLines } from './terminal';
+import { askYes, interactive } from './terminal';
+import { runExitCode, terminalHost } from './terminalHost';
 import { l10n } from '../l10n';
 
 export async function applyCommand({ positionals: [folder, planFile], values }: Parsed): Promise<number> {
@@ -40,7 +38,7 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   const ticked = plan.entries.filter((e) => e.selected && sendable.has(e.action));
   const n = (a: string) => ticked.filter((e) => e.action === a).length;
   if (n('delete') !== deletes) {
-    const planned = objectsCount(n('delete'));
+    const planned = objectsText(n('delete'));
     throw new CliError(l10n.t('The plan deletes {0} and --deletes says {1}: give --deletes {2} to apply it. Nothing was sent.', planned, deletes, n('delete')));
   }
   if (!ticked.length) {
@@ -55,39 +53,25 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
     throw new CliError(l10n.t('Not applied: the answer was not "yes". Nothing was sent.'));
   }
 
-  const approval = await connection.approveWrites(l10n.t('Apply {0}', what));
-  const approved: Http = (req) => connection.client.http({ ...req, approval });
-  // The editor's run journal, in the folder's cache (.oms/runs/): each write's intent on disk before it goes out,
-  // so a run killed part way leaves a record of every object it may have written.
-  const journal = await new RunJournal(cachePath(root, 'runs')).begin({
-    title: l10n.t('Apply {0}: {1}', folder, what), connectionId: connection.id, total: ticked.length, recipe: { type: 'apply', folder: root },
+  // Through the run core, as the editor's Apply (src/runs/core/applyRun.ts): one approval, the journal in the
+  // folder's .oms/runs/ (each write's intent on disk before it goes out), progress lines, Ctrl+C.
+  const stopOnError = !!values['stop-on-error'];
+  const host = terminalHost({
+    autoApprove, stopOnError, ownReport: true, progressWords: (done, total) => l10n.t('Applied {0} of {1}', done, objectsText(total)),
   });
-  let writes = 0;
-  const stop = new AbortController();
-  const cancel = () => stop.abort();
-  process.once('SIGINT', cancel);
-  const progress = progressLines((done, total) => l10n.t('Applied {0} of {1}', done, objectsCount(total ?? done)));
-  let results: ChangeResult[];
+  let record: Awaited<ReturnType<typeof sendPlan>>;
   try {
-    results = await applyPlan(new OmsClient(approved), root, binding, plan, {
-      stopOnError: !!values['stop-on-error'], signal: stop.signal,
-      beforeWrite: async (change, body, live) => {
-        writes++;
-        await journal.intent(change, body, live);
-      },
-      onResult: (r, change) => void (change && journal.record(change, r).catch(() => undefined)),
-      onProgress: (p) => progress(p.done, p.total),
-    });
-  } finally {
-    process.off('SIGINT', cancel);
-    await journal.close();
+    record = await sendPlan(host, { connection, binding, root, plan, stopOnError, title: l10n.t('Apply {0}: {1}', folder, what) });
+  } catch (e) {
+    if (!(e instanceof RunStopped)) throw e;
+    throw new CliError(l10n.t('{0} The apply stopped after sending {1}: the run\'s journal in .oms/runs/ names each, plan again to see where the service stands.',
+      e.message, objectsText(e.writes)), partlyApplied);
   }
-  const report = await writeRunReport(root, plan, results);
+  const { results, reportFile: report } = record;
   const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
-  for (const r of results) if (r.outcome !== 'applied') process.stdout.write(`  ${r.outcome}: ${r.label}${r.reason ? ` (${r.reason})` : ''}\n`);
+  for (const r of results) if (r.outcome !== 'applied') process.stdout.write(`  ${outcomeWord(r.outcome)}: ${r.label}${r.reason ? ` (${r.reason})` : ''}\n`);
   const counts = [count('applied'), count('unchanged'), count('stale'), count('failed'), count('notSent')];
   process.stdout.write(`${l10n.t('Applied {0} · unchanged {1} · stale {2} · failed {3} · not sent {4}', ...counts)}\n`);
   process.stdout.write(`${l10n.t('Report: {0}', path.relative(process.cwd(), report) || report)}\n`);
-  if (count('applied') + count('unchanged') === results.length) return exitCodes.ok;
-  return writes ? partlyApplied : exitCodes.error;
+  return runExitCode(record);
 }

@@ -59,7 +59,7 @@ export async function editorJournals(s: Services): Promise<RunJournal[]> {
 }
 
 /** Asks for a journal file (a run of `oms apply` in CI, handed over as an artifact); undefined when none chosen. */
-export async function openJournalFile(): Promise<{ journal: RunJournal; runId: string } | undefined> {
+async function openJournalFile(): Promise<{ journal: RunJournal; runId: string } | undefined> {
   const picked = await vscode.window.showOpenDialog({
     title: vscode.l10n.t('Open a run journal'), canSelectMany: false, filters: { [vscode.l10n.t('Run journal')]: ['jsonl'] },
   });
