@@ -55,7 +55,7 @@ export interface RunHeader {
 
 /** The journal formats this version reads; it writes the newest. */
 export type JournalFormat = 1 | 2 | 3 | 4;
-export const journalFormat: JournalFormat = 4;
+const journalFormat: JournalFormat = 4;
 
 /** Where a write's outcome never reached the journal: it may have landed. */
 export type EntryOutcome = Outcome | 'unknown';

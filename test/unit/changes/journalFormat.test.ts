@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { journalFormat, RunJournal } from '../../../src/changes/runJournal';
+import { RunJournal } from '../../../src/changes/runJournal';
 
 const line = (o: unknown) => JSON.stringify(o) + '\n';
 const entry = { id: 'k1', label: 'Door 1', kind: 'inputScanner', folderKey: 'f', key: 'k1', op: 'update', outcome: 'applied', afterVersion: 2 };
@@ -18,7 +18,7 @@ test('a format 3 journal (before the service was named) is read; a newer format 
   const header = { runId: '20261207t030000000z-aaaaaa', title: 'Tag', connectionId: 'c1', startedAt: '2026-12-07T03:00:00.000Z', total: 1 };
   await writeFile(join(dir, `${header.runId}.jsonl`), line({ format: 3, ...header }) + line(entry) + line({ summary: { applied: 1 } }));
   const newer = { ...header, runId: '20261207t040000000z-bbbbbb' };
-  await writeFile(join(dir, `${newer.runId}.jsonl`), line({ format: journalFormat + 1, ...newer }) + line(entry));
+  await writeFile(join(dir, `${newer.runId}.jsonl`), line({ format: 5, ...newer }) + line(entry));
   const journal = new RunJournal(dir);
 
   const old = await journal.read(header.runId);
