@@ -1,22 +1,91 @@
 // ESLint: the recommended rules of ESLint and typescript-eslint (type-checked), as `yo code` sets up.
 // @ts-check
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** Imports of these folders (any depth: the patterns match the import's path). @param {string[]} names */
-const folders = (...names) => names.flatMap((n) => [`**/${n}`, `**/${n}/**`]);
+// The layers of docs/architecture.md, top down: a file of src/ may import its own layer and those below it, by
+// any import (static, `export from`, `import()`, `import type`). A folder is in one layer; live/ and
+// connection/ are plain Node but for the files named in `editorFiles`, so a new file there is plain Node
+// until named. A folder or top-level file that is in no layer fails the lint until it is placed here.
+const src = path.join(import.meta.dirname, 'src');
+const layerNames = ['', 'the commands', 'the editor features', 'the document layer', 'the UI services', 'plain Node'];
+/** Folder (or top-level file) of src/ -> layer, 1 (top) to 5 (plain Node: no `vscode`). @type {Record<string, number>} */
+const layers = {
+  commands: 1,
+  runs: 2, views: 2, webview: 2, editor: 2, tree: 2,
+  documents: 3,
+  ui: 4, fs: 4,
+  live: 5, connection: 5, changes: 5, save: 5, search: 5, people: 5, sandbox: 5, cli: 5, api: 5, model: 5, validation: 5, util: 5,
+  'l10n.ts': 5,
+};
+/** Folders of src/ in a layer other than their parent's: the run core of runs/ is plain Node. @type {Record<string, number>} */
+const subfolders = { 'runs/core': 5 };
+/** The files of live/ and connection/ that use `vscode`, and their layer. @type {Record<string, number>} */
+const editorFiles = {
+  'live/followDocuments.ts': 2, 'live/liveUpdates.ts': 2, 'live/openObjects.ts': 2, 'live/serverChanges.ts': 2,
+  'connection/connectionManager.ts': 4, 'connection/envConnection.ts': 4, 'connection/httpSettings.ts': 4, 'connection/productionQuestion.ts': 4,
+  'connection/sandboxHost.ts': 4, 'connection/statusBar.ts': 4, 'connection/tokenStore.ts': 4,
+};
 /**
- * The layers of docs/architecture.md: a layer's files may not import `group`.
- * @param {string} message @param {string[]} group
+ * Beside the layers: their own imports are not checked; as import targets they count as this layer (only the
+ * commands import the composition root and the test API; services.ts is above layer 4; the log, settings and
+ * walkthrough use `vscode`). `vscode` itself counts as layer 4.
+ * @type {Record<string, number>}
  */
-const layer = (message, group) => ({ 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] });
-/** What plain Node code may not import: `vscode`, and the layers that import it (of runs/, all but the run core). */
-const notPlainNode = [
-  'vscode', ...folders('commands', 'live', 'views', 'webview', 'editor', 'tree', 'documents', 'ui', 'fs'), '**/runs/*', '!**/runs/core',
-  '**/connection/*', '!**/connection/connection', '!**/connection/connectionInfo', '**/extension', '**/testApi', '**/services', '**/log', '**/settings', '**/walkthrough',
-];
-const plainNodeMessage = 'Plain Node code imports neither `vscode` nor a layer that does (docs/architecture.md, Layers)';
-const plainNode = '{src/{changes,save,search,people,sandbox,cli,api,model,validation,util}/**/*.ts,src/live/{liveReads,poller}.ts,src/runs/core/**/*.ts}';
+const beside = { 'extension.ts': 1, 'testApi.ts': 1, 'services.ts': 3, 'log.ts': 4, 'settings.ts': 4, 'walkthrough.ts': 4 };
+for (const file of Object.keys(editorFiles)) if (!fs.existsSync(path.join(src, file))) throw new Error(`eslint.config.mjs: editorFiles names src/${file}, which is gone`);
+
+/** The layer of a file of src/ (0: beside the layers), or undefined if it is in none. @param {string} file @returns {number | undefined} */
+function layerOf(file) {
+  const rel = path.relative(src, file).split(path.sep).join('/');
+  const top = rel.split('/')[0];
+  for (const name of [rel, `${rel}.ts`]) if (name in editorFiles) return editorFiles[name];
+  for (const [dir, n] of Object.entries(subfolders)) if (rel === dir || rel.startsWith(`${dir}/`)) return n;
+  return layers[top] ?? layers[`${top}.ts`] ?? (top in beside || `${top}.ts` in beside ? 0 : undefined);
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const importsPointDown = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const file = context.filename;
+    if (!file.startsWith(src + path.sep)) return {};
+    const own = layerOf(file);
+    const where = path.relative(import.meta.dirname, file);
+    /** @param {import('eslint').Rule.Node} node @param {unknown} source */
+    const check = (node, source) => {
+      if (typeof source !== 'string' || !own) return;
+      let target;
+      if (source === 'vscode') target = 4;
+      else if (source.startsWith('.')) {
+        const resolved = path.resolve(path.dirname(file), source);
+        if (!resolved.startsWith(src + path.sep)) return;
+        target = beside[`${path.relative(src, resolved)}.ts`] ?? layerOf(resolved);
+      }
+      if (target === undefined || target >= own) return;
+      const what = source === 'vscode' ? '`vscode`' : `${source} (${layerNames[target]}, layer ${target})`;
+      context.report({ node, message: `${where} is in ${layerNames[own]} (layer ${own}), which does not import ${what}: imports point down only (docs/architecture.md, Layers)` });
+    };
+    return {
+      Program(node) {
+        if (own === undefined) context.report({ node, message: `${where} is in no layer: place its folder in \`layers\` of eslint.config.mjs (docs/architecture.md, Layers)` });
+      },
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => {
+        if (node.source.type === 'Literal') check(node, node.source.value);
+        else if (node.source.type === 'TemplateLiteral' && node.source.expressions.length === 0) check(node, node.source.quasis[0].value.cooked);
+        else context.report({ node, message: `${where}: an import() of a computed name cannot be checked against the layers; name the module` });
+      },
+      // `typeof import('…')` in a type.
+      TSImportType: (/** @type {{ argument?: { literal?: { value?: unknown } } }} */ node) =>
+        check(/** @type {import('eslint').Rule.Node} */ (/** @type {unknown} */ (node)), node.argument?.literal?.value),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'out/', '.diagnostics/', '.oms-data/', 'node_modules/', 'src/validation/generated/'] },
@@ -66,28 +135,5 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   // Layers (docs/architecture.md): imports point down only, and nothing below the editor layers imports `vscode`.
-  {
-    files: ['src/{runs,live,views,webview,editor,tree}/**/*.ts'],
-    rules: layer('A layer below the commands does not import them (docs/architecture.md, Layers)', [...folders('commands'), '**/extension', '**/testApi']),
-  },
-  {
-    files: ['src/documents/**/*.ts'],
-    rules: layer('The document layer imports only the layers below it (docs/architecture.md, Layers)',
-      [...folders('commands', 'runs', 'live', 'views', 'webview', 'editor', 'tree'), '**/extension', '**/testApi']),
-  },
-  {
-    files: ['src/{ui,fs,connection}/**/*.ts'],
-    rules: layer('This layer imports only the layers below it (docs/architecture.md, Layers)',
-      [...folders('commands', 'runs', 'live', 'views', 'webview', 'editor', 'tree', 'documents'), '**/extension', '**/testApi', '**/services']),
-  },
-  {
-    // Plain Node: the client, model, validation, change sets, the run core, the sandbox and the command line run and are tested without VS Code.
-    files: [plainNode, 'src/connection/connection.ts', 'src/connection/connectionInfo.ts', 'src/l10n.ts'],
-    rules: layer(plainNodeMessage, notPlainNode),
-  },
-  {
-    // The run core's siblings in runs/ are the editor's host: `../x` from runs/core/ is one of them (`../../x` is below).
-    files: ['src/runs/core/**/*.ts'],
-    rules: layer(plainNodeMessage, [...notPlainNode, '../[a-zA-Z]*']),
-  },
+  { files: ['src/**/*.ts'], plugins: { layers: { rules: { 'imports-point-down': importsPointDown } } }, rules: { 'layers/imports-point-down': 'error' } },
 );

@@ -2,7 +2,7 @@
  * The extension side, side by side, as ratios against a limit or a peer
  * measured in the same run:
  *   - bundles: what activation loads (dist/extension.js and the chunks it
- *     requires) against the 150 KB limit and against the same code as one bundle;
+ *     requires, as the unit test measures it) against its limit and against the same code as one bundle;
  *   - loading the bundle in Node (a stand-in `vscode`), against a single bundle;
  *   - activation as VS Code recorded it in the last integration run
  *     (.diagnostics/integration/activation-times.json) against the 20 ms limit;
@@ -30,6 +30,7 @@ import { validRows } from '../src/people';
 import { startProcess, stopAll, waitForLine } from '../test/integration/host/procs';
 import { parseSandboxLine } from '../test/integration/host/sandbox';
 import type { ActivationRecord } from '../test/integration/index';
+import { activationFiles, activationLimit } from '../test/unit/build/activationSize';
 
 const repo = path.resolve(__dirname, '..');
 const dist = path.join(repo, 'dist');
@@ -38,28 +39,16 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 /** Columns padded to their width; a cell that fills its column still gets a space after it. */
 const row = (...cells: Array<string | number>) => console.log(cells.map((c, i) => `${String(c).padEnd(i === 0 ? 51 : 13)} `).join('').trimEnd());
 
-/** dist/extension.js and the chunks it requires at load (not those behind an `import()`), from esbuild's metafile of the split. */
-function activationSet(): string[] {
-  const outputs = (JSON.parse(fs.readFileSync(path.join(dist, 'meta.json'), 'utf8')) as { outputs: Record<string, { imports: Array<{ path: string; kind: string }> }> }).outputs;
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const i of outputs[file].imports) if (i.kind === 'import-statement' && outputs[i.path]) visit(i.path);
-  };
-  visit('dist/esm/extension.js');
-  return [...seen].map((f) => path.basename(f));
-}
-
 async function bundles(tmp: string): Promise<void> {
   console.log('## Bundles (release build)');
-  const activation = activationSet().reduce((n, f) => n + fs.statSync(path.join(dist, f)).size, 0);
+  const loaded = activationFiles();
+  const activation = loaded.reduce((n, f) => n + f.bytes, 0);
   // The peer: the same entry with every module in it, as before the split.
   const single = path.join(tmp, 'single.js');
   await esbuild.build({ entryPoints: ['src/extension.ts'], outfile: single, bundle: true, platform: 'node', target: 'node18', format: 'cjs', external: ['vscode'], mainFields: ['module', 'main'], minify: true, logLevel: 'error', absWorkingDir: repo });
   const one = fs.statSync(single).size;
   for (const f of fs.readdirSync(dist).filter((f) => f.endsWith('.js') && !f.startsWith('chunk-')).sort()) row(`  dist/${f}`, kb(fs.statSync(path.join(dist, f)).size));
-  row(`  loaded at activation (+${activationSet().length - 1} chunks)`, kb(activation), `${ratio(activation, 150 * 1024)} of the 150 KB limit`);
+  row(`  loaded at activation (${loaded.length} files)`, kb(activation), `${ratio(activation, activationLimit)} of the ${activationLimit / 1024} KB limit`);
   row('  the same code as one bundle', kb(one), `activation loads ${ratio(activation, one)} of it`);
 
   console.log('\n## Loading the bundle in Node (stand-in vscode module, median of 15)');
@@ -100,7 +89,8 @@ async function bundles(tmp: string): Promise<void> {
     const t = JSON.parse(fs.readFileSync(recorded, 'utf8')) as ActivationRecord;
     const sum = t.codeLoadingTime + t.activateCallTime + t.activateResolvedTime;
     const before = t.quiet ? `; machine ${Math.round(t.quiet.busy * 100)}% busy just before` : '';
-    row('  load code + call activate + finish activate', `${t.codeLoadingTime} + ${t.activateCallTime} + ${t.activateResolvedTime} = ${sum} ms`, `${ratio(sum, 20)} of the 20 ms limit (${t.event}${before})`);
+    const when = fs.statSync(recorded).mtime.toISOString().slice(0, 16).replace('T', ' ');
+    row('  load code + call activate + finish activate', `${t.codeLoadingTime} + ${t.activateCallTime} + ${t.activateResolvedTime} = ${sum} ms`, `${ratio(sum, 20)} of the 20 ms limit (${t.event}${before}; recorded ${when} UTC)`);
   } else {
     console.log(`  (none yet: run the integration suite, which writes ${path.relative(repo, recorded)})`);
   }

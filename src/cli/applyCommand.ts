@@ -11,7 +11,7 @@ import { sendPlan } from '../runs/core/applyRun';
 import { RunStopped } from '../runs/core/run';
 import { objectsText, outcomeWord } from '../runs/core/words';
 import { readPlanFile, withSecretsMasked } from '../changes/code/planFile';
-import { Parsed, text, wholeNumber } from './args';
+import { Parsed, wholeNumber } from './args';
 import { CliError, exitCodes, partlyApplied } from './exit';
 import { pulledFolder, serviceOf } from './folder';
 import { cliPlan } from './planCommand';
@@ -30,9 +30,7 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   const { root, manifest } = await pulledFolder(folder, []);
   if (manifest.connection.production && !values['yes-production']) throw new CliError(productionRefusal(manifest.connection.label));
   const saved = planFile ? await readPlanFile(path.resolve(planFile)).catch((e: Error) => { throw new CliError(e.message); }) : undefined;
-  const { connection, binding } = await serviceOf(manifest, {
-    tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'], yesProduction: !!values['yes-production'],
-  });
+  const { connection, binding } = await serviceOf({ root, manifest }, values);
   const plan = saved ?? (await cliPlan(connection.client, root, binding));
 
   const ticked = plan.entries.filter((e) => e.selected && sendable.has(e.action));

@@ -10,6 +10,7 @@ export type CommandName = (typeof commandNames)[number];
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 const common: Options = {
+  url: { type: 'string' },
   'token-file': { type: 'string' },
   'allow-http': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -17,7 +18,7 @@ const common: Options = {
 
 const optionsOf: Record<CommandName, Options> = {
   pull: {
-    ...common, url: { type: 'string' }, folder: { type: 'string' }, subfolders: { type: 'boolean' }, kinds: { type: 'string' },
+    ...common, folder: { type: 'string' }, subfolders: { type: 'boolean' }, kinds: { type: 'string' },
     label: { type: 'string' }, production: { type: 'boolean' }, 'overwrite-edits': { type: 'boolean' },
   },
   plan: { ...common, 'detailed-exitcode': { type: 'boolean' }, format: { type: 'string' }, out: { type: 'string' } },

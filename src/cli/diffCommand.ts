@@ -6,7 +6,7 @@ import { readLocalFile } from '../changes/code/localFiles';
 import { maskChange } from '../changes/code/planFile';
 import { kind as kindOf } from '../model/kinds';
 import type { BaseInfo } from '../model/types';
-import { Parsed, text } from './args';
+import type { Parsed } from './args';
 import { CliError, exitCodes } from './exit';
 import { pulledFolder, serviceOf } from './folder';
 import { shown } from './planCounts';
@@ -17,7 +17,7 @@ export async function diffCommand({ positionals: [folder, target], values }: Par
   const key = keyOf(root, manifest.objects, target);
   const pulled = manifest.objects.get(key)!;
   const kind = kindOf(pulled.kind);
-  const { connection } = await serviceOf(manifest, { tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'] });
+  const { connection } = await serviceOf({ root, manifest }, values);
   const file = readLocalFile(root, pulled.path, pulled.folderKey, kind);
   if (file.error && file.error !== 'missing') throw new CliError(l10n.t('{0}: the file is {1}: fix it or restore it from git', pulled.path, file.error));
   let live: BaseInfo | undefined;

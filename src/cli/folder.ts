@@ -6,7 +6,8 @@ import type { ConnectionBinding } from '../changes/code/manifest';
 import { bindingOf } from '../changes/code/pull';
 import type { Connection } from '../connection/connection';
 import { CliError } from './exit';
-import { connect, ServiceOptions } from './service';
+import { Parsed, text } from './args';
+import { connect, ServiceOptions, serviceUrl } from './service';
 import { l10n } from '../l10n';
 
 export interface PulledFolder {
@@ -29,9 +30,16 @@ export async function pulledFolder(folder: string, only?: Iterable<string>): Pro
   return { root, manifest };
 }
 
-/** The connection the manifest names, and its binding as the service tells it now (the instance read once). */
-export async function serviceOf(manifest: Manifest, options: ServiceOptions): Promise<{ connection: Connection; binding: ConnectionBinding }> {
+/**
+ * The connection the manifest names, once its URL is settled (service.ts: in CI it must be the one OMS_URL
+ * or --url gives), and its binding as the service tells it now (the instance read once).
+ */
+export async function serviceOf({ root, manifest }: PulledFolder, values: Parsed['values']): Promise<{ connection: Connection; binding: ConnectionBinding }> {
+  const options: ServiceOptions = {
+    tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'], yesProduction: !!values['yes-production'], url: text(values.url),
+  };
   const { label, url, production } = manifest.connection;
+  await serviceUrl(root, url, options);
   const connection = connect(manifest.connection, options);
   return { connection, binding: await bindingOf(connection.client, label, url, production) };
 }

@@ -2,17 +2,9 @@
  * Text from others (names, file names, file contents, the service's answers, the manifest) as Markdown
  * that GitHub and GitLab show exactly as it is: a code span, where neither renders HTML, links, autolinks,
  * @mentions or #references, with a fence longer than any run of backticks inside, and every character
- * that could hide, reorder or break the text (controls, bidi and other invisible format characters, line
- * and paragraph separators, lone surrogates) shown as `<U+XXXX>`.
+ * that could hide, reorder or break the text shown as `<U+XXXX>` (visible.ts).
  */
-
-/** Characters a reader cannot see or that change how the rest is shown (variation selectors are kept: emoji need them). */
-const unseen = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]|(?![\uFE00-\uFE0F])\p{Default_Ignorable_Code_Point}/gu;
-
-/** `text` with each unseen character written out as `<U+XXXX>`. */
-function visible(text: string): string {
-  return text.replace(unseen, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`);
-}
+import { visible } from './visible';
 
 /**
  * `text` as an inline code span; `inTable`: inside a GFM table cell, where a pipe ends the cell unless

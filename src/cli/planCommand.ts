@@ -18,7 +18,7 @@ export async function planCommand({ positionals: [folder], values }: Parsed): Pr
   const format = text(values.format) ?? 'text';
   if (!(formats as readonly string[]).includes(format)) throw new CliError(l10n.t('--format takes text, markdown or json (got "{0}")', format));
   const { root, manifest } = await pulledFolder(folder, []);
-  const { connection, binding } = await serviceOf(manifest, { tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'] });
+  const { connection, binding } = await serviceOf({ root, manifest }, values);
   const plan = withSecretsMasked(await cliPlan(connection.client, root, binding));
   const out = text(values.out);
   if (out) await writeFile(out, planFileText(plan));

@@ -4,11 +4,10 @@ import * as path from 'node:path';
 import { PullScope, readManifest } from '../changes/code/manifest';
 import { bindingOf, pull } from '../changes/code/pull';
 import { startPullThreads, useThreadCode } from '../changes/code/pullWriter';
-import { checkBaseUrl, normalizeBaseUrl } from '../connection/connectionInfo';
 import { KindId, objectKinds, supports } from '../model/kinds';
 import { Parsed, text } from './args';
 import { CliError, exitCodes } from './exit';
-import { connect } from './service';
+import { connect, serviceUrl } from './service';
 import { editedFilesKept, filesRemoved, filesWritten, objectsCount } from './plurals';
 import { progressLines } from './terminal';
 import { l10n } from '../l10n';
@@ -24,11 +23,8 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
   } catch (e) {
     throw new CliError((e as Error).message);
   }
-  const urlText = text(values.url) ?? existing?.connection.url;
-  if (!urlText) throw new CliError(l10n.t('--url is required: the base URL of the service to pull from'));
-  const problem = checkBaseUrl(urlText);
-  if (problem) throw new CliError(`--url: ${problem}`);
-  const url = normalizeBaseUrl(urlText);
+  const url = await serviceUrl(root, existing?.connection.url, { url: text(values.url) });
+  if (!url) throw new CliError(l10n.t('--url is required: the base URL of the service to pull from'));
   const folderKey = text(values.folder) ?? existing?.scope.folderKey;
   if (!folderKey) throw new CliError(l10n.t('--folder is required: the Key of the service folder to pull'));
   const kindList = text(values.kinds);

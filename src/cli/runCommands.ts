@@ -20,12 +20,14 @@ import { retryCountsText } from '../runs/core/words';
 import type { Connection } from '../connection/connection';
 import { Parsed, text } from './args';
 import { CliError, exitCodes } from './exit';
-import { pulledFolder, serviceOf } from './folder';
+import { pulledFolder, serviceOf, type PulledFolder } from './folder';
 import { connect, productionRefusal, type ServiceOptions } from './service';
+import { normalizeBaseUrl } from '../connection/connectionInfo';
+import { bindingOf } from '../changes/code/pull';
 import { approved, checkCanAsk, runExitCode, terminalHost, type TerminalOptions } from './terminalHost';
 import { l10n } from '../l10n';
 
-interface RunArgs { journal: RunJournal; runId: string; terminal: TerminalOptions; service: ServiceOptions }
+interface RunArgs { journal: RunJournal; runId: string; terminal: TerminalOptions; values: Parsed['values'] }
 
 async function runArgs({ positionals: [run], values }: Parsed): Promise<RunArgs> {
   const terminal = { autoApprove: !!values['auto-approve'], stopOnError: !!values['stop-on-error'] };
@@ -36,27 +38,49 @@ async function runArgs({ positionals: [run], values }: Parsed): Promise<RunArgs>
   if (!isFile && !(await found.journal.has(run).catch(() => false))) {
     throw new CliError(l10n.t('No run {0} in {1}: name a journal file (<run id>.jsonl) or a run id of this folder', run, found.journal.dir));
   }
-  return { ...found, terminal, service: { tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'], yesProduction: !!values['yes-production'] } };
+  return { ...found, terminal, values };
 }
 
-/** The service a run wrote to, as its journal names it (format 4), else as its pulled folder's manifest does (an apply). */
-async function serviceOfRun(header: RunHeader, journal: RunJournal, options: ServiceOptions): Promise<Connection> {
-  if (!header.url && header.recipe?.type === 'apply') {
-    const { manifest } = await pulledFolder(folderOfJournal(journal) ?? header.recipe.folder, []);
-    if (manifest.connection.production && !options.yesProduction) throw new CliError(productionRefusal(manifest.connection.label));
-    return connect(manifest.connection, options);
+/** The pulled folder a run belongs to: its journal's (`<folder>/.oms/runs/`), else an apply's recorded folder, if it holds a manifest. */
+async function folderOfRun(header: RunHeader, journal: RunJournal): Promise<PulledFolder | undefined> {
+  const root = folderOfJournal(journal) ?? (header.recipe?.type === 'apply' ? header.recipe.folder : undefined);
+  return root ? pulledFolder(root, []).catch(() => undefined) : undefined;
+}
+
+/**
+ * The service a run wrote to. A journal is a file others may hand over (a CI artifact), as a manifest is: its
+ * URL is trusted as a pulled folder's is (service.ts: OMS_URL or --url, else the folder this machine pulled),
+ * and a journal outside a pulled folder needs the URL given in OMS_URL or --url, which it must name.
+ */
+async function serviceOfRun(header: RunHeader, journal: RunJournal, values: Parsed['values']): Promise<{ connection: Connection; folder?: PulledFolder }> {
+  const folder = await folderOfRun(header, journal);
+  const production = header.production || folder?.manifest.connection.production;
+  if (production && !values['yes-production']) throw new CliError(productionRefusal(folder?.manifest.connection.label ?? header.url ?? header.title));
+  if (folder) {
+    const { connection } = await serviceOf(folder, values);
+    if (header.url && normalizeBaseUrl(header.url) !== normalizeBaseUrl(connection.info.baseUrl)) {
+      throw new CliError(l10n.t('The run wrote to {0}, but its folder is bound to {1}: nothing was sent.', header.url, connection.info.baseUrl));
+    }
+    return { connection, folder };
   }
   if (!header.url) throw new CliError(l10n.t('“{0}” was recorded before runs named their service: undo or retry it in the editor', header.title));
-  if (header.production && !options.yesProduction) throw new CliError(productionRefusal(new URL(header.url).host));
-  return connect({ label: new URL(header.url).host, url: header.url, production: !!header.production }, options);
+  const given = process.env.OMS_URL?.trim() || text(values.url);
+  if (!given) {
+    throw new CliError(l10n.t('The run wrote to {0}: give that URL in OMS_URL or --url (a journal file comes from others, so the token is not sent to the URL it names alone). Nothing was sent.', header.url));
+  }
+  if (normalizeBaseUrl(given) !== normalizeBaseUrl(header.url)) {
+    throw new CliError(l10n.t('The run wrote to {0}, not to {1}: nothing was sent.', header.url, given));
+  }
+  const options: ServiceOptions = { tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'], yesProduction: !!values['yes-production'] };
+  return { connection: connect({ label: new URL(header.url).host, url: normalizeBaseUrl(header.url), production: !!header.production }, options) };
 }
 
 const read = async <T>(work: Promise<T>): Promise<T> => work.catch((e: Error) => { throw e instanceof CliError ? e : new CliError(e.message); });
 
 export async function undoCommand(parsed: Parsed): Promise<number> {
-  const { journal, runId, terminal, service } = await runArgs(parsed);
+  const { journal, runId, terminal, values } = await runArgs(parsed);
   const undo = await read(undoSelection(journal, runId));
-  const connection = await serviceOfRun(undo.header, journal, service);
+  const { connection } = await serviceOfRun(undo.header, journal, values);
   if (!undo.changes.length) {
     for (const n of undo.notes) process.stdout.write(`  ${n.label}: ${n.note}\n`);
     process.stdout.write(`${l10n.t('{0}: nothing can be put back.', undo.title)}\n`);
@@ -74,7 +98,7 @@ export async function undoCommand(parsed: Parsed): Promise<number> {
 }
 
 export async function retryCommand(parsed: Parsed): Promise<number> {
-  const { journal, runId, terminal, service } = await runArgs(parsed);
+  const { journal, runId, terminal, values } = await runArgs(parsed);
   const [run] = await read(outstandingRuns(journal, undefined, runId));
   if (!run) {
     process.stdout.write(`${l10n.t('Run {0} has no failed or unsent objects left to send.', runId)}\n`);
@@ -96,8 +120,11 @@ export async function retryCommand(parsed: Parsed): Promise<number> {
       return retryCountsText(changed.length - unsent, unsent);
     },
   };
-  if (recipe.type === 'apply') return retryApply(journal, run.header, entries, recipe.folder, terminal, service);
-  const connection = await serviceOfRun(run.header, journal, service);
+  const { connection, folder } = await serviceOfRun(run.header, journal, values);
+  if (recipe.type === 'apply') {
+    if (!folder) throw new CliError(l10n.t('The folder of “{0}” is not here ({1}): retry it in the pulled folder', run.header.title, recipe.folder));
+    return retryApply(connection, folder, run.header, entries, terminal);
+  }
   const changes = recipe.type === 'bulk'
     ? bulkChanges(entries.filter((e) => e.key).map((e) => ({ kind: kindOf(e.kind), folderKey: e.folderKey, key: e.key!, name: e.label })), recipe.operation)
     : (await read(undoSelection(journal, run.header.of ?? ''))).changes.filter((c) => entries.some((e) => e.id === c.id));
@@ -105,13 +132,12 @@ export async function retryCommand(parsed: Parsed): Promise<number> {
   return record ? runExitCode(record) : nothingSent();
 }
 
-/** A fresh plan of the pulled folder (the journal's, else the one recorded) with the run's outstanding entries ticked. */
+/** A fresh plan of the pulled folder with the run's outstanding entries ticked. */
 async function retryApply(
-  journal: RunJournal, header: RunHeader, entries: Parameters<typeof tickOutstanding>[1], recorded: string, terminal: TerminalOptions, service: ServiceOptions,
+  connection: Connection, { root, manifest }: PulledFolder, header: RunHeader, entries: Parameters<typeof tickOutstanding>[1], terminal: TerminalOptions,
 ): Promise<number> {
-  const { root, manifest } = await pulledFolder(folderOfJournal(journal) ?? recorded, []);
-  if (manifest.connection.production && !service.yesProduction) throw new CliError(productionRefusal(manifest.connection.label));
-  const { connection, binding } = await serviceOf(manifest, service);
+  const { label, url, production } = manifest.connection;
+  const binding = await bindingOf(connection.client, label, url, production);
   const { plan } = await makePlan(connection.client, root, binding, { includeDeletes: entries.some((e) => e.op === 'delete') });
   const ticked = tickOutstanding(plan, entries);
   if (!ticked) {

@@ -3,18 +3,22 @@ import type { CommandName } from './args';
 import { l10n } from '../l10n';
 
 const token = () => l10n.t(`Access token: the environment variable OMS_TOKEN, or --token-file <path> (never an argument).
-  --token-file <path>   read the access token from this file
+  --token-file <path>   read the access token from this file (warned when others can read it: chmod 600)
+  --url <base>          the service the token is sent to; the folder's manifest must name the same
   --allow-http          send the token over plain http to another machine (else refused)
-  OMS_URL               when set, the only service URL the token is sent to`);
+  OMS_URL               as --url, from the environment; set but empty is an error
+Without a terminal (CI), plan, diff, apply and a pull again need OMS_URL or --url: the URL in
+oms.manifest.json comes from the files a pull request can change. On a terminal its URL is used;
+one this user did not pull the folder from is asked about before the token is sent.`);
 
 export function usageOf(command: CommandName | undefined): string {
   switch (command) {
     case 'pull': return `${l10n.t(`Usage: oms pull <folder> --url <base> --folder <key> [options]
 
 Pulls the objects of a service folder into <folder>, one file per object, with oms.manifest.json
-(meant for git). In a folder pulled before, --url and --folder default to its manifest's.
+(meant for git). In a folder pulled before, --folder defaults to its manifest's, and so does
+--url on a terminal. <base>: the service's base URL (origin and optional path).
 
-  --url <base>          the service's base URL (origin and optional path)
   --folder <key>        the Key of the service folder to pull
   --subfolders          also its subfolders, each in a directory of its own
   --kinds <list>        kinds to pull, comma-separated (default: all that can be listed), e.g.
@@ -70,7 +74,8 @@ undo puts back what a run changed (and what its retries changed): updates go bac
 deleted, deletes are created again from the journal's copy; an object changed by someone since is
 left as it is and said. retry sends again a run's failed and unsent objects, each read again first.
 <run>: a run journal file (<run id>.jsonl: a pulled folder's .oms/runs/, a CI job's artifact, or
-the editor's), or a run id of the current folder's .oms/runs/. The service is the one the run wrote to.
+the editor's), or a run id of the current folder's .oms/runs/. The service is the one the run wrote to:
+a run of a pulled folder's goes where plan and apply go; for another journal give its URL in OMS_URL or --url.
 
   --yes-production      required to write to a connection recorded as production
   --auto-approve        send without asking (required without a terminal: no prompt waits then)
@@ -94,7 +99,8 @@ OMS Explorer extension.
   oms --version
 
 Access token: the environment variable OMS_TOKEN, or --token-file <path> (never an argument).
-plan and apply take the service's URL from the folder's oms.manifest.json.`)}
+The service's URL: OMS_URL or --url, which the folder's oms.manifest.json must name (required
+without a terminal); on a terminal, the manifest's.`)}
 `;
   }
 }

@@ -26,8 +26,7 @@ import { OmsClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import { needsRefresh, refresh, signIn, PasswordGrant, TokenSet } from '../api/auth';
 import type { ConnectionInfo } from './connectionInfo';
-import type { HttpLimits } from './httpSettings';
-import type { TokenStore } from './tokenStore';
+import type { Fetch } from '../api/proxyFetch';
 import { l10n } from '../l10n';
 
 /**
@@ -36,9 +35,23 @@ import { l10n } from '../l10n';
  */
 export type WriteQuestion = (info: ConnectionInfo, request: RequestOptions | { what: string }, many?: boolean) => Promise<void>;
 
+/** The client's limits, read for each request (httpSettings.ts reads them from VS Code's settings). */
+export interface HttpLimits {
+  timeoutMs: number;
+  maxResponseBytes: number;
+  fetchFor: (url: URL) => Promise<Fetch> | undefined;
+}
+
+/** Where the tokens are kept (tokenStore.ts: VS Code's SecretStorage, each token bound to its origin). */
+interface Tokens {
+  get(connectionId: string, baseUrl: string): Promise<TokenSet | undefined>;
+  set(connectionId: string, baseUrl: string, tokens: TokenSet): Promise<void>;
+  delete(connectionId: string): Promise<void>;
+}
+
 /** What a connection is built from (connectionManager.ts gives VS Code's). */
 export interface ConnectionParts {
-  tokens: Pick<TokenStore, 'get' | 'set' | 'delete'>;
+  tokens: Tokens;
   /** Time-out, answer size cap and proxy, read for each request. */
   limits: () => Partial<HttpLimits>;
   /** Asked before a write to a production connection. */
@@ -46,6 +59,8 @@ export interface ConnectionParts {
   log?: (connection: string, entry: RequestLog) => void;
   /** Runs before each request: the sandbox connection starts its server here. */
   prepare?: (c: Connection) => Promise<void>;
+  /** The error a failed request reports (the command line says where a refused token came from). */
+  explain?: (e: ApiError) => ApiError;
 }
 
 export class Connection {
@@ -118,7 +133,13 @@ export class Connection {
   }
 
   /** Every request of this connection: the steps in this file's comment. */
-  private async request<T>(req: RequestOptions): Promise<T> {
+  private request<T>(req: RequestOptions): Promise<T> {
+    const { explain } = this.parts;
+    const sent = this.send<T>(req);
+    return explain ? sent.catch((e: unknown) => { throw e instanceof ApiError ? explain(e) : e; }) : sent;
+  }
+
+  private async send<T>(req: RequestOptions): Promise<T> {
     const covered = req.approval !== undefined && this.approved.has(req.approval);
     if (req.method !== 'GET' && this.info.production && !covered) await this.parts.askBeforeWrite(this.info, req);
     await this.parts.prepare?.(this);

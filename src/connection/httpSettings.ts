@@ -6,14 +6,9 @@
  */
 import * as vscode from 'vscode';
 import { loopbackFetch } from '../api/loopbackFetch';
-import { type Fetch, proxyFetchFor } from '../api/proxyFetch';
+import { proxyFetchFor } from '../api/proxyFetch';
 import { wholeNumberSetting } from '../settings';
-
-export interface HttpLimits {
-  timeoutMs: number;
-  maxResponseBytes: number;
-  fetchFor: (url: URL) => Promise<Fetch> | undefined;
-}
+import type { HttpLimits } from './connection';
 
 export class HttpSettings implements vscode.Disposable {
   private current?: HttpLimits;

@@ -12,6 +12,7 @@ import { kinds } from '../model/kinds';
 import { randomToken, TokenAuthority } from './http/auth';
 import { compileSchemas } from './routes/checks';
 import { Connections } from './http/connections';
+import { checkPreconditions, Current } from './http/etag';
 import { isLocalHost, isLoopback, localNamesFor } from './http/hostCheck';
 import type { RouteRequest, SandboxContext } from './routes/context';
 import { Endpoint, endpoints } from './routes/endpoints';
@@ -218,7 +219,7 @@ function drain(req: IncomingMessage, limit: number): void {
   req.resume();
 }
 
-/** Host check, routing, authentication, then injected faults (authenticated requests only), then the handler. */
+/** Host check, routing, authentication, then injected faults (authenticated requests only), a write's preconditions, then the handler. */
 function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, pathname: string, search: string,
   routed: Routed): Reply | Promise<Reply> {
   if (!isLocalHost(req.headers.host, names)) {
@@ -228,6 +229,14 @@ function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet
   const segments = pathSegments(pathname);
   const { handler, params } = router.match(method, segments);
   const r: RouteRequest = { req, method, params, query: new URLSearchParams(search) };
+  const handle = () => {
+    if (method !== 'GET' && (req.headers['if-match'] !== undefined || req.headers['if-none-match'] !== undefined)) {
+      const current = currentOf(ctx, router, segments, r);
+      // A target that is not there (a 404 to its GET) is answered by the write's own 404 (RFC 9110 §13.2.1).
+      if (current !== 'missing') checkPreconditions(req, current);
+    }
+    return handler.handle(ctx, r);
+  };
   if (!handler.public) {
     const auth = ctx.auth.check(req.headers.authorization);
     if ('denied' in auth) throw new HttpError(401, auth.denied, undefined, { 'WWW-Authenticate': 'Bearer' });
@@ -235,11 +244,33 @@ function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet
     r.userName = auth.user;
     if (segments[0] !== 'sandbox') {
       const fault = ctx.faults.take(method, pathname);
-      if (fault?.delayMs) return late(fault.delayMs, () => fault.reply ?? handler.handle(ctx, r));
+      if (fault?.delayMs) return late(fault.delayMs, () => fault.reply ?? handle());
       if (fault?.reply) return fault.reply;
     }
   }
-  return handler.handle(ctx, r);
+  return handle();
+}
+
+/**
+ * A write's target as a GET of its path answers now (its handlers answer at once: the check and the write
+ * run in the same turn, or, for a body, the write's version check keeps it atomic). No GET route: nothing
+ * to match; a 404: `missing`.
+ */
+function currentOf(ctx: SandboxContext, router: Router<Endpoint>, segments: readonly string[], r: RouteRequest): Current | 'missing' {
+  let read;
+  try {
+    read = router.match('GET', segments);
+  } catch {
+    return undefined;
+  }
+  try {
+    const reply = read.handler.handle(ctx, { ...r, method: 'GET', params: read.params });
+    if (reply instanceof Promise) throw new Error('a GET handler that does not answer at once cannot be a write\'s precondition');
+    return { etag: reply.headers?.ETag };
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 404) return 'missing';
+    throw e;
+  }
 }
 
 /** A slow service (a fault rule's delay): the request is handled now, its answer (or error) goes `ms` later. */

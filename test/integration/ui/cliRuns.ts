@@ -20,10 +20,10 @@ function omsFile(): string {
   throw new Error('no dist/oms.cjs above the UI checks: npm run package first');
 }
 
-/** `oms …` as a terminal runs it, with the sandbox's token in OMS_TOKEN; its exit code and output. */
+/** `oms …` as a CI job runs it: the sandbox's token in OMS_TOKEN, its URL in OMS_URL; its exit code and output. */
 function oms(env: Env, args: string[], cwd?: string): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    const options = { cwd, env: { ...process.env, OMS_TOKEN: env.OMS_SANDBOX_TOKEN }, timeout: 60_000 };
+    const options = { cwd, env: { ...process.env, OMS_TOKEN: env.OMS_SANDBOX_TOKEN, OMS_URL: env.OMS_SANDBOX_URL }, timeout: 60_000 };
     execFile(process.execPath, [omsFile(), ...args], options, (e, stdout, stderr) => {
       resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, out: `${stdout}${stderr}` });
     });

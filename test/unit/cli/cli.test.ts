@@ -18,7 +18,7 @@ let warehouse: string;
 let root: string;
 /** Requests the sandbox served, as "METHOD /path status" lines. */
 let served: string[] = [];
-const env = () => ({ OMS_TOKEN: token });
+const env = () => ({ OMS_TOKEN: token, OMS_URL: api.sb.url });
 
 before(async () => {
   buildOms();
@@ -187,7 +187,7 @@ test('bad input: exit 1 with the editor\'s words; help and version', async () =>
     assert.match(run.err, message);
   }
   await pullWarehouse();
-  ok(await oms(['plan', root], {}), 1);
+  ok(await oms(['plan', root], { env: { OMS_URL: api.sb.url } }), 1);
   const [s1] = await filesOf('inputscanners');
   await fs.writeFile(path.join(root, s1), '{ "CommonName": ');
   const invalid = await oms(['plan', root, '--detailed-exitcode'], { env: env() });
@@ -206,12 +206,12 @@ test('bad input: exit 1 with the editor\'s words; help and version', async () =>
   await fs.writeFile(manifestFile, manifest);
   const pinned = await oms(['plan', root], { env: { ...env(), OMS_URL: 'https://oms.example.com' } });
   ok(pinned, 1);
-  assert.match(pinned.err, /OMS_URL allows only https:\/\/oms\.example\.com/);
+  assert.match(pinned.err, /oms\.manifest\.json names http:\/\/127\.0\.0\.1:\d+, but OMS_URL names https:\/\/oms\.example\.com: refused before anything was sent/);
 
   const tokenFile = path.join(root, 'token.txt');
   await fs.writeFile(tokenFile, `${token}\n`);
-  ok(await oms(['plan', root, '--token-file', tokenFile]), 1); // the invalid file is still there
-  const wrong = await oms(['plan', root], { env: { OMS_TOKEN: `${token}-wrong` } });
+  ok(await oms(['plan', root, '--token-file', tokenFile], { env: { OMS_URL: api.sb.url } }), 1); // the invalid file is still there
+  const wrong = await oms(['plan', root], { env: { OMS_TOKEN: `${token}-wrong`, OMS_URL: api.sb.url } });
   ok(wrong, 1);
   assert.ok(!wrong.err.includes(`${token}-wrong`), wrong.err);
 

@@ -20,12 +20,13 @@ let api: Api;
 let folderKey: string;
 let root: string;
 let served: string[] = [];
-const env = { OMS_TOKEN: token };
+const env: Record<string, string> = { OMS_TOKEN: token };
 
 before(async () => {
   buildOms();
   api = await start({ seed: 'demo', token, log: (line) => served.push(line) });
   folderKey = (await api.folder('Warehouse')).Key;
+  env.OMS_URL = api.sb.url;
 });
 after(() => api.sb.close());
 beforeEach(async () => {

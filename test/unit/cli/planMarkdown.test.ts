@@ -24,12 +24,13 @@ const token = 'cli-markdown-test-token-5e1b7d';
 let api: Api;
 let warehouse: string;
 let root: string;
-const env = { OMS_TOKEN: token };
+const env: Record<string, string> = { OMS_TOKEN: token };
 
 before(async () => {
   buildOms();
   api = await start({ seed: 'demo', token });
   warehouse = (await api.folder('Warehouse')).Key;
+  env.OMS_URL = api.sb.url;
 });
 after(() => api.sb.close());
 beforeEach(async () => {
@@ -117,7 +118,7 @@ const personFile = (name: string, surname = 'Surname') => JSON.stringify(fileFor
 /** In a file name, a slash would make a folder: the same value with slashes as backslashes. */
 const asFileName = (text: string, i: number) => `${i} ${text.replace(/\//g, '\\')}.json`;
 
-test('hostile names, file names, file contents, reasons and the manifest\'s label and URL render as visible text, no markup, every entry shown; counts and deletes first', async () => {
+test('hostile names, file names, file contents, reasons and the manifest\'s label and URL render as visible text, no markup, every entry shown; counts and deletes first; the terminal plan shows them with no control character', async () => {
   // On the service: objects named with each hostile value, some to update, some to delete.
   const updated = await Promise.all(hostile.map((h) => newOnService(`upd ${h}`)));
   const deleted = await Promise.all(hostile.map((h) => newOnService(`del ${h}`)));
@@ -151,6 +152,13 @@ test('hostile names, file names, file contents, reasons and the manifest\'s labe
   assert.equal(plan.connection.label, manifest.connection.label, 'the manifest\'s label reaches the comment');
   const url = `https://evil.example/${hostile.join('/')}`;
   const comments = { 'oms plan --format markdown': run.out, 'a manifest URL of hostile text': planMarkdown({ ...plan, connection: { ...plan.connection, url } }) };
+
+  // The same plan in a terminal or a CI log: no character that drives the terminal, hides or breaks a line.
+  const log = await oms(['plan', root, '--format', 'text'], { env });
+  ok(log, 1);
+  const driving = [...log.out.matchAll(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu)].map(([c]) => visibleForm(c)).filter((c) => c !== '<U+000A>');
+  assert.deepEqual(driving, [], 'a control, bidi or line-breaking character in the terminal plan');
+  for (const e of plan.entries) assert.ok(log.out.includes(visibleForm(e.label)), `${visibleForm(e.label)} in the terminal plan\n${log.out}`);
 
   const template = markupOf(renderer.render(planMarkdown(benign(plan))));
   for (const [what, markdown] of Object.entries(comments)) {

@@ -25,7 +25,7 @@ const token = 'cli-runs-token-2b8d4f6a1c';
 let api: Api;
 let warehouse: string;
 let root: string;
-const env = () => ({ OMS_TOKEN: token });
+const env = () => ({ OMS_TOKEN: token, OMS_URL: api.sb.url });
 
 before(async () => {
   buildOms();
@@ -82,7 +82,7 @@ test('oms apply with one failure exits 2; oms retry <journal> sends the failed o
   assert.match(again.err, /No terminal to ask for a yes/);
 });
 
-test('oms undo puts back a run the editor made (its journal names the service); a journal of a newer format is refused, nothing sent', async () => {
+test('oms undo puts back a run the editor made (its journal names the service, given again in --url); a journal of a newer format is refused, nothing sent', async () => {
   const scanners = ((await api.get(`/api/f/${warehouse}/inputscanners`)).body as BaseInfo[]).slice(0, 2);
   const client = new OmsClient(createHttp({ baseUrl: api.sb.url, token: () => token }));
   const connection = {
@@ -98,15 +98,18 @@ test('oms undo puts back a run the editor made (its journal names the service); 
   const run = await sendChanges({ view: quiet }, { connection, journal, title: 'Bulk edit: add tag', changes: bulkChanges(targets, op), header: { recipe: { type: 'bulk', operation: op } }, words: { runLabel: '' } }, false);
   for (const t of targets) assert.ok(((await live(t.key)).Tags ?? []).includes('from-editor'));
 
-  const undo = await oms(['undo', path.join(journal.dir, `${run.runId}.jsonl`), '--auto-approve'], { env: env() });
+  const file = path.join(journal.dir, `${run.runId}.jsonl`);
+  const unpinned = await oms(['undo', file, '--auto-approve'], { env: { OMS_TOKEN: token } });
+  ok(unpinned, 1);
+  assert.match(unpinned.err, /give that URL in OMS_URL or --url/, 'a journal outside a pulled folder does not choose where the token goes');
+  const undo = await oms(['undo', file, '--auto-approve', '--url', api.sb.url], { env: { OMS_TOKEN: token } });
   ok(undo, 0);
   assert.match(undo.out, /Undo of “Bulk edit: add tag”: 2 applied/);
   for (const t of targets) assert.ok(!((await live(t.key)).Tags ?? []).includes('from-editor'), `${t.name}: the tag is put back`);
 
-  const file = path.join(journal.dir, `${run.runId}.jsonl`);
   const [head, ...rest] = (await fs.readFile(file, 'utf8')).split('\n');
   await fs.writeFile(file, [JSON.stringify({ ...JSON.parse(head), format: 99 }), ...rest].join('\n'));
-  const newer = await oms(['undo', file, '--auto-approve'], { env: env() });
+  const newer = await oms(['undo', file, '--auto-approve', '--url', api.sb.url], { env: env() });
   ok(newer, 1);
   assert.match(newer.err, /recorded by a newer version \(journal format 99; this version reads up to 4\)/);
 });

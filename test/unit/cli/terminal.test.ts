@@ -4,19 +4,15 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Api, start } from '../sandbox/harness';
-import { buildOms, oms, omsFile } from './oms';
+import { buildOms, hasScript, oms, omsOnTerminal } from './oms';
 
 const token = 'terminal-test-token-51c0';
 let api: Api;
 let root: string;
-/** util-linux `script`: runs a command in a pseudo-terminal. */
-const scriptBin = '/usr/bin/script';
-const hasScript = existsSync(scriptBin);
 
 before(async () => {
   buildOms();
@@ -29,27 +25,7 @@ after(async () => {
 });
 
 /** `oms apply <root>` in a pseudo-terminal, `answer` typed once the question is shown. */
-function applyOnTerminal(answer: string): Promise<{ code: number | null; out: string }> {
-  const command = [process.execPath, omsFile, 'apply', root].map((a) => `'${a}'`).join(' ');
-  const child = spawn(scriptBin, ['-qec', command, '/dev/null'], { env: { ...process.env, OMS_TOKEN: token }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let answered = false;
-  const seen = (d: Buffer) => {
-    out += d.toString();
-    if (!answered && out.includes('Only "yes" is accepted')) {
-      answered = true;
-      child.stdin.write(`${answer}\n`);
-    }
-  };
-  child.stdout.on('data', seen);
-  child.stderr.on('data', seen);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) => child.on('close', (code) => {
-    clearTimeout(timer);
-    child.stdin.destroy();
-    resolve({ code, out });
-  }));
-}
+const applyOnTerminal = (answer: string) => omsOnTerminal(['apply', root], answer, { OMS_TOKEN: token });
 
 const skip = !hasScript && 'no util-linux script';
 
