@@ -3,7 +3,8 @@
  * again for exactly its failed, unsent and unknown objects, minus those a retry already settled;
  * each object is read again first (nothing is resent blindly, a create whose answer was lost is
  * never sent again). The retry is journalled beside the run. Args: `{ runId?, stopOnError? }`
- * (else the run is picked among those with objects left to send, or a journal file opened).
+ * (without a run id: the newest run with objects left to send; from the palette, the run is picked
+ * among those, or a journal file opened).
  */
 import * as vscode from 'vscode';
 import { bulkChanges } from '../../changes/bulk';
@@ -26,14 +27,16 @@ export const retryFailedRun: Command = {
   id: 'oms.retryFailedRun',
   async run(s, args?: { runId?: string; stopOnError?: boolean }) {
     const journals = await editorJournals(s);
-    const { journal, runId } = args?.runId ? { journal: await journalOf(journals, args.runId), runId: args.runId }
+    const chosen = args?.runId ? { journal: await journalOf(journals, args.runId), runId: args.runId }
+      : args ? await newestOutstanding(journals)
       : await pickRun(s, vscode.l10n.t('Retry which run?'), (r) => !r.header.retryOf && !!((r.counts.failed ?? 0) + (r.counts.notSent ?? 0) + (r.counts.unknown ?? 0)),
         (r) => retryCountsText((r.counts.failed ?? 0) + (r.counts.unknown ?? 0), r.counts.notSent ?? 0));
-    const [run] = await outstandingRuns(journal, undefined, runId);
-    if (!run) {
+    const [run] = chosen ? await outstandingRuns(chosen.journal, undefined, chosen.runId) : [];
+    if (!chosen || !run) {
       void vscode.window.showInformationMessage(vscode.l10n.t('No run has failed or unsent objects left to send.'));
       return;
     }
+    const { journal } = chosen;
     const recipe = run.header.recipe;
     if (!recipe) throw new Error(vscode.l10n.t('“{0}” was recorded before runs could be retried: run it again', run.header.title));
     const connection = await runConnection(s, run.header, journal);
@@ -67,6 +70,13 @@ export const retryFailedRun: Command = {
     }
   },
 };
+
+/** The newest run of any journal with objects left to send (a script's Retry Failed without a run id). */
+async function newestOutstanding(journals: RunJournal[]): Promise<{ journal: RunJournal; runId: string } | undefined> {
+  const found = (await Promise.all(journals.map(async (journal) => (await outstandingRuns(journal)).map((r) => ({ journal, runId: r.header.runId })))))
+    .flat().sort((a, b) => b.runId.localeCompare(a.runId));
+  return found[0];
+}
 
 /** A fresh plan of the pulled folder with exactly the run's outstanding entries ticked, applied through the editor's host. */
 async function retryApply(s: Services, journal: RunJournal, run: Outstanding, recorded: string, stopOnError?: boolean): Promise<unknown> {
