@@ -43,8 +43,16 @@ export function machineJournal(s: Services): RunJournal {
   return new RunJournal(vscode.Uri.joinPath(s.context.globalStorageUri, 'runs').fsPath);
 }
 
-/** Journal files opened by hand in this window (an artifact of a CI job): listed with the others until the window closes. */
+/**
+ * Journals this window wrote to or opened by hand outside the workspace's folders (a folder pulled elsewhere, an
+ * artifact of a CI job): listed with the others until the window closes.
+ */
 const opened: RunJournal[] = [];
+
+/** Lists `journal` with the others from now on (an Apply of a pulled folder outside the workspace). */
+export function rememberJournal(journal: RunJournal): void {
+  if (!opened.some((j) => j.dir === journal.dir)) opened.push(journal);
+}
 
 /** Every journal the editor knows: this machine's, the workspace's pulled folders' (`.oms/runs/`), and those opened by hand. */
 export async function editorJournals(s: Services): Promise<RunJournal[]> {
@@ -66,7 +74,7 @@ async function openJournalFile(): Promise<{ journal: RunJournal; runId: string }
   if (!picked?.[0]) return undefined;
   const found = await journalFile(picked[0].fsPath);
   await found.journal.read(found.runId);
-  if (!opened.some((j) => j.dir === found.journal.dir)) opened.push(found.journal);
+  rememberJournal(found.journal);
   return found;
 }
 

@@ -10,7 +10,8 @@ import * as path from 'node:path';
 import type { Connection } from '../../connection/connection';
 import { applyTitle, sendPlan, tickedEntries, type PlanRun } from '../../runs/core/applyRun';
 import { showReadOnly } from '../../runs/documents';
-import { askStopOnError, runHost } from '../../runs/vscodeHost';
+import { folderJournal } from '../../runs/core/journals';
+import { askStopOnError, rememberJournal, runHost } from '../../runs/vscodeHost';
 import type { ShownPlan } from '../../views/planView';
 import { bindingFor, shownPlan } from './codeFolder';
 import { targeted } from '../framework/commandTargets';
@@ -74,6 +75,7 @@ export function folderName(root: string): string {
 
 /** An apply through the run core with the editor's host, then a fresh plan shown. */
 export async function applyInEditor(s: Services, run: PlanRun): Promise<RunResult[]> {
+  rememberJournal(folderJournal(run.root));
   const record = await sendPlan(runHost(s), run);
   await vscode.commands.executeCommand('oms.plan', vscode.Uri.file(run.root));
   return record.results;
