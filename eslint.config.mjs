@@ -17,7 +17,7 @@ const layers = {
   runs: 2, views: 2, webview: 2, editor: 2, tree: 2,
   documents: 3,
   ui: 4, fs: 4,
-  live: 5, connection: 5, changes: 5, save: 5, search: 5, people: 5, sandbox: 5, cli: 5, api: 5, model: 5, validation: 5, util: 5,
+  live: 5, connection: 5, changes: 5, save: 5, search: 5, people: 5, sandbox: 5, cli: 5, api: 5, model: 5, validation: 5, util: 5, query: 5,
   'l10n.ts': 5,
 };
 /** Folders of src/ in a layer other than their parent's: the run core of runs/ is plain Node. @type {Record<string, number>} */

@@ -3,7 +3,8 @@
 // Status column: a closed select would change its value on an arrow, so a
 // keyboard user would edit alarm data by moving; there Enter, Space or Alt+Down
 // open the list and typing picks a status, as in VS Code's own tables),
-// Ctrl+S or Cmd+S saves. Nothing is sent until Save; the extension does the saving.
+// Ctrl+S or Cmd+S saves. Nothing is sent until Save; the extension does the saving. A scanner deleted
+// on the server keeps its rows here: Save as New Scanner, Export as JSON or Close replace Save and Reload.
 // @ts-check
 (function () {
   const vscode = acquireVsCodeApi();
@@ -14,6 +15,14 @@
   const save = /** @type {HTMLButtonElement} */ (document.getElementById('save'));
   const revert = /** @type {HTMLButtonElement} */ (document.getElementById('revert'));
   const reload = /** @type {HTMLButtonElement} */ (document.getElementById('reload'));
+  const actions = /** @type {HTMLElement} */ (document.getElementById('actions'));
+  const goneBox = /** @type {HTMLElement} */ (document.getElementById('gone'));
+  const goneText = /** @type {HTMLElement} */ (document.getElementById('goneText'));
+  const saveAsNew = /** @type {HTMLButtonElement} */ (document.getElementById('saveAsNew'));
+  const exportRows = /** @type {HTMLButtonElement} */ (document.getElementById('export'));
+  const close = /** @type {HTMLButtonElement} */ (document.getElementById('close'));
+  /** The scanner was deleted on the server: nothing can be saved to it any more. */
+  let gone = false;
   // Read out by screen readers after each edit (the grid's cells do not say on their own that they changed).
   const announce = /** @type {HTMLElement} */ (document.getElementById('announce'));
   /** @type {any} */
@@ -109,7 +118,8 @@
       if (select) select.classList.toggle('changed', changed[2]);
       dirty = dirty || changed.some(Boolean);
     });
-    save.disabled = !dirty || bad.length > 0;
+    save.disabled = gone || !dirty || bad.length > 0;
+    saveAsNew.disabled = bad.length > 0;
     revert.disabled = !dirty;
     // The extension marks the tab and warns if the table is closed with these.
     vscode.postMessage({ type: 'edits', version: shown.version, edits: dirty ? list : undefined });
@@ -126,6 +136,11 @@
   let sentCells;
 
   function send() {
+    if (gone) {
+      // Ctrl+S in a deleted scanner's table: there is nothing to save to; the choices say what there is.
+      say({ level: 'error', text: goneText.textContent });
+      return;
+    }
     if (!shown || !update()) return;
     sentCells = cellsOf();
     save.disabled = true;
@@ -196,6 +211,13 @@
     render();
     say(undefined);
   });
+  saveAsNew.addEventListener('click', () => {
+    if (!shown || edits().bad.length) return;
+    say({ level: 'info', text: t('saving') });
+    vscode.postMessage({ type: 'saveAsNew', edits: edits().list });
+  });
+  exportRows.addEventListener('click', () => vscode.postMessage({ type: 'export', edits: edits().list }));
+  close.addEventListener('click', () => vscode.postMessage({ type: 'close' }));
   reload.addEventListener('click', () => {
     say({ level: 'info', text: t('reloading') });
     vscode.postMessage({ type: 'reload' });
@@ -230,6 +252,17 @@
       sentCells = undefined;
       say(m.message);
       if (inRows || document.activeElement === document.body) backToCell();
+    } else if (m.type === 'gone') {
+      gone = true;
+      sentCells = undefined;
+      goneText.textContent = m.text;
+      goneBox.hidden = false;
+      actions.hidden = true;
+      // With no rows (deleted before the table could read it) there is nothing to save or export.
+      saveAsNew.hidden = exportRows.hidden = !shown;
+      version.textContent = t('deleted');
+      say(undefined);
+      if (shown) update();
     } else if (m.type === 'message') {
       sentCells = undefined;
       say(m.message);

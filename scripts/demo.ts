@@ -14,6 +14,7 @@ import { newObject } from '../src/model/templates';
 import { makeType } from '../src/model/typeName';
 import { installHost, freePort } from '../test/integration/host/chromium';
 import { findDesktopVSCode } from '../test/integration/host/electron';
+import { demoTerminal } from './demoTerminal';
 import { startProcess, stopAll, waitForLine } from '../test/integration/host/procs';
 import { parseSandboxLine } from '../test/integration/host/sandbox';
 import { extractZip } from '../test/integration/host/zip';
@@ -31,8 +32,6 @@ async function main() {
   const workspace = path.join(home, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });
 
-  writeDemoSettings(workspace, path.join(home, 'user', 'Machine'));
-
   const sandboxPort = Number(process.env.OMS_SANDBOX_PORT ?? 0);
   const sandboxToken = randomBytes(24).toString('hex');
   // No default password: a random one, for trying Sign In, in a file only the user can read.
@@ -40,14 +39,20 @@ async function main() {
   const passwordFile = path.join(home, 'sandbox-password');
   fs.writeFileSync(passwordFile, `${sandboxPassword}\n`, { mode: 0o600 });
   fs.chmodSync(passwordFile, 0o600);
-  const sandbox = startProcess(process.execPath, [path.join(repo, 'dist', 'sandbox.cjs'), '--port', String(sandboxPort), '--seed', 'demo', '--data', path.join(home, 'sandbox-data.json')], {
+  // What the sandbox was asked, for whoever wonders what a view or an interval costs (counts: GET /sandbox/stats).
+  const requestLog = path.join(home, 'sandbox-requests.log');
+  const sandbox = startProcess(process.execPath, [path.join(repo, 'dist', 'sandbox.cjs'), '--port', String(sandboxPort), '--seed', 'demo',
+    '--data', path.join(home, 'sandbox-data.json'), '--log-requests', requestLog], {
     logFile: path.join(home, 'sandbox.log'),
     env: { ...process.env, OMS_SANDBOX_TOKEN: sandboxToken, OMS_SANDBOX_PASSWORD: sandboxPassword },
   });
   // The token the sandbox prints wins (a sandbox that does not read OMS_SANDBOX_TOKEN picks its own).
   const info = parseSandboxLine(await waitForLine(sandbox, /listening/, 20_000, 'sandbox'), sandboxToken);
   say(`sandbox with demo data on ${info.url} (data: ${path.join(home, 'sandbox-data.json')}; Sign In as admin with the password in ${passwordFile})`);
+  say(`its requests: tail -f ${requestLog}`);
   const env = { ...process.env, OMS_SANDBOX_URL: info.url, OMS_SANDBOX_TOKEN: info.token, OMS_SANDBOX_INSTANCE: info.instance };
+  writeDemoSettings(workspace, path.join(home, 'user', 'Machine'), demoTerminal(home, repo, info));
+  say(`its terminal runs oms against it, e.g. oms pull oms/demo --folder "$OMS_SANDBOX_INSTANCE" --subfolders`);
 
   const desktop = findDesktopVSCode();
   if (desktop && process.env.OMS_DEMO_HOST !== 'server') {
@@ -56,7 +61,9 @@ async function main() {
     const unpacked = path.join(home, 'vsix');
     fs.rmSync(unpacked, { recursive: true, force: true });
     extractZip(vsix, unpacked);
-    const args = ['--user-data-dir', path.join(home, 'user'), '--extensions-dir', path.join(home, 'extensions'), `--extensionDevelopmentPath=${path.join(unpacked, 'extension')}`, '--new-window', workspace];
+    const args = ['--user-data-dir', path.join(home, 'user'), '--extensions-dir', path.join(home, 'extensions'), `--extensionDevelopmentPath=${path.join(unpacked, 'extension')}`,
+      // As the server build: the workspace's settings (its terminal's `oms` among them) apply without a trust question.
+      '--disable-workspace-trust', '--new-window', workspace];
     say(`opening ${desktop}; close the window or press Ctrl-C to stop`);
     const code = spawn(desktop, args, { env, stdio: 'inherit' });
     await new Promise((resolve) => code.on('exit', resolve));
@@ -89,11 +96,11 @@ async function main() {
  * The demo workspace: no welcome page, no Chat side bar, and the sample files
  * the extension's commands read (a people batch and a push notification).
  */
-function writeDemoSettings(workspace: string, machineSettings: string): void {
+function writeDemoSettings(workspace: string, machineSettings: string, terminal: Record<string, unknown>): void {
   // The server's machine settings are read before the window lays itself out; the workspace's shows them.
   for (const dir of [path.join(workspace, '.vscode'), machineSettings]) {
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'settings.json'), `${JSON.stringify(demoSettings, null, 2)}\n`);
+    fs.writeFileSync(path.join(dir, 'settings.json'), `${JSON.stringify({ ...demoSettings, ...terminal }, null, 2)}\n`);
   }
   for (const [name, content] of Object.entries(sampleFiles)) {
     const file = path.join(workspace, name);

@@ -15,7 +15,6 @@ import { registerStatusCodeHints } from './editor/statusCodeHints';
 import { registerDocumentDiagnostics } from './editor/documentDiagnostics';
 import { followSavedDocuments } from './documents/followSavedDocument';
 import { ObjectSaves } from './documents/saves';
-import { askOnConflict, askPerField } from './documents/conflictQuestions';
 import { registerHistoryDocuments } from './editor/historyDocuments';
 import { SaveHistory } from './save/history';
 import { keepLogPrivate, log } from './log';
@@ -37,7 +36,10 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   sandbox = new SandboxHost(context);
   const connections = new ConnectionManager(context, sandbox);
   const objectFiles = new ObjectFileSystem(connections);
-  const saves = new ObjectSaves(connections, objectFiles, new SaveHistory(context.globalStorageUri.fsPath), askOnConflict, askPerField);
+  const saves = new ObjectSaves(connections, objectFiles, new SaveHistory(context.globalStorageUri.fsPath),
+    // The questions load on the first conflict, not at activation.
+    (...a) => import('./documents/conflictQuestions').then((q) => q.askOnConflict(...a)),
+    (...a) => import('./documents/conflictQuestions').then((q) => q.askPerField(...a)));
   // Every write of an object document goes to the save entry.
   objectFiles.writer = (uri, text) => saves.writeDocument(uri, text);
   const tree = new ObjectTree(connections);

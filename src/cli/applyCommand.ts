@@ -5,20 +5,22 @@
  * through the executor, the manifest moving forward per object (src/changes/code/apply.ts).
  */
 import * as path from 'node:path';
-import type { Outcome } from '../changes/executor';
 import { sendable } from '../changes/code/plan';
 import { sendPlan } from '../runs/core/applyRun';
 import { RunStopped } from '../runs/core/run';
-import { objectsText, outcomeWord } from '../runs/core/words';
 import { readPlanFile, withSecretsMasked } from '../changes/code/planFile';
 import { Parsed, wholeNumber } from './args';
+import { invalidLines, leftOut, reportApply } from './applyReport';
 import { CliError, exitCodes, partlyApplied } from './exit';
 import { pulledFolder, serviceOf } from './folder';
 import { cliPlan } from './planCommand';
 import { planText } from './planText';
 import { productionRefusal } from './service';
+import { invalidCount, writesCount } from './plurals';
+import { objectsText } from '../runs/core/words';
 import { askYes, interactive } from './terminal';
-import { runExitCode, terminalHost } from './terminalHost';
+import { terminalHost } from './terminalHost';
+import { visible } from './visible';
 import { l10n } from '../l10n';
 
 export async function applyCommand({ positionals: [folder, planFile], values }: Parsed): Promise<number> {
@@ -32,6 +34,12 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   const saved = planFile ? await readPlanFile(path.resolve(planFile)).catch((e: Error) => { throw new CliError(e.message); }) : undefined;
   const { connection, binding } = await serviceOf({ root, manifest }, values);
   const plan = saved ?? (await cliPlan(connection.client, root, binding));
+  // An invalid file is a change that cannot go: the rest goes only when asked (the plan, too, fails on it).
+  const invalid = invalidLines(plan);
+  if (invalid.length && !values['skip-invalid']) {
+    process.stdout.write(planText(withSecretsMasked(plan)));
+    throw new CliError(`${l10n.t('{0} of the plan cannot be sent:', invalidCount(invalid.length))}\n${invalid.join('\n')}\n${l10n.t('Nothing was sent: fix them, or give --skip-invalid to apply the rest.')}`);
+  }
 
   const ticked = plan.entries.filter((e) => e.selected && sendable.has(e.action));
   const n = (a: string) => ticked.filter((e) => e.action === a).length;
@@ -42,7 +50,7 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   if (!ticked.length) {
     process.stdout.write(planText(withSecretsMasked({ ...plan, entries: plan.entries.filter((e) => !e.selected || !sendable.has(e.action)) })));
     process.stdout.write(`${l10n.t('Nothing to apply.')}\n`);
-    return exitCodes.ok;
+    return plan.entries.length ? reportApply(leftOut(plan), line) : exitCodes.ok;
   }
   const what = l10n.t('{0} to create, {1} to update, {2} to delete', n('create'), n('update'), n('delete'));
   process.stdout.write(planText(withSecretsMasked(plan)));
@@ -52,7 +60,8 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   }
 
   // Through the run core, as the editor's Apply (src/runs/core/applyRun.ts): one approval, the journal in the
-  // folder's .oms/runs/ (each write's intent on disk before it goes out), progress lines, Ctrl+C.
+  // folder's .oms/runs/ (each write's intent on disk before it goes out, so a run killed part way leaves a record
+  // of every object it may have written), progress lines, Ctrl+C; the report below is apply's own.
   const stopOnError = !!values['stop-on-error'];
   const host = terminalHost({
     autoApprove, stopOnError, ownReport: true, progressWords: (done, total) => l10n.t('Applied {0} of {1}', done, objectsText(total)),
@@ -61,15 +70,15 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   try {
     record = await sendPlan(host, { connection, binding, root, plan, stopOnError, title: l10n.t('Apply {0}: {1}', folder, what) });
   } catch (e) {
+    // Stopped by an error after writes went out: not "nothing was sent". The journal names each write.
     if (!(e instanceof RunStopped)) throw e;
     throw new CliError(l10n.t('{0} The apply stopped after sending {1}: the run\'s journal in .oms/runs/ names each, plan again to see where the service stands.',
-      e.message, objectsText(e.writes)), partlyApplied);
+      visible(e.message), writesCount(e.writes)), partlyApplied);
   }
   const { results, reportFile: report } = record;
-  const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
-  for (const r of results) if (r.outcome !== 'applied') process.stdout.write(`  ${outcomeWord(r.outcome)}: ${r.label}${r.reason ? ` (${r.reason})` : ''}\n`);
-  const counts = [count('applied'), count('unchanged'), count('stale'), count('failed'), count('notSent')];
-  process.stdout.write(`${l10n.t('Applied {0} · unchanged {1} · stale {2} · failed {3} · not sent {4}', ...counts)}\n`);
-  process.stdout.write(`${l10n.t('Report: {0}', path.relative(process.cwd(), report) || report)}\n`);
-  return runExitCode(record);
+  const code = reportApply([...results, ...leftOut(plan)], line);
+  line(l10n.t('Report: {0}', path.relative(process.cwd(), report) || report));
+  return code;
 }
+
+const line = (text: string) => process.stdout.write(`${text}\n`);

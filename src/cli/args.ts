@@ -4,7 +4,7 @@ import { CliError } from './exit';
 import { usageOf } from './usage';
 import { l10n } from '../l10n';
 
-export const commandNames = ['pull', 'plan', 'apply', 'diff', 'undo', 'retry'] as const;
+export const commandNames = ['pull', 'plan', 'apply', 'diff', 'query', 'undo', 'retry'] as const;
 export type CommandName = (typeof commandNames)[number];
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -24,9 +24,13 @@ const optionsOf: Record<CommandName, Options> = {
   plan: { ...common, 'detailed-exitcode': { type: 'boolean' }, format: { type: 'string' }, out: { type: 'string' } },
   apply: {
     ...common, deletes: { type: 'string' }, 'yes-production': { type: 'boolean' }, 'auto-approve': { type: 'boolean' },
-    'stop-on-error': { type: 'boolean' },
+    'stop-on-error': { type: 'boolean' }, 'skip-invalid': { type: 'boolean' },
   },
   diff: { ...common },
+  query: {
+    ...common, url: { type: 'string' }, folder: { type: 'string' }, subfolders: { type: 'boolean' }, kinds: { type: 'string' },
+    format: { type: 'string' }, columns: { type: 'string' },
+  },
   undo: { ...common, 'yes-production': { type: 'boolean' }, 'auto-approve': { type: 'boolean' }, 'stop-on-error': { type: 'boolean' } },
   retry: { ...common, 'yes-production': { type: 'boolean' }, 'auto-approve': { type: 'boolean' }, 'stop-on-error': { type: 'boolean' } },
 };
@@ -37,6 +41,7 @@ const positionalsOf: Record<CommandName, { required: number; most: number }> = {
   plan: { required: 1, most: 1 },
   apply: { required: 1, most: 2 },
   diff: { required: 2, most: 2 },
+  query: { required: 1, most: 2 },
   undo: { required: 1, most: 1 },
   retry: { required: 1, most: 1 },
 };

@@ -1,4 +1,7 @@
-/** `oms pull <folder> --url <base> --folder <key>`: the editor's Pull as Files (and Pull Again in a pulled folder). */
+/**
+ * `oms pull <folder> --url <base> --folder <key>`: the editor's Pull as Files (and Pull Again in a pulled folder).
+ * Exits 0 when everything was pulled, 2 when something was refused (each named, with its reason), 1 on an error.
+ */
 import { mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { PullScope, readManifest } from '../changes/code/manifest';
@@ -8,8 +11,10 @@ import { KindId, objectKinds, supports } from '../model/kinds';
 import { Parsed, text } from './args';
 import { CliError, exitCodes } from './exit';
 import { connect, serviceUrl } from './service';
-import { editedFilesKept, filesRemoved, filesWritten, objectsCount } from './plurals';
+import { editedFilesKept, filesRemoved, filesWritten, refusedCount } from './plurals';
+import { objectsText } from '../runs/core/words';
 import { progressLines } from './terminal';
+import { visible } from './visible';
 import { l10n } from '../l10n';
 
 /** The pull threads' code, put in by esbuild.js (the command line is one file); run from source, pullWriter.ts finds it. */
@@ -41,7 +46,7 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
   const stop = new AbortController();
   const cancel = () => stop.abort();
   process.once('SIGINT', cancel);
-  const progress = progressLines((objects) => l10n.t('Pulled {0}', objectsCount(objects)));
+  const progress = progressLines((objects) => l10n.t('Pulled {0}', objectsText(objects)));
   let report;
   try {
     report = await pull(connection.client, root, binding, {
@@ -52,20 +57,23 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
   }
   const where = folder;
   if (report.cancelled) {
-    process.stderr.write(`${l10n.t('Pull cancelled after {0} ({1}): pull again to finish it.', objectsCount(report.objects), filesWritten(report.written))}\n`);
+    process.stderr.write(`${l10n.t('Pull cancelled after {0} ({1}): pull again to finish it.', objectsText(report.objects), filesWritten(report.written))}\n`);
     return exitCodes.error;
   }
-  const pulled = l10n.t('Pulled {0} into {1}: {2}, {3}.', objectsCount(report.objects), where, filesWritten(report.written), filesRemoved(report.removed));
+  const pulled = l10n.t('Pulled {0} into {1}: {2}, {3}.', objectsText(report.objects), where, filesWritten(report.written), filesRemoved(report.removed));
   process.stdout.write(`${pulled}\n`);
   if (report.keptEdits.length) {
     process.stdout.write(`${editedFilesKept(report.keptEdits.length)}\n`);
     for (const p of report.keptEdits) process.stdout.write(`  ${p}\n`);
   }
-  return exitCodes.ok;
+  // What was not pulled, each with its reason (a manifest entry refused, an object that cannot be a file here): pulled in part.
+  if (!report.refused.length) return exitCodes.ok;
+  process.stderr.write(`${refusedCount(report.refused.length)}\n${report.refused.map((r) => `  ${visible(r)}\n`).join('')}`);
+  return exitCodes.changes;
 }
 
 /** Kinds by id or collection name (inputScanner or inputscanners), any case. */
-function kindsOf(list: string): KindId[] {
+export function kindsOf(list: string): KindId[] {
   const listable = objectKinds.filter((k) => supports(k, 'list'));
   return list.split(',').map((w) => w.trim()).filter(Boolean).map((w) => {
     const found = listable.find((k) => k.id.toLowerCase() === w.toLowerCase() || k.collection === w.toLowerCase());

@@ -25,7 +25,10 @@ Pulls the objects of a service folder into <folder>, one file per object, with o
                         inputScanner,person or inputscanners,people
   --label <name>        the connection's name in the manifest (default: the URL's host)
   --production          record the connection as production: apply then needs --yes-production
-  --overwrite-edits     replace files edited since the last pull (default: keep them)`)}
+  --overwrite-edits     replace files edited since the last pull (default: keep them)
+
+Exit codes: 0 everything pulled, 1 an error (or cancelled), 2 pulled in part: entries of the
+manifest or objects of the service were refused (each named on stderr, with its reason).`)}
 
 ${token()}
 `;
@@ -53,9 +56,11 @@ or behind. One write per object, each checked against the version it was planned
   --yes-production      required to write to a connection recorded as production
   --auto-approve        send without asking (required without a terminal: no prompt waits then)
   --stop-on-error       start nothing more after the first failure
+  --skip-invalid        apply the rest when files are invalid (else nothing is sent)
 
-Exit codes: 0 all applied (or nothing to apply), 1 nothing was sent (error or refusal),
-2 sent in part (some entries failed, were stale or not sent; see .oms/runs/ for the report).`)}
+Exit codes: 0 every entry of the plan applied (or nothing to apply), 1 nothing was sent (an error,
+a refusal, or an invalid file without --skip-invalid), 2 not all applied: entries stale, behind,
+invalid, failed or not sent, each named (see .oms/runs/ for the report).`)}
 
 ${token()}
 `;
@@ -63,6 +68,28 @@ ${token()}
 
 The fields of one object's file that differ from the service's version (secrets masked).
 Exit codes: 0 no difference, 2 differences, 1 error.`)}
+
+${token()}
+`;
+    case 'query': return `${l10n.t(`Usage: oms query <expression> --url <base> --folder <key> [options]
+       oms query <expression> <pulled folder> [options]
+
+The objects a JMESPath expression matches (https://jmespath.site): it is evaluated against each
+object, which matches unless the answer is null, false, empty or missing. For example:
+  oms query "InputScannerReportingPriorities[?Priority == \`1\` && StatusCode == \`4\`]" ...
+Quote the expression for your shell. With a pulled folder its files are read: no token, no service.
+
+  --url <base>          the service's base URL (origin and optional path)
+  --folder <key>        the Key of the service folder to query
+  --subfolders          also its subfolders
+  --kinds <list>        kinds to query, comma-separated (default: all that can be listed, or the
+                        pulled folder's), e.g. inputScanner,person
+  --format json|csv|table   table (default); json: the matching objects (or rows of --columns);
+                        csv: a spreadsheet's rows, a cell starting with = + - @ prefixed with '
+  --columns <list>      the columns after name, kind and keys, each a JMESPath expression
+                        (default: the fields the query names)
+
+Exit codes: 0 objects matched, 3 none matched, 1 an invalid query (its column shown) or an error.`)}
 
 ${token()}
 `;
@@ -94,6 +121,8 @@ OMS Explorer extension.
   oms plan <folder>                               what apply would create, update and delete
   oms apply <folder> [plan.json]                  send a plan's changes to the service
   oms diff <folder> <key-or-file>                 one object's file against the service
+  oms query <expression> --url <base> --folder <key>   objects whose content matches (JMESPath)
+  oms query <expression> <pulled folder>          the same over a pulled folder's files
   oms undo <run>                                  put back what a run (and its retries) changed
   oms retry <run>                                 send a run's failed and unsent objects again
   oms --version

@@ -20,6 +20,7 @@ import { reviewChanges } from './objects/reviewChanges';
 import { showSaveHistory } from './objects/showSaveHistory';
 import { markProduction, unmarkProduction } from './connections/markProduction';
 import { goToObject } from './navigation/goToObject';
+import { findObjectsWhere } from './navigation/findObjectsWhere';
 import { revealInTree } from './navigation/revealInTree';
 import { followLink } from './navigation/followLink';
 import { clearGroupFilter, filterGroup } from './navigation/filterGroup';
@@ -43,7 +44,7 @@ const commands: readonly Command[] = [
   openObject, newObject, deleteObject, showLog,
   inviteUser, sendPushNotification, sendPushNotificationFromFile, addPeople, editScannerPriorities,
   saveDocument, reviewChanges, showSaveHistory, markProduction, unmarkProduction,
-  goToObject, revealInTree, followLink, filterGroup, clearGroupFilter, addNote, deleteNote, copyAsCurl, openPrioritiesTable,
+  goToObject, findObjectsWhere, revealInTree, followLink, filterGroup, clearGroupFilter, addNote, deleteNote, copyAsCurl, openPrioritiesTable,
   pullAsFiles, pullAgain, pullPlanEntry, planChanges, togglePlanTick, planIncludeDeletes, planExcludeDeletes, openPlanEntry, savePlan, openSavedPlan,
   applyPlanCommand, dryRunPlan, mergePlanEntry,
   bulkEdit, retryFailedRun, undoRun, showRun,

@@ -7,10 +7,11 @@ import * as vscode from 'vscode';
 import { compareWithServer } from './compare';
 import type { MergeChoices, MergeConflict } from '../changes/merge3';
 import type { BaseInfo } from '../model/types';
+import { fieldLabel } from '../model/fieldNames';
 import { conflictText, ConflictChoice } from './saves';
 
-/** Keep mine, take theirs, or compare, for each field changed on both sides. */
-export async function askPerField(name: string, conflicts: MergeConflict[], uri?: vscode.Uri): Promise<MergeChoices | undefined> {
+/** Keep mine, take theirs, or compare, for each field changed on both sides (named as the outline names it, items by `object`'s). */
+export async function askPerField(name: string, conflicts: MergeConflict[], uri?: vscode.Uri, object?: unknown): Promise<MergeChoices | undefined> {
   const choices: Record<string, 'mine' | 'theirs'> = {};
   const show = (v: unknown) => (v === undefined ? vscode.l10n.t('(absent)') : JSON.stringify(v).slice(0, 120));
   for (const [i, c] of conflicts.entries()) {
@@ -21,7 +22,7 @@ export async function askPerField(name: string, conflicts: MergeConflict[], uri?
     ];
     const picked = await vscode.window.showQuickPick(items, {
       title: vscode.l10n.t('"{0}" changed on the server too ({1}/{2})', name, String(i + 1), String(conflicts.length)),
-      placeHolder: vscode.l10n.t('{0}: changed by you and on the server', c.pointer),
+      placeHolder: vscode.l10n.t('{0}: changed by you and on the server', fieldLabel(c.pointer, object)),
       ignoreFocusOut: true,
     });
     if (!picked?.side) {

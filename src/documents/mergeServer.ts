@@ -38,7 +38,7 @@ export async function mergeServer(
     }
     const merge = merge3(address.kind, base, mine, server, choices);
     if (merge.conflicts.length) {
-      const chosen = await chooseFields(documentName(uri), merge.conflicts, uri);
+      const chosen = await chooseFields(documentName(uri), merge.conflicts, uri, mine);
       if (!chosen) return undefined;
       choices = { ...choices, ...chosen };
       continue;

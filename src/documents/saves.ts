@@ -37,7 +37,8 @@ import { documentName, parsed, replaceText } from './documentEdits';
 export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
 export type ConflictQuestion = (uri: vscode.Uri, name: string, server: BaseInfo, base: number | null) => Promise<ConflictChoice>;
 /** The user's side per conflicting field (undefined: stop, nothing sent). */
-export type FieldChoices = (name: string, conflicts: MergeConflict[], uri?: vscode.Uri) => Promise<MergeChoices | undefined>;
+/** Asks which side each conflicting field takes; `object` (the user's edit) names the fields' array items. */
+export type FieldChoices = (name: string, conflicts: MergeConflict[], uri?: vscode.Uri, object?: unknown) => Promise<MergeChoices | undefined>;
 
 export interface SaveRequest {
   address: ObjectAddress;
@@ -168,7 +169,7 @@ export class ObjectSaves implements vscode.Disposable {
       const { merge3 } = await import('../changes/merge3');
       let merge = merge3(request.address.kind, baseObject, mine, outcome.server);
       if (merge.conflicts.length) {
-        const choices = await this.chooseFields(name, merge.conflicts, request.uri);
+        const choices = await this.chooseFields(name, merge.conflicts, request.uri, mine);
         if (!choices) return { outcome, asked: true };
         merge = merge3(request.address.kind, baseObject, mine, outcome.server, choices);
         if (merge.conflicts.length) return { outcome, asked: true };
@@ -268,6 +269,8 @@ export class ObjectSaves implements vscode.Disposable {
       const object = outcome.object;
       this.objectFiles.rebase(uri, object);
       await replaceText(uri, documentText(object));
+      // Loaded with the merge that needs it: activation does not load the fields' names.
+      const { mergedText } = await import('./mergedText');
       const merged = mergedText(name, object, merging.tookTheirs);
       vscode.window.setStatusBarMessage(merged, 8000);
       notify('info', merged);
@@ -347,12 +350,6 @@ export function savedText(name: string, object: BaseInfo, created = false): stri
 
 export function unchangedText(name: string): string {
   return vscode.l10n.t('"{0}": no changes to send', name);
-}
-
-/** A save merged with the server's changes: which fields it took in. */
-export function mergedText(name: string, object: BaseInfo, tookTheirs: readonly string[]): string {
-  const fields = tookTheirs.map((p) => p.slice(1)).join(', ') || vscode.l10n.t('none');
-  return vscode.l10n.t('Saved "{0}" (version {1}), merged with the server\'s changes to: {2}', object.CommonName ?? name, String(object.ConcurrencyVersion), fields);
 }
 
 /** The wording of a conflict: whose version is where. */

@@ -4,10 +4,10 @@
  * folded on open, and the outline. Plain TypeScript, offsets only: the
  * providers in this folder turn them into ranges.
  */
-import { Node, parseTree } from 'jsonc-parser';
+import { getNodeValue, Node, parseTree } from 'jsonc-parser';
 import { l10n } from '../l10n';
 import { rangeText } from '../model/priorities';
-import { statusLabel } from '../model/statusCodes';
+import { itemName } from '../model/fieldNames';
 
 /** A reference in the document: an `Href`, or a key to be found (ObjectLinks with a null Href). */
 export interface LinkSpan {
@@ -109,16 +109,16 @@ export function topLevel(text: string): Section[] {
 
 function itemSection(field: string, item: Node, i: number): Section {
   const base = { offset: item.offset, end: item.offset + item.length, valueOffset: item.offset };
+  // Named as every message names the item (model/fieldNames.ts).
+  const label = itemName(field, getNodeValue(item));
   if (field === 'InputScannerReportingPriorities') {
     const n = (k: string) => prop(item, k)?.value as number | undefined;
-    const status = n('StatusCode');
     return {
       ...base,
-      name: `${i + 1}. ${str(prop(item, 'CommonName')) || (status === undefined ? l10n.t('Reporting priority') : statusLabel(status))}`,
-      detail: l10n.t('{0} · priority {1} · status {2}', rangeText(n('MinResistanceCode'), n('MaxResistanceCode')), n('Priority') ?? '?', status ?? '?'),
+      name: `${i + 1}. ${label ?? l10n.t('Reporting priority')}`,
+      detail: l10n.t('{0} · priority {1} · status {2}', rangeText(n('MinResistanceCode'), n('MaxResistanceCode')), n('Priority') ?? '?', n('StatusCode') ?? '?'),
     };
   }
-  const label = str(prop(item, 'CommonName')) ?? str(prop(item, 'Relation')) ?? str(prop(item, 'Application')) ?? str(prop(item, 'Nickname')) ?? str(prop(item, 'NoteText'));
   return { ...base, name: label ? `${i + 1}. ${label}` : String(i + 1), detail: brief(item) };
 }
 

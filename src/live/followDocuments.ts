@@ -11,6 +11,7 @@ import { documentNames } from '../fs/objectUri';
 import type { OpenObject } from './openObjects';
 import { compareWithServer } from '../documents/compare';
 import type { BaseInfo } from '../model/types';
+import { fieldLabels } from '../model/fieldNames';
 import type { ObjectSaves } from '../documents/saves';
 import { mergeServer } from '../documents/mergeServer';
 import { notify } from '../ui/notify';
@@ -68,9 +69,10 @@ export class FollowDocuments {
     });
     if (!merged) return;
     this.told.delete(uri.toString());
-    const fields = merged.tookTheirs.map((p) => p.slice(1)).join(', ') || vscode.l10n.t('none');
     const version = String(merged.object.ConcurrencyVersion);
-    const text = vscode.l10n.t('"{0}": the server\'s changes merged in ({1}); Ctrl+S sends your edits on version {2}', name, fields, version);
+    const text = merged.tookTheirs.length
+      ? vscode.l10n.t('"{0}": the server\'s changes merged in ({1}); Ctrl+S sends your edits on version {2}', name, fieldLabels(merged.tookTheirs, merged.object), version)
+      : vscode.l10n.t('"{0}": now on version {1}, which held no change your edits lacked; Ctrl+S sends them', name, version);
     vscode.window.setStatusBarMessage(text, 8000);
   }
 }

@@ -66,7 +66,9 @@ export function registerLiveUpdates(s: Services, view: vscode.TreeView<TreeNode>
       // The object as its own save left it, read before the save's answer: the answer moves its views on.
       if (s.saves.isSaving(address)) continue;
       for (const o of open) if (sameObject(o.address, address)) documents?.follow(o, read.object);
-      if (read.object) openTables.get(`${connectionId}|${address.key}`)?.follow(read.object as InputScannerInfo);
+      const table = openTables.get(`${connectionId}|${address.key}`);
+      if (read.object) table?.follow(read.object as InputScannerInfo);
+      else table?.deleted();
     }
     forgetClosed(); // a tab closed while the poll was out
     const seen = [...result.groups.flatMap((g) => g.items), ...result.objects.flatMap((o) => (o.object ? [o.object] : []))];

@@ -13,6 +13,7 @@ import { hideSecrets, secretShown } from '../model/secrets';
 import type { PreviewWords } from './core/run';
 import { objectsText, previewCountsText } from './core/words';
 import { forgetRunTexts, runTextUri, showReadOnly } from './documents';
+import { fieldLabel, fieldLabels } from '../model/fieldNames';
 
 /** Diffs opened together at most (the multi-diff editor, or by the picker). */
 const diffsAtOnce = 20;
@@ -62,7 +63,7 @@ export async function confirmPreview(
 }
 
 function entryLine(e: PreviewEntry): string {
-  const fields = e.changes.map((c) => `${c.pointer} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`).join(', ');
+  const fields = e.changes.map((c) => `${fieldLabel(c.pointer)} ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`).join(', ');
   return `${e.status.padEnd(13)} ${e.change.label} (${e.change.key ?? e.change.id})${e.reason ? `: ${e.reason}` : ''}${fields ? `: ${fields}` : ''}`;
 }
 
@@ -70,7 +71,8 @@ function entryLine(e: PreviewEntry): string {
 async function showDiffs(title: string, changed: PreviewEntry[]): Promise<void> {
   let chosen = changed;
   if (changed.length > diffsAtOnce) {
-    const picks = await vscode.window.showQuickPick(changed.map((e) => ({ label: e.change.label, description: e.changes.map((c) => c.pointer).join(', '), e })), {
+    const items = changed.map((e) => ({ label: e.change.label, description: fieldLabels(e.changes.map((c) => c.pointer)), e }));
+    const picks = await vscode.window.showQuickPick(items, {
       title: vscode.l10n.t('Diffs of which objects? (up to {0} at once)', diffsAtOnce), canPickMany: true, matchOnDescription: true,
     });
     if (!picks?.length) return;

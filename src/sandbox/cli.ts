@@ -6,9 +6,9 @@
  * (the token only with --print-token). The token comes from OMS_SANDBOX_TOKEN,
  * --token-file, or is random; the password from OMS_SANDBOX_PASSWORD or
  * --password-file (none: no password grant): never from a command line others can read.
- * Request logs (with --verbose) and errors go to stderr.
+ * Request logs go to stderr (--verbose) or to a file (--log-requests); errors to stderr.
  */
-import { readFileSync } from 'node:fs';
+import { constants, openSync, readFileSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isLoopback } from './http/hostCheck';
 import { defaultMaxBodyBytes, defaultTokenTtlSeconds, defaultUser, startSandbox } from './server';
@@ -43,6 +43,9 @@ Options:
   --token-ttl <seconds>  lifetime of issued tokens (default ${defaultTokenTtlSeconds})
   --max-body <bytes>     largest request body (default ${defaultMaxBodyBytes})
   --verbose              log each request to stderr (never tokens or bodies)
+  --log-requests <file>  append each request to this file, readable by you alone:
+                         time, method, path, status, duration (never tokens or bodies);
+                         GET /sandbox/stats counts them by method and route
   --help                 show this help
 
 On start, prints one line to stdout:
@@ -84,6 +87,7 @@ async function main(): Promise<void> {
         'max-body': { type: 'string' },
         'compact-at': { type: 'string' },
         verbose: { type: 'boolean' },
+        'log-requests': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -107,6 +111,12 @@ async function main(): Promise<void> {
   if ((values.cert === undefined) !== (values.key === undefined)) fail('--cert and --key go together');
   const tls = values.cert !== undefined && values.key !== undefined ? { cert: readFlagFile('cert', values.cert), key: readFlagFile('key', values.key) } : undefined;
 
+  const logs: Array<(line: string) => void> = [];
+  if (values.verbose) logs.push((line) => process.stderr.write(line));
+  if (values['log-requests'] !== undefined) {
+    const fd = openLog(values['log-requests']);
+    logs.push((line) => writeSync(fd, line));
+  }
   const sandbox = await startSandbox({
     host: values.host,
     allowRemote: values['allow-remote'],
@@ -121,7 +131,10 @@ async function main(): Promise<void> {
     tokenTtlSeconds: integer(values['token-ttl'], 'token-ttl', 1),
     maxBodyBytes: integer(values['max-body'], 'max-body', 1),
     journal: { compactAtBytes: integer(values['compact-at'], 'compact-at', 1) },
-    log: values.verbose ? (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`) : undefined,
+    log: logs.length ? (line) => {
+      const stamped = `${new Date().toISOString()} ${line}\n`;
+      for (const write of logs) write(stamped);
+    } : undefined,
   });
   const shown = values['print-token'] ? ` token=${sandbox.token}` : '';
   process.stdout.write(`OMS sandbox listening on ${sandbox.url} instance=${sandbox.instanceKey}${shown}\n`);
@@ -150,6 +163,15 @@ function readFlagFile(name: string, file: string): Buffer {
     return readFileSync(file);
   } catch (e) {
     fail(`--${name}: ${(e as Error).message}`);
+  }
+}
+
+/** The request log, appended to: created readable by the user alone, never written through a symbolic link. */
+function openLog(file: string): number {
+  try {
+    return openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
+  } catch (e) {
+    fail(`--log-requests: ${(e as Error).message}`);
   }
 }
 

@@ -20,6 +20,7 @@ import { Faults } from './routes/faults';
 import { errorBody, hasBody, HttpError, Reply, send } from './http/replies';
 import type { JournalOptions } from './store/journal';
 import { randomKey } from './store/objects';
+import { RequestCounts, requestLine } from './http/requestLog';
 import { pathSegments, Router } from './http/router';
 import { defaultInstanceName, seedStore } from './store/seed';
 import { Store } from './store/store';
@@ -105,6 +106,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const router = endpoints();
   compileSchemas(kinds.values());
   const localNames = localNamesFor(!!options.allowRemote);
+  const requests = new RequestCounts();
 
   let inFlight = 0;
   let onDrained: (() => void) | undefined;
@@ -122,7 +124,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       inFlight--;
       if (inFlight === 0) onDrained?.();
     });
-    respond(ctx, router, localNames, req, res, options.log).catch(() => res.destroy());
+    respond(ctx, router, localNames, req, res, requests, options.log).catch(() => res.destroy());
   };
   const server = options.tls
     ? createTlsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handle)
@@ -133,7 +135,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     perAddress: options.maxConnectionsPerAddress ?? defaultMaxConnectionsPerAddress,
   }, !!options.tls);
   connections.attach(server);
-  ctx.stats = () => ({ connections: connections.counts, tokens: ctx.auth.held });
+  ctx.stats = () => ({ connections: connections.counts, tokens: ctx.auth.held, requests: requests.snapshot() });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, bindHost, () => {
@@ -172,7 +174,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 }
 
 async function respond(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, res: ServerResponse,
-  log?: (line: string) => void): Promise<void> {
+  requests: RequestCounts, log?: (line: string) => void): Promise<void> {
   const started = Date.now();
   const target = req.url ?? '/';
   const q = target.indexOf('?');
@@ -201,12 +203,16 @@ async function respond(ctx: SandboxContext, router: Router<Endpoint>, names: Rea
       send(res, { status: 500, body: { Message: `Internal sandbox error: the answer could not be written (${(e as Error).message})` } });
     }
   }
-  log?.(`${req.method} ${pathname.slice(0, 300)} ${reply.status} ${Date.now() - started}ms`);
+  const method = (req.method ?? 'GET').toUpperCase();
+  requests.count(method, r.route);
+  log?.(requestLine(method, pathname, reply.status, Date.now() - started));
 }
 
 /** What routing learnt about a request, also when it failed. */
 interface Routed {
   authenticated: boolean;
+  /** The route pattern matched, for the counters (none: no route fitted, or the Host was refused). */
+  route?: string;
 }
 
 /** Discards the rest of a refused body; gives up (closes) on clients that send far more than `limit`. */
@@ -227,7 +233,8 @@ function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet
   }
   const method = (req.method ?? 'GET').toUpperCase();
   const segments = pathSegments(pathname);
-  const { handler, params } = router.match(method, segments);
+  const { handler, params, pattern } = router.match(method, segments);
+  routed.route = pattern;
   const r: RouteRequest = { req, method, params, query: new URLSearchParams(search) };
   const handle = () => {
     if (method !== 'GET' && (req.headers['if-match'] !== undefined || req.headers['if-none-match'] !== undefined)) {

@@ -10,6 +10,7 @@ import { sendable, type Plan, type PlanAction, type PlanEntry, type PlanResult }
 import { fillPlanView, type PlanViewCode } from './planViewSlot';
 import { carryTicks } from '../changes/code/ticks';
 import type { BaseInfo } from '../model/types';
+import { fieldLabel } from '../model/fieldNames';
 
 /** What the view shows: a plan, the folder it is of and the connection it was made against. */
 export interface ShownPlan extends PlanResult {
@@ -281,7 +282,7 @@ function describe(e: PlanEntry): string {
 }
 
 function changesLine(changes: FieldChange[]): string {
-  const shown = changes.slice(0, 2).map((c) => `${c.pointer} ${short(c.from)} → ${short(c.to)}`).join(', ');
+  const shown = changes.slice(0, 2).map((c) => `${fieldLabel(c.pointer)} ${short(c.from)} → ${short(c.to)}`).join(', ');
   return changes.length > 2 ? vscode.l10n.t('{0} and {1} more', shown, changes.length - 2) : shown;
 }
 
@@ -293,14 +294,14 @@ function short(v: unknown): string {
 function tooltip(e: PlanEntry): string {
   const lines = [`**${e.label}** · ${e.path}`];
   if (e.reason) lines.push('', e.reason);
-  if (e.changes.length) lines.push('', vscode.l10n.t('Changed in the file:'), ...e.changes.slice(0, 20).map((c) => `- \`${c.pointer}\`: ${short(c.from)} → ${short(c.to)}`));
-  if (e.serverChanges?.length) lines.push('', vscode.l10n.t('Changed on the server:'), ...e.serverChanges.slice(0, 20).map((c) => `- \`${c.pointer}\`: ${short(c.from)} → ${short(c.to)}`));
+  if (e.changes.length) lines.push('', vscode.l10n.t('Changed in the file:'), ...e.changes.slice(0, 20).map((c) => `- \`${fieldLabel(c.pointer)}\`: ${short(c.from)} → ${short(c.to)}`));
+  if (e.serverChanges?.length) lines.push('', vscode.l10n.t('Changed on the server:'), ...e.serverChanges.slice(0, 20).map((c) => `- \`${fieldLabel(c.pointer)}\`: ${short(c.from)} → ${short(c.to)}`));
   return lines.join('\n');
 }
 
 /** What a screen reader says for an entry: action, name, changed fields, ticked or not. */
 function spoken(e: PlanEntry): string {
-  const fields = [...new Set(e.changes.map((c) => c.pointer))];
+  const fields = [...new Set(e.changes.map((c) => fieldLabel(c.pointer)))];
   const what = fields.length ? vscode.l10n.t('changed: {0}', fields.slice(0, 5).join(', ') + (fields.length > 5 ? '…' : '')) : e.reason;
   const tick = sendable.has(e.action) ? (e.selected ? vscode.l10n.t('ticked') : vscode.l10n.t('not ticked')) : undefined;
   return [vscode.l10n.t('{0}: {1}', actionName(e.action), e.label), what, tick].filter(Boolean).join(', ');

@@ -9,6 +9,8 @@ export interface FollowingTable {
   readonly address: ObjectAddress;
   /** The scanner as the server holds it now: shown, or (with unsaved edits) said once. */
   follow(object: InputScannerInfo): void;
+  /** The scanner is gone from the server (a live read's 404): the table says so, once, and offers what fits. */
+  deleted(): void;
   /** Brings the table to the front. */
   reveal(): void;
 }

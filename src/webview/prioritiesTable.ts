@@ -5,6 +5,8 @@
  * theme colours from CSS variables, native form controls (keyboard and screen
  * readers work as anywhere), no Node or remote content: it runs the same in
  * the desktop and in the web/server build. Saves go through the save entry (documents/saves.ts).
+ * A scanner deleted on the server keeps its rows in the table, to be saved as a new scanner, exported
+ * as JSON, or closed.
  */
 import * as vscode from 'vscode';
 import type { Services } from '../services';
@@ -12,14 +14,18 @@ import type { ObjectAddress } from '../fs/objectUri';
 import { applyEdits, checkEdits, RowEdit, rowsOf, statusOptions } from '../model/priorities';
 import type { InputScannerInfo } from '../model/types';
 import { validate, formatErrors } from '../validation/validator';
+import { documentText } from '../save/documentForm';
 import { notify } from '../ui/notify';
 import { FollowingTable, openTables } from './openTables';
 import { stepDone } from '../walkthrough';
-import { conflictText, mergedText, notSavedText, savedText, unchangedText } from '../documents/saves';
+import { conflictText, notSavedText, savedText, unchangedText } from '../documents/saves';
+import { mergedText } from '../documents/mergedText';
 
 /** From the webview. */
 type Incoming =
-  | { type: 'ready' } | { type: 'reload' }
+  | { type: 'ready' } | { type: 'reload' } | { type: 'close' }
+  /** The scanner is gone: its rows as a new scanner, or as JSON in an editor. */
+  | { type: 'saveAsNew'; edits: RowEdit[] } | { type: 'export'; edits: RowEdit[] }
   | { type: 'save'; version: number | null; edits: RowEdit[] }
   /** Sent as the user types: unsaved edits (none when the table matches the server). */
   | { type: 'edits'; version: number | null; edits?: RowEdit[] };
@@ -70,11 +76,32 @@ export class PrioritiesTable implements FollowingTable {
     this.panel.reveal();
   }
 
+  /** Deleted on the server (found by live updates, a save or a reload): said once; the rows stay. */
+  private gone = false;
+
+  deleted(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.panel.title = this.title(!!this.unsaved);
+    const text = vscode.l10n.t('"{0}" was deleted on the server.', this.name());
+    // Told as an editor of a deleted object is told, and in the table, with what fits a table.
+    notify('info', text);
+    const next = this.scanner
+      ? vscode.l10n.t('Save as New Scanner creates it again in the same folder with these rows (your edits included); Export as JSON opens them in an editor.')
+      : vscode.l10n.t('There is nothing to show.');
+    void this.panel.webview.postMessage({ type: 'gone', text: `${text} ${next}` });
+  }
+
+  private name(): string {
+    return this.scanner?.CommonName ?? this.address.key;
+  }
+
   /** The server version the table was told about while it held edits. */
   private told?: number;
 
   /** The scanner as live updates read it: shown when the table holds no unsaved edits, else said once (its save merges). */
   follow(object: InputScannerInfo): void {
+    if (this.gone) return;
     const theirs = object.ConcurrencyVersion ?? 0;
     // Not called while a save is on its way, its questions too (`ObjectSaves.isSaving`): its answer shows the server's scanner.
     if (!this.scanner || theirs <= (this.scanner.ConcurrencyVersion ?? 0)) return;
@@ -99,10 +126,12 @@ export class PrioritiesTable implements FollowingTable {
   private closedUnsaved(): void {
     const unsaved = this.unsaved;
     if (!unsaved) return;
-    const name = this.scanner?.CommonName ?? this.address.key;
-    notify('warning', vscode.l10n.t('The priorities table of "{0}" was closed with edits that were not saved.', name), {
-      title: vscode.l10n.t('Reopen with My Edits'), run: () => PrioritiesTable.show(this.s, this.address, unsaved),
-    });
+    const name = this.name();
+    // A deleted scanner cannot be reopened: its rows can still be exported.
+    const action = this.gone
+      ? { title: vscode.l10n.t('Export as JSON'), run: () => this.exportRows(unsaved.edits) }
+      : { title: vscode.l10n.t('Reopen with My Edits'), run: () => PrioritiesTable.show(this.s, this.address, unsaved) };
+    notify('warning', vscode.l10n.t('The priorities table of "{0}" was closed with edits that were not saved.', name), action);
   }
 
   private async receive(m: Incoming): Promise<void> {
@@ -111,11 +140,21 @@ export class PrioritiesTable implements FollowingTable {
       this.panel.title = this.title(!!this.unsaved);
       return;
     }
+    if (m.type === 'close') {
+      // Closed from the deleted scanner's choices: the user chose to let the rows go.
+      this.unsaved = undefined;
+      this.panel.dispose();
+      return;
+    }
     try {
       if (m.type === 'ready' || m.type === 'reload') await this.load();
       if (m.type === 'save') await this.save(m.version, m.edits);
+      if (m.type === 'saveAsNew') await this.saveAsNew(m.edits);
+      if (m.type === 'export') await this.exportRows(m.edits);
     } catch (e) {
-      await this.post({ level: 'error', text: (e as Error).message });
+      // The service's 404 names keys ("No input scanner 6b16… in folder 65a1…"): the table names the scanner.
+      if ((e as { kind?: string }).kind === 'notFound') return this.deleted();
+      await this.post({ level: 'error', text: (e as Error).message }, !this.gone);
     }
   }
 
@@ -144,11 +183,36 @@ export class PrioritiesTable implements FollowingTable {
       const text = result.status === 'unchanged' ? unchangedText(name) : tookTheirs ? mergedText(name, this.scanner, tookTheirs) : savedText(name, this.scanner);
       return this.post({ level: 'info', text });
     }
+    if (result.status === 'refused' && result.refusal.kind === 'notFound') return this.deleted();
     if (result.status === 'conflict') {
       // The edits stay in the table; Reload shows the server's priorities.
       return this.post({ level: 'error', text: `${conflictText(name, result.server, version)} ${vscode.l10n.t('Reload to see it, then make your change again.')}` }, false);
     }
     return this.post({ level: 'error', text: notSavedText(name, result) }, false);
+  }
+
+  /** The deleted scanner's rows (as edited) created again in its folder, under its name; the table then shows the new one. */
+  private async saveAsNew(edits: RowEdit[]): Promise<void> {
+    const scanner = this.scanner;
+    if (!scanner) return;
+    const problem = checkEdits(edits, scanner.InputScannerReportingPriorities?.length ?? 0);
+    if (problem) return this.post({ level: 'error', text: vscode.l10n.t('Not saved: {0}', problem) }, false);
+    const fresh = { ...applyEdits(scanner, edits), Key: null, Href: null } as unknown as InputScannerInfo;
+    const name = this.name();
+    const outcome = await this.s.saves.save({ address: this.address, edit: fresh, base: null, create: true });
+    if (outcome.status === 'refused' || outcome.status === 'conflict') return this.post({ level: 'error', text: notSavedText(name, outcome) }, false);
+    if (outcome.status !== 'saved') return;
+    this.unsaved = undefined;
+    this.panel.dispose();
+    PrioritiesTable.show(this.s, { ...this.address, key: outcome.object.Key ?? '' });
+    notify('info', savedText(name, outcome.object, true));
+  }
+
+  /** The rows (as edited) in the scanner's JSON, in a new editor the user saves where they like; nothing is sent. */
+  private async exportRows(edits: RowEdit[]): Promise<void> {
+    if (!this.scanner) return;
+    const doc = await vscode.workspace.openTextDocument({ language: 'json', content: documentText(applyEdits(this.scanner, edits)) });
+    await vscode.window.showTextDocument(doc, { preview: false });
   }
 
   /** Sends the scanner (or, with `replace` false, only a message: the user's edits stay). */
@@ -172,7 +236,8 @@ export class PrioritiesTable implements FollowingTable {
 
   /** The tab's title; a dot while the table holds unsaved edits. */
   private title(unsaved: boolean): string {
-    return `${unsaved ? '● ' : ''}${vscode.l10n.t('Priorities: {0}', this.scanner?.CommonName ?? this.address.key)}`;
+    const title = this.gone ? vscode.l10n.t('Priorities: {0} (deleted)', this.name()) : vscode.l10n.t('Priorities: {0}', this.name());
+    return `${unsaved ? '● ' : ''}${title}`;
   }
 
   private html(): string {
@@ -195,6 +260,14 @@ export class PrioritiesTable implements FollowingTable {
   <h1 id="title">${t('Loading…')}</h1>
   <span id="version"></span>
 </header>
+<div id="gone" class="gone" hidden>
+  <p id="goneText" role="alert"></p>
+  <div class="actions">
+    <button id="saveAsNew" type="button">${t('Save as New Scanner')}</button>
+    <button id="export" type="button" class="secondary">${t('Export as JSON')}</button>
+    <button id="close" type="button" class="secondary">${t('Close')}</button>
+  </div>
+</div>
 <p class="hint" id="hint">${t('Tab moves between cells, Up and Down move between rows; in Status, Enter or Space opens the list and typing picks a status. Ctrl+S saves. Nothing is sent until you save.')}</p>
 <table id="table" role="grid" aria-labelledby="title" aria-describedby="hint" aria-colcount="5">
   <thead><tr role="row" aria-rowindex="1">
@@ -206,7 +279,7 @@ export class PrioritiesTable implements FollowingTable {
   </tr></thead>
   <tbody id="rows"></tbody>
 </table>
-<div class="actions">
+<div class="actions" id="actions">
   <button id="save" type="button" disabled>${t('Save')}</button>
   <button id="revert" type="button" class="secondary" disabled>${t('Revert')}</button>
   <button id="reload" type="button" class="secondary">${t('Reload from Server')}</button>
@@ -231,6 +304,7 @@ function scriptStrings(): Record<string, string> {
     notWhole: vscode.l10n.t('Priority in row {0} must be a whole number'),
     saving: vscode.l10n.t('Saving…'),
     reloading: vscode.l10n.t('Reloading…'),
+    deleted: vscode.l10n.t('deleted on the server'),
     back: vscode.l10n.t("{0}: {1}, back to the server's value"),
     changed: vscode.l10n.t('{0}: {1}, was {2}, not saved yet'),
   };

@@ -1,12 +1,15 @@
 /**
  * The manifest of a pulled folder (`oms.manifest.json`, meant for git): the
  * connection it belongs to, what was pulled, and per object its Key, kind,
- * folder, version and the hash of its pulled file. The local cache beside it
- * (`.oms/`, kept out of git by the `.gitignore` the pull writes) holds the
- * merge bases (bases.ts) and a journal that moves the manifest forward one
- * object at a time, so an interrupted pull or apply continues where it stopped.
+ * folder, version and the hash of its pulled file. Beside it, its journal
+ * (`oms.journal.jsonl`) moves it forward one object at a time, so an interrupted
+ * pull or apply continues where it stopped: a file of the folder, not of the
+ * cache, as a killed apply's files already hold the Keys it created, and a
+ * pipeline commits the folder it leaves (a fresh clone then knows them). The
+ * local cache (`.oms/`, kept out of git by the `.gitignore` the pull writes)
+ * holds what this machine can do without: merge bases (bases.ts), stats, page tags.
  */
-import { appendFileSync, BigIntStats, lstatSync, promises as fs } from 'node:fs';
+import { BigIntStats, closeSync, constants, fsyncSync, lstatSync, openSync, promises as fs, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { kind as kindOf, kinds, KindId } from '../../model/kinds';
 import { l10n } from '../../l10n';
@@ -17,7 +20,9 @@ import { createTemp } from '../../util/privateFile';
 
 export const manifestName = 'oms.manifest.json';
 const cacheDir = '.oms';
-const journalName = 'journal.jsonl';
+const journalName = 'oms.journal.jsonl';
+/** Where an earlier version kept the journal: still replayed (then emptied with the other). */
+const cachedJournal = `${cacheDir}/journal.jsonl`;
 
 export interface ConnectionBinding {
   label: string;
@@ -139,7 +144,12 @@ const partial = new WeakSet<Manifest>();
 /** The steps recorded since the manifest was last written; a line this version did not write is named in `refused`. */
 function readJournal(root: string, refused: Refusal[]): JournalStep[] {
   const steps: JournalStep[] = [];
-  const lines = readNoFollow(journalPath(root), `${cacheDir}/${journalName}`)?.split('\n') ?? [];
+  for (const name of [cachedJournal, journalName]) readSteps(root, name, steps, refused);
+  return steps;
+}
+
+function readSteps(root: string, name: string, steps: JournalStep[], refused: Refusal[]): void {
+  const lines = readNoFollow(path.join(root, name), name)?.split('\n') ?? [];
   lines.forEach((line, i) => {
     if (!line.trim()) return;
     let step: unknown;
@@ -151,10 +161,9 @@ function readJournal(root: string, refused: Refusal[]): JournalStep[] {
     if (isStep(step)) steps.push(step);
     // The last line cut short by a crash: that step was not recorded. Any other is named.
     else if (i < lines.length - 1 || step !== undefined) {
-      refused.push({ entry: `${cacheDir}/${journalName}:${i + 1}`, reason: l10n.t('not a step this version wrote; it was ignored') });
+      refused.push({ entry: `${name}:${i + 1}`, reason: l10n.t('not a step this version wrote; it was ignored') });
     }
   });
-  return steps;
 }
 
 function isStep(step: unknown): step is JournalStep {
@@ -318,7 +327,7 @@ async function writePieces(root: string, before: Buffer, pieces: readonly Piece[
     const stat = statOf(file);
     if (stat && manifest) readAs.set(manifest, { bytes, stat });
   }
-  await fs.rm(journalPath(root), { force: true });
+  for (const name of [journalName, cachedJournal]) await fs.rm(path.join(root, name), { force: true });
 }
 
 /** The Keys of the objects the journal's steps name. */
@@ -348,7 +357,21 @@ export function journalSync(root: string, manifest: Manifest, steps: JournalStep
   applySteps(manifest, steps);
   // As JSON.stringify prints the step (`{ key, object }`), its entry's text given.
   const line = (s: JournalStep, i: number) => (texts ? `{"key":${JSON.stringify((s as ObjectStep).key)},"object":${texts[i]}}` : JSON.stringify(s));
-  appendFileSync(journalPath(root), steps.map(line).join('\n') + '\n');
+  appendNoFollow(journalPath(root), steps.map(line).join('\n') + '\n');
+}
+
+/**
+ * Appends to a file of the pulled folder, created if missing, never through a link (a cloned folder's file may be
+ * one); `sync`: on disk before it returns (what may be written is recorded before it is sent).
+ */
+export function appendNoFollow(file: string, text: string, sync = false): void {
+  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o666);
+  try {
+    writeSync(fd, text);
+    if (sync) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function applySteps(manifest: Manifest, steps: JournalStep[]): void {
@@ -367,19 +390,26 @@ export async function ensureCache(root: string): Promise<void> {
   writeNoFollow(path.join(root, cacheDir, '.gitignore'), '*\n', `${cacheDir}/.gitignore`);
 }
 
-/** The cache folder (`.oms/`) must be a folder and its files files, none a link: else a clear refusal, before anything is read or written. */
+/**
+ * The cache folder (`.oms/`) must be a folder and its files files, none a link, as must the manifest and the files beside it:
+ * else a clear refusal, before anything is read or written.
+ */
 function checkCache(root: string): void {
   const what = (rel: string, folder: boolean): void => {
     const stat = lstatSync(path.join(root, rel), { throwIfNoEntry: false });
     if (!stat || (folder ? stat.isDirectory() : stat.isFile())) return;
     const is = stat.isSymbolicLink() ? l10n.t('a symbolic link') : folder ? l10n.t('not a folder') : l10n.t('not a file');
+    if (!rel.startsWith(cacheDir)) throw new ManifestError(l10n.t('{0} is {1}: remove it or restore it from git', rel, is));
     throw new ManifestError(l10n.t('{0} is {1}: remove it (it is this machine\'s cache of the pulled folder; the next pull writes it again)', rel, is));
   };
   what(cacheDir, true);
-  for (const f of [journalName, 'bases', 'stats', 'pages', '.gitignore', 'pending.jsonl']) what(`${cacheDir}/${f}`, false);
+  for (const f of ['journal.jsonl', 'bases', 'stats', 'pages', '.gitignore', 'pending.jsonl']) what(`${cacheDir}/${f}`, false);
   what(`${cacheDir}/runs`, true);
-  what(manifestName, false);
+  for (const f of [manifestName, journalName, pendingName]) what(f, false);
 }
+
+/** The creates sent without a known outcome (pendingCreates.ts), beside the manifest for the same reason as its journal. */
+export const pendingName = 'oms.pending.jsonl';
 
 /** The cache folder's path of a file in it. */
 export function cachePath(root: string, name: string): string {
@@ -388,11 +418,11 @@ export function cachePath(root: string, name: string): string {
 
 /** Whether the journal holds steps the manifest file does not (else a manifest whose head is the same need not be written). */
 export function journalHolds(root: string): boolean {
-  return (lstatSync(journalPath(root), { throwIfNoEntry: false })?.size ?? 0) > 0;
+  return [journalName, cachedJournal].some((name) => (lstatSync(path.join(root, name), { throwIfNoEntry: false })?.size ?? 0) > 0);
 }
 
 function journalPath(root: string): string {
-  return path.join(root, cacheDir, journalName);
+  return path.join(root, journalName);
 }
 
 /**

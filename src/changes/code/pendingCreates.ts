@@ -1,21 +1,25 @@
 /**
  * Creates whose outcome is not known yet. Before a create of a pulled folder's
- * new file is sent, it is recorded here (`.oms/pending.jsonl`, appended and
- * fsynced); its answer's Key is recorded before anything else is done with it;
- * once the file and the manifest hold the object, or the service refused it, it
- * is settled. A create still pending after a crash, a kill or a lost answer may
- * exist on the server: the next plan adopts it by the Key answered, or looks for
- * it (resolvePending.ts) rather than offering to create it again, and names the
+ * new file is sent, it is recorded here (`oms.pending.jsonl` beside the manifest,
+ * appended and fsynced); its answer's Key is recorded before anything else is done
+ * with it; once the file and the manifest hold the object, or the service refused
+ * it, it is settled. A create still pending after a crash, a kill or a lost answer
+ * may exist on the server: the next plan adopts it by the Key answered, or looks
+ * for it (resolvePending.ts) rather than offering to create it again, and names the
  * pending create it looked for; apply sends such a create only for a plan that
- * names it (a plan made before the send, or in another clone, did not look).
+ * names it (a plan made before the send, or in a clone without this file, did not
+ * look). A file of the folder, not of its cache: a pipeline commits the folder a
+ * killed apply leaves, and the next job, on a fresh runner, knows what is in flight.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, constants, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import * as path from 'node:path';
 import { KindId, kinds } from '../../model/kinds';
-import { cachePath } from './manifest';
+import { appendNoFollow, cachePath, pendingName } from './manifest';
 import { readNoFollow } from './safePaths';
 
-const fileName = 'pending.jsonl';
+/** Where an earlier version kept them: still read, and removed with the other once none is pending. */
+const cachedName = 'pending.jsonl';
 
 export interface PendingCreate {
   /** This send of it, named by the plan that looked for it on the server since (a clock is not compared: clones and clocks differ). */
@@ -72,12 +76,18 @@ export class PendingCreates {
     this.append(paths.map((settled) => ({ settled })));
     for (const p of paths) this.byPath.delete(p);
     // Read again before it goes: another apply of the folder may have recorded a create since.
-    if (!this.byPath.size && !this.read().size) rmSync(cachePath(this.root, fileName), { force: true });
+    if (this.byPath.size || this.read().size) return;
+    for (const file of [this.file, cachePath(this.root, cachedName)]) rmSync(file, { force: true });
+  }
+
+  private get file(): string {
+    return path.join(this.root, pendingName);
   }
 
   private read(): Map<string, PendingCreate> {
     this.byPath.clear();
-    for (const line of (readNoFollow(cachePath(this.root, fileName), `.oms/${fileName}`) ?? '').split('\n')) {
+    const text = `${readNoFollow(cachePath(this.root, cachedName), `.oms/${cachedName}`) ?? ''}\n${readNoFollow(this.file, pendingName) ?? ''}`;
+    for (const line of text.split('\n')) {
       let step: Partial<{ create: PendingCreate; answered: string; key: string; settled: string }> | null;
       try {
         step = JSON.parse(line) as typeof step;
@@ -95,12 +105,6 @@ export class PendingCreates {
   }
 
   private append(lines: Line[]): void {
-    const fd = openSync(cachePath(this.root, fileName), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
-    try {
-      writeSync(fd, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    appendNoFollow(this.file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n', true);
   }
 }

@@ -190,7 +190,11 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
       continue;
     }
     if (!pulled) {
-      entries.push({ ...common, id: f.path, key, action: 'invalid', reason: l10n.t('Key {0} was not pulled into this folder: remove the Key to create a new object, or pull it', key), local: { hash: f.hash! } });
+      // On the service, the object exists: removing the Key would create it a second time.
+      const reason = onServer.has(key)
+        ? l10n.t('Key {0} is an object on the service that {1} does not record (a pull or apply stopped before recording it?): pull to record it; keep the Key (without it the object would be created a second time)', key, manifestName)
+        : l10n.t('Key {0} is not in {1} nor an object of this folder on the service: if the file is meant as a new object, remove its Key', key, manifestName);
+      entries.push({ ...common, id: f.path, key, action: 'invalid', reason, local: { hash: f.hash! } });
       continue;
     }
     if (pulled.folderKey !== f.folderKey || pulled.kind !== f.kind.id) {

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { bulkChanges, Target } from '../../changes/bulk';
 import { BulkOperation, describeOperation, editableFields, operationFromArgument, operations, OperationType, Question, tagProblem } from '../../changes/operations';
 import type { Connection } from '../../connection/connection';
-import { Kind, kind as kindOf, objectKinds, supports } from '../../model/kinds';
+import { Kind, KindId, kind as kindOf, kinds, objectKinds, supports } from '../../model/kinds';
 import type { BaseInfo, InputScannerInfo } from '../../model/types';
 import { previewAndRun } from '../../runs/core/changesRun';
 import { machineJournal, runHost } from '../../runs/vscodeHost';
@@ -47,6 +47,9 @@ async function targetsOf(connection: Connection, arg: unknown, selected: unknown
   const nodes = Array.isArray(selected) && selected.length > 1 ? selected : [arg];
   const query = (arg as { query?: unknown } | undefined)?.query;
   if (typeof query === 'string' && query.trim()) return queryResults(connection, query);
+  // The results of Find Objects Where…, as they were found: `{ connectionId, targets: [{ kind, folderKey, key, name }] }`.
+  const given = (arg as { targets?: unknown } | undefined)?.targets;
+  if (Array.isArray(given)) return given.map(givenTarget);
   // Nothing typed yet (or the palette): ask; an empty query would select everything.
   if (arg === undefined || typeof arg === 'string' || typeof query === 'string') {
     const typed = await vscode.window.showInputBox({ title: vscode.l10n.t('Bulk Edit: objects whose name holds'), prompt: vscode.l10n.t('Every object that matches, in every folder, is selected'), ignoreFocusOut: true });
@@ -76,6 +79,13 @@ async function queryResults(connection: Connection, query: string): Promise<Targ
   });
   const words = queryWords(query);
   return [...index.entries].filter((e) => e.kind.id !== 'folder' && matches(e, words)).map((e) => ({ kind: e.kind, folderKey: e.folderKey, key: e.key, name: e.name }));
+}
+
+function givenTarget(t: unknown): Target {
+  const { kind, folderKey, key, name } = (t ?? {}) as Record<string, unknown>;
+  const k = typeof kind === 'string' ? kinds.get(kind as KindId) : undefined;
+  if (!k || typeof folderKey !== 'string' || typeof key !== 'string') throw new Error(vscode.l10n.t('Bulk Edit: a target names no known kind, folder and key'));
+  return { kind: k, folderKey, key, name: typeof name === 'string' ? name : key };
 }
 
 async function listed(connection: Connection, kind: Kind, folderKeys: string[]): Promise<Target[]> {

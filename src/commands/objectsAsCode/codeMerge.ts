@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { mergeEntry, MergeOutcome } from '../../changes/code/merge';
 import type { PlanEntry } from '../../changes/code/plan';
 import type { BaseInfo } from '../../model/types';
+import { fieldLabel, fieldLabels } from '../../model/fieldNames';
 import { notify } from '../../ui/notify';
 import { planView, type ShownPlan } from '../../views/planView';
 import { targeted } from '../framework/commandTargets';
@@ -42,14 +43,14 @@ export const mergePlanEntry = targeted({
         const mine = { label: vscode.l10n.t('Keep mine: {0}', JSON.stringify(c.mine)), side: 'mine' as const };
         const theirs = { label: vscode.l10n.t('Take the server\'s: {0}', JSON.stringify(c.theirs)), side: 'theirs' as const };
         const picked = await vscode.window.showQuickPick([mine, theirs], {
-          title: vscode.l10n.t('{0}: {1} changed on both sides (was {2})', entry.label, c.pointer, JSON.stringify(c.base)), ignoreFocusOut: true,
+          title: vscode.l10n.t('{0}: {1} changed on both sides (was {2})', entry.label, fieldLabel(c.pointer, live), JSON.stringify(c.base)), ignoreFocusOut: true,
         });
         if (!picked) throw new vscode.CancellationError();
         choices[c.pointer] = picked.side;
       }
       outcome = await mergeEntry(shown.root, entry, live, choices);
     }
-    notify('info', vscode.l10n.t('Merged {0}: the file holds your changes and {1} from the server. Plan shows what is left to send.', entry.label, outcome.tookTheirs.length ? outcome.tookTheirs.join(', ') : vscode.l10n.t('nothing')));
+    notify('info', vscode.l10n.t('Merged {0}: the file holds your changes and {1} from the server. Plan shows what is left to send.', entry.label, outcome.tookTheirs.length ? fieldLabels(outcome.tookTheirs, live) : vscode.l10n.t('nothing')));
     await vscode.commands.executeCommand('oms.plan', vscode.Uri.file(shown.root));
     return outcome;
   },

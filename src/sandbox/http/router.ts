@@ -13,13 +13,15 @@ interface Node<H> {
   literals: Map<string, Node<H>>;
   /** The child for a parameter segment (`:name`). */
   param?: Node<H>;
-  /** Where a pattern ends: its handler by method, with its parameters' names in order. */
-  ends: Map<string, { handler: H; names: string[] }>;
+  /** Where a pattern ends: its handler by method, with its parameters' names in order and the pattern itself. */
+  ends: Map<string, { handler: H; names: string[]; pattern: string }>;
 }
 
 interface Match<H> {
   handler: H;
   params: Params;
+  /** The pattern matched (`/api/f/:folder/...`): what the sandbox's counters count by. */
+  pattern: string;
 }
 
 const node = <H>(): Node<H> => ({ literals: new Map(), ends: new Map() });
@@ -65,7 +67,7 @@ export class Router<H> {
         at = next;
       }
     }
-    at.ends.set(method, { handler, names });
+    at.ends.set(method, { handler, names, pattern });
     return this;
   }
 
@@ -81,7 +83,7 @@ export class Router<H> {
     if (route) {
       const params: Record<string, string> = {};
       route.names.forEach((name, i) => { params[name] = values[i]; });
-      return { handler: route.handler, params };
+      return { handler: route.handler, params, pattern: route.pattern };
     }
     if (end) throw methodNotAllowed(method, [...end.ends.keys()]);
     throw notFound(`No route /${segments.map(encodeURIComponent).join('/')}`);

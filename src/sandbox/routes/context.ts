@@ -15,7 +15,7 @@ export interface SandboxContext {
   faults: Faults;
   /** `EventPublisherUrl` of sysinfo. */
   eventPublisherUrl: string;
-  /** Connections and tokens held, for `GET /sandbox/stats`; set once listening. */
+  /** Connections and tokens held and requests counted, for `GET /sandbox/stats`; set once listening. */
   stats?: () => object;
 }
 

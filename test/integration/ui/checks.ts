@@ -2,7 +2,7 @@
 // keyboard only, the result read from the sandbox. Each one counts as a test.
 import { stripVTControlCharacters } from 'util';
 import type { Page } from 'playwright-core';
-import { fromMenu, quickEditFirstPriority, pushToSummary, get, send, outbox, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, typeEdit, activeTabDirty, notification, revertActive, input, activeTabText, palette, floors, goToObject, query, type Env, type UiCheck, type UiCheckList } from './helpers';
+import { fromMenu, quickEditFirstPriority, pushToSummary, get, send, outbox, newSiteDraft, until, rootSite, openSiteEditor, cursorAfter, typeEdit, activeTabDirty, notification, revertActive, input, activeTabText, palette, floors, goToObject, query, hasFocus, type Env, type UiCheck, type UiCheckList } from './helpers';
 import { workbenchChecks } from './workbench';
 
 import { bulkChecks } from './bulk';
@@ -16,15 +16,18 @@ import { runChecks } from './runs';
 import { cliRunChecks } from './cliRuns';
 import { wordsChecks } from './words';
 import { liveChecks } from './live';
+import { tableGoneChecks } from './tableGone';
 import { untrustedChecks } from './untrusted';
 import { pullScopeChecks } from './pullScopes';
 import { fleetChecks } from './fleet';
+import { queryChecks } from './query';
 
 /** Each area's own checks (a file of this folder): one import and one entry here. */
 const areas: UiCheckList[] = [
   // The run shell's check works in the folder the plan checks pulled, before the others edit it.
   editorSaveChecks, clientChecks, planChecks, runChecks, cliRunChecks, bulkChecks, workbenchChecks, commandFlowChecks,
-  planKeyboardChecks, reopenChecks, wordsChecks, liveChecks, untrustedChecks,
+  planKeyboardChecks, reopenChecks, wordsChecks, liveChecks, tableGoneChecks, untrustedChecks,
+  queryChecks,
   // It empties oms/sandbox and pulls Head Office's scanners there.
   pullScopeChecks,
   // Opt-in (OMS_UI_FLEET=1): minutes of fleet figures, none otherwise.
@@ -279,6 +282,37 @@ async function goToObjectCheck(page: Page, env: Env, diag: string): Promise<void
   await page.keyboard.press('Escape');
 }
 
+/**
+ * Go to Object opened right after Escape and typed into at once, as a person types (40 ms a key, not waiting
+ * for the box): every character lands in the box, four times of four, as in VS Code's own Ctrl+P, and none
+ * in the object editor behind it.
+ */
+async function goToObjectKeepsTyping(page: Page, env: Env): Promise<void> {
+  const { floor2 } = await floors(env);
+  const [site] = await get(env, `/api/f/${floor2.Key}/engagesites`);
+  await goToObject(page, site.CommonName);
+  const box = page.locator('.quick-input-widget input[placeholder^="Part of an object"]');
+  const held: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    await page.keyboard.press('Control+Alt+O');
+    await until('the focus in the Go to Object box', () => hasFocus(page, '.quick-input-widget input[placeholder^="Part of an object"]'));
+    await page.keyboard.type('floor', { delay: 40 });
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+Alt+O');
+    await page.keyboard.type('zebra', { delay: 40 });
+    await until('the Go to Object box', async () => box.isVisible(), 5_000);
+    await page.waitForTimeout(300);
+    held.push(await box.inputValue());
+    await page.keyboard.press('Escape');
+  }
+  await box.waitFor({ state: 'hidden', timeout: 5_000 });
+  const leaked = await activeTabDirty(page);
+  if (leaked) await revertActive(page);
+  if (held.some((v) => v !== 'zebra') || leaked) {
+    throw new Error(`typed "zebra" right after Escape, the box held ${held.map((v) => `"${v}"`).join(', ')}${leaked ? '; the editor behind got the rest' : ''}`);
+  }
+}
+
 /** Opens the scanner the suite linked to a Floor 2 site, unfolds, Ctrl+clicks the site's Href: the site opens. */
 async function ctrlClickLink(page: Page, env: Env): Promise<void> {
   const { floor1, floor2 } = await floors(env);
@@ -528,6 +562,12 @@ export async function runUiChecks(page: Page, env: Env, diag: string): Promise<U
   ];
   const ownTitles = new Set(checks.map(([title]) => title));
   checks.push(...areas.flatMap((area) => area(page, uiEnv, diag)));
+  // Issue 52.4, open: keys typed between the shortcut and the pick's focus (the command's round trip
+  // through the extension host, 60-400 ms) land in the editor behind. This check fails until that is
+  // solved, so it runs only when asked for (OMS_UI_OPEN_BUGS=1), not in CI.
+  if (process.env.OMS_UI_OPEN_BUGS) {
+    checks.push(['ui: Go to Object opened right after Escape keeps every character typed at once ("zebra", four times of four), none in the editor behind', () => goToObjectKeepsTyping(page, env)]);
+  }
   // OMS_UI_GREP (a regular expression) runs only the checks whose title matches it (development; CI runs all).
   const grep = process.env.OMS_UI_GREP ? new RegExp(process.env.OMS_UI_GREP) : undefined;
   const results: UiCheck[] = [];

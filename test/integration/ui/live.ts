@@ -22,7 +22,7 @@ const row = (page: Page, level: number, text: string | RegExp) => rows(page).and
 const expanded = async (page: Page, level: number, text: string | RegExp) => (await row(page, level, text).getAttribute('aria-expanded')) === 'true';
 
 /** The interval set in the user settings (Preferences: Open User Settings (JSON)), the other settings kept. */
-async function setInterval(page: Page, value: number): Promise<void> {
+export async function setInterval(page: Page, value: number): Promise<void> {
   const current = JSON.parse(fs.readFileSync(settingsFile(page), 'utf8')) as Record<string, unknown>;
   if (current['oms.live.interval'] === value) return;
   await userSettings(page, JSON.stringify({ ...current, 'oms.live.interval': value }));
@@ -38,7 +38,7 @@ const sessions = new WeakMap<Page, Promise<CDPSession>>();
  * The tracker fires only on a change of its own state, which any element's focus sets: so first the
  * opposite event, then the wanted one (its blur waits a tick).
  */
-async function focusWindow(page: Page, on: boolean): Promise<void> {
+export async function focusWindow(page: Page, on: boolean): Promise<void> {
   if (!sessions.has(page)) {
     sessions.set(page, page.context().newCDPSession(page).then(async (cdp) => {
       await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });

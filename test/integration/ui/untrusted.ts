@@ -142,7 +142,7 @@ async function applyCutByReload(page: Page, env: Env, diag: string): Promise<voi
       return landed === before;
     }, 60_000);
     numbers.landed = landed;
-    const pendingFile = path.join(root, '.oms', 'pending.jsonl');
+    const pendingFile = path.join(root, 'oms.pending.jsonl');
     const lines = fs.existsSync(pendingFile) ? fs.readFileSync(pendingFile, 'utf8').split('\n').filter(Boolean) : [];
     numbers.pending = { sent: lines.filter((l) => l.startsWith('{"create"')).length, settled: lines.filter((l) => l.startsWith('{"settled"')).length };
     numbers.keyedBeforePlan = keyedFiles();

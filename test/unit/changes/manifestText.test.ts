@@ -194,7 +194,7 @@ test('the manifest a pull\'s thread writes from its lines handed in parts is the
     assert.equal(written.objects.bad.path, '../bad.json', 'the object set aside, as it was');
     assert.equal(written.folders.f9, '../elsewhere', 'the folder set aside, as it was');
     assert.ok(Object.keys(written.objects).indexOf('abc!') < Object.keys(written.objects).indexOf('abc'));
-    await assert.rejects(fs.stat(path.join(inParts, '.oms', 'journal.jsonl')), 'the journal emptied');
+    await assert.rejects(fs.stat(path.join(inParts, 'oms.journal.jsonl')), 'the journal emptied');
   } finally {
     for (const root of roots) await fs.rm(root, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
 /**
- * The steps of the GitHub Actions workflow in docs/ci.md, read from its YAML block by indentation
- * (the workflow is ours, written in a plain subset: `- name:`, `if:`, `env:` maps, `run:` lines or blocks).
+ * The steps of the GitHub Actions workflow and the scripts of the GitLab jobs in docs/ci.md, read from
+ * their YAML blocks by indentation (the YAML is ours, written in a plain subset: `- name:`, `if:`, `env:`
+ * maps, `run:` lines or blocks; a GitLab job's `script:` and `after_script:` lists of lines or `>` blocks).
  */
 export interface Step {
   name: string;
@@ -51,4 +52,41 @@ export function stepsOf(yaml: string, job: string): Step[] {
   }
   if (step?.run) steps.push(step);
   return steps;
+}
+
+/** The workflow's own `env:` (above its jobs). */
+export function workflowEnv(yaml: string): Record<string, string> {
+  const lines = yaml.split('\n');
+  const env: Record<string, string> = {};
+  for (const line of lines.slice(lines.indexOf('env:') + 1)) {
+    const pair = /^ {2}(\w+): (.*)$/.exec(line);
+    if (!pair) break;
+    env[pair[1]] = pair[2];
+  }
+  return env;
+}
+
+/** A GitLab job's commands under `key` (script, after_script): one per list item, a folded (`>`) item's lines joined by spaces. */
+export function gitlabScript(yaml: string, job: string, key: 'script' | 'after_script'): string[] {
+  const lines = yaml.split('\n');
+  const start = lines.indexOf(`${job}:`);
+  if (start < 0) throw new Error(`no job ${job}`);
+  const end = lines.findIndex((l, i) => i > start && /^\S/.test(l));
+  const body = lines.slice(start + 1, end < 0 ? undefined : end);
+  const at = body.indexOf(`  ${key}:`);
+  if (at < 0) return [];
+  const commands: string[] = [];
+  let folded: string[] | undefined;
+  for (const line of body.slice(at + 1)) {
+    if (!/^ {4}/.test(line)) break; // the job's next key
+    const item = /^ {4}- (.*)$/.exec(line);
+    if (item) {
+      folded = item[1] === '>' ? [] : undefined;
+      commands.push(folded ? '' : item[1]);
+    } else if (folded) {
+      folded.push(line.trim());
+      commands[commands.length - 1] = folded.join(' ');
+    }
+  }
+  return commands;
 }
