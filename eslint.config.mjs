@@ -24,7 +24,7 @@ const layers = {
 const subfolders = { 'runs/core': 5 };
 /** The files of live/ and connection/ that use `vscode`, and their layer. @type {Record<string, number>} */
 const editorFiles = {
-  'live/followDocuments.ts': 2, 'live/liveUpdates.ts': 2, 'live/openObjects.ts': 2, 'live/serverChanges.ts': 2,
+  'live/followDocuments.ts': 2, 'live/liveDocuments.ts': 2, 'live/livePollHost.ts': 2, 'live/liveUpdates.ts': 2, 'live/openObjects.ts': 2, 'live/serverChanges.ts': 2,
   'connection/connectionManager.ts': 4, 'connection/envConnection.ts': 4, 'connection/httpSettings.ts': 4, 'connection/productionQuestion.ts': 4,
   'connection/sandboxHost.ts': 4, 'connection/statusBar.ts': 4, 'connection/tokenStore.ts': 4,
 };

@@ -26,7 +26,10 @@ import { testApi, TestApi } from './testApi';
 import { trackWalkthrough } from './walkthrough';
 import { useBundle } from './l10n';
 import { registerPlanView } from './views/planViewSlot';
-import { registerLiveUpdates } from './live/liveUpdates';
+import { createLiveFeed, registerLiveUpdates } from './live/liveUpdates';
+import { followServerInDocuments } from './live/liveDocuments';
+import { followServerInTree } from './tree/liveTree';
+import { followServerInTables } from './webview/liveTables';
 
 /** Kept for deactivate: its close is asynchronous, and VS Code awaits only what deactivate returns. */
 let sandbox: SandboxHost | undefined;
@@ -46,7 +49,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const view = vscode.window.createTreeView('oms.objects', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
   tree.view = view;
   const search = new Indexes((id) => connections.require(id));
-  const services: Services = { context, connections, tree, objectFiles, saves, search };
+  const live = createLiveFeed({ connections, saves, search });
+  const services: Services = { context, connections, tree, objectFiles, saves, search, live };
 
   // The welcome view shows while there is no connection.
   const updateWelcome = () => void vscode.commands.executeCommand('setContext', 'oms.hasConnections', connections.list().length > 0);
@@ -70,8 +74,12 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     }),
     connections.onDidChange(updateWelcome),
     ...registerCommands(services),
-    ...registerPlanView(),
-    registerLiveUpdates(services, view),
+    ...registerPlanView(services),
+    // Live reads: what the poller read goes to each view through the feed's event (the plan view subscribes as it loads).
+    followServerInDocuments(services),
+    followServerInTree(tree, view, live),
+    followServerInTables(live),
+    registerLiveUpdates(services),
   );
   updateWelcome();
   void keepLogPrivate(context.logUri).catch((e: Error) => log().warn(`The log folder could not be made private: ${e.message}`));

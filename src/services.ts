@@ -9,6 +9,7 @@ import type { ConnectionManager } from './connection/connectionManager';
 import type { ObjectFileSystem } from './fs/objectFileSystem';
 import type { ObjectSaves } from './documents/saves';
 import type { Indexes } from './search/indexes';
+import type { LiveFeed } from './live/liveFeed';
 import type { ObjectTree } from './tree/objectTree';
 
 export interface Services {
@@ -20,4 +21,6 @@ export interface Services {
   saves: ObjectSaves;
   /** Objects by name, per connection (Go to Object, links by key). */
   search: Indexes;
+  /** Live reads: what shows server objects registers here, and hears each poll's answer. */
+  live: LiveFeed;
 }

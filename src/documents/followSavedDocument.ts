@@ -22,7 +22,7 @@ export function followSavedDocuments(saves: ObjectSaves, objectFiles: ObjectFile
       sub.dispose();
       // VS Code may still hold a copy of the object's own address from before (a rename back): read it again.
       objectFiles.reload(wanted);
-      void replaceEditors(uri, wanted);
+      void followRename(uri, wanted);
     };
     // After VS Code has marked the document saved (the write returns first)...
     const sub = vscode.workspace.onDidSaveTextDocument((doc) => {
@@ -37,7 +37,8 @@ export function followSavedDocuments(saves: ObjectSaves, objectFiles: ObjectFile
   });
 }
 
-async function replaceEditors(from: vscode.Uri, to: vscode.Uri): Promise<void> {
+/** Each clean editor of `from` replaced by one of `to` (its tab's name), in its place, with its selection and focus. */
+export async function followRename(from: vscode.Uri, to: vscode.Uri): Promise<void> {
   for (const group of vscode.window.tabGroups.all) {
     const tab = group.tabs.find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === from.toString());
     if (!tab || tab.isDirty) continue;

@@ -9,7 +9,8 @@ import type { FieldChange } from '../changes/code/fileForm';
 import { sendable, type Plan, type PlanAction, type PlanEntry, type PlanResult } from '../changes/code/plan';
 import { fillPlanView, type PlanViewCode } from './planViewSlot';
 import { carryTicks } from '../changes/code/ticks';
-import type { BaseInfo } from '../model/types';
+import type { Services } from '../services';
+import { followServerInPlan } from './planLive';
 import { fieldLabel } from '../model/fieldNames';
 
 /** What the view shows: a plan, the folder it is of and the connection it was made against. */
@@ -81,14 +82,31 @@ export class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentP
   /** The ranges of the plan shown, the same node each time (by action and start). */
   private readonly ranges = new Map<string, RangeNode>();
 
-  /** The view activation registered (planViewSlot.ts): its ticks and the diffs' live documents are handled here. */
-  attach(view: vscode.TreeView<Node>): vscode.Disposable[] {
+  /** Why the plan shown does not follow the server (undefined: it does). */
+  private notFollowing?: string;
+
+  /** The view activation registered (planViewSlot.ts): its ticks, the diffs' live documents and live reads are handled here. */
+  attach(view: vscode.TreeView<Node>, services: Pick<Services, 'live' | 'connections'>): vscode.Disposable[] {
     this.view = view;
     return [
       view.onDidChangeCheckboxState((e) => this.check(e.items)),
       vscode.workspace.registerTextDocumentContentProvider(planLiveScheme, this),
+      ...followServerInPlan(this, view, services),
       this.changed,
     ];
+  }
+
+  /** Live reads follow the plan shown (undefined), or not, and why: the view's description says so. */
+  following(reason: string | undefined): void {
+    if (reason === this.notFollowing) return;
+    this.notFollowing = reason;
+    this.describe();
+  }
+
+  private describe(): void {
+    if (!this.view || !this.shown) return;
+    const folder = folderName(this.shown.root);
+    this.view.description = this.notFollowing ? vscode.l10n.t('{0} · not following the server: {1}', folder, this.notFollowing) : folder;
   }
 
   get current(): ShownPlan | undefined {
@@ -123,14 +141,9 @@ export class PlanView implements PlanViewCode<Node>, vscode.TextDocumentContentP
     this.changed.fire(undefined);
     if (this.view) {
       this.view.message = message;
-      this.view.description = shown && folderName(shown.root);
+      this.view.description = undefined;
+      this.describe();
     }
-  }
-
-  /** True when live reads of the plan's connection show an object the plan read at another version: the plan is out of date. */
-  serverMoved(connectionId: string, objects: readonly BaseInfo[]): boolean {
-    const live = this.shown?.connectionId === connectionId ? this.shown.live : undefined;
-    return !!live && objects.some((o) => o.Key && live.has(o.Key) && live.get(o.Key)!.ConcurrencyVersion !== o.ConcurrencyVersion);
   }
 
   getTreeItem(node: Node): vscode.TreeItem {

@@ -4,10 +4,14 @@
  * which then fills it. Activation so loads none of objects as code.
  */
 import * as vscode from 'vscode';
+import type { Services } from '../services';
+
+/** What the view's code needs of the extension: live reads, and the connections to plan again. */
+type PlanServices = Pick<Services, 'live' | 'connections'>;
 
 /** What the view's code brings when it loads: the tree, and the view's events it handles. */
 export interface PlanViewCode<T> extends vscode.TreeDataProvider<T> {
-  attach(view: vscode.TreeView<T>): vscode.Disposable[];
+  attach(view: vscode.TreeView<T>, services: PlanServices): vscode.Disposable[];
 }
 
 class Slot implements vscode.TreeDataProvider<unknown> {
@@ -15,6 +19,7 @@ class Slot implements vscode.TreeDataProvider<unknown> {
   private readonly changed = new vscode.EventEmitter<unknown>();
   readonly onDidChangeTreeData = this.changed.event;
   private view?: vscode.TreeView<unknown>;
+  services?: PlanServices;
   private readonly held: vscode.Disposable[] = [this.changed];
 
   fill(code: PlanViewCode<unknown>): void {
@@ -30,7 +35,7 @@ class Slot implements vscode.TreeDataProvider<unknown> {
   }
 
   private attach(view: vscode.TreeView<unknown>): void {
-    this.held.push(...(this.code?.attach(view) ?? []));
+    this.held.push(...(this.code?.attach(view, this.services!) ?? []));
     this.changed.fire(undefined);
   }
 
@@ -53,17 +58,13 @@ class Slot implements vscode.TreeDataProvider<unknown> {
 
 const slot = new Slot();
 
-/** The view's code once a plan loaded it, else undefined (nothing is loaded for asking). */
-export function loadedPlanView<T extends PlanViewCode<unknown>>(): T | undefined {
-  return slot.code as T | undefined;
-}
-
 /** Called by planView.ts as it loads: the view shows its tree from now on. */
 export function fillPlanView<T>(code: PlanViewCode<T>): void {
   slot.fill(code);
 }
 
-export function registerPlanView(): vscode.Disposable[] {
+export function registerPlanView(services: PlanServices): vscode.Disposable[] {
+  slot.services = services;
   const view = vscode.window.createTreeView('oms.plan', { treeDataProvider: slot, manageCheckboxStateManually: true });
   slot.show(view);
   return [view, slot];

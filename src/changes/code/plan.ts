@@ -76,6 +76,9 @@ export interface PlanResult {
   plan: Plan;
   /** The live objects read while planning, by Key (for diffs). */
   live: ReadonlyMap<string, BaseInfo>;
+  /** Every object listed on the server, by Key, and the lists read (each kind of the scope in each folder): live reads compare with them. */
+  onServer: ReadonlyMap<string, ServerObject>;
+  lists: ReadonlyArray<{ kind: Kind; folderKey: string }>;
 }
 
 export interface PlanOptions {
@@ -92,7 +95,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   let files: LocalFile[] = [];
   let byKey: Map<string, LocalFile[]> | undefined;
   /** Every listed object's place and version; the object itself only while an entry may need it (see `keep`). */
-  const onServer = new Map<string, LiveObject>();
+  const onServer = new Map<string, ServerObject>();
   const live = new Map<string, BaseInfo>();
   /** Objects of pages the server answered 304 to: known by version, not read; and how many each such page holds. */
   const unread = new Map<string, ListPage>();
@@ -257,7 +260,7 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
     format: 1, id: randomUUID(), createdAt: new Date().toISOString(), connection, includeDeletes: !!options.includeDeletes, entries, unchanged, requests,
     ...(resolved.length ? { resolved } : {}),
   };
-  return { plan, live };
+  return { plan, live, onServer, lists: listsOf(manifest) };
 }
 
 /** Objects of an unread page read alone up to this many (and a quarter of the page); more, the page is read again. */
@@ -274,7 +277,7 @@ interface ListPage {
 /** A page's objects, or (the server's 304, the manifest as the pull left it) only their Keys. */
 type Listed = { items: BaseInfo[]; keys?: undefined } | { keys: string[]; items?: undefined };
 
-interface LiveObject {
+export interface ServerObject {
   version: number | null;
   kind: Kind;
   folderKey: string;
@@ -293,6 +296,12 @@ function untouched(files: LocalFile[] | undefined, pulled: ManifestObject | unde
     && liveVersion !== undefined && liveVersion === pulled.version;
 }
 
+/** Each kind of the pulled scope in each pulled folder, where the service lists it. */
+function listsOf(manifest: Manifest): Array<{ kind: Kind; folderKey: string }> {
+  return Object.keys(manifest.folders).flatMap((folderKey) => manifest.scope.kinds.map((id) => ({ folderKey, kind: kindOf(id) })))
+    .filter(({ kind }) => supports(kind, 'list'));
+}
+
 /**
  * Every object of the pulled folders and kinds to `each` (or, of an unchanged page, its Key to `unchanged`), four lists at once:
  * in the pages the last pull recorded (tagged), else a page of 1000 at a time.
@@ -301,9 +310,7 @@ async function listLive(
   manifest: Manifest, tags: PageTags, list: (page: ListPage, tag?: PageTag) => Promise<Listed>,
   each: (object: BaseInfo, page: ListPage) => void, unchanged: (key: string, page: ListPage) => void,
 ): Promise<void> {
-  const lists = Object.keys(manifest.folders).flatMap((folderKey) => manifest.scope.kinds.map((id) => ({ folderKey, kind: kindOf(id) })))
-    .filter(({ kind }) => supports(kind, 'list'));
-  await inBatches(lists, 4, async ({ kind, folderKey }) => {
+  await inBatches(listsOf(manifest), 4, async ({ kind, folderKey }) => {
     for (let from = 0, listed = Infinity, size = 0; listed >= size; from += size) {
       const tagged = tags.at(folderKey, kind.id, from);
       size = tagged?.size ?? (from % 1000 ? 500 : 1000);

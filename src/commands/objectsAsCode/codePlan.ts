@@ -108,7 +108,7 @@ export const openSavedPlan = targeted({
   id: 'oms.openSavedPlan',
   target: savedPlanTarget,
   async run(_s, { plan, root, connection }): Promise<Plan> {
-    planView.show({ plan, live: new Map(), root, connectionId: connection.id });
+    planView.show({ plan, live: new Map(), onServer: new Map(), lists: [], root, connectionId: connection.id }); // a saved plan: not followed live
     await vscode.commands.executeCommand('oms.plan.focus');
     return plan;
   },

@@ -160,7 +160,7 @@ async function editorFollows(page: Page, env: Env): Promise<void> {
     await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-notice.png` });
     // Counted in the extension's log, where each notice is written as it is shown: the workbench folds a repeated
     // message into one, and the centre, opened again and again, may draw a row twice.
-    const notice = `"${scanner.CommonName}" changed on the server (version ${server.ConcurrencyVersion + 1})`;
+    const notice = `"${scanner.CommonName}" changed on the server since version ${server.ConcurrencyVersion},`;
     await until('the notice in the extension\'s log', () => Promise.resolve(loggedLines(env, notice) > 0), 5_000);
     const count = loggedLines(env, notice);
     if (count !== 1) throw new Error(`${count} notices in the extension's log`);
@@ -285,7 +285,7 @@ async function ownSlowSaves(page: Page, env: Env): Promise<void> {
     await page.keyboard.press('Control+s');
     await until('the tab saved', async () => !(await activeTabDirty(page)), late + 10_000);
     if (!requestsSince(env.OMS_UI_DIAG, saving).some((l) => l.includes(`GET ${scanner.Href}`))) throw new Error('no poll read the scanner during the editor\'s save');
-    const notice = `"${server.CommonName}" changed on the server (version ${server.ConcurrencyVersion + 1})`;
+    const notice = `"${server.CommonName}" changed on the server since version ${server.ConcurrencyVersion},`;
     const told = loggedLines(env, notice);
     if (told) throw new Error(`${told} notices of the editor's own save: ${notice}`);
     if ((await activeTabText(page)).includes('↓')) throw new Error(`the tab says the server is ahead: ${await activeTabText(page)}`);
@@ -332,6 +332,118 @@ async function hiddenReadsNothing(page: Page, env: Env): Promise<void> {
   }
 }
 
+/** Pulled by the command line into oms/<name> (what Pull as Files… writes; the token in its environment only), one file edited: planned. */
+async function plannedFloor2(page: Page, env: Env, name: string): Promise<{ scanners: any[]; edited: any }> {
+  const { floor2 } = await floors(env);
+  const root = path.join(env.OMS_WORKSPACE, 'oms', name);
+  fs.rmSync(root, { recursive: true, force: true });
+  execFileSync(process.execPath, [path.resolve(__dirname, '..', '..', '..', 'dist', 'oms.cjs'), 'pull', root,
+    '--url', env.OMS_SANDBOX_URL, '--folder', floor2.Key, '--kinds', 'inputscanners'], { env: { ...process.env, OMS_TOKEN: env.OMS_SANDBOX_TOKEN } });
+  const scanners = await get(env, `/api/f/${floor2.Key}/inputscanners`);
+  const [edited] = scanners;
+  const file = fileOfKey(root, edited.Key);
+  const text = JSON.parse(fs.readFileSync(file, 'utf8'));
+  text.NonSettlingErrorPriority = (edited.NonSettlingErrorPriority % 9) + 1;
+  fs.writeFileSync(file, JSON.stringify(text, null, 2) + '\n');
+  await planChangesOf(page, `oms/${name}`);
+  await planRow(page, 'Update (1)').waitFor({ timeout: 20_000 });
+  return { scanners, edited };
+}
+
+/**
+ * Object Changes shown with the Objects view collapsed (to make room), no editor open: an unchanged planned
+ * scanner renamed over REST moves to Behind within one interval, the edited entry still ticked; with live
+ * updates off, the view's title says it does not follow the server.
+ */
+async function planFollowsAlone(page: Page, env: Env): Promise<void> {
+  await setInterval(page, intervalSeconds);
+  await focusWindow(page, true);
+  try {
+    await palette(page, 'View: Close All Editors');
+    const { scanners } = await plannedFloor2(page, env, 'live-plan');
+    await objectsView(page, false);
+    const unchanged = scanners[scanners.length - 1];
+    await send(env, 'PUT', unchanged.Href, { ...unchanged, CommonName: `${unchanged.CommonName} (renamed on the server)` });
+    const started = Date.now();
+    await until('the renamed scanner under Behind', async () => planRow(page, /^\s*Behind/).isVisible(), withinOneInterval + 5_000)
+      .catch(async () => { throw new Error(`the view says: ${(await planPane(page).innerText()).replace(/\s+/g, ' ')}`); });
+    await planRow(page, `${unchanged.CommonName} (renamed on the server)`).waitFor({ timeout: 5_000 });
+    const took = Date.now() - started;
+    // The view's message comes apart from its rows: looked for until it shows the new counts.
+    const said = async () => (await planPane(page).innerText()).replace(/\s+/g, ' ');
+    await until('the summary counting it behind, the edit still ticked', async () => /1 ticked to send · 0 stale · 1 behind/.test(await said()))
+      .catch(async () => { throw new Error(`the view says: ${await said()}`); });
+    await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-plan-behind.png` });
+    console.log(`live: Object Changes moved a renamed unchanged scanner to Behind ${took} ms after the rename, the Objects view collapsed`);
+
+    await setInterval(page, 0);
+    const header = planPane(page).locator('.pane-header');
+    await until('the view saying it does not follow the server', async () => /not following the server: live updates are off/.test(await header.innerText()));
+    await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-plan-not-following.png` });
+    await setInterval(page, intervalSeconds);
+    await until('the view following again', async () => !/not following the server/.test(await header.innerText()));
+  } finally {
+    await objectsView(page, true);
+    await focusWindow(page, false);
+  }
+}
+
+/**
+ * A scanner open in an editor, renamed over REST: the tab takes the new name within one interval, clean,
+ * the caret in it. Then, with an edit typed, two changes on the server: one notice, which says what stays
+ * true (the version the edits are based on), and none more after the second change.
+ */
+async function editorFollowsRename(page: Page, env: Env): Promise<void> {
+  await setInterval(page, intervalSeconds);
+  await focusWindow(page, true);
+  try {
+    await palette(page, 'Notifications: Clear All Notifications');
+    const { floor2 } = await floors(env);
+    const scanners = await get(env, `/api/f/${floor2.Key}/inputscanners`);
+    const scanner = scanners[1];
+    await goToObject(page, scanner.CommonName);
+    const newName = `${scanner.CommonName} renamed live`;
+    await send(env, 'PUT', scanner.Href, { ...scanner, CommonName: newName, Tags: [] });
+    const started = Date.now();
+    await until(`the tab named "${newName}"`, async () => (await activeTabText(page)).includes(newName), withinOneInterval);
+    const took = Date.now() - started;
+    if (await activeTabDirty(page)) throw new Error('the renamed tab is marked unsaved');
+    // The new tab opens before the old one closes (as after the user's own rename): the old one gone a moment later.
+    await until('the tab of the old name closed', async () => (await page.locator('.tabs-container .tab', { hasText: scanner.CommonName }).count()) === 1, 5_000);
+    await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-renamed-tab.png` });
+    console.log(`live: an open editor's tab took the server's new name ${took} ms after the rename`);
+
+    await cursorAfter(page, '"Tags": [');
+    await typeEdit(page, '"typed-live"');
+    const base = (await get(env, scanner.Href)).ConcurrencyVersion;
+    const notice = `"${newName}" changed on the server since version ${base},`;
+    let second = new Date();
+    for (const change of [1, 2]) {
+      const now = await get(env, scanner.Href);
+      second = new Date();
+      await send(env, 'PUT', scanner.Href, withFirstPriority(now, unusedPriority(now)));
+      if (change === 1) await until('the notice in the extension\'s log', () => Promise.resolve(loggedLines(env, notice) > 0), withinOneInterval + 5_000);
+    }
+    // A poll read the second change (the sandbox's log); two more intervals: still one notice.
+    await until('a poll reading the scanner after its second change', () =>
+      Promise.resolve(requestsSince(env.OMS_UI_DIAG, second).some((l) => l.includes(`GET /api/f/${floor2.Key}/inputscanners`))), withinOneInterval);
+    await page.waitForTimeout(intervalSeconds * 2_000 + 1_000);
+    const told = loggedLines(env, 'changed on the server since version');
+    const item = await notification(page, /changed on the server/);
+    const text = (await item.innerText()).replace(/\s+/g, ' ');
+    await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-notice-current.png` });
+    if (!text.includes(`since version ${base}, which your unsaved edits are based on`)) throw new Error(`the notice says: ${text}`);
+    if (loggedLines(env, notice) !== 1) throw new Error(`${loggedLines(env, notice)} notices of the edits on version ${base} (${told} in all)`);
+    if (!(await activeTabDirty(page))) throw new Error('the edit was lost');
+    await page.keyboard.press('Escape');
+  } finally {
+    await palette(page, 'File: Revert File').catch(() => undefined);
+    await palette(page, 'View: Close All Editors');
+    await focusWindow(page, false);
+  }
+}
+
 export const liveChecks: UiCheckList = (page, env) => [
   ['ui: live updates: an expanded group shows a rename, a creation and a deletion made over REST within one interval, still expanded',
     () => treeFollows(page, env)],
@@ -341,5 +453,9 @@ export const liveChecks: UiCheckList = (page, env) => [
     () => tableAndPlanFollow(page, env)],
   ['ui: live updates: saves answered late while polls read the object: the table keeps the priority typed meanwhile; neither it nor an editor calls its own save a change on the server',
     () => ownSlowSaves(page, env)],
+  ['ui: live updates: Object Changes with the Objects view collapsed moves an unchanged planned scanner renamed over REST to Behind within one interval; with live updates off it says it does not follow the server',
+    () => planFollowsAlone(page, env)],
+  ['ui: live updates: an open editor\'s tab takes a rename made over REST; with an edit typed, two changes on the server give one notice that stays true',
+    () => editorFollowsRename(page, env)],
   ['ui: live updates: the window unfocused, then the Objects view hidden, the sandbox logs no list reads', () => hiddenReadsNothing(page, env)],
 ];

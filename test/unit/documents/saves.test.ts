@@ -20,13 +20,12 @@ import { newObject } from '../../../src/model/templates';
 import type { BaseInfo } from '../../../src/model/types';
 import type { ConnectionManager } from '../../../src/connection/connectionManager';
 import { ObjectFileSystem } from '../../../src/fs/objectFileSystem';
-import { objectUri, type ObjectAddress } from '../../../src/fs/objectUri';
+import { documentNames, objectUri, type ObjectAddress } from '../../../src/fs/objectUri';
 import { ObjectSaves } from '../../../src/documents/saves';
 import { mergeServer } from '../../../src/documents/mergeServer';
 import type { MergeConflict } from '../../../src/changes/merge3';
 import { SaveHistory } from '../../../src/save/history';
 import { FollowDocuments } from '../../../src/live/followDocuments';
-import { ServerChanges } from '../../../src/live/serverChanges';
 
 const site = kind('engageSite');
 const manual = 1, afterDelay = 2;
@@ -158,14 +157,21 @@ test('a save that meets a change of the same field asks about that field; Escape
   // A poll then reads the version the question was about: nothing more is said; a later change is told once.
   assert.equal(saves.askedAbout(uri), now.ConcurrencyVersion);
   const doc = openDocument(uri, Buffer.from(text).toString());
-  const follow = new FollowDocuments(objectFiles, saves, new ServerChanges());
+  const follow = new FollowDocuments(objectFiles, saves);
   const open = { uri, address: objectFiles.addressOf(uri)! };
   follow.follow(open, now);
   assert.deepEqual(shown.filter((m) => m.kind !== 'status'), []);
   await client.update(site, { ...now, SiteReference: 'later' });
   const later = await serverCopy(object.Key);
   follow.follow(open, later);
-  assert.match(shown.map((m) => m.text).join('\n'), new RegExp(`changed on the server \\(version ${later.ConcurrencyVersion}\\)`));
+  const base = objectFiles.baseOf(uri)!.ConcurrencyVersion;
+  const notices = () => shown.filter((m) => /changed on the server/.test(m.text)).map((m) => m.text);
+  assert.deepEqual(notices(), [`"${documentNames(uri).object}" changed on the server since version ${base}, which your unsaved edits are based on.`]);
+  // A second change on the server: still one notice, and nothing it says went out of date (no server version named).
+  await client.update(site, { ...later, SiteReference: 'later still' });
+  follow.follow(open, await serverCopy(object.Key));
+  assert.equal(notices().length, 1);
+  assert.doesNotMatch(notices()[0], new RegExp(`version ${later.ConcurrencyVersion}\\b`));
   openDocuments.splice(openDocuments.indexOf(doc), 1);
 });
 

@@ -42,8 +42,8 @@ test('a plain Node file does not import its VS Code neighbour, also as a type or
 });
 
 test('a folder in no layer fails until it is placed; imports down and beside pass', async () => {
-  assert.deepEqual(await layerProblems('src/nowhere/probe.ts', 'export const probe = 1;\n'),
-    ['src/nowhere/probe.ts is in no layer: place its folder in `layers` of eslint.config.mjs (docs/architecture.md, Layers)']);
+  assert.deepEqual(await layerProblems('src/unplaced/probe.ts', 'export const probe = 1;\n'),
+    ['src/unplaced/probe.ts is in no layer: place its folder in `layers` of eslint.config.mjs (docs/architecture.md, Layers)']);
   const down = "import { OmsClient } from '../api/client';\nimport { log } from '../log';\nexport { ObjectTree } from './objectTree';\nexport const parts = () => [OmsClient, log, import('../documents/saves')];\n";
   assert.deepEqual(await layerProblems('src/tree/probe.ts', down), []);
 });
