@@ -20,6 +20,8 @@ const layers = {
   live: 5, connection: 5, changes: 5, save: 5, search: 5, people: 5, sandbox: 5, cli: 5, api: 5, model: 5, validation: 5, util: 5, query: 5,
   'l10n.ts': 5,
 };
+/** Folders of src/ in a layer other than their parent's: the run core of runs/ is plain Node. @type {Record<string, number>} */
+const subfolders = { 'runs/core': 5 };
 /** The files of live/ and connection/ that use `vscode`, and their layer. @type {Record<string, number>} */
 const editorFiles = {
   'live/followDocuments.ts': 2, 'live/liveDocuments.ts': 2, 'live/livePollHost.ts': 2, 'live/liveUpdates.ts': 2, 'live/openObjects.ts': 2, 'live/serverChanges.ts': 2,
@@ -40,6 +42,7 @@ function layerOf(file) {
   const rel = path.relative(src, file).split(path.sep).join('/');
   const top = rel.split('/')[0];
   for (const name of [rel, `${rel}.ts`]) if (name in editorFiles) return editorFiles[name];
+  for (const [dir, n] of Object.entries(subfolders)) if (rel === dir || rel.startsWith(`${dir}/`)) return n;
   return layers[top] ?? layers[`${top}.ts`] ?? (top in beside || `${top}.ts` in beside ? 0 : undefined);
 }
 

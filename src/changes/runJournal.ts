@@ -31,14 +31,19 @@ export type RunRecipe = { type: 'bulk'; operation: BulkOperation } | { type: 'ap
 
 export interface RunHeader {
   /**
-   * 3: intents may keep what was sent as changed fields (`sentFields`); 2: outcomes may take their
-   * objects from their intent (`fromIntent`); 1: neither. Older runs are still read.
+   * 4: the header names the service (`url`, `production`), so a run opens wherever a connection to it
+   * exists; 3: intents may keep what was sent as changed fields (`sentFields`); 2: outcomes may take their
+   * objects from their intent (`fromIntent`); 1: none of these. Older runs are still read; a newer one is refused.
    */
-  format: 1 | 2 | 3;
+  format: JournalFormat;
   runId: string;
   /** What the user ran, in words: "Bulk edit: set NonSettlingErrorPriority = 2". */
   title: string;
   connectionId: string;
+  /** The service's base URL (format 4). */
+  url?: string;
+  /** Written to a production connection (format 4). */
+  production?: true;
   startedAt: string;
   total: number;
   /** The run this one undoes, if any. */
@@ -47,6 +52,10 @@ export interface RunHeader {
   retryOf?: string;
   recipe?: RunRecipe;
 }
+
+/** The journal formats this version reads; it writes the newest. */
+export type JournalFormat = 1 | 2 | 3 | 4;
+const journalFormat: JournalFormat = 4;
 
 /** Where a write's outcome never reached the journal: it may have landed. */
 export type EntryOutcome = Outcome | 'unknown';
@@ -98,7 +107,12 @@ let lastStart = 0;
 
 export class RunJournal {
   /** `budget`: the bytes kept beyond the newest runs (a test's is small). */
-  constructor(private readonly dir: string, private readonly budget = keptBytes) {}
+  constructor(readonly dir: string, private readonly budget = keptBytes) {}
+
+  /** Whether this journal holds run `runId`. */
+  async has(runId: string): Promise<boolean> {
+    return !!(await stat(this.file(runId)).catch(() => undefined))?.isFile();
+  }
 
   /** Starts a run's file; entries follow as the run goes. */
   async begin(header: Omit<RunHeader, 'format' | 'runId' | 'startedAt'>): Promise<RunWriter> {
@@ -108,7 +122,7 @@ export class RunJournal {
     // Ids sort by start: a run started in the same millisecond as the last one takes the next.
     lastStart = Math.max(Date.now(), lastStart + 1);
     const startedAt = new Date(lastStart).toISOString();
-    const full: RunHeader = { format: 3, runId: `${startedAt.replace(/[-:.]/g, '').toLowerCase()}-${randomBytes(3).toString('hex')}`, startedAt, ...header };
+    const full: RunHeader = { format: journalFormat, runId: `${startedAt.replace(/[-:.]/g, '').toLowerCase()}-${randomBytes(3).toString('hex')}`, startedAt, ...header };
     const file = await open(this.file(full.runId), 'wx', 0o600);
     await file.chmod(0o600);
     const writer = new RunWriter(full, file);
@@ -160,7 +174,7 @@ export class RunJournal {
     const text = await readFile(this.file(runId), 'utf8');
     const lines = text.split('\n');
     const damaged = (n: number) => new Error(l10n.t('The journal of run {0} is damaged at line {1}: not a run entry', runId, n));
-    const header = headerOf(lines[0]);
+    const header = headerOf(lines[0], runId);
     if (!header) throw damaged(1);
     const ended = new Map<string, JournalEntry>();
     const pending = new Map<string, Intent>();
@@ -238,9 +252,15 @@ function sentAgainst(before: BaseInfo, sent: BaseInfo): Pick<Intent, 'sentFields
   return sentWithout.length ? { sentFields, sentWithout } : { sentFields };
 }
 
-function headerOf(line: string): RunHeader | undefined {
+/** A run's first line; a format newer than this version reads is an error that says so (`runId`: whose). */
+function headerOf(line: string, runId?: string): RunHeader | undefined {
   const header = parseLine(line) as Partial<RunHeader> | undefined;
-  return (header?.format === 1 || header?.format === 2 || header?.format === 3) && typeof header.runId === 'string' && typeof header.title === 'string' ? header as RunHeader : undefined;
+  const format = header?.format;
+  if (typeof format === 'number' && Number.isSafeInteger(format) && format > journalFormat && runId) {
+    throw new Error(l10n.t('Run {0} was recorded by a newer version (journal format {1}; this version reads up to {2}): update OMS Explorer and oms to open it', runId, format, journalFormat));
+  }
+  const known = format === 1 || format === 2 || format === 3 || format === 4;
+  return header && known && typeof header.runId === 'string' && typeof header.title === 'string' && typeof header.connectionId === 'string' ? header as RunHeader : undefined;
 }
 
 /** A summary line's counts, if that is what the line holds. */

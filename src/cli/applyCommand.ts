@@ -5,13 +5,9 @@
  * through the executor, the manifest moving forward per object (src/changes/code/apply.ts).
  */
 import * as path from 'node:path';
-import { OmsClient } from '../api/client';
-import type { Http } from '../api/http';
-import { applyPlan, writeRunReport } from '../changes/code/apply';
-import type { ChangeResult } from '../changes/executor';
-import { cachePath } from '../changes/code/manifest';
-import { RunJournal } from '../changes/runJournal';
 import { sendable } from '../changes/code/plan';
+import { sendPlan } from '../runs/core/applyRun';
+import { RunStopped } from '../runs/core/run';
 import { readPlanFile, withSecretsMasked } from '../changes/code/planFile';
 import { Parsed, wholeNumber } from './args';
 import { invalidLines, leftOut, reportApply } from './applyReport';
@@ -20,8 +16,10 @@ import { pulledFolder, serviceOf } from './folder';
 import { cliPlan } from './planCommand';
 import { planText } from './planText';
 import { productionRefusal } from './service';
-import { invalidCount, objectsCount, writesCount } from './plurals';
-import { askYes, interactive, progressLines } from './terminal';
+import { invalidCount, writesCount } from './plurals';
+import { objectsText } from '../runs/core/words';
+import { askYes, interactive } from './terminal';
+import { terminalHost } from './terminalHost';
 import { visible } from './visible';
 import { l10n } from '../l10n';
 
@@ -46,7 +44,7 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   const ticked = plan.entries.filter((e) => e.selected && sendable.has(e.action));
   const n = (a: string) => ticked.filter((e) => e.action === a).length;
   if (n('delete') !== deletes) {
-    const planned = objectsCount(n('delete'));
+    const planned = objectsText(n('delete'));
     throw new CliError(l10n.t('The plan deletes {0} and --deletes says {1}: give --deletes {2} to apply it. Nothing was sent.', planned, deletes, n('delete')));
   }
   if (!ticked.length) {
@@ -61,39 +59,23 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
     throw new CliError(l10n.t('Not applied: the answer was not "yes". Nothing was sent.'));
   }
 
-  const approval = await connection.approveWrites(l10n.t('Apply {0}', what));
-  const approved: Http = (req) => connection.client.http({ ...req, approval });
-  // The editor's run journal, in the folder's cache (.oms/runs/): each write's intent on disk before it goes out,
-  // so a run killed part way leaves a record of every object it may have written.
-  const journal = await new RunJournal(cachePath(root, 'runs')).begin({
-    title: l10n.t('Apply {0}: {1}', folder, what), connectionId: connection.id, total: ticked.length, recipe: { type: 'apply', folder: root },
+  // Through the run core, as the editor's Apply (src/runs/core/applyRun.ts): one approval, the journal in the
+  // folder's .oms/runs/ (each write's intent on disk before it goes out, so a run killed part way leaves a record
+  // of every object it may have written), progress lines, Ctrl+C; the report below is apply's own.
+  const stopOnError = !!values['stop-on-error'];
+  const host = terminalHost({
+    autoApprove, stopOnError, ownReport: true, progressWords: (done, total) => l10n.t('Applied {0} of {1}', done, objectsText(total)),
   });
-  let writes = 0;
-  const stop = new AbortController();
-  const cancel = () => stop.abort();
-  process.once('SIGINT', cancel);
-  const progress = progressLines((done, total) => l10n.t('Applied {0} of {1}', done, objectsCount(total ?? done)));
-  let results: ChangeResult[];
+  let record: Awaited<ReturnType<typeof sendPlan>>;
   try {
-    results = await applyPlan(new OmsClient(approved), root, binding, plan, {
-      stopOnError: !!values['stop-on-error'], signal: stop.signal,
-      beforeWrite: async (change, body, live) => {
-        writes++;
-        await journal.intent(change, body, live);
-      },
-      onResult: (r, change) => void (change && journal.record(change, r).catch(() => undefined)),
-      onProgress: (p) => progress(p.done, p.total),
-    });
+    record = await sendPlan(host, { connection, binding, root, plan, stopOnError, title: l10n.t('Apply {0}: {1}', folder, what) });
   } catch (e) {
     // Stopped by an error after writes went out: not "nothing was sent". The journal names each write.
-    if (!writes) throw e;
+    if (!(e instanceof RunStopped)) throw e;
     throw new CliError(l10n.t('{0} The apply stopped after sending {1}: the run\'s journal in .oms/runs/ names each, plan again to see where the service stands.',
-      visible((e as Error).message), writesCount(writes)), partlyApplied);
-  } finally {
-    process.off('SIGINT', cancel);
-    await journal.close();
+      visible(e.message), writesCount(e.writes)), partlyApplied);
   }
-  const report = await writeRunReport(root, plan, results);
+  const { results, reportFile: report } = record;
   const code = reportApply([...results, ...leftOut(plan)], line);
   line(l10n.t('Report: {0}', path.relative(process.cwd(), report) || report));
   return code;

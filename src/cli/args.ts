@@ -4,7 +4,7 @@ import { CliError } from './exit';
 import { usageOf } from './usage';
 import { l10n } from '../l10n';
 
-export const commandNames = ['pull', 'plan', 'apply', 'diff', 'query'] as const;
+export const commandNames = ['pull', 'plan', 'apply', 'diff', 'query', 'undo', 'retry'] as const;
 export type CommandName = (typeof commandNames)[number];
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -31,6 +31,8 @@ const optionsOf: Record<CommandName, Options> = {
     ...common, url: { type: 'string' }, folder: { type: 'string' }, subfolders: { type: 'boolean' }, kinds: { type: 'string' },
     format: { type: 'string' }, columns: { type: 'string' },
   },
+  undo: { ...common, 'yes-production': { type: 'boolean' }, 'auto-approve': { type: 'boolean' }, 'stop-on-error': { type: 'boolean' } },
+  retry: { ...common, 'yes-production': { type: 'boolean' }, 'auto-approve': { type: 'boolean' }, 'stop-on-error': { type: 'boolean' } },
 };
 
 /** Positionals each command takes: required, then optional. */
@@ -40,6 +42,8 @@ const positionalsOf: Record<CommandName, { required: number; most: number }> = {
   apply: { required: 1, most: 2 },
   diff: { required: 2, most: 2 },
   query: { required: 1, most: 2 },
+  undo: { required: 1, most: 1 },
+  retry: { required: 1, most: 1 },
 };
 
 export interface Parsed {

@@ -28,6 +28,8 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'apply': return (await import('./applyCommand')).applyCommand(invocation);
     case 'diff': return (await import('./diffCommand')).diffCommand(invocation);
     case 'query': return (await import('./queryCommand')).queryCommand(invocation);
+    case 'undo': return (await import('./runCommands')).undoCommand(invocation);
+    case 'retry': return (await import('./runCommands')).retryCommand(invocation);
   }
 }
 

@@ -1,7 +1,6 @@
-/** Counted words of the command line: one message for one, another for many (never "1 objects"). */
+/** Counted words of the command line: one message for one, another for many (never "1 objects"); objects are counted by the run core's `objectsText`. */
 import { l10n } from '../l10n';
 
-export const objectsCount = (n: number): string => (n === 1 ? l10n.t('1 object') : l10n.t('{0} objects', n));
 export const filesWritten = (n: number): string => (n === 1 ? l10n.t('1 file written') : l10n.t('{0} files written', n));
 export const filesRemoved = (n: number): string => (n === 1 ? l10n.t('1 file removed') : l10n.t('{0} files removed', n));
 export const editedFilesKept = (n: number): string => (n === 1

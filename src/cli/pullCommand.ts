@@ -11,7 +11,8 @@ import { KindId, objectKinds, supports } from '../model/kinds';
 import { Parsed, text } from './args';
 import { CliError, exitCodes } from './exit';
 import { connect, serviceUrl } from './service';
-import { editedFilesKept, filesRemoved, filesWritten, objectsCount, refusedCount } from './plurals';
+import { editedFilesKept, filesRemoved, filesWritten, refusedCount } from './plurals';
+import { objectsText } from '../runs/core/words';
 import { progressLines } from './terminal';
 import { visible } from './visible';
 import { l10n } from '../l10n';
@@ -45,7 +46,7 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
   const stop = new AbortController();
   const cancel = () => stop.abort();
   process.once('SIGINT', cancel);
-  const progress = progressLines((objects) => l10n.t('Pulled {0}', objectsCount(objects)));
+  const progress = progressLines((objects) => l10n.t('Pulled {0}', objectsText(objects)));
   let report;
   try {
     report = await pull(connection.client, root, binding, {
@@ -56,10 +57,10 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
   }
   const where = folder;
   if (report.cancelled) {
-    process.stderr.write(`${l10n.t('Pull cancelled after {0} ({1}): pull again to finish it.', objectsCount(report.objects), filesWritten(report.written))}\n`);
+    process.stderr.write(`${l10n.t('Pull cancelled after {0} ({1}): pull again to finish it.', objectsText(report.objects), filesWritten(report.written))}\n`);
     return exitCodes.error;
   }
-  const pulled = l10n.t('Pulled {0} into {1}: {2}, {3}.', objectsCount(report.objects), where, filesWritten(report.written), filesRemoved(report.removed));
+  const pulled = l10n.t('Pulled {0} into {1}: {2}, {3}.', objectsText(report.objects), where, filesWritten(report.written), filesRemoved(report.removed));
   process.stdout.write(`${pulled}\n`);
   if (report.keptEdits.length) {
     process.stdout.write(`${editedFilesKept(report.keptEdits.length)}\n`);

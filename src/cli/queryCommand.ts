@@ -15,7 +15,7 @@ import { Parsed, text } from './args';
 import { CliError, exitCodes } from './exit';
 import { kindsOf } from './pullCommand';
 import { connect } from './service';
-import { objectsCount } from './plurals';
+import { objectsText } from '../runs/core/words';
 import { progressLines } from './terminal';
 import { l10n } from '../l10n';
 
@@ -49,14 +49,14 @@ export async function queryCommand({ positionals: [expression, folder], values }
   const cancel = () => stop.abort();
   process.once('SIGINT', cancel);
   const matches: Match[] = [];
-  const progress = progressLines((n) => l10n.t('Read {0}', objectsCount(n)));
+  const progress = progressLines((n) => l10n.t('Read {0}', objectsText(n)));
   let done;
   try {
     done = await runQuery(connection.client, query, { folderKey, subfolders: !!values.subfolders, kinds }, {
       signal: stop.signal, onMatches: (m) => matches.push(...m), onProgress: (p) => progress(p.scanned),
     });
   } catch (e) {
-    if (e instanceof QueryCancelled) throw new CliError(l10n.t('Query cancelled; matched so far: {0}', objectsCount(matches.length)));
+    if (e instanceof QueryCancelled) throw new CliError(l10n.t('Query cancelled; matched so far: {0}', objectsText(matches.length)));
     throw e;
   } finally {
     process.off('SIGINT', cancel);
@@ -96,8 +96,8 @@ function report(query: Query, matches: Match[], progress: QueryProgress, format:
     for (const row of cells) process.stdout.write(`${row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()}\n`);
   }
   if (progress.failed) {
-    process.stderr.write(`${l10n.t('Not evaluated, so not matched: {0} ({1})', objectsCount(progress.failed), progress.firstFailure ?? '')}\n`);
+    process.stderr.write(`${l10n.t('Not evaluated, so not matched: {0} ({1})', objectsText(progress.failed), progress.firstFailure ?? '')}\n`);
   }
-  process.stderr.write(`${l10n.t('Matched {0} of {1}', matches.length, objectsCount(progress.scanned))}\n`);
+  process.stderr.write(`${l10n.t('Matched {0} of {1}', matches.length, objectsText(progress.scanned))}\n`);
   return matches.length ? exitCodes.ok : exitCodes.noResults;
 }

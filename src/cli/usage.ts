@@ -93,6 +93,25 @@ Exit codes: 0 objects matched, 3 none matched, 1 an invalid query (its column sh
 
 ${token()}
 `;
+    case 'undo':
+    case 'retry': return `${l10n.t(`Usage: oms undo <run> [options]
+       oms retry <run> [options]
+
+undo puts back what a run changed (and what its retries changed): updates go back, creates are
+deleted, deletes are created again from the journal's copy; an object changed by someone since is
+left as it is and said. retry sends again a run's failed and unsent objects, each read again first.
+<run>: a run journal file (<run id>.jsonl: a pulled folder's .oms/runs/, a CI job's artifact, or
+the editor's), or a run id of the current folder's .oms/runs/. The service is the one the run wrote to:
+a run of a pulled folder's goes where plan and apply go; for another journal give its URL in OMS_URL or --url.
+
+  --yes-production      required to write to a connection recorded as production
+  --auto-approve        send without asking (required without a terminal: no prompt waits then)
+  --stop-on-error       start nothing more after the first failure
+
+Exit codes: 0 all done (or nothing to do), 1 nothing was sent, 2 sent in part.`)}
+
+${token()}
+`;
     default: return `${l10n.t(`Usage: oms <command> [options]    (oms <command> --help for each)
 
 Objects as code from a terminal or a CI pipeline: the same pulled folders, plans and rules as the
@@ -104,6 +123,8 @@ OMS Explorer extension.
   oms diff <folder> <key-or-file>                 one object's file against the service
   oms query <expression> --url <base> --folder <key>   objects whose content matches (JMESPath)
   oms query <expression> <pulled folder>          the same over a pulled folder's files
+  oms undo <run>                                  put back what a run (and its retries) changed
+  oms retry <run>                                 send a run's failed and unsent objects again
   oms --version
 
 Access token: the environment variable OMS_TOKEN, or --token-file <path> (never an argument).

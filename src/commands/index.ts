@@ -35,6 +35,7 @@ import { mergePlanEntry } from './objectsAsCode/codeMerge';
 import { bulkEdit } from './bulk/bulkEdit';
 import { retryFailedRun } from './bulk/retryFailedRun';
 import { undoRun } from './bulk/undoRun';
+import { showRun } from './bulk/showRun';
 import { l10n } from '../l10n';
 
 const commands: readonly Command[] = [
@@ -46,7 +47,7 @@ const commands: readonly Command[] = [
   goToObject, findObjectsWhere, revealInTree, followLink, filterGroup, clearGroupFilter, addNote, deleteNote, copyAsCurl, openPrioritiesTable,
   pullAsFiles, pullAgain, pullPlanEntry, planChanges, togglePlanTick, planIncludeDeletes, planExcludeDeletes, openPlanEntry, savePlan, openSavedPlan,
   applyPlanCommand, dryRunPlan, mergePlanEntry,
-  bulkEdit, retryFailedRun, undoRun,
+  bulkEdit, retryFailedRun, undoRun, showRun,
 ];
 
 const byId = new Map(commands.map((c) => [c.id, c]));

@@ -5,43 +5,20 @@
  */
 import * as vscode from 'vscode';
 import { curlOf } from '../api/curl';
-import { PreviewEntry, previewChanges } from '../changes/bulk';
-import type { Change } from '../changes/executor';
+import type { PreviewEntry } from '../changes/bulk';
 import type { Connection } from '../connection/connection';
 import { prettyJson } from '../model/saveChecks';
 import type { BaseInfo } from '../model/types';
 import { hideSecrets, secretShown } from '../model/secrets';
-import { countProgress } from '../ui/countProgress';
+import type { PreviewWords } from './core/run';
+import { objectsText, previewCountsText } from './core/words';
 import { forgetRunTexts, runTextUri, showReadOnly } from './documents';
-import { objectsText, previewCountsText } from './words';
 import { fieldLabel, fieldLabels } from '../model/fieldNames';
 
 /** Diffs opened together at most (the multi-diff editor, or by the picker). */
 const diffsAtOnce = 20;
 
-/** Reads every object with progress (cancellable); undefined when cancelled. */
-export async function makePreview(connection: Connection, title: string, changes: Change[]): Promise<PreviewEntry[] | undefined> {
-  forgetRunTexts();
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-    const controller = new AbortController();
-    token.onCancellationRequested(() => controller.abort());
-    const show = countProgress(progress);
-    const entries = await previewChanges(connection.client, changes, {
-      signal: controller.signal,
-      onEntry: (_e, done, total) => show(done, total, vscode.l10n.t('read {0}/{1}', done, total)),
-    });
-    return token.isCancellationRequested ? undefined : entries;
-  });
-}
-
-type PreviewAction = 'apply' | 'applyStop' | 'diffs' | 'list' | 'requests' | 'notes' | 'cancel';
-
-export interface PreviewWords {
-  /** "Apply to", "Put back", "Send again to". */
-  runLabel: string;
-  /** Per object, what the run cannot do and why (an undo's creates, deletes and secrets). */
-  notes?: ReadonlyArray<{ label: string; note: string }>;
-}
+type PreviewAction = 'apply' | 'applyStop' | 'diffs' | 'list' | 'requests' | 'notes' | 'said' | 'cancel';
 
 /**
  * Shows the preview until the user sends or cancels. Returns whether to stop at the first
@@ -53,9 +30,10 @@ export async function confirmPreview(
   const changed = entries.filter((e) => e.status === 'change');
   const n = changed.length;
   const notes = words.notes ?? [];
+  forgetRunTexts();
   if (n && n <= diffsAtOnce) await showDiffs(title, changed);
   for (;;) {
-    const what = objectsText(n);
+    const what = words.objects?.(changed) ?? objectsText(n);
     const items: Array<vscode.QuickPickItem & { action: PreviewAction }> = [
       ...(n ? [
         { label: `$(check) ${vscode.l10n.t('{0} {1}, continue on error', words.runLabel, what)}`, action: 'apply' as const },
@@ -65,6 +43,7 @@ export async function confirmPreview(
       ] : []),
       ...(notes.length ? [{ label: `$(warning) ${vscode.l10n.t('What cannot be done, per object ({0})', notes.length)}`, action: 'notes' as const }] : []),
       { label: `$(list-flat) ${vscode.l10n.t('Show every object and what it would get')}`, action: 'list' },
+      ...(words.lines ?? []).map((line) => ({ label: `$(info) ${line}`, action: 'said' as const })),
       { label: `$(close) ${vscode.l10n.t('Cancel: send nothing')}`, action: 'cancel' },
     ];
     const choice = await vscode.window.showQuickPick(items, {
@@ -77,6 +56,7 @@ export async function confirmPreview(
       case 'list': await showReadOnly('preview.txt', entries.map(entryLine).join('\n') + '\n', 'plaintext'); break;
       case 'notes': await showReadOnly('cannot.txt', notes.map((x) => `${x.label}: ${x.note}`).join('\n') + '\n', 'plaintext'); break;
       case 'requests': await showReadOnly('requests.sh', await requestsText(connection, changed), 'shellscript'); break;
+      case 'said': break;
       default: return undefined;
     }
   }

@@ -1,28 +1,24 @@
-/** The report of a run: its outcomes in words, then Show Results, Retry Failed and Undo Run. */
+/** The editor's report of a run: its outcomes in words, then Show Results, Retry Failed and Undo Run. */
 import * as vscode from 'vscode';
 import type { EntryOutcome } from '../changes/runJournal';
 import { notify } from '../ui/notify';
 import { showReadOnly } from './documents';
-import type { RunRecord, RunResult } from './run';
-import { outcomesText } from './words';
+import type { RunRecord } from './core/run';
+import { outcomesText, resultsText } from './core/words';
 
-function outcomeCounts(results: readonly RunResult[]): Partial<Record<EntryOutcome, number>> {
+export function outcomeCounts(results: ReadonlyArray<{ outcome: EntryOutcome }>): Partial<Record<EntryOutcome, number>> {
   const counts: Partial<Record<EntryOutcome, number>> = {};
   for (const r of results) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
   return counts;
 }
 
-export function reportRun(run: RunRecord): void {
+export function reportRun(run: Pick<RunRecord, 'runId' | 'title' | 'connectionId'> & { results: Parameters<typeof resultsText>[1] }): void {
   const c = outcomeCounts(run.results);
   const message = `${run.title}: ${outcomesText(c)}`;
   const actions = [
     { title: vscode.l10n.t('Show Results'), run: () => showReadOnly('results.txt', resultsText(message, run.results), 'plaintext') },
-    ...((c.failed ?? 0) + (c.notSent ?? 0) ? [{ title: vscode.l10n.t('Retry Failed'), run: () => vscode.commands.executeCommand('oms.retryFailedRun', { runId: run.runId }) }] : []),
-    ...(c.applied ? [{ title: vscode.l10n.t('Undo Run'), run: () => vscode.commands.executeCommand('oms.undoRun', { runId: run.runId, connectionId: run.connectionId }) }] : []),
+    ...((c.failed ?? 0) + (c.notSent ?? 0) + (c.unknown ?? 0) ? [{ title: vscode.l10n.t('Retry Failed'), run: () => vscode.commands.executeCommand('oms.retryFailedRun', { runId: run.runId }) }] : []),
+    ...(c.applied || c.unknown ? [{ title: vscode.l10n.t('Undo Run'), run: () => vscode.commands.executeCommand('oms.undoRun', { runId: run.runId, connectionId: run.connectionId }) }] : []),
   ];
-  notify(c.failed || c.stale || c.notSent ? 'warning' : 'info', message, ...actions);
-}
-
-function resultsText(message: string, results: readonly RunResult[]): string {
-  return [message, '', ...results.map((r) => `${r.outcome.padEnd(9)} ${r.label} (${r.id})${r.reason ? `: ${r.reason}` : ''}`)].join('\n') + '\n';
+  notify(c.failed || c.stale || c.notSent || c.unknown ? 'warning' : 'info', message, ...actions);
 }

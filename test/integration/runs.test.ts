@@ -31,8 +31,8 @@ function editFile(key: string, edit: (o: any) => void): void {
 }
 const plan = (includeDeletes = false) => vscode.commands.executeCommand<any>('oms.plan', vscode.Uri.file(root), { includeDeletes });
 const apply = (deletes?: number) => vscode.commands.executeCommand<any[]>('oms.applyPlan', undefined, { stopOnError: false, deletes });
-/** The newest run in the journal of this window's extension. */
-const newestRun = () => fs.readdirSync(path.join(s.globalStorageUri.fsPath, 'runs')).sort().pop()!.replace(/\.jsonl$/, '');
+/** The newest run of the pulled folder (an Apply is journalled in its .oms/runs/, as `oms apply`'s). */
+const newestRun = () => fs.readdirSync(path.join(root, '.oms', 'runs')).filter((f) => f.endsWith('.jsonl')).sort().pop()!.replace(/\.jsonl$/, '');
 const rootLabel = async () => (await rest('GET', '/api')).body.CommonName as string;
 
 suite('runs: apply, retry, undo and bulk edit through the one run shell', () => {

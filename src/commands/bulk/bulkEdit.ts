@@ -12,8 +12,8 @@ import { BulkOperation, describeOperation, editableFields, operationFromArgument
 import type { Connection } from '../../connection/connection';
 import { Kind, KindId, kind as kindOf, kinds, objectKinds, supports } from '../../model/kinds';
 import type { BaseInfo, InputScannerInfo } from '../../model/types';
-import { previewAndRun } from '../../runs/changesRun';
-import { runHost } from '../../runs/host';
+import { previewAndRun } from '../../runs/core/changesRun';
+import { machineJournal, runHost } from '../../runs/vscodeHost';
 import { sourceOf } from '../../search/indexes';
 import { matches, queryWords } from '../../search/match';
 import { ObjectIndex } from '../../search/objectIndex';
@@ -37,7 +37,7 @@ export const bulkEdit = targeted({
     const title = vscode.l10n.t('Bulk edit of {0} {1}: {2}', targets.length, kind.pluralLabel.toLowerCase(), describeOperation(op));
     // The selection is frozen here: these objects, whatever the tree or the index shows later.
     return previewAndRun(runHost(s), {
-      connection, title, changes: bulkChanges(targets, op), header: { recipe: { type: 'bulk', operation: op } }, words: { runLabel: vscode.l10n.t('Apply to') },
+      connection, journal: machineJournal(s), title, changes: bulkChanges(targets, op), header: { recipe: { type: 'bulk', operation: op } }, words: { runLabel: vscode.l10n.t('Apply to') },
     }, typeof given?.stopOnError === 'boolean' ? given.stopOnError : undefined);
   },
 });

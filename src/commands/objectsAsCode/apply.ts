@@ -5,12 +5,13 @@
  */
 import * as vscode from 'vscode';
 import { dryRun } from '../../changes/code/apply';
-import type { ChangeResult } from '../../changes/executor';
-import { sendable } from '../../changes/code/plan';
+import type { RunResult } from '../../runs/core/run';
+import * as path from 'node:path';
 import type { Connection } from '../../connection/connection';
-import { applyTitle, sendPlan } from '../../runs/applyRun';
+import { applyTitle, sendPlan, tickedEntries, type PlanRun } from '../../runs/core/applyRun';
 import { showReadOnly } from '../../runs/documents';
-import { runHost } from '../../runs/host';
+import { folderJournal } from '../../runs/core/journals';
+import { askStopOnError, rememberJournal, runHost } from '../../runs/vscodeHost';
 import type { ShownPlan } from '../../views/planView';
 import { bindingFor, shownPlan } from './codeFolder';
 import { targeted } from '../framework/commandTargets';
@@ -19,16 +20,17 @@ import type { Services } from '../framework/command';
 export const applyPlanCommand = targeted({
   id: 'oms.applyPlan',
   target: shownPlanTarget,
-  async run(s, { shown, connection }, _arg?: unknown, options?: { stopOnError?: boolean; deletes?: number }): Promise<ChangeResult[]> {
-    const ticked = shown.plan.entries.filter((e) => e.selected && sendable.has(e.action));
+  async run(s, { shown, connection }, _arg?: unknown, options?: { stopOnError?: boolean; deletes?: number }): Promise<RunResult[]> {
+    const ticked = tickedEntries(shown.plan);
     if (!ticked.length) throw new Error(vscode.l10n.t('Nothing is ticked to send: tick entries under Create, Update or Delete'));
     const deletes = ticked.filter((e) => e.action === 'delete').length;
-    const title = applyTitle(shown.root, shown.plan);
+    const title = applyTitle(folderName(shown.root), shown.plan);
     const target = `${connection.info.label} (${connection.info.baseUrl})`;
-    const stopOnError = options?.stopOnError ?? (await askStopOnError(title, target));
+    const stopOnError = options?.stopOnError ?? (await askStopOnError(vscode.l10n.t('{0} to {1}', title, target), vscode.l10n.t('Apply'),
+      vscode.l10n.t('Each object is checked against its version before it is sent')));
     // Scripts confirm deletes by giving their count, as a person types it.
     if (deletes && options?.deletes !== deletes) await confirmDeletes(deletes, target);
-    return sendPlan(runHost(s), { connection, binding: await bindingFor(connection), root: shown.root, plan: shown.plan, stopOnError });
+    return applyInEditor(s, { connection, binding: await bindingFor(connection), root: shown.root, plan: shown.plan, stopOnError, title });
   },
 });
 
@@ -56,16 +58,6 @@ function shownPlanTarget(s: Services): Promise<{ shown: ShownPlan; connection: C
   return Promise.resolve({ shown, connection });
 }
 
-async function askStopOnError(title: string, target: string): Promise<boolean> {
-  const stop = { label: vscode.l10n.t('Apply, stop at the first error'), stop: true };
-  const go = { label: vscode.l10n.t('Apply, continue after errors'), stop: false };
-  const picked = await vscode.window.showQuickPick([stop, go], {
-    title: vscode.l10n.t('{0} to {1}', title, target), placeHolder: vscode.l10n.t('Each object is checked against its version before it is sent'), ignoreFocusOut: true,
-  });
-  if (!picked) throw new vscode.CancellationError();
-  return picked.stop;
-}
-
 async function confirmDeletes(count: number, target: string): Promise<void> {
   const typed = await vscode.window.showInputBox({
     title: count === 1 ? vscode.l10n.t('Delete 1 object on {0}', target) : vscode.l10n.t('Delete {0} objects on {1}', count, target),
@@ -74,4 +66,17 @@ async function confirmDeletes(count: number, target: string): Promise<void> {
     ignoreFocusOut: true,
   });
   if (typed?.trim() !== String(count)) throw new vscode.CancellationError();
+}
+
+/** The folder as the workspace names it ("oms/sandbox"). */
+export function folderName(root: string): string {
+  return vscode.workspace.asRelativePath(root, false) || path.basename(root);
+}
+
+/** An apply through the run core with the editor's host, then a fresh plan shown. */
+export async function applyInEditor(s: Services, run: PlanRun): Promise<RunResult[]> {
+  rememberJournal(folderJournal(run.root));
+  const record = await sendPlan(runHost(s), run);
+  await vscode.commands.executeCommand('oms.plan', vscode.Uri.file(run.root));
+  return record.results;
 }

@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { objectsText } from '../../runs/core/words';
 import { checkBinding, readManifest } from '../../changes/code/manifest';
 import type { PullScope } from '../../changes/code/manifest';
 import type { PullReport } from '../../changes/code/pull';
@@ -96,7 +97,7 @@ async function runPull(connection: Connection, root: string, scope: PullScope | 
   const report = await withCancellableProgress(vscode.l10n.t('Pulling from {0}', connection.info.label), (say, signal) =>
     pull(connection.client, root, binding, {
       scope, overwriteEdits, signal, replaceScope: !!change,
-      onProgress: (p) => say(`${objectsCount(p.objects)} · ${filesWritten(p.written)}`),
+      onProgress: (p) => say(`${objectsText(p.objects)} · ${filesWritten(p.written)}`),
     }));
   const where = vscode.workspace.asRelativePath(root);
   const planAction = { title: vscode.l10n.t('Plan Changes'), run: () => vscode.commands.executeCommand('oms.plan', vscode.Uri.file(root)) };
@@ -108,18 +109,17 @@ async function runPull(connection: Connection, root: string, scope: PullScope | 
   if (report.cancelled) {
     // Pull Again of this folder, whichever plan the view shows by then.
     const again = { title: vscode.l10n.t('Pull Again'), run: () => vscode.commands.executeCommand('oms.pullAgain', vscode.Uri.file(root)) };
-    notify('warning', vscode.l10n.t('Pull of {0} cancelled after {1} ({2}): Pull Again finishes it.', where, objectsCount(report.objects), filesWritten(report.written)), again);
+    notify('warning', vscode.l10n.t('Pull of {0} cancelled after {1} ({2}): Pull Again finishes it.', where, objectsText(report.objects), filesWritten(report.written)), again);
   } else {
     const kept = report.keptEdits.length === 1 ? ` ${vscode.l10n.t('1 edited file kept.')}`
       : report.keptEdits.length ? ` ${vscode.l10n.t('{0} edited files kept.', report.keptEdits.length)}` : '';
     const pulled = vscode.l10n.t('Pulled {0} into {1}: {2}, {3} removed.{4}',
-      objectsCount(report.objects), where, filesWritten(report.written), report.removed, kept);
+      objectsText(report.objects), where, filesWritten(report.written), report.removed, kept);
     notify('info', pulled, planAction);
   }
   return report;
 }
 
-const objectsCount = (n: number): string => (n === 1 ? vscode.l10n.t('1 object') : vscode.l10n.t('{0} objects', n));
 const filesWritten = (n: number): string => (n === 1 ? vscode.l10n.t('1 file written') : vscode.l10n.t('{0} files written', n));
 
 /** What Pull as Files asks, where its arguments leave it open; a root of '' is "Choose a Folder…". */

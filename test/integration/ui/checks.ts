@@ -13,6 +13,7 @@ import { planChecks } from './plan';
 import { planKeyboardChecks } from './planKeyboard';
 import { reopenChecks } from './reopen';
 import { runChecks } from './runs';
+import { cliRunChecks } from './cliRuns';
 import { wordsChecks } from './words';
 import { liveChecks } from './live';
 import { tableGoneChecks } from './tableGone';
@@ -24,7 +25,7 @@ import { queryChecks } from './query';
 /** Each area's own checks (a file of this folder): one import and one entry here. */
 const areas: UiCheckList[] = [
   // The run shell's check works in the folder the plan checks pulled, before the others edit it.
-  editorSaveChecks, clientChecks, planChecks, runChecks, bulkChecks, workbenchChecks, commandFlowChecks,
+  editorSaveChecks, clientChecks, planChecks, runChecks, cliRunChecks, bulkChecks, workbenchChecks, commandFlowChecks,
   planKeyboardChecks, reopenChecks, wordsChecks, liveChecks, tableGoneChecks, untrustedChecks,
   queryChecks,
   // It empties oms/sandbox and pulls Head Office's scanners there.

@@ -21,10 +21,11 @@ import type { ObjectAddress } from '../../../src/fs/objectUri';
 import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
 import type { BaseInfo } from '../../../src/model/types';
-import { sendChanges } from '../../../src/runs/changesRun';
+import { sendChanges } from '../../../src/runs/core/changesRun';
 import { requestsText } from '../../../src/runs/preview';
-import { outstandingRuns } from '../../../src/runs/retry';
-import type { RunHost } from '../../../src/runs/run';
+import { outstandingRuns } from '../../../src/runs/core/retry';
+import type { RunHost } from '../../../src/runs/core/run';
+import { editorView } from '../../../src/runs/vscodeHost';
 import { Api } from '../sandbox/harness';
 
 const scanner = kind('inputScanner');
@@ -50,11 +51,13 @@ after(() => sb.close());
 beforeEach(() => ui.reset());
 
 /** A host whose events are recorded as the extension's save events would receive them. */
-async function host(): Promise<RunHost & { wrote: Array<[string, BaseInfo | undefined]>; ended: { written: string[]; deleted: string[] } }> {
+type TestHost = RunHost & { journal: RunJournal; wrote: Array<[string, BaseInfo | undefined]>; ended: { written: string[]; deleted: string[] } };
+async function host(): Promise<TestHost> {
   const wrote: Array<[string, BaseInfo | undefined]> = [];
   const ended = { written: [] as string[], deleted: [] as string[] };
   return {
     journal: new RunJournal(join(await mkdtemp(join(tmpdir(), 'oms-shell-')), 'runs')),
+    view: editorView,
     events: {
       wrote: (a: ObjectAddress, o: BaseInfo | undefined) => void wrote.push([a.key, o]),
       ended: (w: readonly ObjectAddress[], d: readonly ObjectAddress[]) => {
@@ -83,7 +86,7 @@ test('a run asks once, journals every object on disk, and its writes reach the s
   await api.post('/sandbox/faults', { path: `/api/f/${folderKey}/inputscanners/${targets[2].key}`, status: 500, count: 1 });
   const op = { type: 'addTag' as const, tag: 'night-shift' };
   approvals.length = 0;
-  const run = await sendChanges(h, { connection, title: 'Tag', changes: bulkChanges(targets, op), header: { recipe: { type: 'bulk', operation: op } }, words: { runLabel: '' } }, false);
+  const run = await sendChanges(h, { connection, journal: h.journal, title: 'Tag', changes: bulkChanges(targets, op), header: { recipe: { type: 'bulk', operation: op } }, words: { runLabel: '' } }, false);
   assert.equal(approvals.length, 1, 'one approval for the whole run');
   assert.deepEqual(run.results.filter((r) => r.outcome === 'failed').map((r) => r.id), [targets[2].key]);
   assert.deepEqual(h.wrote.map(([k]) => k).sort(), targets.filter((_, i) => i !== 2).map((t) => t.key).sort());
@@ -97,7 +100,7 @@ test('a run asks once, journals every object on disk, and its writes reach the s
   assert.deepEqual(outstanding.entries.map((e) => e.id), [targets[2].key]);
 
   const retried = await sendChanges(h, {
-    connection, title: 'Retry', changes: bulkChanges([targets[2]], op), header: { recipe: { type: 'bulk', operation: op }, retryOf: run.runId }, words: { runLabel: '' },
+    connection, journal: h.journal, title: 'Retry', changes: bulkChanges([targets[2]], op), header: { recipe: { type: 'bulk', operation: op }, retryOf: run.runId }, words: { runLabel: '' },
   }, false);
   assert.deepEqual(retried.results.map((r) => r.outcome), ['applied']);
   assert.deepEqual(await outstandingRuns(again, 'c1'), [], 'a run whose failures were all retried is not offered again');
@@ -108,7 +111,7 @@ test('a delete of a run reaches the save events (the tree, Go to Object and open
   const h = await host();
   const [gone] = await scanners(1, 'Gone');
   const change: Change = { id: gone.key, label: gone.name, kind: scanner, folderKey, key: gone.key, op: 'delete', build: (live) => live! };
-  const run = await sendChanges(h, { connection, title: 'Delete', changes: [change], words: { runLabel: '' } }, false);
+  const run = await sendChanges(h, { connection, journal: h.journal, title: 'Delete', changes: [change], words: { runLabel: '' } }, false);
   assert.deepEqual(run.results.map((r) => r.outcome), ['applied']);
   assert.deepEqual(h.wrote, [[gone.key, undefined]]);
   assert.deepEqual(h.ended.deleted, [gone.key]);
@@ -123,14 +126,14 @@ test('Undo of a run with a create and a delete deletes what it created and creat
     { id: 'fresh.json', label: 'Fresh', kind: scanner, folderKey, op: 'create', build: () => body },
     { id: doomed.key, label: doomed.name, kind: scanner, folderKey, key: doomed.key, op: 'delete', build: (live) => live! },
   ];
-  const run = await sendChanges(h, { connection, title: 'Apply', changes, words: { runLabel: '' } }, false);
+  const run = await sendChanges(h, { connection, journal: h.journal, title: 'Apply', changes, words: { runLabel: '' } }, false);
   const created = h.wrote.find(([, o]) => o?.CommonName === 'Fresh')![0];
   const { entries } = await h.journal.read(run.runId);
   const undo = undoPlan(entries, (id) => kind(id));
   assert.deepEqual(undo.changes.map((c) => [c.op, c.label]).sort(), [['create', doomed.name], ['delete', 'Fresh']]);
   const preview = await previewChanges(client, undo.changes);
   assert.deepEqual(preview.map((e) => e.status), ['change', 'change']);
-  const undone = await sendChanges(h, { connection, title: 'Undo', changes: undo.changes, header: { of: run.runId, recipe: { type: 'undo' } }, words: { runLabel: '' } }, false);
+  const undone = await sendChanges(h, { connection, journal: h.journal, title: 'Undo', changes: undo.changes, header: { of: run.runId, recipe: { type: 'undo' } }, words: { runLabel: '' } }, false);
   assert.deepEqual(undone.results.map((r) => r.outcome), ['applied', 'applied']);
   assert.equal((await api.get(`/api/f/${folderKey}/inputscanners/${created}`)).status, 404, 'what the run created is gone');
   const list = (await api.get(`/api/f/${folderKey}/inputscanners?pageSize=1000`)).body as { Items?: BaseInfo[] } | BaseInfo[];
@@ -146,14 +149,14 @@ test('secrets: the journal keeps no SiteKeyBase64, Undo says it cannot put one b
     id: made.Key!, label: 'Lobby', kind: site, folderKey, key: made.Key!, op: 'update',
     build: (live) => ({ ...live!, SiteKeyBase64: 'bmV3LXNpdGUta2V5LTU2Nzg=', Tags: ['rotated'] }),
   };
-  const run = await sendChanges(h, { connection, title: 'Rotate', changes: [change], words: { runLabel: '' } }, false);
+  const run = await sendChanges(h, { connection, journal: h.journal, title: 'Rotate', changes: [change], words: { runLabel: '' } }, false);
   assert.deepEqual(run.results.map((r) => r.outcome), ['applied']);
   const dir = (h.journal as unknown as { dir: string }).dir;
   const text = (await Promise.all((await readdir(dir)).map((f) => readFile(join(dir, f), 'utf8')))).join('\n');
   assert.ok(!text.includes(secret) && !text.includes('bmV3LXNpdGUta2V5LTU2Nzg='), 'no secret in the journal');
   const undo = undoPlan((await h.journal.read(run.runId)).entries, (id) => kind(id));
   assert.match(undo.notes.map((n) => `${n.label}: ${n.note}`).join('\n'), /Lobby: SiteKeyBase64 cannot be put back/);
-  await sendChanges(h, { connection, title: 'Undo', changes: undo.changes, words: { runLabel: '' } }, false);
+  await sendChanges(h, { connection, journal: h.journal, title: 'Undo', changes: undo.changes, words: { runLabel: '' } }, false);
   const now = (await api.get(`/api/f/${folderKey}/engagesites/${made.Key}`)).body as BaseInfo;
   assert.deepEqual(now.Tags ?? [], [], 'the rest is put back');
   assert.equal(now.SiteKeyBase64, 'bmV3LXNpdGUta2V5LTU2Nzg=', 'the secret keeps its value now (not wiped)');

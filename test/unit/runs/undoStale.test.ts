@@ -21,7 +21,8 @@ import { undoRun } from '../../../src/commands/bulk/undoRun';
 import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
 import type { BaseInfo } from '../../../src/model/types';
-import { sendChanges } from '../../../src/runs/changesRun';
+import { sendChanges } from '../../../src/runs/core/changesRun';
+import { editorView } from '../../../src/runs/vscodeHost';
 import { Api } from '../sandbox/harness';
 
 const scanner = kind('inputScanner');
@@ -60,8 +61,8 @@ test('Undo Run with every object changed since: the preview offers no send, and 
   }
   const journal = new RunJournal(join(storage, 'runs'));
   const op = { type: 'addTag' as const, tag: 'night-shift' };
-  const run = await sendChanges({ journal, events: { wrote: () => undefined, ended: () => Promise.resolve() } },
-    { connection, title: 'Tag', changes: bulkChanges(targets, op), header: { recipe: { type: 'bulk', operation: op } }, words: { runLabel: '' } }, false);
+  const run = await sendChanges({ view: editorView, events: { wrote: () => undefined, ended: () => Promise.resolve() } },
+    { connection, journal, title: 'Tag', changes: bulkChanges(targets, op), header: { recipe: { type: 'bulk', operation: op } }, words: { runLabel: '' } }, false);
   assert.deepEqual(run.results.map((r) => r.outcome), ['applied', 'applied']);
   // Someone changes another field of both since the run.
   for (const t of targets) {
