@@ -99,109 +99,178 @@ const raiseAfter = 10;
 const pauseMs = 250;
 
 export async function runChanges(client: OmsClient, changes: Change[], options: RunOptions): Promise<ChangeResult[]> {
-  const total = changes.length;
-  const results = new Array<ChangeResult>(total);
-  const tries = new Array<number>(total).fill(0);
-  const throttles = new Array<number>(total).fill(0);
-  const most = Math.max(1, options.concurrency ?? 4);
-  const floor = Math.min(2, most);
-  const maxWaitMs = options.maxWaitMs ?? 30_000;
-  const maxAttempts = options.maxAttempts ?? 5;
-  const maxThrottled = options.maxThrottled ?? 20;
-  let limit = most, successes = 0, next = 0, active = 0, done = 0, failed = 0, stopped = false;
-  /** New objects start no earlier than this; `slowedAt`: the last slow-down, one per Retry-After. */
-  let pausedUntil = 0, slowedAt = -Infinity;
-  /** Objects told to come back later (index → when), off the concurrency; then ready to try again from the read. */
-  const waiting = new Map<number, number>();
-  const ready: number[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  const cancelled = () => options.signal?.aborted ?? false;
-  const halted = () => stopped || cancelled();
+  const run = new ChangeRun(client, changes, options);
+  await run.settled();
+  return run.allResults();
+}
 
-  const progress = () => {
-    const until = Math.max(0, ...waiting.values());
+/** How fast a run sends: how many in flight, lowered on 429/503 (not below two) and raised again after successes. */
+class Pace {
+  limit: number;
+  /** New objects start no earlier than this. */
+  pausedUntil = 0;
+  private successes = 0;
+  /** The last slow-down, one per Retry-After. */
+  private slowedAt = -Infinity;
+  private readonly floor: number;
+
+  constructor(private readonly most: number) {
+    this.limit = most;
+    this.floor = Math.min(2, most);
+  }
+
+  /** A change ended neither failed nor unsent. */
+  succeeded(): void {
+    if (this.limit < this.most && ++this.successes >= raiseAfter) {
+      this.limit++;
+      this.successes = 0;
+    }
+  }
+
+  /** Told to wait `ms` (429/503): once per Retry-After, one fewer in flight and a short pause of new objects. */
+  throttled(now: number, ms: number): void {
+    if (now - this.slowedAt < ms) return;
+    this.slowedAt = now;
+    this.limit = Math.max(this.floor, this.limit - 1);
+    this.successes = 0;
+    this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(ms, pauseMs));
+  }
+}
+
+/** One run's schedule: which change starts when, which waits to come back, and each one's result as it ends. */
+class ChangeRun {
+  private readonly total: number;
+  private readonly results: ChangeResult[];
+  private readonly tries: number[];
+  private readonly throttles: number[];
+  private readonly pace: Pace;
+  private readonly maxWaitMs: number;
+  private readonly maxAttempts: number;
+  private readonly maxThrottled: number;
+  private next = 0;
+  private active = 0;
+  private done = 0;
+  private failed = 0;
+  private stopped = false;
+  private pumpAt = 0;
+  /** Objects told to come back later (index → when), off the concurrency; then ready to try again from the read. */
+  private readonly waiting = new Map<number, number>();
+  private readonly ready: number[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private resolve = () => {};
+
+  constructor(private readonly client: OmsClient, private readonly changes: Change[], private readonly options: RunOptions) {
+    this.total = changes.length;
+    this.results = new Array<ChangeResult>(this.total);
+    this.tries = new Array<number>(this.total).fill(0);
+    this.throttles = new Array<number>(this.total).fill(0);
+    this.pace = new Pace(Math.max(1, options.concurrency ?? 4));
+    this.maxWaitMs = options.maxWaitMs ?? 30_000;
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.maxThrottled = options.maxThrottled ?? 20;
+  }
+
+  /** Starts the changes; resolves once none is in flight and no more will start. */
+  settled(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.resolve = resolve;
+      this.options.signal?.addEventListener('abort', this.pump, { once: true });
+      this.pump();
+    });
+  }
+
+  /** One result per change: those that never ended are not sent, saying why. */
+  allResults(): ChangeResult[] {
+    for (let i = 0; i < this.total; i++) {
+      if (this.results[i]) continue;
+      this.results[i] = ended(this.changes[i], 'notSent', this.notSentReason(i));
+      this.options.onResult?.(this.results[i]);
+    }
+    return this.results;
+  }
+
+  private notSentReason(index: number): string {
+    if (this.stopped) return l10n.t('not sent: the run stopped at the first failure');
+    return this.waiting.has(index) || this.ready.includes(index)
+      ? l10n.t('not sent: the run was cancelled while this object waited to be sent again')
+      : l10n.t('not sent: the run was cancelled');
+  }
+
+  private halted(): boolean {
+    return this.stopped || (this.options.signal?.aborted ?? false);
+  }
+
+  private progress(): void {
+    const { done, total, failed } = this;
+    const until = Math.max(0, ...this.waiting.values());
     const waitingSeconds = until > Date.now() ? Math.ceil((until - Date.now()) / 1000) : undefined;
-    options.onProgress?.({ done, total, failed, ...(waitingSeconds ? { waitingSeconds } : {}) });
-  };
-  const later = (ms: number, f: () => void) => {
+    this.options.onProgress?.({ done, total, failed, ...(waitingSeconds ? { waitingSeconds } : {}) });
+  }
+
+  private later(ms: number, f: () => void): void {
     const timer = setTimeout(() => {
-      timers.delete(timer);
+      this.timers.delete(timer);
       f();
     }, ms);
-    timers.add(timer);
+    this.timers.add(timer);
+  }
+
+  /** Starts what may start now (the ready first), wakes up when a pause ends, resolves when all is done. */
+  private readonly pump = (): void => {
+    const now = Date.now();
+    const { pace, total, ready } = this;
+    const due = () => ready.length || (this.next < total && now >= pace.pausedUntil);
+    while (!this.halted() && this.active < pace.limit && due()) this.start(ready.shift() ?? this.next++);
+    if (!this.halted() && this.next < total && pace.pausedUntil > now && this.pumpAt !== pace.pausedUntil) {
+      this.pumpAt = pace.pausedUntil;
+      this.later(pace.pausedUntil - now, this.pump);
+    }
+    if (this.active === 0 && (this.halted() || (this.next >= total && !this.waiting.size && !ready.length))) {
+      for (const timer of this.timers) clearTimeout(timer);
+      this.resolve();
+    }
   };
 
-  await new Promise<void>((resolve) => {
-    let pumpAt = 0;
-    const pump = () => {
-      const now = Date.now();
-      while (!halted() && active < limit && (ready.length || (next < total && now >= pausedUntil))) start(ready.shift() ?? next++);
-      if (!halted() && next < total && pausedUntil > now && pumpAt !== pausedUntil) {
-        pumpAt = pausedUntil;
-        later(pausedUntil - now, pump);
-      }
-      if (active === 0 && (halted() || (next >= total && !waiting.size && !ready.length))) {
-        for (const timer of timers) clearTimeout(timer);
-        resolve();
-      }
-    };
-    const end = (index: number, result: ChangeResult) => {
-      results[index] = result;
-      done++;
-      if (result.outcome === 'failed') {
-        failed++;
-        if (options.stopOnError) stopped = true;
-      } else if (result.outcome !== 'notSent' && limit < most && ++successes >= raiseAfter) {
-        limit++;
-        successes = 0;
-      }
-      options.onResult?.(result);
-    };
-    /**
-     * Throttled or unanswered: the object waits as told, holding no slot, so waits overlap
-     * instead of queueing one after another. A 429/503 also slows the run gently, once per
-     * Retry-After: one fewer in flight (not below two) and a short pause of new objects.
-     */
-    const comeBack = (index: number, ms: number, throttled: boolean) => {
-      const now = Date.now();
-      if (throttled && now - slowedAt >= ms) {
-        slowedAt = now;
-        limit = Math.max(floor, limit - 1);
-        successes = 0;
-        pausedUntil = Math.max(pausedUntil, now + Math.min(ms, pauseMs));
-      }
-      waiting.set(index, now + ms);
-      later(ms, () => {
-        waiting.delete(index);
-        ready.push(index);
-        pump();
-      });
-    };
-    const start = (index: number) => {
-      active++;
-      const change = changes[index];
-      void tryOnce(client, change, options).catch((e: unknown): Step => ({ result: ended(change, 'failed', (e as Error).message) })).then((step) => {
-        active--;
-        if ('result' in step) end(index, step.result);
-        else if (step.throttled ? ++throttles[index] >= maxThrottled : ++tries[index] >= maxAttempts) {
-          end(index, ended(change, 'failed', l10n.t('{0} (gave up after {1} tries)', step.again, tries[index] + throttles[index])));
-        }
-        else comeBack(index, Math.min(step.waitMs, maxWaitMs), step.throttled);
-        progress();
-        pump();
-      });
-    };
-    options.signal?.addEventListener('abort', pump, { once: true });
-    pump();
-  });
-
-  for (let i = 0; i < total; i++) {
-    if (results[i]) continue;
-    const why = stopped ? l10n.t('not sent: the run stopped at the first failure') : waiting.has(i) || ready.includes(i) ? l10n.t('not sent: the run was cancelled while this object waited to be sent again') : l10n.t('not sent: the run was cancelled');
-    results[i] = ended(changes[i], 'notSent', why);
-    options.onResult?.(results[i]);
+  private end(index: number, result: ChangeResult): void {
+    this.results[index] = result;
+    this.done++;
+    if (result.outcome === 'failed') {
+      this.failed++;
+      if (this.options.stopOnError) this.stopped = true;
+    } else if (result.outcome !== 'notSent') this.pace.succeeded();
+    this.options.onResult?.(result);
   }
-  return results;
+
+  /**
+   * Throttled or unanswered: the object waits as told, holding no slot, so waits overlap
+   * instead of queueing one after another. A 429/503 also slows the run gently (`Pace.throttled`).
+   */
+  private comeBack(index: number, ms: number, throttled: boolean): void {
+    const now = Date.now();
+    if (throttled) this.pace.throttled(now, ms);
+    this.waiting.set(index, now + ms);
+    this.later(ms, () => {
+      this.waiting.delete(index);
+      this.ready.push(index);
+      this.pump();
+    });
+  }
+
+  private start(index: number): void {
+    this.active++;
+    const change = this.changes[index];
+    const failed = (e: unknown): Step => ({ result: ended(change, 'failed', (e as Error).message) });
+    void tryOnce(this.client, change, this.options).catch(failed).then((step) => {
+      this.active--;
+      if ('result' in step) this.end(index, step.result);
+      else if (step.throttled ? ++this.throttles[index] >= this.maxThrottled : ++this.tries[index] >= this.maxAttempts) {
+        this.end(index, ended(change, 'failed', l10n.t('{0} (gave up after {1} tries)', step.again, this.tries[index] + this.throttles[index])));
+      }
+      else this.comeBack(index, Math.min(step.waitMs, this.maxWaitMs), step.throttled);
+      this.progress();
+      this.pump();
+    });
+  }
 }
 
 function ended(change: Change, outcome: Outcome, reason?: string): ChangeResult {
