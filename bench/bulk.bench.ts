@@ -18,7 +18,7 @@ import { seedStore } from '../src/sandbox/store/seed';
 import { kind } from '../src/model/kinds';
 import { newObject } from '../src/model/templates';
 import type { InputScannerInfo } from '../src/model/types';
-import { bulkChanges, countsOf, previewChanges, Target } from '../src/changes/bulk';
+import { bulkChanges, previewCounts, previewChanges, Target } from '../src/changes/bulk';
 import { runChanges } from '../src/changes/executor';
 import { merge3 } from '../src/changes/merge3';
 import { saveObject } from '../src/save/saveObject';
@@ -110,7 +110,7 @@ async function previewBench() {
       onEntry: (e) => { if (!first && e.status === 'change') first = ms(t); },
     });
     const total = ms(t);
-    const c = countsOf(entries);
+    const c = previewCounts(entries);
     console.log(`preview of 10,000 scanners (10 folders): first diff ${first.toFixed(0)} ms, full count ${(total / 1000).toFixed(2)} s (${c.change} changes, ${c.noop} no-ops)`);
   } finally {
     await sb.close();

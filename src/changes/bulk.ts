@@ -228,7 +228,7 @@ export async function previewChanges(client: OmsClient, changes: readonly Change
   return entries.filter(Boolean);
 }
 
-export function countsOf(entries: readonly PreviewEntry[]): PreviewCounts {
+export function previewCounts(entries: readonly PreviewEntry[]): PreviewCounts {
   const counts: PreviewCounts = { change: 0, noop: 0, invalid: 0, notApplicable: 0, stale: 0 };
   for (const e of entries) counts[e.status]++;
   return counts;

@@ -153,7 +153,7 @@ export class RunJournal {
       const head = await at(0, 64 * 1024);
       const tail = (await at(Math.max(0, size - 4096), 4096)).trimEnd();
       const header = head.includes('\n') ? headerOf(head.slice(0, head.indexOf('\n'))) : undefined;
-      const counts = countsOf(parseLine(tail.slice(tail.lastIndexOf('\n') + 1)));
+      const counts = summaryCounts(parseLine(tail.slice(tail.lastIndexOf('\n') + 1)));
       if (header && counts) return { header, counts };
     } finally {
       await file.close();
@@ -264,7 +264,7 @@ function headerOf(line: string, runId?: string): RunHeader | undefined {
 }
 
 /** A summary line's counts, if that is what the line holds. */
-function countsOf(line: unknown): RunSummary['counts'] | undefined {
+function summaryCounts(line: unknown): RunSummary['counts'] | undefined {
   const counts = (line as Partial<Summary> | undefined)?.summary;
   if (!counts || typeof counts !== 'object') return undefined;
   const fine = Object.entries(counts).every(([k, n]) => outcomes.has(k) && Number.isSafeInteger(n) && n >= 0);

@@ -5,7 +5,7 @@
  * through the executor, the manifest moving forward per object (src/changes/code/apply.ts).
  */
 import * as path from 'node:path';
-import { sendable } from '../changes/code/plan';
+import { actionCounts, isTicked, ticked } from '../changes/code/planCounts';
 import { sendPlan } from '../runs/core/applyRun';
 import { RunStopped } from '../runs/core/run';
 import { readPlanFile, withSecretsMasked } from '../changes/code/planFile';
@@ -41,18 +41,18 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
     throw new CliError(`${l10n.t('{0} of the plan cannot be sent:', invalidCount(invalid.length))}\n${invalid.join('\n')}\n${l10n.t('Nothing was sent: fix them, or give --skip-invalid to apply the rest.')}`);
   }
 
-  const ticked = plan.entries.filter((e) => e.selected && sendable.has(e.action));
-  const n = (a: string) => ticked.filter((e) => e.action === a).length;
-  if (n('delete') !== deletes) {
-    const planned = objectsText(n('delete'));
-    throw new CliError(l10n.t('The plan deletes {0} and --deletes says {1}: give --deletes {2} to apply it. Nothing was sent.', planned, deletes, n('delete')));
+  const sends = ticked(plan);
+  const n = actionCounts(sends);
+  if (n.delete !== deletes) {
+    const planned = objectsText(n.delete);
+    throw new CliError(l10n.t('The plan deletes {0} and --deletes says {1}: give --deletes {2} to apply it. Nothing was sent.', planned, deletes, n.delete));
   }
-  if (!ticked.length) {
-    process.stdout.write(planText(withSecretsMasked({ ...plan, entries: plan.entries.filter((e) => !e.selected || !sendable.has(e.action)) })));
+  if (!sends.length) {
+    process.stdout.write(planText(withSecretsMasked({ ...plan, entries: plan.entries.filter((e) => !isTicked(e)) })));
     process.stdout.write(`${l10n.t('Nothing to apply.')}\n`);
     return plan.entries.length ? reportApply(leftOut(plan), line) : exitCodes.ok;
   }
-  const what = l10n.t('{0} to create, {1} to update, {2} to delete', n('create'), n('update'), n('delete'));
+  const what = l10n.t('{0} to create, {1} to update, {2} to delete', n.create, n.update, n.delete);
   process.stdout.write(planText(withSecretsMasked(plan)));
   const target = `${binding.label} (${binding.url})`;
   if (!autoApprove && !(await askYes(l10n.t('Apply {0} to {1}?', what, target)))) {

@@ -9,7 +9,7 @@ import type { BaseInfo } from '../model/types';
 import type { Parsed } from './args';
 import { CliError, exitCodes } from './exit';
 import { pulledFolder, serviceOf } from './folder';
-import { shown } from './planCounts';
+import { shown } from './planValues';
 import { l10n } from '../l10n';
 
 export async function diffCommand({ positionals: [folder, target], values }: Parsed): Promise<number> {

@@ -7,7 +7,8 @@ import type { ConnectionBinding } from '../changes/code/manifest';
 import { Parsed, text } from './args';
 import { CliError, exitCodes } from './exit';
 import { pulledFolder, serviceOf } from './folder';
-import { countsOf, hasChanges } from './planCounts';
+import { actionCounts } from '../changes/code/planCounts';
+import { hasChanges } from './planValues';
 import { planMarkdown } from './planMarkdown';
 import { planText } from './planText';
 import { l10n } from '../l10n';
@@ -23,7 +24,7 @@ export async function planCommand({ positionals: [folder], values }: Parsed): Pr
   const out = text(values.out);
   if (out) await writeFile(out, planFileText(plan));
   process.stdout.write(format === 'json' ? JSON.stringify(plan, null, 2) + '\n' : format === 'markdown' ? planMarkdown(plan, { fullPlan: out }) : planText(plan));
-  if (countsOf(plan).invalid) return exitCodes.error;
+  if (actionCounts(plan.entries).invalid) return exitCodes.error;
   return values['detailed-exitcode'] && hasChanges(plan) ? exitCodes.changes : exitCodes.ok;
 }
 

@@ -7,7 +7,8 @@
  */
 import { kind as kindOf } from '../model/kinds';
 import type { Plan, PlanAction, PlanEntry } from '../changes/code/plan';
-import { actionWords, countsLine, countsOf, moreFields, shown } from './planCounts';
+import { actionCounts, actionWords, countsLine } from '../changes/code/planCounts';
+import { moreFields, shown } from './planValues';
 import { codeSpan } from './inertMarkdown';
 import { l10n } from '../l10n';
 
@@ -24,7 +25,7 @@ export function planMarkdown(plan: Plan, options: MarkdownOptions = {}): string 
   const head = [`### ${l10n.t('OMS plan for {0}', codeSpan(plan.connection.label))}`, '', `${codeSpan(plan.connection.url)} · **${countsLine(plan)}**`, ''];
   if (!plan.entries.length) return [...head, l10n.t('No changes: the files, the manifest and the service agree.'), ''].join('\n');
   // Room for the note of what was left out, at its longest (every action's full count).
-  let room = commentLimit - size(head) - size([leftOutNote(countsOf(plan), plan.entries.length, options), '']);
+  let room = commentLimit - size(head) - size([leftOutNote(actionCounts(plan.entries), plan.entries.length, options), '']);
 
   const deletes = plan.entries.filter((e) => e.action === 'delete');
   const deleteLines: string[] = [];

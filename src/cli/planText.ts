@@ -4,7 +4,8 @@
  * cursor, colour or clear the log, or hide a line.
  */
 import type { Plan, PlanAction } from '../changes/code/plan';
-import { countsLine, moreFields, shown } from './planCounts';
+import { countsLine } from '../changes/code/planCounts';
+import { moreFields, shown } from './planValues';
 import { visible } from './visible';
 import { l10n } from '../l10n';
 

@@ -9,6 +9,7 @@ import type { FieldChange } from '../changes/code/fileForm';
 import { sendable, type Plan, type PlanAction, type PlanEntry, type PlanResult } from '../changes/code/plan';
 import { fillPlanView, type PlanViewCode } from './planViewSlot';
 import { carryTicks } from '../changes/code/ticks';
+import { actionCounts, ticked } from '../changes/code/planCounts';
 import type { Services } from '../services';
 import { followServerInPlan } from './planLive';
 import { fieldLabel } from '../model/fieldNames';
@@ -326,10 +327,9 @@ function folderName(root: string): string {
 }
 
 function summaryLine({ plan, root }: ShownPlan): string {
-  const n = (a: PlanAction) => plan.entries.filter((e) => e.action === a).length;
-  const ticked = plan.entries.filter((e) => e.selected && sendable.has(e.action)).length;
+  const n = actionCounts(plan.entries);
   return vscode.l10n.t('{0} ticked to send · {1} stale · {2} behind · {3} invalid · {4} unchanged · {5} from {6}',
-    ticked, n('stale'), n('behind'), n('invalid'), plan.unchanged, folderName(root), plan.connection.label);
+    ticked(plan).length, n.stale, n.behind, n.invalid, plan.unchanged, folderName(root), plan.connection.label);
 }
 
 export const planView = new PlanView();

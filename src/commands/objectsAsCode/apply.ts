@@ -8,7 +8,8 @@ import { dryRun } from '../../changes/code/apply';
 import type { RunResult } from '../../runs/core/run';
 import * as path from 'node:path';
 import type { Connection } from '../../connection/connection';
-import { applyTitle, sendPlan, tickedEntries, type PlanRun } from '../../runs/core/applyRun';
+import { applyTitle, sendPlan, type PlanRun } from '../../runs/core/applyRun';
+import { actionCounts, ticked } from '../../changes/code/planCounts';
 import { showReadOnly } from '../../runs/documents';
 import { folderJournal } from '../../runs/core/journals';
 import { askStopOnError, rememberJournal, runHost } from '../../runs/vscodeHost';
@@ -21,9 +22,9 @@ export const applyPlanCommand = targeted({
   id: 'oms.applyPlan',
   target: shownPlanTarget,
   async run(s, { shown, connection }, _arg?: unknown, options?: { stopOnError?: boolean; deletes?: number }): Promise<RunResult[]> {
-    const ticked = tickedEntries(shown.plan);
-    if (!ticked.length) throw new Error(vscode.l10n.t('Nothing is ticked to send: tick entries under Create, Update or Delete'));
-    const deletes = ticked.filter((e) => e.action === 'delete').length;
+    const sends = ticked(shown.plan);
+    if (!sends.length) throw new Error(vscode.l10n.t('Nothing is ticked to send: tick entries under Create, Update or Delete'));
+    const deletes = actionCounts(sends).delete;
     const title = applyTitle(folderName(shown.root), shown.plan);
     const target = `${connection.info.label} (${connection.info.baseUrl})`;
     const stopOnError = options?.stopOnError ?? (await askStopOnError(vscode.l10n.t('{0} to {1}', title, target), vscode.l10n.t('Apply'),

@@ -5,12 +5,12 @@
  */
 import { applyPlan, writeRunReport } from '../../changes/code/apply';
 import type { ConnectionBinding } from '../../changes/code/manifest';
-import { sendable, type Plan } from '../../changes/code/plan';
+import type { Plan } from '../../changes/code/plan';
 import type { Connection } from '../../connection/connection';
 import { l10n } from '../../l10n';
 import { folderJournal } from './journals';
 import { runCore, type RunHost, type RunRecord } from './run';
-import { applyCountsText } from './words';
+import { sendsText, ticked } from '../../changes/code/planCounts';
 
 export interface PlanRun {
   connection: Connection;
@@ -24,22 +24,15 @@ export interface PlanRun {
   retryOf?: string;
 }
 
-/** The entries to send: ticked, and of an action that sends. */
-export function tickedEntries(plan: Plan): Plan['entries'] {
-  return plan.entries.filter((e) => e.selected && sendable.has(e.action));
-}
-
 /** "Apply oms/sandbox: 1 to create, 2 to delete" (`folder` as the user names it). */
 export function applyTitle(folder: string, plan: Plan): string {
-  const ticked = tickedEntries(plan);
-  const n = (a: string) => ticked.filter((e) => e.action === a).length;
-  return l10n.t('Apply {0}: {1}', folder, applyCountsText(n('create'), n('update'), n('delete')));
+  return l10n.t('Apply {0}: {1}', folder, sendsText(ticked(plan)));
 }
 
 export async function sendPlan(host: RunHost, run: PlanRun): Promise<RunRecord & { reportFile: string }> {
   const { connection, root, plan } = run;
   const record = await runCore(host, {
-    connection, journal: folderJournal(root), title: run.title, total: tickedEntries(plan).length, stopOnError: run.stopOnError,
+    connection, journal: folderJournal(root), title: run.title, total: ticked(plan).length, stopOnError: run.stopOnError,
     header: { recipe: { type: 'apply', folder: root }, ...(run.retryOf ? { retryOf: run.retryOf } : {}) },
     send: (options) => applyPlan(connection.client, root, run.binding, plan, options),
   });

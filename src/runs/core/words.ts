@@ -3,12 +3,12 @@
  * outcomes and an apply's parts only where not zero; an outcome's own word (never its key).
  */
 import type { PreviewEntry } from '../../changes/bulk';
-import { countsOf } from '../../changes/bulk';
+import { previewCounts } from '../../changes/bulk';
 import type { EntryOutcome } from '../../changes/runJournal';
 import { l10n } from '../../l10n';
 
 export function previewCountsText(entries: readonly PreviewEntry[]): string {
-  const c = countsOf(entries);
+  const c = previewCounts(entries);
   const parts = [
     l10n.t('{0} to change', c.change), l10n.t('{0} no-op', c.noop), l10n.t('{0} invalid', c.invalid),
     l10n.t('{0} not applicable', c.notApplicable),
@@ -48,15 +48,6 @@ export function resultsText(summary: string, results: ReadonlyArray<{ outcome: E
   const width = Math.max(0, ...results.map((r) => outcomeWord(r.outcome).length));
   const lines = results.map((r) => `${outcomeWord(r.outcome).padEnd(width)}  ${r.label} (${r.id})${r.reason ? `: ${r.reason}` : ''}`);
   return [summary, '', ...lines].join('\n') + '\n';
-}
-
-/** "1 to create, 2 to delete": the non-zero parts of an apply. */
-export function applyCountsText(create: number, update: number, remove: number): string {
-  return [
-    create && l10n.t('{0} to create', create),
-    update && l10n.t('{0} to update', update),
-    remove && l10n.t('{0} to delete', remove),
-  ].filter(Boolean).join(', ');
 }
 
 /** "1 object" / "2 objects". */

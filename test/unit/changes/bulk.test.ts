@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startSandbox, Sandbox } from '../../../src/sandbox/server';
 import { createHttp } from '../../../src/api/http';
 import { OmsClient } from '../../../src/api/client';
-import { bulkChanges, countsOf, mergedUndo, previewChanges, Target, undoPlan } from '../../../src/changes/bulk';
+import { bulkChanges, previewCounts, mergedUndo, previewChanges, Target, undoPlan } from '../../../src/changes/bulk';
 import { applyOperation } from '../../../src/changes/operations';
 import { runChanges } from '../../../src/changes/executor';
 import { RunJournal } from '../../../src/changes/runJournal';
@@ -77,13 +77,13 @@ test('the preview reads every object and counts changes, no-ops, invalid and not
   const versions = await Promise.all(targets.map(async (t) => (await read(t)).ConcurrencyVersion));
   const shown: number[] = [];
   const entries = await previewChanges(client, bulkChanges(targets, { type: 'set', field: 'NonSettlingErrorPriority', value: 5 }), { onEntry: (_e, done) => shown.push(done) });
-  assert.deepEqual(countsOf(entries), { change: 13, noop: 1, invalid: 0, notApplicable: 0, stale: 0 });
+  assert.deepEqual(previewCounts(entries), { change: 13, noop: 1, invalid: 0, notApplicable: 0, stale: 0 });
   assert.deepEqual(entries[1].changes, [{ pointer: '/NonSettlingErrorPriority', from: 1, to: 5 }]);
   assert.equal(shown.length, 14, 'each entry reported as it is known');
   assert.deepEqual(await Promise.all(targets.map(async (t) => (await read(t)).ConcurrencyVersion)), versions, 'nothing sent');
 
   const invalid = await previewChanges(client, bulkChanges(targets.slice(0, 2), { type: 'set', field: 'NonSettlingErrorPriority', value: 'high' }));
-  assert.deepEqual(countsOf(invalid), { change: 0, noop: 0, invalid: 2, notApplicable: 0, stale: 0 });
+  assert.deepEqual(previewCounts(invalid), { change: 0, noop: 0, invalid: 2, notApplicable: 0, stale: 0 });
   assert.match(invalid[0].reason ?? '', /schema/);
   const identity = await previewChanges(client, bulkChanges(targets.slice(0, 1), { type: 'set', field: 'Key', value: 'x' }));
   assert.match(identity[0].reason ?? '', /Key/);
@@ -97,7 +97,7 @@ test('undo puts back what a run changed; an object changed by someone since is s
   await api.put(`/api/f/${folderKey}/inputscanners/${targets[3].key}`, { ...edited, CommonName: 'Edited after the run' });
 
   const undo = undoPlan((await journal.read(runId)).entries, (id) => kind(id)).changes;
-  assert.deepEqual(countsOf(await previewChanges(client, undo)), { change: 3, noop: 0, invalid: 0, notApplicable: 0, stale: 1 });
+  assert.deepEqual(previewCounts(await previewChanges(client, undo)), { change: 3, noop: 0, invalid: 0, notApplicable: 0, stale: 1 });
   const results = await runChanges(client, undo, { stopOnError: false });
   assert.deepEqual(results.map((r) => r.outcome), ['applied', 'applied', 'applied', 'stale']);
   for (const t of targets.slice(0, 3)) assert.equal((await read(t)).InputScannerReportingPriorities[2].Priority, 2, 'back to the sample value');
@@ -135,7 +135,7 @@ test('a preview of a large group compares each object as its page arrives: the f
   const entries = await previewChanges(reader, bulkChanges(targets, { type: 'set', field: 'NonSettlingErrorPriority', value: 5 }), {
     onEntry: () => { askedAtFirst ??= asked.length; },
   });
-  assert.equal(countsOf(entries).change, 2100, 'every object read and compared once');
+  assert.equal(previewCounts(entries).change, 2100, 'every object read and compared once');
   assert.deepEqual(entries.map((e) => e.change.key), targets.map((t) => t.key), 'in the order of the changes');
   assert.ok(askedAtFirst! < Math.max(...asked), `first entry after ${askedAtFirst} page requests, of pages 0-${Math.max(...asked)}`);
 });

@@ -16,7 +16,7 @@ import type { Plan } from '../../../src/changes/code/plan';
 import { kind } from '../../../src/model/kinds';
 import type { BaseInfo } from '../../../src/model/types';
 import { planMarkdown } from '../../../src/cli/planMarkdown';
-import { shown } from '../../../src/cli/planCounts';
+import { shown } from '../../../src/cli/planValues';
 import { Api, person, start } from '../sandbox/harness';
 import { buildOms, oms, OmsRun } from './oms';
 
