@@ -61,7 +61,8 @@ suite('objects as code: the oms command line', () => {
     assert.deepStrictEqual(planned.entries.filter((e: any) => e.action === 'update').map((e: any) => e.key).sort(), made.map((o) => o.Key).sort());
     const saved = await vscode.commands.executeCommand<string>('oms.savePlan');
 
-    const applied = await oms(['apply', root, saved, '--auto-approve']);
+    // As a pipeline does: the service named by the job (here the URL the folder was pulled from), not by the folder's files.
+    const applied = await oms(['apply', root, saved, '--auto-approve', '--url', manifest.connection.url]);
     assert.strictEqual(applied.code, 0, applied.out);
     assert.match(applied.out, /Applied 2 · unchanged 0 · stale 0 · failed 0 · not sent 0/);
     for (const o of made) assert.match((await rest('GET', at(o.Key))).body.CommonName, / via oms$/);
