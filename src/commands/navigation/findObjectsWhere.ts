@@ -19,6 +19,7 @@ import { Match, QueryCancelled, runQuery } from '../../query/run';
 import { follow } from '../../editor/targets';
 import { activeConnectionTarget, ConnectionTarget, targeted } from '../framework/commandTargets';
 import { namedBy } from '../framework/namedBy';
+import { placeText } from '../framework/placeNames';
 import { reportFailure } from '../framework/runCommand';
 import { kindLabel } from '../../l10n';
 
@@ -48,7 +49,7 @@ export const findObjectsWhere = targeted({
     if (given.folderKey && typeof args?.subfolders !== 'boolean') {
       const answer = await vscode.window.showQuickPick(
         [{ label: vscode.l10n.t('With its subfolders'), sub: true }, { label: vscode.l10n.t('This folder only'), sub: false }],
-        { title: vscode.l10n.t('Find Objects Where… in {0}', given.name ?? folderKey) },
+        { title: vscode.l10n.t('Find Objects Where… in {0}', await placeText({ connection, folderKey })) },
       );
       if (!answer) return;
       subfolders = answer.sub;

@@ -18,7 +18,7 @@ import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
 import type { PersonInfo } from '../../../src/model/types';
 import { fromMenu, input, loggedLines, notification, palette, query, send, until, type Env, type UiCheckList } from './helpers';
-import { planChangesOf, planPane, planRow } from './plan';
+import { objectsView, planChangesOf, planPane, planRow } from './plan';
 
 const scanners = 10_000;
 const people = Number(process.env.OMS_UI_FLEET_PEOPLE ?? 100_000);
@@ -582,7 +582,7 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
     await planRow(page, `Update (${scanners})`).waitFor({ timeout: 10 * 60_000 });
   }, 'plan-10k');
   // The Objects view folded: the Object Changes view gets the side bar.
-  await page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first().click();
+  await objectsView(page, false);
   const group = planRow(page, `Update (${scanners})`);
   // A group of 10,000 shows ranges of 1,000 (its level-2 rows); their entries are level 3.
   const ranges = planPane(page).locator('.monaco-list-row[aria-level="2"]');

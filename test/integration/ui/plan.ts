@@ -32,10 +32,14 @@ export async function planAction(page: Page, label: string): Promise<void> {
   await planPane(page).locator(`.pane-header .action-label[aria-label^="${label}"]`).first().click();
 }
 
-/** The Objects view's pane unfolded or folded (folded, the Object Changes view gets the side bar: its rows are drawn only when in view). */
+/**
+ * The Objects view's pane unfolded or folded (folded, the Object Changes view gets the side bar: its rows
+ * are drawn only when in view), by a click on its title as a person folds it: the header's middle may be
+ * one of the view's title actions.
+ */
 export async function objectsView(page: Page, shown: boolean): Promise<void> {
   const header = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
-  if (((await header.getAttribute('aria-expanded')) === 'true') !== shown) await header.click();
+  if (((await header.getAttribute('aria-expanded')) === 'true') !== shown) await header.locator('.title').first().click();
 }
 
 /**
@@ -139,7 +143,7 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
   await planChangesOf(page, 'oms/sandbox');
   // The Objects view folded: the Object Changes view gets the side bar (its rows are drawn only when in view).
   await planRow(page, 'Update (3)').waitFor({ timeout: 20_000 });
-  await page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first().click();
+  await objectsView(page, false);
   await planRow(page, 'Deleted files, not sent (1)').waitFor({ timeout: 5_000 });
   if (await planPane(page).locator('.monaco-list-row', { hasText: /^\s*Delete \(/ }).count()) throw new Error('a delete shown before deletes were included');
   await planAction(page, 'Include Deletes');

@@ -11,7 +11,7 @@ async function editorAfterReload(page: Page, env: Env, diag: string): Promise<vo
   await goToObject(page, scanner.CommonName);
   await until('the object shown', async () => (await editorText(page).catch(() => '')).includes(scanner.CommonName), 10_000);
   const objects = page.locator('.part.sidebar .pane-header', { hasText: 'Objects' }).first();
-  if ((await objects.getAttribute('aria-expanded')) === 'false') await objects.click();
+  if ((await objects.getAttribute('aria-expanded')) === 'false') await objects.locator('.title').first().click();
   await fromMenu(page, page.locator('.part.sidebar .monaco-list-row[aria-level="1"]', { hasText: /^\s*Sandbox\b/ }).first(), 'Sign Out');
   // The status bar says so for a few seconds; the secret store has forgotten the token by then.
   await page.locator('.statusbar', { hasText: 'Signed out of' }).first().waitFor({ timeout: 5_000 }).catch(() => page.waitForTimeout(2_000));

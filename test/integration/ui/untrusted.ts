@@ -153,7 +153,7 @@ async function applyCutByReload(page: Page, env: Env, diag: string): Promise<voi
     // Plan Changes… after the reload: only the creates that did not land, all ticked.
     await page.locator('.part.activitybar, .part.sidebar').first().waitFor({ timeout: 30_000 });
     await planChangesOf(page, 'oms/sandbox');
-    if ((await objects.getAttribute('aria-expanded').catch(() => null)) !== 'false') await objects.click().catch(() => undefined);
+    if ((await objects.getAttribute('aria-expanded').catch(() => null)) !== 'false') await objects.locator('.title').first().click().catch(() => undefined);
     const offered = await until('the plan after the reload', () => shownCreates(page), 30_000);
     numbers.offered = offered;
     const adopted = await notification(page, /answer was lost/).then((n) => n.innerText(), () => '');
@@ -196,7 +196,7 @@ async function applyCutByReload(page: Page, env: Env, diag: string): Promise<voi
       const text = fs.readFileSync(path.join(dir, f), 'utf8');
       if (text.includes(prefix)) fs.rmSync(path.join(dir, f));
     }
-    if ((await objects.getAttribute('aria-expanded').catch(() => null)) === 'false') await objects.click().catch(() => undefined);
+    if ((await objects.getAttribute('aria-expanded').catch(() => null)) === 'false') await objects.locator('.title').first().click().catch(() => undefined);
   }
 }
 
