@@ -563,8 +563,12 @@ export async function runUiChecks(page: Page, env: Env, diag: string): Promise<U
   const ownTitles = new Set(checks.map(([title]) => title));
   checks.push(...areas.flatMap((area) => area(page, uiEnv, diag)));
   // Issue 52.4, open: keys typed between the shortcut and the pick's focus (the command's round trip
-  // through the extension host, 60-400 ms) land in the editor behind. This check fails until that is
-  // solved, so it runs only when asked for (OMS_UI_OPEN_BUGS=1), not in CI.
+  // through the extension host, 60-400 ms) land in the editor behind, and some reach the extension host
+  // before the command does. Taking them back out of the document and putting them in front of the query
+  // held "zebra" 3 of 4 on a quiet machine and 0 of 4 on a loaded one: the pick's own keys race the value
+  // set from the extension host. A fix at the cause needs the box opened in the renderer by the key itself
+  // (a quick access prefix: proposed API only). Until then this check runs only when asked for
+  // (OMS_UI_OPEN_BUGS=1), not in CI.
   if (process.env.OMS_UI_OPEN_BUGS) {
     checks.push(['ui: Go to Object opened right after Escape keeps every character typed at once ("zebra", four times of four), none in the editor behind', () => goToObjectKeepsTyping(page, env)]);
   }
