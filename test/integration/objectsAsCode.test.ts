@@ -36,7 +36,8 @@ const plan = () => vscode.commands.executeCommand<any>('oms.plan', vscode.Uri.fi
 const apply = () => vscode.commands.executeCommand<any[] | undefined>('oms.applyPlan', undefined, { stopOnError: false });
 const lastReport = () => {
   const dir = path.join(root, '.oms', 'runs');
-  const newest = fs.readdirSync(dir).sort().pop()!;
+  // The reports (`<time>.json`), not the runs' journals (`<run id>.jsonl`) kept beside them.
+  const newest = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().pop()!;
   return JSON.parse(fs.readFileSync(path.join(dir, newest), 'utf8')).results as Array<{ id: string; outcome: string; reason?: string }>;
 };
 

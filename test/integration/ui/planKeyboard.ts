@@ -70,7 +70,7 @@ async function planByKeyboard(page: Page, env: Env, diag: string): Promise<void>
   // Keyboard only from here: the view focused, b unticked with Space, d (a delete) ticked with Space, a opened with Enter.
   await palette(page, 'Focus on Object Changes View');
   const bLabel = await focusRow(page, b.CommonName);
-  if (!bLabel.startsWith('Update: ') || !bLabel.includes('/NonSettlingErrorPriority') || !ticked(bLabel)) throw new Error(`the row says "${bLabel}"`);
+  if (!bLabel.startsWith('Update: ') || !bLabel.includes('changed: NonSettlingErrorPriority') || !ticked(bLabel)) throw new Error(`the row says "${bLabel}"`);
   await page.keyboard.press('Space');
   await until(`${b.CommonName} unticked`, async () => unticked(await labelOf(page, b.CommonName)), 5_000);
   if (await page.locator('.editor-group-container.active .monaco-diff-editor').count()) throw new Error('Space opened the entry');
