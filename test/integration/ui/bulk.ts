@@ -154,6 +154,10 @@ async function faultsThenRetry(page: Page, env: Env): Promise<void> {
 
   await palette(page, 'View: Close All Editors');
   await palette(page, 'Retry Failed…');
+  // Runs from every place are offered, newest first: this one's is highlighted, Enter takes it.
+  await waitForTitle(page, 'Retry which run?');
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: '10 objects sent before' }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
   const retry = await waitForTitle(page, / to change · /);
   if (!retry.includes('10 to change')) throw new Error(`retry preview says "${retry}"`);
   await applyAll(page);

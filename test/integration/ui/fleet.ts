@@ -515,6 +515,10 @@ async function retryFailed(page: Page, env: Env, diag: string): Promise<void> {
   await send(env, 'DELETE', '/sandbox/faults');
   if (!failed) throw new Error(`no object failed: "${report}"`);
   await palette(page, 'Retry Failed…');
+  // Runs from every place are offered, newest first: this one's is highlighted, Enter takes it.
+  await waitForTitle(page, 'Retry which run?');
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: `${failed} objects sent before` }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
   let summary = '';
   const preview = await measured(page, env, async () => {
     summary = await waitForTitle(page, / to change · /, 10 * 60_000);
