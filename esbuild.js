@@ -73,10 +73,12 @@ const oneActivationChunk = {
       loadedLater.add(resolved.path);
       return resolved;
     });
-    build.onLoad({ filter: /\.ts$/ }, (args) => (loadedLater.has(args.path)
-      // At the end, so that the source map's lines stay those of the file (an import is hoisted anyway).
-      ? { contents: `${fs.readFileSync(args.path, 'utf8')}\nimport ${JSON.stringify(entry)};\n`, loader: 'ts' }
-      : undefined));
+    build.onLoad({ filter: /\.ts$/ }, (args) =>
+      loadedLater.has(args.path)
+        ? // At the end, so that the source map's lines stay those of the file (an import is hoisted anyway).
+          { contents: `${fs.readFileSync(args.path, 'utf8')}\nimport ${JSON.stringify(entry)};\n`, loader: 'ts' }
+        : undefined,
+    );
   },
 };
 
@@ -131,7 +133,11 @@ const pullThread = { ...common, entryPoints: { pullThread: 'src/changes/code/pul
  * needs nothing else. The validators are bundled inside it, and the pull threads' code as a string.
  */
 const omsCli = () => ({
-  ...common, entryPoints: { oms: 'src/cli/main.ts' }, outdir: dist, outExtension: { '.js': '.cjs' }, format: 'cjs',
+  ...common,
+  entryPoints: { oms: 'src/cli/main.ts' },
+  outdir: dist,
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
   // The validators that stop at the first error are the sandbox's (its batches): left out, they would be 40% of the file.
   plugins: [{ name: 'no-first-error-validators', setup: (b) => b.onResolve({ filter: /firstErrorValidators$/ }, (a) => ({ path: a.path, external: true })) }],
   define: {
@@ -143,7 +149,9 @@ const omsCli = () => ({
 /** Writes every chunk of the split as CommonJS into dist/ (nothing else there), and the metafile of the split. */
 async function toCommonJs(metafile) {
   for (const f of fs.readdirSync(dist)) if (/\.c?js(\.map)?$/.test(f)) fs.rmSync(path.join(dist, f));
-  const files = Object.keys(metafile.outputs).filter((f) => f.endsWith('.js')).map((f) => path.resolve(__dirname, f));
+  const files = Object.keys(metafile.outputs)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => path.resolve(__dirname, f));
   await esbuild.build({
     ...common,
     entryPoints: files,

@@ -14,19 +14,46 @@ const layerNames = ['', 'the commands', 'the editor features', 'the document lay
 /** Folder (or top-level file) of src/ -> layer, 1 (top) to 5 (plain Node: no `vscode`). @type {Record<string, number>} */
 const layers = {
   commands: 1,
-  runs: 2, views: 2, webview: 2, editor: 2, tree: 2,
+  runs: 2,
+  views: 2,
+  webview: 2,
+  editor: 2,
+  tree: 2,
   documents: 3,
-  ui: 4, fs: 4,
-  live: 5, connection: 5, changes: 5, save: 5, search: 5, people: 5, sandbox: 5, cli: 5, api: 5, model: 5, validation: 5, util: 5, query: 5,
+  ui: 4,
+  fs: 4,
+  live: 5,
+  connection: 5,
+  changes: 5,
+  save: 5,
+  search: 5,
+  people: 5,
+  sandbox: 5,
+  cli: 5,
+  api: 5,
+  model: 5,
+  validation: 5,
+  util: 5,
+  query: 5,
   'l10n.ts': 5,
 };
 /** Folders of src/ in a layer other than their parent's: the run core of runs/ is plain Node. @type {Record<string, number>} */
 const subfolders = { 'runs/core': 5 };
 /** The files of live/ and connection/ that use `vscode`, and their layer. @type {Record<string, number>} */
 const editorFiles = {
-  'live/followDocuments.ts': 2, 'live/liveDocuments.ts': 2, 'live/livePollHost.ts': 2, 'live/liveUpdates.ts': 2, 'live/openObjects.ts': 2, 'live/serverChanges.ts': 2,
-  'connection/connectionManager.ts': 4, 'connection/envConnection.ts': 4, 'connection/httpSettings.ts': 4, 'connection/productionQuestion.ts': 4,
-  'connection/sandboxHost.ts': 4, 'connection/statusBar.ts': 4, 'connection/tokenStore.ts': 4,
+  'live/followDocuments.ts': 2,
+  'live/liveDocuments.ts': 2,
+  'live/livePollHost.ts': 2,
+  'live/liveUpdates.ts': 2,
+  'live/openObjects.ts': 2,
+  'live/serverChanges.ts': 2,
+  'connection/connectionManager.ts': 4,
+  'connection/envConnection.ts': 4,
+  'connection/httpSettings.ts': 4,
+  'connection/productionQuestion.ts': 4,
+  'connection/sandboxHost.ts': 4,
+  'connection/statusBar.ts': 4,
+  'connection/tokenStore.ts': 4,
 };
 /**
  * Beside the layers: their own imports are not checked; as import targets they count as this layer (only the
@@ -35,7 +62,8 @@ const editorFiles = {
  * @type {Record<string, number>}
  */
 const beside = { 'extension.ts': 1, 'testApi.ts': 1, 'services.ts': 3, 'log.ts': 4, 'settings.ts': 4, 'walkthrough.ts': 4 };
-for (const file of Object.keys(editorFiles)) if (!fs.existsSync(path.join(src, file))) throw new Error(`eslint.config.mjs: editorFiles names src/${file}, which is gone`);
+for (const file of Object.keys(editorFiles))
+  if (!fs.existsSync(path.join(src, file))) throw new Error(`eslint.config.mjs: editorFiles names src/${file}, which is gone`);
 
 /** The layer of a file of src/ (0: beside the layers), or undefined if it is in none. @param {string} file @returns {number | undefined} */
 function layerOf(file) {
@@ -66,11 +94,15 @@ const importsPointDown = {
       }
       if (target === undefined || target >= own) return;
       const what = source === 'vscode' ? '`vscode`' : `${source} (${layerNames[target]}, layer ${target})`;
-      context.report({ node, message: `${where} is in ${layerNames[own]} (layer ${own}), which does not import ${what}: imports point down only (docs/architecture.md, Layers)` });
+      context.report({
+        node,
+        message: `${where} is in ${layerNames[own]} (layer ${own}), which does not import ${what}: imports point down only (docs/architecture.md, Layers)`,
+      });
     };
     return {
       Program(node) {
-        if (own === undefined) context.report({ node, message: `${where} is in no layer: place its folder in \`layers\` of eslint.config.mjs (docs/architecture.md, Layers)` });
+        if (own === undefined)
+          context.report({ node, message: `${where} is in no layer: place its folder in \`layers\` of eslint.config.mjs (docs/architecture.md, Layers)` });
       },
       ImportDeclaration: (node) => check(node, node.source.value),
       ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
@@ -103,9 +135,12 @@ export default tseslint.config(
       // `const { Notes: _notes, ...rest } = object` leaves fields out on purpose.
       '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^_', argsIgnorePattern: '^_', ignoreRestSiblings: true }],
       // node:test's test() and suite() return promises the runner itself awaits.
-      '@typescript-eslint/no-floating-promises': ['error', {
-        allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'suite', 'describe', 'it'] }],
-      }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'suite', 'describe', 'it'] }],
+        },
+      ],
     },
   },
   {

@@ -29,7 +29,9 @@ function csvOf(n: number): string {
   const lines = ['First Name,Last Name,E-mail,Phone,Street,City,Province,Country,Postal Code,Tags'];
   const cities = ['Ottawa,ON', 'Toronto,ON', 'Montréal,QC', 'Halifax,NS', 'Calgary,AB'];
   for (let i = 0; i < n; i++) {
-    lines.push(`Given${i},"Surname, ${i}",person${i}@example.com,+1 613 555 ${String(i % 10000).padStart(4, '0')},${i} Main Street,${cities[i % cities.length]},Canada,K1P ${i % 10}A${i % 7},bench;batch-${i % 10}`);
+    lines.push(
+      `Given${i},"Surname, ${i}",person${i}@example.com,+1 613 555 ${String(i % 10000).padStart(4, '0')},${i} Main Street,${cities[i % cities.length]},Canada,K1P ${i % 10}A${i % 7},bench;batch-${i % 10}`,
+    );
   }
   return lines.join('\r\n') + '\r\n';
 }
@@ -62,11 +64,16 @@ async function main(): Promise<void> {
         const t1 = performance.now();
         const report = await client.addPeople(sandbox.instanceKey, people, { batchSize, concurrency });
         const ms = performance.now() - t1;
-        if (report.failed.length || report.added !== rows) throw new Error(`concurrency ${concurrency}: ${report.failed.length} failed batches, ${report.added} added`);
+        if (report.failed.length || report.added !== rows)
+          throw new Error(`concurrency ${concurrency}: ${report.failed.length} failed batches, ${report.added} added`);
         const stored = (await client.listAll(kind('person'), sandbox.instanceKey)).length;
         if (stored !== rows) throw new Error(`concurrency ${concurrency}: ${stored} stored, expected ${rows}`);
         results.push({ concurrency, ms });
-        console.log(`${String(concurrency).padStart(11)}  ${ms.toFixed(0).padStart(7)}  ${Math.round(rows / (ms / 1000)).toString().padStart(8)}  ${String(report.outcomes.length).padStart(7)}  ${String(report.failed.length).padStart(6)}  ${peakRssMb().toFixed(0).padStart(11)}`);
+        console.log(
+          `${String(concurrency).padStart(11)}  ${ms.toFixed(0).padStart(7)}  ${Math.round(rows / (ms / 1000))
+            .toString()
+            .padStart(8)}  ${String(report.outcomes.length).padStart(7)}  ${String(report.failed.length).padStart(6)}  ${peakRssMb().toFixed(0).padStart(11)}`,
+        );
       } finally {
         await sandbox.close();
       }
@@ -76,7 +83,8 @@ async function main(): Promise<void> {
     for (const r of results.filter((x) => x !== base)) {
       console.log(`speed-up concurrency ${r.concurrency} vs 1: ${(base.ms / r.ms).toFixed(2)}x`);
     }
-    const c4 = results.find((r) => r.concurrency === 4), c8 = results.find((r) => r.concurrency === 8);
+    const c4 = results.find((r) => r.concurrency === 4),
+      c8 = results.find((r) => r.concurrency === 8);
     if (c4 && c8) console.log(`speed-up concurrency 8 vs 4: ${(c4.ms / c8.ms).toFixed(2)}x`);
 
     // The same send with the sandbox's durable data file (fsync before each answer), as the tests run it.
@@ -88,7 +96,9 @@ async function main(): Promise<void> {
       const ms = performance.now() - t2;
       if (report.added !== rows) throw new Error(`durable: ${report.added} added`);
       const c4ms = results.find((r) => r.concurrency === 4)?.ms;
-      console.log(`durable data file, concurrency 4: ${ms.toFixed(0)} ms (${Math.round(rows / (ms / 1000))} people/s)${c4ms ? `, ${(ms / c4ms).toFixed(1)}x the in-memory time` : ''}`);
+      console.log(
+        `durable data file, concurrency 4: ${ms.toFixed(0)} ms (${Math.round(rows / (ms / 1000))} people/s)${c4ms ? `, ${(ms / c4ms).toFixed(1)}x the in-memory time` : ''}`,
+      );
     } finally {
       await durable.close();
     }

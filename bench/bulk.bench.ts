@@ -32,7 +32,10 @@ async function sandboxWith(count: number, folders: number) {
   const newKey = () => (0x65b1f000 + n++).toString(16).padStart(24, '0');
   const store = seedStore('empty', 'Bench Instance');
   const ctx = { store, newKey };
-  const folderKeys = Array.from({ length: folders }, (_, i) => createObject(ctx, kind('folder'), store.instanceKey, newObject(kind('folder'), `Site ${i + 1}`)).Key!);
+  const folderKeys = Array.from(
+    { length: folders },
+    (_, i) => createObject(ctx, kind('folder'), store.instanceKey, newObject(kind('folder'), `Site ${i + 1}`)).Key!,
+  );
   const targets: Target[] = [];
   for (let i = 0; i < count; i++) {
     const folderKey = folderKeys[i % folders];
@@ -44,9 +47,24 @@ async function sandboxWith(count: number, folders: number) {
   await (await Store.open(dataFile, () => store)).close();
   const served: string[] = [];
   let onLine: ((line: string) => void) | undefined;
-  const sb = await startSandbox({ port: 0, dataFile, log: (line) => { served.push(line); onLine?.(line); } });
+  const sb = await startSandbox({
+    port: 0,
+    dataFile,
+    log: (line) => {
+      served.push(line);
+      onLine?.(line);
+    },
+  });
   const client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
-  return { sb, client, targets, served, setOnLine: (f: typeof onLine) => { onLine = f; } };
+  return {
+    sb,
+    client,
+    targets,
+    served,
+    setOnLine: (f: typeof onLine) => {
+      onLine = f;
+    },
+  };
 }
 
 /** Successful PUTs per key beyond the first: writes sent twice. */
@@ -73,10 +91,14 @@ async function editBench() {
 
     served.length = 0;
     t = process.hrtime.bigint();
-    const results = await runChanges(client, bulkChanges(targets, { type: 'setRow', min: 850, max: 1150, field: 'Priority', value: 5 }), { stopOnError: false });
+    const results = await runChanges(client, bulkChanges(targets, { type: 'setRow', min: 850, max: 1150, field: 'Priority', value: 5 }), {
+      stopOnError: false,
+    });
     const bulkMs = ms(t);
     const applied = results.filter((r) => r.outcome === 'applied').length;
-    console.log(`bulk edit 1,000 scanners (concurrency 4): ${(bulkMs / 1000).toFixed(2)} s, ${(applied / (bulkMs / 1000)).toFixed(0)} objects/s; single saves one after the other: ${singleRate.toFixed(0)} objects/s (${(applied / (bulkMs / 1000) / singleRate).toFixed(1)}×); applied ${applied}, duplicate writes ${duplicateWrites(served)}`);
+    console.log(
+      `bulk edit 1,000 scanners (concurrency 4): ${(bulkMs / 1000).toFixed(2)} s, ${(applied / (bulkMs / 1000)).toFixed(0)} objects/s; single saves one after the other: ${singleRate.toFixed(0)} objects/s (${(applied / (bulkMs / 1000) / singleRate).toFixed(1)}×); applied ${applied}, duplicate writes ${duplicateWrites(served)}`,
+    );
 
     // About 5% of requests answered 429 with Retry-After 1 s: after every 20th request, one more fault.
     served.length = 0;
@@ -84,18 +106,24 @@ async function editBench() {
     setOnLine(() => {
       if (++seen % 20 === 0) injectFault(sb, 429);
     });
-    let updates = 0, waits = 0;
+    let updates = 0,
+      waits = 0;
     t = process.hrtime.bigint();
     const throttled = await runChanges(client, bulkChanges(targets, { type: 'setRow', min: 850, max: 1150, field: 'Priority', value: 6 }), {
       stopOnError: false,
-      onProgress: (p) => { updates++; if (p.waitingSeconds) waits++; },
+      onProgress: (p) => {
+        updates++;
+        if (p.waitingSeconds) waits++;
+      },
     });
     const throttledMs = ms(t);
     setOnLine(undefined);
     const answered429 = served.filter((l) => / 429 /.test(l.replace(/^\S+ \S+/, ''))).length;
     const apiRequests = served.filter((l) => /^\S+ \/api\/f\//.test(l)).length;
     const outcome = (o: string) => throttled.filter((r) => r.outcome === o).length;
-    console.log(`same with ${answered429} of ${apiRequests} requests answered 429 (${((answered429 / apiRequests) * 100).toFixed(1)}%, Retry-After 1 s): ${(throttledMs / 1000).toFixed(2)} s (${(bulkMs / 1000).toFixed(2)} s without), 'waiting' shown in ${waits} of ${updates} progress updates, applied ${outcome('applied')}, failed ${outcome('failed')}, duplicate writes ${duplicateWrites(served)} (must be 0)`);
+    console.log(
+      `same with ${answered429} of ${apiRequests} requests answered 429 (${((answered429 / apiRequests) * 100).toFixed(1)}%, Retry-After 1 s): ${(throttledMs / 1000).toFixed(2)} s (${(bulkMs / 1000).toFixed(2)} s without), 'waiting' shown in ${waits} of ${updates} progress updates, applied ${outcome('applied')}, failed ${outcome('failed')}, duplicate writes ${duplicateWrites(served)} (must be 0)`,
+    );
   } finally {
     await sb.close();
   }
@@ -107,11 +135,15 @@ async function previewBench() {
     const t = process.hrtime.bigint();
     let first = 0;
     const entries = await previewChanges(client, bulkChanges(targets, { type: 'set', field: 'NonSettlingErrorPriority', value: 3 }), {
-      onEntry: (e) => { if (!first && e.status === 'change') first = ms(t); },
+      onEntry: (e) => {
+        if (!first && e.status === 'change') first = ms(t);
+      },
     });
     const total = ms(t);
     const c = previewCounts(entries);
-    console.log(`preview of 10,000 scanners (10 folders): first diff ${first.toFixed(0)} ms, full count ${(total / 1000).toFixed(2)} s (${c.change} changes, ${c.noop} no-ops)`);
+    console.log(
+      `preview of 10,000 scanners (10 folders): first diff ${first.toFixed(0)} ms, full count ${(total / 1000).toFixed(2)} s (${c.change} changes, ${c.noop} no-ops)`,
+    );
   } finally {
     await sb.close();
   }
@@ -165,7 +197,9 @@ async function faultsAt10k() {
     setOnLine(undefined);
     const count = (o: string) => results.filter((r) => r.outcome === o).length;
     const status = (code: number) => served.filter((l) => new RegExp(`^\\S+ /api/f/\\S+ ${code} `).test(l)).length;
-    console.log(`bulk edit 10,000 scanners with ${status(429)} answers 429 and ${status(500)} answers 500: ${(ms(t) / 1000).toFixed(1)} s; results ${results.length} (applied ${count('applied')}, failed ${count('failed')}, not sent ${count('notSent')}), duplicate writes ${duplicateWrites(served)} (must be 0)`);
+    console.log(
+      `bulk edit 10,000 scanners with ${status(429)} answers 429 and ${status(500)} answers 500: ${(ms(t) / 1000).toFixed(1)} s; results ${results.length} (applied ${count('applied')}, failed ${count('failed')}, not sent ${count('notSent')}), duplicate writes ${duplicateWrites(served)} (must be 0)`,
+    );
   } finally {
     await sb.close();
   }

@@ -32,9 +32,15 @@ const rounds = 3;
 const scanners = kind('inputScanner');
 const made: string[] = [];
 
-interface Timing { ms: number; cpuMs: number }
+interface Timing {
+  ms: number;
+  cpuMs: number;
+}
 const best = (): Timing => ({ ms: Infinity, cpuMs: Infinity });
-const keep = (b: Timing, t: Timing) => { b.ms = Math.min(b.ms, t.ms); b.cpuMs = Math.min(b.cpuMs, t.cpuMs); };
+const keep = (b: Timing, t: Timing) => {
+  b.ms = Math.min(b.ms, t.ms);
+  b.cpuMs = Math.min(b.cpuMs, t.cpuMs);
+};
 
 /** Work in this process: wall time and this process's CPU time (its pull threads included). */
 async function inProcess(work: () => Promise<unknown>): Promise<Timing> {
@@ -45,7 +51,12 @@ async function inProcess(work: () => Promise<unknown>): Promise<Timing> {
   return { ms: Number(process.hrtime.bigint() - t) / 1e6, cpuMs: (used.user + used.system) / 1000 };
 }
 
-interface ProcessRun { whole: Timing; afterStart: Timing; code: number | null; out: string }
+interface ProcessRun {
+  whole: Timing;
+  afterStart: Timing;
+  code: number | null;
+  out: string;
+}
 
 /**
  * A fresh node process (`oms` with `args`, or any node arguments with `node: true`): its whole wall time as this
@@ -57,24 +68,33 @@ function run(args: string[], env: Record<string, string>, node = false): Promise
   const argv = ['-r', path.join(__dirname, 'peers', 'startupTimes.js'), ...(node ? args : [oms, ...args])];
   const p = spawn(process.execPath, argv, { env: { ...process.env, ...env, OMS_BENCH_TIMES: timesFile }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  p.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  p.stderr.on('data', (d: Buffer) => { out += d.toString(); });
-  return new Promise((resolve) => p.on('close', (code) => {
-    const ms = Number(process.hrtime.bigint() - t) / 1e6;
-    const times = JSON.parse(readFileSync(timesFile, 'utf8')) as { nodeMs: number; nodeCpuMs: number; wholeMs: number; wholeCpuMs: number };
-    rmSync(timesFile, { force: true });
-    resolve({
-      whole: { ms, cpuMs: times.wholeCpuMs },
-      afterStart: { ms: times.wholeMs - times.nodeMs, cpuMs: times.wholeCpuMs - times.nodeCpuMs },
-      code, out,
-    });
-  }));
+  p.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  p.stderr.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  return new Promise((resolve) =>
+    p.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      const times = JSON.parse(readFileSync(timesFile, 'utf8')) as { nodeMs: number; nodeCpuMs: number; wholeMs: number; wholeCpuMs: number };
+      rmSync(timesFile, { force: true });
+      resolve({
+        whole: { ms, cpuMs: times.wholeCpuMs },
+        afterStart: { ms: times.wholeMs - times.nodeMs, cpuMs: times.wholeCpuMs - times.nodeCpuMs },
+        code,
+        out,
+      });
+    }),
+  );
 }
 
 /** The core's first run in a fresh process (bench/peers/coreOnce.ts): the work alone. */
 function coreOnce(args: string[], env: Record<string, string>): Timing {
   const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'peers', 'coreOnce.ts'), ...args], {
-    cwd: repo, env: { ...process.env, ...env }, encoding: 'utf8',
+    cwd: repo,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
   });
   return JSON.parse(out) as Timing;
 }
@@ -99,16 +119,19 @@ async function main() {
   if (!existsSync(oms)) execFileSync(process.execPath, ['esbuild.js'], { cwd: repo, stdio: 'inherit' });
   const given = randomBytes(24).toString('hex');
   const sandbox = startProcess(process.execPath, [path.join(repo, 'dist', 'sandbox.cjs'), '--port', '0', '--seed', 'empty'], {
-    logFile: path.join(os.tmpdir(), 'oms-cli-bench-sandbox.log'), env: { ...process.env, OMS_SANDBOX_TOKEN: given },
+    logFile: path.join(os.tmpdir(), 'oms-cli-bench-sandbox.log'),
+    env: { ...process.env, OMS_SANDBOX_TOKEN: given },
   });
   const sb = parseSandboxLine(await waitForLine(sandbox, /listening/, 20_000, 'sandbox'), given);
   const env = { OMS_TOKEN: sb.token };
   const client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
   const folderKey = sb.instance;
   let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < count) await client.create(scanners, folderKey, newObject(scanners, `Scanner ${String(next++).padStart(5, '0')}`));
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < count) await client.create(scanners, folderKey, newObject(scanners, `Scanner ${String(next++).padStart(5, '0')}`));
+    }),
+  );
   const binding = await bindingOf(client, new URL(sb.url).host, sb.url);
   const scope = { folderKey, recursive: false, kinds: [scanners.id] };
   const pullArgs = (root: string) => ['pull', root, '--url', sb.url, '--folder', folderKey, '--kinds', 'inputScanner'];
@@ -119,8 +142,14 @@ async function main() {
 
   const steps = ['pull', 'plan', 'apply'] as const;
   const timings = () => Object.fromEntries(steps.map((s) => [s, best()])) as Record<(typeof steps)[number], Timing>;
-  const warm = timings(), cold = timings(), whole = timings(), afterStart = timings();
-  const cli = (step: (typeof steps)[number], r: ProcessRun) => { keep(whole[step], r.whole); keep(afterStart[step], r.afterStart); };
+  const warm = timings(),
+    cold = timings(),
+    whole = timings(),
+    afterStart = timings();
+  const cli = (step: (typeof steps)[number], r: ProcessRun) => {
+    keep(whole[step], r.whole);
+    keep(afterStart[step], r.afterStart);
+  };
   const coreRoot = await folder();
   const coldRoot = await folder();
   const cliRoot = await folder();
@@ -142,7 +171,12 @@ async function main() {
     await editFiles(coldRoot, 100, 100, round);
     await editFiles(cliRoot, 200, 100, round);
     let plan!: Awaited<ReturnType<typeof makePlan>>['plan'];
-    keep(warm.plan, await inProcess(async () => { plan = (await makePlan(client, coreRoot, binding, { includeDeletes: true })).plan; }));
+    keep(
+      warm.plan,
+      await inProcess(async () => {
+        plan = (await makePlan(client, coreRoot, binding, { includeDeletes: true })).plan;
+      }),
+    );
     const coldPlan = path.join(coldRoot, 'plan.json');
     keep(cold.plan, coreOnce(['plan', sb.url, coldRoot, coldPlan], env));
     const planFile = path.join(cliRoot, 'plan.json');
@@ -160,9 +194,9 @@ async function main() {
   const t = (x: Timing) => `${x.ms.toFixed(0)} ms (CPU ${x.cpuMs.toFixed(0)})`;
   const ratio = (a: Timing, b: Timing) => `${(a.ms / b.ms).toFixed(2)}x wall, ${(a.cpuMs / b.cpuMs).toFixed(2)}x CPU`;
   console.log(`oms beside the extension's core, ${count} input scanners, best of ${rounds}.`);
-  console.log('  oms: its whole process (a CI job runs one per command), and after Node\'s own start-up (oms\'s loading included);');
+  console.log("  oms: its whole process (a CI job runs one per command), and after Node's own start-up (oms's loading included);");
   console.log('  core warm: in this process, its code compiled and optimised by the rounds before (the editor after its first use);');
-  console.log('  core cold: a fresh process\'s first run of the same work (the binding read before it): what oms does after its start-up.');
+  console.log("  core cold: a fresh process's first run of the same work (the binding read before it): what oms does after its start-up.");
   const labels = { pull: `pull ${count}`, plan: `plan ${count} files, 100 edits`, apply: 'apply 100 updates' };
   for (const step of steps) {
     console.log(`${labels[step]}: oms ${t(whole[step])} · after start-up ${t(afterStart[step])} · core cold ${t(cold[step])} · core warm ${t(warm[step])}`);
@@ -175,8 +209,10 @@ async function main() {
     keep(start.help, (await run(['plan', '--help'], {})).whole);
     keep(start.node, (await run(['-e', '0'], {}, true)).whole);
   }
-  console.log(`start-up, best of 10: oms --version ${t(start.version)} · oms plan --help ${t(start.help)} · node -e 0 ${t(start.node)}`
-    + ` · oms's own ${(start.version.ms - start.node.ms).toFixed(0)} ms (CPU ${(start.version.cpuMs - start.node.cpuMs).toFixed(0)}) (goal: under 150 ms in all)`);
+  console.log(
+    `start-up, best of 10: oms --version ${t(start.version)} · oms plan --help ${t(start.help)} · node -e 0 ${t(start.node)}` +
+      ` · oms's own ${(start.version.ms - start.node.ms).toFixed(0)} ms (CPU ${(start.version.cpuMs - start.node.cpuMs).toFixed(0)}) (goal: under 150 ms in all)`,
+  );
   console.log(`bundle: dist/oms.cjs ${(statSync(oms).size / 1024).toFixed(0)} KB (one file: the validators and the pull threads' code inside)`);
 }
 

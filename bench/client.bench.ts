@@ -31,7 +31,9 @@ async function main() {
   await listAt(100, 3); // warm-up
   const p100 = await listAt(100);
   const p1000 = await listAt(1000);
-  console.log(`list ${p100.n} people: pageSize 100 ${p100.each.toFixed(1)} ms, pageSize 1000 ${p1000.each.toFixed(1)} ms (ratio ${(p100.each / p1000.each).toFixed(2)}x)`);
+  console.log(
+    `list ${p100.n} people: pageSize 100 ${p100.each.toFixed(1)} ms, pageSize 1000 ${p1000.each.toFixed(1)} ms (ratio ${(p100.each / p1000.each).toFixed(2)}x)`,
+  );
 
   const scanner = kind('inputScanner');
   const created = await client.create<InputScannerInfo>(scanner, sb.instanceKey, newObject(scanner, 'Bench scanner') as InputScannerInfo);
@@ -61,7 +63,9 @@ async function main() {
   t = process.hrtime.bigint();
   for (let i = 0; i < n; i++) mask(message);
   const messageUs = (ms(t) * 1000) / n;
-  console.log(`token masking: ${pathUs.toFixed(1)} µs per logged path, ${messageUs.toFixed(1)} µs per 300-character error message; ${((pathUs / 1000 / saveMs) * 100).toFixed(2)}% of a save round trip`);
+  console.log(
+    `token masking: ${pathUs.toFixed(1)} µs per logged path, ${messageUs.toFixed(1)} µs per 300-character error message; ${((pathUs / 1000 / saveMs) * 100).toFixed(2)}% of a save round trip`,
+  );
   console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   await sb.close();
 }

@@ -37,7 +37,13 @@ const dist = path.join(repo, 'dist');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 /** Columns padded to their width; a cell that fills its column still gets a space after it. */
-const row = (...cells: Array<string | number>) => console.log(cells.map((c, i) => `${String(c).padEnd(i === 0 ? 51 : 13)} `).join('').trimEnd());
+const row = (...cells: Array<string | number>) =>
+  console.log(
+    cells
+      .map((c, i) => `${String(c).padEnd(i === 0 ? 51 : 13)} `)
+      .join('')
+      .trimEnd(),
+  );
 
 async function bundles(tmp: string): Promise<void> {
   console.log('## Bundles (release build)');
@@ -45,9 +51,25 @@ async function bundles(tmp: string): Promise<void> {
   const activation = loaded.reduce((n, f) => n + f.bytes, 0);
   // The peer: the same entry with every module in it, as before the split.
   const single = path.join(tmp, 'single.js');
-  await esbuild.build({ entryPoints: ['src/extension.ts'], outfile: single, bundle: true, platform: 'node', target: 'node18', format: 'cjs', external: ['vscode'], mainFields: ['module', 'main'], minify: true, logLevel: 'error', absWorkingDir: repo });
+  await esbuild.build({
+    entryPoints: ['src/extension.ts'],
+    outfile: single,
+    bundle: true,
+    platform: 'node',
+    target: 'node18',
+    format: 'cjs',
+    external: ['vscode'],
+    mainFields: ['module', 'main'],
+    minify: true,
+    logLevel: 'error',
+    absWorkingDir: repo,
+  });
   const one = fs.statSync(single).size;
-  for (const f of fs.readdirSync(dist).filter((f) => f.endsWith('.js') && !f.startsWith('chunk-')).sort()) row(`  dist/${f}`, kb(fs.statSync(path.join(dist, f)).size));
+  for (const f of fs
+    .readdirSync(dist)
+    .filter((f) => f.endsWith('.js') && !f.startsWith('chunk-'))
+    .sort())
+    row(`  dist/${f}`, kb(fs.statSync(path.join(dist, f)).size));
   row(`  loaded at activation (${loaded.length} files)`, kb(activation), `${ratio(activation, activationLimit)} of the ${activationLimit / 1024} KB limit`);
   row('  the same code as one bundle', kb(one), `activation loads ${ratio(activation, one)} of it`);
 
@@ -55,7 +77,11 @@ async function bundles(tmp: string): Promise<void> {
   // The stand-in has the API's top-level names (from @types/vscode) as its own properties, as the real
   // module does (l10n.t returns the message), and answers any other name through its prototype. The extension host has Node's
   // built-in modules loaded already: so does the script, before it starts the clock.
-  const apiNames = [...fs.readFileSync(path.join(repo, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8').matchAll(/^ {4}export (?:namespace|class|enum|function|const|let) (\w+)/gm)].map((m) => m[1]);
+  const apiNames = [
+    ...fs
+      .readFileSync(path.join(repo, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8')
+      .matchAll(/^ {4}export (?:namespace|class|enum|function|const|let) (\w+)/gm),
+  ].map((m) => m[1]);
   const load = (file: string) => {
     const script = [
       `for (const m of ['crypto', 'fs', 'fs/promises', 'path', 'os', 'http', 'https', 'zlib', 'timers/promises']) require(m);`,
@@ -76,11 +102,19 @@ async function bundles(tmp: string): Promise<void> {
   console.log('\n## First validation: generated code against compiling the schemas at run time (fresh process, median of 9)');
   const sample = JSON.stringify(path.join(repo, 'test', 'unit', 'validation', 'fixtures', 'inputScanner.update.json'));
   const time = (body: string) => {
-    const runs = Array.from({ length: 9 }, () => Number(execFileSync(process.execPath, ['-e', `const t=process.hrtime.bigint();${body};console.log(Number(process.hrtime.bigint()-t)/1e6)`], { cwd: repo }).toString()));
+    const runs = Array.from({ length: 9 }, () =>
+      Number(
+        execFileSync(process.execPath, ['-e', `const t=process.hrtime.bigint();${body};console.log(Number(process.hrtime.bigint()-t)/1e6)`], {
+          cwd: repo,
+        }).toString(),
+      ),
+    );
     return runs.sort((a, b) => a - b)[4];
   };
   const generated = time(`require('./dist/validators.js')['inputScanner.schema.json'](require(${sample}))`);
-  const compiled = time(`const A=require('ajv').default,f=require('ajv-formats').default,fs=require('fs');const a=new A({allErrors:true,verbose:true,strict:false,allowUnionTypes:true});f(a);for(const n of fs.readdirSync('schemas').filter((n)=>n.endsWith('.json')))a.addSchema(JSON.parse(fs.readFileSync('schemas/'+n,'utf8')),n);a.getSchema('inputScanner.schema.json')(require(${sample}))`);
+  const compiled = time(
+    `const A=require('ajv').default,f=require('ajv-formats').default,fs=require('fs');const a=new A({allErrors:true,verbose:true,strict:false,allowUnionTypes:true});f(a);for(const n of fs.readdirSync('schemas').filter((n)=>n.endsWith('.json')))a.addSchema(JSON.parse(fs.readFileSync('schemas/'+n,'utf8')),n);a.getSchema('inputScanner.schema.json')(require(${sample}))`,
+  );
   row('  load generated validators + validate', `${generated.toFixed(1)} ms`, `${ratio(generated, compiled)} of ajv compiling (${compiled.toFixed(1)} ms)`);
 
   console.log('\n## Activation as VS Code recorded it (last integration run)');
@@ -90,7 +124,11 @@ async function bundles(tmp: string): Promise<void> {
     const sum = t.codeLoadingTime + t.activateCallTime + t.activateResolvedTime;
     const before = t.quiet ? `; machine ${Math.round(t.quiet.busy * 100)}% busy just before` : '';
     const when = fs.statSync(recorded).mtime.toISOString().slice(0, 16).replace('T', ' ');
-    row('  load code + call activate + finish activate', `${t.codeLoadingTime} + ${t.activateCallTime} + ${t.activateResolvedTime} = ${sum} ms`, `${ratio(sum, 20)} of the 20 ms limit (${t.event}${before}; recorded ${when} UTC)`);
+    row(
+      '  load code + call activate + finish activate',
+      `${t.codeLoadingTime} + ${t.activateCallTime} + ${t.activateResolvedTime} = ${sum} ms`,
+      `${ratio(sum, 20)} of the 20 ms limit (${t.event}${before}; recorded ${when} UTC)`,
+    );
   } else {
     console.log(`  (none yet: run the integration suite, which writes ${path.relative(repo, recorded)})`);
   }
@@ -101,7 +139,12 @@ async function sandbox(tmp: string, dataFile?: string) {
   const args = [path.join(dist, 'sandbox.cjs'), '--port', '0', '--seed', 'demo', ...(dataFile ? ['--data', dataFile] : [])];
   const child = startProcess(process.execPath, args, { logFile: path.join(tmp, 'sandbox.log'), env: { ...process.env, OMS_SANDBOX_TOKEN: token } });
   const info = parseSandboxLine(await waitForLine(child, /listening/, 20_000, 'sandbox'), token);
-  return { ...info, stop: () => { child.kill('SIGTERM'); } };
+  return {
+    ...info,
+    stop: () => {
+      child.kill('SIGTERM');
+    },
+  };
 }
 
 /** Median time of `fn` over `rounds`, in ms. */
@@ -121,7 +164,9 @@ async function roundTrips(tmp: string): Promise<void> {
   try {
     const client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
     const bare = (p: string, init: RequestInit = {}) =>
-      fetch(sb.url + p, { ...init, headers: { Authorization: `Bearer ${sb.token}`, Accept: 'application/json', 'Content-Type': 'application/json' } }).then((r) => r.json());
+      fetch(sb.url + p, { ...init, headers: { Authorization: `Bearer ${sb.token}`, Accept: 'application/json', 'Content-Type': 'application/json' } }).then(
+        (r) => r.json(),
+      );
     const people = kind('person');
     const scanner = kind('inputScanner');
     const created = await client.create<InputScannerInfo>(scanner, sb.instance, newObject(scanner, 'Bench scanner') as InputScannerInfo);
@@ -142,7 +187,11 @@ async function roundTrips(tmp: string): Promise<void> {
     const saveBare = await median(201, async () => {
       const current = (await bare(objectPath)) as InputScannerInfo;
       current.InputScannerReportingPriorities[0].Priority = ++i % 5;
-      await fetch(sb.url + objectPath, { method: 'PUT', body: JSON.stringify(current), headers: { Authorization: `Bearer ${sb.token}`, 'Content-Type': 'application/json' } }).then((r) => r.text());
+      await fetch(sb.url + objectPath, {
+        method: 'PUT',
+        body: JSON.stringify(current),
+        headers: { Authorization: `Bearer ${sb.token}`, 'Content-Type': 'application/json' },
+      }).then((r) => r.text());
     });
     row('  save (version check GET + PUT)', `${save.toFixed(2)} ms`, `${ratio(save, saveBare)} of bare fetch (${saveBare.toFixed(2)} ms)`);
   } finally {
@@ -167,7 +216,10 @@ async function batchAdd(tmp: string, rows: number): Promise<void> {
   const jsonMs = performance.now() - t1;
   row('  JSON serialisation of every batch (limit)', `${jsonMs.toFixed(0)} ms`, `${Math.round(rows / (jsonMs / 1000))} people/s`);
   row('  read + check the CSV (src/people)', `${parseMs.toFixed(0)} ms`, `${ratio(parseMs, jsonMs)} of the limit`);
-  for (const [label, dataFile] of [['memory store', undefined], ['durable data file', path.join(tmp, 'data.json')]] as const) {
+  for (const [label, dataFile] of [
+    ['memory store', undefined],
+    ['durable data file', path.join(tmp, 'data.json')],
+  ] as const) {
     const sb = await sandbox(tmp, dataFile);
     try {
       const client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token, timeoutMs: 120_000 }));

@@ -77,7 +77,12 @@ async function routing(): Promise<void> {
   console.log('routing: the sandbox route table, 1,000,000 lookups of a realistic mix');
   // The table as endpoints() adds it, for the candidates.
   const table: Array<{ method: string; pattern: string }> = [];
-  const add = Object.getOwnPropertyDescriptor(Router.prototype, 'add')!.value as (this: Router<unknown>, method: string, pattern: string, handler: unknown) => Router<unknown>;
+  const add = Object.getOwnPropertyDescriptor(Router.prototype, 'add')!.value as (
+    this: Router<unknown>,
+    method: string,
+    pattern: string,
+    handler: unknown,
+  ) => Router<unknown>;
   Router.prototype.add = function (this: Router<unknown>, method: string, pattern: string, handler: unknown) {
     table.push({ method, pattern });
     return add.call(this, method, pattern, handler);
@@ -94,7 +99,10 @@ async function routing(): Promise<void> {
     ['GET', `/api/f/${folder}/people/${key}/notes`],
     ['GET', '/api'],
   ];
-  const misses: Array<[string, string]> = [['GET', `/api/f/${folder}/nothing/here`], ['GET', `/api/f/${folder}/people/complex`]];
+  const misses: Array<[string, string]> = [
+    ['GET', `/api/f/${folder}/nothing/here`],
+    ['GET', `/api/f/${folder}/people/complex`],
+  ];
   const n = 1_000_000;
   const time = (mix: Array<[string, string]>, lookup: (method: string, url: string) => unknown) => {
     for (let i = 0; i < 10_000; i++) lookup(...mix[i % mix.length]);
@@ -128,7 +136,10 @@ async function routing(): Promise<void> {
     };
     const theirHit = time(hits, theirLookup);
     const theirMiss = time(misses, theirLookup);
-    row(`find-my-way ${version('find-my-way')}`, `${theirHit.toFixed(3)} µs a hit (${(theirHit / ourHit).toFixed(2)}× ours), ${theirMiss.toFixed(3)} µs a miss (${(theirMiss / ourMiss).toFixed(2)}×)`);
+    row(
+      `find-my-way ${version('find-my-way')}`,
+      `${theirHit.toFixed(3)} µs a hit (${(theirHit / ourHit).toFixed(2)}× ours), ${theirMiss.toFixed(3)} µs a miss (${(theirMiss / ourMiss).toFixed(2)}×)`,
+    );
   }
 }
 
@@ -143,7 +154,10 @@ async function bodies(): Promise<void> {
   if (raw) readers.push([`raw-body ${version('raw-body')}`, (req, max) => raw.default(req, { limit: max, length: req.headers['content-length'] })]);
   // After a warm-up, two rounds, the order turned in the second: the best rate of each.
   for (const [, reader] of readers) await postRate(reader, limit, Buffer.alloc(1024, 'a'), 2000);
-  for (const [size, count] of [[1024, 20_000], [1024 * 1024, 400]] as const) {
+  for (const [size, count] of [
+    [1024, 20_000],
+    [1024 * 1024, 400],
+  ] as const) {
     const best = new Map<string, number>();
     for (const round of [readers, [...readers].reverse()]) {
       for (const [name, reader] of round) best.set(name, Math.max(best.get(name) ?? 0, await postRate(reader, limit, Buffer.alloc(size, 'a'), count)));
@@ -151,7 +165,10 @@ async function bodies(): Promise<void> {
     const ours = best.get(readers[0][0])!;
     for (const [name] of readers) {
       const rate = best.get(name)!;
-      row(`${name}, ${size === 1024 ? '1 KiB' : '1 MiB'} bodies`, `${rate.toFixed(0)} requests/s${rate !== ours ? ` (${(rate / ours).toFixed(2)}× ours)` : ''}`);
+      row(
+        `${name}, ${size === 1024 ? '1 KiB' : '1 MiB'} bodies`,
+        `${rate.toFixed(0)} requests/s${rate !== ours ? ` (${(rate / ours).toFixed(2)}× ours)` : ''}`,
+      );
     }
   }
   for (const [name, reader] of readers) {
@@ -172,10 +189,17 @@ function serve(reader: (req: IncomingMessage, max: number) => Promise<Buffer>, m
       },
     );
   });
-  return new Promise<{ port: number; close: () => Promise<void> }>((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    port: (server.address() as { port: number }).port,
-    close: () => { server.closeAllConnections(); return new Promise((r) => server.close(() => r())); },
-  })));
+  return new Promise<{ port: number; close: () => Promise<void> }>((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (server.address() as { port: number }).port,
+        close: () => {
+          server.closeAllConnections();
+          return new Promise((r) => server.close(() => r()));
+        },
+      }),
+    ),
+  );
 }
 
 function post(agent: Agent | undefined, port: number, body: Buffer): Promise<number> {
@@ -194,9 +218,11 @@ async function postRate(reader: (req: IncomingMessage, max: number) => Promise<B
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   let next = 0;
   const t = now();
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next++ < count) await post(agent, server.port, body);
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next++ < count) await post(agent, server.port, body);
+    }),
+  );
   const seconds = (now() - t) / 1000;
   agent.destroy();
   await server.close();
@@ -221,8 +247,9 @@ async function sameWork(client: OmsClient, change: Change): Promise<boolean> {
   const live = await client.get(change.kind, change.folderKey, change.key!);
   const built = change.build(live);
   if ('skip' in built) return false;
-  const outcome = await saveObject(client, { kind: change.kind, folderKey: change.folderKey, key: change.key }, built, live.ConcurrencyVersion ?? null,
-    { current: live });
+  const outcome = await saveObject(client, { kind: change.kind, folderKey: change.folderKey, key: change.key }, built, live.ConcurrencyVersion ?? null, {
+    current: live,
+  });
   return outcome.status === 'saved';
 }
 
@@ -233,7 +260,14 @@ async function pools(): Promise<void> {
   const pQueue = await candidate<{ default: PQueue }>('p-queue');
   const libs: Array<[string, () => Limit]> = [];
   if (pLimit) libs.push([`p-limit ${version('p-limit')}`, () => pLimit.default(4)]);
-  if (pQueue) libs.push([`p-queue ${version('p-queue')}`, () => { const q = new pQueue.default({ concurrency: 4 }); return (task) => q.add(task); }]);
+  if (pQueue)
+    libs.push([
+      `p-queue ${version('p-queue')}`,
+      () => {
+        const q = new pQueue.default({ concurrency: 4 });
+        return (task) => q.add(task);
+      },
+    ]);
 
   // Each run sets another value, so that every object is written in every run. Two rounds, the
   // order turned in the second, after a warm-up: the best rate of each (the first run of all pays
@@ -268,7 +302,7 @@ async function pools(): Promise<void> {
     for (const [name] of libs) row(`${label}: ${name} (4), the same work`, `${best.get(name)!.toFixed(0)} objects/s (${(best.get(name)! / ours).toFixed(2)}×)`);
   };
 
-  console.log('worker pool: 20,000 scanners over an in-memory Http (the scheduling\'s own cost), then 1,000 on a sandbox');
+  console.log("worker pool: 20,000 scanners over an in-memory Http (the scheduling's own cost), then 1,000 on a sandbox");
   const memory = memoryHttp(20_000);
   await run('in memory, 20,000', new OmsClient(memory.http), memory.targets);
 
@@ -322,11 +356,18 @@ async function retries(): Promise<void> {
   try {
     const sent: number[] = [];
     const trial = async (label: string, get: (http: Http) => Promise<unknown>, maxAttempts: number) => {
-      await fetch(new URL('/sandbox/faults', sb.url), { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${sb.token}` }, body: JSON.stringify({ path: '/api', status: 503, count: 2, retryAfter: 2 }) });
+      await fetch(new URL('/sandbox/faults', sb.url), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${sb.token}` },
+        body: JSON.stringify({ path: '/api', status: 503, count: 2, retryAfter: 2 }),
+      });
       sent.length = 0;
       const http = createHttp({ baseUrl: sb.url, token: () => sb.token, maxAttempts, log: () => sent.push(now()) });
       const t = now();
-      const ok = await get(http).then(() => 'answered', (e: Error) => `failed: ${e.message.slice(0, 60)}`);
+      const ok = await get(http).then(
+        () => 'answered',
+        (e: Error) => `failed: ${e.message.slice(0, 60)}`,
+      );
       const early = sent.slice(1).filter((at, i) => at - sent[i] < 2000 - 50).length;
       row(label, `${((now() - t) / 1000).toFixed(2)} s, ${sent.length} requests, ${early} sent before the Retry-After had passed, ${ok}`);
     };
@@ -350,7 +391,15 @@ async function sizes(): Promise<void> {
     } catch {
       return undefined;
     }
-    const out = await build({ stdin: { contents: `export * from ${JSON.stringify(name)};`, resolveDir: from }, bundle: true, minify: true, platform: 'node', format: 'cjs', write: false, logLevel: 'silent' });
+    const out = await build({
+      stdin: { contents: `export * from ${JSON.stringify(name)};`, resolveDir: from },
+      bundle: true,
+      minify: true,
+      platform: 'node',
+      format: 'cjs',
+      write: false,
+      logLevel: 'silent',
+    });
     return out.outputFiles[0].contents.length;
   };
   const pairs: Array<[string, string[], string]> = [
@@ -380,7 +429,9 @@ async function sizes(): Promise<void> {
 
 async function main() {
   // The numbers move with the machine's load: a rate within about 1.3× either way is noise on a busy machine.
-  console.log(`candidates from ${from === repo ? 'the project' : 'OMS_LIBRARY_CANDIDATES'}; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`);
+  console.log(
+    `candidates from ${from === repo ? 'the project' : 'OMS_LIBRARY_CANDIDATES'}; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`,
+  );
   await routing();
   await bodies();
   await pools();

@@ -48,7 +48,8 @@ async function buildData(file: string): Promise<void> {
 /** The sandbox CLI in a child process; resolves with its URL. */
 async function startSandboxProcess(file: string, token: string): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../src/sandbox/cli.ts'), '--data', file, '--port', '0'], {
-    env: { ...process.env, OMS_SANDBOX_TOKEN: token }, stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, OMS_SANDBOX_TOKEN: token },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
@@ -101,7 +102,9 @@ async function main() {
     const all = (await Promise.all(folders.map((f) => writer.listAll(scanners, f, 100)))).flat();
     const watched: Watched = {
       groups: folders.map((folderKey) => ({ kind: scanners, folderKey, pageSize: 100, pages: 1, all: false })),
-      objects: all.filter((_, i) => i % Math.floor(all.length / documents) === 0).slice(0, documents)
+      objects: all
+        .filter((_, i) => i % Math.floor(all.length / documents) === 0)
+        .slice(0, documents)
         .map((o) => ({ kind: scanners, folderKey: o.InFolderKey!, key: o.Key! })),
     };
     let round = 0;
@@ -110,10 +113,12 @@ async function main() {
       round++;
       const picked = all.filter((_, i) => (i * 7 + round * 13) % Math.round(1 / changedShare) === 0);
       for (let i = 0; i < picked.length; i += 8) {
-        await Promise.all(picked.slice(i, i + 8).map(async (o) => {
-          const now = await writer.get(scanners, o.InFolderKey!, o.Key!);
-          await writer.update(scanners, { ...now, Description: `round ${round}` });
-        }));
+        await Promise.all(
+          picked.slice(i, i + 8).map(async (o) => {
+            const now = await writer.get(scanners, o.InFolderKey!, o.Key!);
+            await writer.update(scanners, { ...now, Description: `round ${round}` });
+          }),
+        );
       }
       return picked.length;
     };
@@ -139,9 +144,10 @@ async function main() {
       const mean = (list: Row[], f: (r: Row) => number) => list.reduce((sum, r) => sum + f(r), 0) / list.length;
       const [quiet, busy] = [rows.slice(0, intervals), rows.slice(intervals)];
       const share = (cpu: number) => `${(cpu / 300).toFixed(3)}% of a core at 30 s`;
-      const line = (list: Row[]) => `${mean(list, (r) => r.requests).toFixed(0)} requests, ${(mean(list, (r) => r.bytes) / 1024).toFixed(1)} KB, `
-        + `CPU ${mean(list, (r) => r.cpu).toFixed(1)} ms (${share(mean(list, (r) => r.cpu))}; max ${share(Math.max(...list.map((r) => r.cpu)))}), `
-        + `${mean(list, (r) => r.ms).toFixed(0)} ms, ${mean(list, (r) => r.reported).toFixed(0)} groups reported changed`;
+      const line = (list: Row[]) =>
+        `${mean(list, (r) => r.requests).toFixed(0)} requests, ${(mean(list, (r) => r.bytes) / 1024).toFixed(1)} KB, ` +
+        `CPU ${mean(list, (r) => r.cpu).toFixed(1)} ms (${share(mean(list, (r) => r.cpu))}; max ${share(Math.max(...list.map((r) => r.cpu)))}), ` +
+        `${mean(list, (r) => r.ms).toFixed(0)} ms, ${mean(list, (r) => r.reported).toFixed(0)} groups reported changed`;
       console.log(`\n  ${etags ? 'with ETags (If-None-Match, 304)' : 'without ETags (200s compared by version)'}:`);
       console.log(`    interval with nothing changed: ${line(quiet)}`);
       console.log(`    interval with ${busy[0].changed} objects changed (5%): ${line(busy)}`);
@@ -156,7 +162,10 @@ async function main() {
     let pollMs = 0;
     let readable = true;
     const poller = new Poller({
-      source: client, watched: () => watched, intervalMs: () => intervalMs, canRead: () => Promise.resolve(readable),
+      source: client,
+      watched: () => watched,
+      intervalMs: () => intervalMs,
+      canRead: () => Promise.resolve(readable),
       onResult: (r) => {
         const seen = r.objects.find((o) => o.watched.key === doc.key)?.object?.ConcurrencyVersion ?? 0;
         if (target && seen >= target.version) {
@@ -181,15 +190,21 @@ async function main() {
       while (target) await sleep(20);
     }
     const meanDelay = delays.reduce((sum, d) => sum + d, 0) / delays.length;
-    console.log(`\n  change on the server -> poll showing it, at a ${intervalMs} ms interval: `
-      + `mean ${meanDelay.toFixed(0)} ms, max ${Math.max(...delays).toFixed(0)} ms `
-      + `(goal: within one interval plus one poll, ${intervalMs} + ${pollMs.toFixed(0)} ms)`);
+    console.log(
+      `\n  change on the server -> poll showing it, at a ${intervalMs} ms interval: ` +
+        `mean ${meanDelay.toFixed(0)} ms, max ${Math.max(...delays).toFixed(0)} ms ` +
+        `(goal: within one interval plus one poll, ${intervalMs} + ${pollMs.toFixed(0)} ms)`,
+    );
 
     // Hidden or unfocused: the poller cannot read and sends nothing.
     const hidden = countingClient(sandbox.url, token);
     const idle = new Poller({
-      source: hidden.client, watched: () => watched, intervalMs: () => 100, canRead: () => Promise.resolve(false),
-      onResult: () => undefined, onFailure: () => undefined,
+      source: hidden.client,
+      watched: () => watched,
+      intervalMs: () => 100,
+      canRead: () => Promise.resolve(false),
+      onResult: () => undefined,
+      onFailure: () => undefined,
     });
     readable = false;
     idle.wake();

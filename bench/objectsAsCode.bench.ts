@@ -73,9 +73,13 @@ const onCore = (): number | undefined => {
  * included). The rest of a wait is for a core: on a shared machine of two cores, other processes' or the pull threads'.
  */
 const longestPause = () => {
-  let last = performance.now(), ran = onCore(), late = 0, pause = 0;
+  let last = performance.now(),
+    ran = onCore(),
+    late = 0,
+    pause = 0;
   const tick = () => {
-    const now = performance.now(), core = onCore();
+    const now = performance.now(),
+      core = onCore();
     late = Math.max(late, now - last - 2);
     pause = Math.max(pause, core !== undefined && ran !== undefined ? (core - ran) / 1e6 : now - last);
     [last, ran] = [now, core];
@@ -90,11 +94,13 @@ const longestPause = () => {
 
 /** Starts watching this thread's garbage-collection pauses; the function returns their sum and the longest since, in ms. */
 const gcPauses = () => {
-  let sum = 0, longest = 0;
-  const add = (entries: PerformanceEntry[]) => entries.forEach((e) => {
-    sum += e.duration;
-    longest = Math.max(longest, e.duration);
-  });
+  let sum = 0,
+    longest = 0;
+  const add = (entries: PerformanceEntry[]) =>
+    entries.forEach((e) => {
+      sum += e.duration;
+      longest = Math.max(longest, e.duration);
+    });
   const watch = new PerformanceObserver((list) => add(list.getEntries()));
   watch.observe({ entryTypes: ['gc'] });
   return () => {
@@ -148,10 +154,17 @@ const heldUp = (m: Measure) =>
   `held up ${m.pause.toFixed(0)} ms by its own work (a timer waited up to ${m.late.toFixed(0)} ms; longest GC pause ${m.gcLongest.toFixed(0)} ms)`;
 /** The lesser of each figure. */
 const best = (a: Measure | undefined, b: Measure): Measure =>
-  (a ? {
-    ms: Math.min(a.ms, b.ms), cpu: Math.min(a.cpu, b.cpu), pause: Math.min(a.pause, b.pause), late: Math.min(a.late, b.late),
-    gc: Math.min(a.gc, b.gc), gcLongest: Math.min(a.gcLongest, b.gcLongest), serverCpu: Math.min(a.serverCpu, b.serverCpu),
-  } : b);
+  a
+    ? {
+        ms: Math.min(a.ms, b.ms),
+        cpu: Math.min(a.cpu, b.cpu),
+        pause: Math.min(a.pause, b.pause),
+        late: Math.min(a.late, b.late),
+        gc: Math.min(a.gc, b.gc),
+        gcLongest: Math.min(a.gcLongest, b.gcLongest),
+        serverCpu: Math.min(a.serverCpu, b.serverCpu),
+      }
+    : b;
 /**
  * The least wall time the machine allows a step: both processes' CPU spread over every core, with nothing else
  * running. A goal below it cannot be met here by any code that does the same work.
@@ -177,13 +190,16 @@ async function sandboxProcess() {
   if (!existsSync(cli)) execFileSync(process.execPath, ['esbuild.js'], { cwd: path.join(__dirname, '..'), stdio: 'inherit' });
   const given = randomBytes(24).toString('hex');
   const child = startProcess(process.execPath, [cli, '--port', '0', '--seed', 'empty'], {
-    logFile: path.join(os.tmpdir(), 'oms-code-bench-sandbox.log'), env: { ...process.env, OMS_SANDBOX_TOKEN: given },
+    logFile: path.join(os.tmpdir(), 'oms-code-bench-sandbox.log'),
+    env: { ...process.env, OMS_SANDBOX_TOKEN: given },
   });
   const { url, token, instance } = parseSandboxLine(await waitForLine(child, /listening/, 20_000, 'sandbox'), given);
   const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
   serverCpuMs = () => {
     // The fields after the command's name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks;
   };
   return { url, token, instanceKey: instance };
@@ -222,9 +238,11 @@ async function main() {
   const folderKey = sb.instanceKey; // the empty seed's one folder (the sandbox creates no folders)
   const createAll = async (k: Kind, folder: string, name: (i: number) => BaseInfo) => {
     let next = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < count) await client.create(k, folder, name(next++));
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < count) await client.create(k, folder, name(next++));
+      }),
+    );
   };
   await createAll(scanners, folderKey, (i) => newObject(scanners, `Scanner ${String(i).padStart(5, '0')}`));
   const binding = await bindingOf(client, 'Bench', sb.url);
@@ -232,7 +250,12 @@ async function main() {
 
   // Where the files go: a folder in memory (tmpfs), where the pull's own time shows, and one on the disk,
   // where creating 10,000 files took from 0.1 s to over 1 s on the same machine from one minute to the next.
-  const places = [{ name: 'in memory', dir: '/dev/shm' }, { name: 'on disk', dir: os.tmpdir() }].filter((p) => existsSync(p.dir)).slice(0, quick ? 1 : 2);
+  const places = [
+    { name: 'in memory', dir: '/dev/shm' },
+    { name: 'on disk', dir: os.tmpdir() },
+  ]
+    .filter((p) => existsSync(p.dir))
+    .slice(0, quick ? 1 : 2);
   const folder = async (place: { dir: string }) => {
     const dir = await fs.mkdtemp(path.join(place.dir, 'oms-code-bench-'));
     made.push(dir);
@@ -254,8 +277,17 @@ async function main() {
 
   // Best of three, listing, the pulls and writing the pulled files alone taking turns (each into a new
   // folder): on a shared machine one neighbour's burst would otherwise decide the ratio.
-  let listing: Measure | undefined, textMs = Infinity, listed = 0;
-  const pulls = places.map((place) => ({ place, best: undefined as Measure | undefined, writeMs: Infinity, requests: 0, report: undefined as PullReport | undefined, root: '' }));
+  let listing: Measure | undefined,
+    textMs = Infinity,
+    listed = 0;
+  const pulls = places.map((place) => ({
+    place,
+    best: undefined as Measure | undefined,
+    writeMs: Infinity,
+    requests: 0,
+    report: undefined as PullReport | undefined,
+    root: '',
+  }));
   for (let round = 0; round < rounds; round++) {
     settle();
     const list = await measure('listing', () => client.listAll(scanners, folderKey));
@@ -285,14 +317,27 @@ async function main() {
   const cacheFiles = (await fs.readdir(path.join(root, '.oms'), { recursive: true })).length;
   const ratio = (x: number, of = list.ms) => `${(x / of).toFixed(2)}x`;
   /** Wall and CPU time of a step beside the listing's. */
-  const figures = (m: Measure) => `${m.ms.toFixed(0)} ms = ${ratio(m.ms)} the listing, CPU ${m.cpu.toFixed(0)} ms = ${ratio(m.cpu, list.cpu)} the listing's, ${heldUp(m)}; ${floorOf(m, list)}`;
-  console.log(`listing ${listed} scanners with the client, best of ${rounds}: ${list.ms.toFixed(0)} ms, CPU ${list.cpu.toFixed(0)} ms, this thread ${heldUp(list)}; ${floorOf(list, list)}`);
-  console.log(`pull ${report.objects} scanners ${main.place.name} (${main.place.dir}: the pull's own time, not a disk's), best of ${rounds}: ${figures(main.best!)} (goal ≤ 1.3x, held up ≤ 50 ms); ${main.requests} requests, ${(report.bytesWritten / 1e6).toFixed(1)} MB in ${report.written} files (+${cacheFiles} in .oms/)`);
-  for (const p of others) console.log(`  ${p.place.name} (${p.place.dir}): ${figures(p.best!)} · writing the ${report.written} files alone there (node fs, one after another): ${p.writeMs.toFixed(0)} ms = ${ratio(p.writeMs)}`);
-  const threadCode = shipped ? 'dist/pullThread.js, as the extension\'s' : 'bundled first with esbuild: no dist/pullThread.js, run `node esbuild.js`';
+  const figures = (m: Measure) =>
+    `${m.ms.toFixed(0)} ms = ${ratio(m.ms)} the listing, CPU ${m.cpu.toFixed(0)} ms = ${ratio(m.cpu, list.cpu)} the listing's, ${heldUp(m)}; ${floorOf(m, list)}`;
+  console.log(
+    `listing ${listed} scanners with the client, best of ${rounds}: ${list.ms.toFixed(0)} ms, CPU ${list.cpu.toFixed(0)} ms, this thread ${heldUp(list)}; ${floorOf(list, list)}`,
+  );
+  console.log(
+    `pull ${report.objects} scanners ${main.place.name} (${main.place.dir}: the pull's own time, not a disk's), best of ${rounds}: ${figures(main.best!)} (goal ≤ 1.3x, held up ≤ 50 ms); ${main.requests} requests, ${(report.bytesWritten / 1e6).toFixed(1)} MB in ${report.written} files (+${cacheFiles} in .oms/)`,
+  );
+  for (const p of others)
+    console.log(
+      `  ${p.place.name} (${p.place.dir}): ${figures(p.best!)} · writing the ${report.written} files alone there (node fs, one after another): ${p.writeMs.toFixed(0)} ms = ${ratio(p.writeMs)}`,
+    );
+  const threadCode = shipped ? "dist/pullThread.js, as the extension's" : 'bundled first with esbuild: no dist/pullThread.js, run `node esbuild.js`';
   console.log(`  the first pull of the process ${places[0].name} (its threads start and compile their code, ${threadCode}): ${figures(first)} (goal ≤ 1.5x)`);
-  if (threadsUp) console.log(`    of which two threads' start with that code, timed alone: ${threadsUp.toFixed(0)} ms = ${ratio(threadsUp)} (Pull as Files… starts them while it asks what to pull)`);
-  console.log(`  its parts alone, on one thread: the files' text (canonical JSON + hash) ${textMs.toFixed(0)} ms = ${ratio(textMs)}, writing the files ${main.place.name} ${main.writeMs.toFixed(0)} ms = ${ratio(main.writeMs)}; the pull's two threads do both while the next pages are read`);
+  if (threadsUp)
+    console.log(
+      `    of which two threads' start with that code, timed alone: ${threadsUp.toFixed(0)} ms = ${ratio(threadsUp)} (Pull as Files… starts them while it asks what to pull)`,
+    );
+  console.log(
+    `  its parts alone, on one thread: the files' text (canonical JSON + hash) ${textMs.toFixed(0)} ms = ${ratio(textMs)}, writing the files ${main.place.name} ${main.writeMs.toFixed(0)} ms = ${ratio(main.writeMs)}; the pull's two threads do both while the next pages are read`,
+  );
   console.log(`  peak RSS so far ${peakMb().toFixed(0)} MB`);
 
   /** The pulled files alone: the same names and bytes, written one after the other with node fs (read one at a time, untimed), in ms. */
@@ -312,7 +357,9 @@ async function main() {
 
   /** A pulled folder's page requests as a no-op pull sends them (the last pull's tags, .oms/pages), timed alone. */
   async function taggedPages(root: string) {
-    const tags = readFileSync(path.join(root, '.oms', 'pages'), 'utf8').split('\n').filter(Boolean)
+    const tags = readFileSync(path.join(root, '.oms', 'pages'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
       .map((l) => JSON.parse(l) as { folderKey: string; kind: Kind['id']; page: number; size: number; etag: string });
     let unchanged = 0;
     const asked = await measure('page-304s', async () => {
@@ -343,7 +390,9 @@ async function main() {
     const staff = folderKey; // beside the scanners: a pull of people lists only people
     await createAll(people, staff, (i) => ({ ...newObject(people, `Person ${i}`), GivenName: `Given${i}`, Surname: `Surname ${String(i).padStart(5, '0')}` }));
     let peopleList: Measure | undefined, peoplePull: Measure | undefined, peopleNoop: Measure | undefined;
-    let peopleListed = 0, peoplePulled = 0, writeMs = Infinity;
+    let peopleListed = 0,
+      peoplePulled = 0,
+      writeMs = Infinity;
     let parts: NoopParts | undefined;
     const scope = { folderKey: staff, recursive: false, kinds: [people.id] };
     for (let round = 0; round < 3; round++) {
@@ -362,11 +411,17 @@ async function main() {
       writeMs = Math.min(writeMs, await filesAlone(dir, places[0]));
       await drop(dir);
     }
-    console.log(`pull ${peoplePulled} people ${places[0].name}, best of 3: ${peoplePull!.ms.toFixed(0)} ms = ${ratio(peoplePull!.ms, peopleList!.ms)} the listing, CPU ${peoplePull!.cpu.toFixed(0)} ms = ${ratio(peoplePull!.cpu, peopleList!.cpu)} the listing's, ${heldUp(peoplePull!)} (goal ≤ 1.3x, ≤ 50 ms); ${floorOf(peoplePull!, peopleList!)} · listing them all with the client: ${peopleList!.ms.toFixed(0)} ms, CPU ${peopleList!.cpu.toFixed(0)} ms (${peopleListed}) · writing the files alone ${writeMs.toFixed(0)} ms = ${ratio(writeMs, peopleList!.ms)} the listing`);
-    console.log(`  a no-op pull of them: ${peopleNoop!.ms.toFixed(0)} ms = ${ratio(peopleNoop!.ms, peopleList!.ms)} the listing, CPU ${peopleNoop!.cpu.toFixed(0)} ms = ${ratio(peopleNoop!.cpu, peopleList!.cpu)} the listing's, ${heldUp(peopleNoop!)} (goal ≤ 0.3x); ${floorOf(peopleNoop!, peopleList!)}`);
+    console.log(
+      `pull ${peoplePulled} people ${places[0].name}, best of 3: ${peoplePull!.ms.toFixed(0)} ms = ${ratio(peoplePull!.ms, peopleList!.ms)} the listing, CPU ${peoplePull!.cpu.toFixed(0)} ms = ${ratio(peoplePull!.cpu, peopleList!.cpu)} the listing's, ${heldUp(peoplePull!)} (goal ≤ 1.3x, ≤ 50 ms); ${floorOf(peoplePull!, peopleList!)} · listing them all with the client: ${peopleList!.ms.toFixed(0)} ms, CPU ${peopleList!.cpu.toFixed(0)} ms (${peopleListed}) · writing the files alone ${writeMs.toFixed(0)} ms = ${ratio(writeMs, peopleList!.ms)} the listing`,
+    );
+    console.log(
+      `  a no-op pull of them: ${peopleNoop!.ms.toFixed(0)} ms = ${ratio(peopleNoop!.ms, peopleList!.ms)} the listing, CPU ${peopleNoop!.cpu.toFixed(0)} ms = ${ratio(peopleNoop!.cpu, peopleList!.cpu)} the listing's, ${heldUp(peopleNoop!)} (goal ≤ 0.3x); ${floorOf(peopleNoop!, peopleList!)}`,
+    );
     const { manifest, stats, pages } = parts!;
     const floor = manifest.ms + stats.ms + pages.ms;
-    console.log(`    its parts alone, one after another: reading the manifest ${manifest.ms.toFixed(0)} ms = ${ratio(manifest.ms, peopleList!.ms)}, a stat of each file ${stats.ms.toFixed(0)} ms = ${ratio(stats.ms, peopleList!.ms)}, the page requests answered 304 ${pages.ms.toFixed(0)} ms = ${ratio(pages.ms, peopleList!.ms)}; together ${floor.toFixed(0)} ms = ${ratio(floor, peopleList!.ms)} the listing`);
+    console.log(
+      `    its parts alone, one after another: reading the manifest ${manifest.ms.toFixed(0)} ms = ${ratio(manifest.ms, peopleList!.ms)}, a stat of each file ${stats.ms.toFixed(0)} ms = ${ratio(stats.ms, peopleList!.ms)}, the page requests answered 304 ${pages.ms.toFixed(0)} ms = ${ratio(pages.ms, peopleList!.ms)}; together ${floor.toFixed(0)} ms = ${ratio(floor, peopleList!.ms)} the listing`,
+    );
   }
 
   let noop: Measure | undefined, again: PullReport | undefined;
@@ -376,10 +431,14 @@ async function main() {
     noop = best(noop, m);
     again = m.value;
   }
-  console.log(`no-op pull of ${count} scanners, best of ${rounds}: ${figures(noop!)} (goal ≤ 0.3x); files written ${again!.written}, bytes changed ${again!.bytesWritten} (goal 0)`);
+  console.log(
+    `no-op pull of ${count} scanners, best of ${rounds}: ${figures(noop!)} (goal ≤ 0.3x); files written ${again!.written}, bytes changed ${again!.bytesWritten} (goal 0)`,
+  );
   // Its floor: the same conditional page requests (the last pull's tags, .oms/pages), each answered 304, and nothing else.
   const { tags, unchanged, asked } = await taggedPages(root);
-  console.log(`  its ${tags} page requests alone, each with its tag (${unchanged} answered 304): ${figures(asked)}; the no-op pull is ${(noop!.ms / asked.ms).toFixed(2)}x them`);
+  console.log(
+    `  its ${tags} page requests alone, each with its tag (${unchanged} answered 304): ${figures(asked)}; the no-op pull is ${(noop!.ms / asked.ms).toFixed(2)}x them`,
+  );
 
   const manifest = (await readManifest(root))!;
   // Edits take files from the start of the manifest's order, saves objects from its end: none is both.
@@ -398,7 +457,9 @@ async function main() {
   for (const edits of [0, 100]) {
     const planned = await editAndPlan(0, edits);
     const updates = planned.value.plan.entries.filter((e) => e.action === 'update').length;
-    console.log(`plan over ${count} files with ${edits} edits: ${figures(planned)} (goal ≤ 1.2x), ${requests} requests (pages of 1,000: ${Math.ceil(count / 1000) + 1}), ${updates} updates`);
+    console.log(
+      `plan over ${count} files with ${edits} edits: ${figures(planned)} (goal ≤ 1.2x), ${requests} requests (pages of 1,000: ${Math.ceil(count / 1000) + 1}), ${updates} updates`,
+    );
   }
   /** Applies a plan of `from`'s 100 edits, then saves 100 others (as many from the end) one at a time: rates and their ratio. */
   const applyBesideSaves = async (from: number, where: string) => {
@@ -417,7 +478,9 @@ async function main() {
       }
     });
     const rate = (n: number, m: Measure) => n / (m.ms / 1000);
-    console.log(`apply ${done} updates ${where} (4 at a time; each read, PUT, read again): ${rate(done, applied).toFixed(0)} objects/s (CPU ${(applied.cpu / done).toFixed(2)} ms each, GC pauses ${applied.gc.toFixed(0)} ms in all, ${heldUp(applied)}), ${sent} requests · ${saved} saves one at a time (saveObject: GET, PUT, GET): ${rate(saved, one).toFixed(0)} objects/s (CPU ${(one.cpu / saved).toFixed(2)} ms each = ${(100 * one.cpu / one.ms).toFixed(0)}% of their time, GC pauses ${one.gc.toFixed(0)} ms in all) · ratio ${(rate(done, applied) / rate(saved, one)).toFixed(2)}x (goal ≥ 2x, the same rate at any folder size)`);
+    console.log(
+      `apply ${done} updates ${where} (4 at a time; each read, PUT, read again): ${rate(done, applied).toFixed(0)} objects/s (CPU ${(applied.cpu / done).toFixed(2)} ms each, GC pauses ${applied.gc.toFixed(0)} ms in all, ${heldUp(applied)}), ${sent} requests · ${saved} saves one at a time (saveObject: GET, PUT, GET): ${rate(saved, one).toFixed(0)} objects/s (CPU ${(one.cpu / saved).toFixed(2)} ms each = ${((100 * one.cpu) / one.ms).toFixed(0)}% of their time, GC pauses ${one.gc.toFixed(0)} ms in all) · ratio ${(rate(done, applied) / rate(saved, one)).toFixed(2)}x (goal ≥ 2x, the same rate at any folder size)`,
+    );
     // What grows with the folder: the manifest git carries is read and written whole once per apply. Its floor is its bytes read and written once.
     const file = path.join(root, 'oms.manifest.json');
     const floor = await measure('manifest-floor', async () => {
@@ -426,13 +489,16 @@ async function main() {
       await fs.rm(`${file}.floor`);
       return bytes.length;
     });
-    console.log(`  what grows with the folder: the manifest (${(floor.value / 1e6).toFixed(1)} MB), its bytes read and written once: ${floor.ms.toFixed(0)} ms, CPU ${floor.cpu.toFixed(0)} ms; the apply less that: ${(applied.ms - floor.ms).toFixed(0)} ms against the saves' ${one.ms.toFixed(0)} ms`);
+    console.log(
+      `  what grows with the folder: the manifest (${(floor.value / 1e6).toFixed(1)} MB), its bytes read and written once: ${floor.ms.toFixed(0)} ms, CPU ${floor.cpu.toFixed(0)} ms; the apply less that: ${(applied.ms - floor.ms).toFixed(0)} ms against the saves' ${one.ms.toFixed(0)} ms`,
+    );
   };
   await applyBesideSaves(0, 'from the sandbox on this machine');
   // The service is a cloud: each answer some way off. The sandbox answers every object request of the folder 20 ms late
   // (a delay rule for the apply's and the saves' 600 requests), and four at a time then counts as it does there.
   const rule = await fetch(`${sb.url}/sandbox/faults`, {
-    method: 'POST', headers: { authorization: `Bearer ${sb.token}`, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { authorization: `Bearer ${sb.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ path: `/api/f/${folderKey}/inputscanners/`, count: 600, delayMs: 20 }),
   });
   if (!rule.ok) throw new Error(`the delay rule was refused: ${rule.status}`);

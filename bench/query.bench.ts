@@ -52,7 +52,9 @@ async function dataFile(): Promise<string> {
 }
 
 function sandboxProcess(file: string): Promise<{ url: string; token: string; instanceKey: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'peers', 'servers.ts'), 'sandbox', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'peers', 'servers.ts'), 'sandbox', file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
       const m = /listening (\S+) (\S+) (\S+)/.exec(d.toString());
@@ -102,21 +104,39 @@ async function main() {
   t = now();
   delay.enable();
   const cold = await runQuery(client, compiled('InputScannerReportingPriorities[?Priority == `1` && StatusCode == `1`]'), scope, {
-    cache, pageSize, onProgress: () => { firstPage ||= now() - t; }, onMatches: () => { firstRow ||= now() - t; },
+    cache,
+    pageSize,
+    onProgress: () => {
+      firstPage ||= now() - t;
+    },
+    onMatches: () => {
+      firstRow ||= now() - t;
+    },
   });
   const coldMs = now() - t;
   delay.disable();
   const used = process.cpuUsage(cpu);
-  console.log(`query, cold: ${cold.matched} of ${cold.scanned.toLocaleString('en')} matched; first page matched ${firstPage.toFixed(0)} ms, first matching row ${firstRow.toFixed(0)} ms, all ${coldMs.toFixed(0)} ms (${(coldMs / list.all).toFixed(2)}x the listing; goal 1.2x), CPU ${((used.user + used.system) / 1000).toFixed(0)} ms`);
+  console.log(
+    `query, cold: ${cold.matched} of ${cold.scanned.toLocaleString('en')} matched; first page matched ${firstPage.toFixed(0)} ms, first matching row ${firstRow.toFixed(0)} ms, all ${coldMs.toFixed(0)} ms (${(coldMs / list.all).toFixed(2)}x the listing; goal 1.2x), CPU ${((used.user + used.system) / 1000).toFixed(0)} ms`,
+  );
   console.log(`longest event-loop hold-up while it ran: ${(delay.max / 1e6).toFixed(1)} ms (goal 50 ms), p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms`);
   gc();
   const heapFull = process.memoryUsage().heapUsed;
-  console.log(`page cache: ${cache.size.toLocaleString('en')} objects, ${((heapFull - heapEmpty) / 1024 / 1024).toFixed(1)} MB heap, ${(((heapFull - heapEmpty) / cache.size) * 10_000 / 1024 / 1024).toFixed(1)} MB per 10,000 objects`);
+  console.log(
+    `page cache: ${cache.size.toLocaleString('en')} objects, ${((heapFull - heapEmpty) / 1024 / 1024).toFixed(1)} MB heap, ${((((heapFull - heapEmpty) / cache.size) * 10_000) / 1024 / 1024).toFixed(1)} MB per 10,000 objects`,
+  );
 
   t = now();
-  const refined = await runQuery(client, compiled('InputScannerReportingPriorities[?Priority == `1` && StatusCode == `1` && MinResistanceCode > `1000`]'), scope, { cache, pageSize });
+  const refined = await runQuery(
+    client,
+    compiled('InputScannerReportingPriorities[?Priority == `1` && StatusCode == `1` && MinResistanceCode > `1000`]'),
+    scope,
+    { cache, pageSize },
+  );
   const refinedMs = now() - t;
-  console.log(`query refined, pages unchanged: ${refined.matched} matched, ${refined.unchangedPages} of ${refined.pages} pages answered 304, ${refinedMs.toFixed(0)} ms (${(refinedMs / list.all).toFixed(2)}x the listing; goal 0.3x)`);
+  console.log(
+    `query refined, pages unchanged: ${refined.matched} matched, ${refined.unchangedPages} of ${refined.pages} pages answered 304, ${refinedMs.toFixed(0)} ms (${(refinedMs / list.all).toFixed(2)}x the listing; goal 0.3x)`,
+  );
   sb.stop();
   fs.rmSync(path.dirname(file), { recursive: true, force: true });
 }

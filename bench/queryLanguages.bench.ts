@@ -90,7 +90,10 @@ const languages: Language[] = [
 
 const now = () => process.hrtime.bigint();
 const cpu = () => process.cpuUsage();
-const cpuMs = (c: NodeJS.CpuUsage) => { const d = process.cpuUsage(c); return (d.user + d.system) / 1000; };
+const cpuMs = (c: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(c);
+  return (d.user + d.system) / 1000;
+};
 
 async function main() {
   let t = now();
@@ -105,7 +108,11 @@ async function main() {
       continue;
     }
     const main = requireFrom.resolve(lang.pkg);
-    const version = (JSON.parse(fs.readFileSync(path.join(main.slice(0, main.lastIndexOf(`node_modules${path.sep}`) + 13), lang.pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    const version = (
+      JSON.parse(fs.readFileSync(path.join(main.slice(0, main.lastIndexOf(`node_modules${path.sep}`) + 13), lang.pkg, 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
     lib = lib.default && !lib.compile && typeof lib !== 'function' ? lib.default : lib;
     console.log(`\n${lang.name} ${version}`);
     for (const [i, text] of lang.queries.entries()) {
@@ -113,16 +120,24 @@ async function main() {
       const run = lang.compile(lib, text);
       const compileUs = Number(now() - t) / 1e3;
       // A promise (JSONata's evaluate) is awaited; a plain answer is not, so the sync libraries pay no microtask.
-      const answer = async (o: unknown) => { const v = run(o); return v instanceof Promise ? await v : v; };
+      const answer = async (o: unknown) => {
+        const v = run(o);
+        return v instanceof Promise ? await v : v;
+      };
       const sync = !(run(objects[0]) instanceof Promise);
       for (let w = 0; w < 2000; w++) await answer(objects[w]); // warm-up
       const c = cpu();
       t = now();
       let matched = 0;
-      if (sync) for (const o of objects) { if (truthy(run(o))) matched++; }
+      if (sync)
+        for (const o of objects) {
+          if (truthy(run(o))) matched++;
+        }
       else for (const o of objects) if (truthy(await answer(o))) matched++;
       const wall = Number(now() - t) / 1e6;
-      console.log(`  ${questions[i]}: ${matched} matches, ${wall.toFixed(0)} ms wall, ${cpuMs(c).toFixed(0)} ms CPU (${((wall * 1000) / count).toFixed(2)} µs/object), compiled in ${compileUs.toFixed(0)} µs`);
+      console.log(
+        `  ${questions[i]}: ${matched} matches, ${wall.toFixed(0)} ms wall, ${cpuMs(c).toFixed(0)} ms CPU (${((wall * 1000) / count).toFixed(2)} µs/object), compiled in ${compileUs.toFixed(0)} µs`,
+      );
     }
     for (const text of lang.broken) {
       try {
@@ -133,7 +148,15 @@ async function main() {
         console.log(`  broken ${JSON.stringify(text)}: "${err.message}"${err.position === undefined ? ', no position' : `, position ${err.position}`}`);
       }
     }
-    const out = await build({ stdin: { contents: `export * from ${JSON.stringify(lang.pkg)};`, resolveDir: from }, bundle: true, minify: true, platform: 'node', format: 'cjs', write: false, logLevel: 'silent' });
+    const out = await build({
+      stdin: { contents: `export * from ${JSON.stringify(lang.pkg)};`, resolveDir: from },
+      bundle: true,
+      minify: true,
+      platform: 'node',
+      format: 'cjs',
+      write: false,
+      logLevel: 'silent',
+    });
     console.log(`  bundle: ${(out.outputFiles[0].contents.length / 1024).toFixed(1)} KB minified`);
   }
 }

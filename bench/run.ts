@@ -6,16 +6,29 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 const args = process.argv.slice(2);
-const benches = fs.readdirSync(__dirname).filter((f) => f.endsWith('.bench.ts')).sort();
-const load = () => os.loadavg().map((n) => n.toFixed(1)).join(', ');
+const benches = fs
+  .readdirSync(__dirname)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort();
+const load = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(', ');
 
 /** Runs one bench, echoing its output and returning it (stdout and stderr as they interleave). */
 function run(file: string): Promise<{ ok: boolean; output: string; seconds: number }> {
   const started = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, file), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (d: Buffer) => { process.stdout.write(d); output += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { process.stderr.write(d); output += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    process.stdout.write(d);
+    output += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    process.stderr.write(d);
+    output += d.toString();
+  });
   return new Promise((resolve) => child.on('close', (code) => resolve({ ok: code === 0, output, seconds: (Date.now() - started) / 1000 })));
 }
 
@@ -40,7 +53,9 @@ async function main(): Promise<void> {
       failed++;
       console.log(`# ${file} failed`);
     }
-    sections.push(`## ${file}${r.ok ? '' : ' (failed)'}\n\n${r.seconds.toFixed(0)} s; load average after: ${load()}\n\n\`\`\`text\n${r.output.trimEnd()}\n\`\`\``);
+    sections.push(
+      `## ${file}${r.ok ? '' : ' (failed)'}\n\n${r.seconds.toFixed(0)} s; load average after: ${load()}\n\n\`\`\`text\n${r.output.trimEnd()}\n\`\`\``,
+    );
   }
   header.push(`- load average (1, 5, 15 min) at the end: ${load()}`);
   fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), `${[header.join('\n'), ...sections].join('\n\n')}\n`);

@@ -36,7 +36,9 @@ interface Server {
 }
 
 function startServer(which: string, ...args: string[]): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'peers', 'servers.ts'), which, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'peers', 'servers.ts'), which, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -91,7 +93,9 @@ interface Result {
 /** CPU time a process has used so far, in ms (Linux /proc; NaN elsewhere). */
 function cpuMsOf(pid: number | undefined): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return NaN;
@@ -122,16 +126,18 @@ async function compare(contenders: Contender[], rounds = 3): Promise<Result[]> {
       const until = warmUntil + 1000;
       let cpuAtWarm = NaN;
       let sent = 0;
-      await Promise.all(Array.from({ length: clients }, async (_, client) => {
-        while (performance.now() < until) {
-          const t = performance.now();
-          if (t >= warmUntil && Number.isNaN(cpuAtWarm)) cpuAtWarm = cpuMsOf(c.server.child.pid);
-          if (t >= warmUntil) sent++;
-          const status = await call(agent, c.server, c.next(client));
-          if (status !== c.expect) throw new Error(`${c.server.url}: status ${status}, expected ${c.expect}`);
-          if (t >= warmUntil) times[i].push(performance.now() - t);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: clients }, async (_, client) => {
+          while (performance.now() < until) {
+            const t = performance.now();
+            if (t >= warmUntil && Number.isNaN(cpuAtWarm)) cpuAtWarm = cpuMsOf(c.server.child.pid);
+            if (t >= warmUntil) sent++;
+            const status = await call(agent, c.server, c.next(client));
+            if (status !== c.expect) throw new Error(`${c.server.url}: status ${status}, expected ${c.expect}`);
+            if (t >= warmUntil) times[i].push(performance.now() - t);
+          }
+        }),
+      );
       spent[i] += performance.now() - warmUntil;
       cpu[i] += cpuMsOf(c.server.child.pid) - cpuAtWarm;
       counted[i] += sent;
@@ -141,8 +147,12 @@ async function compare(contenders: Contender[], rounds = 3): Promise<Result[]> {
   return times.map((list, i) => {
     list.sort((a, b) => a - b);
     if (!list.length) return { rps: 0, p50: NaN, p99: NaN, cpuMs: NaN };
-    return { rps: list.length / (spent[i] / 1000), p50: list[Math.floor(list.length / 2)], p99: list[Math.floor(list.length * 0.99)],
-      cpuMs: cpu[i] / counted[i] };
+    return {
+      rps: list.length / (spent[i] / 1000),
+      p50: list[Math.floor(list.length / 2)],
+      p99: list[Math.floor(list.length * 0.99)],
+      cpuMs: cpu[i] / counted[i],
+    };
   });
 }
 
@@ -190,8 +200,11 @@ async function durablePut(dir: string): Promise<void> {
   const small = await files(dir, 1000);
   const large = await files(dir, 20_000);
   const servers = await Promise.all([
-    startServer('sandbox', small.data), startServer('sandbox', large.data), startServer('json-server', small.db),
-    startServer('bare', small.bare), startServer('bare', large.bare),
+    startServer('sandbox', small.data),
+    startServer('sandbox', large.data),
+    startServer('json-server', small.db),
+    startServer('bare', small.bare),
+    startServer('bare', large.bare),
   ]);
   const [sandbox1, sandbox20, js, bare1, bare20] = servers;
   try {
@@ -205,9 +218,9 @@ async function durablePut(dir: string): Promise<void> {
     console.log(`\nPUT of input scanners, ${clients} keep-alive clients`);
     console.log(`  1,000 objects   sandbox (durable: synced before the answer)  ${fmt(s1)}`);
     console.log(`  1,000 objects   json-server 0.17 (db.json, not synced)       ${fmt(j)}   sandbox/json-server ${(s1.rps / j.rps).toFixed(1)}x`);
-    console.log(`  1,000 objects   bare node:http (memory only)                 ${fmt(b1)}   sandbox/bare ${(100 * s1.rps / b1.rps).toFixed(0)}%`);
-    console.log(`  20,000 objects  sandbox (durable)                            ${fmt(s20)}   20,000/1,000 ${(100 * s20.rps / s1.rps).toFixed(0)}%`);
-    console.log(`  20,000 objects  bare node:http (memory only)                 ${fmt(b20)}   sandbox/bare ${(100 * s20.rps / b20.rps).toFixed(0)}%`);
+    console.log(`  1,000 objects   bare node:http (memory only)                 ${fmt(b1)}   sandbox/bare ${((100 * s1.rps) / b1.rps).toFixed(0)}%`);
+    console.log(`  20,000 objects  sandbox (durable)                            ${fmt(s20)}   20,000/1,000 ${((100 * s20.rps) / s1.rps).toFixed(0)}%`);
+    console.log(`  20,000 objects  bare node:http (memory only)                 ${fmt(b20)}   sandbox/bare ${((100 * s20.rps) / b20.rps).toFixed(0)}%`);
   } finally {
     await Promise.all(servers.map(stop));
   }
@@ -231,13 +244,16 @@ async function pageGet(parent: string): Promise<void> {
   const fetched = async (server: Server, p: string) => {
     let bytes: Buffer = Buffer.alloc(0);
     const agent = new Agent({ keepAlive: false });
-    await call(agent, server, { method: 'GET', path: p }, (b) => { bytes = b; });
+    await call(agent, server, { method: 'GET', path: p }, (b) => {
+      bytes = b;
+    });
     agent.destroy();
     return bytes;
   };
   // The objects as the sandbox answers them, in its order, for the bare servers.
   const answered: unknown[] = [];
-  for (let page = 0; page < 10; page++) answered.push(...JSON.parse((await fetched(sandbox, `/api/f/${sandbox.folder}/inputscanners?page=${page}&pageSize=100`)).toString('utf8')) as unknown[]);
+  for (let page = 0; page < 10; page++)
+    answered.push(...(JSON.parse((await fetched(sandbox, `/api/f/${sandbox.folder}/inputscanners?page=${page}&pageSize=100`)).toString('utf8')) as unknown[]));
   const bareFile = path.join(dir, 'bare-answered.json');
   writeFileSync(bareFile, JSON.stringify(answered));
   const js = await startServer('json-server', f.db);
@@ -247,7 +263,8 @@ async function pageGet(parent: string): Promise<void> {
     const ours = await fetched(sandbox, pagePath);
     const theirs = await fetched(bare, '/inputscanners?page=3&pageSize=100');
     const jsBytes = await fetched(js, '/inputscanners?_page=4&_limit=100');
-    if (!ours.equals(theirs) || !ours.equals(await fetched(cached, '/inputscanners?page=3&pageSize=100'))) throw new Error('the bare servers do not send the sandbox\'s bytes');
+    if (!ours.equals(theirs) || !ours.equals(await fetched(cached, '/inputscanners?page=3&pageSize=100')))
+      throw new Error("the bare servers do not send the sandbox's bytes");
     const [s, j, b, c] = await compare([
       { server: sandbox, next: () => ({ method: 'GET', path: pagePath }), expect: 200 },
       { server: js, next: () => ({ method: 'GET', path: '/inputscanners?_page=4&_limit=100' }), expect: 200 },
@@ -258,7 +275,7 @@ async function pageGet(parent: string): Promise<void> {
     // Two readings of the same runs: requests per second (what a client sees; on a busy machine it swings
     // with the other processes) and the server's CPU time per request (what the server spends: steadier).
     const cpuFmt = (r: Result) => `${(r.cpuMs * 1000).toFixed(0).padStart(5)} µs CPU/req`;
-    const vs = (other: Result) => `sandbox/this ${(100 * s.rps / other.rps).toFixed(0)}% by req/s, ${(100 * other.cpuMs / s.cpuMs).toFixed(0)}% by CPU/req`;
+    const vs = (other: Result) => `sandbox/this ${((100 * s.rps) / other.rps).toFixed(0)}% by req/s, ${((100 * other.cpuMs) / s.cpuMs).toFixed(0)}% by CPU/req`;
     console.log(`  sandbox                                     ${fmt(s)}  ${cpuFmt(s)}   ${ours.length} bytes`);
     console.log(`  json-server 0.17 (indented)                 ${fmt(j)}  ${cpuFmt(j)}   ${jsBytes.length} bytes   ${vs(j)}`);
     console.log(`  bare node:http, serialises each request     ${fmt(b)}  ${cpuFmt(b)}   same bytes   ${vs(b)}`);
@@ -274,20 +291,25 @@ async function batchAdd(dir: string): Promise<void> {
   try {
     const person = kind('person');
     const people = Array.from({ length: 10_000 }, (_, i) => ({
-      ...newObject(person, `Given${i} Surname${i}`), GivenName: `Given${i}`, Surname: `Surname${i}`, Tags: ['bench'],
+      ...newObject(person, `Given${i} Surname${i}`),
+      GivenName: `Given${i}`,
+      Surname: `Surname${i}`,
+      Tags: ['bench'],
     }));
     const agent = new Agent({ keepAlive: true, maxSockets: 4 });
     const batches: string[] = [];
     for (let i = 0; i < people.length; i += 100) batches.push(JSON.stringify(people.slice(i, i + 100)));
     const t = performance.now();
     let next = 0;
-    await Promise.all(Array.from({ length: 4 }, async () => {
-      while (next < batches.length) {
-        const body = batches[next++];
-        const status = await call(agent, sandbox, { method: 'POST', path: `/api/f/${sandbox.folder}/people/complex`, body });
-        if (status !== 200) throw new Error(`batch: status ${status}`);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < batches.length) {
+          const body = batches[next++];
+          const status = await call(agent, sandbox, { method: 'POST', path: `/api/f/${sandbox.folder}/people/complex`, body });
+          if (status !== 200) throw new Error(`batch: status ${status}`);
+        }
+      }),
+    );
     const ms = performance.now() - t;
     agent.destroy();
     console.log(`\nBatch add of 10,000 people into the durable sandbox (batches of 100, 4 in flight)`);
@@ -311,7 +333,9 @@ async function load50k(dir: string): Promise<void> {
   const server = await startServer('sandbox', data);
   const ms = performance.now() - t;
   await stop(server);
-  console.log(`\nStart on 50,000 objects (${(bytes / 1024 / 1024).toFixed(0)} MB data file) + 2,000 journal lines: ${(ms / 1000).toFixed(2)} s (process start included)`);
+  console.log(
+    `\nStart on 50,000 objects (${(bytes / 1024 / 1024).toFixed(0)} MB data file) + 2,000 journal lines: ${(ms / 1000).toFixed(2)} s (process start included)`,
+  );
 }
 
 /** What the disk allows right now: synced appends of one PUT's journal line (4.3 KB), one after another, for a second. */

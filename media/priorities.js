@@ -163,7 +163,7 @@
     const col = control.dataset.col;
     const was = col === 'label' ? row.label : col === 'priority' ? String(row.priority) : String(row.statusCode);
     const now = control instanceof HTMLSelectElement ? control.options[control.selectedIndex].text : control.value;
-    const before = control instanceof HTMLSelectElement ? [...control.options].find((o) => o.value === was)?.text ?? was : was;
+    const before = control instanceof HTMLSelectElement ? ([...control.options].find((o) => o.value === was)?.text ?? was) : was;
     const name = control.getAttribute('aria-label');
     announce.textContent = control.value === was ? t('back', name, now) : t('changed', name, now, before);
   }
@@ -244,9 +244,11 @@
         update();
       }
       if (typedSince) {
-        [...rows.querySelectorAll('tr')].forEach((tr, i) => [...tr.querySelectorAll('input, select')].forEach((c, j) => {
-          if (typedSince[i] && typedSince[i][j] !== sentCells[i][j]) c.value = typedSince[i][j];
-        }));
+        [...rows.querySelectorAll('tr')].forEach((tr, i) =>
+          [...tr.querySelectorAll('input, select')].forEach((c, j) => {
+            if (typedSince[i] && typedSince[i][j] !== sentCells[i][j]) c.value = typedSince[i][j];
+          }),
+        );
         update();
       }
       sentCells = undefined;

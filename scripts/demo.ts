@@ -41,11 +41,24 @@ async function main() {
   fs.chmodSync(passwordFile, 0o600);
   // What the sandbox was asked, for whoever wonders what a view or an interval costs (counts: GET /sandbox/stats).
   const requestLog = path.join(home, 'sandbox-requests.log');
-  const sandbox = startProcess(process.execPath, [path.join(repo, 'dist', 'sandbox.cjs'), '--port', String(sandboxPort), '--seed', 'demo',
-    '--data', path.join(home, 'sandbox-data.json'), '--log-requests', requestLog], {
-    logFile: path.join(home, 'sandbox.log'),
-    env: { ...process.env, OMS_SANDBOX_TOKEN: sandboxToken, OMS_SANDBOX_PASSWORD: sandboxPassword },
-  });
+  const sandbox = startProcess(
+    process.execPath,
+    [
+      path.join(repo, 'dist', 'sandbox.cjs'),
+      '--port',
+      String(sandboxPort),
+      '--seed',
+      'demo',
+      '--data',
+      path.join(home, 'sandbox-data.json'),
+      '--log-requests',
+      requestLog,
+    ],
+    {
+      logFile: path.join(home, 'sandbox.log'),
+      env: { ...process.env, OMS_SANDBOX_TOKEN: sandboxToken, OMS_SANDBOX_PASSWORD: sandboxPassword },
+    },
+  );
   // The token the sandbox prints wins (a sandbox that does not read OMS_SANDBOX_TOKEN picks its own).
   const info = parseSandboxLine(await waitForLine(sandbox, /listening/, 20_000, 'sandbox'), sandboxToken);
   say(`sandbox with demo data on ${info.url} (data: ${path.join(home, 'sandbox-data.json')}; Sign In as admin with the password in ${passwordFile})`);
@@ -61,9 +74,17 @@ async function main() {
     const unpacked = path.join(home, 'vsix');
     fs.rmSync(unpacked, { recursive: true, force: true });
     extractZip(vsix, unpacked);
-    const args = ['--user-data-dir', path.join(home, 'user'), '--extensions-dir', path.join(home, 'extensions'), `--extensionDevelopmentPath=${path.join(unpacked, 'extension')}`,
+    const args = [
+      '--user-data-dir',
+      path.join(home, 'user'),
+      '--extensions-dir',
+      path.join(home, 'extensions'),
+      `--extensionDevelopmentPath=${path.join(unpacked, 'extension')}`,
       // As the server build: the workspace's settings (its terminal's `oms` among them) apply without a trust question.
-      '--disable-workspace-trust', '--new-window', workspace];
+      '--disable-workspace-trust',
+      '--new-window',
+      workspace,
+    ];
     say(`opening ${desktop}; close the window or press Ctrl-C to stop`);
     const code = spawn(desktop, args, { env, stdio: 'inherit' });
     await new Promise((resolve) => code.on('exit', resolve));
@@ -81,10 +102,23 @@ async function main() {
   const tokenFile = path.join(home, 'connection-token');
   fs.writeFileSync(tokenFile, connectionToken, { mode: 0o600 });
   fs.chmodSync(tokenFile, 0o600);
-  const server = startProcess(node, [
-    serverMain, '--host', '127.0.0.1', '--port', String(port), '--connection-token-file', tokenFile,
-    '--accept-server-license-terms', '--disable-telemetry', '--disable-workspace-trust', ...dirs,
-  ], { cwd: workspace, logFile: path.join(home, 'server.log'), env });
+  const server = startProcess(
+    node,
+    [
+      serverMain,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--connection-token-file',
+      tokenFile,
+      '--accept-server-license-terms',
+      '--disable-telemetry',
+      '--disable-workspace-trust',
+      ...dirs,
+    ],
+    { cwd: workspace, logFile: path.join(home, 'server.log'), env },
+  );
   await waitForLine(server, /Extension host agent listening on|Server bound to/, 60_000, 'VS Code server');
   say('VS Code (server build) with the extension, connected to the sandbox. Open:');
   say(`  http://127.0.0.1:${port}/?tkn=${connectionToken}&folder=${encodeURIComponent(workspace)}`);
@@ -118,17 +152,28 @@ const demoSettings = {
 
 /** People to try Batch-Add on (right-click the file); its presence also activates the extension at start. */
 const sampleFiles: Record<string, string> = {
-  'new-hires.people.json': `${JSON.stringify([['Ada', 'Lovelace'], ['Grace', 'Hopper']].map(([given, surname]) => ({
-    ...newObject(kind('person'), `${given} ${surname}`), GivenName: given, Surname: surname,
-    Addresses: [{ $type: makeType('EmailAddressInfo'), Key: null, Href: null, IsPrivate: false, Type: 'Work', MailTo: `${given.toLowerCase()}@example.com` }],
-  })), null, 2)}\n`,
+  'new-hires.people.json': `${JSON.stringify(
+    [
+      ['Ada', 'Lovelace'],
+      ['Grace', 'Hopper'],
+    ].map(([given, surname]) => ({
+      ...newObject(kind('person'), `${given} ${surname}`),
+      GivenName: given,
+      Surname: surname,
+      Addresses: [{ $type: makeType('EmailAddressInfo'), Key: null, Href: null, IsPrivate: false, Type: 'Work', MailTo: `${given.toLowerCase()}@example.com` }],
+    })),
+    null,
+    2,
+  )}\n`,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => void stopAll().then(() => process.exit(0)));
 }
-main().then(() => stopAll()).catch(async (e) => {
-  console.error(`[demo] ${(e as Error).message}`);
-  await stopAll();
-  process.exit(1);
-});
+main()
+  .then(() => stopAll())
+  .catch(async (e) => {
+    console.error(`[demo] ${(e as Error).message}`);
+    await stopAll();
+    process.exit(1);
+  });

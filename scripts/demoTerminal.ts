@@ -17,12 +17,16 @@ export function demoTerminal(home: string, repo: string, sandbox: DemoSandbox, n
   fs.mkdirSync(bin, { recursive: true, mode: 0o700 });
   const tokenFile = path.join(home, 'sandbox-token');
   writeFresh(tokenFile, `${sandbox.token}\n`, 0o600);
-  writeFresh(path.join(bin, 'oms'), `#!/bin/sh
+  writeFresh(
+    path.join(bin, 'oms'),
+    `#!/bin/sh
 # \`oms\` against the demo sandbox of npm start: its token read from a file only you can read.
 OMS_TOKEN=$(cat ${shellQuoted(tokenFile)}) || exit 1
 export OMS_TOKEN
 exec ${shellQuoted(node)} ${shellQuoted(path.join(repo, 'dist', 'oms.cjs'))} "$@"
-`, 0o700);
+`,
+    0o700,
+  );
   const env = { PATH: `${bin}${path.delimiter}\${env:PATH}`, OMS_URL: sandbox.url, OMS_SANDBOX_URL: sandbox.url, OMS_SANDBOX_INSTANCE: sandbox.instance };
   return { 'terminal.integrated.env.linux': env, 'terminal.integrated.env.osx': env };
 }

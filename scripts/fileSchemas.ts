@@ -26,7 +26,9 @@ function fileSchemaOf(schema: Schema, refsFrom: string): Schema {
 function withRefsFrom(value: unknown, refsFrom: string): unknown {
   if (Array.isArray(value)) return value.map((v) => withRefsFrom(v, refsFrom));
   if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && !v.startsWith('#') ? `${refsFrom}${v}` : withRefsFrom(v, refsFrom)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && !v.startsWith('#') ? `${refsFrom}${v}` : withRefsFrom(v, refsFrom)]),
+  );
 }
 
 if (require.main === module) {

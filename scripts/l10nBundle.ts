@@ -34,14 +34,21 @@ function schemaWords(dir: string): string[] {
 async function main(): Promise<void> {
   const repo = path.resolve(__dirname, '..');
   const bundle = path.join(repo, 'l10n', 'bundle.l10n.json');
-  const sources = fs.readdirSync(path.join(repo, 'src'), { withFileTypes: true, recursive: true })
+  const sources = fs
+    .readdirSync(path.join(repo, 'src'), { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && e.name.endsWith('.ts'))
     .map((e) => ({
       extension: '.ts',
       contents: fs.readFileSync(path.join(e.parentPath, e.name), 'utf8').replace(/from '(?:\.\.?\/)+l10n'/g, "from '@vscode/l10n'"),
     }));
   const messages = (await getL10nJson(sources)) as Record<string, string>;
-  const registries = [...[...kinds.values()].flatMap((k) => [k.label, k.pluralLabel]), ...Object.values(statusCodeLabels), ...Object.values(pushTypeLabels), ...otherEncodings.map((e) => e.label), ...schemaWords(path.join(repo, 'schemas'))];
+  const registries = [
+    ...[...kinds.values()].flatMap((k) => [k.label, k.pluralLabel]),
+    ...Object.values(statusCodeLabels),
+    ...Object.values(pushTypeLabels),
+    ...otherEncodings.map((e) => e.label),
+    ...schemaWords(path.join(repo, 'schemas')),
+  ];
   for (const label of registries) messages[label] ??= label;
   fs.writeFileSync(bundle, `${JSON.stringify(messages, null, 2)}\n`);
   console.log(`${path.relative(repo, bundle)}: ${Object.keys(messages).length} strings`);

@@ -39,10 +39,14 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   sandbox = new SandboxHost(context);
   const connections = new ConnectionManager(context, sandbox);
   const objectFiles = new ObjectFileSystem(connections);
-  const saves = new ObjectSaves(connections, objectFiles, new SaveHistory(context.globalStorageUri.fsPath),
+  const saves = new ObjectSaves(
+    connections,
+    objectFiles,
+    new SaveHistory(context.globalStorageUri.fsPath),
     // The questions load on the first conflict, not at activation.
     (...a) => import('./documents/conflictQuestions').then((q) => q.askOnConflict(...a)),
-    (...a) => import('./documents/conflictQuestions').then((q) => q.askPerField(...a)));
+    (...a) => import('./documents/conflictQuestions').then((q) => q.askPerField(...a)),
+  );
   // Every write of an object document goes to the save entry.
   objectFiles.writer = (uri, text) => saves.writeDocument(uri, text);
   const tree = new ObjectTree(connections);
@@ -55,7 +59,13 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   // The welcome view shows while there is no connection.
   const updateWelcome = () => void vscode.commands.executeCommand('setContext', 'oms.hasConnections', connections.list().length > 0);
   context.subscriptions.push(
-    log(), sandbox, connections, tree, view, objectFiles, saves,
+    log(),
+    sandbox,
+    connections,
+    tree,
+    view,
+    objectFiles,
+    saves,
     vscode.workspace.registerFileSystemProvider('oms', objectFiles, { isCaseSensitive: true }),
     followSavedDocuments(saves, objectFiles),
     registerHistoryDocuments(),

@@ -22,10 +22,15 @@ export function wholeNumberSetting(name: WholeNumberSetting): number {
   const min = limits.minimum ?? 1;
   const max = limits.maximum ?? Number.MAX_SAFE_INTEGER;
   if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
-  throw new Error(vscode.l10n.t(
-    'The setting oms.{0} is {1}: it must be a whole number from {2} to {3}. Change it in Settings (Ctrl+,).',
-    name, JSON.stringify(value) ?? String(value), min, max,
-  ));
+  throw new Error(
+    vscode.l10n.t(
+      'The setting oms.{0} is {1}: it must be a whole number from {2} to {3}. Change it in Settings (Ctrl+,).',
+      name,
+      JSON.stringify(value) ?? String(value),
+      min,
+      max,
+    ),
+  );
 }
 
 function manifestLimits(name: WholeNumberSetting): Limits {

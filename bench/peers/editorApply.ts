@@ -11,7 +11,12 @@ import { RunJournal } from '../../src/changes/runJournal';
 
 export async function editorApply(client: OmsClient, root: string, binding: ConnectionBinding, plan: Plan): Promise<void> {
   const total = plan.entries.filter((e) => e.selected).length;
-  const journal = await new RunJournal(cachePath(root, 'runs')).begin({ title: 'Apply', connectionId: 'bench', total, recipe: { type: 'apply', folder: root } });
+  const journal = await new RunJournal(cachePath(root, 'runs')).begin({
+    title: 'Apply',
+    connectionId: 'bench',
+    total,
+    recipe: { type: 'apply', folder: root },
+  });
   try {
     const results = await applyPlan(client, root, binding, plan, {
       stopOnError: false,

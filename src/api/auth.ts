@@ -28,7 +28,9 @@ export interface PasswordGrant {
 
 export async function signIn(http: Http, grant: PasswordGrant): Promise<TokenSet> {
   const body = await http<TokenResponse>({
-    method: 'POST', path: '/token', anonymous: true,
+    method: 'POST',
+    path: '/token',
+    anonymous: true,
     form: {
       grant_type: 'password',
       client_id: grant.clientId ?? 'consoleApp',
@@ -44,7 +46,9 @@ export async function signIn(http: Http, grant: PasswordGrant): Promise<TokenSet
 
 export async function refresh(http: Http, refreshToken: string): Promise<TokenSet> {
   const body = await http<TokenResponse>({
-    method: 'POST', path: '/token', anonymous: true,
+    method: 'POST',
+    path: '/token',
+    anonymous: true,
     form: { grant_type: 'refresh_token', refresh_token: refreshToken },
   });
   return toTokenSet(body);

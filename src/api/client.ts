@@ -1,7 +1,16 @@
 /** Typed client for every operation of the spec (part 4) plus browsing. */
 import { Kind, kind as kindOf } from '../model/kinds';
 import {
-  actionRoutes, collectionActionPath, collectionPath, folderActionPath, folderPath, instancePath, itemActionPath, notesPath, objectPath, sysinfoPath,
+  actionRoutes,
+  collectionActionPath,
+  collectionPath,
+  folderActionPath,
+  folderPath,
+  instancePath,
+  itemActionPath,
+  notesPath,
+  objectPath,
+  sysinfoPath,
 } from '../model/routes';
 import type { BaseInfo, FolderInfo, InstanceInfo, NoteInfo, PersonInfo, PushNotificationRequest } from '../model/types';
 import { ApiError } from './errors';
@@ -65,7 +74,13 @@ export class OmsClient {
 
   /** One page as the server's bytes, neither decoded nor parsed: for a reader on another thread (a pull, changes/code/pullThread.ts). */
   listBytes(kind: Kind, folderKey: string, page: number, pageSize: number, signal?: AbortSignal): Promise<Buffer> {
-    return this.send<Buffer>(() => ({ method: 'GET', path: collectionPath(kind, folderKey), query: { page, pageSize: pageSizeOf(pageSize) }, signal, bytes: true }));
+    return this.send<Buffer>(() => ({
+      method: 'GET',
+      path: collectionPath(kind, folderKey),
+      query: { page, pageSize: pageSizeOf(pageSize) },
+      signal,
+      bytes: true,
+    }));
   }
 
   /**
@@ -74,7 +89,12 @@ export class OmsClient {
    */
   listBytesIf(kind: Kind, folderKey: string, page: number, pageSize: number, etag: string | undefined, signal?: AbortSignal): Promise<Conditional> {
     return this.send<Conditional>(() => ({
-      method: 'GET', path: collectionPath(kind, folderKey), query: { page, pageSize: pageSizeOf(pageSize) }, signal, bytes: true, conditional: { etag },
+      method: 'GET',
+      path: collectionPath(kind, folderKey),
+      query: { page, pageSize: pageSizeOf(pageSize) },
+      signal,
+      bytes: true,
+      conditional: { etag },
     }));
   }
 
@@ -119,7 +139,12 @@ export class OmsClient {
   async listAgain<T extends BaseInfo = BaseInfo>(kind: Kind, folderKey: string, page: number, pageSize: number, etag?: string): Promise<Reread<T[]>> {
     const size = pageSizeOf(pageSize);
     const answer = await this.send<Conditional>(() => ({
-      method: 'GET', path: collectionPath(kind, folderKey), query: { page, pageSize: size }, bytes: true, once: true, conditional: { etag },
+      method: 'GET',
+      path: collectionPath(kind, folderKey),
+      query: { page, pageSize: size },
+      bytes: true,
+      once: true,
+      conditional: { etag },
     }));
     return answer.unchanged ? answer : { unchanged: false, value: this.itemsOf<T>(kind, folderKey, answer.bytes.toString()), etag: answer.etag };
   }

@@ -36,13 +36,24 @@ export class ApiError extends Error {
 
 export function kindOfStatus(status: number): ApiErrorKind {
   switch (status) {
-    case 401: return 'auth';
-    case 403: return 'permission';
-    case 404: return 'notFound';
-    case 409: case 412: return 'conflict';
-    case 400: case 413: case 415: case 422: return 'validation';
-    case 429: return 'rateLimit';
-    default: return 'server';
+    case 401:
+      return 'auth';
+    case 403:
+      return 'permission';
+    case 404:
+      return 'notFound';
+    case 409:
+    case 412:
+      return 'conflict';
+    case 400:
+    case 413:
+    case 415:
+    case 422:
+      return 'validation';
+    case 429:
+      return 'rateLimit';
+    default:
+      return 'server';
   }
 }
 
@@ -61,7 +72,10 @@ export function messageFromBody(body: string, status: number, statusText: string
     parsed = JSON.parse(text);
   } catch {
     // Plain text or HTML: keep the first line, without markup, short.
-    const plain = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+    const plain = text
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     return plain ? plain.slice(0, 300) : fallback;
   }
   return findMessage(parsed) ?? fallback;

@@ -45,11 +45,12 @@ interface CommonOptions {
   fetchFor?: (url: URL) => Promise<Fetch> | undefined;
 }
 
-export type HttpOptions = CommonOptions & (
-  | { endpoint: () => Endpoint | Promise<Endpoint> }
-  /** A fixed origin; `token` is read once at the start of each request. */
-  | { baseUrl: string; token?: () => string | undefined }
-);
+export type HttpOptions = CommonOptions &
+  (
+    | { endpoint: () => Endpoint | Promise<Endpoint> }
+    /** A fixed origin; `token` is read once at the start of each request. */
+    | { baseUrl: string; token?: () => string | undefined }
+  );
 
 export interface RequestOptions {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -102,9 +103,7 @@ export type Http = <T = unknown>(req: RequestOptions) => Promise<T>;
 export type Conditional = { unchanged: true; etag: string } | { unchanged: false; bytes: Buffer; etag?: string };
 
 export function createHttp(options: HttpOptions): Http {
-  const endpoint = 'endpoint' in options
-    ? options.endpoint
-    : () => ({ baseUrl: options.baseUrl, token: options.token?.() });
+  const endpoint = 'endpoint' in options ? options.endpoint : () => ({ baseUrl: options.baseUrl, token: options.token?.() });
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxAttempts = options.maxAttempts ?? 4;
   const backoffMs = options.backoffMs ?? 500;
@@ -153,7 +152,17 @@ export function createHttp(options: HttpOptions): Http {
         const bytes = await readCapped(response, maxBytes);
         if (bytes === undefined) {
           log(response.status);
-          throw fail('tooLarge', l10n.t('The answer of {0} to {1} {2} is larger than {3} (setting oms.maxResponseMegabytes); nothing of it was used', base.host, req.method, logPath, formatBytes(maxBytes)), response.status);
+          throw fail(
+            'tooLarge',
+            l10n.t(
+              'The answer of {0} to {1} {2} is larger than {3} (setting oms.maxResponseMegabytes); nothing of it was used',
+              base.host,
+              req.method,
+              logPath,
+              formatBytes(maxBytes),
+            ),
+            response.status,
+          );
         }
         clearTimeout(timer);
         log(response.status);
@@ -237,7 +246,13 @@ function withinBase(base: URL, req: RequestOptions, mask: (text: string) => stri
   const basePath = base.pathname.replace(/\/+$/, '');
   const url = leavesBase(req.path) ? undefined : new URL(base.origin + basePath + req.path);
   if (!url || url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`)) {
-    throw new ApiError('validation', l10n.t('Refused before sending: the path {0} would leave {1}', JSON.stringify(mask(req.path)), `${base.origin}${basePath}`), undefined, req.method, mask(req.path));
+    throw new ApiError(
+      'validation',
+      l10n.t('Refused before sending: the path {0} would leave {1}', JSON.stringify(mask(req.path)), `${base.origin}${basePath}`),
+      undefined,
+      req.method,
+      mask(req.path),
+    );
   }
   return url;
 }
@@ -264,13 +279,25 @@ function webPage(response: Response, text: string, base: URL, req: RequestOption
   const address = base.origin + base.pathname.replace(/\/+$/, '');
   // A sign-in page (401, 403) still asks for sign-in; any other page is no answer of the service (a 404 page is not "object not found").
   const kind = response.status === 401 || response.status === 403 ? kindOfStatus(response.status) : 'server';
-  return new ApiError(kind, l10n.t("{0} answered with a web page ({1}), not the service: check the connection's URL", address, response.status), response.status, req.method, req.path);
+  return new ApiError(
+    kind,
+    l10n.t("{0} answered with a web page ({1}), not the service: check the connection's URL", address, response.status),
+    response.status,
+    req.method,
+    req.path,
+  );
 }
 
 function toError(response: Response, text: string, req: RequestOptions, mask: (text: string) => string): ApiError {
   const status = response.status;
   if (status >= 300 && status < 400) {
-    return new ApiError('server', l10n.t('The server redirected ({0}); redirects are not followed so that the token stays with its origin', status), status, req.method, req.path);
+    return new ApiError(
+      'server',
+      l10n.t('The server redirected ({0}); redirects are not followed so that the token stays with its origin', status),
+      status,
+      req.method,
+      req.path,
+    );
   }
   const message = mask(messageFromBody(text, status, response.statusText));
   const details = detailsFromBody(text).map((d) => ({ ...d, message: mask(d.message) }));

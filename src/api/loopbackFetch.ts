@@ -19,7 +19,10 @@ export function loopbackFetch(url: URL): Promise<Fetch> | undefined {
   if (url.protocol !== 'http:' || !isLoopback(url)) return undefined;
   if (!loading) {
     loading = true;
-    void undici().then(({ fetch }) => (direct = fetch as unknown as Fetch), () => undefined); // not loaded: VS Code's fetch it stays
+    void undici().then(
+      ({ fetch }) => (direct = fetch as unknown as Fetch),
+      () => undefined,
+    ); // not loaded: VS Code's fetch it stays
   }
   return direct && Promise.resolve(direct);
 }

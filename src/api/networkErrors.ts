@@ -13,8 +13,13 @@ export interface NetworkReason {
 }
 
 const untrusted = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'UNABLE_TO_GET_ISSUER_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_UNTRUSTED', 'CERT_SIGNATURE_FAILURE',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
 ]);
 
 /** The certificate problem, where there is one. */
@@ -29,16 +34,29 @@ function certificate(code: string): string | undefined {
 
 /** The names a certificate is for (its subjectAltName, as Node gives it: "DNS:localhost, IP Address:127.0.0.1"). */
 const certificateNames = (altNames: string | undefined): string | undefined =>
-  altNames?.split(',').map((n) => n.trim().replace(/^[^:]*?(Address)?:/, '')).filter(Boolean).join(', ') || undefined;
+  altNames
+    ?.split(',')
+    .map((n) => n.trim().replace(/^[^:]*?(Address)?:/, ''))
+    .filter(Boolean)
+    .join(', ') || undefined;
 
 /** A trusted certificate for other names: the address is wrong, not the trust (adding a CA would not help). */
 function otherName(host: string, altNames: string | undefined, proxyHost: string | undefined): string {
   const names = certificateNames(altNames) ?? l10n.t('other names');
   return proxyHost
-    ? l10n.t("Not connected to {0} through the proxy {1}: the proxy's certificate is for {2}, not its name in http.proxy ({3}), so nothing was sent",
-      host, proxyHost, names, 'ERR_TLS_CERT_ALTNAME_INVALID')
-    : l10n.t("Not connected to {0}: its certificate is for {1}, not the name in the connection's URL ({2}), so nothing was sent",
-      host, names, 'ERR_TLS_CERT_ALTNAME_INVALID');
+    ? l10n.t(
+        "Not connected to {0} through the proxy {1}: the proxy's certificate is for {2}, not its name in http.proxy ({3}), so nothing was sent",
+        host,
+        proxyHost,
+        names,
+        'ERR_TLS_CERT_ALTNAME_INVALID',
+      )
+    : l10n.t(
+        "Not connected to {0}: its certificate is for {1}, not the name in the connection's URL ({2}), so nothing was sent",
+        host,
+        names,
+        'ERR_TLS_CERT_ALTNAME_INVALID',
+      );
 }
 
 export function networkReason(e: unknown, host: string): NetworkReason {
@@ -51,26 +69,42 @@ export function networkReason(e: unknown, host: string): NetworkReason {
   const cert = certificate(code);
   if (cert && error.proxyHost) {
     return {
-      text: l10n.t("Not connected to {0} through the proxy {1}: {2} ({3}), so nothing was sent. If it is your company's, add its CA to the certificates this system trusts, or turn off the setting http.proxyStrictSSL", host, error.proxyHost, cert, code),
+      text: l10n.t(
+        "Not connected to {0} through the proxy {1}: {2} ({3}), so nothing was sent. If it is your company's, add its CA to the certificates this system trusts, or turn off the setting http.proxyStrictSSL",
+        host,
+        error.proxyHost,
+        cert,
+        code,
+      ),
       transient: false,
     };
   }
   if (cert) {
     return {
-      text: l10n.t("Not connected to {0}: {1} ({2}), so nothing was sent. If it is yours or your company's, add its CA to the certificates this system trusts (VS Code uses them: setting http.systemCertificates)", host, cert, code),
+      text: l10n.t(
+        "Not connected to {0}: {1} ({2}), so nothing was sent. If it is yours or your company's, add its CA to the certificates this system trusts (VS Code uses them: setting http.systemCertificates)",
+        host,
+        cert,
+        code,
+      ),
       transient: false,
     };
   }
   const proxy = /Proxy response \((\d+)\)/i.exec(message);
   if (proxy) {
-    const text = proxy[1] === '407'
-      ? l10n.t('Cannot reach {0}: the proxy (setting http.proxy) answered 407: it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port, or in http.proxyAuthorization)', host)
-      : l10n.t('Cannot reach {0}: the proxy (setting http.proxy) answered {1}', host, proxy[1]);
+    const text =
+      proxy[1] === '407'
+        ? l10n.t(
+            'Cannot reach {0}: the proxy (setting http.proxy) answered 407: it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port, or in http.proxyAuthorization)',
+            host,
+          )
+        : l10n.t('Cannot reach {0}: the proxy (setting http.proxy) answered {1}', host, proxy[1]);
     return { text, transient: false };
   }
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(message)) {
     return { text: l10n.t('Cannot reach {0}: it does not answer HTTPS on that port (is the address http://?)', host), transient: false };
   }
-  if (code === 'UND_ERR_SOCKET' || error.message === 'terminated') return { text: l10n.t('Cannot reach {0}: the connection closed before the whole answer arrived', host), transient: true };
+  if (code === 'UND_ERR_SOCKET' || error.message === 'terminated')
+    return { text: l10n.t('Cannot reach {0}: the connection closed before the whole answer arrived', host), transient: true };
   return { text: l10n.t('Cannot reach {0}: {1}', host, code || message), transient: true };
 }

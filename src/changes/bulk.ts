@@ -19,7 +19,12 @@ import type { JournalEntry } from './runJournal';
 import { l10n } from '../l10n';
 
 /** An object chosen for a bulk edit (from Go to Object, the tree, a group or a folder). */
-export interface Target { kind: Kind; folderKey: string; key: string; name: string }
+export interface Target {
+  kind: Kind;
+  folderKey: string;
+  key: string;
+  name: string;
+}
 
 export type PreviewStatus = 'change' | 'noop' | 'invalid' | 'notApplicable' | 'stale';
 
@@ -38,7 +43,12 @@ export type PreviewCounts = Record<PreviewStatus, number>;
 /** One change per target: the operation applied to the object as read right before sending. */
 export function bulkChanges(targets: readonly Target[], op: BulkOperation): Change[] {
   return targets.map((t) => ({
-    id: t.key, label: t.name, kind: t.kind, folderKey: t.folderKey, key: t.key, op: 'update',
+    id: t.key,
+    label: t.name,
+    kind: t.kind,
+    folderKey: t.folderKey,
+    key: t.key,
+    op: 'update',
     build: (live) => {
       const after = applyOperation(live!, op);
       if (isSkip(after)) return after;
@@ -48,7 +58,10 @@ export function bulkChanges(targets: readonly Target[], op: BulkOperation): Chan
 }
 
 /** What an undo sends, and per object what it cannot put back and why (said to the user before anything is sent). */
-export interface UndoPlan { changes: Change[]; notes: Array<{ label: string; note: string }> }
+export interface UndoPlan {
+  changes: Change[];
+  notes: Array<{ label: string; note: string }>;
+}
 
 /**
  * The reverse of a run: an object the run updated goes back to what it was before, one it created
@@ -67,7 +80,13 @@ export function undoPlan(entries: readonly JournalEntry[], kindOf: (id: JournalE
     const secrets = (e.secretsChanged ?? []).join(', ');
     if (e.outcome === 'applied' && e.op === 'update' && e.before && e.key) {
       if (secrets) note(e, l10n.t('{0} cannot be put back: the journal keeps no secret (it keeps its value now)', secrets));
-      plan.changes.push({ ...common, key: e.key, op: 'update', baseVersion: e.afterVersion ?? null, build: backTo(kind, e.before, l10n.t('already as before the run')) });
+      plan.changes.push({
+        ...common,
+        key: e.key,
+        op: 'update',
+        baseVersion: e.afterVersion ?? null,
+        build: backTo(kind, e.before, l10n.t('already as before the run')),
+      });
     } else if (e.outcome === 'applied' && e.op === 'create') {
       const key = e.after?.Key ?? e.key;
       if (!key) note(e, l10n.t('created, but its Key was never read back: delete it by hand'));
@@ -94,13 +113,20 @@ function unknownUndo(e: JournalEntry, kind: Kind, plan: UndoPlan): void {
   if (e.op === 'create') return void say(l10n.t('the run may have created it (no answer came, so no Key is known): look for it'));
   if (e.op === 'delete') return void say(l10n.t('the run may have deleted it (no answer came): check before creating it again from the journal'));
   if (!e.before || !e.key || !e.sent) return void say(l10n.t('the run may have changed it (no answer came), and the journal holds no copy of it before'));
-  const sent = e.sent, before = e.before;
+  const sent = e.sent,
+    before = e.before;
   say(l10n.t('the run may have changed it (no answer came): put back only if the server holds what was sent'));
   plan.changes.push({
-    id: e.id, label: e.label, kind, folderKey: e.folderKey, key: e.key, op: 'update',
+    id: e.id,
+    label: e.label,
+    kind,
+    folderKey: e.folderKey,
+    key: e.key,
+    op: 'update',
     build: (live) => {
       if (sameFields(kind, live!, before)) return { skip: l10n.t('not written by the run: already as before it') };
-      if (!sameFields(kind, live!, sent)) return { skip: l10n.t('not as the run would have left it: changed by someone else, or never written'), notApplicable: true };
+      if (!sameFields(kind, live!, sent))
+        return { skip: l10n.t('not as the run would have left it: changed by someone else, or never written'), notApplicable: true };
       return backTo(kind, before, '')(live);
     },
   });
@@ -138,7 +164,13 @@ export function mergedUndo(entry: JournalEntry, kind: Kind, live: BaseInfo): { c
   if (result.conflicts.length) return { conflicts: result.conflicts.map((c) => c.pointer) };
   return {
     change: {
-      id: entry.id, label: entry.label, kind, folderKey: entry.folderKey, key: entry.key, op: 'update', baseVersion: live.ConcurrencyVersion ?? null,
+      id: entry.id,
+      label: entry.label,
+      kind,
+      folderKey: entry.folderKey,
+      key: entry.key,
+      op: 'update',
+      baseVersion: live.ConcurrencyVersion ?? null,
       build: (now) => {
         const merged = withServerFields(result.merged, now!);
         return sameJson(merged, now) ? { skip: l10n.t('already as merged') } : merged;
@@ -208,7 +240,8 @@ export async function previewChanges(client: OmsClient, changes: readonly Change
     const byKey = new Map<string, number[]>();
     for (const i of indexes) {
       const key = changes[i].key;
-      if (key === undefined) settle(i, classify(changes[i], undefined)); // a create: nothing to read
+      if (key === undefined)
+        settle(i, classify(changes[i], undefined)); // a create: nothing to read
       else if (byKey.has(key)) byKey.get(key)!.push(i);
       else byKey.set(key, [i]);
     }
@@ -239,7 +272,11 @@ function classify(change: Change, live: BaseInfo | undefined): PreviewEntry {
   const base = { change, before: live, changes: [] as FieldChange[] };
   if (change.op !== 'create' && !live) return { ...base, status: 'notApplicable', reason: l10n.t('gone from the server') };
   if (live && change.baseVersion !== undefined && (live.ConcurrencyVersion ?? null) !== change.baseVersion) {
-    return { ...base, status: 'stale', reason: l10n.t('changed since: version {0} expected, {1} found', change.baseVersion ?? l10n.t('none'), live.ConcurrencyVersion ?? l10n.t('none')) };
+    return {
+      ...base,
+      status: 'stale',
+      reason: l10n.t('changed since: version {0} expected, {1} found', change.baseVersion ?? l10n.t('none'), live.ConcurrencyVersion ?? l10n.t('none')),
+    };
   }
   const after = change.build(live);
   if (isSkip(after)) return { ...base, status: after.notApplicable ? 'notApplicable' : 'noop', reason: after.skip };

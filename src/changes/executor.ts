@@ -44,7 +44,10 @@ export interface Change {
   build(live: BaseInfo | undefined): BaseInfo | Skip;
 }
 
-export interface Skip { skip: string; notApplicable?: boolean }
+export interface Skip {
+  skip: string;
+  notApplicable?: boolean;
+}
 
 export type Outcome = 'applied' | 'unchanged' | 'stale' | 'failed' | 'notSent';
 
@@ -64,7 +67,12 @@ export interface ChangeResult {
   after?: BaseInfo;
 }
 
-export interface RunProgress { done: number; total: number; failed: number; waitingSeconds?: number }
+export interface RunProgress {
+  done: number;
+  total: number;
+  failed: number;
+  waitingSeconds?: number;
+}
 
 export interface RunOptions {
   /** Objects in flight at most (default 4); lowered on 429/503, raised again after successes. */
@@ -159,7 +167,11 @@ class ChangeRun {
   private readonly timers = new Set<NodeJS.Timeout>();
   private resolve = () => {};
 
-  constructor(private readonly client: OmsClient, private readonly changes: Change[], private readonly options: RunOptions) {
+  constructor(
+    private readonly client: OmsClient,
+    private readonly changes: Change[],
+    private readonly options: RunOptions,
+  ) {
     this.total = changes.length;
     this.results = new Array<ChangeResult>(this.total);
     this.tries = new Array<number>(this.total).fill(0);
@@ -260,16 +272,17 @@ class ChangeRun {
     this.active++;
     const change = this.changes[index];
     const failed = (e: unknown): Step => ({ result: ended(change, 'failed', (e as Error).message) });
-    void tryOnce(this.client, change, this.options).catch(failed).then((step) => {
-      this.active--;
-      if ('result' in step) this.end(index, step.result);
-      else if (step.throttled ? ++this.throttles[index] >= this.maxThrottled : ++this.tries[index] >= this.maxAttempts) {
-        this.end(index, ended(change, 'failed', l10n.t('{0} (gave up after {1} tries)', step.again, this.tries[index] + this.throttles[index])));
-      }
-      else this.comeBack(index, Math.min(step.waitMs, this.maxWaitMs), step.throttled);
-      this.progress();
-      this.pump();
-    });
+    void tryOnce(this.client, change, this.options)
+      .catch(failed)
+      .then((step) => {
+        this.active--;
+        if ('result' in step) this.end(index, step.result);
+        else if (step.throttled ? ++this.throttles[index] >= this.maxThrottled : ++this.tries[index] >= this.maxAttempts) {
+          this.end(index, ended(change, 'failed', l10n.t('{0} (gave up after {1} tries)', step.again, this.tries[index] + this.throttles[index])));
+        } else this.comeBack(index, Math.min(step.waitMs, this.maxWaitMs), step.throttled);
+        this.progress();
+        this.pump();
+      });
   }
 }
 
@@ -304,21 +317,34 @@ async function tryOnce(client: OmsClient, change: Change, options: RunOptions): 
       return result('applied', { before: live });
     } catch (e) {
       if (!unknownEffect(e)) return retryable(e) ?? result('failed', { reason: reasonOf(e), before: live });
-      const gone = await readAgain(client, change).then(() => false, (r: unknown) => r instanceof ApiError && r.kind === 'notFound');
+      const gone = await readAgain(client, change).then(
+        () => false,
+        (r: unknown) => r instanceof ApiError && r.kind === 'notFound',
+      );
       return gone ? result('applied', { before: live }) : { again: `${reasonOf(e)}; read again: still there`, waitMs: 1000, throttled: false };
     }
   }
 
   // The object just read is what saveObject checks against: no second read before the write.
-  const outcome = await saveObject(watched.client, { kind: change.kind, folderKey: change.folderKey, key: change.key }, built, change.op === 'create' ? null : liveVersion, live ? { current: live } : {});
+  const outcome = await saveObject(
+    watched.client,
+    { kind: change.kind, folderKey: change.folderKey, key: change.key },
+    built,
+    change.op === 'create' ? null : liveVersion,
+    live ? { current: live } : {},
+  );
   switch (outcome.status) {
-    case 'saved': return result('applied', { before: outcome.replaced ?? live, after: outcome.object });
-    case 'unchanged': return result('unchanged', { reason: l10n.t('already as wanted'), before: live });
+    case 'saved':
+      return result('applied', { before: outcome.replaced ?? live, after: outcome.object });
+    case 'unchanged':
+      return result('unchanged', { reason: l10n.t('already as wanted'), before: live });
     case 'conflict':
       // Written by someone between our read and our write: a precondition makes it stale, else read again and rebuild.
-      if (change.baseVersion !== undefined) return result('stale', { reason: staleReason(change.baseVersion, outcome.server.ConcurrencyVersion ?? null), before: outcome.server });
+      if (change.baseVersion !== undefined)
+        return result('stale', { reason: staleReason(change.baseVersion, outcome.server.ConcurrencyVersion ?? null), before: outcome.server });
       return { again: staleReason(liveVersion, outcome.server.ConcurrencyVersion ?? null), waitMs: 0, throttled: false };
-    case 'refused': break;
+    case 'refused':
+      break;
   }
 
   const write = watched.log.find((r) => r.method !== 'GET');
@@ -333,7 +359,8 @@ async function tryOnce(client: OmsClient, change: Change, options: RunOptions): 
   }
   if (!unknownEffect(write.error)) return retryable(write.error) ?? result('failed', { reason: reasonOf(write.error), before: live });
   // A create without an answer may exist now, under a Key we never saw: say so, never send it again.
-  if (change.op === 'create') return result('failed', { reason: l10n.t('{0}; it may have been created: look for it before trying again', reasonOf(write.error)) });
+  if (change.op === 'create')
+    return result('failed', { reason: l10n.t('{0}; it may have been created: look for it before trying again', reasonOf(write.error)) });
   // No answer or a 5xx to a PUT: the server may hold it. Read again before anything else.
   const now = await readAgain(client, change).catch(() => undefined);
   if (now && landed(write.json as BaseInfo, now)) return result('applied', { before: live, after: now });
@@ -373,11 +400,16 @@ function reasonOf(e: unknown): string {
 }
 
 function mustKey(change: Change): string {
-  if (!change.key) throw new Error(l10n.t('{0}: an {1} needs the object\'s Key', change.label, change.op));
+  if (!change.key) throw new Error(l10n.t("{0}: an {1} needs the object's Key", change.label, change.op));
   return change.key;
 }
 
-interface Sent { method: RequestOptions['method']; json?: unknown; ok?: boolean; error?: unknown }
+interface Sent {
+  method: RequestOptions['method'];
+  json?: unknown;
+  ok?: boolean;
+  error?: unknown;
+}
 
 /**
  * The client, seeing every request it sends and its answer, and sending each once: the

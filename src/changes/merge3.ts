@@ -16,7 +16,12 @@ import { arrayIdentity, ArrayIdentity, Kind, serverOwnedFields } from '../model/
 import { sameJson } from '../model/saveChecks';
 import type { BaseInfo } from '../model/types';
 
-export interface MergeConflict { pointer: string; base: unknown; mine: unknown; theirs: unknown }
+export interface MergeConflict {
+  pointer: string;
+  base: unknown;
+  mine: unknown;
+  theirs: unknown;
+}
 
 export interface MergeResult {
   /** The merge; at each conflict it holds mine (or the side chosen for that pointer). */
@@ -46,7 +51,10 @@ class Merger {
   readonly conflicts: MergeConflict[] = [];
   readonly tookTheirs: string[] = [];
 
-  constructor(private readonly kind: Kind, private readonly choices: MergeChoices) {}
+  constructor(
+    private readonly kind: Kind,
+    private readonly choices: MergeChoices,
+  ) {}
 
   /** The merged value at `pointer`; undefined means absent. */
   value(pointer: string, base: unknown, mine: unknown, theirs: unknown, identity?: ArrayIdentity): unknown {
@@ -58,9 +66,12 @@ class Merger {
       // A null or missing list next to a list is an empty one, so additions on both sides still merge.
       const [b, m, t] = [base, mine, theirs].map((v) => (v === null || v === undefined ? [] : v));
       if (Array.isArray(b) && Array.isArray(m) && Array.isArray(t)) {
-        const merged = identity.by === 'set' ? this.set(pointer, b, m, t)
-          : identity.by === 'position' ? this.rows(pointer, b, m, t)
-            : this.keyed(pointer, b, m, t, identity.fields);
+        const merged =
+          identity.by === 'set'
+            ? this.set(pointer, b, m, t)
+            : identity.by === 'position'
+              ? this.rows(pointer, b, m, t)
+              : this.keyed(pointer, b, m, t, identity.fields);
         if (merged) return merged;
       }
     }
@@ -75,9 +86,10 @@ class Merger {
     const out: Json = {};
     for (const key of new Set([...Object.keys(mine), ...Object.keys(theirs), ...Object.keys(base)])) {
       const child = `${pointer}/${escape(key)}`;
-      const value = top && serverOwnedFields.includes(key)
-        ? theirs[key]
-        : this.value(child, own(base, key), own(mine, key), own(theirs, key), top ? arrayIdentity(this.kind, key) : undefined);
+      const value =
+        top && serverOwnedFields.includes(key)
+          ? theirs[key]
+          : this.value(child, own(base, key), own(mine, key), own(theirs, key), top ? arrayIdentity(this.kind, key) : undefined);
       if (value !== undefined) out[key] = value;
     }
     return out;
@@ -96,7 +108,13 @@ class Merger {
     if (!sameSet(b, ids(theirs))) this.tookTheirs.push(pointer);
     const kept = theirs.filter((t) => !b.has(canonical(t)) || m.has(canonical(t)));
     const out = new Map(kept.map((t) => [canonical(t), t] as const));
-    return [...withNewItems(out, mine.map((v) => [canonical(v), v] as const), (id) => !b.has(id)).values()];
+    return [
+      ...withNewItems(
+        out,
+        mine.map((v) => [canonical(v), v] as const),
+        (id) => !b.has(id),
+      ).values(),
+    ];
   }
 
   /** Items matched by their key fields; undefined when a side holds one key twice. */
@@ -107,10 +125,12 @@ class Merger {
     };
     const [b, m, t] = [index(base), index(mine), index(theirs)];
     if (!b || !m || !t) return undefined;
-    const slots = withNewItems(new Map([...t.keys()].map((id) => [id, id] as const)), [...m.keys()].map((id) => [id, id] as const), (id) => !t.has(id));
-    return [...slots.keys()]
-      .map((id, i) => this.value(`${pointer}/${i}`, b.get(id), m.get(id), t.get(id)))
-      .filter((v) => v !== undefined);
+    const slots = withNewItems(
+      new Map([...t.keys()].map((id) => [id, id] as const)),
+      [...m.keys()].map((id) => [id, id] as const),
+      (id) => !t.has(id),
+    );
+    return [...slots.keys()].map((id, i) => this.value(`${pointer}/${i}`, b.get(id), m.get(id), t.get(id))).filter((v) => v !== undefined);
   }
 
   /** Takes theirs' change, naming each field it changed (not the whole object around it). */
@@ -152,7 +172,11 @@ function identityOf(item: unknown, fields: readonly string[]): string {
 /** JSON text with object keys sorted, so equal values have one text. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  if (isObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(',')}}`;
   return JSON.stringify(value) ?? 'undefined';
 }
 

@@ -56,7 +56,7 @@ export const operations: { readonly [T in OperationType]: OperationEntry } = {
     detail: () => l10n.t('Priority or StatusCode on the row with a given resistance range'),
     offeredFor: (sample) => Array.isArray((sample as InputScannerInfo).InputScannerReportingPriorities),
     questions: [
-      { name: 'row', type: 'row', title: () => l10n.t('Which row (by resistance range; each object\'s row with this range)') },
+      { name: 'row', type: 'row', title: () => l10n.t("Which row (by resistance range; each object's row with this range)") },
       { name: 'field', type: 'choice', options: ['Priority', 'StatusCode'], title: () => l10n.t('Which value of the row') },
       { name: 'value', type: 'number', title: (a) => l10n.t('New {0} for rows {1} – {2}', String(a.field), String(a.min), String(a.max)) },
     ],
@@ -135,7 +135,9 @@ export function applyOperation(object: BaseInfo, op: BulkOperation): BaseInfo | 
 /** Why a tag cannot be sent as typed (the service takes lower case without spaces), else undefined. */
 export function tagProblem(tag: string): string | undefined {
   if (!tag.trim()) return l10n.t('Type a tag');
-  return /^[^\s\p{Lu}]+$/u.test(tag) ? undefined : l10n.t('A tag must be lower case without spaces (the service refuses capitals and spaces), e.g. "night-shift"');
+  return /^[^\s\p{Lu}]+$/u.test(tag)
+    ? undefined
+    : l10n.t('A tag must be lower case without spaces (the service refuses capitals and spaces), e.g. "night-shift"');
 }
 
 /** The fields a set or replace may name: the object's own, not those the server keeps. */

@@ -94,7 +94,10 @@ interface Intent extends Pick<JournalEntry, 'id' | 'label' | 'kind' | 'folderKey
   sentWithout?: string[];
 }
 
-export interface RunSummary { header: RunHeader; counts: Partial<Record<EntryOutcome, number>> }
+export interface RunSummary {
+  header: RunHeader;
+  counts: Partial<Record<EntryOutcome, number>>;
+}
 
 /** @internal Exported for its unit test. */
 export const keptRuns = 50;
@@ -107,7 +110,10 @@ let lastStart = 0;
 
 export class RunJournal {
   /** `budget`: the bytes kept beyond the newest runs (a test's is small). */
-  constructor(readonly dir: string, private readonly budget = keptBytes) {}
+  constructor(
+    readonly dir: string,
+    private readonly budget = keptBytes,
+  ) {}
 
   /** Whether this journal holds run `runId`. */
   async has(runId: string): Promise<boolean> {
@@ -122,7 +128,12 @@ export class RunJournal {
     // Ids sort by start: a run started in the same millisecond as the last one takes the next.
     lastStart = Math.max(Date.now(), lastStart + 1);
     const startedAt = new Date(lastStart).toISOString();
-    const full: RunHeader = { format: journalFormat, runId: `${startedAt.replace(/[-:.]/g, '').toLowerCase()}-${randomBytes(3).toString('hex')}`, startedAt, ...header };
+    const full: RunHeader = {
+      format: journalFormat,
+      runId: `${startedAt.replace(/[-:.]/g, '').toLowerCase()}-${randomBytes(3).toString('hex')}`,
+      startedAt,
+      ...header,
+    };
     const file = await open(this.file(full.runId), 'wx', 0o600);
     await file.chmod(0o600);
     const writer = new RunWriter(full, file);
@@ -197,7 +208,9 @@ export class RunJournal {
       }
     }
     const unknown = [...pending.values()].map(({ intent: _intent, ...rest }): JournalEntry => ({
-      ...rest, outcome: 'unknown', reason: l10n.t('sent, and no answer was recorded: it may have been written'),
+      ...rest,
+      outcome: 'unknown',
+      reason: l10n.t('sent, and no answer was recorded: it may have been written'),
     }));
     return { header, entries: [...ended.values(), ...unknown] };
   }
@@ -210,7 +223,11 @@ export class RunJournal {
   /** Run ids, newest first (ids start with their time). */
   private async runIds(): Promise<string[]> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
-    return names.filter((n) => n.endsWith('.jsonl')).map((n) => n.slice(0, -'.jsonl'.length)).sort().reverse();
+    return names
+      .filter((n) => n.endsWith('.jsonl'))
+      .map((n) => n.slice(0, -'.jsonl'.length))
+      .sort()
+      .reverse();
   }
 
   /** Leaves room for one more run: the newest `keep` at most, beyond the newest few only while within the budget. */
@@ -224,7 +241,9 @@ export class RunJournal {
 }
 
 /** The last line of a run that ended: its counts, unknown writes included. */
-interface Summary { summary: RunSummary['counts'] }
+interface Summary {
+  summary: RunSummary['counts'];
+}
 
 const outcomes: ReadonlySet<string> = new Set<EntryOutcome>(['applied', 'unchanged', 'stale', 'failed', 'notSent', 'unknown']);
 
@@ -257,10 +276,19 @@ function headerOf(line: string, runId?: string): RunHeader | undefined {
   const header = parseLine(line) as Partial<RunHeader> | undefined;
   const format = header?.format;
   if (typeof format === 'number' && Number.isSafeInteger(format) && format > journalFormat && runId) {
-    throw new Error(l10n.t('Run {0} was recorded by a newer version (journal format {1}; this version reads up to {2}): update OMS Explorer and oms to open it', runId, format, journalFormat));
+    throw new Error(
+      l10n.t(
+        'Run {0} was recorded by a newer version (journal format {1}; this version reads up to {2}): update OMS Explorer and oms to open it',
+        runId,
+        format,
+        journalFormat,
+      ),
+    );
   }
   const known = format === 1 || format === 2 || format === 3 || format === 4;
-  return header && known && typeof header.runId === 'string' && typeof header.title === 'string' && typeof header.connectionId === 'string' ? header as RunHeader : undefined;
+  return header && known && typeof header.runId === 'string' && typeof header.title === 'string' && typeof header.connectionId === 'string'
+    ? (header as RunHeader)
+    : undefined;
 }
 
 /** A summary line's counts, if that is what the line holds. */
@@ -304,7 +332,10 @@ export class RunWriter {
   private syncs = false;
   private writing: Promise<void> | undefined;
 
-  constructor(readonly header: RunHeader, private readonly file: FileHandle) {}
+  constructor(
+    readonly header: RunHeader,
+    private readonly file: FileHandle,
+  ) {}
 
   /**
    * Before a write request of `change` goes out (the executor's `beforeWrite`): what is about to be
@@ -316,7 +347,12 @@ export class RunWriter {
     const left = secretsIn(kind, live);
     const before = live && journalCopy(kind, live);
     const line: Intent = {
-      intent: true, id: change.id, label: change.label, kind: kind.id, folderKey: change.folderKey, op: change.op,
+      intent: true,
+      id: change.id,
+      label: change.label,
+      kind: kind.id,
+      folderKey: change.folderKey,
+      op: change.op,
       ...(change.key ? { key: change.key } : {}),
       ...(before ? { before } : {}),
       ...(sent && before ? sentAgainst(before, sent) : sent ? { sent } : {}),
@@ -341,7 +377,12 @@ export class RunWriter {
     if (before && intent?.before && sameJson(before, intent.before)) fromIntent.push('before');
     if (after && intent?.sent && sameJson(after, { ...intent.sent, ConcurrencyVersion: afterVersion })) fromIntent.push('after');
     const entry: OutcomeLine = {
-      id: change.id, label: change.label, kind: kind.id, folderKey: change.folderKey, op: change.op, outcome: result.outcome,
+      id: change.id,
+      label: change.label,
+      kind: kind.id,
+      folderKey: change.folderKey,
+      op: change.op,
+      outcome: result.outcome,
       ...(key ? { key } : {}),
       ...(result.reason ? { reason: result.reason } : {}),
       ...(applied ? { afterVersion } : {}),

@@ -31,14 +31,20 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   }
   const { root, manifest } = await pulledFolder(folder, []);
   if (manifest.connection.production && !values['yes-production']) throw new CliError(productionRefusal(manifest.connection.label));
-  const saved = planFile ? await readPlanFile(path.resolve(planFile)).catch((e: Error) => { throw new CliError(e.message); }) : undefined;
+  const saved = planFile
+    ? await readPlanFile(path.resolve(planFile)).catch((e: Error) => {
+        throw new CliError(e.message);
+      })
+    : undefined;
   const { connection, binding } = await serviceOf({ root, manifest }, values);
   const plan = saved ?? (await cliPlan(connection.client, root, binding));
   // An invalid file is a change that cannot go: the rest goes only when asked (the plan, too, fails on it).
   const invalid = invalidLines(plan);
   if (invalid.length && !values['skip-invalid']) {
     process.stdout.write(planText(withSecretsMasked(plan)));
-    throw new CliError(`${l10n.t('{0} of the plan cannot be sent:', invalidCount(invalid.length))}\n${invalid.join('\n')}\n${l10n.t('Nothing was sent: fix them, or give --skip-invalid to apply the rest.')}`);
+    throw new CliError(
+      `${l10n.t('{0} of the plan cannot be sent:', invalidCount(invalid.length))}\n${invalid.join('\n')}\n${l10n.t('Nothing was sent: fix them, or give --skip-invalid to apply the rest.')}`,
+    );
   }
 
   const sends = ticked(plan);
@@ -64,7 +70,10 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   // of every object it may have written), progress lines, Ctrl+C; the report below is apply's own.
   const stopOnError = !!values['stop-on-error'];
   const host = terminalHost({
-    autoApprove, stopOnError, ownReport: true, progressWords: (done, total) => l10n.t('Applied {0} of {1}', done, objectsText(total)),
+    autoApprove,
+    stopOnError,
+    ownReport: true,
+    progressWords: (done, total) => l10n.t('Applied {0} of {1}', done, objectsText(total)),
   });
   let record: Awaited<ReturnType<typeof sendPlan>>;
   try {
@@ -72,8 +81,14 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   } catch (e) {
     // Stopped by an error after writes went out: not "nothing was sent". The journal names each write.
     if (!(e instanceof RunStopped)) throw e;
-    throw new CliError(l10n.t('{0} The apply stopped after sending {1}: the run\'s journal in .oms/runs/ names each, plan again to see where the service stands.',
-      visible(e.message), writesCount(e.writes)), partlyApplied);
+    throw new CliError(
+      l10n.t(
+        "{0} The apply stopped after sending {1}: the run's journal in .oms/runs/ names each, plan again to see where the service stands.",
+        visible(e.message),
+        writesCount(e.writes),
+      ),
+      partlyApplied,
+    );
   }
   const { results, reportFile: report } = record;
   const code = reportApply([...results, ...leftOut(plan)], line);

@@ -17,7 +17,10 @@ export const partlyApplied = exitCodes.changes;
 
 /** A clear refusal or bad input: its message goes to stderr alone (no stack), and the process exits with `exitCode`. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number = exitCodes.error) {
+  constructor(
+    message: string,
+    readonly exitCode: number = exitCodes.error,
+  ) {
     super(message);
   }
 }

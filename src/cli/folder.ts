@@ -36,7 +36,10 @@ export async function pulledFolder(folder: string, only?: Iterable<string>): Pro
  */
 export async function serviceOf({ root, manifest }: PulledFolder, values: Parsed['values']): Promise<{ connection: Connection; binding: ConnectionBinding }> {
   const options: ServiceOptions = {
-    tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'], yesProduction: !!values['yes-production'], url: text(values.url),
+    tokenFile: text(values['token-file']),
+    allowHttp: !!values['allow-http'],
+    yesProduction: !!values['yes-production'],
+    url: text(values.url),
   };
   const { label, url, production } = manifest.connection;
   await serviceUrl(root, url, options);

@@ -23,13 +23,20 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   // Each command's modules are set up only when it runs: --help and --version start with none of them.
   switch (invocation.command) {
-    case 'pull': return (await import('./pullCommand')).pullCommand(invocation);
-    case 'plan': return (await import('./planCommand')).planCommand(invocation);
-    case 'apply': return (await import('./applyCommand')).applyCommand(invocation);
-    case 'diff': return (await import('./diffCommand')).diffCommand(invocation);
-    case 'query': return (await import('./queryCommand')).queryCommand(invocation);
-    case 'undo': return (await import('./runCommands')).undoCommand(invocation);
-    case 'retry': return (await import('./runCommands')).retryCommand(invocation);
+    case 'pull':
+      return (await import('./pullCommand')).pullCommand(invocation);
+    case 'plan':
+      return (await import('./planCommand')).planCommand(invocation);
+    case 'apply':
+      return (await import('./applyCommand')).applyCommand(invocation);
+    case 'diff':
+      return (await import('./diffCommand')).diffCommand(invocation);
+    case 'query':
+      return (await import('./queryCommand')).queryCommand(invocation);
+    case 'undo':
+      return (await import('./runCommands')).undoCommand(invocation);
+    case 'retry':
+      return (await import('./runCommands')).retryCommand(invocation);
   }
 }
 

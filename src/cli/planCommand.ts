@@ -23,7 +23,9 @@ export async function planCommand({ positionals: [folder], values }: Parsed): Pr
   const plan = withSecretsMasked(await cliPlan(connection.client, root, binding));
   const out = text(values.out);
   if (out) await writeFile(out, planFileText(plan));
-  process.stdout.write(format === 'json' ? JSON.stringify(plan, null, 2) + '\n' : format === 'markdown' ? planMarkdown(plan, { fullPlan: out }) : planText(plan));
+  process.stdout.write(
+    format === 'json' ? JSON.stringify(plan, null, 2) + '\n' : format === 'markdown' ? planMarkdown(plan, { fullPlan: out }) : planText(plan),
+  );
   if (actionCounts(plan.entries).invalid) return exitCodes.error;
   return values['detailed-exitcode'] && hasChanges(plan) ? exitCodes.changes : exitCodes.ok;
 }

@@ -35,11 +35,16 @@ export function planMarkdown(plan: Plan, options: MarkdownOptions = {}): string 
     deleteLines.push(...top);
   }
   const left: Partial<Record<PlanAction, number>> = {};
-  const leave = (e: PlanEntry) => { left[e.action] = (left[e.action] ?? 0) + 1; };
+  const leave = (e: PlanEntry) => {
+    left[e.action] = (left[e.action] ?? 0) + 1;
+  };
   for (const e of deletes) {
     const line = `- ${l10n.t(kindOf(e.kind).label)} ${codeSpan(e.label)} · ${codeSpan(e.path)}`;
     if (line.length + 1 > room) leave(e);
-    else { deleteLines.push(line); room -= line.length + 1; }
+    else {
+      deleteLines.push(line);
+      room -= line.length + 1;
+    }
   }
   if (deletes.length) deleteLines.push('');
 
@@ -52,7 +57,10 @@ export function planMarkdown(plan: Plan, options: MarkdownOptions = {}): string 
   for (const e of [...byKind.values()].flat().sort(byUrgency)) {
     const r = row(e);
     if (r.length + 1 > room) leave(e);
-    else { rows.set(e, r); room -= r.length + 1; }
+    else {
+      rows.set(e, r);
+      room -= r.length + 1;
+    }
   }
   const tables: string[] = [];
   for (const [kindId, entries] of byKind) {
@@ -72,8 +80,10 @@ const byUrgency = (a: PlanEntry, b: PlanEntry) => urgency.indexOf(a.action) - ur
 
 function tableTop(kindId: string, count: number): string[] {
   return [
-    `#### ${l10n.t(kindOf(kindId as PlanEntry['kind']).pluralLabel)} (${count})`, '',
-    `| ${l10n.t('Action')} | ${l10n.t('Object')} | ${l10n.t('File')} | ${l10n.t('Changes')} |`, '| --- | --- | --- | --- |',
+    `#### ${l10n.t(kindOf(kindId as PlanEntry['kind']).pluralLabel)} (${count})`,
+    '',
+    `| ${l10n.t('Action')} | ${l10n.t('Object')} | ${l10n.t('File')} | ${l10n.t('Changes')} |`,
+    '| --- | --- | --- | --- |',
   ];
 }
 
@@ -82,16 +92,19 @@ function kindLeftOut(n: number): string {
 }
 
 function row(e: PlanEntry): string {
-  const changes = e.changes.slice(0, fieldsPerRow).map((c) => `${codeSpan(c.pointer || '/', true)}: ${codeSpan(shown(c.from), true)} → ${codeSpan(shown(c.to), true)}`);
+  const changes = e.changes
+    .slice(0, fieldsPerRow)
+    .map((c) => `${codeSpan(c.pointer || '/', true)}: ${codeSpan(shown(c.from), true)} → ${codeSpan(shown(c.to), true)}`);
   if (e.changes.length > fieldsPerRow) changes.push(moreFields(e.changes.length - fieldsPerRow));
   if (e.reason) changes.unshift(`*${codeSpan(e.reason, true)}*`);
   return `| ${e.action} | ${codeSpan(e.label, true)} | ${codeSpan(e.path, true)} | ${changes.join('<br>')} |`;
 }
 
 function leftOutNote(left: Partial<Record<PlanAction, number>>, omitted: number, options: MarkdownOptions): string {
-  const what = omitted === 1
-    ? l10n.t('1 entry is left out to fit one comment ({0}).', actionWords(left).join(' · '))
-    : l10n.t('{0} entries are left out to fit one comment ({1}).', omitted, actionWords(left).join(' · '));
+  const what =
+    omitted === 1
+      ? l10n.t('1 entry is left out to fit one comment ({0}).', actionWords(left).join(' · '))
+      : l10n.t('{0} entries are left out to fit one comment ({1}).', omitted, actionWords(left).join(' · '));
   const where = options.fullPlan
     ? l10n.t('The whole plan is in {0}, saved by `oms plan --out` (the pipeline keeps it with the job).', codeSpan(options.fullPlan))
     : l10n.t('`oms plan --out <file>` saves the whole plan.');

@@ -33,8 +33,8 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
   const folderKey = text(values.folder) ?? existing?.scope.folderKey;
   if (!folderKey) throw new CliError(l10n.t('--folder is required: the Key of the service folder to pull'));
   const kindList = text(values.kinds);
-  const kinds = kindList !== undefined ? kindsOf(kindList) : existing?.scope.kinds ?? objectKinds.filter((k) => supports(k, 'list')).map((k) => k.id);
-  const scope: PullScope = { folderKey, recursive: values.subfolders === undefined ? existing?.scope.recursive ?? false : true, kinds };
+  const kinds = kindList !== undefined ? kindsOf(kindList) : (existing?.scope.kinds ?? objectKinds.filter((k) => supports(k, 'list')).map((k) => k.id));
+  const scope: PullScope = { folderKey, recursive: values.subfolders === undefined ? (existing?.scope.recursive ?? false) : true, kinds };
   const label = text(values.label) ?? existing?.connection.label ?? new URL(url).host;
   const production = !!values.production || !!existing?.connection.production;
 
@@ -50,7 +50,10 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
   let report;
   try {
     report = await pull(connection.client, root, binding, {
-      scope, overwriteEdits: !!values['overwrite-edits'], signal: stop.signal, onProgress: (p) => progress(p.objects),
+      scope,
+      overwriteEdits: !!values['overwrite-edits'],
+      signal: stop.signal,
+      onProgress: (p) => progress(p.objects),
     });
   } finally {
     process.off('SIGINT', cancel);
@@ -75,9 +78,13 @@ export async function pullCommand({ positionals: [folder], values }: Parsed): Pr
 /** Kinds by id or collection name (inputScanner or inputscanners), any case. */
 export function kindsOf(list: string): KindId[] {
   const listable = objectKinds.filter((k) => supports(k, 'list'));
-  return list.split(',').map((w) => w.trim()).filter(Boolean).map((w) => {
-    const found = listable.find((k) => k.id.toLowerCase() === w.toLowerCase() || k.collection === w.toLowerCase());
-    if (!found) throw new CliError(l10n.t('--kinds: {0} is not a kind that can be pulled. The kinds: {1}', w, listable.map((k) => k.id).join(', ')));
-    return found.id;
-  });
+  return list
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean)
+    .map((w) => {
+      const found = listable.find((k) => k.id.toLowerCase() === w.toLowerCase() || k.collection === w.toLowerCase());
+      if (!found) throw new CliError(l10n.t('--kinds: {0} is not a kind that can be pulled. The kinds: {1}', w, listable.map((k) => k.id).join(', ')));
+      return found.id;
+    });
 }

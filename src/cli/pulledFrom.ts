@@ -12,9 +12,8 @@ import * as path from 'node:path';
 import { readPrivateFile, writePrivateFile } from '../util/privateFile';
 
 function recordFile(env: NodeJS.ProcessEnv): string {
-  const state = process.platform === 'win32'
-    ? env.LOCALAPPDATA || path.join(homedir(), 'AppData', 'Local')
-    : env.XDG_STATE_HOME || path.join(homedir(), '.local', 'state');
+  const state =
+    process.platform === 'win32' ? env.LOCALAPPDATA || path.join(homedir(), 'AppData', 'Local') : env.XDG_STATE_HOME || path.join(homedir(), '.local', 'state');
   return path.join(state, 'oms', 'pulled-from.json');
 }
 
@@ -32,7 +31,7 @@ const folderId = (root: string): string => {
 async function records(env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
   try {
     const parsed = JSON.parse(await readPrivateFile(recordFile(env))) as unknown;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as Record<string, string> : {};
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
   } catch {
     return {}; // none yet, unreadable or a link: nothing is known, so the terminal asks
   }

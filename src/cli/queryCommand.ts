@@ -25,11 +25,20 @@ export async function queryCommand({ positionals: [expression, folder], values }
   const format = text(values.format) ?? 'table';
   if (!(formats as readonly string[]).includes(format)) throw new CliError(l10n.t('--format takes json, csv or table (got "{0}")', format));
   const asked = text(values.kinds);
-  const chosen = text(values.columns)?.split(',').map((c) => c.trim()).filter(Boolean);
+  const chosen = text(values.columns)
+    ?.split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
   if (folder !== undefined) {
-    if (values.url !== undefined || values.folder !== undefined) throw new CliError(l10n.t('A pulled folder is queried from its files: leave out --url and --folder'));
+    if (values.url !== undefined || values.folder !== undefined)
+      throw new CliError(l10n.t('A pulled folder is queried from its files: leave out --url and --folder'));
     const root = path.resolve(folder);
-    const kinds = asked !== undefined ? kindsOf(asked).map(kindOf) : await pulledKinds(root).catch((e: Error) => { throw new CliError(e.message); });
+    const kinds =
+      asked !== undefined
+        ? kindsOf(asked).map(kindOf)
+        : await pulledKinds(root).catch((e: Error) => {
+            throw new CliError(e.message);
+          });
     const query = compiled(expression, kinds, chosen);
     const answer = await queryPulledFolder(root, query, kinds);
     for (const u of answer.unreadable) process.stderr.write(`${l10n.t('{0}: not read ({1})', u.path, u.error)}\n`);
@@ -52,9 +61,16 @@ export async function queryCommand({ positionals: [expression, folder], values }
   const progress = progressLines((n) => l10n.t('Read {0}', objectsText(n)));
   let done;
   try {
-    done = await runQuery(connection.client, query, { folderKey, subfolders: !!values.subfolders, kinds }, {
-      signal: stop.signal, onMatches: (m) => matches.push(...m), onProgress: (p) => progress(p.scanned),
-    });
+    done = await runQuery(
+      connection.client,
+      query,
+      { folderKey, subfolders: !!values.subfolders, kinds },
+      {
+        signal: stop.signal,
+        onMatches: (m) => matches.push(...m),
+        onProgress: (p) => progress(p.scanned),
+      },
+    );
   } catch (e) {
     if (e instanceof QueryCancelled) throw new CliError(l10n.t('Query cancelled; matched so far: {0}', objectsText(matches.length)));
     throw e;
@@ -89,11 +105,22 @@ function report(query: Query, matches: Match[], progress: QueryProgress, format:
     const rows = chosen?.length ? matches.map((m) => Object.fromEntries(columns.map((c) => [c.title, c.value(m) ?? null]))) : matches.map((m) => m.object);
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
   } else if (format === 'csv') {
-    process.stdout.write(csvText(columns.map((c) => c.title), matches.map((m) => columns.map((c) => c.value(m)))));
+    process.stdout.write(
+      csvText(
+        columns.map((c) => c.title),
+        matches.map((m) => columns.map((c) => c.value(m))),
+      ),
+    );
   } else if (matches.length) {
     const cells = [columns.map((c) => c.title), ...matches.map((m) => columns.map((c) => cellText(c.value(m))))];
     const widths = columns.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
-    for (const row of cells) process.stdout.write(`${row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()}\n`);
+    for (const row of cells)
+      process.stdout.write(
+        `${row
+          .map((cell, i) => cell.padEnd(widths[i]))
+          .join('  ')
+          .trimEnd()}\n`,
+      );
   }
   if (progress.failed) {
     process.stderr.write(`${l10n.t('Not evaluated, so not matched: {0} ({1})', objectsText(progress.failed), progress.firstFailure ?? '')}\n`);

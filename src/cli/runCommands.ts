@@ -27,13 +27,21 @@ import { bindingOf } from '../changes/code/pull';
 import { approved, checkCanAsk, runExitCode, terminalHost, type TerminalOptions } from './terminalHost';
 import { l10n } from '../l10n';
 
-interface RunArgs { journal: RunJournal; runId: string; terminal: TerminalOptions; values: Parsed['values'] }
+interface RunArgs {
+  journal: RunJournal;
+  runId: string;
+  terminal: TerminalOptions;
+  values: Parsed['values'];
+}
 
 async function runArgs({ positionals: [run], values }: Parsed): Promise<RunArgs> {
   const terminal = { autoApprove: !!values['auto-approve'], stopOnError: !!values['stop-on-error'] };
   checkCanAsk(terminal);
   const isFile = run.endsWith('.jsonl') || !!(await lstat(path.resolve(run)).catch(() => undefined))?.isFile();
-  const found = isFile ? await journalFile(run).catch((e: Error) => { throw new CliError(e.message); })
+  const found = isFile
+    ? await journalFile(run).catch((e: Error) => {
+        throw new CliError(e.message);
+      })
     : { journal: folderJournal(process.cwd()), runId: run };
   if (!isFile && !(await found.journal.has(run).catch(() => false))) {
     throw new CliError(l10n.t('No run {0} in {1}: name a journal file (<run id>.jsonl) or a run id of this folder', run, found.journal.dir));
@@ -66,7 +74,12 @@ async function serviceOfRun(header: RunHeader, journal: RunJournal, values: Pars
   if (!header.url) throw new CliError(l10n.t('“{0}” was recorded before runs named their service: undo or retry it in the editor', header.title));
   const given = process.env.OMS_URL?.trim() || text(values.url);
   if (!given) {
-    throw new CliError(l10n.t('The run wrote to {0}: give that URL in OMS_URL or --url (a journal file comes from others, so the token is not sent to the URL it names alone). Nothing was sent.', header.url));
+    throw new CliError(
+      l10n.t(
+        'The run wrote to {0}: give that URL in OMS_URL or --url (a journal file comes from others, so the token is not sent to the URL it names alone). Nothing was sent.',
+        header.url,
+      ),
+    );
   }
   if (normalizeBaseUrl(given) !== normalizeBaseUrl(header.url)) {
     throw new CliError(l10n.t('The run wrote to {0}, not to {1}: nothing was sent.', header.url, given));
@@ -75,7 +88,10 @@ async function serviceOfRun(header: RunHeader, journal: RunJournal, values: Pars
   return { connection: connect({ label: new URL(header.url).host, url: normalizeBaseUrl(header.url), production: !!header.production }, options) };
 }
 
-const read = async <T>(work: Promise<T>): Promise<T> => work.catch((e: Error) => { throw e instanceof CliError ? e : new CliError(e.message); });
+const read = async <T>(work: Promise<T>): Promise<T> =>
+  work.catch((e: Error) => {
+    throw e instanceof CliError ? e : new CliError(e.message);
+  });
 
 export async function undoCommand(parsed: Parsed): Promise<number> {
   const { journal, runId, terminal, values } = await runArgs(parsed);
@@ -88,12 +104,19 @@ export async function undoCommand(parsed: Parsed): Promise<number> {
   }
   const host = terminalHost(terminal);
   const record = await previewAndRun(host, {
-    connection, journal, title: undo.title, changes: undo.changes, header: { of: runId, recipe: { type: 'undo' } },
+    connection,
+    journal,
+    title: undo.title,
+    changes: undo.changes,
+    header: { of: runId, recipe: { type: 'undo' } },
     words: { runLabel: l10n.t('Put back'), notes: undo.notes, lines: undo.lines },
   });
   if (!record) return nothingSent();
   const stale = record.results.filter((r) => r.outcome === 'stale').length;
-  if (stale) process.stderr.write(`${l10n.t('{0} changed by someone since the run were left as they are: Undo Run… in the editor offers to merge them.', String(stale))}\n`);
+  if (stale)
+    process.stderr.write(
+      `${l10n.t('{0} changed by someone since the run were left as they are: Undo Run… in the editor offers to merge them.', String(stale))}\n`,
+    );
   return runExitCode(record);
 }
 
@@ -125,16 +148,24 @@ export async function retryCommand(parsed: Parsed): Promise<number> {
     if (!folder) throw new CliError(l10n.t('The folder of “{0}” is not here ({1}): retry it in the pulled folder', run.header.title, recipe.folder));
     return retryApply(connection, folder, run.header, entries, terminal);
   }
-  const changes = recipe.type === 'bulk'
-    ? bulkChanges(entries.filter((e) => e.key).map((e) => ({ kind: kindOf(e.kind), folderKey: e.folderKey, key: e.key!, name: e.label })), recipe.operation)
-    : (await read(undoSelection(journal, run.header.of ?? ''))).changes.filter((c) => entries.some((e) => e.id === c.id));
+  const changes =
+    recipe.type === 'bulk'
+      ? bulkChanges(
+          entries.filter((e) => e.key).map((e) => ({ kind: kindOf(e.kind), folderKey: e.folderKey, key: e.key!, name: e.label })),
+          recipe.operation,
+        )
+      : (await read(undoSelection(journal, run.header.of ?? ''))).changes.filter((c) => entries.some((e) => e.id === c.id));
   const record = await previewAndRun(host, { connection, journal, title, changes, header, words });
   return record ? runExitCode(record) : nothingSent();
 }
 
 /** A fresh plan of the pulled folder with the run's outstanding entries ticked. */
 async function retryApply(
-  connection: Connection, { root, manifest }: PulledFolder, header: RunHeader, entries: Parameters<typeof tickOutstanding>[1], terminal: TerminalOptions,
+  connection: Connection,
+  { root, manifest }: PulledFolder,
+  header: RunHeader,
+  entries: Parameters<typeof tickOutstanding>[1],
+  terminal: TerminalOptions,
 ): Promise<number> {
   const { label, url, production } = manifest.connection;
   const binding = await bindingOf(connection.client, label, url, production);

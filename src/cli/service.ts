@@ -37,9 +37,13 @@ export interface ServiceOptions {
 function givenUrl(text: string | undefined, what: string): string | undefined {
   if (text === undefined) return undefined;
   if (!text.trim()) {
-    throw new CliError(what === 'OMS_URL'
-      ? l10n.t('OMS_URL is set but empty: set it to the service\'s URL (a pipeline variable that is not defined gives an empty one), or unset it. Nothing was sent.')
-      : l10n.t('{0} is empty: give the service\'s URL. Nothing was sent.', what));
+    throw new CliError(
+      what === 'OMS_URL'
+        ? l10n.t(
+            "OMS_URL is set but empty: set it to the service's URL (a pipeline variable that is not defined gives an empty one), or unset it. Nothing was sent.",
+          )
+        : l10n.t("{0} is empty: give the service's URL. Nothing was sent.", what),
+    );
   }
   const problem = checkBaseUrl(text);
   if (problem) throw new CliError(`${what}: ${problem}`);
@@ -64,27 +68,51 @@ export async function serviceUrl(root: string, named: string | undefined, option
   const pinned = fromEnv ?? fromFlag;
   // The manifest's URL is the folder's word: shown inert, and used only when it is a URL.
   if (named !== undefined && checkBaseUrl(named)) {
-    throw new CliError(l10n.t('{0} names {1}, which is not a base URL: restore the file from git, or pull again into a new folder. Nothing was sent.', manifestName, JSON.stringify(printable(named))));
+    throw new CliError(
+      l10n.t(
+        '{0} names {1}, which is not a base URL: restore the file from git, or pull again into a new folder. Nothing was sent.',
+        manifestName,
+        JSON.stringify(printable(named)),
+      ),
+    );
   }
   named &&= normalizeBaseUrl(named);
   if (pinned) {
     if (named !== undefined && named !== pinned) {
-      throw new CliError(l10n.t('{0} names {1}, but {2} names {3}: refused before anything was sent (the token goes only to the URL given there). If the service moved, pull again into a new folder.', manifestName, named, fromEnv ? 'OMS_URL' : '--url', pinned));
+      throw new CliError(
+        l10n.t(
+          '{0} names {1}, but {2} names {3}: refused before anything was sent (the token goes only to the URL given there). If the service moved, pull again into a new folder.',
+          manifestName,
+          named,
+          fromEnv ? 'OMS_URL' : '--url',
+          pinned,
+        ),
+      );
     }
     if (!fromEnv) await rememberPulledFrom(root, pinned, env);
     return pinned;
   }
   if (named === undefined) return undefined;
   if (inCi(env)) {
-    throw new CliError(l10n.t('No terminal: give the service\'s URL in OMS_URL or --url. The URL in {0} ({1}) comes from the folder\'s files, which a pull request can change, so the token is not sent to it alone. Nothing was sent.', manifestName, named));
+    throw new CliError(
+      l10n.t(
+        "No terminal: give the service's URL in OMS_URL or --url. The URL in {0} ({1}) comes from the folder's files, which a pull request can change, so the token is not sent to it alone. Nothing was sent.",
+        manifestName,
+        named,
+      ),
+    );
   }
   const known = await pulledFrom(root, env);
   if (known === named) return named;
-  process.stderr.write(`${known
-    ? l10n.t('{0} names {1}, but you pulled this folder from {2}: its files may have been changed to send the token elsewhere.', manifestName, named, known)
-    : l10n.t('You have not pulled this folder on this machine: the URL {0} comes from its {1}.', named, manifestName)}\n`);
+  process.stderr.write(
+    `${
+      known
+        ? l10n.t('{0} names {1}, but you pulled this folder from {2}: its files may have been changed to send the token elsewhere.', manifestName, named, known)
+        : l10n.t('You have not pulled this folder on this machine: the URL {0} comes from its {1}.', named, manifestName)
+    }\n`,
+  );
   if (!(await askYes(l10n.t('Send the access token to {0}?', named)))) {
-    throw new CliError(l10n.t('The token was not sent to {0}. Give the service\'s URL with --url, or pull the folder from it again. Nothing was sent.', named));
+    throw new CliError(l10n.t("The token was not sent to {0}. Give the service's URL with --url, or pull the folder from it again. Nothing was sent.", named));
   }
   await rememberPulledFrom(root, named, env);
   return named;
@@ -103,13 +131,16 @@ export function connect(binding: Pick<ConnectionBinding, 'label' | 'url' | 'prod
   checkDestination(binding.url, options);
   const { token, from } = cliToken(options.tokenFile);
   const tokens = { accessToken: token };
-  return new Connection({ id: 'cli', label: binding.label, baseUrl: binding.url, production: binding.production }, {
-    tokens: { get: () => Promise.resolve(tokens), set: () => Promise.resolve(), delete: () => Promise.resolve() },
-    limits: () => ({}),
-    // Checked before anything is planned (apply refuses a production folder without --yes-production); this is the last gate.
-    askBeforeWrite: () => (options.yesProduction ? Promise.resolve() : Promise.reject(new CliError(productionRefusal(binding.label)))),
-    explain: (e) => explained(e, from, token),
-  });
+  return new Connection(
+    { id: 'cli', label: binding.label, baseUrl: binding.url, production: binding.production },
+    {
+      tokens: { get: () => Promise.resolve(tokens), set: () => Promise.resolve(), delete: () => Promise.resolve() },
+      limits: () => ({}),
+      // Checked before anything is planned (apply refuses a production folder without --yes-production); this is the last gate.
+      askBeforeWrite: () => (options.yesProduction ? Promise.resolve() : Promise.reject(new CliError(productionRefusal(binding.label)))),
+      explain: (e) => explained(e, from, token),
+    },
+  );
 }
 
 /**
@@ -120,13 +151,25 @@ function explained(e: ApiError, from: string, token: string): ApiError {
   const words = printable(e.message).split(token).join('***');
   const message = e.status === 401 ? l10n.t('The service refused the access token from {0} (401: {1})', from, words) : words;
   if (message === e.message) return e;
-  const out = new ApiError(e.kind, message, e.status, e.method, e.path, e.details.map((d) => ({ ...d, message: printable(d.message).split(token).join('***') })));
+  const out = new ApiError(
+    e.kind,
+    message,
+    e.status,
+    e.method,
+    e.path,
+    e.details.map((d) => ({ ...d, message: printable(d.message).split(token).join('***') })),
+  );
   return Object.assign(out, { tokenRefused: e.tokenRefused, notSignedIn: e.notSignedIn, retryAfterMs: e.retryAfterMs });
 }
 
 /** At most 300 characters on one line, every control, line-breaking or direction-changing character shown as `<U+XXXX>`. */
 function printable(text: string): string {
-  const flat = visible(text.replace(/\r\n|[\r\n]/g, ' ').replace(/ {2,}/g, ' ').trim());
+  const flat = visible(
+    text
+      .replace(/\r\n|[\r\n]/g, ' ')
+      .replace(/ {2,}/g, ' ')
+      .trim(),
+  );
   return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
 }
 

@@ -18,7 +18,11 @@ export interface CliToken {
   from: string;
 }
 
-export function cliToken(tokenFile: string | undefined, env: NodeJS.ProcessEnv = process.env, warn = (line: string) => process.stderr.write(`${line}\n`)): CliToken {
+export function cliToken(
+  tokenFile: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  warn = (line: string) => process.stderr.write(`${line}\n`),
+): CliToken {
   let text: string;
   let from: string;
   if (tokenFile !== undefined) {
@@ -28,7 +32,13 @@ export function cliToken(tokenFile: string | undefined, env: NodeJS.ProcessEnv =
       try {
         const mode = fstatSync(fd).mode & 0o777;
         if (mode & 0o077 && process.platform !== 'win32') {
-          warn(l10n.t('oms: warning: the token file {0} can be read by others (mode {1}): make it yours alone with chmod 600 {0}', tokenFile, `0${mode.toString(8)}`));
+          warn(
+            l10n.t(
+              'oms: warning: the token file {0} can be read by others (mode {1}): make it yours alone with chmod 600 {0}',
+              tokenFile,
+              `0${mode.toString(8)}`,
+            ),
+          );
         }
         text = readFileSync(fd, 'utf8');
       } finally {
@@ -46,7 +56,11 @@ export function cliToken(tokenFile: string | undefined, env: NodeJS.ProcessEnv =
   const read = readToken(text);
   if ('token' in read) return { token: read.token, from };
   // The reason and where, never the token itself.
-  const why = read.problem === 'empty' ? l10n.t('it is empty') : read.problem === 'space'
-    ? l10n.t('it has white space at character {0}', read.at ?? 0) : l10n.t('it has a character a header cannot carry at character {0}', read.at ?? 0);
+  const why =
+    read.problem === 'empty'
+      ? l10n.t('it is empty')
+      : read.problem === 'space'
+        ? l10n.t('it has white space at character {0}', read.at ?? 0)
+        : l10n.t('it has a character a header cannot carry at character {0}', read.at ?? 0);
   throw new CliError(l10n.t('The access token in {0} cannot be sent: {1}', from, why));
 }

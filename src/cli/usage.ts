@@ -2,7 +2,8 @@
 import type { CommandName } from './args';
 import { l10n } from '../l10n';
 
-const token = () => l10n.t(`Access token: the environment variable OMS_TOKEN, or --token-file <path> (never an argument).
+const token = () =>
+  l10n.t(`Access token: the environment variable OMS_TOKEN, or --token-file <path> (never an argument).
   --token-file <path>   read the access token from this file (warned when others can read it: chmod 600)
   --url <base>          the service the token is sent to; the folder's manifest must name the same
   --allow-http          send the token over plain http to another machine (else refused)
@@ -13,7 +14,8 @@ one this user did not pull the folder from is asked about before the token is se
 
 export function usageOf(command: CommandName | undefined): string {
   switch (command) {
-    case 'pull': return `${l10n.t(`Usage: oms pull <folder> --url <base> --folder <key> [options]
+    case 'pull':
+      return `${l10n.t(`Usage: oms pull <folder> --url <base> --folder <key> [options]
 
 Pulls the objects of a service folder into <folder>, one file per object, with oms.manifest.json
 (meant for git). In a folder pulled before, --folder defaults to its manifest's, and so does
@@ -32,7 +34,8 @@ manifest or objects of the service were refused (each named on stderr, with its 
 
 ${token()}
 `;
-    case 'plan': return `${l10n.t(`Usage: oms plan <folder> [options]
+    case 'plan':
+      return `${l10n.t(`Usage: oms plan <folder> [options]
 
 Compares the files of a pulled folder with what was pulled and with the service (the URL of its
 oms.manifest.json): what apply would create, update and delete, and what it would not send
@@ -46,7 +49,8 @@ oms.manifest.json): what apply would create, update and delete, and what it woul
 
 ${token()}
 `;
-    case 'apply': return `${l10n.t(`Usage: oms apply <folder> [plan.json] [options]
+    case 'apply':
+      return `${l10n.t(`Usage: oms apply <folder> [plan.json] [options]
 
 Sends what a plan holds: a saved plan (oms plan --out, or the editor's Save Plan), else a plan made
 now. An entry whose file or service version moved since the plan is refused, as is anything stale
@@ -64,14 +68,16 @@ invalid, failed or not sent, each named (see .oms/runs/ for the report).`)}
 
 ${token()}
 `;
-    case 'diff': return `${l10n.t(`Usage: oms diff <folder> <key-or-file>
+    case 'diff':
+      return `${l10n.t(`Usage: oms diff <folder> <key-or-file>
 
 The fields of one object's file that differ from the service's version (secrets masked).
 Exit codes: 0 no difference, 2 differences, 1 error.`)}
 
 ${token()}
 `;
-    case 'query': return `${l10n.t(`Usage: oms query <expression> --url <base> --folder <key> [options]
+    case 'query':
+      return `${l10n.t(`Usage: oms query <expression> --url <base> --folder <key> [options]
        oms query <expression> <pulled folder> [options]
 
 The objects a JMESPath expression matches (https://jmespath.site): it is evaluated against each
@@ -94,7 +100,8 @@ Exit codes: 0 objects matched, 3 none matched, 1 an invalid query (its column sh
 ${token()}
 `;
     case 'undo':
-    case 'retry': return `${l10n.t(`Usage: oms undo <run> [options]
+    case 'retry':
+      return `${l10n.t(`Usage: oms undo <run> [options]
        oms retry <run> [options]
 
 undo puts back what a run changed (and what its retries changed): updates go back, creates are
@@ -112,7 +119,8 @@ Exit codes: 0 all done (or nothing to do), 1 nothing was sent, 2 sent in part.`)
 
 ${token()}
 `;
-    default: return `${l10n.t(`Usage: oms <command> [options]    (oms <command> --help for each)
+    default:
+      return `${l10n.t(`Usage: oms <command> [options]    (oms <command> --help for each)
 
 Objects as code from a terminal or a CI pipeline: the same pulled folders, plans and rules as the
 OMS Explorer extension.

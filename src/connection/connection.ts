@@ -71,7 +71,10 @@ export class Connection {
   /** The last token renewal, by the access token it replaces; kept once it succeeded, dropped when it failed. */
   private renewal?: { from: string; done: Promise<boolean> };
 
-  constructor(public info: ConnectionInfo, private readonly parts: ConnectionParts) {
+  constructor(
+    public info: ConnectionInfo,
+    private readonly parts: ConnectionParts,
+  ) {
     this.client = new OmsClient((req) => this.request(req));
   }
 
@@ -136,7 +139,11 @@ export class Connection {
   private request<T>(req: RequestOptions): Promise<T> {
     const { explain } = this.parts;
     const sent = this.send<T>(req);
-    return explain ? sent.catch((e: unknown) => { throw e instanceof ApiError ? explain(e) : e; }) : sent;
+    return explain
+      ? sent.catch((e: unknown) => {
+          throw e instanceof ApiError ? explain(e) : e;
+        })
+      : sent;
   }
 
   private async send<T>(req: RequestOptions): Promise<T> {
@@ -151,7 +158,13 @@ export class Connection {
     } catch (e) {
       if (!(e instanceof ApiError) || e.kind !== 'auth' || !(await this.renew(baseUrl, tokens))) throw e;
       if (!(req.idempotent ?? req.method === 'GET') && !e.tokenRefused) {
-        throw new ApiError('auth', l10n.t('{0} Signed in again, but the {1} was not sent again: the service may have applied it. Check, then try again.', e.message, req.method), e.status, req.method, req.path);
+        throw new ApiError(
+          'auth',
+          l10n.t('{0} Signed in again, but the {1} was not sent again: the service may have applied it. Check, then try again.', e.message, req.method),
+          e.status,
+          req.method,
+          req.path,
+        );
       }
       const fresh = await this.signedIn(req);
       return this.httpFor(fresh.baseUrl, fresh.tokens.accessToken)<T>(req);

@@ -29,7 +29,10 @@ export class ConnectionManager implements vscode.Disposable {
   /** Settles once the connections handed over at start (the environment's, with its token) are in place. */
   private restored: Promise<void> = Promise.resolve();
 
-  constructor(private readonly context: vscode.ExtensionContext, readonly sandbox: SandboxHost) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    readonly sandbox: SandboxHost,
+  ) {
     this.tokens = new TokenStore(context.secrets);
   }
 
@@ -62,7 +65,10 @@ export class ConnectionManager implements vscode.Disposable {
 
   /** Requests (and `whenRestored`) wait until `restoring` settles, whether it succeeds or not. */
   restoreWith(restoring: Promise<unknown>): void {
-    this.restored = restoring.then(() => undefined, () => undefined);
+    this.restored = restoring.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** The connection `id` once the connections are restored: a read that starts before that does not fail for it. */

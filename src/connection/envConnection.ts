@@ -10,12 +10,16 @@ import { log } from '../log';
 export const envConnectionId = 'env-sandbox';
 
 export async function connectFromEnvironment(connections: ConnectionManager, env = process.env): Promise<void> {
-  const url = env.OMS_SANDBOX_URL, token = env.OMS_SANDBOX_TOKEN;
+  const url = env.OMS_SANDBOX_URL,
+    token = env.OMS_SANDBOX_TOKEN;
   if (!url || !token) return;
   if (!isLoopback(new URL(url))) {
     log().warn('OMS_SANDBOX_URL ignored: only a loopback address is accepted from the environment');
     return;
   }
-  await connections.add({ id: envConnectionId, label: 'Sandbox', baseUrl: normalizeBaseUrl(url), rootFolderKey: env.OMS_SANDBOX_INSTANCE || undefined }, { accessToken: token });
+  await connections.add(
+    { id: envConnectionId, label: 'Sandbox', baseUrl: normalizeBaseUrl(url), rootFolderKey: env.OMS_SANDBOX_INSTANCE || undefined },
+    { accessToken: token },
+  );
   log().info(`Connected to the sandbox at ${normalizeBaseUrl(url)} from the environment`);
 }

@@ -13,7 +13,8 @@ import type { HttpLimits } from './connection';
 export class HttpSettings implements vscode.Disposable {
   private current?: HttpLimits;
   private readonly watching = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('oms.requestTimeoutSeconds') || e.affectsConfiguration('oms.maxResponseMegabytes') || e.affectsConfiguration('http')) this.current = undefined;
+    if (e.affectsConfiguration('oms.requestTimeoutSeconds') || e.affectsConfiguration('oms.maxResponseMegabytes') || e.affectsConfiguration('http'))
+      this.current = undefined;
   });
 
   get(): HttpLimits {
@@ -22,13 +23,16 @@ export class HttpSettings implements vscode.Disposable {
       this.current = {
         timeoutMs: wholeNumberSetting('requestTimeoutSeconds') * 1000,
         maxResponseBytes: wholeNumberSetting('maxResponseMegabytes') * 1024 * 1024,
-        fetchFor: orElse(loopbackFetch, proxyFetchFor({
-          proxy: http.get<string>('proxy') || undefined,
-          authorization: http.get<string | null>('proxyAuthorization') || undefined,
-          strictSSL: http.get<boolean>('proxyStrictSSL', true),
-          noProxy: http.get<string[]>('noProxy', []),
-          support: http.get<string>('proxySupport', 'override'),
-        })),
+        fetchFor: orElse(
+          loopbackFetch,
+          proxyFetchFor({
+            proxy: http.get<string>('proxy') || undefined,
+            authorization: http.get<string | null>('proxyAuthorization') || undefined,
+            strictSSL: http.get<boolean>('proxyStrictSSL', true),
+            noProxy: http.get<string[]>('noProxy', []),
+            support: http.get<string>('proxySupport', 'override'),
+          }),
+        ),
       };
     }
     return this.current;
@@ -40,4 +44,7 @@ export class HttpSettings implements vscode.Disposable {
 }
 
 /** The first of two fetch choosers that picks one for a URL (undefined: VS Code's fetch). */
-const orElse = (first: HttpLimits['fetchFor'], second: HttpLimits['fetchFor']): HttpLimits['fetchFor'] => (url) => first(url) ?? second(url);
+const orElse =
+  (first: HttpLimits['fetchFor'], second: HttpLimits['fetchFor']): HttpLimits['fetchFor'] =>
+  (url) =>
+    first(url) ?? second(url);

@@ -34,8 +34,17 @@ async function ask(info: ConnectionInfo, detail: string, many: boolean): Promise
 /** What will be sent where, in words: `PUT /api/f/…/inputscanners/… with "Door 1" to Live (https://…)`. */
 function describeWrite(info: ConnectionInfo, req: RequestOptions): string {
   const name = (req.json as { CommonName?: unknown } | undefined)?.CommonName;
-  const what = Array.isArray(req.json) ? (req.json.length === 1 ? vscode.l10n.t('1 item') : vscode.l10n.t('{0} items', req.json.length))
-    : typeof name === 'string' ? `"${name}"` : typeof req.json === 'string' ? JSON.stringify(req.json) : undefined;
+  const what = Array.isArray(req.json)
+    ? req.json.length === 1
+      ? vscode.l10n.t('1 item')
+      : vscode.l10n.t('{0} items', req.json.length)
+    : typeof name === 'string'
+      ? `"${name}"`
+      : typeof req.json === 'string'
+        ? JSON.stringify(req.json)
+        : undefined;
   const request = `${req.method} ${req.path}`;
-  return what ? vscode.l10n.t('{0} with {1} to {2} ({3})', request, what, info.label, info.baseUrl) : vscode.l10n.t('{0} to {1} ({2})', request, info.label, info.baseUrl);
+  return what
+    ? vscode.l10n.t('{0} with {1} to {2} ({3})', request, what, info.label, info.baseUrl)
+    : vscode.l10n.t('{0} to {1} ({2})', request, info.label, info.baseUrl);
 }

@@ -29,7 +29,8 @@ export async function discardAndClose(match: (uri: vscode.Uri) => boolean): Prom
     await vscode.window.showTextDocument(doc, { preview: false });
     await vscode.commands.executeCommand('workbench.action.files.revert');
   }
-  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
     .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === scheme && match(t.input.uri));
   await vscode.window.tabGroups.close(tabs);
 }

@@ -36,10 +36,16 @@ export async function askPerField(name: string, conflicts: MergeConflict[], uri?
 
 /** Asks, once, what to do when the object changed on the server since the edit's base. */
 export async function askOnConflict(_uri: vscode.Uri, name: string, server: BaseInfo, base: number | null): Promise<ConflictChoice> {
-  const compare = vscode.l10n.t('Compare'), overwrite = vscode.l10n.t('Overwrite');
-  const choice = await vscode.window.showWarningMessage(conflictText(name, server, base), {
-    modal: true,
-    detail: vscode.l10n.t('Compare shows the server version beside yours (your edits stay, unsaved). Overwrite replaces the server version with yours.'),
-  }, compare, overwrite);
+  const compare = vscode.l10n.t('Compare'),
+    overwrite = vscode.l10n.t('Overwrite');
+  const choice = await vscode.window.showWarningMessage(
+    conflictText(name, server, base),
+    {
+      modal: true,
+      detail: vscode.l10n.t('Compare shows the server version beside yours (your edits stay, unsaved). Overwrite replaces the server version with yours.'),
+    },
+    compare,
+    overwrite,
+  );
   return choice === compare ? 'compare' : choice === overwrite ? 'overwrite' : 'cancel';
 }

@@ -15,7 +15,7 @@ export function documentName(uri: vscode.Uri): string {
 export function parsed(text: string): BaseInfo | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? value as BaseInfo : undefined;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as BaseInfo) : undefined;
   } catch {
     return undefined;
   }

@@ -33,7 +33,9 @@ export function followSavedDocuments(saves: ObjectSaves, objectFiles: ObjectFile
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       if (doc && !doc.isDirty) follow();
     }, 1000);
-    setTimeout(() => { sub.dispose(); }, 60_000);
+    setTimeout(() => {
+      sub.dispose();
+    }, 60_000);
   });
 }
 

@@ -20,10 +20,12 @@ import type { FieldChoices } from './saves';
  * a question, the document closed).
  */
 export async function mergeServer(
-  uri: vscode.Uri, objectFiles: ObjectFileSystem, chooseFields: FieldChoices,
+  uri: vscode.Uri,
+  objectFiles: ObjectFileSystem,
+  chooseFields: FieldChoices,
 ): Promise<{ object: BaseInfo; tookTheirs: string[] } | undefined> {
   const address = objectFiles.addressOf(uri);
-  const server = address && await objectFiles.serverObject(uri);
+  const server = address && (await objectFiles.serverObject(uri));
   const { merge3 } = await import('../changes/merge3');
   let choices: MergeChoices = {};
   // Again while the text changed under the merge (a question answered, a keystroke while the edit was applied).
@@ -33,7 +35,10 @@ export async function mergeServer(
     if (!doc || doc.isClosed || !base || !server) return undefined;
     const mine = parsed(doc.getText());
     if (!address || !mine) {
-      notify('warning', vscode.l10n.t('"{0}": the server\'s changes cannot be merged in, the text is not a JSON object. Fix it, or Compare.', documentName(uri)));
+      notify(
+        'warning',
+        vscode.l10n.t('"{0}": the server\'s changes cannot be merged in, the text is not a JSON object. Fix it, or Compare.', documentName(uri)),
+      );
       return undefined;
     }
     const merge = merge3(address.kind, base, mine, server, choices);

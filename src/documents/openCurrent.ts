@@ -18,8 +18,14 @@ export async function showCurrent(objectFiles: ObjectFileSystem, uri: vscode.Uri
   const server = await objectFiles.serverObject(uri);
   if (server.ConcurrencyVersion === base.ConcurrencyVersion) return;
   const taken = new Promise<void>((resolve) => {
-    const done = () => { sub.dispose(); clearTimeout(timer); resolve(); };
-    const sub = vscode.workspace.onDidChangeTextDocument((e) => { if (e.document === doc) done(); });
+    const done = () => {
+      sub.dispose();
+      clearTimeout(timer);
+      resolve();
+    };
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document === doc) done();
+    });
     const timer = setTimeout(done, reloadWaitMs);
   });
   objectFiles.rebase(uri, server, { reload: true });

@@ -117,7 +117,10 @@ export class ObjectSaves implements vscode.Disposable {
         return outcome;
       } catch (e) {
         if (!(e instanceof vscode.CancellationError)) throw e;
-        return { status: 'refused', refusal: { kind: 'cancelled', message: vscode.l10n.t('Not sent: you cancelled the write to {0}.', connection.info.label) } };
+        return {
+          status: 'refused',
+          refusal: { kind: 'cancelled', message: vscode.l10n.t('Not sent: you cancelled the write to {0}.', connection.info.label) },
+        };
       }
     });
   }
@@ -157,7 +160,9 @@ export class ObjectSaves implements vscode.Disposable {
    * `merged` says what the server's changes brought in.
    */
   async saveMerging(
-    request: SaveRequest, baseObject: BaseInfo | undefined, name: string,
+    request: SaveRequest,
+    baseObject: BaseInfo | undefined,
+    name: string,
   ): Promise<{ outcome: SaveOutcome; tookTheirs?: string[]; asked?: boolean }> {
     // On its way through the per-field question too: a poll meanwhile reads the version asked about, not news.
     return this.onItsWay(request.address, async () => {
@@ -188,8 +193,14 @@ export class ObjectSaves implements vscode.Disposable {
     const at = { ...address, key: object.Key ?? address.key };
     log().info(`Saved ${address.kind.label} ${object.CommonName ?? ''} (${at.key}), version ${object.ConcurrencyVersion}`);
     if (replaced) {
-      void this.history?.record(address.connectionId, { savedAt: new Date().toISOString(), kind: address.kind.id, folderKey: address.folderKey, key: at.key,
-        object: replaced })
+      void this.history
+        ?.record(address.connectionId, {
+          savedAt: new Date().toISOString(),
+          kind: address.kind.id,
+          folderKey: address.folderKey,
+          key: at.key,
+          object: replaced,
+        })
         .catch((e) => log().warn(`Save history not recorded: ${(e as Error).message}`));
     }
     this.follow(at, object, from);
@@ -298,7 +309,8 @@ export class ObjectSaves implements vscode.Disposable {
       this.asked.delete(key);
       this.objectFiles.rebase(uri, outcome.object);
       if (outcome.status === 'saved') this.documentSaved.fire({ uri, object: outcome.object, created: outcome.created });
-      if (!settles || outcome.status === 'saved') vscode.window.setStatusBarMessage(outcome.status === 'saved' ? savedText(name, outcome.object, outcome.created) : unchangedText(name), 5000);
+      if (!settles || outcome.status === 'saved')
+        vscode.window.setStatusBarMessage(outcome.status === 'saved' ? savedText(name, outcome.object, outcome.created) : unchangedText(name), 5000);
       return;
     }
     // A write that is not a document's save (workspace.fs.writeFile): its caller gets the error.
@@ -333,7 +345,8 @@ async function keepDirty(uri: vscode.Uri): Promise<void> {
   add.insert(uri, end, ' ');
   const remove = new vscode.WorkspaceEdit();
   remove.delete(uri, new vscode.Range(end, end.translate(0, 1)));
-  if (!(await vscode.workspace.applyEdit(add)) || !(await vscode.workspace.applyEdit(remove))) log().warn(`${uri.path}: could not keep the unsent edit marked unsaved`);
+  if (!(await vscode.workspace.applyEdit(add)) || !(await vscode.workspace.applyEdit(remove)))
+    log().warn(`${uri.path}: could not keep the unsent edit marked unsaved`);
 }
 
 // What the user reads about a save, each message written once: saved, unchanged, merged, a conflict,
@@ -354,7 +367,12 @@ export function unchangedText(name: string): string {
 
 /** The wording of a conflict: whose version is where. */
 export function conflictText(name: string, server: BaseInfo, base: number | null): string {
-  return vscode.l10n.t('"{0}" changed on the server (now version {1}; your edit is based on version {2}).', name, String(server.ConcurrencyVersion), String(base));
+  return vscode.l10n.t(
+    '"{0}" changed on the server (now version {1}; your edit is based on version {2}).',
+    name,
+    String(server.ConcurrencyVersion),
+    String(base),
+  );
 }
 
 export function notSavedText(name: string, outcome: NotSaved): string {

@@ -20,12 +20,15 @@ export function registerDocumentDiagnostics(objectFiles: ObjectFileSystem): vsco
     const problems = (await import('./documentProblems')).documentProblems(original, doc.getText(), parseObjectUri(doc.uri)?.kind.schema);
     // Typed on meanwhile: the check of the newer text decides.
     if (doc.version !== version || doc.isClosed) return;
-    collection.set(doc.uri, (problems ?? []).map((p) => {
-      const range = new vscode.Range(doc.positionAt(p.offset), doc.positionAt(p.offset + p.length));
-      const diagnostic = new vscode.Diagnostic(range, p.pointer ? `${p.pointer.slice(1)}: ${p.message}` : p.message, vscode.DiagnosticSeverity.Error);
-      diagnostic.source = 'oms';
-      return diagnostic;
-    }));
+    collection.set(
+      doc.uri,
+      (problems ?? []).map((p) => {
+        const range = new vscode.Range(doc.positionAt(p.offset), doc.positionAt(p.offset + p.length));
+        const diagnostic = new vscode.Diagnostic(range, p.pointer ? `${p.pointer.slice(1)}: ${p.message}` : p.message, vscode.DiagnosticSeverity.Error);
+        diagnostic.source = 'oms';
+        return diagnostic;
+      }),
+    );
   };
   vscode.workspace.textDocuments.forEach((doc) => void check(doc));
   return vscode.Disposable.from(

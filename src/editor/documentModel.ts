@@ -116,7 +116,12 @@ function itemSection(field: string, item: Node, i: number): Section {
     return {
       ...base,
       name: `${i + 1}. ${label ?? l10n.t('Reporting priority')}`,
-      detail: l10n.t('{0} · priority {1} · status {2}', rangeText(n('MinResistanceCode'), n('MaxResistanceCode')), n('Priority') ?? '?', n('StatusCode') ?? '?'),
+      detail: l10n.t(
+        '{0} · priority {1} · status {2}',
+        rangeText(n('MinResistanceCode'), n('MaxResistanceCode')),
+        n('Priority') ?? '?',
+        n('StatusCode') ?? '?',
+      ),
     };
   }
   return { ...base, name: label ? `${i + 1}. ${label}` : String(i + 1), detail: brief(item) };

@@ -19,7 +19,11 @@ export function registerObjectEditors(s: Services): vscode.Disposable[] {
     vscode.languages.registerDocumentLinkProvider(selector, { provideDocumentLinks: async (doc) => (await features()).links(doc) }),
     vscode.languages.registerHoverProvider(selector, { provideHover: async (doc, pos) => (await features()).hover(s, doc, pos) }),
     vscode.languages.registerFoldingRangeProvider(selector, { provideFoldingRanges: async (doc) => (await features()).folds(doc) }),
-    vscode.languages.registerDocumentSymbolProvider(selector, { provideDocumentSymbols: async (doc) => (await features()).symbols(doc) }, { label: vscode.l10n.t('Object') }),
+    vscode.languages.registerDocumentSymbolProvider(
+      selector,
+      { provideDocumentSymbols: async (doc) => (await features()).symbols(doc) },
+      { label: vscode.l10n.t('Object') },
+    ),
     foldOnOpen(),
     startJsonFeatures(),
     // Recently opened objects come first in Go to Object.
@@ -68,7 +72,9 @@ function foldOnOpen(): vscode.Disposable {
     vscode.window.onDidChangeActiveTextEditor((e) => void fold(e)),
     // VS Code keeps a closed tab's document open for a while: forget it when its last tab closes.
     vscode.window.tabGroups.onDidChangeTabs(({ closed }) => {
-      const open = new Set(vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => (t.input instanceof vscode.TabInputText ? t.input.uri.toString() : '')));
+      const open = new Set(
+        vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => (t.input instanceof vscode.TabInputText ? t.input.uri.toString() : '')),
+      );
       for (const tab of closed) if (tab.input instanceof vscode.TabInputText && !open.has(tab.input.uri.toString())) done.delete(tab.input.uri.toString());
     }),
   );

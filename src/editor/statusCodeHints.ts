@@ -44,15 +44,17 @@ export function registerStatusCodeHints(): vscode.Disposable {
     onDidChangeInlayHints: changed.event,
     provideInlayHints(doc, range) {
       if (!enabled() || !isScannerDocument(doc)) return [];
-      const start = doc.offsetAt(range.start), end = doc.offsetAt(range.end);
+      const start = doc.offsetAt(range.start),
+        end = doc.offsetAt(range.end);
       return findStatusCodes(doc.getText())
         .filter((m) => m.end >= start && m.end <= end)
         .map((m) => {
           const hint = new vscode.InlayHint(doc.positionAt(m.end), hintLabel(m.code));
           hint.paddingLeft = true;
-          hint.tooltip = statusCodeLabels[m.code] === undefined
-            ? vscode.l10n.t('{0} is not one of the status codes the service documents (0-6)', m.code)
-            : vscode.l10n.t('InputScannerStatusCodes {0}: {1}', m.code, statusLabel(m.code));
+          hint.tooltip =
+            statusCodeLabels[m.code] === undefined
+              ? vscode.l10n.t('{0} is not one of the status codes the service documents (0-6)', m.code)
+              : vscode.l10n.t('InputScannerStatusCodes {0}: {1}', m.code, statusLabel(m.code));
           return hint;
         });
     },

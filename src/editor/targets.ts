@@ -43,11 +43,19 @@ export async function describe(s: Services, target: Target): Promise<{ kind: str
   switch (target.type) {
     case 'object': {
       const o = await client.get(target.kind, target.folderKey, target.key);
-      return { kind: target.notes ? vscode.l10n.t('Notes of {0}', kindLabel(target.kind).toLocaleLowerCase()) : kindLabel(target.kind), name: o.CommonName || target.key, key: target.key };
+      return {
+        kind: target.notes ? vscode.l10n.t('Notes of {0}', kindLabel(target.kind).toLocaleLowerCase()) : kindLabel(target.kind),
+        name: o.CommonName || target.key,
+        key: target.key,
+      };
     }
     case 'folder': {
       const f = await client.folder(target.key);
-      return { kind: target.key === (await connection.rootFolderKey()) ? vscode.l10n.t('Instance (root folder)') : vscode.l10n.t('Folder'), name: f.CommonName || target.key, key: target.key };
+      return {
+        kind: target.key === (await connection.rootFolderKey()) ? vscode.l10n.t('Instance (root folder)') : vscode.l10n.t('Folder'),
+        name: f.CommonName || target.key,
+        key: target.key,
+      };
     }
     case 'resource':
       return { kind: vscode.l10n.t('Resource of the service'), name: target.path };
@@ -65,13 +73,21 @@ export async function follow(s: Services, target: Target): Promise<void> {
   const connection = s.connections.require(target.connectionId);
   if (target.type === 'object' && !target.notes) {
     // The tab is named after the object: from the index, else as the service has it.
-    const name = s.search.existing(target.connectionId)?.entry(target.key)?.name
-      ?? (await connection.client.get(target.kind, target.folderKey, target.key)).CommonName ?? target.key;
+    const name =
+      s.search.existing(target.connectionId)?.entry(target.key)?.name ??
+      (await connection.client.get(target.kind, target.folderKey, target.key)).CommonName ??
+      target.key;
     await openObjectDocument(s, target, name);
     return;
   }
   if (target.type === 'object' || target.type === 'folder') {
-    const place = await placeOf(s, target.connectionId, target.type === 'folder' ? kindOf('folder') : target.kind, target.key, target.type === 'object' ? target.folderKey : undefined);
+    const place = await placeOf(
+      s,
+      target.connectionId,
+      target.type === 'folder' ? kindOf('folder') : target.kind,
+      target.key,
+      target.type === 'object' ? target.folderKey : undefined,
+    );
     const node = await s.tree.reveal(place);
     if (!node) throw new Error(vscode.l10n.t('Not found in the tree'));
     if (target.type === 'object') await s.tree.view?.reveal(node, { expand: true, select: true, focus: true });
@@ -84,9 +100,13 @@ export async function follow(s: Services, target: Target): Promise<void> {
     return;
   }
   const entry = await findByKey(s, target.connectionId, target.key);
-  if (entry) return follow(s, entry.kind.id === 'folder'
-    ? { type: 'folder', connectionId: target.connectionId, key: entry.key }
-    : { type: 'object', connectionId: target.connectionId, folderKey: entry.folderKey, kind: entry.kind, key: entry.key });
+  if (entry)
+    return follow(
+      s,
+      entry.kind.id === 'folder'
+        ? { type: 'folder', connectionId: target.connectionId, key: entry.key }
+        : { type: 'object', connectionId: target.connectionId, folderKey: entry.folderKey, kind: entry.kind, key: entry.key },
+    );
   if (target.key === (await connection.rootFolderKey())) return follow(s, { type: 'folder', connectionId: target.connectionId, key: target.key });
   throw new Error(vscode.l10n.t('No object with the key {0} on {1}', target.key, connection.info.label));
 }
@@ -103,7 +123,10 @@ export async function openObjectDocument(s: Services, address: ObjectAddress, na
 export async function folderNameOf(s: Services, connectionId: string, folderKey: string): Promise<string> {
   const indexed = s.search.existing(connectionId)?.entry(folderKey)?.name;
   if (indexed) return indexed;
-  const folder = await s.connections.require(connectionId).client.folder(folderKey).catch(() => undefined);
+  const folder = await s.connections
+    .require(connectionId)
+    .client.folder(folderKey)
+    .catch(() => undefined);
   return folder?.CommonName || folderKey;
 }
 
@@ -146,10 +169,13 @@ function waitForEntry(index: ObjectIndex, key: string, token: vscode.Cancellatio
       index.stop();
       done(undefined);
     });
-    index.ensure().then(() => done(index.entry(key)), (e: unknown) => {
-      stopListening();
-      cancel.dispose();
-      reject(e instanceof Error ? e : new Error(String(e)));
-    });
+    index.ensure().then(
+      () => done(index.entry(key)),
+      (e: unknown) => {
+        stopListening();
+        cancel.dispose();
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
   });
 }

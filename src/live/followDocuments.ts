@@ -26,13 +26,18 @@ export class FollowDocuments {
   /** Documents told that the server moved past the version their edits are based on (uri -> that version), so each is told once. */
   private readonly told = new Map<string, number | 'gone'>();
 
-  constructor(private readonly objectFiles: ObjectFileSystem, private readonly saves: ObjectSaves, private readonly changes?: ServerChanges) {}
+  constructor(
+    private readonly objectFiles: ObjectFileSystem,
+    private readonly saves: ObjectSaves,
+    private readonly changes?: ServerChanges,
+  ) {}
 
   /** A poll's reads: each open document of an object read moves its badge, then follows. */
   received({ connectionId, objects, gone }: LiveRead): void {
     const open = openObjects(this.objectFiles, connectionId);
     const reads = [...objects, ...gone.map((watched) => ({ watched, object: undefined }))].flatMap(({ watched, object }) =>
-      open.filter((o) => sameObject(o.address, { ...watched, connectionId })).map((o) => ({ open: o, object })));
+      open.filter((o) => sameObject(o.address, { ...watched, connectionId })).map((o) => ({ open: o, object })),
+    );
     // The badge first: it counts from the version the document is based on before the document moves on.
     for (const { open: o, object } of reads) {
       const base = this.objectFiles.baseOf(o.uri);
@@ -73,9 +78,12 @@ export class FollowDocuments {
     // Told once per base; a conflict question on its save already told of this version.
     if (this.told.get(key) === ours || (this.saves.askedAbout(uri) ?? -1) >= theirs) return;
     this.told.set(key, ours);
-    notify('info', vscode.l10n.t('"{0}" changed on the server since version {1}, which your unsaved edits are based on.', name, ours),
+    notify(
+      'info',
+      vscode.l10n.t('"{0}" changed on the server since version {1}, which your unsaved edits are based on.', name, ours),
       { title: vscode.l10n.t('Merge'), run: () => this.merge(uri, name) },
-      { title: vscode.l10n.t('Compare'), run: () => compareWithServer(uri) });
+      { title: vscode.l10n.t('Compare'), run: () => compareWithServer(uri) },
+    );
   }
 
   /** Forgets closed documents. */
@@ -93,7 +101,12 @@ export class FollowDocuments {
     this.told.delete(uri.toString());
     const version = String(merged.object.ConcurrencyVersion);
     const text = merged.tookTheirs.length
-      ? vscode.l10n.t('"{0}": the server\'s changes merged in ({1}); Ctrl+S sends your edits on version {2}', name, fieldLabels(merged.tookTheirs, merged.object), version)
+      ? vscode.l10n.t(
+          '"{0}": the server\'s changes merged in ({1}); Ctrl+S sends your edits on version {2}',
+          name,
+          fieldLabels(merged.tookTheirs, merged.object),
+          version,
+        )
       : vscode.l10n.t('"{0}": now on version {1}, which held no change your edits lacked; Ctrl+S sends them', name, version);
     vscode.window.setStatusBarMessage(text, 8000);
   }

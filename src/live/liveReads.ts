@@ -74,7 +74,10 @@ export class LiveReads {
   private pages = new Map<string, Held<BaseInfo[]>>();
   private objects = new Map<string, Held<BaseInfo | undefined>>();
 
-  constructor(private readonly source: PollSource, private readonly concurrency = 4) {}
+  constructor(
+    private readonly source: PollSource,
+    private readonly concurrency = 4,
+  ) {}
 
   /** One poll. The first failed request stops it (nothing more is sent this time) and is thrown. */
   async poll(watched: Watched): Promise<PollResult> {
@@ -87,8 +90,12 @@ export class LiveReads {
       const held = this.pages.get(id);
       requests++;
       const answer = await this.source.listAgain(g.kind, g.folderKey, page, g.pageSize, held?.etag);
-      const now: Held<BaseInfo[]> = answer.unchanged && held ? held : answer.unchanged ? { etag: answer.etag, value: [], signature: '' }
-        : { etag: answer.etag, value: answer.value, signature: signatureOf(answer.value) };
+      const now: Held<BaseInfo[]> =
+        answer.unchanged && held
+          ? held
+          : answer.unchanged
+            ? { etag: answer.etag, value: [], signature: '' }
+            : { etag: answer.etag, value: answer.value, signature: signatureOf(answer.value) };
       pagesNow.set(id, now);
       return { items: now.value, changed: !held || now.signature !== held.signature };
     };

@@ -20,12 +20,15 @@ function intervalMs(): number {
 }
 
 export function createLiveFeed(s: Pick<Services, 'connections' | 'saves' | 'search'>): LiveFeed {
-  const feed: LiveFeed = new LiveFeed({
-    intervalMs,
-    focused: () => vscode.window.state.focused,
-    connectionIds: () => Array.from(s.connections.list(), (c) => c.id),
-    state: (text) => log().info(text),
-  }, () => import('./livePollHost').then(({ pollHost }) => pollHost(s, feed)));
+  const feed: LiveFeed = new LiveFeed(
+    {
+      intervalMs,
+      focused: () => vscode.window.state.focused,
+      connectionIds: () => Array.from(s.connections.list(), (c) => c.id),
+      state: (text) => log().info(text),
+    },
+    () => import('./livePollHost').then(({ pollHost }) => pollHost(s, feed)),
+  );
   return feed;
 }
 

@@ -58,11 +58,13 @@ export class Poller {
   async tick(): Promise<void> {
     if (this.running || this.disposed) return this.running;
     // A listener that throws must not stop the polls: it has its own error handling (the glue logs).
-    this.running = this.run().catch(() => true).then((polled) => {
-      this.running = undefined;
-      // Not polled (hidden, unfocused, signed out): nothing is scheduled until the next wake.
-      if (polled) this.wake();
-    });
+    this.running = this.run()
+      .catch(() => true)
+      .then((polled) => {
+        this.running = undefined;
+        // Not polled (hidden, unfocused, signed out): nothing is scheduled until the next wake.
+        if (polled) this.wake();
+      });
     return this.running;
   }
 

@@ -13,7 +13,10 @@ const longest = 40;
 export function itemName(field: string, item: unknown): string | undefined {
   if (!item || typeof item !== 'object') return undefined;
   const o = item as Record<string, unknown>;
-  const text = (k: string) => { const v = o[k]; return typeof v === 'string' && v ? v : undefined; };
+  const text = (k: string) => {
+    const v = o[k];
+    return typeof v === 'string' && v ? v : undefined;
+  };
   if (field === 'InputScannerReportingPriorities') return text('CommonName') ?? (typeof o.StatusCode === 'number' ? statusLabel(o.StatusCode) : undefined);
   return text('CommonName') ?? text('Relation') ?? text('Application') ?? text('Nickname') ?? text('NoteText');
 }
@@ -28,7 +31,10 @@ function itemTitle(field: string): string {
  * object the pointer is into) names them, their name; parts joined by ›. The whole object for "".
  */
 export function fieldLabel(pointer: string, object?: unknown): string {
-  const segments = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (!segments.length) return l10n.t('the whole object');
   const parts: string[] = [];
   let at: unknown = object;

@@ -21,10 +21,7 @@ export type Action = 'invite' | 'editPriorities' | 'addPeople';
  * `position`: row by row while the three lengths agree; `set`: as a set of values;
  * an array the registry does not name is one value.
  */
-export type ArrayIdentity =
-  | { readonly by: 'key'; readonly fields: readonly string[] }
-  | { readonly by: 'position' }
-  | { readonly by: 'set' };
+export type ArrayIdentity = { readonly by: 'key'; readonly fields: readonly string[] } | { readonly by: 'position' } | { readonly by: 'set' };
 
 /** Array fields every object has (BaseInfo), and how their items are told apart. */
 const baseArrays: Readonly<Record<string, ArrayIdentity>> = {
@@ -73,51 +70,86 @@ interface KindEntry {
 const kindList = [
   {
     // list and get are not in the interface; browsing assumes them.
-    id: 'folder', typeName: 'FolderInfo', collection: 'folders',
-    label: 'Folder', pluralLabel: 'Folders', icon: 'folder', schema: 'folder.schema.json',
-    operations: ['list', 'get'], actions: [],
+    id: 'folder',
+    typeName: 'FolderInfo',
+    collection: 'folders',
+    label: 'Folder',
+    pluralLabel: 'Folders',
+    icon: 'folder',
+    schema: 'folder.schema.json',
+    operations: ['list', 'get'],
+    actions: [],
     template: () => ({}),
   },
   {
     // get is not in the interface.
-    id: 'engageSite', typeName: 'EngageSiteInfo', collection: 'engagesites',
-    label: 'Engage site', pluralLabel: 'Engage sites', icon: 'globe', schema: 'engageSite.schema.json',
-    operations: ['list', 'get', 'create', 'update', 'delete'], actions: ['invite'],
+    id: 'engageSite',
+    typeName: 'EngageSiteInfo',
+    collection: 'engagesites',
+    label: 'Engage site',
+    pluralLabel: 'Engage sites',
+    icon: 'globe',
+    schema: 'engageSite.schema.json',
+    operations: ['list', 'get', 'create', 'update', 'delete'],
+    actions: ['invite'],
     describedBy: 'SiteReference',
     sensitiveFields: ['SiteKeyBase64'],
     template: () => ({ SiteKeyBase64: null, SiteReference: null }),
   },
   {
     // get is not in the interface.
-    id: 'inputScanner', typeName: 'InputScannerInfo', collection: 'inputscanners',
-    label: 'Input scanner', pluralLabel: 'Input scanners', icon: 'pulse', schema: 'inputScanner.schema.json',
-    operations: ['list', 'get', 'create', 'update', 'delete'], actions: ['editPriorities'],
+    id: 'inputScanner',
+    typeName: 'InputScannerInfo',
+    collection: 'inputscanners',
+    label: 'Input scanner',
+    pluralLabel: 'Input scanners',
+    icon: 'pulse',
+    schema: 'inputScanner.schema.json',
+    operations: ['list', 'get', 'create', 'update', 'delete'],
+    actions: ['editPriorities'],
     // The schema fixes the rows at eight, one per resistance band: row i is row i.
     arrays: { InputScannerReportingPriorities: { by: 'position' } },
     template: (naming) => ({ InputScannerReportingPriorities: samplePriorities(naming), NonSettlingErrorPriority: 1, NonSettlingErrorStatus: 6 }),
   },
   {
     // list and get are not in the interface.
-    id: 'serviceContainer', typeName: 'ServiceContainerInfo', collection: 'servicecontainers',
-    label: 'Service container', pluralLabel: 'Service containers', icon: 'server', schema: 'serviceContainer.schema.json',
-    operations: ['list', 'get', 'update'], actions: [],
+    id: 'serviceContainer',
+    typeName: 'ServiceContainerInfo',
+    collection: 'servicecontainers',
+    label: 'Service container',
+    pluralLabel: 'Service containers',
+    icon: 'server',
+    schema: 'serviceContainer.schema.json',
+    operations: ['list', 'get', 'update'],
+    actions: [],
     describedBy: 'MacAddress',
     template: () => ({ MacAddress: null, IsAuthenticated: false }),
   },
   {
     // list and get are not in the interface.
-    id: 'serviceContainerModule', typeName: 'ServiceContainerModuleInfo', collection: 'servicecontainermodules',
-    label: 'Service container module', pluralLabel: 'Service container modules', icon: 'extensions',
+    id: 'serviceContainerModule',
+    typeName: 'ServiceContainerModuleInfo',
+    collection: 'servicecontainermodules',
+    label: 'Service container module',
+    pluralLabel: 'Service container modules',
+    icon: 'extensions',
     schema: 'serviceContainerModule.schema.json',
-    operations: ['list', 'get', 'update'], actions: [],
+    operations: ['list', 'get', 'update'],
+    actions: [],
     describedBy: 'VersionString',
     template: () => ({ ProductName: null, VersionString: null, EntryPointDll: null, EntryPointName: null }),
   },
   {
     // The interface shows the single add (one PersonInfo) and the batch add; list/get/update/delete are in the public record.
-    id: 'person', typeName: 'PersonInfo', collection: 'people',
-    label: 'Person', pluralLabel: 'People', icon: 'person', schema: 'person.schema.json',
-    operations: ['list', 'get', 'create', 'update', 'delete'], actions: ['addPeople'],
+    id: 'person',
+    typeName: 'PersonInfo',
+    collection: 'people',
+    label: 'Person',
+    pluralLabel: 'People',
+    icon: 'person',
+    schema: 'person.schema.json',
+    operations: ['list', 'get', 'create', 'update', 'delete'],
+    actions: ['addPeople'],
     describedBy: 'Surname',
     arrays: { Addresses: { by: 'key', fields: ['Key'] } },
     template: () => ({ GivenName: '', Surname: '', Addresses: [], CardAssignments: null }),

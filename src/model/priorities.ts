@@ -78,11 +78,14 @@ export function checkEdits(edits: readonly RowEdit[], count: number): string | u
 
 /** The scanner with one row's priority and status changed. */
 export function withRow(scanner: InputScannerInfo, index: number, change: { priority?: number; statusCode?: number }): InputScannerInfo {
-  return applyEdits(scanner, rowsOf(scanner).map((r, i) => ({
-    label: r.label,
-    priority: i === index ? change.priority ?? r.priority : r.priority,
-    statusCode: i === index ? change.statusCode ?? r.statusCode : r.statusCode,
-  })));
+  return applyEdits(
+    scanner,
+    rowsOf(scanner).map((r, i) => ({
+      label: r.label,
+      priority: i === index ? (change.priority ?? r.priority) : r.priority,
+      statusCode: i === index ? (change.statusCode ?? r.statusCode) : r.statusCode,
+    })),
+  );
 }
 
 /** The scanner with the rows' edits; every other field exactly as it was. */

@@ -40,8 +40,12 @@ export function pushTypeMapping(setting: unknown): PushTypeMapping {
 }
 
 const nameAliases: Readonly<Record<string, PushTypeName>> = {
-  email: 'Email', 'e-mail': 'Email', mail: 'Email',
-  sms: 'Sms', text: 'Sms', 'text message': 'Sms',
+  email: 'Email',
+  'e-mail': 'Email',
+  mail: 'Email',
+  sms: 'Sms',
+  text: 'Sms',
+  'text message': 'Sms',
 };
 
 /** The name for a number, a name or an alias (case-insensitive); undefined when it is neither. */
@@ -131,7 +135,9 @@ function imageLink(image: ImageLink, naming?: TypeNaming): ObjectLinkItem {
 
 /** Lines for a confirmation summary of a request (from the flow or from a file). */
 export function summarizePushRequest(
-  request: PushNotificationRequest, mapping: PushTypeMapping = defaultPushTypes, nameOf: (key: string) => string | undefined = () => undefined,
+  request: PushNotificationRequest,
+  mapping: PushTypeMapping = defaultPushTypes,
+  nameOf: (key: string) => string | undefined = () => undefined,
 ): string[] {
   const lines = [l10n.t('Delivery: {0}', describePushType(request.PushNotificationType, mapping))];
   if (request.Message) lines.push(l10n.t('Message: {0}', ellipsis(request.Message, 80)));
@@ -164,6 +170,9 @@ export const keyPattern = /^[0-9a-fA-F]{24}$/;
 
 /** Splits typed keys (commas, semicolons, spaces); `bad` holds the tokens that are not keys. */
 export function parseKeys(text: string): { keys: string[]; bad: string[] } {
-  const tokens = text.split(/[\s,;]+/).map((t) => t.trim()).filter(Boolean);
+  const tokens = text
+    .split(/[\s,;]+/)
+    .map((t) => t.trim())
+    .filter(Boolean);
   return { keys: tokens.filter((t) => keyPattern.test(t)), bad: tokens.filter((t) => !keyPattern.test(t)) };
 }

@@ -73,9 +73,7 @@ export function objectPath(kind: Pick<Kind, 'collection'>, folderKey: string, ke
 }
 
 export function notesPath(kind: Pick<Kind, 'collection'>, folderKey: string, key: string, noteKey?: string): string {
-  return noteKey === undefined
-    ? fill(notesPattern(kind), { folder: folderKey, key })
-    : fill(notesPattern(kind, true), { folder: folderKey, key, noteKey });
+  return noteKey === undefined ? fill(notesPattern(kind), { folder: folderKey, key }) : fill(notesPattern(kind, true), { folder: folderKey, key, noteKey });
 }
 
 /** Where an action of the registry is sent: on one object, on a collection, or on a folder. */
@@ -113,9 +111,7 @@ export function folderActionPath(route: ActionRoute, folderKey: string): string 
 }
 
 /** What an `Href` of the service points at: a folder, an object, or something below an object (`.../notes`). */
-export type HrefTarget =
-  | { folderKey: string }
-  | { folderKey: string; collection: string; key: string; rest: string[] };
+export type HrefTarget = { folderKey: string } | { folderKey: string; collection: string; key: string; rest: string[] };
 
 /**
  * True when a path could leave the connection's origin and base path once a server, a proxy or
@@ -125,8 +121,13 @@ export type HrefTarget =
  */
 export function leavesBase(path: string): boolean {
   const p = path.split(/[?#]/)[0];
-  return !p.startsWith('/') || p.startsWith('//') || /[\\\s]/.test(path) || /%(2f|5c)/i.test(p)
-    || p.split('/').some((segment) => ['.', '..'].includes(segment.replace(/%2e/gi, '.')));
+  return (
+    !p.startsWith('/') ||
+    p.startsWith('//') ||
+    /[\\\s]/.test(path) ||
+    /%(2f|5c)/i.test(p) ||
+    p.split('/').some((segment) => ['.', '..'].includes(segment.replace(/%2e/gi, '.')))
+  );
 }
 
 /** Reads `/api/f/{folder}[/{collection}/{key}[/...]]` (query and fragment ignored); undefined for anything else. */
@@ -136,7 +137,11 @@ export function parseHref(href: string): HrefTarget | undefined {
   if (!path.startsWith(`${folderPrefix}/`)) return undefined;
   let parts: string[];
   try {
-    parts = path.slice(folderPrefix.length + 1).split('/').filter(Boolean).map(decodeURIComponent);
+    parts = path
+      .slice(folderPrefix.length + 1)
+      .split('/')
+      .filter(Boolean)
+      .map(decodeURIComponent);
   } catch {
     return undefined;
   }

@@ -45,6 +45,10 @@ export const sampleRanges: ReadonlyArray<readonly [string, number, number, numbe
 export function samplePriorities(naming?: TypeNaming): InputScannerReportingPriority[] {
   return sampleRanges.map(([CommonName, MinResistanceCode, MaxResistanceCode, Priority, StatusCode]) => ({
     $type: makeType('InputScannerReportingPriority', naming),
-    CommonName, Priority, StatusCode, MinResistanceCode, MaxResistanceCode,
+    CommonName,
+    Priority,
+    StatusCode,
+    MinResistanceCode,
+    MaxResistanceCode,
   }));
 }

@@ -8,9 +8,18 @@ export interface Typed {
   $type: string;
 }
 
-export interface Anchor extends Typed { Href: string | null; Text: string | null }
-export interface Link extends Typed { Relation: string | null; Anchor: Anchor | null }
-export interface MonikerItem extends Typed { Namespace: string | null; Nickname: string | null }
+export interface Anchor extends Typed {
+  Href: string | null;
+  Text: string | null;
+}
+export interface Link extends Typed {
+  Relation: string | null;
+  Anchor: Anchor | null;
+}
+export interface MonikerItem extends Typed {
+  Namespace: string | null;
+  Nickname: string | null;
+}
 export interface ObjectLinkItem extends Typed {
   Href: string | null;
   LinkedObjectKey: string | null;
@@ -81,8 +90,12 @@ export interface AddressBase extends Typed {
   IsPrivate: boolean;
   Type: string | null;
 }
-export interface PhoneInfo extends AddressBase { Number: string | null }
-export interface EmailAddressInfo extends AddressBase { MailTo: string | null }
+export interface PhoneInfo extends AddressBase {
+  Number: string | null;
+}
+export interface EmailAddressInfo extends AddressBase {
+  MailTo: string | null;
+}
 export interface MailingAddressInfo extends AddressBase {
   Street?: string | null;
   City?: string | null;
@@ -100,7 +113,9 @@ export interface PersonInfo extends BaseInfo {
 }
 
 export type FolderInfo = BaseInfo;
-export interface InstanceInfo extends BaseInfo { TimeZone?: string | null }
+export interface InstanceInfo extends BaseInfo {
+  TimeZone?: string | null;
+}
 
 export interface PushNotificationRequest extends Typed {
   AttachedImage?: ObjectLinkItem | null;

@@ -30,12 +30,24 @@ const headerAliases: Readonly<Record<Field, readonly string[]>> = {
 
 /** Names used in messages about a row. */
 const fieldLabels: Readonly<Record<Field, string>> = {
-  commonName: 'common name', givenName: 'given name', surname: 'surname', email: 'e-mail', phone: 'phone',
-  street: 'street', city: 'city', province: 'province', country: 'country', postalCode: 'postal code', tags: 'tags',
+  commonName: 'common name',
+  givenName: 'given name',
+  surname: 'surname',
+  email: 'e-mail',
+  phone: 'phone',
+  street: 'street',
+  city: 'city',
+  province: 'province',
+  country: 'country',
+  postalCode: 'postal code',
+  tags: 'tags',
 };
 
 function normalizeHeader(header: string): string {
-  return header.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return header
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** @internal Exported for its unit test. */
@@ -67,7 +79,14 @@ function mapHeader(header: readonly string[]): CsvColumns {
   });
   if (columns.givenName === undefined && columns.surname === undefined && columns.commonName === undefined) {
     const known = 'Given Name, Surname (or First Name, Last Name), E-mail, Phone, Street, City, Province, Country, Postal Code, Tags';
-    throw new PeopleFileError(l10n.t('the header row has no given name, surname or name column (found: {0}; known columns: {1})', header.map((h) => `"${h}"`).join(', ') || l10n.t('nothing'), known), 1);
+    throw new PeopleFileError(
+      l10n.t(
+        'the header row has no given name, surname or name column (found: {0}; known columns: {1})',
+        header.map((h) => `"${h}"`).join(', ') || l10n.t('nothing'),
+        known,
+      ),
+      1,
+    );
   }
   return { columns, ignored };
 }
@@ -79,7 +98,15 @@ function columnOf(person: PersonInfo, pointer: string): string {
   if (pointer.startsWith('/Tags')) return fieldLabels.tags;
   const m = /^\/Addresses\/(\d+)(\/(\w+))?/.exec(pointer);
   if (m) {
-    const sub: Record<string, Field> = { MailTo: 'email', Number: 'phone', Street: 'street', City: 'city', Province: 'province', Country: 'country', PostalCode: 'postalCode' };
+    const sub: Record<string, Field> = {
+      MailTo: 'email',
+      Number: 'phone',
+      Street: 'street',
+      City: 'city',
+      Province: 'province',
+      Country: 'country',
+      PostalCode: 'postalCode',
+    };
     if (m[3] && sub[m[3]]) return fieldLabels[sub[m[3]]];
     const type = String(person.Addresses?.[Number(m[1])]?.$type ?? '');
     return type.includes('Email') ? fieldLabels.email : type.includes('Phone') ? fieldLabels.phone : 'mailing address';
@@ -98,7 +125,10 @@ export function readPeopleCsv(input: string | Uint8Array, naming?: TypeNaming): 
   const blankLines = records.filter((r) => !holds(r) && r.line > kept[0].line).map((r) => r.line);
   const header = kept[0].record;
   const { columns, ignored } = mapHeader(header);
-  const notes = [...(ignored.length ? [ignored.length > 1 ? l10n.t('Ignored columns: {0}', ignored.join(', ')) : l10n.t('Ignored column: {0}', ignored[0])] : []), ...blankNote(blankLines)];
+  const notes = [
+    ...(ignored.length ? [ignored.length > 1 ? l10n.t('Ignored columns: {0}', ignored.join(', ')) : l10n.t('Ignored column: {0}', ignored[0])] : []),
+    ...blankNote(blankLines),
+  ];
 
   const fieldColumns = Object.entries(columns) as Array<[Field, number]>;
   const personFromFields = personMaker(naming);
@@ -107,7 +137,12 @@ export function readPeopleCsv(input: string | Uint8Array, naming?: TypeNaming): 
     for (const [field, col] of fieldColumns) fields[field] = record[col] ?? '';
     const person = personFromFields(fields);
     const errors = personErrors(person, (p) => columnOf(person, p));
-    if (record.length !== header.length) errors.unshift(record.length === 1 ? l10n.t('has 1 field, the header has {0}', header.length) : l10n.t('has {0} fields, the header has {1}', record.length, header.length));
+    if (record.length !== header.length)
+      errors.unshift(
+        record.length === 1
+          ? l10n.t('has 1 field, the header has {0}', header.length)
+          : l10n.t('has {0} fields, the header has {1}', record.length, header.length),
+      );
     return { line, index, place: l10n.t('line {0}', line), person, errors };
   });
   return { format: 'csv', rows, notes, blankLines };
@@ -158,7 +193,8 @@ function csvRecords(bytes: Uint8Array): CsvRecord[] {
 function lineCounter(bytes: Uint8Array): (offset: number, skipBlank?: boolean) => number {
   let pos = 0;
   let line = 1;
-  const CR = 13, LF = 10;
+  const CR = 13,
+    LF = 10;
   const advance = (to: number) => {
     for (; pos < to && pos < bytes.length; pos++) {
       const b = bytes[pos];

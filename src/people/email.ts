@@ -20,7 +20,8 @@ export function checkEmail(value: string): string | undefined {
   if (!emailFormat.test(v)) {
     const domain = v.slice(v.indexOf('@') + 1);
     if (!domain) return l10n.t('Add the domain after the @');
-    if (!domain.includes('.') || domain.endsWith('.') || domain.startsWith('.') || domain.includes('..')) return l10n.t('"{0}" is not a full domain (e.g. example.com)', domain);
+    if (!domain.includes('.') || domain.endsWith('.') || domain.startsWith('.') || domain.includes('..'))
+      return l10n.t('"{0}" is not a full domain (e.g. example.com)', domain);
     return l10n.t('"{0}" is not an e-mail address', v);
   }
   return undefined;

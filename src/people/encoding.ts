@@ -20,7 +20,10 @@ export const otherEncodings: ReadonlyArray<{ id: string; label: string }> = [
 
 /** The file is not UTF-8 and no encoding was chosen: where the first byte that is not UTF-8 sits. */
 export class NotUtf8Error extends PeopleFileError {
-  constructor(readonly line: number, readonly byte: number) {
+  constructor(
+    readonly line: number,
+    readonly byte: number,
+  ) {
     super(l10n.t("not UTF-8 (byte 0x{0}): choose the file's encoding, or save it as UTF-8 and try again", byte.toString(16).toUpperCase()), line);
     this.name = 'NotUtf8Error';
   }
@@ -55,7 +58,8 @@ function bomOf(bytes: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' | undefined
 export function decodePeople(bytes: Uint8Array, encoding?: string): string {
   const bom = bomOf(bytes);
   let text: string;
-  if (bom) text = new TextDecoder(bom).decode(bytes); // the decoder drops the BOM
+  if (bom)
+    text = new TextDecoder(bom).decode(bytes); // the decoder drops the BOM
   else {
     const problem = notUtf8(bytes);
     if (problem && !encoding) throw problem;
@@ -64,7 +68,10 @@ export function decodePeople(bytes: Uint8Array, encoding?: string): string {
   const lost = text.indexOf('\uFFFD');
   if (lost >= 0) {
     const line = text.slice(0, lost).split('\n').length;
-    throw new PeopleFileError(l10n.t('holds the replacement character {0} (U+FFFD), where text was lost before: put the right letters back and try again', '\uFFFD'), line);
+    throw new PeopleFileError(
+      l10n.t('holds the replacement character {0} (U+FFFD), where text was lost before: put the right letters back and try again', '\uFFFD'),
+      line,
+    );
   }
   return text;
 }

@@ -15,7 +15,10 @@ import { l10n } from '../l10n';
  * @internal Exported for its unit test.
  */
 export function fileTimestamp(date: Date): string {
-  return date.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '');
+  return date
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/[-:]/g, '');
 }
 
 /**
@@ -25,7 +28,8 @@ export function fileTimestamp(date: Date): string {
  * @internal Exported for its unit test.
  */
 export function failedFileName(inputName: string, date: Date): string {
-  const base = path.basename(inputName)
+  const base = path
+    .basename(inputName)
     .replace(/\.(csv|json|txt)$/i, '')
     .replace(/\.people$/i, '')
     .replace(/\.failed-\d{8}T\d{6}Z(-\d+)?$/, '');

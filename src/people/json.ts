@@ -49,15 +49,20 @@ function withTypes(item: unknown, naming?: TypeNaming): unknown {
   const person = item as Record<string, unknown>;
   const addresses = Array.isArray(person.Addresses)
     ? person.Addresses.map((a: unknown) => {
-      if (!a || typeof a !== 'object' || Array.isArray(a) || '$type' in a) return a;
-      const fields = a as Record<string, unknown>;
-      const typeName = 'MailTo' in fields ? 'EmailAddressInfo' : 'Number' in fields ? 'PhoneInfo' : 'MailingAddressInfo';
-      return { $type: makeType(typeName, naming), ...fields };
-    })
+        if (!a || typeof a !== 'object' || Array.isArray(a) || '$type' in a) return a;
+        const fields = a as Record<string, unknown>;
+        const typeName = 'MailTo' in fields ? 'EmailAddressInfo' : 'Number' in fields ? 'PhoneInfo' : 'MailingAddressInfo';
+        return { $type: makeType(typeName, naming), ...fields };
+      })
     : person.Addresses;
   const names = [person.GivenName, person.Surname].filter((n): n is string => typeof n === 'string' && n.trim() !== '').map((n) => n.trim());
   const commonName = person.CommonName === undefined && names.length ? { CommonName: names.join(' ') } : {};
-  return { ...('$type' in person ? {} : { $type: makeType('PersonInfo', naming) }), ...person, ...commonName, ...(addresses === undefined ? {} : { Addresses: addresses }) };
+  return {
+    ...('$type' in person ? {} : { $type: makeType('PersonInfo', naming) }),
+    ...person,
+    ...commonName,
+    ...(addresses === undefined ? {} : { Addresses: addresses }),
+  };
 }
 
 /**
@@ -71,10 +76,20 @@ export function itemOffsets(text: string): number[] {
     if (depth === 1) starts.push(offset);
   };
   visit(text, {
-    onObjectBegin: (offset) => { value(offset); depth++; },
-    onObjectEnd: () => { depth--; },
-    onArrayBegin: (offset) => { value(offset); depth++; },
-    onArrayEnd: () => { depth--; },
+    onObjectBegin: (offset) => {
+      value(offset);
+      depth++;
+    },
+    onObjectEnd: () => {
+      depth--;
+    },
+    onArrayBegin: (offset) => {
+      value(offset);
+      depth++;
+    },
+    onArrayEnd: () => {
+      depth--;
+    },
     onLiteralValue: (_literal, offset) => value(offset),
   });
   return starts;
@@ -88,7 +103,8 @@ function lineIndex(text: string): number[] {
 
 /** 1-based line of an offset (binary search over line starts). */
 function lineOf(lineStarts: number[], offset: number): number {
-  let lo = 0, hi = lineStarts.length - 1;
+  let lo = 0,
+    hi = lineStarts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
     if (lineStarts[mid] <= offset) lo = mid;

@@ -34,7 +34,10 @@ export interface PeopleFile {
 
 /** Thrown when the file as a whole cannot be read (not JSON, no header, not an array...). */
 export class PeopleFileError extends Error {
-  constructor(message: string, readonly line?: number) {
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
     super(line ? l10n.t('line {0}: {1}', line, message) : message);
     this.name = 'PeopleFileError';
   }
@@ -86,13 +89,28 @@ const blank = (v: string | undefined) => (v ?? '').trim();
 export function personMaker(naming?: TypeNaming): (fields: PersonFields) => PersonInfo {
   const template = withValues(newObject(kind('person'), '', naming)) as PersonInfo;
   const address = (typeName: string, Type: string) => ({ $type: makeType(typeName, naming), IsPrivate: false, Type });
-  const email = address('EmailAddressInfo', 'Work'), phone = address('PhoneInfo', 'Work'), mailing = address('MailingAddressInfo', 'Home');
+  const email = address('EmailAddressInfo', 'Work'),
+    phone = address('PhoneInfo', 'Work'),
+    mailing = address('MailingAddressInfo', 'Home');
   return (f) => {
-    const given = blank(f.givenName), surname = blank(f.surname), mailTo = blank(f.email), number = blank(f.phone);
+    const given = blank(f.givenName),
+      surname = blank(f.surname),
+      mailTo = blank(f.email),
+      number = blank(f.phone);
     const person = { ...template };
     person.CommonName = blank(f.commonName) || (given && surname ? `${given} ${surname}` : given || surname);
     const tags = blank(f.tags);
-    if (tags) person.Tags = tags.includes(';') ? [...new Set(tags.split(';').map((t) => t.trim()).filter(Boolean))] : [tags];
+    if (tags)
+      person.Tags = tags.includes(';')
+        ? [
+            ...new Set(
+              tags
+                .split(';')
+                .map((t) => t.trim())
+                .filter(Boolean),
+            ),
+          ]
+        : [tags];
     if (given) person.GivenName = given;
     if (surname) person.Surname = surname;
     const addresses: AddressInfo[] = [];
@@ -114,7 +132,13 @@ export function personMaker(naming?: TypeNaming): (fields: PersonFields) => Pers
 }
 
 /** The fields of a mailing address, each after the CSV field that fills it. */
-const placeParts = [['street', 'Street'], ['city', 'City'], ['province', 'Province'], ['country', 'Country'], ['postalCode', 'PostalCode']] as const;
+const placeParts = [
+  ['street', 'Street'],
+  ['city', 'City'],
+  ['province', 'Province'],
+  ['country', 'Country'],
+  ['postalCode', 'PostalCode'],
+] as const;
 
 /** The fields of `object` that hold something (not null, '' or an empty list). */
 function withValues<T extends object>(object: T): Partial<T> {

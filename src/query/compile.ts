@@ -33,7 +33,8 @@ type Node = { type: string; name?: string; [key: string]: unknown };
 
 /** Compiles `text`; `kinds` are the kinds in scope, whose schemas say which fields exist. */
 export function compileQuery(text: string, kinds: readonly Kind[]): Compiled {
-  if (!text.trim()) return { error: { message: l10n.t('Type a query, for example {0}', 'InputScannerReportingPriorities[?Priority == `1`]'), position: 0, length: 1 } };
+  if (!text.trim())
+    return { error: { message: l10n.t('Type a query, for example {0}', 'InputScannerReportingPriorities[?Priority == `1`]'), position: 0, length: 1 } };
   let ast: Node;
   try {
     ast = compile(text) as unknown as Node;
@@ -48,19 +49,23 @@ export function compileQuery(text: string, kinds: readonly Kind[]): Compiled {
   const warnings: QueryProblem[] = [];
   const columns: string[] = [];
   const root = fieldsOfKinds(kinds);
-  new FieldWalk(root, (name, ctx, parent) => {
-    const known = [...(ctx.fields?.keys() ?? [])];
-    const near = nearestNames(name, known);
-    const whose = ctx === root || !parent ? kinds.map((k) => l10n.t(k.label).toLowerCase()).join(', ') : parent;
-    warnings.push({
-      message: near.length
-        ? l10n.t('{0} is not a field of {1} in its schema; nearest: {2}', name, whose, near.join(', '))
-        : l10n.t('{0} is not a field of {1} in its schema', name, whose),
-      ...tokenAt(tokens, text, name),
-    });
-  }, (name, ctx) => {
-    if (ctx === root && !columns.includes(name)) columns.push(name);
-  }).walk(ast, root);
+  new FieldWalk(
+    root,
+    (name, ctx, parent) => {
+      const known = [...(ctx.fields?.keys() ?? [])];
+      const near = nearestNames(name, known);
+      const whose = ctx === root || !parent ? kinds.map((k) => l10n.t(k.label).toLowerCase()).join(', ') : parent;
+      warnings.push({
+        message: near.length
+          ? l10n.t('{0} is not a field of {1} in its schema; nearest: {2}', name, whose, near.join(', '))
+          : l10n.t('{0} is not a field of {1} in its schema', name, whose),
+        ...tokenAt(tokens, text, name),
+      });
+    },
+    (name, ctx) => {
+      if (ctx === root && !columns.includes(name)) columns.push(name);
+    },
+  ).walk(ast, root);
   const query: Query = {
     text,
     columns,
@@ -89,7 +94,13 @@ export function fieldContext(text: string, kinds: readonly Kind[], placeholder: 
     return undefined;
   }
   let found: Field | undefined;
-  new FieldWalk(fieldsOfKinds(kinds), (name, ctx) => { if (name === placeholder) found = ctx; }, () => undefined).walk(ast, fieldsOfKinds(kinds));
+  new FieldWalk(
+    fieldsOfKinds(kinds),
+    (name, ctx) => {
+      if (name === placeholder) found = ctx;
+    },
+    () => undefined,
+  ).walk(ast, fieldsOfKinds(kinds));
   return found;
 }
 
@@ -123,7 +134,17 @@ function truthy(v: unknown): boolean {
 /** The library's words with its token names spelt as they are typed. */
 function wording(message: string): string {
   const names: Record<string, string> = {
-    Rbracket: ']', Lbracket: '[', Rbrace: '}', Lbrace: '{', Rparen: ')', Lparen: '(', Comma: ',', Dot: '.', Colon: ':', Filter: '[?', Pipe: '|',
+    Rbracket: ']',
+    Lbracket: '[',
+    Rbrace: '}',
+    Lbrace: '{',
+    Rparen: ')',
+    Lparen: '(',
+    Comma: ',',
+    Dot: '.',
+    Colon: ':',
+    Filter: '[?',
+    Pipe: '|',
   };
   return message
     .replace(/^Syntax error[:,]\s*/, '')
@@ -132,7 +153,11 @@ function wording(message: string): string {
     .replace(/\b(Rbracket|Lbracket|Rbrace|Lbrace|Rparen|Lparen|Comma|Dot|Colon|Filter|Pipe)\b/g, (n) => `'${names[n]}'`);
 }
 
-interface Token { start: number; type: string; value: unknown }
+interface Token {
+  start: number;
+  type: string;
+  value: unknown;
+}
 
 function safeTokens(text: string): Token[] {
   try {
@@ -233,14 +258,18 @@ class FieldWalk {
         } else this.unknown(n.name, ctx, this.names.get(ctx));
         return f;
       }
-      case 'Current': return ctx;
-      case 'Root': return this.root;
-      case 'Subexpression': return child('right', child('left', ctx));
+      case 'Current':
+        return ctx;
+      case 'Root':
+        return this.root;
+      case 'Subexpression':
+        return child('right', child('left', ctx));
       case 'IndexExpression': {
         const left = child('left', ctx);
         return (n.right as Node | undefined)?.type === 'Index' ? this.elementOf(left) : left;
       }
-      case 'Flatten': return child('child', ctx);
+      case 'Flatten':
+        return child('child', ctx);
       case 'Projection':
       case 'FilterProjection': {
         const element = this.elementOf(child('left', ctx));

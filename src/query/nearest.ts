@@ -7,7 +7,10 @@ export function nearestNames(name: string, names: Iterable<string>, most = 3): s
     const d = lower.includes(wanted) || wanted.includes(lower) ? 1 : distance(wanted, lower);
     if (d <= Math.max(2, Math.floor(wanted.length / 3))) scored.push({ n, d });
   }
-  return scored.sort((a, b) => a.d - b.d || a.n.localeCompare(b.n)).slice(0, most).map((s) => s.n);
+  return scored
+    .sort((a, b) => a.d - b.d || a.n.localeCompare(b.n))
+    .slice(0, most)
+    .map((s) => s.n);
 }
 
 function distance(a: string, b: string): number {

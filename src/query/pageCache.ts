@@ -21,7 +21,10 @@ export class PageCache {
   private readonly pages = new Map<string, CachedPage & { used: number }>();
   private held = 0;
 
-  constructor(readonly limit = defaultCacheLimit, private readonly now = () => Date.now()) {}
+  constructor(
+    readonly limit = defaultCacheLimit,
+    private readonly now = () => Date.now(),
+  ) {}
 
   static key(kindId: string, folderKey: string, page: number, pageSize: number): string {
     return `${kindId}\u0000${folderKey}\u0000${page}\u0000${pageSize}`;

@@ -83,7 +83,7 @@ function merge(a: Field, b: Field): Field {
     types: [...new Set([...a.types, ...b.types])],
     description: a.description ?? b.description,
     fields: fields.size ? fields : undefined,
-    items: a.items && b.items ? merge(a.items, b.items) : a.items ?? b.items,
+    items: a.items && b.items ? merge(a.items, b.items) : (a.items ?? b.items),
     enum: enums.length ? enums : undefined,
   };
 }

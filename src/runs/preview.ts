@@ -25,7 +25,10 @@ type PreviewAction = 'apply' | 'applyStop' | 'diffs' | 'list' | 'requests' | 'no
  * error, or undefined (cancelled, nothing sent).
  */
 export async function confirmPreview(
-  connection: Connection, title: string, entries: PreviewEntry[], words: PreviewWords,
+  connection: Connection,
+  title: string,
+  entries: PreviewEntry[],
+  words: PreviewWords,
 ): Promise<{ stopOnError: boolean } | undefined> {
   const changed = entries.filter((e) => e.status === 'change');
   const n = changed.length;
@@ -35,29 +38,45 @@ export async function confirmPreview(
   for (;;) {
     const what = words.objects?.(changed) ?? objectsText(n);
     const items: Array<vscode.QuickPickItem & { action: PreviewAction }> = [
-      ...(n ? [
-        { label: `$(check) ${vscode.l10n.t('{0} {1}, continue on error', words.runLabel, what)}`, action: 'apply' as const },
-        { label: `$(debug-stop) ${vscode.l10n.t('{0} {1}, stop at the first error', words.runLabel, what)}`, action: 'applyStop' as const },
-        { label: `$(diff-multiple) ${n === 1 ? vscode.l10n.t('Show the diff') : vscode.l10n.t('Show the {0} diffs', n)}`, action: 'diffs' as const },
-        { label: `$(terminal) ${vscode.l10n.t('Show requests (cURL, without the token or secrets)')}`, action: 'requests' as const },
-      ] : []),
+      ...(n
+        ? [
+            { label: `$(check) ${vscode.l10n.t('{0} {1}, continue on error', words.runLabel, what)}`, action: 'apply' as const },
+            { label: `$(debug-stop) ${vscode.l10n.t('{0} {1}, stop at the first error', words.runLabel, what)}`, action: 'applyStop' as const },
+            { label: `$(diff-multiple) ${n === 1 ? vscode.l10n.t('Show the diff') : vscode.l10n.t('Show the {0} diffs', n)}`, action: 'diffs' as const },
+            { label: `$(terminal) ${vscode.l10n.t('Show requests (cURL, without the token or secrets)')}`, action: 'requests' as const },
+          ]
+        : []),
       ...(notes.length ? [{ label: `$(warning) ${vscode.l10n.t('What cannot be done, per object ({0})', notes.length)}`, action: 'notes' as const }] : []),
       { label: `$(list-flat) ${vscode.l10n.t('Show every object and what it would get')}`, action: 'list' },
       ...(words.lines ?? []).map((line) => ({ label: `$(info) ${line}`, action: 'said' as const })),
       { label: `$(close) ${vscode.l10n.t('Cancel: send nothing')}`, action: 'cancel' },
     ];
     const choice = await vscode.window.showQuickPick(items, {
-      title: `${title}: ${previewCountsText(entries)}`, placeHolder: n ? vscode.l10n.t('Only the changes are sent') : vscode.l10n.t('Nothing to send'), ignoreFocusOut: true,
+      title: `${title}: ${previewCountsText(entries)}`,
+      placeHolder: n ? vscode.l10n.t('Only the changes are sent') : vscode.l10n.t('Nothing to send'),
+      ignoreFocusOut: true,
     });
     switch (choice?.action) {
-      case 'apply': return { stopOnError: false };
-      case 'applyStop': return { stopOnError: true };
-      case 'diffs': await showDiffs(title, changed); break;
-      case 'list': await showReadOnly('preview.txt', entries.map(entryLine).join('\n') + '\n', 'plaintext'); break;
-      case 'notes': await showReadOnly('cannot.txt', notes.map((x) => `${x.label}: ${x.note}`).join('\n') + '\n', 'plaintext'); break;
-      case 'requests': await showReadOnly('requests.sh', await requestsText(connection, changed), 'shellscript'); break;
-      case 'said': break;
-      default: return undefined;
+      case 'apply':
+        return { stopOnError: false };
+      case 'applyStop':
+        return { stopOnError: true };
+      case 'diffs':
+        await showDiffs(title, changed);
+        break;
+      case 'list':
+        await showReadOnly('preview.txt', entries.map(entryLine).join('\n') + '\n', 'plaintext');
+        break;
+      case 'notes':
+        await showReadOnly('cannot.txt', notes.map((x) => `${x.label}: ${x.note}`).join('\n') + '\n', 'plaintext');
+        break;
+      case 'requests':
+        await showReadOnly('requests.sh', await requestsText(connection, changed), 'shellscript');
+        break;
+      case 'said':
+        break;
+      default:
+        return undefined;
     }
   }
 }
@@ -73,7 +92,9 @@ async function showDiffs(title: string, changed: PreviewEntry[]): Promise<void> 
   if (changed.length > diffsAtOnce) {
     const items = changed.map((e) => ({ label: e.change.label, description: fieldLabels(e.changes.map((c) => c.pointer)), e }));
     const picks = await vscode.window.showQuickPick(items, {
-      title: vscode.l10n.t('Diffs of which objects? (up to {0} at once)', diffsAtOnce), canPickMany: true, matchOnDescription: true,
+      title: vscode.l10n.t('Diffs of which objects? (up to {0} at once)', diffsAtOnce),
+      canPickMany: true,
+      matchOnDescription: true,
     });
     if (!picks?.length) return;
     chosen = picks.slice(0, diffsAtOnce).map((p) => p.e);
@@ -100,16 +121,21 @@ async function showDiffs(title: string, changed: PreviewEntry[]): Promise<void> 
  * @internal Exported for its unit test.
  */
 export async function requestsText(connection: Connection, changed: PreviewEntry[]): Promise<string> {
-  const lines = [`# ${vscode.l10n.t('Each object is read, written only if still as previewed (after the operation is applied again to that read), and read back. Set TOKEN first.')}`];
+  const lines = [
+    `# ${vscode.l10n.t('Each object is read, written only if still as previewed (after the operation is applied again to that read), and read back. Set TOKEN first.')}`,
+  ];
   for (const e of changed) {
     const { kind, folderKey, key } = e.change;
     const body = hideSecrets(kind, e.after, secretShown);
-    lines.push(`# ${e.change.label}`, await curlOf(connection.info.baseUrl, async (c) => {
-      if (e.change.op === 'create') return c.create(kind, folderKey, body!);
-      await c.get(kind, folderKey, key!);
-      if (e.change.op === 'delete') return c.delete(kind, folderKey, key!);
-      await c.update(kind, { ...body!, Key: key, InFolderKey: folderKey });
-    }));
+    lines.push(
+      `# ${e.change.label}`,
+      await curlOf(connection.info.baseUrl, async (c) => {
+        if (e.change.op === 'create') return c.create(kind, folderKey, body!);
+        await c.get(kind, folderKey, key!);
+        if (e.change.op === 'delete') return c.delete(kind, folderKey, key!);
+        await c.update(kind, { ...body!, Key: key, InFolderKey: folderKey });
+      }),
+    );
   }
   return lines.join('\n') + '\n';
 }

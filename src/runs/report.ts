@@ -17,8 +17,12 @@ export function reportRun(run: Pick<RunRecord, 'runId' | 'title' | 'connectionId
   const message = `${run.title}: ${outcomesText(c)}`;
   const actions = [
     { title: vscode.l10n.t('Show Results'), run: () => showReadOnly('results.txt', resultsText(message, run.results), 'plaintext') },
-    ...((c.failed ?? 0) + (c.notSent ?? 0) + (c.unknown ?? 0) ? [{ title: vscode.l10n.t('Retry Failed'), run: () => vscode.commands.executeCommand('oms.retryFailedRun', { runId: run.runId }) }] : []),
-    ...(c.applied || c.unknown ? [{ title: vscode.l10n.t('Undo Run'), run: () => vscode.commands.executeCommand('oms.undoRun', { runId: run.runId, connectionId: run.connectionId }) }] : []),
+    ...((c.failed ?? 0) + (c.notSent ?? 0) + (c.unknown ?? 0)
+      ? [{ title: vscode.l10n.t('Retry Failed'), run: () => vscode.commands.executeCommand('oms.retryFailedRun', { runId: run.runId }) }]
+      : []),
+    ...(c.applied || c.unknown
+      ? [{ title: vscode.l10n.t('Undo Run'), run: () => vscode.commands.executeCommand('oms.undoRun', { runId: run.runId, connectionId: run.connectionId }) }]
+      : []),
   ];
   notify(c.failed || c.stale || c.notSent || c.unknown ? 'warning' : 'info', message, ...actions);
 }

@@ -18,14 +18,14 @@ import { reportRun } from './report';
 
 /** What the user sees of a run in the editor. */
 export const editorView: RunView = {
-  progress: (title, work) => Promise.resolve(vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-    (progress, token) => {
-      const controller = new AbortController();
-      token.onCancellationRequested(() => controller.abort());
-      return work(countProgress(progress), controller.signal);
-    },
-  )),
+  progress: (title, work) =>
+    Promise.resolve(
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort());
+        return work(countProgress(progress), controller.signal);
+      }),
+    ),
   confirm: confirmPreview,
   say: (level, message) => notify(level, message),
   report: reportRun,
@@ -69,7 +69,9 @@ export async function editorJournals(s: Services): Promise<RunJournal[]> {
 /** Asks for a journal file (a run of `oms apply` in CI, handed over as an artifact); undefined when none chosen. */
 async function openJournalFile(): Promise<{ journal: RunJournal; runId: string } | undefined> {
   const picked = await vscode.window.showOpenDialog({
-    title: vscode.l10n.t('Open a run journal'), canSelectMany: false, filters: { [vscode.l10n.t('Run journal')]: ['jsonl'] },
+    title: vscode.l10n.t('Open a run journal'),
+    canSelectMany: false,
+    filters: { [vscode.l10n.t('Run journal')]: ['jsonl'] },
   });
   if (!picked?.[0]) return undefined;
   const found = await journalFile(picked[0].fsPath);
@@ -83,13 +85,25 @@ async function openJournalFile(): Promise<{ journal: RunJournal; runId: string }
  * Throws CancellationError when nothing is picked.
  */
 export async function pickRun(
-  s: Services, title: string, matches: (run: FoundRun) => boolean, describe: (run: FoundRun) => string,
+  s: Services,
+  title: string,
+  matches: (run: FoundRun) => boolean,
+  describe: (run: FoundRun) => string,
 ): Promise<{ journal: RunJournal; runId: string }> {
   const runs = (await allRuns(await editorJournals(s))).filter(matches);
-  const open = { label: `$(folder-opened) ${vscode.l10n.t('Open a run journal…')}`, detail: vscode.l10n.t('A .jsonl file a run wrote (oms apply in CI keeps it in the folder’s .oms/runs/)') };
-  const items = [...runs.map((r) => ({
-    label: r.header.title, description: `${new Date(r.header.startedAt).toLocaleString()} · ${whereText(r)}`, detail: describe(r), run: r,
-  })), open];
+  const open = {
+    label: `$(folder-opened) ${vscode.l10n.t('Open a run journal…')}`,
+    detail: vscode.l10n.t('A .jsonl file a run wrote (oms apply in CI keeps it in the folder’s .oms/runs/)'),
+  };
+  const items = [
+    ...runs.map((r) => ({
+      label: r.header.title,
+      description: `${new Date(r.header.startedAt).toLocaleString()} · ${whereText(r)}`,
+      detail: describe(r),
+      run: r,
+    })),
+    open,
+  ];
   const pick = await vscode.window.showQuickPick<vscode.QuickPickItem & { run?: FoundRun }>(items, { title, matchOnDescription: true });
   if (!pick) throw new vscode.CancellationError();
   if (pick.run) return { journal: pick.run.journal, runId: pick.run.header.runId };

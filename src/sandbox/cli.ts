@@ -105,11 +105,15 @@ async function main(): Promise<void> {
   if (port !== undefined && port > 65535) fail('--port must be at most 65535');
 
   if (values.host !== undefined && !isLoopback(values.host)) {
-    if (!values['allow-remote']) fail(`--host ${values.host} is not a loopback address: other machines could reach the sandbox. Add --allow-remote if that is what you want`);
-    process.stderr.write(`oms-sandbox: warning: listening on ${values.host}: every machine that can reach it can send requests and try passwords and tokens; ${values.cert ? '' : 'without --cert/--key, tokens and data cross the network unencrypted; '}use it on a network you trust only\n`);
+    if (!values['allow-remote'])
+      fail(`--host ${values.host} is not a loopback address: other machines could reach the sandbox. Add --allow-remote if that is what you want`);
+    process.stderr.write(
+      `oms-sandbox: warning: listening on ${values.host}: every machine that can reach it can send requests and try passwords and tokens; ${values.cert ? '' : 'without --cert/--key, tokens and data cross the network unencrypted; '}use it on a network you trust only\n`,
+    );
   }
   if ((values.cert === undefined) !== (values.key === undefined)) fail('--cert and --key go together');
-  const tls = values.cert !== undefined && values.key !== undefined ? { cert: readFlagFile('cert', values.cert), key: readFlagFile('key', values.key) } : undefined;
+  const tls =
+    values.cert !== undefined && values.key !== undefined ? { cert: readFlagFile('cert', values.cert), key: readFlagFile('key', values.key) } : undefined;
 
   const logs: Array<(line: string) => void> = [];
   if (values.verbose) logs.push((line) => process.stderr.write(line));
@@ -131,10 +135,12 @@ async function main(): Promise<void> {
     tokenTtlSeconds: integer(values['token-ttl'], 'token-ttl', 1),
     maxBodyBytes: integer(values['max-body'], 'max-body', 1),
     journal: { compactAtBytes: integer(values['compact-at'], 'compact-at', 1) },
-    log: logs.length ? (line) => {
-      const stamped = `${new Date().toISOString()} ${line}\n`;
-      for (const write of logs) write(stamped);
-    } : undefined,
+    log: logs.length
+      ? (line) => {
+          const stamped = `${new Date().toISOString()} ${line}\n`;
+          for (const write of logs) write(stamped);
+        }
+      : undefined,
   });
   const shown = values['print-token'] ? ` token=${sandbox.token}` : '';
   process.stdout.write(`OMS sandbox listening on ${sandbox.url} instance=${sandbox.instanceKey}${shown}\n`);

@@ -84,7 +84,9 @@ const closeGraceMs = 3000;
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const bindHost = options.host ?? '127.0.0.1';
   if (!options.allowRemote && !isLoopback(bindHost)) {
-    throw new Error(`Refusing to listen on ${bindHost}: not a loopback address. The sandbox is for this machine; allow other machines explicitly (allowRemote, --allow-remote)`);
+    throw new Error(
+      `Refusing to listen on ${bindHost}: not a loopback address. The sandbox is for this machine; allow other machines explicitly (allowRemote, --allow-remote)`,
+    );
   }
   const store = await Store.open(options.dataFile, () => seedStore(options.seed ?? 'demo', options.instanceName ?? defaultInstanceName), options.journal);
   const token = options.token || randomToken();
@@ -130,10 +132,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ? createTlsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, handle)
     : createServer(serverOptions, handle);
   server.keepAliveTimeout = 5000;
-  const connections = new Connections({
-    max: options.maxConnections ?? defaultMaxConnections,
-    perAddress: options.maxConnectionsPerAddress ?? defaultMaxConnectionsPerAddress,
-  }, !!options.tls);
+  const connections = new Connections(
+    {
+      max: options.maxConnections ?? defaultMaxConnections,
+      perAddress: options.maxConnectionsPerAddress ?? defaultMaxConnectionsPerAddress,
+    },
+    !!options.tls,
+  );
   connections.attach(server);
   ctx.stats = () => ({ connections: connections.counts, tokens: ctx.auth.held, requests: requests.snapshot() });
   await new Promise<void>((resolve, reject) => {
@@ -160,7 +165,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.closeIdleConnections();
         if (inFlight > 0) {
           await Promise.race([
-            new Promise<void>((resolve) => { onDrained = resolve; }),
+            new Promise<void>((resolve) => {
+              onDrained = resolve;
+            }),
             new Promise<void>((resolve) => setTimeout(resolve, closeGraceMs).unref()),
           ]);
         }
@@ -173,8 +180,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-async function respond(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, res: ServerResponse,
-  requests: RequestCounts, log?: (line: string) => void): Promise<void> {
+async function respond(
+  ctx: SandboxContext,
+  router: Router<Endpoint>,
+  names: ReadonlySet<string>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  requests: RequestCounts,
+  log?: (line: string) => void,
+): Promise<void> {
   const started = Date.now();
   const target = req.url ?? '/';
   const q = target.indexOf('?');
@@ -186,9 +200,10 @@ async function respond(ctx: SandboxContext, router: Router<Endpoint>, names: Rea
     const routed = route(ctx, router, names, req, pathname, q >= 0 ? target.slice(q + 1) : '', r);
     reply = routed instanceof Promise ? await routed : routed;
   } catch (e) {
-    reply = e instanceof HttpError
-      ? { status: e.status, body: errorBody(e), headers: e.headers }
-      : { status: 500, body: { Message: `Internal sandbox error: ${(e as Error)?.message ?? String(e)}` } };
+    reply =
+      e instanceof HttpError
+        ? { status: e.status, body: errorBody(e), headers: e.headers }
+        : { status: 500, body: { Message: `Internal sandbox error: ${(e as Error)?.message ?? String(e)}` } };
   }
   if (hasBody(req) && !req.complete) {
     // A body left unread (refused, too large, or sent where none is read): discard a bounded
@@ -226,8 +241,15 @@ function drain(req: IncomingMessage, limit: number): void {
 }
 
 /** Host check, routing, authentication, then injected faults (authenticated requests only), a write's preconditions, then the handler. */
-function route(ctx: SandboxContext, router: Router<Endpoint>, names: ReadonlySet<string>, req: IncomingMessage, pathname: string, search: string,
-  routed: Routed): Reply | Promise<Reply> {
+function route(
+  ctx: SandboxContext,
+  router: Router<Endpoint>,
+  names: ReadonlySet<string>,
+  req: IncomingMessage,
+  pathname: string,
+  search: string,
+  routed: Routed,
+): Reply | Promise<Reply> {
   if (!isLocalHost(req.headers.host, names)) {
     throw new HttpError(421, 'This sandbox answers only to local names (localhost, 127.0.0.1, [::1] or its bound address) in the Host header');
   }
@@ -272,7 +294,7 @@ function currentOf(ctx: SandboxContext, router: Router<Endpoint>, segments: read
   }
   try {
     const reply = read.handler.handle(ctx, { ...r, method: 'GET', params: read.params });
-    if (reply instanceof Promise) throw new Error('a GET handler that does not answer at once cannot be a write\'s precondition');
+    if (reply instanceof Promise) throw new Error("a GET handler that does not answer at once cannot be a write's precondition");
     return { etag: reply.headers?.ETag };
   } catch (e) {
     if (e instanceof HttpError && e.status === 404) return 'missing';

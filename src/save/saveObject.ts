@@ -45,8 +45,13 @@ const notStoredAdvice: Record<(typeof notStoredFields)[number], () => string> = 
   Links: () => l10n.t('the server sets Links itself'),
 };
 
-export async function saveObject(client: OmsClient, target: SaveTarget, edited: string | BaseInfo, base: number | null,
-  options: SaveOptions = {}): Promise<SaveOutcome> {
+export async function saveObject(
+  client: OmsClient,
+  target: SaveTarget,
+  edited: string | BaseInfo,
+  base: number | null,
+  options: SaveOptions = {},
+): Promise<SaveOutcome> {
   const parsed = parseEdit(edited);
   if ('refusal' in parsed) return { status: 'refused', refusal: parsed.refusal };
   const object = parsed.object;
@@ -62,7 +67,7 @@ export async function saveObject(client: OmsClient, target: SaveTarget, edited: 
     }
     if (!supports(target.kind, 'update')) return refused('readonly', l10n.t('The service cannot update {0}.', l10n.t(target.kind.pluralLabel).toLowerCase()));
 
-    const current = options.current ?? await client.get(target.kind, target.folderKey, target.key);
+    const current = options.current ?? (await client.get(target.kind, target.folderKey, target.key));
     // What to do instead (Add Note…, undo a Key edit) says more than the schema's complaint about the same field.
     const edit = options.notStored === 'ignore' ? withServerFields(object, current) : object;
     const problem = unsendable(current, edit) ?? schemaRefusal(target.kind, edit);
@@ -108,9 +113,10 @@ function schemaRefusal(kind: Kind, object: BaseInfo): Refusal | undefined {
   const errors = validate(kind.schema, object);
   if (!errors.length) return undefined;
   const first = formatErrors(errors, 1).split('\n')[0];
-  const message = errors.length === 1
-    ? l10n.t('1 schema problem: {0}. Fix them (Problems view) and save again.', first)
-    : l10n.t('{0} schema problems: {1} (and {2} more). Fix them (Problems view) and save again.', errors.length, first, errors.length - 1);
+  const message =
+    errors.length === 1
+      ? l10n.t('1 schema problem: {0}. Fix them (Problems view) and save again.', first)
+      : l10n.t('{0} schema problems: {1} (and {2} more). Fix them (Problems view) and save again.', errors.length, first, errors.length - 1);
   return { kind: 'invalid', message, pointers: errors.map((e) => e.pointer) };
 }
 
@@ -120,7 +126,11 @@ export function unsendable(current: BaseInfo, edited: BaseInfo): Refusal | undef
   if (moved.length) {
     return {
       kind: 'identity',
-      message: l10n.t('{0} cannot be changed (they identify the object; the server has {1}): undo that edit and save again.', moved.join(', '), moved.map((f) => JSON.stringify(current[f] ?? null)).join(', ')),
+      message: l10n.t(
+        '{0} cannot be changed (they identify the object; the server has {1}): undo that edit and save again.',
+        moved.join(', '),
+        moved.map((f) => JSON.stringify(current[f] ?? null)).join(', '),
+      ),
       pointers: moved.map((f) => `/${f}`),
     };
   }
@@ -128,7 +138,11 @@ export function unsendable(current: BaseInfo, edited: BaseInfo): Refusal | undef
   if (notStored.length) {
     return {
       kind: 'notStored',
-      message: l10n.t('A save does not store {0}: undo that edit and {1}.', notStored.join(l10n.t(' or ')), notStored.map((f) => notStoredAdvice[f]()).join('; ')),
+      message: l10n.t(
+        'A save does not store {0}: undo that edit and {1}.',
+        notStored.join(l10n.t(' or ')),
+        notStored.map((f) => notStoredAdvice[f]()).join('; '),
+      ),
       pointers: notStored.map((f) => `/${f}`),
     };
   }
@@ -166,12 +180,18 @@ function refusalOf(e: ApiError): Refusal {
   const reason = e.message.replace(/\s+/g, ' ').replace(/[.\s]+$/, '');
   const pointers = e.details.map((d) => d.pointer).filter((p): p is string => !!p);
   switch (e.kind) {
-    case 'auth': return e.notSignedIn
-      ? { kind: 'auth', message: l10n.t('Not sent: you are signed out ({0}): sign in, then save again; your text is kept.', reason) }
-      : { kind: 'auth', message: l10n.t('The service did not accept your sign-in ({0}): sign in and save again.', reason) };
-    case 'permission': return { kind: 'permission', message: l10n.t('The service does not let you change this object ({0}): ask for access; your text is kept.', reason) };
-    case 'notFound': return { kind: 'notFound', message: l10n.t('The object is gone from the server ({0}): copy your text if you need it, then close the editor.', reason) };
-    case 'network': case 'timeout': return { kind: 'unreachable', message: l10n.t('The service did not answer ({0}): save again when it is reachable.', reason) };
-    default: return { kind: 'server', message: l10n.t('The service refused the save: {0}. Fix it and save again.', reason), pointers };
+    case 'auth':
+      return e.notSignedIn
+        ? { kind: 'auth', message: l10n.t('Not sent: you are signed out ({0}): sign in, then save again; your text is kept.', reason) }
+        : { kind: 'auth', message: l10n.t('The service did not accept your sign-in ({0}): sign in and save again.', reason) };
+    case 'permission':
+      return { kind: 'permission', message: l10n.t('The service does not let you change this object ({0}): ask for access; your text is kept.', reason) };
+    case 'notFound':
+      return { kind: 'notFound', message: l10n.t('The object is gone from the server ({0}): copy your text if you need it, then close the editor.', reason) };
+    case 'network':
+    case 'timeout':
+      return { kind: 'unreachable', message: l10n.t('The service did not answer ({0}): save again when it is reachable.', reason) };
+    default:
+      return { kind: 'server', message: l10n.t('The service refused the save: {0}. Fix it and save again.', reason), pointers };
   }
 }

@@ -37,7 +37,10 @@ export class Indexes {
   private readonly indexes = new Map<string, { index: ObjectIndex; of: Indexable }>();
   private readonly recent = new Map<string, string[]>();
 
-  constructor(private readonly lookup: (connectionId: string) => Indexable | undefined, private readonly options: IndexOptions = {}) {}
+  constructor(
+    private readonly lookup: (connectionId: string) => Indexable | undefined,
+    private readonly options: IndexOptions = {},
+  ) {}
 
   /** The index of a connection (a new one when the connection was replaced). */
   of(connectionId: string): ObjectIndex {

@@ -25,7 +25,7 @@ export function rank(entries: readonly IndexEntry[], words: readonly string[], r
 /** "Head Office › Floor 1": the folders below the root, or the root's name for objects in it. */
 export function folderPathText(entry: IndexEntry): string {
   const below = entry.folders.slice(1).map((f) => f.name);
-  return below.length ? below.join(' › ') : entry.folders[0]?.name ?? '';
+  return below.length ? below.join(' › ') : (entry.folders[0]?.name ?? '');
 }
 
 /** Most recently opened first, each key once, at most `max`. */

@@ -81,7 +81,10 @@ export class ObjectIndex {
   private readonly freshMs: number;
   private readonly now: () => number;
 
-  constructor(private readonly source: IndexSource, options: IndexOptions = {}) {
+  constructor(
+    private readonly source: IndexSource,
+    options: IndexOptions = {},
+  ) {
     this.pageSize = options.pageSize ?? 500;
     this.concurrency = options.concurrency ?? 4;
     this.freshMs = options.freshMs ?? 60_000;
@@ -97,8 +100,13 @@ export class ObjectIndex {
   }
 
   get progress(): IndexProgress {
-    return { objects: this.byKey.size, folders: this.folderCount, pending: this.queue.length, done: this.completedAt !== undefined && !this.queue.length,
-      refused: this.refused };
+    return {
+      objects: this.byKey.size,
+      folders: this.folderCount,
+      pending: this.queue.length,
+      done: this.completedAt !== undefined && !this.queue.length,
+      refused: this.refused,
+    };
   }
 
   /** Called with every batch of objects added; returns the unsubscribe function. */

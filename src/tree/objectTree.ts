@@ -86,8 +86,9 @@ export class ObjectTree implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
 
   /** The groups of a connection the tree has loaded (expanded at some time; the caller knows which are collapsed). */
   loadedGroups(connectionId: string): CollectionNode[] {
-    return [...this.ctx.collections.values()]
-      .filter((g): g is CollectionNode => g instanceof CollectionNode && g.connectionId === connectionId && !!g.shownPages);
+    return [...this.ctx.collections.values()].filter(
+      (g): g is CollectionNode => g instanceof CollectionNode && g.connectionId === connectionId && !!g.shownPages,
+    );
   }
 
   /**

@@ -10,7 +10,10 @@ export class Pager<T> {
   private next: number | undefined = 0;
   private loading?: Promise<void>;
 
-  constructor(private readonly fetchPage: (page: number) => Promise<Page<T>>, readonly pageSize = 100) {}
+  constructor(
+    private readonly fetchPage: (page: number) => Promise<Page<T>>,
+    readonly pageSize = 100,
+  ) {}
 
   get started(): boolean {
     return this.next !== 0 || this.items.length > 0;
@@ -46,7 +49,9 @@ export class Pager<T> {
       this.items = fresh.items;
       this.next = fresh.next;
     };
-    const reloading: Promise<void> = (this.loading ?? Promise.resolve()).catch(() => undefined).then(run)
+    const reloading: Promise<void> = (this.loading ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(run)
       .finally(() => {
         if (this.loading === reloading) this.loading = undefined;
       });

@@ -10,7 +10,8 @@ const everyMs = 1000;
 
 /** `show(done, total, message)` for a count's progress: the bar moves by what was done since the last report. */
 export function countProgress(progress: vscode.Progress<{ message?: string; increment?: number }>): (done: number, total: number, message: string) => void {
-  let last = 0, shownAt = 0;
+  let last = 0,
+    shownAt = 0;
   return (done, total, message) => {
     if (done < total && Date.now() - shownAt < everyMs) return;
     shownAt = Date.now();

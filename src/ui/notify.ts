@@ -15,8 +15,12 @@ export interface MessageAction {
  * tests or scripts return at once), logs it, and runs the chosen action.
  */
 export function notify(level: 'info' | 'warning' | 'error', message: string, ...actions: MessageAction[]): void {
-  const show = (text: string, ...items: string[]) => level === 'info' ? vscode.window.showInformationMessage(text, ...items)
-    : level === 'warning' ? vscode.window.showWarningMessage(text, ...items) : vscode.window.showErrorMessage(text, ...items);
+  const show = (text: string, ...items: string[]) =>
+    level === 'info'
+      ? vscode.window.showInformationMessage(text, ...items)
+      : level === 'warning'
+        ? vscode.window.showWarningMessage(text, ...items)
+        : vscode.window.showErrorMessage(text, ...items);
   if (level === 'info') log().info(message);
   else if (level === 'warning') log().warn(message);
   else log().error(message);

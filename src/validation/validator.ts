@@ -115,7 +115,12 @@ export function describeErrors(raw: readonly ErrorObject[], value: unknown): Sch
 }
 
 function segments(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** Compares two pointers by where their values come in `value` (key order of objects, index in arrays). */
@@ -185,9 +190,7 @@ const schemaWords = (text: string) => l10n.t(text);
 
 function describeEnum(values: unknown[], descriptions: unknown): string {
   const descs = Array.isArray(descriptions) ? descriptions : [];
-  return values
-    .map((v, k) => (typeof descs[k] === 'string' ? l10n.t('{0} ({1})', JSON.stringify(v), schemaWords(descs[k])) : JSON.stringify(v)))
-    .join(', ');
+  return values.map((v, k) => (typeof descs[k] === 'string' ? l10n.t('{0} ({1})', JSON.stringify(v), schemaWords(descs[k])) : JSON.stringify(v))).join(', ');
 }
 
 /** JSON's type names as the messages say them. */
@@ -241,7 +244,8 @@ function messageOf(e: AjvError): string {
       if (schema.minItems !== undefined && schema.minItems === schema.maxItems) {
         return withCount(schema.minItems === 1 ? l10n.t('must have exactly 1 item') : l10n.t('must have exactly {0} items', String(schema.minItems)), e.data);
       }
-      if (e.keyword === 'minItems') return withCount(params.limit === 1 ? l10n.t('must have at least 1 item') : l10n.t('must have at least {0} items', limit), e.data);
+      if (e.keyword === 'minItems')
+        return withCount(params.limit === 1 ? l10n.t('must have at least 1 item') : l10n.t('must have at least {0} items', limit), e.data);
       return withCount(params.limit === 1 ? l10n.t('must have at most 1 item') : l10n.t('must have at most {0} items', limit), e.data);
     case 'uniqueItems':
       return l10n.t('must not hold the same item twice (items {0} and {1})', String(params.j), String(params.i));

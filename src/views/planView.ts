@@ -25,37 +25,61 @@ const order: readonly PlanAction[] = ['create', 'update', 'delete', 'stale', 'be
 
 function actionName(action: PlanAction): string {
   switch (action) {
-    case 'create': return vscode.l10n.t('Create');
-    case 'update': return vscode.l10n.t('Update');
-    case 'delete': return vscode.l10n.t('Delete');
-    case 'stale': return vscode.l10n.t('Stale');
-    case 'behind': return vscode.l10n.t('Behind');
-    case 'invalid': return vscode.l10n.t('Invalid');
-    case 'deleteSkipped': return vscode.l10n.t('Deleted file, not sent');
+    case 'create':
+      return vscode.l10n.t('Create');
+    case 'update':
+      return vscode.l10n.t('Update');
+    case 'delete':
+      return vscode.l10n.t('Delete');
+    case 'stale':
+      return vscode.l10n.t('Stale');
+    case 'behind':
+      return vscode.l10n.t('Behind');
+    case 'invalid':
+      return vscode.l10n.t('Invalid');
+    case 'deleteSkipped':
+      return vscode.l10n.t('Deleted file, not sent');
   }
 }
 
 function groupLabel(action: PlanAction, n: number): string {
   switch (action) {
-    case 'create': return vscode.l10n.t('Create ({0})', n);
-    case 'update': return vscode.l10n.t('Update ({0})', n);
-    case 'delete': return vscode.l10n.t('Delete ({0})', n);
-    case 'stale': return vscode.l10n.t('Stale: changed here and on the server ({0})', n);
-    case 'behind': return vscode.l10n.t('Behind: changed on the server only ({0})', n);
-    case 'invalid': return vscode.l10n.t('Invalid: not sendable ({0})', n);
-    case 'deleteSkipped': return vscode.l10n.t('Deleted files, not sent ({0})', n);
+    case 'create':
+      return vscode.l10n.t('Create ({0})', n);
+    case 'update':
+      return vscode.l10n.t('Update ({0})', n);
+    case 'delete':
+      return vscode.l10n.t('Delete ({0})', n);
+    case 'stale':
+      return vscode.l10n.t('Stale: changed here and on the server ({0})', n);
+    case 'behind':
+      return vscode.l10n.t('Behind: changed on the server only ({0})', n);
+    case 'invalid':
+      return vscode.l10n.t('Invalid: not sendable ({0})', n);
+    case 'deleteSkipped':
+      return vscode.l10n.t('Deleted files, not sent ({0})', n);
   }
 }
 
 const icons: Record<PlanAction, string> = {
-  create: 'diff-added', update: 'diff-modified', delete: 'diff-removed', stale: 'warning', behind: 'cloud-download', invalid: 'error', deleteSkipped: 'circle-slash',
+  create: 'diff-added',
+  update: 'diff-modified',
+  delete: 'diff-removed',
+  stale: 'warning',
+  behind: 'cloud-download',
+  invalid: 'error',
+  deleteSkipped: 'circle-slash',
 };
 
 /** A row: a group of one action, a range of a large group's entries, or an entry. */
 export type PlanNode = { group: PlanAction } | RangeNode | { entry: PlanEntry };
 type Node = PlanNode;
 /** Entries `from` (counted from 0) up to `to` of the group of action `range`. */
-interface RangeNode { range: PlanAction; from: number; to: number }
+interface RangeNode {
+  range: PlanAction;
+  from: number;
+  to: number;
+}
 
 /**
  * A group of more entries than this shows them in ranges of this many, as VS Code's debug view shows a
@@ -296,7 +320,10 @@ function describe(e: PlanEntry): string {
 }
 
 function changesLine(changes: FieldChange[]): string {
-  const shown = changes.slice(0, 2).map((c) => `${fieldLabel(c.pointer)} ${short(c.from)} → ${short(c.to)}`).join(', ');
+  const shown = changes
+    .slice(0, 2)
+    .map((c) => `${fieldLabel(c.pointer)} ${short(c.from)} → ${short(c.to)}`)
+    .join(', ');
   return changes.length > 2 ? vscode.l10n.t('{0} and {1} more', shown, changes.length - 2) : shown;
 }
 
@@ -308,8 +335,18 @@ function short(v: unknown): string {
 function tooltip(e: PlanEntry): string {
   const lines = [`**${e.label}** · ${e.path}`];
   if (e.reason) lines.push('', e.reason);
-  if (e.changes.length) lines.push('', vscode.l10n.t('Changed in the file:'), ...e.changes.slice(0, 20).map((c) => `- \`${fieldLabel(c.pointer)}\`: ${short(c.from)} → ${short(c.to)}`));
-  if (e.serverChanges?.length) lines.push('', vscode.l10n.t('Changed on the server:'), ...e.serverChanges.slice(0, 20).map((c) => `- \`${fieldLabel(c.pointer)}\`: ${short(c.from)} → ${short(c.to)}`));
+  if (e.changes.length)
+    lines.push(
+      '',
+      vscode.l10n.t('Changed in the file:'),
+      ...e.changes.slice(0, 20).map((c) => `- \`${fieldLabel(c.pointer)}\`: ${short(c.from)} → ${short(c.to)}`),
+    );
+  if (e.serverChanges?.length)
+    lines.push(
+      '',
+      vscode.l10n.t('Changed on the server:'),
+      ...e.serverChanges.slice(0, 20).map((c) => `- \`${fieldLabel(c.pointer)}\`: ${short(c.from)} → ${short(c.to)}`),
+    );
   return lines.join('\n');
 }
 
@@ -328,8 +365,16 @@ function folderName(root: string): string {
 
 function summaryLine({ plan, root }: ShownPlan): string {
   const n = actionCounts(plan.entries);
-  return vscode.l10n.t('{0} ticked to send · {1} stale · {2} behind · {3} invalid · {4} unchanged · {5} from {6}',
-    ticked(plan).length, n.stale, n.behind, n.invalid, plan.unchanged, folderName(root), plan.connection.label);
+  return vscode.l10n.t(
+    '{0} ticked to send · {1} stale · {2} behind · {3} invalid · {4} unchanged · {5} from {6}',
+    ticked(plan).length,
+    n.stale,
+    n.behind,
+    n.invalid,
+    plan.unchanged,
+    folderName(root),
+    plan.connection.label,
+  );
 }
 
 export const planView = new PlanView();

@@ -11,7 +11,8 @@ declare module 'vscode' {
     Checked = 1,
   }
   export interface TreeItem {
-    checkboxState?: TreeItemCheckboxState
+    checkboxState?:
+      | TreeItemCheckboxState
       | { readonly state: TreeItemCheckboxState; readonly tooltip?: string; readonly accessibilityInformation?: AccessibilityInformation };
   }
   export interface TreeCheckboxChangeEvent<T> {

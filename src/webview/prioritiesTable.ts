@@ -23,9 +23,12 @@ import { mergedText } from '../documents/mergedText';
 
 /** From the webview. */
 type Incoming =
-  | { type: 'ready' } | { type: 'reload' } | { type: 'close' }
+  | { type: 'ready' }
+  | { type: 'reload' }
+  | { type: 'close' }
   /** The scanner is gone: its rows as a new scanner, or as JSON in an editor. */
-  | { type: 'saveAsNew'; edits: RowEdit[] } | { type: 'export'; edits: RowEdit[] }
+  | { type: 'saveAsNew'; edits: RowEdit[] }
+  | { type: 'export'; edits: RowEdit[] }
   | { type: 'save'; version: number | null; edits: RowEdit[] }
   /** Sent as the user types: unsaved edits (none when the table matches the server). */
   | { type: 'edits'; version: number | null; edits?: RowEdit[] };
@@ -117,7 +120,11 @@ export class PrioritiesTable implements FollowingTable {
     void this.post({ level: 'info', text }, false);
   }
 
-  private constructor(private readonly s: Services, readonly address: ObjectAddress, readonly panel: vscode.WebviewPanel) {
+  private constructor(
+    private readonly s: Services,
+    readonly address: ObjectAddress,
+    readonly panel: vscode.WebviewPanel,
+  ) {
     panel.webview.html = this.html();
     panel.webview.onDidReceiveMessage((m: Incoming) => void this.receive(m));
   }
@@ -159,8 +166,9 @@ export class PrioritiesTable implements FollowingTable {
   }
 
   private async load(message?: Shown['message']): Promise<void> {
-    this.scanner = await this.s.connections.require(this.address.connectionId).client.get<InputScannerInfo>(this.address.kind, this.address.folderKey,
-      this.address.key);
+    this.scanner = await this.s.connections
+      .require(this.address.connectionId)
+      .client.get<InputScannerInfo>(this.address.kind, this.address.folderKey, this.address.key);
     await this.post(message);
   }
 
@@ -169,24 +177,32 @@ export class PrioritiesTable implements FollowingTable {
     if (!scanner) return this.load();
     const problem = checkEdits(edits, scanner.InputScannerReportingPriorities?.length ?? 0);
     if (problem) return this.post({ level: 'error', text: vscode.l10n.t('Not saved: {0}', problem) }, false);
-    if (version !== (scanner.ConcurrencyVersion ?? null)) return this.post({ level: 'error', text: vscode.l10n.t('Not saved: the table was reloaded meanwhile; make the change again') });
+    if (version !== (scanner.ConcurrencyVersion ?? null))
+      return this.post({ level: 'error', text: vscode.l10n.t('Not saved: the table was reloaded meanwhile; make the change again') });
     const edited = applyEdits(scanner, edits);
     const errors = validate(this.address.kind.schema, edited);
     if (errors.length) return this.post({ level: 'error', text: vscode.l10n.t('Not saved: {0}', formatErrors(errors, 3).replace(/\n/g, '; ')) }, false);
     const name = scanner.CommonName ?? this.address.key;
     // The scanner the table shows is the edit's base: a change made meanwhile elsewhere merges in.
-    const { outcome: result, tookTheirs } = await this.s.saves
-      .saveMerging({ address: this.address, edit: edited, base: version, options: { notStored: 'ignore' } }, scanner, name);
+    const { outcome: result, tookTheirs } = await this.s.saves.saveMerging(
+      { address: this.address, edit: edited, base: version, options: { notStored: 'ignore' } },
+      scanner,
+      name,
+    );
     if (result.status === 'saved' || result.status === 'unchanged') {
       stepDone('savedPriorities');
       this.scanner = result.object as InputScannerInfo;
-      const text = result.status === 'unchanged' ? unchangedText(name) : tookTheirs ? mergedText(name, this.scanner, tookTheirs) : savedText(name, this.scanner);
+      const text =
+        result.status === 'unchanged' ? unchangedText(name) : tookTheirs ? mergedText(name, this.scanner, tookTheirs) : savedText(name, this.scanner);
       return this.post({ level: 'info', text });
     }
     if (result.status === 'refused' && result.refusal.kind === 'notFound') return this.deleted();
     if (result.status === 'conflict') {
       // The edits stay in the table; Reload shows the server's priorities.
-      return this.post({ level: 'error', text: `${conflictText(name, result.server, version)} ${vscode.l10n.t('Reload to see it, then make your change again.')}` }, false);
+      return this.post(
+        { level: 'error', text: `${conflictText(name, result.server, version)} ${vscode.l10n.t('Reload to see it, then make your change again.')}` },
+        false,
+      );
     }
     return this.post({ level: 'error', text: notSavedText(name, result) }, false);
   }
@@ -224,8 +240,12 @@ export class PrioritiesTable implements FollowingTable {
       return;
     }
     const shown: Shown = {
-      type: 'show', name: scanner.CommonName ?? this.address.key, version: scanner.ConcurrencyVersion ?? null,
-      rows: rowsOf(scanner), statuses: statusOptions(scanner), message,
+      type: 'show',
+      name: scanner.CommonName ?? this.address.key,
+      version: scanner.ConcurrencyVersion ?? null,
+      rows: rowsOf(scanner),
+      statuses: statusOptions(scanner),
+      message,
       // Edits typed on the version shown come back (a reopened table); edits on an older version do not.
       restore: this.unsaved?.version === (scanner.ConcurrencyVersion ?? null) ? this.unsaved.edits : undefined,
     };
@@ -317,5 +337,7 @@ function html(text: string): string {
 function newNonce(): string {
   const bytes = new Uint8Array(16);
   globalThis.crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return Buffer.from(bytes)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }

@@ -20,7 +20,11 @@ type ActivationTimes = Omit<ActivationRecord, 'quiet'>;
 /** Our row of the perfview's "Extension Activation Stats" table, once the view has filled it in. */
 async function waitForRow(doc: vscode.TextDocument): Promise<ActivationTimes> {
   for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 250))) {
-    const row = doc.getText().split('\n').map((l) => l.split('|').map((c) => c.trim())).find((cells) => cells.includes(EXTENSION_ID));
+    const row = doc
+      .getText()
+      .split('\n')
+      .map((l) => l.split('|').map((c) => c.trim()))
+      .find((cells) => cells.includes(EXTENSION_ID));
     if (row) {
       const at = row.indexOf(EXTENSION_ID);
       // Extension | Eager | Load Code | Call Activate | Finish Activate | Event | By
@@ -73,7 +77,7 @@ suite('activation', () => {
     assert.ok(token && !JSON.stringify(stored).includes(token), 'tokens only as fingerprints');
   });
 
-  test('VS Code\'s own record of the activation: code loading + activate call + resolve', async () => {
+  test("VS Code's own record of the activation: code loading + activate call + resolve", async () => {
     await extension().activate();
     // The "Developer: Startup Performance" document (workbench perfview) lists, per extension,
     // the times the extension host recorded (ExtensionActivationTimes).
@@ -81,7 +85,9 @@ suite('activation', () => {
     await vscode.commands.executeCommand('perfview.show');
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse('perf:Startup%20Performance'));
     const times = await waitForRow(doc);
-    console.log(`[activation] ${EXTENSION_ID}: load code ${times.codeLoadingTime} ms, call activate ${times.activateCallTime} ms, finish activate ${times.activateResolvedTime} ms (${times.event})`);
+    console.log(
+      `[activation] ${EXTENSION_ID}: load code ${times.codeLoadingTime} ms, call activate ${times.activateCallTime} ms, finish activate ${times.activateResolvedTime} ms (${times.event})`,
+    );
     const dir = process.env.OMS_TEST_DIAGNOSTICS;
     if (dir) fs.writeFileSync(path.join(dir, 'activation-times.json'), `${JSON.stringify({ ...times, quiet } satisfies ActivationRecord)}\n`);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -94,11 +100,7 @@ suite('activation', () => {
     const contributed: ContributedCommand[] = ext.packageJSON.contributes?.commands ?? [];
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = contributed.map((c) => c.command).filter((id) => !registered.has(id));
-    assert.deepStrictEqual(
-      missing,
-      [],
-      `contributed in package.json but not registered by the extension: ${missing.join(', ')}`,
-    );
+    assert.deepStrictEqual(missing, [], `contributed in package.json but not registered by the extension: ${missing.join(', ')}`);
   });
 
   test('contributed commands use the extension prefix', () => {

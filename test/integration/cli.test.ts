@@ -21,8 +21,12 @@ function oms(args: string[]): Promise<{ code: number | null; out: string }> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, out })));
 }
 
@@ -58,7 +62,13 @@ suite('objects as code: the oms command line', () => {
       fs.writeFileSync(file, JSON.stringify({ ...text, CommonName: `${text.CommonName} via oms` }, null, 2) + '\n');
     }
     const planned: any = await vscode.commands.executeCommand('oms.plan', vscode.Uri.file(root));
-    assert.deepStrictEqual(planned.entries.filter((e: any) => e.action === 'update').map((e: any) => e.key).sort(), made.map((o) => o.Key).sort());
+    assert.deepStrictEqual(
+      planned.entries
+        .filter((e: any) => e.action === 'update')
+        .map((e: any) => e.key)
+        .sort(),
+      made.map((o) => o.Key).sort(),
+    );
     const saved = await vscode.commands.executeCommand<string>('oms.savePlan');
 
     // As a pipeline does: the service named by the job (here the URL the folder was pulled from), not by the folder's files.

@@ -69,7 +69,10 @@ suite('commands', () => {
     const r = await run<InviteResult>('oms.inviteUser', { connectionId, folderKey, siteKey, email });
     assert.deepStrictEqual(r, { ok: true, email, siteKey });
     const sent = (await outbox()).filter((e) => e.kind === 'invite' && e.objectKey === siteKey);
-    assert.deepStrictEqual(sent.map((e) => e.body), [email]);
+    assert.deepStrictEqual(
+      sent.map((e) => e.body),
+      [email],
+    );
     assert.strictEqual(sent[0].folderKey, folderKey);
   });
 
@@ -82,7 +85,7 @@ suite('commands', () => {
     assert.strictEqual((await outbox()).length, before);
   });
 
-  test('invite: a server error comes back with the server\'s reason, nothing recorded', async () => {
+  test("invite: a server error comes back with the server's reason, nothing recorded", async () => {
     const before = (await outbox()).length;
     await fault(`/api/f/${folderKey}/engagesites/${siteKey}/invite`, 500);
     const r = await run<InviteResult>('oms.inviteUser', { connectionId, folderKey, siteKey, email: `fail-${stamp}@example.com` });
@@ -100,7 +103,12 @@ suite('commands', () => {
     const person = (await rest('GET', `/api/f/${folderKey}/people?pageSize=2`)).body[0];
     const message = `IT drill ${stamp}`;
     const r = await run<PushResult>('oms.sendPushNotification', {
-      connectionId, folderKey, type: 'Email', message, recipientKeys: [person.Key], subject: 'Fire drill',
+      connectionId,
+      folderKey,
+      type: 'Email',
+      message,
+      recipientKeys: [person.Key],
+      subject: 'Fire drill',
       attachedImage: { LinkedObjectKey: siteKey, CommonName: 'Evacuation map', Relation: 'Image' },
     });
     assert.ok(r?.ok, JSON.stringify(r));
@@ -121,7 +129,14 @@ suite('commands', () => {
     await config.update('pushNotificationTypes', { Email: 7, Sms: 8 }, vscode.ConfigurationTarget.Global);
     try {
       const message = `IT sms ${stamp}`;
-      const r = await run<PushResult>('oms.sendPushNotification', { connectionId, folderKey, type: 'Sms', messageTemplateKey: 'tpl-1', message, subject: 'dropped for SMS' });
+      const r = await run<PushResult>('oms.sendPushNotification', {
+        connectionId,
+        folderKey,
+        type: 'Sms',
+        messageTemplateKey: 'tpl-1',
+        message,
+        subject: 'dropped for SMS',
+      });
       assert.ok(r?.ok, JSON.stringify(r));
       const body = (await outbox()).find((e) => e.kind === 'push' && e.body.Message === message)!.body;
       assert.strictEqual(body.PushNotificationType, 8);
@@ -132,7 +147,7 @@ suite('commands', () => {
     }
   });
 
-  test('push: an invalid request is refused before sending, with the schema\'s errors', async () => {
+  test("push: an invalid request is refused before sending, with the schema's errors", async () => {
     const before = (await outbox()).length;
     const noContent = await run<PushResult>('oms.sendPushNotification', { connectionId, folderKey, type: 'Email', subject: 'no message' });
     assert.ok(noContent && !noContent.ok && noContent.sent === false);
@@ -141,27 +156,52 @@ suite('commands', () => {
     assert.ok(badType && !badType.ok && badType.sent === false);
     assert.match(badType.reason, /Unknown push notification type "Fax"/);
     const raw = await run<PushResult>('oms.sendPushNotification', {
-      connectionId, folderKey, request: { $type: 'Feenics.Keep.WebApi.Model.PushNotificationRequest, Feenics.Keep.WebApi.Model', PushNotificationType: 0, Message: 'x', RecipientKeys: 'not-a-list' },
+      connectionId,
+      folderKey,
+      request: {
+        $type: 'Feenics.Keep.WebApi.Model.PushNotificationRequest, Feenics.Keep.WebApi.Model',
+        PushNotificationType: 0,
+        Message: 'x',
+        RecipientKeys: 'not-a-list',
+      },
     });
     assert.ok(raw && !raw.ok && raw.sent === false);
-    assert.deepStrictEqual(raw.errors!.map((e) => e.pointer), ['/RecipientKeys']);
+    assert.deepStrictEqual(
+      raw.errors!.map((e) => e.pointer),
+      ['/RecipientKeys'],
+    );
     assert.strictEqual((await outbox()).length, before);
   });
 
   test('push from a JSON file: a valid file is sent; an invalid one is refused with errors by pointer', async () => {
     const good = path.join(tmp, 'drill.push.json');
     const message = `IT from file ${stamp}`;
-    fs.writeFileSync(good, JSON.stringify({
-      $type: 'Feenics.Keep.WebApi.Model.PushNotificationRequest, Feenics.Keep.WebApi.Model',
-      PushNotificationType: 1, Message: message, MessageTemplateKey: null, RecipientKeys: null, EventRecipientKeys: null, Subject: null,
-    }, null, 2));
+    fs.writeFileSync(
+      good,
+      JSON.stringify(
+        {
+          $type: 'Feenics.Keep.WebApi.Model.PushNotificationRequest, Feenics.Keep.WebApi.Model',
+          PushNotificationType: 1,
+          Message: message,
+          MessageTemplateKey: null,
+          RecipientKeys: null,
+          EventRecipientKeys: null,
+          Subject: null,
+        },
+        null,
+        2,
+      ),
+    );
     const ok = await run<PushResult>('oms.sendPushNotificationFromFile', { uri: vscode.Uri.file(good), connectionId, folderKey });
     assert.ok(ok?.ok, JSON.stringify(ok));
     assert.strictEqual((await outbox()).filter((e) => e.kind === 'push' && e.body.Message === message).length, 1);
 
     const before = (await outbox()).length;
     const bad = path.join(tmp, 'broken.push.json');
-    fs.writeFileSync(bad, JSON.stringify({ $type: 'Feenics.Keep.WebApi.Model.PushNotificationRequest, Feenics.Keep.WebApi.Model', PushNotificationType: 0, Subject: 5 }, null, 2));
+    fs.writeFileSync(
+      bad,
+      JSON.stringify({ $type: 'Feenics.Keep.WebApi.Model.PushNotificationRequest, Feenics.Keep.WebApi.Model', PushNotificationType: 0, Subject: 5 }, null, 2),
+    );
     const r = await run<PushResult>('oms.sendPushNotificationFromFile', { uri: bad, connectionId, folderKey });
     assert.ok(r && !r.ok && r.sent === false);
     const pointers = r.errors!.map((e) => e.pointer).sort();
@@ -190,10 +230,21 @@ suite('commands', () => {
     await fault(`/api/f/${folderKey}/people/complex`, 500, 1);
     await fault(`/api/f/${folderKey}/people/complex`, 429, 1);
 
-    const r = await run<AddPeopleResult>('oms.addPeople', { uri: vscode.Uri.file(csv), connectionId, folderKey, onInvalid: 'send', batchSize: 50, concurrency: 4 });
+    const r = await run<AddPeopleResult>('oms.addPeople', {
+      uri: vscode.Uri.file(csv),
+      connectionId,
+      folderKey,
+      onInvalid: 'send',
+      batchSize: 50,
+      concurrency: 4,
+    });
     assert.ok(r, 'a result');
     assert.strictEqual(r.rows, 250);
-    assert.deepStrictEqual(r.invalid.map((x) => x.line), [40, 120], 'rows 39 and 119 sit on lines 40 and 120');
+    assert.deepStrictEqual(
+      r.invalid.map((x) => x.line),
+      [40, 120],
+      'rows 39 and 119 sit on lines 40 and 120',
+    );
     assert.match(r.invalid[0].errors.join(), /e-mail "broken-at-example.com"/);
     assert.match(r.invalid[1].errors.join(), /has no name/);
     assert.strictEqual(r.failed.length, 1, `only the batch refused with 500: ${JSON.stringify(r.failed)}`);
@@ -258,7 +309,11 @@ suite('commands', () => {
     const pullOnce = async () => {
       const root = fs.mkdtempSync(path.join(tmp, 'pull-people-'));
       started = Date.now();
-      const report = await run<{ objects: number; written: number; cancelled: boolean }>('oms.pullAsFiles', { connectionId, folderKey, kind: 'person' }, { root });
+      const report = await run<{ objects: number; written: number; cancelled: boolean }>(
+        'oms.pullAsFiles',
+        { connectionId, folderKey, kind: 'person' },
+        { root },
+      );
       return { root, report, ms: Date.now() - started };
     };
     const first = await pullOnce();
@@ -280,21 +335,34 @@ suite('commands', () => {
     // Numbers for the closing note, not assertions on speed.
     const dir = process.env.OMS_TEST_DIAGNOSTICS;
     const ratio = (ms: number) => `${(ms / listMs).toFixed(2)}x`;
-    if (dir) fs.writeFileSync(path.join(dir, 'pull-people.txt'), `pull ${listed.length} people (the command, from its start to its report): first ${first.ms} ms = ${ratio(first.ms)}, again into a new folder ${second.ms} ms = ${ratio(second.ms)} · listing them with the client: ${listMs} ms\n`);
+    if (dir)
+      fs.writeFileSync(
+        path.join(dir, 'pull-people.txt'),
+        `pull ${listed.length} people (the command, from its start to its report): first ${first.ms} ms = ${ratio(first.ms)}, again into a new folder ${second.ms} ms = ${ratio(second.ms)} · listing them with the client: ${listMs} ms\n`,
+      );
   });
 
   test('batch add on a production connection asks once for all its batches; No sends nothing', async () => {
     const tag = `it-prod-${stamp}`;
     const csv = path.join(tmp, `production-${stamp}.csv`);
-    fs.writeFileSync(csv, ['GivenName,Surname,Email,Tags', ...[1, 2, 3, 4, 5].map((i) => `G${i},S${i},p${i}.${stamp}@prod.example.com,${tag}`)].join('\n') + '\n');
+    fs.writeFileSync(
+      csv,
+      ['GivenName,Surname,Email,Tags', ...[1, 2, 3, 4, 5].map((i) => `G${i},S${i},p${i}.${stamp}@prod.example.com,${tag}`)].join('\n') + '\n',
+    );
     const questions: string[] = [];
     const s = await services();
     await s.connections.update(connectionId, { production: true });
     try {
-      s.answerProductionWrites((detail: string) => { questions.push(detail); return false; });
+      s.answerProductionWrites((detail: string) => {
+        questions.push(detail);
+        return false;
+      });
       assert.strictEqual(await run('oms.addPeople', { uri: csv, connectionId, folderKey, batchSize: 1 }), undefined, 'cancelled');
       assert.strictEqual((await peopleTagged(tag)).length, 0, 'nothing sent after No');
-      s.answerProductionWrites((detail: string) => { questions.push(detail); return true; });
+      s.answerProductionWrites((detail: string) => {
+        questions.push(detail);
+        return true;
+      });
       const r = await run<AddPeopleResult>('oms.addPeople', { uri: csv, connectionId, folderKey, batchSize: 1, concurrency: 4 });
       assert.strictEqual(r.added, 5);
       assert.strictEqual((await peopleTagged(tag)).length, 5);
@@ -333,7 +401,10 @@ suite('commands', () => {
     fs.writeFileSync(csv, `Given Name,Surname,Email,Tags\nA,B,a@example.com,${tag}\nC,D,bad,${tag}\n`);
     const r = await run<AddPeopleResult>('oms.addPeople', { uri: csv, connectionId, folderKey });
     assert.ok(r && r.stopped && !r.ok);
-    assert.deepStrictEqual(r.invalid.map((x) => x.line), [3]);
+    assert.deepStrictEqual(
+      r.invalid.map((x) => x.line),
+      [3],
+    );
     assert.strictEqual(r.failedFile, undefined);
     assert.strictEqual((await peopleTagged(tag)).length, 0);
   });
@@ -349,7 +420,14 @@ suite('commands', () => {
     assert.ok(r, 'a result');
     assert.strictEqual(r.cancelled, true);
     assert.strictEqual(r.added, 0);
-    assert.deepStrictEqual(r.failed.map((f) => [f.start, f.end, f.skipped]), [[0, 10, true], [10, 20, true], [20, 30, true]]);
+    assert.deepStrictEqual(
+      r.failed.map((f) => [f.start, f.end, f.skipped]),
+      [
+        [0, 10, true],
+        [10, 20, true],
+        [20, 30, true],
+      ],
+    );
     assert.strictEqual(JSON.parse(fs.readFileSync(r.failedFile!, 'utf8')).length, 30);
     assert.strictEqual((await peopleTagged(tag)).length, 0);
   });
@@ -364,7 +442,12 @@ suite('commands', () => {
     const controller = new AbortController();
     let doneAtCancel = -1;
     const r = await run<AddPeopleResult>('oms.addPeople', {
-      uri: csv, connectionId, folderKey, batchSize: 100, concurrency: 4, signal: controller.signal,
+      uri: csv,
+      connectionId,
+      folderKey,
+      batchSize: 100,
+      concurrency: 4,
+      signal: controller.signal,
       onProgress: (p: { doneBatches: number }) => {
         if (doneAtCancel < 0) {
           doneAtCancel = p.doneBatches;
@@ -376,7 +459,10 @@ suite('commands', () => {
     const sentBatches = 20 - r.failed.filter((f) => f.skipped).length;
     // After Cancel no batch starts: only the (at most 4) requests already in flight complete.
     assert.ok(sentBatches <= doneAtCancel + 4, `${sentBatches} batches sent, ${doneAtCancel} done at Cancel`);
-    assert.ok(r.failed.some((f) => f.skipped), 'batches left unsent');
+    assert.ok(
+      r.failed.some((f) => f.skipped),
+      'batches left unsent',
+    );
     assert.strictEqual((await peopleTagged(tag)).length, r.added, 'the sandbox holds exactly what was reported added');
     assert.strictEqual(JSON.parse(fs.readFileSync(r.failedFile!, 'utf8')).length, 2_000 - r.added, 'the rest is in the failed-items file');
   });
@@ -406,8 +492,9 @@ suite('commands', () => {
 
     // The editor shows the new version without anyone reverting it.
     const deadline = Date.now() + 10_000;
-    const reloaded = async () => (await services()).objectFiles.baseOf(doc.uri)?.ConcurrencyVersion === after.ConcurrencyVersion
-      && JSON.parse(doc.getText()).InputScannerReportingPriorities[2].Priority === 7;
+    const reloaded = async () =>
+      (await services()).objectFiles.baseOf(doc.uri)?.ConcurrencyVersion === after.ConcurrencyVersion &&
+      JSON.parse(doc.getText()).InputScannerReportingPriorities[2].Priority === 7;
     while (!(await reloaded()) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
     const shown = JSON.parse(doc.getText());
     assert.strictEqual((await services()).objectFiles.baseOf(doc.uri)?.ConcurrencyVersion, after.ConcurrencyVersion, 'the open document reloaded');
@@ -426,7 +513,12 @@ suite('commands', () => {
     assert.strictEqual((await rest('PUT', `/api/f/${folderKey}/inputscanners/${scannerKey}`, theirs)).status, 204);
 
     const r = await run<EditPrioritiesResult>('oms.editScannerPriorities', {
-      connectionId, folderKey, key: scannerKey, index: 1, priority: 9, expectedVersion: seen.ConcurrencyVersion,
+      connectionId,
+      folderKey,
+      key: scannerKey,
+      index: 1,
+      priority: 9,
+      expectedVersion: seen.ConcurrencyVersion,
     });
     assert.ok(r && !r.ok && r.conflict, JSON.stringify(r));
     assert.strictEqual(r.serverVersion, seen.ConcurrencyVersion + 1);
@@ -473,10 +565,19 @@ suite('commands', () => {
     await vscode.window.showTextDocument(doc);
     const range = new vscode.Range(0, 0, doc.lineCount, 0);
     const hints = async () => (await run<vscode.InlayHint[]>('vscode.executeInlayHintProvider', uri, range)) ?? [];
-    const labels = (await hints()).map((h) => ({ line: doc.lineAt(h.position.line).text.trim(), label: typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('') }));
+    const labels = (await hints()).map((h) => ({
+      line: doc.lineAt(h.position.line).text.trim(),
+      label: typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join(''),
+    }));
     assert.strictEqual(labels.length, 9, JSON.stringify(labels));
-    assert.ok(labels.some((l) => l.line.startsWith('"StatusCode": 4') && l.label === '⟵ Supervisory fault, open circuit'), JSON.stringify(labels));
-    assert.ok(labels.some((l) => l.line.startsWith('"NonSettlingErrorStatus": 6') && l.label === '⟵ Non-settling error'), JSON.stringify(labels));
+    assert.ok(
+      labels.some((l) => l.line.startsWith('"StatusCode": 4') && l.label === '⟵ Supervisory fault, open circuit'),
+      JSON.stringify(labels),
+    );
+    assert.ok(
+      labels.some((l) => l.line.startsWith('"NonSettlingErrorStatus": 6') && l.label === '⟵ Non-settling error'),
+      JSON.stringify(labels),
+    );
 
     const config = vscode.workspace.getConfiguration('oms');
     await config.update('statusCodeHints', false, vscode.ConfigurationTarget.Global);

@@ -50,7 +50,11 @@ suite('connections', () => {
     const id: string = await vscode.commands.executeCommand('oms.addConnection', { label: 'Password', baseUrl: sandboxUrl, token: 'placeholder-token' });
     try {
       const instance = (await rest('GET', '/api')).body;
-      const ok = await vscode.commands.executeCommand('oms.signIn', id, { instance: instance.CommonName, user: 'admin', password: process.env.OMS_SANDBOX_PASSWORD });
+      const ok = await vscode.commands.executeCommand('oms.signIn', id, {
+        instance: instance.CommonName,
+        user: 'admin',
+        password: process.env.OMS_SANDBOX_PASSWORD,
+      });
       assert.strictEqual(ok, true);
       const connection = s.connections.get(id)!;
       const tokens = await s.storedTokens(id);
@@ -65,7 +69,10 @@ suite('connections', () => {
       assert.notStrictEqual(renewed?.access, revoked?.access);
       assert.notStrictEqual(renewed?.refresh, tokens.refresh, 'the refresh token rotated');
       // A wrong password is refused with the server's reason, and the stored tokens stay as they were.
-      assert.strictEqual(await vscode.commands.executeCommand('oms.signIn', id, { instance: instance.CommonName, user: 'admin', password: 'wrong' }), undefined);
+      assert.strictEqual(
+        await vscode.commands.executeCommand('oms.signIn', id, { instance: instance.CommonName, user: 'admin', password: 'wrong' }),
+        undefined,
+      );
       assert.strictEqual((await s.storedTokens(id))?.access, renewed?.access);
     } finally {
       await s.connections.remove(id);

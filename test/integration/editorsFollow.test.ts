@@ -13,8 +13,8 @@ import { asShown, closeAllEditors, envConnectionId, rest, sandboxToken, sandboxU
 let s: TestApi;
 let rootKey: string;
 
-const tabsOf = (key: string) => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-  .filter((t) => t.input instanceof vscode.TabInputText && parseObjectUri(t.input.uri)?.key === key);
+const tabsOf = (key: string) =>
+  vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && parseObjectUri(t.input.uri)?.key === key);
 
 suite('open editors follow saves', () => {
   suiteSetup(async () => {
@@ -23,7 +23,7 @@ suite('open editors follow saves', () => {
   });
   teardown(closeAllEditors);
 
-  test('after a Restore (a save made elsewhere) an open editor without edits shows the server\'s text and version; one with edits keeps them and its base', async () => {
+  test("after a Restore (a save made elsewhere) an open editor without edits shows the server's text and version; one with edits keeps them and its base", async () => {
     const [site] = (await rest('GET', `/api/f/${rootKey}/engagesites`)).body;
     const at = `/api/f/${rootKey}/engagesites/${site.Key}`;
     const args = { connectionId: envConnectionId, folderKey: rootKey, kind: 'engageSite', key: site.Key, name: site.CommonName };
@@ -58,10 +58,23 @@ suite('open editors follow saves', () => {
 
   test('Delete Object on an object with unsaved edits closes its editor without a save prompt; nothing of the edit is sent', async () => {
     const name = `Deleted dirty ${Date.now()}`;
-    const { Key: _key, Href: _href, ConcurrencyVersion: _v, Notes: _notes, Links: _links, ...copy } = (await rest('GET', `/api/f/${rootKey}/engagesites`)).body[0];
+    const {
+      Key: _key,
+      Href: _href,
+      ConcurrencyVersion: _v,
+      Notes: _notes,
+      Links: _links,
+      ...copy
+    } = (await rest('GET', `/api/f/${rootKey}/engagesites`)).body[0];
     assert.ok((await rest('POST', `/api/f/${rootKey}/engagesites`, { ...copy, CommonName: name, Tags: [] })).status < 300);
     const key = (await rest('GET', `/api/f/${rootKey}/engagesites?pageSize=1000`)).body.find((o: any) => o.CommonName === name).Key;
-    const uri = await vscode.commands.executeCommand<vscode.Uri>('oms.openObject', { connectionId: envConnectionId, folderKey: rootKey, kind: 'engageSite', key, name: 'Deleted dirty' });
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('oms.openObject', {
+      connectionId: envConnectionId,
+      folderKey: rootKey,
+      kind: 'engageSite',
+      key,
+      name: 'Deleted dirty',
+    });
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
     await setText(doc, doc.getText().replace('"Tags": []', '"Tags": ["never-sent"]'));
@@ -73,9 +86,19 @@ suite('open editors follow saves', () => {
   });
 
   test('Remove Connection with an object of it holding unsaved edits: the question names them; its editor closes without a save prompt; nothing is sent', async () => {
-    const id: string = await vscode.commands.executeCommand('oms.addConnection', { label: `Removed dirty ${Date.now()}`, baseUrl: sandboxUrl, token: sandboxToken });
+    const id: string = await vscode.commands.executeCommand('oms.addConnection', {
+      label: `Removed dirty ${Date.now()}`,
+      baseUrl: sandboxUrl,
+      token: sandboxToken,
+    });
     const site = (await rest('GET', `/api/f/${rootKey}/engagesites`)).body[0];
-    const uri = await vscode.commands.executeCommand<vscode.Uri>('oms.openObject', { connectionId: id, folderKey: rootKey, kind: 'engageSite', key: site.Key, name: site.CommonName });
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('oms.openObject', {
+      connectionId: id,
+      folderKey: rootKey,
+      kind: 'engageSite',
+      key: site.Key,
+      name: site.CommonName,
+    });
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
     await setText(doc, doc.getText().replace('"Tags": [', '"Tags": ["never-sent", '));

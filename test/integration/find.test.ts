@@ -49,7 +49,13 @@ suite('find and follow', () => {
 
   test('Reveal in Tree selects the open object, expanding the folders on its way', async () => {
     const { folder, site } = await floor2Site();
-    await vscode.commands.executeCommand('oms.openObject', { connectionId: envConnectionId, folderKey: folder.key, kind: 'engageSite', key: site.Key, name: site.CommonName });
+    await vscode.commands.executeCommand('oms.openObject', {
+      connectionId: envConnectionId,
+      folderKey: folder.key,
+      kind: 'engageSite',
+      key: site.Key,
+      name: site.CommonName,
+    });
     await waitFor('the site open', async () => (await activeKey()) === site.Key);
     const id = await vscode.commands.executeCommand<string>('oms.revealInTree');
     assert.ok(id?.endsWith(`/${site.Key}`), id);
@@ -71,7 +77,6 @@ suite('find and follow', () => {
     await vscode.commands.executeCommand('oms.clearGroupFilter', people);
     assert.strictEqual((await childrenOf(people)).length, all.length);
     s.tree.refresh(people); // the group as other suites expect it: one page loaded when expanded
-
   });
 
   test('an object document: references are links, hovers name kind and CommonName, Ctrl+click lands on the object', async () => {
@@ -88,19 +93,30 @@ suite('find and follow', () => {
     const saved = (await rest('GET', `/api/f/${folder.key}/inputscanners/${scanner.Key}`)).body;
     assert.strictEqual(saved.ObjectLinks.length, scanner.ObjectLinks.length, 'the sandbox kept the links');
 
-    await vscode.commands.executeCommand('oms.openObject', { connectionId: envConnectionId, folderKey: folder.key, kind: 'inputScanner', key: scanner.Key, name: scanner.CommonName });
+    await vscode.commands.executeCommand('oms.openObject', {
+      connectionId: envConnectionId,
+      folderKey: folder.key,
+      kind: 'inputScanner',
+      key: scanner.Key,
+      name: scanner.CommonName,
+    });
     await waitFor('the scanner open', async () => (await activeKey()) === scanner.Key);
     const doc = vscode.window.activeTextEditor!.document;
     const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', doc.uri);
     const texts = links.map((l) => doc.getText(l.range));
-    for (const wanted of [scanner.Href, scanner.InFolderHref, site.Href, 'notes']) assert.ok(texts.includes(wanted), `${wanted} among links ${texts.join(', ')}`);
+    for (const wanted of [scanner.Href, scanner.InFolderHref, site.Href, 'notes'])
+      assert.ok(texts.includes(wanted), `${wanted} among links ${texts.join(', ')}`);
     const byHref = links.find((l) => doc.getText(l.range) === site.Href)!;
     const byKey = links.filter((l) => doc.getText(l.range) === site.Key).pop()!;
     assert.ok(byKey, 'the LinkedObjectKey of the null-Href item is a link');
 
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, byHref.range.start.translate(0, 2));
     // Markdown escapes removed: the text as the user reads it.
-    const hoverText = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n').replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1');
+    const hoverText = hovers
+      .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)))
+      .join('\n')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/\\(.)/g, '$1');
     assert.ok(hoverText.includes('Engage site') && hoverText.includes(site.CommonName), hoverText);
 
     // Following a link is what Ctrl+click does: it runs the link's target.
@@ -118,13 +134,23 @@ suite('find and follow', () => {
     await waitFor('the folder selected in the tree', () => s.tree.view?.selection[0] && label(s.tree.view.selection[0]) === folderName);
   });
 
-  test('an object opens with Links, ObjectLinks, Metadata and Monikers folded; the text is the server\'s, unchanged', async () => {
+  test("an object opens with Links, ObjectLinks, Metadata and Monikers folded; the text is the server's, unchanged", async () => {
     const folder = await folderWith('inputscanners');
     const [scanner] = (await rest('GET', `/api/f/${folder.key}/inputscanners`)).body;
-    await vscode.commands.executeCommand('oms.openObject', { connectionId: envConnectionId, folderKey: folder.key, kind: 'inputScanner', key: scanner.Key, name: scanner.CommonName });
+    await vscode.commands.executeCommand('oms.openObject', {
+      connectionId: envConnectionId,
+      folderKey: folder.key,
+      kind: 'inputScanner',
+      key: scanner.Key,
+      name: scanner.CommonName,
+    });
     const editor = await waitFor('the scanner open', async () => ((await activeKey()) === scanner.Key ? vscode.window.activeTextEditor : undefined));
     const doc = editor.document;
-    const lineOf = (text: string) => doc.getText().split('\n').findIndex((l) => l.startsWith(`  "${text}"`));
+    const lineOf = (text: string) =>
+      doc
+        .getText()
+        .split('\n')
+        .findIndex((l) => l.startsWith(`  "${text}"`));
     const linksLine = lineOf('Links');
     // Folded: the lines inside Links are not among the visible ranges.
     const hidden = (line: number) => !editor.visibleRanges.some((r) => r.start.line <= line && line <= r.end.line);
@@ -147,7 +173,13 @@ suite('find and follow', () => {
     const key = node.object.Key!;
     const text = `Checked the door on ${new Date().toISOString()}`;
     const versionBefore = (await rest('GET', `/api/f/${folder.key}/engagesites/${key}`)).body.ConcurrencyVersion;
-    const added = await vscode.commands.executeCommand<any>('oms.addNote', { connectionId: envConnectionId, folderKey: folder.key, kind: 'engageSite', key, text });
+    const added = await vscode.commands.executeCommand<any>('oms.addNote', {
+      connectionId: envConnectionId,
+      folderKey: folder.key,
+      kind: 'engageSite',
+      key,
+      text,
+    });
     assert.ok(added?.Key, 'the note came back with its key');
     const notes = (await rest('GET', `/api/f/${folder.key}/engagesites/${key}/notes`)).body as any[];
     assert.strictEqual(notes[notes.length - 1].NoteText, text);
@@ -158,7 +190,16 @@ suite('find and follow', () => {
     assert.strictEqual(shown[shown.length - 1].label, text);
     assert.match(String(shown[shown.length - 1].description), /· \d{4}-\d\d-\d\d \d\d:\d\d$/);
 
-    assert.strictEqual(await vscode.commands.executeCommand('oms.deleteNote', { connectionId: envConnectionId, folderKey: folder.key, kind: 'engageSite', key, noteKey: added.Key }), true);
+    assert.strictEqual(
+      await vscode.commands.executeCommand('oms.deleteNote', {
+        connectionId: envConnectionId,
+        folderKey: folder.key,
+        kind: 'engageSite',
+        key,
+        noteKey: added.Key,
+      }),
+      true,
+    );
     const after = (await rest('GET', `/api/f/${folder.key}/engagesites/${key}/notes`)).body as any[];
     assert.ok(!after.some((n) => n.Key === added.Key));
     assert.ok(!(await childrenOf(node)).some((c) => c.getTreeItem().label === text));
@@ -166,11 +207,18 @@ suite('find and follow', () => {
 
   test('Copy as cURL of an object, pasted into a shell with TOKEN set, returns the object', async () => {
     const { folder, site } = await floor2Site();
-    const command = await vscode.commands.executeCommand<string>('oms.copyAsCurl', { connectionId: envConnectionId, folderKey: folder.key, kind: 'engageSite', key: site.Key });
+    const command = await vscode.commands.executeCommand<string>('oms.copyAsCurl', {
+      connectionId: envConnectionId,
+      folderKey: folder.key,
+      kind: 'engageSite',
+      key: site.Key,
+    });
     assert.strictEqual(await vscode.env.clipboard.readText(), command);
     assert.ok(!command.includes(sandboxToken), 'no token in the command');
     const out = await new Promise<string>((resolve, reject) =>
-      execFile('bash', ['-c', command], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TOKEN: sandboxToken } }, (e, stdout, stderr) => (e ? reject(new Error(`${e.message}\n${stderr}`)) : resolve(stdout))),
+      execFile('bash', ['-c', command], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TOKEN: sandboxToken } }, (e, stdout, stderr) =>
+        e ? reject(new Error(`${e.message}\n${stderr}`)) : resolve(stdout),
+      ),
     );
     assert.deepStrictEqual(JSON.parse(out), (await rest('GET', `/api/f/${folder.key}/engagesites/${site.Key}`)).body);
   });

@@ -43,7 +43,7 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | Prom
 
 export function label(node: TreeNode): string {
   const l = node.getTreeItem().label;
-  return typeof l === 'string' ? l : l?.label ?? '';
+  return typeof l === 'string' ? l : (l?.label ?? '');
 }
 
 /** Walks the tree by labels from a connection node, e.g. ['Sandbox', 'Demo Instance', 'Input scanners']. */
@@ -112,7 +112,7 @@ function cpuTicks(): { total: number; busy: number } | undefined {
 export async function quietMachine(limitMs = 20_000, windowMs = 500, busyBelow = 0.12): Promise<{ busy: number; waitedMs: number }> {
   const started = Date.now();
   let busy = 0;
-  for (let before = cpuTicks(); before; ) {
+  for (let before = cpuTicks(); before;) {
     await new Promise((r) => setTimeout(r, windowMs));
     const after = cpuTicks()!;
     busy = (after.busy - before.busy) / Math.max(1, after.total - before.total);

@@ -31,11 +31,13 @@ async function forwardingProxy(target: URL, credentials?: string): Promise<{ url
   const forward = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const url = new URL(req.url!, `http://${req.headers.host}`);
     seen.push(`${req.method} ${url.host}${url.pathname}`);
-    const out = http.request({ host: target.hostname, port: target.port, method: req.method, path: url.pathname + url.search,
-      headers: { ...req.headers, host: target.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const out = http.request(
+      { host: target.hostname, port: target.port, method: req.method, path: url.pathname + url.search, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     out.on('error', () => res.destroy());
     req.pipe(out);
   };
@@ -59,7 +61,11 @@ async function forwardingProxy(target: URL, credentials?: string): Promise<{ url
 /** Adds a connection, signs in with the password grant, opens the first input scanner from the tree, edits and saves it. */
 async function signInBrowseSave(name: string, baseUrl: string, instanceName: string, sandboxPassword: string): Promise<{ id: string; put: ObjectNode }> {
   const id: string = await vscode.commands.executeCommand('oms.addConnection', { label: name, baseUrl, token: 'not-signed-in-yet' });
-  assert.strictEqual(await vscode.commands.executeCommand('oms.signIn', id, { instance: instanceName, user: 'admin', password: sandboxPassword }), true, 'signed in');
+  assert.strictEqual(
+    await vscode.commands.executeCommand('oms.signIn', id, { instance: instanceName, user: 'admin', password: sandboxPassword }),
+    true,
+    'signed in',
+  );
   const folder = await folderWith('inputscanners');
   const node = (await childrenOf(await nodeAt(s, name, ...folder.names, 'Input scanners')))[0] as ObjectNode;
   const connection = s.connections.get(id)!;
@@ -121,13 +127,24 @@ suite('network: proxy and private CA', () => {
     cleanups.push(() => setHttp('proxy', undefined));
     // A name only the proxy knows (RFC 2606 .test): without the proxy nothing could reach it.
     const host = `sandbox.oms.test:${sandbox.port}`;
-    const instance = (await (await fetch(`${sandboxUrl}/api`, { headers: { Authorization: `Bearer ${process.env.OMS_SANDBOX_TOKEN}` } })).json()) as { CommonName: string };
+    const instance = (await (await fetch(`${sandboxUrl}/api`, { headers: { Authorization: `Bearer ${process.env.OMS_SANDBOX_TOKEN}` } })).json()) as {
+      CommonName: string;
+    };
     const { id, put } = await signInBrowseSave('Via proxy', `http://${host}`, instance.CommonName, password);
     cleanups.push(() => s.connections.remove(id));
     assert.ok(proxy.seen.includes(`POST ${host}/token`), `sign-in through the proxy: ${proxy.seen.join(', ')}`);
-    assert.ok(proxy.seen.some((r) => r.startsWith(`GET ${host}/api/f/`)), 'browsing through the proxy');
-    assert.ok(proxy.seen.includes(`PUT ${host}/api/f/${put.folderKey}/inputscanners/${put.object.Key}`), `the save through the proxy: ${proxy.seen.join(', ')}`);
-    assert.ok(proxy.seen.every((r) => r.includes(host)), 'only that host');
+    assert.ok(
+      proxy.seen.some((r) => r.startsWith(`GET ${host}/api/f/`)),
+      'browsing through the proxy',
+    );
+    assert.ok(
+      proxy.seen.includes(`PUT ${host}/api/f/${put.folderKey}/inputscanners/${put.object.Key}`),
+      `the save through the proxy: ${proxy.seen.join(', ')}`,
+    );
+    assert.ok(
+      proxy.seen.every((r) => r.includes(host)),
+      'only that host',
+    );
   });
 
   test('a proxy that asks for credentials: those in http.proxy are used; without them, one message saying where they go', async () => {
@@ -136,21 +153,33 @@ suite('network: proxy and private CA', () => {
     cleanups.push(proxy.close);
     cleanups.push(() => setHttp('proxy', undefined));
     const host = `sandbox.oms.test:${sandbox.port}`;
-    const id: string = await vscode.commands.executeCommand('oms.addConnection', { label: 'Proxy with credentials', baseUrl: `http://${host}`, token: process.env.OMS_SANDBOX_TOKEN });
+    const id: string = await vscode.commands.executeCommand('oms.addConnection', {
+      label: 'Proxy with credentials',
+      baseUrl: `http://${host}`,
+      token: process.env.OMS_SANDBOX_TOKEN,
+    });
     cleanups.push(() => s.connections.remove(id));
     const client = s.connections.get(id)!.client;
     await setHttp('proxy', proxy.url.replace('http://', 'http://staff:proxy-pass-42@'));
     assert.ok((await client.instance()).Key, 'through the proxy with the credentials of http.proxy');
     assert.ok(proxy.seen.includes(`GET ${host}/api`), proxy.seen.join(', '));
     await setHttp('proxy', proxy.url);
-    const error = await client.instance().then(() => undefined, (e: Error) => e);
-    assert.strictEqual(error?.message, `Cannot reach ${host}: the proxy (setting http.proxy) answered 407: it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port, or in http.proxyAuthorization)`);
+    const error = await client.instance().then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    assert.strictEqual(
+      error?.message,
+      `Cannot reach ${host}: the proxy (setting http.proxy) answered 407: it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port, or in http.proxyAuthorization)`,
+    );
   });
 
   test('a proxy that asks for credentials, given in http.proxyAuthorization (which VS Code does not apply for extensions): sign in, browse and save through it', async () => {
     const sandbox = new URL(sandboxUrl);
     // Asked before the proxy is set: VS Code's fetch (this test's own) would get the proxy's 407.
-    const instance = (await (await fetch(`${sandboxUrl}/api`, { headers: { Authorization: `Bearer ${process.env.OMS_SANDBOX_TOKEN}` } })).json()) as { CommonName: string };
+    const instance = (await (await fetch(`${sandboxUrl}/api`, { headers: { Authorization: `Bearer ${process.env.OMS_SANDBOX_TOKEN}` } })).json()) as {
+      CommonName: string;
+    };
     const proxy = await forwardingProxy(sandbox, 'staff:proxy-pass-42');
     cleanups.push(proxy.close);
     await setHttp('proxy', proxy.url);
@@ -162,11 +191,15 @@ suite('network: proxy and private CA', () => {
     cleanups.push(() => s.connections.remove(id));
     assert.ok(proxy.tunnels.length > 0 && proxy.tunnels.every((t) => t === host), `tunnels to ${host}: ${proxy.tunnels.join(', ')}`);
     assert.ok(proxy.seen.includes(`POST ${host}/token`), `sign-in through the proxy: ${proxy.seen.join(', ')}`);
-    assert.ok(proxy.seen.includes(`PUT ${host}/api/f/${put.folderKey}/inputscanners/${put.object.Key}`), `the save through the proxy: ${proxy.seen.join(', ')}`);
+    assert.ok(
+      proxy.seen.includes(`PUT ${host}/api/f/${put.folderKey}/inputscanners/${put.object.Key}`),
+      `the save through the proxy: ${proxy.seen.join(', ')}`,
+    );
   });
 
   test('the HTTPS sandbox with a private CA the system trusts: sign in, browse and save', async function () {
-    const cert = process.env.OMS_TEST_TLS_CERT, key = process.env.OMS_TEST_TLS_KEY;
+    const cert = process.env.OMS_TEST_TLS_CERT,
+      key = process.env.OMS_TEST_TLS_KEY;
     if (!cert || !key) this.skip();
     const { url, child } = await httpsSandbox(cert, key, 'https-token-0123456789', 'https-password-0123');
     cleanups.push(() => child.kill());
@@ -179,14 +212,33 @@ suite('network: proxy and private CA', () => {
     const ca = makeCertificates();
     cleanups.push(() => ca.remove());
     let requests = 0;
-    const server = https.createServer({ cert: ca.cert, key: ca.key }, (_req, res) => { requests++; res.end('{}'); });
+    const server = https.createServer({ cert: ca.cert, key: ca.key }, (_req, res) => {
+      requests++;
+      res.end('{}');
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise((r) => { server.closeAllConnections(); server.close(r); }));
+    cleanups.push(
+      () =>
+        new Promise((r) => {
+          server.closeAllConnections();
+          server.close(r);
+        }),
+    );
     const host = `127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-    const id: string = await vscode.commands.executeCommand('oms.addConnection', { label: 'Untrusted', baseUrl: `https://${host}`, token: 'untrusted-token-0123456789' });
+    const id: string = await vscode.commands.executeCommand('oms.addConnection', {
+      label: 'Untrusted',
+      baseUrl: `https://${host}`,
+      token: 'untrusted-token-0123456789',
+    });
     cleanups.push(() => s.connections.remove(id));
     const expected = `Not connected to ${host}: its certificate is signed by an authority this system does not trust (UNABLE_TO_VERIFY_LEAF_SIGNATURE), so nothing was sent.`;
-    const error = await s.connections.get(id)!.client.instance().then(() => undefined, (e: Error) => e);
+    const error = await s.connections
+      .get(id)!
+      .client.instance()
+      .then(
+        () => undefined,
+        (e: Error) => e,
+      );
     assert.ok(error?.message.startsWith(expected), error?.message);
     const [node] = await childrenOf(await nodeAt(s, 'Untrusted'));
     assert.ok(label(node).startsWith(`Failed to load: ${expected}`), label(node));

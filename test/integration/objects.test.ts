@@ -16,8 +16,10 @@ let s: TestApi;
  * Whether the editor marks the document unsaved, as the workbench shows it: a refused save keeps it
  * so by a change made during the write, which the extension host's copy of `isDirty` does not hear of.
  */
-const tabDirty = (uri: vscode.Uri) => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-  .some((t) => t.isDirty && t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+const tabDirty = (uri: vscode.Uri) =>
+  vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .some((t) => t.isDirty && t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
 let rootName: string;
 let rootKey: string;
 
@@ -88,7 +90,12 @@ suite('objects', () => {
       await vscode.window.showTextDocument(doc);
       await setText(doc, JSON.stringify({ ...asShown(server), Tags: ['typed-with-auto-save'] }, null, 2) + '\n');
       const before = (await rest('GET', `/api/f/${rootKey}/inputscanners?pageSize=1000`)).body.length;
-      const uri: vscode.Uri = await vscode.commands.executeCommand('oms.newObject', { connectionId: envConnectionId, folderKey: rootKey, kind: 'inputScanner', name: 'Never auto-created' });
+      const uri: vscode.Uri = await vscode.commands.executeCommand('oms.newObject', {
+        connectionId: envConnectionId,
+        folderKey: rootKey,
+        kind: 'inputScanner',
+        name: 'Never auto-created',
+      });
       const draft = await vscode.workspace.openTextDocument(uri);
       await setText(draft, draft.getText().replace('"Tags": []', '"Tags": ["typed"]'));
       await new Promise((r) => setTimeout(r, 3000));
@@ -119,8 +126,12 @@ suite('objects', () => {
       await setText(doc, JSON.stringify({ ...asShown(server), Tags: ['auto-saved-by-choice'] }, null, 2) + '\n');
       // VS Code did start the auto-save (the setting took), and it was held back.
       const logDir = vscode.Uri.joinPath(s.logUri, '..');
-      const logText = async () => (await Promise.all((await findFiles(logDir, /Object Management Service\.log$/))
-        .map(async (f) => Buffer.from(await vscode.workspace.fs.readFile(f)).toString('utf8')))).join('\n');
+      const logText = async () =>
+        (
+          await Promise.all(
+            (await findFiles(logDir, /Object Management Service\.log$/)).map(async (f) => Buffer.from(await vscode.workspace.fs.readFile(f)).toString('utf8')),
+          )
+        ).join('\n');
       await waitFor('the auto-save held back (the log)', async () => (await logText()).includes(`Auto-save of ${server.CommonName} held back`), 15_000);
       assert.strictEqual((await rest('GET', at)).body.ConcurrencyVersion, server.ConcurrencyVersion, 'no PUT on auto-save');
       assert.ok(doc.isDirty, 'the typed text kept, unsaved');
@@ -147,8 +158,11 @@ suite('objects', () => {
     await vscode.window.showTextDocument(doc);
     await setText(doc, JSON.stringify({ ...asShown(server), Tags: ['to-review'] }, null, 2) + '\n');
     await vscode.commands.executeCommand('oms.reviewChanges');
-    const diff = await waitFor('a diff tab', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff
-      ? vscode.window.tabGroups.activeTabGroup.activeTab.input : undefined);
+    const diff = await waitFor('a diff tab', () =>
+      vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff
+        ? vscode.window.tabGroups.activeTabGroup.activeTab.input
+        : undefined,
+    );
     assert.strictEqual(diff.original.scheme, 'oms-server');
     assert.strictEqual(diff.modified.toString(), doc.uri.toString());
     const original = await vscode.workspace.openTextDocument(diff.original);
@@ -174,12 +188,16 @@ suite('objects', () => {
     assert.ok(renamed.uri.path.endsWith(`/${name}.json`), renamed.uri.path);
     await setText(renamed, JSON.stringify({ ...asShown(server), CommonName: server.CommonName }, null, 2) + '\n');
     assert.ok(await explicitSave(renamed));
-    const back = await waitFor('the tab back at the old name', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `${server.CommonName}.json`));
+    const back = await waitFor('the tab back at the old name', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === `${server.CommonName}.json`),
+    );
     const backDoc = await vscode.workspace.openTextDocument((back.input as vscode.TabInputText).uri);
     const now = (await rest('GET', at)).body;
     // The copy VS Code still held of the old address (the text typed before the rename) is read again.
-    await waitFor('the old name\'s document to hold the server copy', () => s.objectFiles.baseOf(backDoc.uri)?.ConcurrencyVersion === now.ConcurrencyVersion
-      && JSON.parse(backDoc.getText()).CommonName === server.CommonName);
+    await waitFor(
+      "the old name's document to hold the server copy",
+      () => s.objectFiles.baseOf(backDoc.uri)?.ConcurrencyVersion === now.ConcurrencyVersion && JSON.parse(backDoc.getText()).CommonName === server.CommonName,
+    );
     assert.deepStrictEqual(JSON.parse(backDoc.getText()), asShown(now));
     assert.strictEqual(backDoc.isDirty, false);
   });
@@ -190,11 +208,18 @@ suite('objects', () => {
     bad.InputScannerReportingPriorities[0].StatusCode = 9;
     bad.InputScannerReportingPriorities.push({ ...bad.InputScannerReportingPriorities[0] });
     await setText(doc, JSON.stringify(bad, null, 2));
-    const diagnostics = await waitFor('schema diagnostics from jsonValidation', () => {
-      const d = vscode.languages.getDiagnostics(doc.uri);
-      return d.length ? d : undefined;
-    }, 30_000);
-    assert.ok(diagnostics.some((d) => /8|enum|allowed|Value/.test(d.message)), diagnostics.map((d) => d.message).join(' | '));
+    const diagnostics = await waitFor(
+      'schema diagnostics from jsonValidation',
+      () => {
+        const d = vscode.languages.getDiagnostics(doc.uri);
+        return d.length ? d : undefined;
+      },
+      30_000,
+    );
+    assert.ok(
+      diagnostics.some((d) => /8|enum|allowed|Value/.test(d.message)),
+      diagnostics.map((d) => d.message).join(' | '),
+    );
     assert.strictEqual(await doc.save(), false, 'save is refused');
     assert.strictEqual(tabDirty(doc.uri), true, 'the edit is kept');
     assert.strictEqual(JSON.parse(doc.getText()).InputScannerReportingPriorities.length, 9);
@@ -241,7 +266,12 @@ suite('objects', () => {
 
   test('create: New Input Scanner opens a valid template; its first save POSTs it and the editor holds the Key', async () => {
     const before = (await rest('GET', `/api/f/${rootKey}/inputscanners?pageSize=1000`)).body.length;
-    const uri: vscode.Uri = await vscode.commands.executeCommand('oms.newObject', { connectionId: envConnectionId, folderKey: rootKey, kind: 'inputScanner', name: 'Created in test' });
+    const uri: vscode.Uri = await vscode.commands.executeCommand('oms.newObject', {
+      connectionId: envConnectionId,
+      folderKey: rootKey,
+      kind: 'inputScanner',
+      name: 'Created in test',
+    });
     const doc = await vscode.workspace.openTextDocument(uri);
     const template = JSON.parse(doc.getText());
     assert.strictEqual(template.Key, null);
@@ -252,8 +282,11 @@ suite('objects', () => {
     assert.strictEqual(list.length, before + 1);
     const created = list.find((o: any) => o.CommonName === 'Created in test');
     assert.deepStrictEqual(created.Tags, ['from-test']);
-    const tab = await waitFor('a tab at the created Key, named after the object', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-      .find((t) => t.input instanceof vscode.TabInputText && parseObjectUri(t.input.uri)?.key === created.Key && t.label === 'Created in test.json'));
+    const tab = await waitFor('a tab at the created Key, named after the object', () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputText && parseObjectUri(t.input.uri)?.key === created.Key && t.label === 'Created in test.json'),
+    );
     const shownDoc = await vscode.workspace.openTextDocument((tab.input as vscode.TabInputText).uri);
     assert.strictEqual(JSON.parse(shownDoc.getText()).Key, created.Key, 'the editor holds the created Key');
     assert.strictEqual(shownDoc.isDirty, false);
@@ -261,7 +294,10 @@ suite('objects', () => {
     // Delete round-trip: confirmation skipped by argument, editor closed, server 404.
     assert.strictEqual(await vscode.commands.executeCommand('oms.deleteObject', uri, true), true);
     assert.strictEqual((await rest('GET', `/api/f/${rootKey}/inputscanners/${created.Key}`)).status, 404);
-    await waitFor('its editor to close', () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => (t.input as any)?.uri?.toString() === uri.toString()));
+    await waitFor(
+      'its editor to close',
+      () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => (t.input as any)?.uri?.toString() === uri.toString()),
+    );
   });
 
   test('a collection larger than a page loads with "Load more", and a double click loads a page once', async () => {
@@ -331,7 +367,6 @@ async function explicitSave(doc: vscode.TextDocument): Promise<boolean> {
 function sameTags(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
 }
-
 
 async function findFiles(dir: vscode.Uri, pattern: RegExp, depth = 4): Promise<vscode.Uri[]> {
   const found: vscode.Uri[] = [];

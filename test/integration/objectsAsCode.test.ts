@@ -22,8 +22,15 @@ const made: any[] = [];
 const at = (key: string) => `/api/f/${rootKey}/inputscanners/${key}`;
 const server = async (key: string) => (await rest('GET', at(key))).body;
 const fileOf = (key: string) => {
-  const dir = path.join(root, Object.values(JSON.parse(fs.readFileSync(path.join(root, 'oms.manifest.json'), 'utf8')).folders as Record<string, string>)[0], 'inputscanners');
-  return path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith(`.${key}.json`))!);
+  const dir = path.join(
+    root,
+    Object.values(JSON.parse(fs.readFileSync(path.join(root, 'oms.manifest.json'), 'utf8')).folders as Record<string, string>)[0],
+    'inputscanners',
+  );
+  return path.join(
+    dir,
+    fs.readdirSync(dir).find((f) => f.endsWith(`.${key}.json`))!,
+  );
 };
 /** An edit as a user makes it in the file: the first reporting priority set to `priority`. */
 function editPriority(key: string, priority: number): void {
@@ -37,7 +44,11 @@ const apply = () => vscode.commands.executeCommand<any[] | undefined>('oms.apply
 const lastReport = () => {
   const dir = path.join(root, '.oms', 'runs');
   // The reports (`<time>.json`), not the runs' journals (`<run id>.jsonl`) kept beside them.
-  const newest = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().pop()!;
+  const newest = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .pop()!;
   return JSON.parse(fs.readFileSync(path.join(dir, newest), 'utf8')).results as Array<{ id: string; outcome: string; reason?: string }>;
 };
 
@@ -53,7 +64,11 @@ suite('objects as code: apply', () => {
     }
     // Outside the workspace: the UI checks' pull into it finds only their own folder.
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'oms-code-it-'));
-    const report: any = await vscode.commands.executeCommand('oms.pullAsFiles', { connectionId: envConnectionId, folderKey: rootKey, kind: 'inputScanner' }, { root });
+    const report: any = await vscode.commands.executeCommand(
+      'oms.pullAsFiles',
+      { connectionId: envConnectionId, folderKey: rootKey, kind: 'inputScanner' },
+      { root },
+    );
     assert.ok(report && !report.cancelled && report.objects >= 4, 'pulled');
   });
   suiteTeardown(async () => {
@@ -67,7 +82,13 @@ suite('objects as code: apply', () => {
     const [a, b, c] = made;
     for (const o of [a, b, c]) editPriority(o.Key, 7);
     const planned = await plan();
-    assert.deepStrictEqual(planned.entries.filter((e: any) => e.action === 'update').map((e: any) => e.key).sort(), [a.Key, b.Key, c.Key].sort());
+    assert.deepStrictEqual(
+      planned.entries
+        .filter((e: any) => e.action === 'update')
+        .map((e: any) => e.key)
+        .sort(),
+      [a.Key, b.Key, c.Key].sort(),
+    );
     const saved = await vscode.commands.executeCommand<string>('oms.savePlan');
     assert.ok(saved && fs.existsSync(saved), 'the plan is saved in the pulled folder');
 
@@ -109,7 +130,13 @@ suite('objects as code: apply', () => {
     const before = { c: await server(c.Key), d: await server(d.Key) };
     for (const o of [c, d]) editPriority(o.Key, 6);
     const planned = await plan();
-    assert.deepStrictEqual(planned.entries.filter((e: any) => e.selected).map((e: any) => e.key).sort(), [c.Key, d.Key].sort());
+    assert.deepStrictEqual(
+      planned.entries
+        .filter((e: any) => e.selected)
+        .map((e: any) => e.key)
+        .sort(),
+      [c.Key, d.Key].sort(),
+    );
     await s.connections.update(envConnectionId, { production: true });
 
     const asked: string[] = [];
@@ -125,7 +152,10 @@ suite('objects as code: apply', () => {
     asked.length = 0;
     s.answerProductionWrites((detail) => (asked.push(detail), true));
     const results = await apply();
-    assert.deepStrictEqual(results?.map((r) => r.outcome), ['applied', 'applied']);
+    assert.deepStrictEqual(
+      results?.map((r) => r.outcome),
+      ['applied', 'applied'],
+    );
     assert.strictEqual(asked.length, 1, `asked once for two writes: ${asked.join(' | ')}`);
     for (const o of [c, d]) {
       const now = await server(o.Key);
@@ -134,7 +164,7 @@ suite('objects as code: apply', () => {
     }
   });
 
-  test('an editor open on a scanner (no edits) follows an Apply made from its file: the server\'s text and version at once, still clean', async () => {
+  test("an editor open on a scanner (no edits) follows an Apply made from its file: the server's text and version at once, still clean", async () => {
     s.answerProductionWrites(undefined);
     await s.connections.update(envConnectionId, { production: false });
     await vscode.commands.executeCommand('oms.pullAgain', vscode.Uri.file(root), { overwriteEdits: true });
@@ -147,7 +177,10 @@ suite('objects as code: apply', () => {
     editPriority(d.Key, 4321);
     await plan();
     const results = await apply();
-    assert.deepStrictEqual(results?.map((r) => r.outcome), ['applied']);
+    assert.deepStrictEqual(
+      results?.map((r) => r.outcome),
+      ['applied'],
+    );
     await waitFor('the open editor to show the applied priority', () => doc.getText().includes('"Priority": 4321') || undefined);
     assert.strictEqual(s.objectFiles.baseOf(doc.uri)?.ConcurrencyVersion, before.ConcurrencyVersion + 1, 'its next save is based on the applied version');
     assert.strictEqual(doc.isDirty, false);

@@ -10,13 +10,17 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { closeAllEditors, envConnectionId, folderWith, services, setText, waitFor } from './helpers';
 
-suite('objects as code: pulled files get their kind\'s schema while edited', () => {
+suite("objects as code: pulled files get their kind's schema while edited", () => {
   let root: string;
   suiteSetup(async () => {
     await services();
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'oms-file-schema-it-'));
     const { key } = await folderWith('inputscanners');
-    const report: any = await vscode.commands.executeCommand('oms.pullAsFiles', { connectionId: envConnectionId, folderKey: key, kind: 'inputScanner' }, { root });
+    const report: any = await vscode.commands.executeCommand(
+      'oms.pullAsFiles',
+      { connectionId: envConnectionId, folderKey: key, kind: 'inputScanner' },
+      { root },
+    );
     assert.ok(report && !report.cancelled && report.objects > 0, 'pulled');
   });
   suiteTeardown(async () => {
@@ -25,7 +29,11 @@ suite('objects as code: pulled files get their kind\'s schema while edited', () 
   });
 
   test('a pulled scanner file has no problem as pulled; "StatusCode": "two" typed into it is one, at that value', async () => {
-    const dir = path.join(root, fs.readdirSync(root).find((d) => fs.existsSync(path.join(root, d, 'inputscanners')))!, 'inputscanners');
+    const dir = path.join(
+      root,
+      fs.readdirSync(root).find((d) => fs.existsSync(path.join(root, d, 'inputscanners')))!,
+      'inputscanners',
+    );
     const uri = vscode.Uri.file(path.join(dir, fs.readdirSync(dir)[0]));
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
@@ -38,12 +46,24 @@ suite('objects as code: pulled files get their kind\'s schema while edited', () 
     await setText(doc, text.replace('"CommonName"', '"CommonName": 1, "CommonName"'));
     await waitFor('a first diagnostic (the JSON server is at work)', () => problems().length > 0 || undefined, 30_000);
     await setText(doc, text);
-    await waitFor('no problem in the file as pulled', () => problems().length === 0 || undefined, 15_000)
-      .catch(() => assert.fail(`as pulled: ${problems().map((d) => d.message).join('; ')}`));
+    await waitFor('no problem in the file as pulled', () => problems().length === 0 || undefined, 15_000).catch(() =>
+      assert.fail(
+        `as pulled: ${problems()
+          .map((d) => d.message)
+          .join('; ')}`,
+      ),
+    );
     await setText(doc, text.slice(0, statusCode.index) + '"StatusCode": "two"' + text.slice(statusCode.index + statusCode[0].length));
     const at = doc.positionAt(statusCode.index + '"StatusCode": '.length);
-    const found = await waitFor('a problem at "two"', () => problems().find((d) => d.range.contains(at)), 15_000)
-      .catch(() => assert.fail(`problems: ${problems().map((d) => `${d.range.start.line}: ${d.message}`).join('; ') || 'none'}`));
+    const found = await waitFor('a problem at "two"', () => problems().find((d) => d.range.contains(at)), 15_000).catch(() =>
+      assert.fail(
+        `problems: ${
+          problems()
+            .map((d) => `${d.range.start.line}: ${d.message}`)
+            .join('; ') || 'none'
+        }`,
+      ),
+    );
     assert.ok(found);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });

@@ -15,14 +15,14 @@ suite('reopen', () => {
     s = await services();
   });
 
-  test('an object changed elsewhere after its tab was closed opens with the server\'s text and version', async () => {
+  test("an object changed elsewhere after its tab was closed opens with the server's text and version", async () => {
     const folder = await folderWith('servicecontainers');
     const node = (await childrenOf(await nodeAt(s, 'Sandbox', ...folder.names, 'Service containers')))[0] as ObjectNode;
     const at = `/api/f/${folder.key}/servicecontainers/${node.object.Key}`;
     await vscode.commands.executeCommand('oms.openObject', node);
     const doc = await waitFor('the document', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === node.uri.toString()));
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    assert.ok(vscode.workspace.textDocuments.includes(doc), 'VS Code keeps the closed tab\'s document loaded');
+    assert.ok(vscode.workspace.textDocuments.includes(doc), "VS Code keeps the closed tab's document loaded");
 
     const before = (await rest('GET', at)).body;
     const tag = `reopen-${Date.now()}`;

@@ -40,7 +40,10 @@ suite('settings', () => {
     try {
       const [site] = (await rest('GET', `/api/f/${root.Key}/engagesites`)).body;
       const r = await vscode.commands.executeCommand<{ ok: boolean; reason?: string }>('oms.inviteUser', {
-        connectionId: envConnectionId, folderKey: root.Key, siteKey: site.Key, email: 'settings.check@example.com',
+        connectionId: envConnectionId,
+        folderKey: root.Key,
+        siteKey: site.Key,
+        email: 'settings.check@example.com',
       });
       assert.strictEqual(r?.ok, false, JSON.stringify(r));
       assert.match(r.reason ?? '', /oms\.requestTimeoutSeconds is 0: it must be a whole number from 1 to 600/);

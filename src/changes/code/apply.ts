@@ -36,25 +36,29 @@ export async function applyPlan(client: OmsClient, root: string, connection: Con
   refused.forEach((r) => options.onResult?.(r));
   const byId = new Map(changes.map((c) => [c.change.id, c]));
   try {
-    const results = await runChanges(client, changes.map((c) => c.change), {
-      ...options,
-      // A create is recorded as pending before it is sent: after a crash or a lost answer the next plan looks for it.
-      beforeWrite: async (change, body, live) => {
-        const entry = byId.get(change.id)?.entry;
-        if (entry?.action === 'create') pending.record({ path: entry.path, kind: entry.kind, folderKey: entry.folderKey });
-        await options.beforeWrite?.(change, body, live);
+    const results = await runChanges(
+      client,
+      changes.map((c) => c.change),
+      {
+        ...options,
+        // A create is recorded as pending before it is sent: after a crash or a lost answer the next plan looks for it.
+        beforeWrite: async (change, body, live) => {
+          const entry = byId.get(change.id)?.entry;
+          if (entry?.action === 'create') pending.record({ path: entry.path, kind: entry.kind, folderKey: entry.folderKey });
+          await options.beforeWrite?.(change, body, live);
+        },
+        onResult: (r) => {
+          const { entry, change } = byId.get(r.id)!;
+          const created = entry.action === 'create' && r.outcome === 'applied' ? r.after?.Key : undefined;
+          // Its Key first: a crash while the file and the manifest take it leaves the next plan that Key to adopt.
+          if (created) pending.answered(entry.path, created);
+          if (r.outcome === 'applied') record(root, manifest, bases, entry, r);
+          // Settled once the answer is on disk, or the service refused it (4xx); any other end leaves it pending.
+          if (created || (entry.action === 'create' && r.outcome === 'failed' && /^4\d\d:/.test(r.reason ?? ''))) pending.settle([entry.path]);
+          options.onResult?.(r, change);
+        },
       },
-      onResult: (r) => {
-        const { entry, change } = byId.get(r.id)!;
-        const created = entry.action === 'create' && r.outcome === 'applied' ? r.after?.Key : undefined;
-        // Its Key first: a crash while the file and the manifest take it leaves the next plan that Key to adopt.
-        if (created) pending.answered(entry.path, created);
-        if (r.outcome === 'applied') record(root, manifest, bases, entry, r);
-        // Settled once the answer is on disk, or the service refused it (4xx); any other end leaves it pending.
-        if (created || (entry.action === 'create' && r.outcome === 'failed' && /^4\d\d:/.test(r.reason ?? ''))) pending.settle([entry.path]);
-        options.onResult?.(r, change);
-      },
-    });
+    );
     return [...refused, ...results];
   } finally {
     await writeManifest(root, manifest);
@@ -64,7 +68,10 @@ export async function applyPlan(client: OmsClient, root: string, connection: Con
 
 /** The requests an apply would send, as cURL (`$TOKEN` for the token): objects are read, nothing is written. */
 export async function dryRun(
-  client: OmsClient, root: string, connection: ConnectionBinding, plan: Plan,
+  client: OmsClient,
+  root: string,
+  connection: ConnectionBinding,
+  plan: Plan,
 ): Promise<{ commands: string[]; results: ChangeResult[] }> {
   const { changes, refused } = await prepare(root, connection, plan);
   const commands: string[] = [];
@@ -95,7 +102,10 @@ interface Prepared {
 
 async function prepare(root: string, connection: ConnectionBinding, plan: Plan): Promise<Prepared> {
   // Only the ticked objects' lines of the manifest: an apply's work follows its changes, not the folder's size.
-  const manifest = await readManifest(root, plan.entries.flatMap((e) => (e.selected && e.key ? [e.key] : [])));
+  const manifest = await readManifest(
+    root,
+    plan.entries.flatMap((e) => (e.selected && e.key ? [e.key] : [])),
+  );
   if (!manifest) throw new Error(l10n.t('This folder holds no pulled objects (no oms.manifest.json)'));
   checkBinding(manifest, connection);
   checkBinding({ ...manifest, connection: plan.connection }, connection);
@@ -195,7 +205,10 @@ function entryProblem(root: string, manifest: Manifest, entry: PlanEntry): strin
 }
 
 async function fileExists(p: string): Promise<boolean> {
-  return fs.lstat(p).then(() => true, () => false);
+  return fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** A run's report in the local cache (`.oms/runs/`, out of git): per object its outcome and reason, no object bodies. */

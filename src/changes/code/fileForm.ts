@@ -64,8 +64,15 @@ function ordered(value: Json, front: readonly string[], levels: number): Json {
 const nestedFront = ['$type'];
 
 /** Key orders by the keys an object has (most objects of a folder share a few shapes: sorting once per shape). */
-interface Order { from: readonly string[]; keys: readonly string[]; inOrder: boolean }
-interface Orders { byShape: Map<string, Order>; recent: Order[] }
+interface Order {
+  from: readonly string[];
+  keys: readonly string[];
+  inOrder: boolean;
+}
+interface Orders {
+  byShape: Map<string, Order>;
+  recent: Order[];
+}
 const orders = new Map<readonly string[], Orders>();
 
 function orderOf(keys: string[], front: readonly string[]): Order {
@@ -135,8 +142,14 @@ export function isServerOwned(field: string): boolean {
 
 /** For people: NFC, lower case, `[a-z0-9-]`, at most 60 characters. */
 export function slug(name: unknown): string {
-  const s = (typeof name === 'string' ? name : '').normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60).replace(/-+$/, '');
+  const s = (typeof name === 'string' ? name : '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
   return s || 'unnamed';
 }
 
@@ -163,7 +176,8 @@ export function fieldChanges(from: unknown, to: unknown, pointer = ''): FieldCha
   const bothObjects = isPlain(from) && isPlain(to);
   const sameLengthArrays = Array.isArray(from) && Array.isArray(to) && from.length === to.length;
   if (!bothObjects && !sameLengthArrays) return [{ pointer, from, to }];
-  const a = from as Record<string, unknown>, b = to as Record<string, unknown>;
+  const a = from as Record<string, unknown>,
+    b = to as Record<string, unknown>;
   return [...new Set([...Object.keys(a), ...Object.keys(b)])]
     .filter((k) => k !== 'ConcurrencyVersion' || pointer !== '')
     .flatMap((k) => fieldChanges(a[k], b[k], `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`));

@@ -57,7 +57,10 @@ export class FileStats {
         const end = text.indexOf('\n', start);
         if (end < 0) break; // a line cut short by a crash
         // `hash size mtime ino path`: the path last, whatever it holds.
-        const s1 = text.indexOf(' ', start), s2 = text.indexOf(' ', s1 + 1), s3 = text.indexOf(' ', s2 + 1), s4 = text.indexOf(' ', s3 + 1);
+        const s1 = text.indexOf(' ', start),
+          s2 = text.indexOf(' ', s1 + 1),
+          s3 = text.indexOf(' ', s2 + 1),
+          s4 = text.indexOf(' ', s3 + 1);
         if (s1 > 0 && s4 > 0 && s4 < end) {
           const stat = { hash: text.slice(start, s1), size: text.slice(s1 + 1, s2), mtime: text.slice(s2 + 1, s3), ino: text.slice(s3 + 1, s4) };
           this.known.set(text.slice(s4 + 1, end), stat);
@@ -168,4 +171,3 @@ const line = (rel: string, known: Known) => `${known.hash} ${known.size} ${known
 function same(known: Omit<Known, 'hash'>, now: BigIntStats): boolean {
   return known.size === String(now.size) && known.mtime === String(now.mtimeNs) && known.ino === String(now.ino);
 }
-

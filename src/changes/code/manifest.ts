@@ -96,7 +96,7 @@ export async function readManifest(root: string, only?: Iterable<string>): Promi
   if (bytes === undefined) return undefined;
   // An apply's few objects are found in the file's bytes, which writing the manifest back then reuses.
   const picked = only ? pickObjects(bytes, only) : undefined;
-  const manifest = await parseManifest(picked ?? await parseText(bytes));
+  const manifest = await parseManifest(picked ?? (await parseText(bytes)));
   if (picked) partial.add(manifest);
   if (only && stat && sameStat(stat, statOf(file))) readAs.set(manifest, { bytes, stat });
   return replayJournal(root, manifest);
@@ -175,8 +175,15 @@ function isStep(step: unknown): step is JournalStep {
 
 function isEntry(o: unknown): o is ManifestObject {
   const e = o as ManifestObject | null;
-  return !!e && typeof e === 'object' && typeof e.path === 'string' && kinds.has(e.kind) && typeof e.folderKey === 'string' && typeof e.hash === 'string'
-    && (e.version === null || typeof e.version === 'number');
+  return (
+    !!e &&
+    typeof e === 'object' &&
+    typeof e.path === 'string' &&
+    kinds.has(e.kind) &&
+    typeof e.folderKey === 'string' &&
+    typeof e.hash === 'string' &&
+    (e.version === null || typeof e.version === 'number')
+  );
 }
 
 /**
@@ -202,10 +209,11 @@ async function refuseOutside(root: string, manifest: Manifest, refused: Refusal[
     const rest = where && object.path.startsWith(`${where}/`) ? object.path.slice(where.length + 1) : undefined;
     // A file name in its folder's checked directory: only the name is looked at (a manifest holds 100,000 paths).
     const named = rest !== undefined && !rest.includes('/') && rest.endsWith('.json') && isPlainRelative(rest);
-    const problem = (named || isPlainRelative(object.path) ? undefined : pathProblem(root, object.path))
-      ?? (where === undefined ? l10n.t('its folder {0} is not one of this folder\'s', object.folderKey) : undefined)
-      ?? (named ? undefined : l10n.t('it is not a file of {0}', where ?? ''))
-      ?? dirProblem(where!);
+    const problem =
+      (named || isPlainRelative(object.path) ? undefined : pathProblem(root, object.path)) ??
+      (where === undefined ? l10n.t("its folder {0} is not one of this folder's", object.folderKey) : undefined) ??
+      (named ? undefined : l10n.t('it is not a file of {0}', where ?? '')) ??
+      dirProblem(where!);
     if (!problem) return;
     manifest.objects.delete(key);
     refused.push({ entry: l10n.t('object {0} ({1})', key, object.path), reason: problem, key, object });
@@ -244,10 +252,19 @@ async function parseText(bytes: Buffer): Promise<unknown> {
 async function parseManifest(parsed: unknown): Promise<Manifest> {
   const m = parsed as Omit<Manifest, 'objects'> & { objects: unknown };
   const c = m?.connection;
-  let ok = m?.format === 1 && typeof c?.url === 'string' && typeof c.instanceKey === 'string' && typeof c.label === 'string'
-    && typeof m.scope?.folderKey === 'string' && Array.isArray(m.scope.kinds) && m.scope.kinds.every((k) => kinds.has(k))
-    && m.folders && typeof m.folders === 'object' && !!m.objects && typeof m.objects === 'object';
-  const given = m?.objects instanceof Map ? m.objects as Map<string, unknown> : new Map<string, unknown>();
+  let ok =
+    m?.format === 1 &&
+    typeof c?.url === 'string' &&
+    typeof c.instanceKey === 'string' &&
+    typeof c.label === 'string' &&
+    typeof m.scope?.folderKey === 'string' &&
+    Array.isArray(m.scope.kinds) &&
+    m.scope.kinds.every((k) => kinds.has(k)) &&
+    m.folders &&
+    typeof m.folders === 'object' &&
+    !!m.objects &&
+    typeof m.objects === 'object';
+  const given = m?.objects instanceof Map ? (m.objects as Map<string, unknown>) : new Map<string, unknown>();
   if (ok && given !== m.objects) {
     // Parsed whole (a file of another form): its record made a Map a slice at a time.
     const record = m.objects as Record<string, unknown>;
@@ -258,7 +275,8 @@ async function parseManifest(parsed: unknown): Promise<Manifest> {
       if (!isEntry(entry)) ok = false;
     });
   }
-  if (!ok) throw new ManifestError(l10n.t('{0} is not a manifest this version understands: restore it from git or pull again into an empty folder', manifestName));
+  if (!ok)
+    throw new ManifestError(l10n.t('{0} is not a manifest this version understands: restore it from git or pull again into an empty folder', manifestName));
   return { ...m, folders: recordOf(m.folders), objects: given as Map<string, ManifestObject> };
 }
 
@@ -301,7 +319,7 @@ export type ManifestHead = Omit<Manifest, 'objects'>;
  * journal and written there, one of 10,000 64-105 ms.
  */
 export async function writeManifestLines(root: string, head: ManifestHead, lines: string[]): Promise<void> {
-  const before = await readBytesNoFollow(path.join(root, manifestName), manifestName) ?? Buffer.alloc(0);
+  const before = (await readBytesNoFollow(path.join(root, manifestName), manifestName)) ?? Buffer.alloc(0);
   // One string: the pieces of 100,000 lines encoded one at a time took 80 ms.
   await writePieces(root, before, [linesText(head, lines).join('')]);
 }
@@ -400,7 +418,7 @@ function checkCache(root: string): void {
     if (!stat || (folder ? stat.isDirectory() : stat.isFile())) return;
     const is = stat.isSymbolicLink() ? l10n.t('a symbolic link') : folder ? l10n.t('not a folder') : l10n.t('not a file');
     if (!rel.startsWith(cacheDir)) throw new ManifestError(l10n.t('{0} is {1}: remove it or restore it from git', rel, is));
-    throw new ManifestError(l10n.t('{0} is {1}: remove it (it is this machine\'s cache of the pulled folder; the next pull writes it again)', rel, is));
+    throw new ManifestError(l10n.t("{0} is {1}: remove it (it is this machine's cache of the pulled folder; the next pull writes it again)", rel, is));
   };
   what(cacheDir, true);
   for (const f of ['journal.jsonl', 'bases', 'stats', 'pages', '.gitignore', 'pending.jsonl']) what(`${cacheDir}/${f}`, false);
@@ -462,6 +480,16 @@ export function* parts(text: string, size: number): Generator<string> {
 export function checkBinding(manifest: Manifest, current: ConnectionBinding): void {
   const b = manifest.connection;
   if (b.url !== current.url || b.instanceKey !== current.instanceKey) {
-    throw new ManifestError(l10n.t('This folder was pulled from {0} ({1}, instance {2}), not from {3} ({4}, instance {5}): plan it against {0}, or pull into another folder', b.label, b.url, b.instanceKey, current.label, current.url, current.instanceKey));
+    throw new ManifestError(
+      l10n.t(
+        'This folder was pulled from {0} ({1}, instance {2}), not from {3} ({4}, instance {5}): plan it against {0}, or pull into another folder',
+        b.label,
+        b.url,
+        b.instanceKey,
+        current.label,
+        current.url,
+        current.instanceKey,
+      ),
+    );
   }
 }

@@ -36,7 +36,10 @@ function objectLine(key: string, object: ManifestObject, text = printed(object))
 
 /** The whole text of `manifest`. */
 export function manifestText(manifest: Manifest): string {
-  return linesText(manifest, Array.from(manifest.objects, ([key, o]) => objectLine(key, o))).join('');
+  return linesText(
+    manifest,
+    Array.from(manifest.objects, ([key, o]) => objectLine(key, o)),
+  ).join('');
 }
 
 /** The text of the head of `manifest` with these object lines (`objectLines`, in any order: sorted here, in place), as pieces in order. */
@@ -49,7 +52,9 @@ export function linesText(manifest: Omit<Manifest, 'objects'>, lines: string[]):
  * order; an entry in `texts` is not printed again.
  */
 export async function objectLines(
-  objects: ReadonlyMap<string, ManifestObject>, part: (lines: string[]) => void, texts?: ReadonlyMap<ManifestObject, string>,
+  objects: ReadonlyMap<string, ManifestObject>,
+  part: (lines: string[]) => void,
+  texts?: ReadonlyMap<ManifestObject, string>,
 ): Promise<void> {
   let lines: string[] = [];
   const slices = new Slices();
@@ -224,7 +229,8 @@ function findLines(bytes: Buffer, body: Body, keys: Iterable<string>): Map<strin
     if (found.has(key)) continue;
     const start = lineStart(key);
     // lo and hi are line starts: the lines before lo sort before `start`, those from hi do not.
-    let lo = body.start, hi = body.end;
+    let lo = body.start,
+      hi = body.end;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const s = Math.max(lo, bytes.lastIndexOf(newlineByte, mid - 1) + 1);

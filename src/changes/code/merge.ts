@@ -32,7 +32,8 @@ export async function mergeEntry(root: string, entry: PlanEntry, live: BaseInfo,
   const bases = new Bases(root);
   const baseText = bases.get(pulled.hash);
   const base = baseText === undefined ? undefined : parseObjectText(kind, baseText);
-  if (!base || 'error' in base) throw new Error(l10n.t('No merge base for {0} on this machine (.oms/ is not in git): pull it again, then redo the edit', entry.label));
+  if (!base || 'error' in base)
+    throw new Error(l10n.t('No merge base for {0} on this machine (.oms/ is not in git): pull it again, then redo the edit', entry.label));
   // The entry's file (a renamed one may be elsewhere than the manifest says): inside the folder, through no link.
   const file = resolveInside(root, entry.path);
   const text = readNoFollow(file, entry.path);

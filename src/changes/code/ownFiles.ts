@@ -22,7 +22,8 @@ export function removeOwnFile(root: string, key: string, entry: ManifestObject, 
     throw e;
   }
   if (!isRegularFile(abs)) return new PathRefused(entry.path, l10n.t('it is not a regular file; it was left as it is')).message;
-  if (!ownText(key, entry, current)) return new PathRefused(entry.path, l10n.t('it does not hold the object {0} this pull wrote; it was left as it is', key)).message;
+  if (!ownText(key, entry, current))
+    return new PathRefused(entry.path, l10n.t('it does not hold the object {0} this pull wrote; it was left as it is', key)).message;
   rmSync(abs, { force: true });
   return undefined;
 }

@@ -124,7 +124,20 @@ function idOf(folderKey: string, kind: string, page: number, size: number): stri
 function isLine(v: unknown): v is Line {
   const l = v as Line | null;
   const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
-  return !!l && typeof l === 'object' && typeof l.folderKey === 'string' && typeof l.kind === 'string' && count(l.page) && count(l.size)
-    && typeof l.etag === 'string' && etagShape.test(l.etag) && count(l.listed) && count(l.bytes) && typeof l.entries === 'string'
-    && Array.isArray(l.keys) && l.keys.length === l.listed && l.keys.every((k) => typeof k === 'string');
+  return (
+    !!l &&
+    typeof l === 'object' &&
+    typeof l.folderKey === 'string' &&
+    typeof l.kind === 'string' &&
+    count(l.page) &&
+    count(l.size) &&
+    typeof l.etag === 'string' &&
+    etagShape.test(l.etag) &&
+    count(l.listed) &&
+    count(l.bytes) &&
+    typeof l.entries === 'string' &&
+    Array.isArray(l.keys) &&
+    l.keys.length === l.listed &&
+    l.keys.every((k) => typeof k === 'string')
+  );
 }

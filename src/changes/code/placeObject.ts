@@ -15,7 +15,12 @@ import { isRegularFile, readNoFollow, resolveInside, writeNoFollow } from './saf
 
 /** `from`: the file the object came from (a create's new file); `rel`: where it is now. */
 export function placeObject(
-  root: string, manifest: Manifest, bases: Bases, from: { path: string; kind: KindId; folderKey: string }, rel: string, live: BaseInfo & { Key: string },
+  root: string,
+  manifest: Manifest,
+  bases: Bases,
+  from: { path: string; kind: KindId; folderKey: string },
+  rel: string,
+  live: BaseInfo & { Key: string },
 ): void {
   const kind = kindOf(from.kind);
   const text = canonicalText(kind, fileForm(kind, live));

@@ -108,8 +108,15 @@ export async function makePlan(client: OmsClient, root: string, connection: Conn
   for (const e of entries) e.selected = (e.action === 'create' || e.action === 'update') && !held.has(e);
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const plan: Plan = {
-    format: 1, id: randomUUID(), createdAt: new Date().toISOString(), connection, includeDeletes: !!options.includeDeletes, entries, unchanged,
-    requests: read.requests, ...(resolved.length ? { resolved } : {}),
+    format: 1,
+    id: randomUUID(),
+    createdAt: new Date().toISOString(),
+    connection,
+    includeDeletes: !!options.includeDeletes,
+    entries,
+    unchanged,
+    requests: read.requests,
+    ...(resolved.length ? { resolved } : {}),
   };
   return { plan, live, onServer, lists: listsOf(manifest) };
 }
@@ -154,16 +161,22 @@ async function readHereAndThere(client: OmsClient, root: string, manifest: Manif
       });
       byKey = held;
     }),
-    listLive(manifest, tags, listPage, (object, page) => {
-      const key = object.Key as string;
-      onServer.set(key, { version: versionOf(object), kind: page.kind, folderKey: page.folderKey });
-      // Most objects of a large folder are as pulled here and there: not kept (100,000 of them filled the heap).
-      if (!byKey || !untouched(byKey.get(key), manifest.objects.get(key), versionOf(object))) live.set(key, object);
-    }, (key, page) => {
-      onServer.set(key, { version: manifest.objects.get(key)!.version, kind: page.kind, folderKey: page.folderKey });
-      unread.set(key, page);
-      onPage.set(page, (onPage.get(page) ?? 0) + 1);
-    }),
+    listLive(
+      manifest,
+      tags,
+      listPage,
+      (object, page) => {
+        const key = object.Key as string;
+        onServer.set(key, { version: versionOf(object), kind: page.kind, folderKey: page.folderKey });
+        // Most objects of a large folder are as pulled here and there: not kept (100,000 of them filled the heap).
+        if (!byKey || !untouched(byKey.get(key), manifest.objects.get(key), versionOf(object))) live.set(key, object);
+      },
+      (key, page) => {
+        onServer.set(key, { version: manifest.objects.get(key)!.version, kind: page.kind, folderKey: page.folderKey });
+        unread.set(key, page);
+        onPage.set(page, (onPage.get(page) ?? 0) + 1);
+      },
+    ),
   ]);
   const read: Read = { files, byKey: byKey!, onServer, live, requests: 0 };
   await readChangedUnread(manifest, read, unread, onPage, listPage, (page, key) => count(client.get(page.kind, page.folderKey, key)));
@@ -172,8 +185,12 @@ async function readHereAndThere(client: OmsClient, root: string, manifest: Manif
 
 /** The unread objects an entry needs (their files changed): read alone, or their page again when many of it are. */
 async function readChangedUnread(
-  manifest: Manifest, { byKey, onServer, live }: Read, unread: Map<string, ListPage>, onPage: Map<ListPage, number>,
-  listPage: (page: ListPage) => Promise<Listed>, get: (page: ListPage, key: string) => Promise<BaseInfo>,
+  manifest: Manifest,
+  { byKey, onServer, live }: Read,
+  unread: Map<string, ListPage>,
+  onPage: Map<ListPage, number>,
+  listPage: (page: ListPage) => Promise<Listed>,
+  get: (page: ListPage, key: string) => Promise<BaseInfo>,
 ): Promise<void> {
   const wanted = new Map<ListPage, string[]>();
   await inSlices(unread, ([key, page]) => {
@@ -206,9 +223,15 @@ function refusedEntries(manifest: Manifest): PlanEntry[] {
   return (manifest.refused ?? []).map((r) => {
     const object = r.object as Partial<ManifestObject> | undefined;
     return {
-      id: r.entry, path: String(object?.path ?? r.dir), kind: object?.kind ?? manifest.scope.kinds[0], folderKey: String(object?.folderKey ?? r.folderKey),
-      label: r.entry, action: 'invalid', reason: l10n.t('{0} in {1} was refused: {2}. Restore it from git', r.entry, manifestName, r.reason),
-      changes: [], selected: false,
+      id: r.entry,
+      path: String(object?.path ?? r.dir),
+      kind: object?.kind ?? manifest.scope.kinds[0],
+      folderKey: String(object?.folderKey ?? r.folderKey),
+      label: r.entry,
+      action: 'invalid',
+      reason: l10n.t('{0} in {1} was refused: {2}. Restore it from git', r.entry, manifestName, r.reason),
+      changes: [],
+      selected: false,
     };
   });
 }
@@ -243,7 +266,11 @@ function fileEntry(root: string, manifest: Manifest, bases: Bases, { byKey, onSe
   if (!pulled) {
     // On the service, the object exists: removing the Key would create it a second time.
     const reason = onServer.has(key)
-      ? l10n.t('Key {0} is an object on the service that {1} does not record (a pull or apply stopped before recording it?): pull to record it; keep the Key (without it the object would be created a second time)', key, manifestName)
+      ? l10n.t(
+          'Key {0} is an object on the service that {1} does not record (a pull or apply stopped before recording it?): pull to record it; keep the Key (without it the object would be created a second time)',
+          key,
+          manifestName,
+        )
       : l10n.t('Key {0} is not in {1} nor an object of this folder on the service: if the file is meant as a new object, remove its Key', key, manifestName);
     return { ...common, id: f.path, key, action: 'invalid', reason, local: { hash: f.hash! } };
   }
@@ -263,8 +290,14 @@ async function addDeletedEntries(entries: PlanEntry[], manifest: Manifest, { fil
     if (byKey.has(key) || paths.has(pulled.path)) return; // a file there that cannot be read is already an invalid entry
     const obj = live.get(key);
     const common = {
-      id: key, key, path: pulled.path, kind: pulled.kind, folderKey: pulled.folderKey, label: labelOf(obj?.CommonName, pulled.path),
-      changes: [], selected: false,
+      id: key,
+      key,
+      path: pulled.path,
+      kind: pulled.kind,
+      folderKey: pulled.folderKey,
+      label: labelOf(obj?.CommonName, pulled.path),
+      changes: [],
+      selected: false,
       base: { version: pulled.version, hash: pulled.hash },
     };
     if (!obj) {
@@ -294,8 +327,17 @@ async function addServerOnlyEntries(entries: PlanEntry[], manifest: Manifest, { 
     // A file holds it: an invalid entry above, or an apply's create killed between writing its file and the manifest.
     if (byKey.has(key)) return;
     entries.push({
-      id: key, key, path: `${manifest.folders[folderKey]}/${k.collection}/`, kind: k.id, folderKey, label: labelOf(obj.CommonName, key),
-      action: 'behind', reason: l10n.t('New on the server: pull to get its file'), live: { version: versionOf(obj) }, changes: [], selected: false,
+      id: key,
+      key,
+      path: `${manifest.folders[folderKey]}/${k.collection}/`,
+      kind: k.id,
+      folderKey,
+      label: labelOf(obj.CommonName, key),
+      action: 'behind',
+      reason: l10n.t('New on the server: pull to get its file'),
+      live: { version: versionOf(obj) },
+      changes: [],
+      selected: false,
     });
   });
   return unclaimed;
@@ -330,13 +372,20 @@ export interface ListedObject {
 
 /** One file holds the Key, as pulled, and the server is at the pulled version: no entry, nothing to keep. */
 function untouched(files: LocalFile[] | undefined, pulled: ManifestObject | undefined, liveVersion: number | null | undefined): boolean {
-  return !!pulled && files?.length === 1 && files[0].path === pulled.path && files[0].hash === pulled.hash
-    && liveVersion !== undefined && liveVersion === pulled.version;
+  return (
+    !!pulled &&
+    files?.length === 1 &&
+    files[0].path === pulled.path &&
+    files[0].hash === pulled.hash &&
+    liveVersion !== undefined &&
+    liveVersion === pulled.version
+  );
 }
 
 /** Each kind of the pulled scope in each pulled folder, where the service lists it. */
 function listsOf(manifest: Manifest): Array<{ kind: Kind; folderKey: string }> {
-  return Object.keys(manifest.folders).flatMap((folderKey) => manifest.scope.kinds.map((id) => ({ folderKey, kind: kindOf(id) })))
+  return Object.keys(manifest.folders)
+    .flatMap((folderKey) => manifest.scope.kinds.map((id) => ({ folderKey, kind: kindOf(id) })))
     .filter(({ kind }) => supports(kind, 'list'));
 }
 
@@ -345,8 +394,11 @@ function listsOf(manifest: Manifest): Array<{ kind: Kind; folderKey: string }> {
  * in the pages the last pull recorded (tagged), else a page of 1000 at a time.
  */
 async function listLive(
-  manifest: Manifest, tags: PageTags, list: (page: ListPage, tag?: PageTag) => Promise<Listed>,
-  each: (object: BaseInfo, page: ListPage) => void, unchanged: (key: string, page: ListPage) => void,
+  manifest: Manifest,
+  tags: PageTags,
+  list: (page: ListPage, tag?: PageTag) => Promise<Listed>,
+  each: (object: BaseInfo, page: ListPage) => void,
+  unchanged: (key: string, page: ListPage) => void,
 ): Promise<void> {
   await inBatches(listsOf(manifest), 4, async ({ kind, folderKey }) => {
     for (let from = 0, listed = Infinity, size = 0; listed >= size; from += size) {
@@ -365,9 +417,11 @@ type Common = Pick<PlanEntry, 'path' | 'kind' | 'folderKey' | 'label' | 'changes
 
 function createEntry(f: LocalFile, common: Common): PlanEntry {
   const local = f.object!;
-  const problem = serverOwnedProblem(local) ?? typeProblem(f.kind, local)
-    ?? (supports(f.kind, 'create') ? undefined : l10n.t('The service cannot create {0}.', l10n.t(f.kind.pluralLabel).toLowerCase()))
-    ?? schemaProblem(f.kind, createBody(f.kind, local));
+  const problem =
+    serverOwnedProblem(local) ??
+    typeProblem(f.kind, local) ??
+    (supports(f.kind, 'create') ? undefined : l10n.t('The service cannot create {0}.', l10n.t(f.kind.pluralLabel).toLowerCase())) ??
+    schemaProblem(f.kind, createBody(f.kind, local));
   const entry: PlanEntry = { ...common, id: f.path, local: { hash: f.hash! }, action: 'create', changes: fieldChanges({}, local) };
   return problem ? { ...entry, action: 'invalid', reason: problem } : entry;
 }
@@ -382,12 +436,21 @@ function rebase(root: string, manifest: Manifest, bases: Bases, key: string, pul
 }
 
 function updateEntry(
-  bases: Bases, f: LocalFile, pulled: ManifestObject, live: BaseInfo | undefined, common: Common, same: (version: number | null) => void,
+  bases: Bases,
+  f: LocalFile,
+  pulled: ManifestObject,
+  live: BaseInfo | undefined,
+  common: Common,
+  same: (version: number | null) => void,
 ): PlanEntry | undefined {
   const key = f.key!;
   const entry = {
-    ...common, label: labelOf(f.object?.CommonName ?? live?.CommonName, f.path), id: key, key,
-    base: { version: pulled.version, hash: pulled.hash }, local: { hash: f.hash! },
+    ...common,
+    label: labelOf(f.object?.CommonName ?? live?.CommonName, f.path),
+    id: key,
+    key,
+    base: { version: pulled.version, hash: pulled.hash },
+    local: { hash: f.hash! },
   };
   const localChanged = f.hash !== pulled.hash;
   if (!live) {
@@ -401,7 +464,13 @@ function updateEntry(
   const kind = kindOf(pulled.kind);
   const liveForm = fileForm(kind, live);
   const withLive = { ...entry, live: { version: liveVersion } };
-  if (!localChanged) return { ...withLive, action: 'behind', reason: l10n.t('Changed on the server (v{0} → v{1}): pull to get it', pulled.version ?? '?', liveVersion ?? '?'), serverChanges: fieldChanges(baseObject(bases, pulled, kind), liveForm) };
+  if (!localChanged)
+    return {
+      ...withLive,
+      action: 'behind',
+      reason: l10n.t('Changed on the server (v{0} → v{1}): pull to get it', pulled.version ?? '?', liveVersion ?? '?'),
+      serverChanges: fieldChanges(baseObject(bases, pulled, kind), liveForm),
+    };
   const local = f.object!; // changed, so it was parsed
   if (!fieldChanges(liveForm, local).length) {
     same(liveVersion);
@@ -410,15 +479,19 @@ function updateEntry(
   if (serverMoved) {
     const base = baseObject(bases, pulled, kind);
     return {
-      ...withLive, action: 'stale', reason: l10n.t('Changed here and on the server since the pull (v{0} → v{1}): merge or pull again', pulled.version ?? '?', liveVersion ?? '?'),
-      changes: base ? fieldChanges(base, local) : fieldChanges(liveForm, local), serverChanges: base ? fieldChanges(base, liveForm) : undefined,
+      ...withLive,
+      action: 'stale',
+      reason: l10n.t('Changed here and on the server since the pull (v{0} → v{1}): merge or pull again', pulled.version ?? '?', liveVersion ?? '?'),
+      changes: base ? fieldChanges(base, local) : fieldChanges(liveForm, local),
+      serverChanges: base ? fieldChanges(base, liveForm) : undefined,
     };
   }
   const changes = fieldChanges(liveForm, local);
-  const problem = serverOwnedProblem(local)
-    ?? (local.$type !== live.$type ? l10n.t('$type cannot change (the server has {0}): undo that edit', JSON.stringify(live.$type)) : undefined)
-    ?? (supports(kind, 'update') ? undefined : l10n.t('The service cannot update {0}.', l10n.t(kind.pluralLabel).toLowerCase()))
-    ?? schemaProblem(kind, bodyToSend(kind, live, liveForm, local));
+  const problem =
+    serverOwnedProblem(local) ??
+    (local.$type !== live.$type ? l10n.t('$type cannot change (the server has {0}): undo that edit', JSON.stringify(live.$type)) : undefined) ??
+    (supports(kind, 'update') ? undefined : l10n.t('The service cannot update {0}.', l10n.t(kind.pluralLabel).toLowerCase())) ??
+    schemaProblem(kind, bodyToSend(kind, live, liveForm, local));
   return problem ? { ...withLive, action: 'invalid', reason: problem, changes } : { ...withLive, action: 'update', changes };
 }
 
@@ -431,9 +504,10 @@ function baseObject(bases: Bases, pulled: ManifestObject, kind: Kind): BaseInfo 
 function serverOwnedProblem(local: BaseInfo): string | undefined {
   const owned = Object.keys(local).filter(isServerOwned);
   if (!owned.length) return undefined;
-  const problem = owned.length > 1
-    ? l10n.t('{0} are the server\'s to set: remove them from the file', owned.join(', '))
-    : l10n.t('{0} is the server\'s to set: remove it from the file', owned[0]);
+  const problem =
+    owned.length > 1
+      ? l10n.t("{0} are the server's to set: remove them from the file", owned.join(', '))
+      : l10n.t("{0} is the server's to set: remove it from the file", owned[0]);
   return owned.includes('Notes') ? l10n.t('{0} (add a note with Add Note… on the object)', problem) : problem;
 }
 
@@ -451,5 +525,5 @@ function versionOf(o: BaseInfo): number | null {
 }
 
 function labelOf(name: unknown, fallback: string): string {
-  return typeof name === 'string' && name ? name : fallback.split('/').pop() ?? fallback;
+  return typeof name === 'string' && name ? name : (fallback.split('/').pop() ?? fallback);
 }

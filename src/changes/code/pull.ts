@@ -25,8 +25,19 @@ import { NotAList, PageWrite, PullWriter } from './pullWriter';
 import { folderDirName } from './fileForm';
 import { l10n } from '../../l10n';
 import {
-  checkBinding, ConnectionBinding, emptyRecord, ensureCache, journalHolds, journalSync, JournalStep, Manifest, ManifestObject, PullScope, readManifest,
-  refusalLines, writeManifest,
+  checkBinding,
+  ConnectionBinding,
+  emptyRecord,
+  ensureCache,
+  journalHolds,
+  journalSync,
+  JournalStep,
+  Manifest,
+  ManifestObject,
+  PullScope,
+  readManifest,
+  refusalLines,
+  writeManifest,
 } from './manifest';
 import { entriesHash, PageTag, PageTags } from './pageTags';
 import { removeOwnFile } from './ownFiles';
@@ -106,12 +117,23 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   const sameHead = !!existing && sameScope(existing.scope, scope) && JSON.stringify(existing.connection) === JSON.stringify(connection);
   const manifest = startingManifest(existing, scope, connection, !!replacing);
   const report: PullReport = {
-    folders: 0, objects: 0, written: 0, removed: 0, bytesWritten: 0, keptEdits: [], refused: existing ? refusalLines(existing) : [], cancelled: false,
+    folders: 0,
+    objects: 0,
+    written: 0,
+    removed: 0,
+    bytesWritten: 0,
+    keptEdits: [],
+    refused: existing ? refusalLines(existing) : [],
+    cancelled: false,
   };
   /** Folders whose directory the manifest names but may not be used: not pulled, their objects left as they are. */
   const refusedFolders = new Set((existing?.refused ?? []).flatMap((r) => (r.folderKey === undefined ? [] : [r.folderKey])));
   const writer = new PullWriter({
-    root, basesFile: bases.file, freshCache, overwriteEdits: options.overwriteEdits ?? false, only: options.only && [...options.only],
+    root,
+    basesFile: bases.file,
+    freshCache,
+    overwriteEdits: options.overwriteEdits ?? false,
+    only: options.only && [...options.only],
   });
   const pulling: Pulling = { client, root, scope, options, manifest, report, tags, bases, writer };
   const recorder = new PageRecorder(pulling);
@@ -144,13 +166,16 @@ interface Pulling {
 
 /** The manifest this pull moves forward: the folder's own, or a new head (another scope) keeping what it may of it. */
 function startingManifest(existing: Manifest | undefined, scope: PullScope, connection: ConnectionBinding, replacing: boolean): Manifest {
-  const manifest: Manifest = existing && sameScope(existing.scope, scope)
-    ? { ...existing, connection }
-    : {
-      format: 1, connection, scope,
-      folders: replacing ? emptyRecord() : existing?.folders ?? emptyRecord(),
-      objects: existing?.objects ?? new Map<string, ManifestObject>(),
-    };
+  const manifest: Manifest =
+    existing && sameScope(existing.scope, scope)
+      ? { ...existing, connection }
+      : {
+          format: 1,
+          connection,
+          scope,
+          folders: replacing ? emptyRecord() : (existing?.folders ?? emptyRecord()),
+          objects: existing?.objects ?? new Map<string, ManifestObject>(),
+        };
   if (existing?.refused) Object.defineProperty(manifest, 'refused', { value: existing.refused, enumerable: false });
   return manifest;
 }
@@ -209,7 +234,13 @@ class PageRecorder {
     else {
       const tag = page.tag!;
       const written = this.asPulled(tag).then((same) => (same ? unchangedPage(tag) : again()));
-      handed = { written, counted: written.then((d) => d.listed, () => 0) };
+      handed = {
+        written,
+        counted: written.then(
+          (d) => d.listed,
+          () => 0,
+        ),
+      };
     }
     const { counted, written } = handed;
     written.catch(() => undefined); // awaited below, unless a page before it failed
@@ -234,8 +265,13 @@ class PageRecorder {
       report.bytesWritten += done.bytes;
       report.written += done.written;
       report.objects += done.listed;
-      tags.set(page.folderKey, page.kind.id, page.number, page.size,
-        done.entries && etag ? { etag, listed: done.listed, bytes, keys: done.keys, entries: done.entries } : undefined);
+      tags.set(
+        page.folderKey,
+        page.kind.id,
+        page.number,
+        page.size,
+        done.entries && etag ? { etag, listed: done.listed, bytes, keys: done.keys, entries: done.entries } : undefined,
+      );
       options.onProgress?.({ folders: report.folders, objects: report.objects, written: report.written });
     })();
     this.recorded.catch(() => undefined); // awaited below or at the end
@@ -266,7 +302,11 @@ async function pullFolders(pulling: Pulling, recorder: PageRecorder, refusedFold
 
 /** A folder's subfolders to pull, with their directories; one whose Key cannot be addressed is refused, saying so. */
 async function subfolders(
-  { client, options, manifest, report }: Pulling, folderKey: string, dir: string, refused: boolean, refusedFolders: Set<string>,
+  { client, options, manifest, report }: Pulling,
+  folderKey: string,
+  dir: string,
+  refused: boolean,
+  refusedFolders: Set<string>,
 ): Promise<Array<{ folderKey: string; dir: string }>> {
   const found: Array<{ folderKey: string; dir: string }> = [];
   for (const child of await client.listAll(kindOf('folder'), folderKey, pageSize, options.signal)) {
@@ -310,10 +350,20 @@ async function pullPages({ client, options, tags }: Pulling, recorder: PageRecor
     const bytes = content ? content.byteLength : tag!.bytes;
     const small = bytes < smallPageBytes;
     const { counted } = await recorder.record({
-      content, tag, etag: answer.etag, bytes, kind: k, folderKey, dir: `${dir}/${k.collection}`, number: pending.number, size: pending.size,
+      content,
+      tag,
+      etag: answer.etag,
+      bytes,
+      kind: k,
+      folderKey,
+      dir: `${dir}/${k.collection}`,
+      number: pending.number,
+      size: pending.size,
     });
     const full = pending.size;
-    void counted.then((n) => { if (n < full) listing.ended = true; });
+    void counted.then((n) => {
+      if (n < full) listing.ended = true;
+    });
     if (page === 0) {
       await counted;
       if (small) size = largePageSize;
@@ -401,14 +451,27 @@ function emptyList(bytes: Buffer): boolean {
 
 /** A pull of another scope into a folder that holds objects outside it: what it would remove, for the user to agree to. */
 export class ScopeChange extends Error {
-  constructor(readonly files: string[], readonly edited: string[]) {
-    super(edited.length
-      ? edited.length === 1
-        ? l10n.t('This folder holds the objects of another pull, and {0} was edited since: apply or restore it, or pull into another folder', edited[0])
-        : l10n.t('This folder holds the objects of another pull, and {0} of their files were edited since (for example {1}): apply or restore them, or pull into another folder', edited.length, edited[0])
-      : files.length === 1
-        ? l10n.t('This folder holds the objects of another pull: pulling here removes {0}. Pull into another folder, or replace it', files[0])
-        : l10n.t('This folder holds the objects of another pull: pulling here removes their {0} files (for example {1}). Pull into another folder, or replace them', files.length, files[0]));
+  constructor(
+    readonly files: string[],
+    readonly edited: string[],
+  ) {
+    super(
+      edited.length
+        ? edited.length === 1
+          ? l10n.t('This folder holds the objects of another pull, and {0} was edited since: apply or restore it, or pull into another folder', edited[0])
+          : l10n.t(
+              'This folder holds the objects of another pull, and {0} of their files were edited since (for example {1}): apply or restore them, or pull into another folder',
+              edited.length,
+              edited[0],
+            )
+        : files.length === 1
+          ? l10n.t('This folder holds the objects of another pull: pulling here removes {0}. Pull into another folder, or replace it', files[0])
+          : l10n.t(
+              'This folder holds the objects of another pull: pulling here removes their {0} files (for example {1}). Pull into another folder, or replace them',
+              files.length,
+              files[0],
+            ),
+    );
   }
 }
 
@@ -417,7 +480,10 @@ export function scopeChange(root: string, existing: Manifest, scope: PullScope):
   if (covers(scope, existing.scope)) return undefined;
   const all = [...existing.objects.values()];
   if (!all.length) return undefined;
-  return new ScopeChange(all.map((o) => o.path), all.filter((o) => editedSincePull(o, readText(path.join(root, o.path)))).map((o) => o.path));
+  return new ScopeChange(
+    all.map((o) => o.path),
+    all.filter((o) => editedSincePull(o, readText(path.join(root, o.path)))).map((o) => o.path),
+  );
 }
 
 function checkReplace(root: string, existing: Manifest, scope: PullScope, options: PullOptions): void {

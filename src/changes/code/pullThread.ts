@@ -144,7 +144,16 @@ class PageWriter {
     if (!items) return { id: job.id, notAList: pageText };
     counted(items.length);
     const done: PageDone = {
-      id: job.id, listed: items.length, keys: [], steps: [], texts: [], keptEdits: [], refused: [], written: 0, bytes: 0, bases: { records: 0, bytes: 0 },
+      id: job.id,
+      listed: items.length,
+      keys: [],
+      steps: [],
+      texts: [],
+      keptEdits: [],
+      refused: [],
+      written: 0,
+      bytes: 0,
+      bases: { records: 0, bytes: 0 },
     };
     // Pretty-printed files run to about twice the page's compact text.
     const bases = new BaseRecords(2 * job.bytes.byteLength);
@@ -314,11 +323,17 @@ if (parentPort) {
       // Each part sorted as it comes, while the next is made: the sort of them all then merges these runs (100,000 lines sorted at once: 200 ms).
       const lines = pulls.get(m.pull)!.manifestLines;
       for (const line of m.lines.sort()) lines.push(line);
-    } else if ('manifest' in m) void writeManifestOf(pulls.get(m.pull)!, m.manifest).then((error) => port.postMessage({ id: m.id, manifest: true, error } satisfies ManifestWritten));
+    } else if ('manifest' in m)
+      void writeManifestOf(pulls.get(m.pull)!, m.manifest).then((error) => port.postMessage({ id: m.id, manifest: true, error } satisfies ManifestWritten));
     else {
       const writer = pulls.get(m.pull)!;
       // Pages in order, each once the pull's manifest is read (a failed read fails each page).
-      void writer.ready.then(() => pageOf(writer, m.page, port), (e: NodeJS.ErrnoException) => failure(m.page, e)).then((r) => port.postMessage(r));
+      void writer.ready
+        .then(
+          () => pageOf(writer, m.page, port),
+          (e: NodeJS.ErrnoException) => failure(m.page, e),
+        )
+        .then((r) => port.postMessage(r));
     }
   });
 }

@@ -142,7 +142,9 @@ export class PullWriter {
    */
   write(page: Omit<PageJob, 'id'>): PageWrite {
     let count!: (listed: number) => void;
-    const counted = new Promise<number>((resolve) => { count = resolve; });
+    const counted = new Promise<number>((resolve) => {
+      count = resolve;
+    });
     // A buffer of its own moves to the thread; a small one may share Node's pool, and is copied.
     const own = page.bytes.byteOffset === 0 && page.bytes.byteLength === page.bytes.buffer.byteLength;
     const transfer = own ? [page.bytes.buffer as ArrayBuffer] : [];
@@ -183,7 +185,11 @@ export class PullWriter {
    */
   private ask<T>(
     of: (id: number) => ToThread,
-    { worker = this.workers[this.sent++ % this.workers.length], counted = () => undefined, transfer = [] }: { worker?: Worker; counted?: Waiting['counted']; transfer?: ArrayBuffer[] } = {},
+    {
+      worker = this.workers[this.sent++ % this.workers.length],
+      counted = () => undefined,
+      transfer = [],
+    }: { worker?: Worker; counted?: Waiting['counted']; transfer?: ArrayBuffer[] } = {},
   ): Promise<T> {
     const id = nextJob++;
     return new Promise<T>((resolve, reject) => {

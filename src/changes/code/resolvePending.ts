@@ -53,8 +53,17 @@ export function resolvePendingCreates(root: string, manifest: Manifest, bases: B
     const byAnswer = sent.key === undefined ? undefined : candidates.byKey.get(sent.key);
     const answered = byAnswer && free(byAnswer) ? byAnswer : undefined;
     if (answered) {
-      adopted(sent, entry, answered.object, l10n.t('{0}: created by an earlier apply ({1}) that stopped before recording it; the file now has its Key {2}, nothing is sent',
-        sent.path, sent.at, sent.key!));
+      adopted(
+        sent,
+        entry,
+        answered.object,
+        l10n.t(
+          '{0}: created by an earlier apply ({1}) that stopped before recording it; the file now has its Key {2}, nothing is sent',
+          sent.path,
+          sent.at,
+          sent.key!,
+        ),
+      );
       continue;
     }
     if (!entry) {
@@ -68,18 +77,34 @@ export function resolvePendingCreates(root: string, manifest: Manifest, bases: B
     const alike = candidates.named(sent, local.CommonName).filter(free);
     const equal = alike.find((o) => holds(kind, o.object, local));
     if (equal) {
-      adopted(sent, entry, equal.object, l10n.t('{0}: created by an earlier apply whose answer was lost ({1}); the file now has its Key {2}, nothing is sent',
-        entry.path, sent.at, equal.object.Key!));
+      adopted(
+        sent,
+        entry,
+        equal.object,
+        l10n.t(
+          '{0}: created by an earlier apply whose answer was lost ({1}); the file now has its Key {2}, nothing is sent',
+          entry.path,
+          sent.at,
+          equal.object.Key!,
+        ),
+      );
       continue;
     }
     entry.pendingId = sent.id;
     const like = alike.find((o) => o.object.CommonName === local.CommonName);
     if (like) {
       out.held.add(entry);
-      entry.reason = l10n.t('An earlier apply ({0}) sent this create and never learnt its outcome; {1} (Key {2}) on the server is like it but not the same: compare before ticking it, or add that Key to the file',
-        sent.at, String(like.object.CommonName), like.object.Key!);
+      entry.reason = l10n.t(
+        'An earlier apply ({0}) sent this create and never learnt its outcome; {1} (Key {2}) on the server is like it but not the same: compare before ticking it, or add that Key to the file',
+        sent.at,
+        String(like.object.CommonName),
+        like.object.Key!,
+      );
     } else {
-      entry.reason = l10n.t('An earlier apply ({0}) sent this create and its answer was lost; no such object is on the server, so it may be created again', sent.at);
+      entry.reason = l10n.t(
+        'An earlier apply ({0}) sent this create and its answer was lost; no such object is on the server, so it may be created again',
+        sent.at,
+      );
     }
   }
   pending.settle(settled);
@@ -106,7 +131,7 @@ class Candidates {
 
   /** Those that may hold what a file named `name` says: of its name (a file with no name says nothing of it: all). */
   named(sent: PendingCreate, name: unknown): readonly ListedObject[] {
-    return typeof name === 'string' && name ? this.byName.get(placeName(sent.kind, sent.folderKey, name)) ?? [] : this.all;
+    return typeof name === 'string' && name ? (this.byName.get(placeName(sent.kind, sent.folderKey, name)) ?? []) : this.all;
   }
 }
 

@@ -14,7 +14,10 @@ import { l10n } from '../../l10n';
 
 /** A path (or a file at it) that may not be used, with the reason in words. */
 export class PathRefused extends Error {
-  constructor(readonly entry: string, readonly reason: string) {
+  constructor(
+    readonly entry: string,
+    readonly reason: string,
+  ) {
     super(l10n.t('{0} was refused: {1}', entry, reason));
   }
 }
@@ -45,7 +48,8 @@ export function resolveInside(root: string, rel: unknown, entry = String(rel)): 
     at = path.join(at, part);
     const stat = lstatSync(at, { throwIfNoEntry: false });
     if (!stat) break; // nothing further down exists either
-    if (stat.isSymbolicLink()) throw new PathRefused(entry, l10n.t('{0} is a symbolic link; a pulled folder holds none', path.relative(base, at).split(path.sep).join('/')));
+    if (stat.isSymbolicLink())
+      throw new PathRefused(entry, l10n.t('{0} is a symbolic link; a pulled folder holds none', path.relative(base, at).split(path.sep).join('/')));
   }
   return path.join(base, rel as string);
 }

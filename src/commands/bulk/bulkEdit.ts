@@ -8,7 +8,16 @@
  */
 import * as vscode from 'vscode';
 import { bulkChanges, Target } from '../../changes/bulk';
-import { BulkOperation, describeOperation, editableFields, operationFromArgument, operations, OperationType, Question, tagProblem } from '../../changes/operations';
+import {
+  BulkOperation,
+  describeOperation,
+  editableFields,
+  operationFromArgument,
+  operations,
+  OperationType,
+  Question,
+  tagProblem,
+} from '../../changes/operations';
 import type { Connection } from '../../connection/connection';
 import { Kind, KindId, kind as kindOf, kinds, objectKinds, supports } from '../../model/kinds';
 import type { BaseInfo, InputScannerInfo } from '../../model/types';
@@ -24,7 +33,7 @@ export const bulkEdit = targeted({
   id: 'oms.bulkEdit',
   target: activeConnectionTarget,
   async run(s, { connection }: ConnectionTarget, arg?: unknown, selected?: unknown) {
-    const given = (arg as { operation?: unknown; stopOnError?: unknown } | undefined);
+    const given = arg as { operation?: unknown; stopOnError?: unknown } | undefined;
     const operation = given?.operation === undefined ? undefined : operationFromArgument(given.operation);
     const targets = await oneKind(await targetsOf(connection, arg, selected));
     if (!targets.length) {
@@ -36,9 +45,18 @@ export const bulkEdit = targeted({
     const op = operation ?? (await askOperation(kind, await connection.client.get(kind, targets[0].folderKey, targets[0].key)));
     const title = vscode.l10n.t('Bulk edit of {0} {1}: {2}', targets.length, kind.pluralLabel.toLowerCase(), describeOperation(op));
     // The selection is frozen here: these objects, whatever the tree or the index shows later.
-    return previewAndRun(runHost(s), {
-      connection, journal: machineJournal(s), title, changes: bulkChanges(targets, op), header: { recipe: { type: 'bulk', operation: op } }, words: { runLabel: vscode.l10n.t('Apply to') },
-    }, typeof given?.stopOnError === 'boolean' ? given.stopOnError : undefined);
+    return previewAndRun(
+      runHost(s),
+      {
+        connection,
+        journal: machineJournal(s),
+        title,
+        changes: bulkChanges(targets, op),
+        header: { recipe: { type: 'bulk', operation: op } },
+        words: { runLabel: vscode.l10n.t('Apply to') },
+      },
+      typeof given?.stopOnError === 'boolean' ? given.stopOnError : undefined,
+    );
   },
 });
 
@@ -52,7 +70,11 @@ async function targetsOf(connection: Connection, arg: unknown, selected: unknown
   if (Array.isArray(given)) return given.map(givenTarget);
   // Nothing typed yet (or the palette): ask; an empty query would select everything.
   if (arg === undefined || typeof arg === 'string' || typeof query === 'string') {
-    const typed = await vscode.window.showInputBox({ title: vscode.l10n.t('Bulk Edit: objects whose name holds'), prompt: vscode.l10n.t('Every object that matches, in every folder, is selected'), ignoreFocusOut: true });
+    const typed = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Bulk Edit: objects whose name holds'),
+      prompt: vscode.l10n.t('Every object that matches, in every folder, is selected'),
+      ignoreFocusOut: true,
+    });
     if (!typed?.trim()) throw new vscode.CancellationError();
     return queryResults(connection, typed);
   }
@@ -72,13 +94,18 @@ async function targetsOf(connection: Connection, arg: unknown, selected: unknown
 /** Every match as the server holds it now: a walk of its own, not the Go to Object index (which may be a minute old). */
 async function queryResults(connection: Connection, query: string): Promise<Target[]> {
   const index = new ObjectIndex(sourceOf(connection));
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Finding every object that matches “{0}”', query), cancellable: true }, async (_p, token) => {
-    token.onCancellationRequested(() => index.stop());
-    await index.ensure();
-    if (token.isCancellationRequested) throw new vscode.CancellationError();
-  });
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Finding every object that matches “{0}”', query), cancellable: true },
+    async (_p, token) => {
+      token.onCancellationRequested(() => index.stop());
+      await index.ensure();
+      if (token.isCancellationRequested) throw new vscode.CancellationError();
+    },
+  );
   const words = queryWords(query);
-  return [...index.entries].filter((e) => e.kind.id !== 'folder' && matches(e, words)).map((e) => ({ kind: e.kind, folderKey: e.folderKey, key: e.key, name: e.name }));
+  return [...index.entries]
+    .filter((e) => e.kind.id !== 'folder' && matches(e, words))
+    .map((e) => ({ kind: e.kind, folderKey: e.folderKey, key: e.key, name: e.name }));
 }
 
 function givenTarget(t: unknown): Target {
@@ -108,13 +135,19 @@ async function withSubfolders(connection: Connection, folderKey: string): Promis
 async function oneKind(targets: Target[]): Promise<Target[]> {
   const kinds = [...new Set(targets.map((t) => t.kind))];
   if (kinds.length <= 1) return targets;
-  const pick = await vscode.window.showQuickPick(kinds.map((k) => ({ label: k.pluralLabel, description: vscode.l10n.t('{0} selected', targets.filter((t) => t.kind === k).length), k })), { title: vscode.l10n.t('Bulk Edit: which kind of the selection?') });
+  const pick = await vscode.window.showQuickPick(
+    kinds.map((k) => ({ label: k.pluralLabel, description: vscode.l10n.t('{0} selected', targets.filter((t) => t.kind === k).length), k })),
+    { title: vscode.l10n.t('Bulk Edit: which kind of the selection?') },
+  );
   if (!pick) throw new vscode.CancellationError();
   return targets.filter((t) => t.kind === pick.k);
 }
 
 async function pickKind(title: string): Promise<Kind> {
-  const pick = await vscode.window.showQuickPick(objectKinds.filter((k) => supports(k, 'update')).map((k) => ({ label: k.pluralLabel, k })), { title });
+  const pick = await vscode.window.showQuickPick(
+    objectKinds.filter((k) => supports(k, 'update')).map((k) => ({ label: k.pluralLabel, k })),
+    { title },
+  );
   if (!pick) throw new vscode.CancellationError();
   return pick.k;
 }
@@ -123,9 +156,11 @@ async function pickKind(title: string): Promise<Kind> {
 async function askOperation(kind: Kind, sample: BaseInfo): Promise<BulkOperation> {
   const offered = (Object.keys(operations) as OperationType[]).filter((t) => operations[t].offeredFor?.(sample) ?? true);
   const items = offered.map((type) => ({ label: operations[type].label(), detail: operations[type].detail?.(), type }));
-  const picked = await must(vscode.window.showQuickPick(items, {
-    title: vscode.l10n.t('Bulk Edit {0}: operation', kind.pluralLabel.toLowerCase()),
-  }));
+  const picked = await must(
+    vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('Bulk Edit {0}: operation', kind.pluralLabel.toLowerCase()),
+    }),
+  );
   const answers: Record<string, unknown> = { type: picked.type };
   for (const q of operations[picked.type].questions) Object.assign(answers, await ask(q, answers, sample));
   return answers as BulkOperation;
@@ -136,20 +171,30 @@ async function ask(q: Question, answers: Record<string, unknown>, sample: BaseIn
   switch (q.type) {
     case 'row': {
       const rows = (sample as InputScannerInfo).InputScannerReportingPriorities;
-      const row = await must(vscode.window.showQuickPick(rows.map((r) => ({ label: `${r.MinResistanceCode} – ${r.MaxResistanceCode}`, description: r.CommonName ?? '', r })), { title }));
+      const row = await must(
+        vscode.window.showQuickPick(
+          rows.map((r) => ({ label: `${r.MinResistanceCode} – ${r.MaxResistanceCode}`, description: r.CommonName ?? '', r })),
+          { title },
+        ),
+      );
       return { min: row.r.MinResistanceCode, max: row.r.MaxResistanceCode };
     }
-    case 'choice': return { [q.name]: await must(vscode.window.showQuickPick([...(q.options ?? [])], { title })) };
+    case 'choice':
+      return { [q.name]: await must(vscode.window.showQuickPick([...(q.options ?? [])], { title })) };
     case 'field': {
       const fields = editableFields(sample).map((f) => ({ label: f, description: JSON.stringify(sample[f])?.slice(0, 60) }));
       return { [q.name]: (await must(vscode.window.showQuickPick(fields, { title }))).label };
     }
     case 'number': {
-      const typed = await must(vscode.window.showInputBox({ title, validateInput: (v) => (/^-?\d+$/.test(v.trim()) ? undefined : vscode.l10n.t('A whole number')) }));
+      const typed = await must(
+        vscode.window.showInputBox({ title, validateInput: (v) => (/^-?\d+$/.test(v.trim()) ? undefined : vscode.l10n.t('A whole number')) }),
+      );
       return { [q.name]: Number(typed) };
     }
-    case 'tag': return { [q.name]: (await must(vscode.window.showInputBox({ title, validateInput: (v) => tagProblem(v.trim()) }))).trim() };
-    case 'json': return { [q.name]: await valueInput(title) };
+    case 'tag':
+      return { [q.name]: (await must(vscode.window.showInputBox({ title, validateInput: (v) => tagProblem(v.trim()) }))).trim() };
+    case 'json':
+      return { [q.name]: await valueInput(title) };
   }
 }
 

@@ -27,10 +27,16 @@ export const retryFailedRun: Command = {
   id: 'oms.retryFailedRun',
   async run(s, args?: { runId?: string; stopOnError?: boolean }) {
     const journals = await editorJournals(s);
-    const chosen = args?.runId ? { journal: await journalOf(journals, args.runId), runId: args.runId }
-      : args ? await newestOutstanding(journals)
-      : await pickRun(s, vscode.l10n.t('Retry which run?'), (r) => !r.header.retryOf && !!((r.counts.failed ?? 0) + (r.counts.notSent ?? 0) + (r.counts.unknown ?? 0)),
-        (r) => retryCountsText((r.counts.failed ?? 0) + (r.counts.unknown ?? 0), r.counts.notSent ?? 0));
+    const chosen = args?.runId
+      ? { journal: await journalOf(journals, args.runId), runId: args.runId }
+      : args
+        ? await newestOutstanding(journals)
+        : await pickRun(
+            s,
+            vscode.l10n.t('Retry which run?'),
+            (r) => !r.header.retryOf && !!((r.counts.failed ?? 0) + (r.counts.notSent ?? 0) + (r.counts.unknown ?? 0)),
+            (r) => retryCountsText((r.counts.failed ?? 0) + (r.counts.unknown ?? 0), r.counts.notSent ?? 0),
+          );
     const [run] = chosen ? await outstandingRuns(chosen.journal, undefined, chosen.runId) : [];
     if (!chosen || !run) {
       void vscode.window.showInformationMessage(vscode.l10n.t('No run has failed or unsent objects left to send.'));
@@ -47,7 +53,8 @@ export const retryFailedRun: Command = {
     const header = { recipe, retryOf: run.header.runId, ...(run.header.of ? { of: run.header.of } : {}) };
     const never = new Set(entries.filter((e) => e.outcome === 'notSent').map((e) => e.id));
     const words = {
-      runLabel: vscode.l10n.t('Send'), lines: lostCreates.length ? lines.slice(1) : [],
+      runLabel: vscode.l10n.t('Send'),
+      lines: lostCreates.length ? lines.slice(1) : [],
       objects: (changed: ReadonlyArray<{ change: { id: string } }>) => {
         const unsent = changed.filter((e) => never.has(e.change.id)).length;
         return retryCountsText(changed.length - unsent, unsent);
@@ -62,11 +69,21 @@ export const retryFailedRun: Command = {
       case 'undo': {
         const undone = await undoSelection(journal, run.header.of ?? '');
         const ids = new Set(entries.map((e) => e.id));
-        return previewAndRun(host, {
-          connection, journal, title, changes: undone.changes.filter((c) => ids.has(c.id)), header, words: { ...words, notes: undone.notes },
-        }, args?.stopOnError);
+        return previewAndRun(
+          host,
+          {
+            connection,
+            journal,
+            title,
+            changes: undone.changes.filter((c) => ids.has(c.id)),
+            header,
+            words: { ...words, notes: undone.notes },
+          },
+          args?.stopOnError,
+        );
       }
-      case 'apply': return retryApply(s, journal, run, recipe.folder, args?.stopOnError);
+      case 'apply':
+        return retryApply(s, journal, run, recipe.folder, args?.stopOnError);
     }
   },
 };
@@ -74,7 +91,8 @@ export const retryFailedRun: Command = {
 /** The newest run of any journal with objects left to send (a script's Retry Failed without a run id). */
 async function newestOutstanding(journals: RunJournal[]): Promise<{ journal: RunJournal; runId: string } | undefined> {
   const found = (await Promise.all(journals.map(async (journal) => (await outstandingRuns(journal)).map((r) => ({ journal, runId: r.header.runId })))))
-    .flat().sort((a, b) => b.runId.localeCompare(a.runId));
+    .flat()
+    .sort((a, b) => b.runId.localeCompare(a.runId));
   return found[0];
 }
 
@@ -87,7 +105,9 @@ async function retryApply(s: Services, journal: RunJournal, run: Outstanding, re
   const { plan } = await makePlan(connection.client, root, binding, { includeDeletes: entries.some((e) => e.op === 'delete') });
   const ticked = tickOutstanding(plan, entries);
   if (!ticked) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('“{0}”: none of its failed objects has anything to send now (plan again to see why).', run.header.title));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('“{0}”: none of its failed objects has anything to send now (plan again to see why).', run.header.title),
+    );
     return;
   }
   const unsent = new Set(entries.filter((e) => e.outcome === 'notSent').flatMap((e) => [e.id, ...(e.key ? [e.key] : [])]));

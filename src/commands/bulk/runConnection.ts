@@ -12,7 +12,9 @@ export async function runConnection(s: Services, header: RunHeader, journal: Run
   if (found) return found;
   // A run of `oms apply` from before journals named their service: its folder's manifest does.
   if (header.recipe?.type === 'apply') return connectionOf(s, folderOfJournal(journal) ?? header.recipe.folder);
-  throw new Error(header.url
-    ? vscode.l10n.t('No connection to {0}, where “{1}” ran: add one (Add Connection…) and try again', header.url, header.title)
-    : vscode.l10n.t('The connection “{0}” ran on was removed', header.title));
+  throw new Error(
+    header.url
+      ? vscode.l10n.t('No connection to {0}, where “{1}” ran: add one (Add Connection…) and try again', header.url, header.title)
+      : vscode.l10n.t('The connection “{0}” ran on was removed', header.title),
+  );
 }

@@ -14,8 +14,14 @@ import type { Command } from '../framework/command';
 export const showRun: Command = {
   id: 'oms.showRun',
   async run(s, args?: { runId?: string }): Promise<string> {
-    const { journal, runId } = args?.runId ? { journal: await journalOf(await editorJournals(s), args.runId), runId: args.runId }
-      : await pickRun(s, vscode.l10n.t('Show which run?'), () => true, (r) => outcomesText(r.counts));
+    const { journal, runId } = args?.runId
+      ? { journal: await journalOf(await editorJournals(s), args.runId), runId: args.runId }
+      : await pickRun(
+          s,
+          vscode.l10n.t('Show which run?'),
+          () => true,
+          (r) => outcomesText(r.counts),
+        );
     const { header, entries } = await journal.read(runId);
     const summary = `${header.title} (${new Date(header.startedAt).toLocaleString()}, ${header.url ?? header.connectionId}): ${outcomesText(outcomeCounts(entries))}`;
     const text = resultsText(summary, entries);

@@ -29,39 +29,61 @@ export const undoRun: Command = {
     const args = arg as { runId?: string; connectionId?: string; stopOnError?: boolean } | undefined;
     const host = runHost(s);
     const active = args?.connectionId ? s.connections.get(args.connectionId) : undefined;
-    const { journal, runId } = args?.runId ? { journal: await journalOf(await editorJournals(s), args.runId), runId: args.runId }
-      : await pickRun(s, vscode.l10n.t('Undo which run?'), (r) => !!(r.counts.applied || r.counts.unknown) && (!active || sameService(r.header, active)),
-        (r) => outcomesText(r.counts));
+    const { journal, runId } = args?.runId
+      ? { journal: await journalOf(await editorJournals(s), args.runId), runId: args.runId }
+      : await pickRun(
+          s,
+          vscode.l10n.t('Undo which run?'),
+          (r) => !!(r.counts.applied || r.counts.unknown) && (!active || sameService(r.header, active)),
+          (r) => outcomesText(r.counts),
+        );
     const undo = await undoSelection(journal, runId);
     const connection = await runConnection(s, undo.header, journal);
     const { title, changes, notes } = undo;
     if (!changes.length) {
       const why = notes.map((n) => `${n.label}: ${n.note}`).join('; ');
-      void vscode.window.showInformationMessage(why ? vscode.l10n.t('{0}: nothing can be put back. {1}', title, why) : vscode.l10n.t('{0}: the run changed nothing that can be put back.', title));
+      void vscode.window.showInformationMessage(
+        why ? vscode.l10n.t('{0}: nothing can be put back. {1}', title, why) : vscode.l10n.t('{0}: the run changed nothing that can be put back.', title),
+      );
       return;
     }
     const entries = await makePreview(host, connection, title, changes);
     if (!entries) return;
     const stale = new Set(entries.filter((e) => e.status === 'stale').map((e) => e.change.id));
-    const confirmed = args?.stopOnError !== undefined ? { stopOnError: args.stopOnError }
-      : await confirmPreview(connection, title, entries, { runLabel: vscode.l10n.t('Put back'), notes, lines: undo.lines });
+    const confirmed =
+      args?.stopOnError !== undefined
+        ? { stopOnError: args.stopOnError }
+        : await confirmPreview(connection, title, entries, { runLabel: vscode.l10n.t('Put back'), notes, lines: undo.lines });
     const toSend = new Set(entries.filter((e) => e.status === 'change').map((e) => e.change.id));
     const header = { of: runId, recipe: { type: 'undo' as const } };
     if (confirmed && toSend.size) {
-      const done = await sendChanges(host, { connection, journal, title, changes: changes.filter((c) => toSend.has(c.id)), header, words: { runLabel: '' } }, confirmed.stopOnError);
+      const done = await sendChanges(
+        host,
+        { connection, journal, title, changes: changes.filter((c) => toSend.has(c.id)), header, words: { runLabel: '' } },
+        confirmed.stopOnError,
+      );
       for (const r of done.results) if (r.outcome === 'stale') stale.add(r.id);
     }
     // Offered also when the preview was cancelled: with every object stale, Merge is the one way on.
-    if (stale.size) await offerMerge(host, connection, journal, title, undo.entries.filter((e) => stale.has(e.id)), runId);
+    if (stale.size)
+      await offerMerge(
+        host,
+        connection,
+        journal,
+        title,
+        undo.entries.filter((e) => stale.has(e.id)),
+        runId,
+      );
   },
 };
 
 /** Stale objects: merge the undo (mine) with what changed since (theirs) over what the run left (base). */
 async function offerMerge(host: RunHost, connection: Connection, journal: RunJournal, title: string, stale: JournalEntry[], runId: string): Promise<void> {
   const merge = vscode.l10n.t('Merge…');
-  const message = stale.length === 1
-    ? vscode.l10n.t('{0}: 1 object was changed by someone since the run and was left as it is.', title)
-    : vscode.l10n.t('{0}: {1} objects were changed by someone since the run and were left as they are.', title, stale.length);
+  const message =
+    stale.length === 1
+      ? vscode.l10n.t('{0}: 1 object was changed by someone since the run and was left as it is.', title)
+      : vscode.l10n.t('{0}: {1} objects were changed by someone since the run and were left as they are.', title, stale.length);
   if ((await vscode.window.showWarningMessage(message, merge)) !== merge) return;
   const conflicts: string[] = [];
   const changes: Change[] = [];
@@ -72,7 +94,9 @@ async function offerMerge(host: RunHost, connection: Connection, journal: RunJou
     else conflicts.push(`${e.label}: ${merged.conflicts.join(', ')}`);
   }
   if (conflicts.length) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('{0} have edits since the run on the same fields and stay as they are: {1}', objectsText(conflicts.length), conflicts.join('; ')));
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('{0} have edits since the run on the same fields and stay as they are: {1}', objectsText(conflicts.length), conflicts.join('; ')),
+    );
   }
   if (!changes.length) return;
   const mergeTitle = vscode.l10n.t('Merged undo of {0}', objectsText(changes.length));
@@ -81,8 +105,16 @@ async function offerMerge(host: RunHost, connection: Connection, journal: RunJou
   const confirmed = await confirmPreview(connection, mergeTitle, entries, { runLabel: vscode.l10n.t('Put back') });
   if (!confirmed) return;
   const toSend = new Set(entries.filter((x) => x.status === 'change').map((x) => x.change.id));
-  await sendChanges(host, {
-    connection, journal, title: `${mergeTitle} (${previewCountsText(entries)})`, changes: changes.filter((c) => toSend.has(c.id)),
-    header: { of: runId, recipe: { type: 'undo' } }, words: { runLabel: '' },
-  }, confirmed.stopOnError);
+  await sendChanges(
+    host,
+    {
+      connection,
+      journal,
+      title: `${mergeTitle} (${previewCountsText(entries)})`,
+      changes: changes.filter((c) => toSend.has(c.id)),
+      header: { of: runId, recipe: { type: 'undo' } },
+      words: { runLabel: '' },
+    },
+    confirmed.stopOnError,
+  );
 }

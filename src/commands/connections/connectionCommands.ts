@@ -24,8 +24,11 @@ export const removeConnection = targeted({
     const ofIt = (uri: vscode.Uri) => uri.authority === c.id;
     if (!confirmed) {
       const yes = vscode.l10n.t('Remove');
-      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Remove the connection "{0}" and forget its token?', c.info.label),
-        { modal: true, detail: unsavedNote(objectDocuments(ofIt).dirty) }, yes);
+      const choice = await vscode.window.showWarningMessage(
+        vscode.l10n.t('Remove the connection "{0}" and forget its token?', c.info.label),
+        { modal: true, detail: unsavedNote(objectDocuments(ofIt).dirty) },
+        yes,
+      );
       if (choice !== yes) return;
     }
     // Its editors close first: none is left showing an object of a connection that is gone.

@@ -5,9 +5,12 @@ import { ConnectionTarget, connectionTarget, targeted } from '../framework/comma
 
 async function mark(s: Services, { connection }: ConnectionTarget, production: boolean): Promise<boolean> {
   await s.connections.update(connection.id, { production });
-  vscode.window.setStatusBarMessage(production
-    ? vscode.l10n.t('{0} is marked as production: every write asks first', connection.info.label)
-    : vscode.l10n.t('{0} is no longer marked as production', connection.info.label), 5000);
+  vscode.window.setStatusBarMessage(
+    production
+      ? vscode.l10n.t('{0} is marked as production: every write asks first', connection.info.label)
+      : vscode.l10n.t('{0} is no longer marked as production', connection.info.label),
+    5000,
+  );
   return production;
 }
 

@@ -102,7 +102,8 @@ export async function collectionTarget(s: Services, arg: unknown, operation: 'li
   const given = namedBy(arg);
   const { connection, named } = await resolveConnection(s, arg);
   return onConnection(connection.id, async () => {
-    const kind = given.kind ?? (await pickKind(operation, operation === 'create' ? vscode.l10n.t('Kind of object to create') : vscode.l10n.t('Kind of object')));
+    const kind =
+      given.kind ?? (await pickKind(operation, operation === 'create' ? vscode.l10n.t('Kind of object to create') : vscode.l10n.t('Kind of object')));
     const folderKey = given.folderKey ?? (named ? await connection.rootFolderKey() : await pickFolder(connection));
     return { connection, folderKey, kind };
   });
@@ -171,7 +172,13 @@ export function objectDocumentTarget(_s: Services, arg: unknown): Promise<vscode
 export function requireOperation(kind: Kind, operation: 'create' | 'delete' | 'update'): void {
   if (!supports(kind, operation)) {
     const kinds = kindsLabel(kind).toLowerCase();
-    throw new Error(operation === 'create' ? vscode.l10n.t('The service cannot create {0}', kinds) : operation === 'delete' ? vscode.l10n.t('The service cannot delete {0}', kinds) : vscode.l10n.t('The service cannot update {0}', kinds));
+    throw new Error(
+      operation === 'create'
+        ? vscode.l10n.t('The service cannot create {0}', kinds)
+        : operation === 'delete'
+          ? vscode.l10n.t('The service cannot delete {0}', kinds)
+          : vscode.l10n.t('The service cannot update {0}', kinds),
+    );
   }
 }
 

@@ -13,7 +13,11 @@ import { l10n } from '../../l10n';
  * like any other failure. `cause` (an ApiError, say) decides the actions.
  */
 export class Failure<R = unknown> extends Error {
-  constructor(message: string, readonly result: R, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly result: R,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'Failure';
   }
@@ -25,7 +29,10 @@ export class Failure<R = unknown> extends Error {
  * reads it (`attribution`). `error` is what was thrown.
  */
 class FailureOn extends Error {
-  constructor(readonly connectionId: string, readonly error: unknown) {
+  constructor(
+    readonly connectionId: string,
+    readonly error: unknown,
+  ) {
     super(messageOf(error), { cause: error });
     this.name = 'FailureOn';
   }
@@ -84,7 +91,12 @@ export function describeFailure(title: string, error: unknown, connectionKnown: 
   if (api?.kind === 'network' || api?.kind === 'timeout') actions.push('Retry');
   actions.push('Show Log');
   // Fields the service named (`Errors: [{pointer, message}]`) say what to fix.
-  const details = api?.details.length ? ` (${api.details.slice(0, 3).map((d) => `${d.pointer ?? ''} ${d.message}`.trim()).join('; ')})` : '';
+  const details = api?.details.length
+    ? ` (${api.details
+        .slice(0, 3)
+        .map((d) => `${d.pointer ?? ''} ${d.message}`.trim())
+        .join('; ')})`
+    : '';
   return { message: `${title}: ${messageOf(error)}${details}`, actions };
 }
 

@@ -14,7 +14,12 @@ export async function pickConnection(s: Services): Promise<Connection> {
   if (all.length === 1) return all[0];
   const active = s.connections.active?.id;
   const picked = await vscode.window.showQuickPick(
-    all.map((c) => ({ label: c.info.label, description: c.info.baseUrl, detail: c.id === active ? vscode.l10n.t('Active connection') : undefined, connection: c })),
+    all.map((c) => ({
+      label: c.info.label,
+      description: c.info.baseUrl,
+      detail: c.id === active ? vscode.l10n.t('Active connection') : undefined,
+      connection: c,
+    })),
     { placeHolder: vscode.l10n.t('Connection'), ignoreFocusOut: true },
   );
   if (!picked) throw new vscode.CancellationError();
@@ -31,7 +36,9 @@ export async function pickFolder(connection: Connection): Promise<string> {
       { label: `$(check) ${vscode.l10n.t('Use {0}', name)}`, key, enter: false },
       ...folders.map((f) => ({ label: `$(folder) ${f.CommonName ?? f.Key}`, description: vscode.l10n.t('open'), key: f.Key ?? '', enter: true })),
     ];
-    const picked = folders.length ? await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Folder (in {0})', name), ignoreFocusOut: true }) : items[0];
+    const picked = folders.length
+      ? await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Folder (in {0})', name), ignoreFocusOut: true })
+      : items[0];
     if (!picked) throw new vscode.CancellationError();
     if (!picked.enter) return key;
     key = picked.key;

@@ -48,7 +48,10 @@ export const findObjectsWhere = targeted({
     let subfolders = typeof args?.subfolders === 'boolean' ? args.subfolders : true;
     if (given.folderKey && typeof args?.subfolders !== 'boolean') {
       const answer = await vscode.window.showQuickPick(
-        [{ label: vscode.l10n.t('With its subfolders'), sub: true }, { label: vscode.l10n.t('This folder only'), sub: false }],
+        [
+          { label: vscode.l10n.t('With its subfolders'), sub: true },
+          { label: vscode.l10n.t('This folder only'), sub: false },
+        ],
         { title: vscode.l10n.t('Find Objects Where… in {0}', await placeText({ connection, folderKey })) },
       );
       if (!answer) return;
@@ -84,7 +87,8 @@ export const findObjectsWhere = targeted({
         const icon = i.kind === 'value' ? 'symbol-enum-member' : i.kind === 'field' ? 'symbol-field' : 'symbol-function';
         items.push({ label: `$(${icon}) ${i.label}`, description: i.detail, alwaysShow: true, insert: { from: done.from, text: i.insert } });
       }
-      for (const h of history.filter((q) => q !== text).slice(0, 10)) items.push({ label: `$(history) ${h}`, description: vscode.l10n.t('recent'), alwaysShow: true, recent: h });
+      for (const h of history.filter((q) => q !== text).slice(0, 10))
+        items.push({ label: `$(history) ${h}`, description: vscode.l10n.t('recent'), alwaysShow: true, recent: h });
       pick.items = items;
     };
 
@@ -118,15 +122,40 @@ export const findObjectsWhere = targeted({
       pick.placeholder = text;
       let last = { scanned: 0, matched: 0 };
       let timer: NodeJS.Timeout | undefined;
-      const later = () => (timer ??= setTimeout(() => { timer = undefined; showResults(last); }, 100));
+      const later = () =>
+        (timer ??= setTimeout(() => {
+          timer = undefined;
+          showResults(last);
+        }, 100));
       showResults(last);
       try {
-        const end = await runQuery(connection.client, c.query, { folderKey, subfolders, kinds }, {
-          cache, signal: stop.signal, onMatches: (m) => { matches.push(...m); later(); }, onProgress: (p) => { last = { ...p }; later(); },
-        });
+        const end = await runQuery(
+          connection.client,
+          c.query,
+          { folderKey, subfolders, kinds },
+          {
+            cache,
+            signal: stop.signal,
+            onMatches: (m) => {
+              matches.push(...m);
+              later();
+            },
+            onProgress: (p) => {
+              last = { ...p };
+              later();
+            },
+          },
+        );
         if (timer) clearTimeout(timer);
         showResults(end, true);
-        if (end.failed) void vscode.window.showWarningMessage(vscode.l10n.t('Not evaluated, so not matched: {0} ({1})', end.failed === 1 ? vscode.l10n.t('1 object') : vscode.l10n.t('{0} objects', end.failed), end.firstFailure ?? ''));
+        if (end.failed)
+          void vscode.window.showWarningMessage(
+            vscode.l10n.t(
+              'Not evaluated, so not matched: {0} ({1})',
+              end.failed === 1 ? vscode.l10n.t('1 object') : vscode.l10n.t('{0} objects', end.failed),
+              end.firstFailure ?? '',
+            ),
+          );
       } catch (e) {
         if (timer) clearTimeout(timer);
         if (e instanceof QueryCancelled) pick.title = vscode.l10n.t('Cancelled: {0} matched so far', matches.length);
@@ -163,7 +192,9 @@ export const findObjectsWhere = targeted({
         else if (!item || 'run' in item) void run(pick.value);
         if (item && ('insert' in item || 'recent' in item)) editing();
       }),
-      pick.onDidTriggerItemButton((e) => { if ('match' in e.item) void open(e.item.match, true); }),
+      pick.onDidTriggerItemButton((e) => {
+        if ('match' in e.item) void open(e.item.match, true);
+      }),
       pick.onDidTriggerButton((b) => {
         if (b === stopButton) running?.abort();
         if (b === bulkButton) {
@@ -191,7 +222,14 @@ async function exportResults(query: Query, matches: readonly Match[]): Promise<v
   if (!uri) return;
   const columns = resultColumns(query);
   const text = uri.path.toLowerCase().endsWith('.csv')
-    ? csvText(columns.map((c) => c.title), matches.map((m) => columns.map((c) => c.value(m))))
-    : `${JSON.stringify(matches.map((m) => m.object), null, 2)}\n`;
+    ? csvText(
+        columns.map((c) => c.title),
+        matches.map((m) => columns.map((c) => c.value(m))),
+      )
+    : `${JSON.stringify(
+        matches.map((m) => m.object),
+        null,
+        2,
+      )}\n`;
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
 }

@@ -67,22 +67,25 @@ export const goToObject = targeted({
         }
       }
       const recentSet = new Set(recent);
-      pick.items = rank(found, words, recent).slice(0, shownMax).map((entry) => ({
-        label: `$(${entry.kind.icon}) ${entry.name}`,
-        description: `${kindLabel(entry.kind)} · ${folderPathText(entry)}`,
-        detail: recentSet.has(entry.key) ? vscode.l10n.t('recently opened') : undefined,
-        buttons: [revealButton],
-        // Matched here by every word in any order; VS Code's own filter would hide "contact floor" for "Floor 1 Door Contact".
-        alwaysShow: true,
-        entry,
-      }));
+      pick.items = rank(found, words, recent)
+        .slice(0, shownMax)
+        .map((entry) => ({
+          label: `$(${entry.kind.icon}) ${entry.name}`,
+          description: `${kindLabel(entry.kind)} · ${folderPathText(entry)}`,
+          detail: recentSet.has(entry.key) ? vscode.l10n.t('recently opened') : undefined,
+          buttons: [revealButton],
+          // Matched here by every word in any order; VS Code's own filter would hide "contact floor" for "Floor 1 Door Contact".
+          alwaysShow: true,
+          entry,
+        }));
       const p = index.progress;
       const matched = found.length === 1 ? vscode.l10n.t('1 match') : vscode.l10n.t('{0} matches', found.length);
       const more = found.length > shownMax ? ` ${vscode.l10n.t('(first {0} shown)', shownMax)}` : '';
       const objects = p.objects === 1 ? vscode.l10n.t('1 object') : vscode.l10n.t('{0} objects', p.objects);
       const folders = p.folders === 1 ? vscode.l10n.t('1 folder') : vscode.l10n.t('{0} folders', p.folders);
-      pick.title = vscode.l10n.t('Go to Object on {0}: {1} in {2}, {3}', connection.info.label, matched + more, objects, folders)
-        + (p.done ? '' : pick.busy ? vscode.l10n.t(', searching…') : vscode.l10n.t(', stopped'));
+      pick.title =
+        vscode.l10n.t('Go to Object on {0}: {1} in {2}, {3}', connection.info.label, matched + more, objects, folders) +
+        (p.done ? '' : pick.busy ? vscode.l10n.t(', searching…') : vscode.l10n.t(', stopped'));
     };
     // Pages arrive fast: redraw at most every 50 ms.
     const later = () => (timer ??= setTimeout(render, 50));
@@ -113,29 +116,38 @@ export const goToObject = targeted({
       new vscode.Disposable(index.onProgress(later)),
     ];
     const open = (entry: IndexEntry, reveal = false): Promise<unknown> => {
-      const target = entry.kind.id === 'folder'
-        ? { type: 'folder' as const, connectionId: connection.id, key: entry.key }
-        : { type: 'object' as const, connectionId: connection.id, folderKey: entry.folderKey, kind: entry.kind, key: entry.key };
-      const run = reveal && target.type === 'object'
-        ? vscode.commands.executeCommand('oms.revealInTree', { connectionId: connection.id, folderKey: entry.folderKey, kind: entry.kind.id, key: entry.key })
-        : follow(s, target);
-      return Promise.resolve(run).catch((e: unknown) => reportFailure(s, reveal ? vscode.l10n.t('Could not reveal the object') : vscode.l10n.t('Could not open the object'), e, connection.id, () => open(entry, reveal)));
+      const target =
+        entry.kind.id === 'folder'
+          ? { type: 'folder' as const, connectionId: connection.id, key: entry.key }
+          : { type: 'object' as const, connectionId: connection.id, folderKey: entry.folderKey, kind: entry.kind, key: entry.key };
+      const run =
+        reveal && target.type === 'object'
+          ? vscode.commands.executeCommand('oms.revealInTree', { connectionId: connection.id, folderKey: entry.folderKey, kind: entry.kind.id, key: entry.key })
+          : follow(s, target);
+      return Promise.resolve(run).catch((e: unknown) =>
+        reportFailure(s, reveal ? vscode.l10n.t('Could not reveal the object') : vscode.l10n.t('Could not open the object'), e, connection.id, () =>
+          open(entry, reveal),
+        ),
+      );
     };
 
     pick.busy = true;
     pick.buttons = [bulkButton, stopButton];
     render();
     pick.show();
-    const walk = index.ensure().then(
-      () => undefined,
-      (e: unknown) => {
-        pick.title = vscode.l10n.t('Go to Object: search stopped: {0}', (e as Error).message);
-      },
-    ).finally(() => {
-      pick.busy = false;
-      pick.buttons = [bulkButton];
-      render();
-    });
+    const walk = index
+      .ensure()
+      .then(
+        () => undefined,
+        (e: unknown) => {
+          pick.title = vscode.l10n.t('Go to Object: search stopped: {0}', (e as Error).message);
+        },
+      )
+      .finally(() => {
+        pick.busy = false;
+        pick.buttons = [bulkButton];
+        render();
+      });
     await new Promise<void>((resolve) => disposables.push(pick.onDidHide(() => resolve())));
     index.stop(); // closing the picker ends the walk; what was fetched is kept
     await walk;

@@ -26,9 +26,8 @@ export const addNote = targeted({
       validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Type the note')),
     });
     if (text === undefined) return undefined;
-    const note = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Adding a note to "{0}"', name) },
-      () => connection.client.addNote(address.kind, address.folderKey, address.key, text.trim()),
+    const note = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Adding a note to "{0}"', name) }, () =>
+      connection.client.addNote(address.kind, address.folderKey, address.key, text.trim()),
     );
     s.tree.notesChanged(address);
     notify('info', vscode.l10n.t('Note added to "{0}".', name));

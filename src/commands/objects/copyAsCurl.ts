@@ -48,7 +48,11 @@ async function requestOf(s: Services, target: unknown): Promise<RequestTarget> {
     };
   }
   if (target instanceof FolderNode) {
-    return { connectionId: target.connectionId, call: (c) => c.folder(target.folderKey), what: vscode.l10n.t('folder "{0}"', target.folder.CommonName ?? target.folderKey) };
+    return {
+      connectionId: target.connectionId,
+      call: (c) => c.folder(target.folderKey),
+      what: vscode.l10n.t('folder "{0}"', target.folder.CommonName ?? target.folderKey),
+    };
   }
   const { address, name } = await thisObject(s, target);
   return { connectionId: address.connectionId, call: (c) => c.get(address.kind, address.folderKey, address.key), what: `"${name}"` };

@@ -18,7 +18,8 @@ export const deleteNote = targeted({
       const remove = vscode.l10n.t('Delete');
       const choice = await vscode.window.showWarningMessage(
         vscode.l10n.t('Delete the note "{0}" of "{1}"?', quoted, name),
-        { modal: true, detail: vscode.l10n.t('Written by {0}. This cannot be undone.', node.author) }, remove,
+        { modal: true, detail: vscode.l10n.t('Written by {0}. This cannot be undone.', node.author) },
+        remove,
       );
       if (choice !== remove) return false;
     }

@@ -15,12 +15,17 @@ export const deleteObject = targeted({
   async run(s, o: ObjectTarget, _target: unknown, confirmed?: boolean) {
     requireOperation(o.kind, 'delete');
     const address: ObjectAddress = { connectionId: o.connection.id, folderKey: o.folderKey, kind: o.kind, key: o.key };
-    const isIt = (uri: vscode.Uri) => { const a = s.objectFiles.addressOf(uri); return !!a && sameObject(a, address); };
+    const isIt = (uri: vscode.Uri) => {
+      const a = s.objectFiles.addressOf(uri);
+      return !!a && sameObject(a, address);
+    };
     if (!confirmed) {
       const yes = vscode.l10n.t('Delete');
       const choice = await vscode.window.showWarningMessage(
         vscode.l10n.t('Delete the {0} "{1}" on the server? This cannot be undone.', o.kind.label.toLowerCase(), o.name),
-        { modal: true, detail: unsavedNote(objectDocuments(isIt).dirty) }, yes);
+        { modal: true, detail: unsavedNote(objectDocuments(isIt).dirty) },
+        yes,
+      );
       if (choice !== yes) return false;
     }
     // Closed first, while the object can still be read: no "save changes?" into a save of a deleted object.

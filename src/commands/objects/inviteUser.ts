@@ -25,9 +25,7 @@ export interface InviteUserArgs {
   email?: string;
 }
 
-export type InviteResult =
-  | { ok: true; email: string; siteKey: string }
-  | { ok: false; reason: string; status?: number; sent: boolean };
+export type InviteResult = { ok: true; email: string; siteKey: string } | { ok: false; reason: string; status?: number; sent: boolean };
 
 export const inviteUser = targeted({
   id: 'oms.inviteUser',
@@ -38,10 +36,14 @@ export const inviteUser = targeted({
     const address = (context.email ?? '').trim();
     const problem = checkEmail(address);
     if (problem) throw new Failure(problem, { ok: false, reason: problem, sent: false });
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Inviting {0} to "{1}"…', address, site.name) },
-      () => site.connection.client.invite(site.folderKey, site.key, address),
-    ).then(undefined, failWith((e): InviteResult => ({ ok: false, reason: messageOf(e), status: e instanceof ApiError ? e.status : undefined, sent: true })));
+    await vscode.window
+      .withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Inviting {0} to "{1}"…', address, site.name) }, () =>
+        site.connection.client.invite(site.folderKey, site.key, address),
+      )
+      .then(
+        undefined,
+        failWith((e): InviteResult => ({ ok: false, reason: messageOf(e), status: e instanceof ApiError ? e.status : undefined, sent: true })),
+      );
     notify('info', vscode.l10n.t('Invitation sent to {0} for engage site "{1}".', address, site.name));
     return { ok: true, email: address, siteKey: site.key };
   },
@@ -54,7 +56,12 @@ function emailStep(site: ObjectTarget): WizardStep<{ email?: string }> {
       c.email = await ask.input({
         buttons: [curlButton],
         // What Enter would send: the address as typed now.
-        onButton: (_b, typed) => void copyCurl(site.connection, (client) => client.invite(site.folderKey, site.key, typed.trim()), vscode.l10n.t('the invitation of {0}', typed.trim() || vscode.l10n.t('an empty address'))),
+        onButton: (_b, typed) =>
+          void copyCurl(
+            site.connection,
+            (client) => client.invite(site.folderKey, site.key, typed.trim()),
+            vscode.l10n.t('the invitation of {0}', typed.trim() || vscode.l10n.t('an empty address')),
+          ),
         prompt: vscode.l10n.t('E-mail address of the user to invite to this engage site'),
         placeholder: 'name@example.com',
         value: c.email,

@@ -27,8 +27,13 @@ export const applyPlanCommand = targeted({
     const deletes = actionCounts(sends).delete;
     const title = applyTitle(folderName(shown.root), shown.plan);
     const target = `${connection.info.label} (${connection.info.baseUrl})`;
-    const stopOnError = options?.stopOnError ?? (await askStopOnError(vscode.l10n.t('{0} to {1}', title, target), vscode.l10n.t('Apply'),
-      vscode.l10n.t('Each object is checked against its version before it is sent')));
+    const stopOnError =
+      options?.stopOnError ??
+      (await askStopOnError(
+        vscode.l10n.t('{0} to {1}', title, target),
+        vscode.l10n.t('Apply'),
+        vscode.l10n.t('Each object is checked against its version before it is sent'),
+      ));
     // Scripts confirm deletes by giving their count, as a person types it.
     if (deletes && options?.deletes !== deletes) await confirmDeletes(deletes, target);
     return applyInEditor(s, { connection, binding: await bindingFor(connection), root: shown.root, plan: shown.plan, stopOnError, title });
@@ -40,7 +45,8 @@ export const dryRunPlan = targeted({
   target: shownPlanTarget,
   async run(_s, { shown, connection }): Promise<string[]> {
     const { commands, results } = await vscode.window.withProgress({ location: { viewId: 'oms.plan' } }, async () =>
-      dryRun(connection.client, shown.root, await bindingFor(connection), shown.plan));
+      dryRun(connection.client, shown.root, await bindingFor(connection), shown.plan),
+    );
     const refused = results.filter((r) => r.outcome !== 'applied').map((r) => `# ${r.label}: ${r.outcome}${r.reason ? ` (${r.reason})` : ''}`);
     const header = [
       vscode.l10n.t('# Dry run: the requests Apply would send to {0} ({1}). Nothing was sent.', connection.info.label, connection.info.baseUrl),
@@ -62,7 +68,10 @@ function shownPlanTarget(s: Services): Promise<{ shown: ShownPlan; connection: C
 async function confirmDeletes(count: number, target: string): Promise<void> {
   const typed = await vscode.window.showInputBox({
     title: count === 1 ? vscode.l10n.t('Delete 1 object on {0}', target) : vscode.l10n.t('Delete {0} objects on {1}', count, target),
-    prompt: count === 1 ? vscode.l10n.t('Type 1 to delete 1 object. A delete cannot be undone.') : vscode.l10n.t('Type {0} to delete {0} objects. A delete cannot be undone.', count),
+    prompt:
+      count === 1
+        ? vscode.l10n.t('Type 1 to delete 1 object. A delete cannot be undone.')
+        : vscode.l10n.t('Type {0} to delete {0} objects. A delete cannot be undone.', count),
     validateInput: (v) => (v.trim() === String(count) ? undefined : vscode.l10n.t('Type {0} to confirm', count)),
     ignoreFocusOut: true,
   });

@@ -29,7 +29,11 @@ export async function pulledFolder(arg: unknown): Promise<string> {
   if (!roots.length) throw new Error(vscode.l10n.t('No pulled folder in this workspace: use Pull as Files… on a folder or group of the Objects view first'));
   if (roots.length === 1) return roots[0];
   const picked = await vscode.window.showQuickPick(
-    roots.map((root) => ({ label: vscode.workspace.asRelativePath(root), description: root === shown ? vscode.l10n.t('shown in Object Changes') : undefined, root })),
+    roots.map((root) => ({
+      label: vscode.workspace.asRelativePath(root),
+      description: root === shown ? vscode.l10n.t('shown in Object Changes') : undefined,
+      root,
+    })),
     { title: vscode.l10n.t('Pulled folder'), placeHolder: vscode.l10n.t('Which pulled folder?'), ignoreFocusOut: true },
   );
   if (!picked) throw new vscode.CancellationError();
@@ -94,8 +98,10 @@ export async function savedPlanTarget(s: Services, arg: unknown): Promise<SavedP
   let file = arg instanceof vscode.Uri && arg.fsPath.endsWith('.plan.json') ? arg.fsPath : undefined;
   if (!file) {
     const found = await vscode.workspace.findFiles('**/plans/*.plan.json', '**/node_modules/**', 100);
-    const picked = await vscode.window.showQuickPick(found.map((u) => ({ label: vscode.workspace.asRelativePath(u), file: u.fsPath })).reverse(),
-      { placeHolder: vscode.l10n.t('Saved plan'), ignoreFocusOut: true });
+    const picked = await vscode.window.showQuickPick(found.map((u) => ({ label: vscode.workspace.asRelativePath(u), file: u.fsPath })).reverse(), {
+      placeHolder: vscode.l10n.t('Saved plan'),
+      ignoreFocusOut: true,
+    });
     if (!picked) throw new vscode.CancellationError();
     file = picked.file;
   }

@@ -41,16 +41,24 @@ export const mergePlanEntry = targeted({
       const choices: Record<string, 'mine' | 'theirs'> = { ...choicesArg };
       for (const c of outcome.conflicts) {
         const mine = { label: vscode.l10n.t('Keep mine: {0}', JSON.stringify(c.mine)), side: 'mine' as const };
-        const theirs = { label: vscode.l10n.t('Take the server\'s: {0}', JSON.stringify(c.theirs)), side: 'theirs' as const };
+        const theirs = { label: vscode.l10n.t("Take the server's: {0}", JSON.stringify(c.theirs)), side: 'theirs' as const };
         const picked = await vscode.window.showQuickPick([mine, theirs], {
-          title: vscode.l10n.t('{0}: {1} changed on both sides (was {2})', entry.label, fieldLabel(c.pointer, live), JSON.stringify(c.base)), ignoreFocusOut: true,
+          title: vscode.l10n.t('{0}: {1} changed on both sides (was {2})', entry.label, fieldLabel(c.pointer, live), JSON.stringify(c.base)),
+          ignoreFocusOut: true,
         });
         if (!picked) throw new vscode.CancellationError();
         choices[c.pointer] = picked.side;
       }
       outcome = await mergeEntry(shown.root, entry, live, choices);
     }
-    notify('info', vscode.l10n.t('Merged {0}: the file holds your changes and {1} from the server. Plan shows what is left to send.', entry.label, outcome.tookTheirs.length ? fieldLabels(outcome.tookTheirs, live) : vscode.l10n.t('nothing')));
+    notify(
+      'info',
+      vscode.l10n.t(
+        'Merged {0}: the file holds your changes and {1} from the server. Plan shows what is left to send.',
+        entry.label,
+        outcome.tookTheirs.length ? fieldLabels(outcome.tookTheirs, live) : vscode.l10n.t('nothing'),
+      ),
+    );
     await vscode.commands.executeCommand('oms.plan', vscode.Uri.file(shown.root));
     return outcome;
   },

@@ -30,7 +30,8 @@ export const planChanges = targeted({
       const includeDeletes = options?.includeDeletes ?? !!planView.lastPlanOf(root)?.includeDeletes;
       const binding = await bindingFor(connection);
       result = await vscode.window.withProgress({ location: { viewId: 'oms.plan' }, title: vscode.l10n.t('Planning') }, () =>
-        makePlan(connection.client, root, binding, { includeDeletes }));
+        makePlan(connection.client, root, binding, { includeDeletes }),
+      );
       planView.show({ ...result, root, connectionId: connection.id }, { replanned: true });
     } catch (e) {
       // The plan shown before is of the folder as it was: nothing of it stays to tick.
@@ -39,7 +40,10 @@ export const planChanges = targeted({
     }
     // Creates an interrupted apply made: found on the server, not offered again; said once.
     const resolved = result.plan.resolved ?? [];
-    if (resolved.length) void vscode.window.showInformationMessage(resolved.length === 1 ? resolved[0] : vscode.l10n.t('{0} (and {1} more like it)', resolved[0], resolved.length - 1));
+    if (resolved.length)
+      void vscode.window.showInformationMessage(
+        resolved.length === 1 ? resolved[0] : vscode.l10n.t('{0} (and {1} more like it)', resolved[0], resolved.length - 1),
+      );
     return result.plan;
   },
 });
@@ -99,7 +103,9 @@ export const savePlan = targeted({
   target: () => Promise.resolve(shownPlan()),
   run(_s, shown): Promise<string> {
     const file = savePlanFile(shown.root, shown.plan);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Saved the plan as {0}. Open Saved Plan… shows it again; Apply then refuses what moved since.', vscode.workspace.asRelativePath(file)));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Saved the plan as {0}. Open Saved Plan… shows it again; Apply then refuses what moved since.', vscode.workspace.asRelativePath(file)),
+    );
     return Promise.resolve(file);
   },
 });

@@ -62,7 +62,10 @@ export const pullPlanEntry = targeted({
     if (entry.action === 'stale') {
       const discard = vscode.l10n.t('Discard My Edit');
       const choice = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Take the server\'s version of {0}? Your edit of {1} is replaced.', entry.label, entry.path), { modal: true }, discard);
+        vscode.l10n.t("Take the server's version of {0}? Your edit of {1} is replaced.", entry.label, entry.path),
+        { modal: true },
+        discard,
+      );
       if (choice !== discard) return undefined;
     }
     const only = new Set([entry.key ?? '']);
@@ -86,19 +89,28 @@ async function runPull(connection: Connection, root: string, scope: PullScope | 
   const edits = await editsSincePull(root);
   let overwriteEdits = overwrite ?? false;
   if (overwrite === undefined && edits.length) {
-    const keep = vscode.l10n.t('Keep My Edits'), replace = vscode.l10n.t('Overwrite Them');
+    const keep = vscode.l10n.t('Keep My Edits'),
+      replace = vscode.l10n.t('Overwrite Them');
     const choice = await vscode.window.showWarningMessage(
-      edits.length === 1 ? vscode.l10n.t('{0} was edited or deleted since the last pull.', edits[0])
+      edits.length === 1
+        ? vscode.l10n.t('{0} was edited or deleted since the last pull.', edits[0])
         : vscode.l10n.t('{0} files were edited or deleted since the last pull (for example {1}).', edits.length, edits[0]),
-      { modal: true, detail: vscode.l10n.t('Keep them and pull the rest, or replace them with the server\'s version.') }, keep, replace);
+      { modal: true, detail: vscode.l10n.t("Keep them and pull the rest, or replace them with the server's version.") },
+      keep,
+      replace,
+    );
     if (!choice) throw new vscode.CancellationError();
     overwriteEdits = choice === replace;
   }
   const report = await withCancellableProgress(vscode.l10n.t('Pulling from {0}', connection.info.label), (say, signal) =>
     pull(connection.client, root, binding, {
-      scope, overwriteEdits, signal, replaceScope: !!change,
+      scope,
+      overwriteEdits,
+      signal,
+      replaceScope: !!change,
       onProgress: (p) => say(`${objectsText(p.objects)} · ${filesWritten(p.written)}`),
-    }));
+    }),
+  );
   const where = vscode.workspace.asRelativePath(root);
   const planAction = { title: vscode.l10n.t('Plan Changes'), run: () => vscode.commands.executeCommand('oms.plan', vscode.Uri.file(root)) };
   if (report.refused.length) {
@@ -109,12 +121,26 @@ async function runPull(connection: Connection, root: string, scope: PullScope | 
   if (report.cancelled) {
     // Pull Again of this folder, whichever plan the view shows by then.
     const again = { title: vscode.l10n.t('Pull Again'), run: () => vscode.commands.executeCommand('oms.pullAgain', vscode.Uri.file(root)) };
-    notify('warning', vscode.l10n.t('Pull of {0} cancelled after {1} ({2}): Pull Again finishes it.', where, objectsText(report.objects), filesWritten(report.written)), again);
+    notify(
+      'warning',
+      vscode.l10n.t('Pull of {0} cancelled after {1} ({2}): Pull Again finishes it.', where, objectsText(report.objects), filesWritten(report.written)),
+      again,
+    );
   } else {
-    const kept = report.keptEdits.length === 1 ? ` ${vscode.l10n.t('1 edited file kept.')}`
-      : report.keptEdits.length ? ` ${vscode.l10n.t('{0} edited files kept.', report.keptEdits.length)}` : '';
-    const pulled = vscode.l10n.t('Pulled {0} into {1}: {2}, {3} removed.{4}',
-      objectsText(report.objects), where, filesWritten(report.written), report.removed, kept);
+    const kept =
+      report.keptEdits.length === 1
+        ? ` ${vscode.l10n.t('1 edited file kept.')}`
+        : report.keptEdits.length
+          ? ` ${vscode.l10n.t('{0} edited files kept.', report.keptEdits.length)}`
+          : '';
+    const pulled = vscode.l10n.t(
+      'Pulled {0} into {1}: {2}, {3} removed.{4}',
+      objectsText(report.objects),
+      where,
+      filesWritten(report.written),
+      report.removed,
+      kept,
+    );
     notify('info', pulled, planAction);
   }
   return report;
@@ -134,8 +160,12 @@ const kindsStep: WizardStep<PullChoice> = {
   async prompt(c, ask) {
     const items = pulledKinds.map((k) => ({ label: kindsLabel(k), id: k.id }));
     const chosen = c.kinds ? items.filter((i) => c.kinds!.includes(i.id)) : items;
-    const { selected } = await ask.pickMany({ items, selected: chosen, placeholder: vscode.l10n.t('Kinds of objects to pull'),
-      check: (picked) => (picked.length ? undefined : vscode.l10n.t('Tick at least one kind')) });
+    const { selected } = await ask.pickMany({
+      items,
+      selected: chosen,
+      placeholder: vscode.l10n.t('Kinds of objects to pull'),
+      check: (picked) => (picked.length ? undefined : vscode.l10n.t('Tick at least one kind')),
+    });
     c.kinds = selected.map((p) => p.id);
   },
 };

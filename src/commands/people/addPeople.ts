@@ -80,7 +80,8 @@ export const addPeople: Command = {
     const valid = people.validRows(file);
     const invalidList = invalid.map((r) => ({ line: r.line, place: r.place, errors: r.errors }));
     const blankRows = file.blankLines.length;
-    if (file.rows.length === 0) throw new Failure(vscode.l10n.t('No people in {0}', name), stopped(input, 0, [], vscode.l10n.t('the file has no people'), blankRows));
+    if (file.rows.length === 0)
+      throw new Failure(vscode.l10n.t('No people in {0}', name), stopped(input, 0, [], vscode.l10n.t('the file has no people'), blankRows));
 
     const where = await folderTarget(s, args ?? node);
     const folderLabel = await placeText(where);
@@ -123,8 +124,17 @@ export const addPeople: Command = {
     const sent = report.outcomes.filter((o) => o.ok).reduce((n, o) => n + (o.end - o.start), 0);
     const result: AddPeopleResult = {
       ok: failed.length === 0 && invalid.length === 0,
-      input, folderKey: where.folderKey, rows: file.rows.length, blankRows, invalid: invalidList,
-      sent, added: report.added, failed, cancelled: report.cancelled, stopped: false, failedFile,
+      input,
+      folderKey: where.folderKey,
+      rows: file.rows.length,
+      blankRows,
+      invalid: invalidList,
+      sent,
+      added: report.added,
+      failed,
+      cancelled: report.cancelled,
+      stopped: false,
+      failedFile,
     };
     summarize(result, name, folderLabel, report, fileProblem);
     return result;

@@ -30,10 +30,13 @@ export function concurrency(args?: SendOptions): number {
 }
 
 export async function sendPeople(where: FolderTarget, people: PersonInfo[], name: string, args?: SendOptions): Promise<BatchReport> {
-  const size = batchSize(args), parallel = concurrency(args);
+  const size = batchSize(args),
+    parallel = concurrency(args);
   // A production connection asks once for the whole batch add, before anything is sent (Cancel: nothing is).
   const path = collectionActionPath(actionRoutes.addPeople, kindOf('person'), where.folderKey);
-  const approval = await where.connection.approveWrites(`POST ${path}: ${people.length === 1 ? vscode.l10n.t('1 person from {0} in {1} batch requests', name, Math.ceil(people.length / size)) : vscode.l10n.t('{0} people from {1} in {2} batch requests', people.length, name, Math.ceil(people.length / size))}`);
+  const approval = await where.connection.approveWrites(
+    `POST ${path}: ${people.length === 1 ? vscode.l10n.t('1 person from {0} in {1} batch requests', name, Math.ceil(people.length / size)) : vscode.l10n.t('{0} people from {1} in {2} batch requests', people.length, name, Math.ceil(people.length / size))}`,
+  );
   // The run core's progress (src/runs/vscodeHost.ts), as every run of many writes shows it.
   return editorView.progress(vscode.l10n.t('Adding people from {0}', name), async (report, cancelled) => {
     const controller = new AbortController();
@@ -43,10 +46,14 @@ export async function sendPeople(where: FolderTarget, people: PersonInfo[], name
     const show = () => {
       const left = last.totalBatches - last.doneBatches;
       const seconds = (Date.now() - started) / 1000;
-      report(last.doneBatches, last.totalBatches, (left === 1
-        ? vscode.l10n.t('{0} of {1} people sent, 1 batch left, {2} s', last.sentPeople, last.totalPeople, seconds.toFixed(1))
-        : vscode.l10n.t('{0} of {1} people sent, {2} batches left, {3} s', last.sentPeople, last.totalPeople, left, seconds.toFixed(1)))
-        + (controller.signal.aborted ? ` ${vscode.l10n.t('(stopping)')}` : ''));
+      report(
+        last.doneBatches,
+        last.totalBatches,
+        (left === 1
+          ? vscode.l10n.t('{0} of {1} people sent, 1 batch left, {2} s', last.sentPeople, last.totalPeople, seconds.toFixed(1))
+          : vscode.l10n.t('{0} of {1} people sent, {2} batches left, {3} s', last.sentPeople, last.totalPeople, left, seconds.toFixed(1))) +
+          (controller.signal.aborted ? ` ${vscode.l10n.t('(stopping)')}` : ''),
+      );
     };
     const stop = () => {
       controller.abort();

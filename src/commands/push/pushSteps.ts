@@ -7,7 +7,16 @@
 import * as vscode from 'vscode';
 import { kind as kindOf } from '../../model/kinds';
 import {
-  buildPushRequest, ImageLink, keyPattern, parseKeys, PushInput, pushTypeLabels, pushTypeName, PushTypeMapping, pushTypeNames, summarizePushRequest,
+  buildPushRequest,
+  ImageLink,
+  keyPattern,
+  parseKeys,
+  PushInput,
+  pushTypeLabels,
+  pushTypeName,
+  PushTypeMapping,
+  pushTypeNames,
+  summarizePushRequest,
 } from '../../model/pushTypes';
 import type { TypeNaming } from '../../model/typeName';
 import type { PersonInfo, PushNotificationRequest } from '../../model/types';
@@ -80,16 +89,25 @@ export function pushSteps(p: PushPlace): WizardStep<PushContext>[] {
     shouldPrompt: contentMissing,
     async prompt(c, ask) {
       if (c.content === 'template') {
-        c.messageTemplateKey = (await ask.input({
-          value: c.messageTemplateKey ?? undefined, prompt: vscode.l10n.t('Key of the message template'),
-          validate: (v) => (!v.trim() ? vscode.l10n.t('Enter the template key') : /\s/.test(v.trim()) ? vscode.l10n.t('A key has no spaces') : undefined),
-        })).trim();
+        c.messageTemplateKey = (
+          await ask.input({
+            value: c.messageTemplateKey ?? undefined,
+            prompt: vscode.l10n.t('Key of the message template'),
+            validate: (v) => (!v.trim() ? vscode.l10n.t('Enter the template key') : /\s/.test(v.trim()) ? vscode.l10n.t('A key has no spaces') : undefined),
+          })
+        ).trim();
         c.message = undefined;
       } else {
         const sms = c.type === 'Sms';
         c.message = await ask.input({
-          value: c.message ?? undefined, prompt: sms ? vscode.l10n.t('The SMS message') : vscode.l10n.t('The e-mail message'),
-          validate: (v) => (v.trim() ? (sms && v.length > 1600 ? vscode.l10n.t('An SMS message this long will not be delivered (over 1600 characters)') : undefined) : vscode.l10n.t('Enter the message')),
+          value: c.message ?? undefined,
+          prompt: sms ? vscode.l10n.t('The SMS message') : vscode.l10n.t('The e-mail message'),
+          validate: (v) =>
+            v.trim()
+              ? sms && v.length > 1600
+                ? vscode.l10n.t('An SMS message this long will not be delivered (over 1600 characters)')
+                : undefined
+              : vscode.l10n.t('Enter the message'),
         });
         c.messageTemplateKey = undefined;
       }
@@ -101,16 +119,26 @@ export function pushSteps(p: PushPlace): WizardStep<PushContext>[] {
     async prompt(c, ask) {
       const { items: known, note } = await people();
       const chosen = new Set(c[which] ?? []);
-      const typed = [...chosen].filter((k) => !known.some((p) => p.key === k)).map((k): PersonItem => ({ label: `$(key) ${k}`, description: vscode.l10n.t('typed key'), key: k }));
+      const typed = [...chosen]
+        .filter((k) => !known.some((p) => p.key === k))
+        .map((k): PersonItem => ({ label: `$(key) ${k}`, description: vscode.l10n.t('typed key'), key: k }));
       const base = [...typed, ...known];
       const { selected, value } = await ask.pickMany<PersonItem>({
-        items: base, selected: base.filter((i) => i.key && chosen.has(i.key)), matchOnDescription: true, matchOnDetail: true,
+        items: base,
+        selected: base.filter((i) => i.key && chosen.has(i.key)),
+        matchOnDescription: true,
+        matchOnDetail: true,
         placeholder: vscode.l10n.t('{0} (optional): check people{1}, or type keys separated by commas; Enter to go on', label, note ? ` (${note})` : ''),
         onValue: (v, pick) => {
           const { keys, bad } = parseKeys(v);
           const extra: PersonItem[] = [];
-          if (keys.length && !bad.length) extra.push({ label: `$(add) ${keys.length > 1 ? vscode.l10n.t('Enter adds the typed keys: {0}', keys.join(', ')) : vscode.l10n.t('Enter adds the typed key: {0}', keys.join(', '))}`, alwaysShow: true });
-          if (keys.length && bad.length) extra.push({ label: `$(warning) ${vscode.l10n.t('Not a key: {0} (keys are 24 hex digits)', bad.join(', '))}`, alwaysShow: true });
+          if (keys.length && !bad.length)
+            extra.push({
+              label: `$(add) ${keys.length > 1 ? vscode.l10n.t('Enter adds the typed keys: {0}', keys.join(', ')) : vscode.l10n.t('Enter adds the typed key: {0}', keys.join(', '))}`,
+              alwaysShow: true,
+            });
+          if (keys.length && bad.length)
+            extra.push({ label: `$(warning) ${vscode.l10n.t('Not a key: {0} (keys are 24 hex digits)', bad.join(', '))}`, alwaysShow: true });
           const keep = pick.selectedItems.filter((i) => i.key);
           pick.items = [...extra, ...base];
           pick.selectedItems = keep;
@@ -142,7 +170,14 @@ export function pushSteps(p: PushPlace): WizardStep<PushContext>[] {
     },
   };
 
-  return [type, contentKind, content, recipients('recipientKeys', vscode.l10n.t('Recipients')), recipients('eventRecipientKeys', vscode.l10n.t('Event recipients')), summary];
+  return [
+    type,
+    contentKind,
+    content,
+    recipients('recipientKeys', vscode.l10n.t('Recipients')),
+    recipients('eventRecipientKeys', vscode.l10n.t('Event recipients')),
+    summary,
+  ];
 }
 
 type SummaryChoice = 'send' | 'subject' | 'image';
@@ -153,35 +188,63 @@ async function confirmOnce(c: PushContext, ask: Ask, p: PushPlace, nameOf: (key:
   const errors = validate(pushSchema, built);
   const nobody = namesNobody(built);
   type Item = vscode.QuickPickItem & { choice?: SummaryChoice; curl?: boolean; warn?: boolean };
-  const send: Item = { label: `$(send) ${nobody ? vscode.l10n.t('Send without recipients') : vscode.l10n.t('Send')}`, description: vscode.l10n.t('to {0}', p.place), choice: 'send' };
+  const send: Item = {
+    label: `$(send) ${nobody ? vscode.l10n.t('Send without recipients') : vscode.l10n.t('Send')}`,
+    description: vscode.l10n.t('to {0}', p.place),
+    choice: 'send',
+  };
   const warning: Item = {
-    label: `$(warning) ${vscode.l10n.t('No recipients and no event recipients')}`, warn: true,
+    label: `$(warning) ${vscode.l10n.t('No recipients and no event recipients')}`,
+    warn: true,
     description: vscode.l10n.t('the service decides who gets it: go Back to choose people, or choose Send without recipients'),
   };
-  const curl: Item = { label: `$(terminal) ${vscode.l10n.t('Copy as cURL')}`, description: vscode.l10n.t('the request as a shell command, with $TOKEN for the token'), curl: true };
+  const curl: Item = {
+    label: `$(terminal) ${vscode.l10n.t('Copy as cURL')}`,
+    description: vscode.l10n.t('the request as a shell command, with $TOKEN for the token'),
+    curl: true,
+  };
   const email = isEmail(c, p.mapping) && !c.request;
   const items: Item[] = [
     ...(errors.length ? [] : [...(nobody ? [warning] : []), send, curl]),
-    ...(email ? [
-      { label: `$(edit) ${vscode.l10n.t('Subject…')}`, description: c.subject || vscode.l10n.t('none'), choice: 'subject' as const },
-      { label: `$(file-media) ${vscode.l10n.t('Attached image…')}`, description: c.attachedImage?.LinkedObjectKey ? `${c.attachedImage.CommonName ?? ''} (${c.attachedImage.LinkedObjectKey})`.trim() : vscode.l10n.t('none'), choice: 'image' as const },
-    ] : []),
+    ...(email
+      ? [
+          { label: `$(edit) ${vscode.l10n.t('Subject…')}`, description: c.subject || vscode.l10n.t('none'), choice: 'subject' as const },
+          {
+            label: `$(file-media) ${vscode.l10n.t('Attached image…')}`,
+            description: c.attachedImage?.LinkedObjectKey
+              ? `${c.attachedImage.CommonName ?? ''} (${c.attachedImage.LinkedObjectKey})`.trim()
+              : vscode.l10n.t('none'),
+            choice: 'image' as const,
+          },
+        ]
+      : []),
     { label: vscode.l10n.t('Summary'), kind: vscode.QuickPickItemKind.Separator },
     ...summarizePushRequest(built, p.mapping, nameOf).map((line) => {
       const [k, ...rest] = line.split(': ');
       return { label: k, description: rest.join(': ') };
     }),
-    ...(errors.length ? [{ label: vscode.l10n.t('Not valid'), kind: vscode.QuickPickItemKind.Separator }, ...errors.map((e) => ({ label: `$(error) ${e.pointer || vscode.l10n.t('(request)')}`, description: e.message }))] : []),
+    ...(errors.length
+      ? [
+          { label: vscode.l10n.t('Not valid'), kind: vscode.QuickPickItemKind.Separator },
+          ...errors.map((e) => ({ label: `$(error) ${e.pointer || vscode.l10n.t('(request)')}`, description: e.message })),
+        ]
+      : []),
   ];
   const picked = await ask.pick({
     items,
     // Nothing goes out on a bare Enter when the request names nobody: the warning is what Enter meets.
     active: errors.length ? undefined : nobody ? warning : send,
-    placeholder: errors.length ? vscode.l10n.t('The request is not valid: go Back to fix it') : vscode.l10n.t('Enter to send, Back to change, Escape to cancel'),
+    placeholder: errors.length
+      ? vscode.l10n.t('The request is not valid: go Back to fix it')
+      : vscode.l10n.t('Enter to send, Back to change, Escape to cancel'),
     check: (sel) => {
       const item = sel[0];
       if (item?.curl) {
-        void copyCurl(p.where.connection, (client) => client.pushNotification(p.where.folderKey, built), vscode.l10n.t('the push notification to {0}', p.place));
+        void copyCurl(
+          p.where.connection,
+          (client) => client.pushNotification(p.where.folderKey, built),
+          vscode.l10n.t('the push notification to {0}', p.place),
+        );
         return vscode.l10n.t('copied as cURL; Enter on Send sends it');
       }
       if (item?.warn) return vscode.l10n.t('no one is named: go Back to choose recipients, or choose Send without recipients');
@@ -193,24 +256,29 @@ async function confirmOnce(c: PushContext, ask: Ask, p: PushPlace, nameOf: (key:
 
 async function askSubject(c: PushContext, ask: Ask): Promise<void> {
   c.subject = await ask.input({
-    value: c.subject ?? undefined, prompt: vscode.l10n.t('Subject of the e-mail (empty: none)'),
+    value: c.subject ?? undefined,
+    prompt: vscode.l10n.t('Subject of the e-mail (empty: none)'),
     validate: (v) => (/[\r\n]/.test(v) ? vscode.l10n.t('A subject is one line') : undefined),
   });
 }
 
 async function askImage(c: PushContext, ask: Ask): Promise<void> {
   const image: ImageLink = { ...(c.attachedImage ?? { LinkedObjectKey: '' }) };
-  image.LinkedObjectKey = (await ask.input({
-    value: image.LinkedObjectKey, prompt: vscode.l10n.t('Attached image: LinkedObjectKey, the key of the image object (empty: no image)'),
-    validate: (v) => (!v.trim() || keyPattern.test(v.trim()) ? undefined : vscode.l10n.t('A key is 24 hex digits')),
-  })).trim();
+  image.LinkedObjectKey = (
+    await ask.input({
+      value: image.LinkedObjectKey,
+      prompt: vscode.l10n.t('Attached image: LinkedObjectKey, the key of the image object (empty: no image)'),
+      validate: (v) => (!v.trim() || keyPattern.test(v.trim()) ? undefined : vscode.l10n.t('A key is 24 hex digits')),
+    })
+  ).trim();
   if (!image.LinkedObjectKey) {
     c.attachedImage = null;
     return;
   }
   image.CommonName = await ask.input({ value: image.CommonName ?? undefined, prompt: vscode.l10n.t('Attached image: CommonName (optional)') });
   image.Relation = await ask.input({
-    value: image.Relation ?? 'Image', prompt: vscode.l10n.t('Attached image: Relation of the linked object'),
+    value: image.Relation ?? 'Image',
+    prompt: vscode.l10n.t('Attached image: Relation of the linked object'),
     validate: (v) => (/\s/.test(v.trim()) ? vscode.l10n.t('A relation is one word') : undefined),
   });
   c.attachedImage = image;
@@ -220,17 +288,34 @@ async function askImage(c: PushContext, ask: Ask): Promise<void> {
 function peopleOf(where: FolderTarget) {
   let loaded: Promise<{ items: PersonItem[]; note?: string }> | undefined;
   let items: PersonItem[] = [];
-  const load = () => (loaded ??= where.connection.client.list<PersonInfo>(kindOf('person'), where.folderKey, 0, 1000).then(
-    (page) => {
-      items = page.items.filter((p) => p.Key).map((p) => ({
-        label: p.CommonName || [p.GivenName, p.Surname].filter(Boolean).join(' ') || p.Key!,
-        description: p.Key!,
-        detail: (p.Addresses ?? []).map((a) => (a as { MailTo?: string; Number?: string }).MailTo ?? (a as { Number?: string }).Number).filter(Boolean).join(', ') || undefined,
-        key: p.Key!,
-      }));
-      return { items, note: page.next !== undefined ? (items.length === 1 ? vscode.l10n.t('the first person of this folder') : vscode.l10n.t('the first {0} people of this folder', items.length)) : items.length ? undefined : vscode.l10n.t('no people in this folder') };
-    },
-    (e: unknown) => ({ items, note: vscode.l10n.t('people not listed: {0}', (e as Error).message) }),
-  ));
+  const load = () =>
+    (loaded ??= where.connection.client.list<PersonInfo>(kindOf('person'), where.folderKey, 0, 1000).then(
+      (page) => {
+        items = page.items
+          .filter((p) => p.Key)
+          .map((p) => ({
+            label: p.CommonName || [p.GivenName, p.Surname].filter(Boolean).join(' ') || p.Key!,
+            description: p.Key!,
+            detail:
+              (p.Addresses ?? [])
+                .map((a) => (a as { MailTo?: string; Number?: string }).MailTo ?? (a as { Number?: string }).Number)
+                .filter(Boolean)
+                .join(', ') || undefined,
+            key: p.Key!,
+          }));
+        return {
+          items,
+          note:
+            page.next !== undefined
+              ? items.length === 1
+                ? vscode.l10n.t('the first person of this folder')
+                : vscode.l10n.t('the first {0} people of this folder', items.length)
+              : items.length
+                ? undefined
+                : vscode.l10n.t('no people in this folder'),
+        };
+      },
+      (e: unknown) => ({ items, note: vscode.l10n.t('people not listed: {0}', (e as Error).message) }),
+    ));
   return Object.assign(load, { known: (key: string) => items.find((i) => i.key === key)?.label });
 }

@@ -42,8 +42,7 @@ export interface SendPushArgs extends Partial<PushInput> {
 }
 
 export type PushResult =
-  | { ok: true; request: PushNotificationRequest; warnings?: string[] }
-  | { ok: false; reason: string; errors?: SchemaError[]; status?: number; sent: boolean };
+  { ok: true; request: PushNotificationRequest; warnings?: string[] } | { ok: false; reason: string; errors?: SchemaError[]; status?: number; sent: boolean };
 
 export function currentPushTypes(): PushTypeMapping {
   return pushTypeMapping(vscode.workspace.getConfiguration('oms').get('pushNotificationTypes'));
@@ -54,9 +53,15 @@ const isArgs = (t: unknown): t is SendPushArgs => !!t && typeof t === 'object' &
 /** A script's arguments decide every value: what they leave out is none, and the script has confirmed. */
 function scripted(a: SendPushArgs): PushContext {
   return {
-    type: a.type, request: a.request, message: a.message ?? null, messageTemplateKey: a.messageTemplateKey ?? null,
-    recipientKeys: a.recipientKeys ?? null, eventRecipientKeys: a.eventRecipientKeys ?? null,
-    subject: a.subject ?? null, attachedImage: a.attachedImage ?? null, confirmed: true,
+    type: a.type,
+    request: a.request,
+    message: a.message ?? null,
+    messageTemplateKey: a.messageTemplateKey ?? null,
+    recipientKeys: a.recipientKeys ?? null,
+    eventRecipientKeys: a.eventRecipientKeys ?? null,
+    subject: a.subject ?? null,
+    attachedImage: a.attachedImage ?? null,
+    confirmed: true,
   };
 }
 
@@ -66,8 +71,12 @@ export const sendPushNotification = targeted({
   async run(_s, where: FolderTarget, args?: unknown): Promise<PushResult> {
     const mapping = currentPushTypes();
     const context: PushContext = isArgs(args) ? scripted(args) : {};
-    const place = { where, place: await placeText(where), mapping,
-      naming: namingOf(await where.connection.client.folder(where.folderKey).catch(() => undefined)) };
+    const place = {
+      where,
+      place: await placeText(where),
+      mapping,
+      naming: namingOf(await where.connection.client.folder(where.folderKey).catch(() => undefined)),
+    };
     await runWizard(vscode.l10n.t('Send Push Notification'), context, pushSteps(place));
     let request: PushNotificationRequest;
     try {
@@ -88,13 +97,26 @@ export async function sendPush(where: FolderTarget, request: PushNotificationReq
   }
   const what = describePushType(request.PushNotificationType, mapping);
   const place = await placeText(where);
-  await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Sending {0} push notification to {1}…', what, place) },
-    () => where.connection.client.pushNotification(where.folderKey, request),
-  ).then(undefined, failWith((e): PushResult => ({ ok: false, reason: messageOf(e), status: e instanceof ApiError ? e.status : undefined, sent: true })));
+  await vscode.window
+    .withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Sending {0} push notification to {1}…', what, place) }, () =>
+      where.connection.client.pushNotification(where.folderKey, request),
+    )
+    .then(
+      undefined,
+      failWith((e): PushResult => ({ ok: false, reason: messageOf(e), status: e instanceof ApiError ? e.status : undefined, sent: true })),
+    );
   const count = (request.RecipientKeys?.length ?? 0) + (request.EventRecipientKeys?.length ?? 0);
-  notify('info', count > 1 ? vscode.l10n.t('{0} push notification sent in {1} to {2} recipients.', what, place, count)
-    : count === 1 ? vscode.l10n.t('{0} push notification sent in {1} to 1 recipient.', what, place)
-    : vscode.l10n.t('{0} push notification sent in {1} without named recipients.', what, place));
-  return { ok: true, request, ...(namesNobody(request) ? { warnings: [vscode.l10n.t('no recipients and no event recipients: the service decides who gets it')] } : {}) };
+  notify(
+    'info',
+    count > 1
+      ? vscode.l10n.t('{0} push notification sent in {1} to {2} recipients.', what, place, count)
+      : count === 1
+        ? vscode.l10n.t('{0} push notification sent in {1} to 1 recipient.', what, place)
+        : vscode.l10n.t('{0} push notification sent in {1} without named recipients.', what, place),
+  );
+  return {
+    ok: true,
+    request,
+    ...(namesNobody(request) ? { warnings: [vscode.l10n.t('no recipients and no event recipients: the service decides who gets it')] } : {}),
+  };
 }

@@ -64,9 +64,11 @@ export const sendPushNotificationFromFile: Command = {
         choice = await vscode.window.showInformationMessage(
           vscode.l10n.t('Send the push notification in {0} to {1}?', name, place),
           { modal: true, detail: summarizePushRequest(request, mapping).join('\n') },
-          send, curl,
+          send,
+          curl,
         );
-        if (choice === curl) await copyCurl(where.connection, (c) => c.pushNotification(where.folderKey, request), vscode.l10n.t('the push notification in {0}', name));
+        if (choice === curl)
+          await copyCurl(where.connection, (c) => c.pushNotification(where.folderKey, request), vscode.l10n.t('the push notification in {0}', name));
       } while (choice === curl);
       if (choice !== send) return undefined;
     }
@@ -82,7 +84,10 @@ async function sourceOf(given: vscode.Uri | undefined): Promise<{ uri: vscode.Ur
       return { uri: doc.uri, text: doc.getText() };
     }
     const picked = await vscode.window.showOpenDialog({
-      title: vscode.l10n.t('Push notification request (JSON)'), canSelectMany: false, openLabel: vscode.l10n.t('Send…'), filters: { [vscode.l10n.t('Push notification request')]: ['json'] },
+      title: vscode.l10n.t('Push notification request (JSON)'),
+      canSelectMany: false,
+      openLabel: vscode.l10n.t('Send…'),
+      filters: { [vscode.l10n.t('Push notification request')]: ['json'] },
     });
     if (!picked?.length) throw new vscode.CancellationError();
     uri = picked[0];
@@ -105,6 +110,10 @@ function describeWithLines(text: string, errors: SchemaError[]): string[] {
 async function showErrors(uri: vscode.Uri, reason: string, listed: string[]): Promise<void> {
   const open = vscode.l10n.t('Open File');
   const more = listed.length > 12 ? [vscode.l10n.t('... and {0} more', listed.length - 12)] : [];
-  const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Not sent: {0}.', reason), { modal: true, detail: [...listed.slice(0, 12), ...more].join('\n') }, open);
+  const choice = await vscode.window.showErrorMessage(
+    vscode.l10n.t('Not sent: {0}.', reason),
+    { modal: true, detail: [...listed.slice(0, 12), ...more].join('\n') },
+    open,
+  );
   if (choice === open) await vscode.window.showTextDocument(uri);
 }

@@ -36,8 +36,7 @@ export interface EditPrioritiesArgs {
 }
 
 export type EditPrioritiesResult =
-  | { ok: true; changed: boolean }
-  | { ok: false; reason: string; conflict?: boolean; serverVersion?: number | null; cancelled?: boolean };
+  { ok: true; changed: boolean } | { ok: false; reason: string; conflict?: boolean; serverVersion?: number | null; cancelled?: boolean };
 
 function checkPriority(text: string): string | undefined {
   const v = text.trim();
@@ -66,8 +65,11 @@ export const editScannerPriorities = targeted({
         return result;
       }
       const reload = vscode.l10n.t('Reload');
-      const choice = await vscode.window.showWarningMessage(result.reason,
-        { modal: true, detail: vscode.l10n.t('Your change was not saved. Reload shows the current priorities so you can make the change again.') }, reload);
+      const choice = await vscode.window.showWarningMessage(
+        result.reason,
+        { modal: true, detail: vscode.l10n.t('Your change was not saved. Reload shows the current priorities so you can make the change again.') },
+        reload,
+      );
       if (choice !== reload) return result;
     }
   },
@@ -81,7 +83,7 @@ async function editFromArgs(s: Services, scanner: ObjectTarget, a: EditPrioritie
   if (!Number.isInteger(a.index) || a.index < 0 || a.index > 7) return fail(`index must be 0 to 7 (got ${a.index})`);
   if (a.priority !== undefined && checkPriority(String(a.priority))) return fail(`priority ${a.priority}: ${checkPriority(String(a.priority))}`);
   const shown = await scanner.connection.client.get<InputScannerInfo>(scanner.kind, scanner.folderKey, scanner.key);
-  const expected = a.expectedVersion === undefined ? shown.ConcurrencyVersion ?? null : a.expectedVersion;
+  const expected = a.expectedVersion === undefined ? (shown.ConcurrencyVersion ?? null) : a.expectedVersion;
   const result = await save(s, scanner, shown, expected, a.index, a.priority, a.statusCode);
   if (!result.ok && !result.cancelled) notify(result.conflict ? 'warning' : 'error', result.reason);
   return result;
@@ -107,7 +109,13 @@ async function askEdit(scanner: ObjectTarget, shown: InputScannerInfo): Promise<
       index,
     }));
     const picked = await input.pick({
-      title, step: 1, totalSteps: 3, items, active: items[state.index ?? 0], matchOnDescription: true, matchOnDetail: true,
+      title,
+      step: 1,
+      totalSteps: 3,
+      items,
+      active: items[state.index ?? 0],
+      matchOnDescription: true,
+      matchOnDetail: true,
       placeholder: vscode.l10n.t('Reporting priority to change (resistance range, priority, status)'),
     });
     if (picked.index !== state.index) {
@@ -121,7 +129,10 @@ async function askEdit(scanner: ObjectTarget, shown: InputScannerInfo): Promise<
   const inputPriority: Step = async (input) => {
     const entry = entries[state.index!];
     const text = await input.input({
-      title, step: 2, totalSteps: 3, value: String(state.priority ?? entry.Priority),
+      title,
+      step: 2,
+      totalSteps: 3,
+      value: String(state.priority ?? entry.Priority),
       prompt: vscode.l10n.t('Priority of {0} (now {1})', rangeOf(entry), String(entry.Priority)),
       validate: checkPriority,
     });
@@ -139,7 +150,11 @@ async function askEdit(scanner: ObjectTarget, shown: InputScannerInfo): Promise<
       code,
     }));
     const picked = await input.pick({
-      title, step: 3, totalSteps: 3, items, active: items.find((i) => i.code === (state.statusCode ?? entry.StatusCode)),
+      title,
+      step: 3,
+      totalSteps: 3,
+      items,
+      active: items.find((i) => i.code === (state.statusCode ?? entry.StatusCode)),
       placeholder: vscode.l10n.t('Status reported for {0}; Enter saves', rangeOf(entry)),
     });
     state.statusCode = picked.code;
@@ -156,13 +171,26 @@ async function askEdit(scanner: ObjectTarget, shown: InputScannerInfo): Promise<
  * conflict, nothing is written. Open editors of the scanner without edits
  * then show the new version; the tree refreshes.
  */
-async function save(s: Services, scanner: ObjectTarget, shown: InputScannerInfo, expected: number | null, index: number, priority?: number,
-  statusCode?: number, merge = false): Promise<EditPrioritiesResult> {
-  if (!shown.InputScannerReportingPriorities?.[index]) return { ok: false, reason: vscode.l10n.t('the scanner has no reporting priority {0}', String(index + 1)) };
+async function save(
+  s: Services,
+  scanner: ObjectTarget,
+  shown: InputScannerInfo,
+  expected: number | null,
+  index: number,
+  priority?: number,
+  statusCode?: number,
+  merge = false,
+): Promise<EditPrioritiesResult> {
+  if (!shown.InputScannerReportingPriorities?.[index])
+    return { ok: false, reason: vscode.l10n.t('the scanner has no reporting priority {0}', String(index + 1)) };
   const edited = withRow(shown, index, { priority, statusCode });
   const address = { connectionId: scanner.connection.id, folderKey: scanner.folderKey, kind: scanner.kind, key: scanner.key };
   // Interactive, the scanner as shown is the edit's base: a change made meanwhile on another row merges in.
-  const { outcome, tookTheirs } = await s.saves.saveMerging({ address, edit: edited, base: expected, options: { notStored: 'ignore' } }, merge ? shown : undefined, scanner.name);
+  const { outcome, tookTheirs } = await s.saves.saveMerging(
+    { address, edit: edited, base: expected, options: { notStored: 'ignore' } },
+    merge ? shown : undefined,
+    scanner.name,
+  );
   switch (outcome.status) {
     case 'saved':
       notify('info', tookTheirs ? mergedText(scanner.name, outcome.object, tookTheirs) : savedText(scanner.name, outcome.object));
@@ -170,7 +198,14 @@ async function save(s: Services, scanner: ObjectTarget, shown: InputScannerInfo,
     case 'unchanged':
       vscode.window.setStatusBarMessage(vscode.l10n.t('No changes to save'), 4000);
       return { ok: true, changed: false };
-    case 'conflict': return { ok: false, conflict: true, reason: conflictText(scanner.name, outcome.server, expected), serverVersion: outcome.server.ConcurrencyVersion ?? null };
-    case 'refused': return { ok: false, reason: notSavedText(scanner.name, outcome), cancelled: outcome.refusal.kind === 'cancelled' };
+    case 'conflict':
+      return {
+        ok: false,
+        conflict: true,
+        reason: conflictText(scanner.name, outcome.server, expected),
+        serverVersion: outcome.server.ConcurrencyVersion ?? null,
+      };
+    case 'refused':
+      return { ok: false, reason: notSavedText(scanner.name, outcome), cancelled: outcome.refusal.kind === 'cancelled' };
   }
 }

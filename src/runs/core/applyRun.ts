@@ -32,7 +32,11 @@ export function applyTitle(folder: string, plan: Plan): string {
 export async function sendPlan(host: RunHost, run: PlanRun): Promise<RunRecord & { reportFile: string }> {
   const { connection, root, plan } = run;
   const record = await runCore(host, {
-    connection, journal: folderJournal(root), title: run.title, total: ticked(plan).length, stopOnError: run.stopOnError,
+    connection,
+    journal: folderJournal(root),
+    title: run.title,
+    total: ticked(plan).length,
+    stopOnError: run.stopOnError,
     header: { recipe: { type: 'apply', folder: root }, ...(run.retryOf ? { retryOf: run.retryOf } : {}) },
     send: (options) => applyPlan(connection.client, root, run.binding, plan, options),
   });

@@ -19,7 +19,8 @@ export interface ChangesRun {
 export function makePreview(host: RunHost, connection: Connection, title: string, changes: Change[]): Promise<PreviewEntry[] | undefined> {
   return host.view.progress(title, async (show, signal) => {
     const entries = await previewChanges(connection.client, changes, {
-      signal, onEntry: (_e, done, total) => show(done, total, l10n.t('read {0}/{1}', done, total)),
+      signal,
+      onEntry: (_e, done, total) => show(done, total, l10n.t('read {0}/{1}', done, total)),
     });
     return signal.aborted ? undefined : entries;
   });
@@ -43,7 +44,12 @@ export async function previewAndRun(host: RunHost, run: ChangesRun, stopOnError?
 export function sendChanges(host: RunHost, run: ChangesRun, stopOnError: boolean): Promise<RunRecord> {
   const byId = new Map(run.changes.map((c) => [c.id, c]));
   return runCore(host, {
-    connection: run.connection, journal: run.journal, title: run.title, total: run.changes.length, stopOnError, header: run.header,
+    connection: run.connection,
+    journal: run.journal,
+    title: run.title,
+    total: run.changes.length,
+    stopOnError,
+    header: run.header,
     send: (options) => runChanges(run.connection.client, run.changes, { ...options, onResult: (r) => options.onResult(r, byId.get(r.id)) }),
   });
 }

@@ -37,7 +37,9 @@ export async function journalFile(file: string): Promise<{ journal: RunJournal; 
   return { journal: new RunJournal(path.dirname(full)), runId };
 }
 
-export interface FoundRun extends RunSummary { journal: RunJournal }
+export interface FoundRun extends RunSummary {
+  journal: RunJournal;
+}
 
 /** Every run of these journals, newest first; `matches`: only those of a service. */
 export async function allRuns(journals: readonly RunJournal[], matches?: (header: RunHeader) => boolean): Promise<FoundRun[]> {

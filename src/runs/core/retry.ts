@@ -9,7 +9,10 @@ import type { JournalEntry, RunHeader, RunJournal } from '../../changes/runJourn
 import { l10n } from '../../l10n';
 import { retryCountsText } from './words';
 
-export interface Outstanding { header: RunHeader; entries: JournalEntry[] }
+export interface Outstanding {
+  header: RunHeader;
+  entries: JournalEntry[];
+}
 
 const again = new Set<JournalEntry['outcome']>(['failed', 'notSent', 'unknown']);
 const settled = new Set<JournalEntry['outcome']>(['applied', 'unchanged']);
@@ -62,7 +65,9 @@ export function retrySelection(entries: readonly JournalEntry[]): { entries: Jou
   const never = kept.filter((e) => e.outcome === 'notSent').length;
   const lines = [l10n.t('To send: {0}', retryCountsText(kept.length - never, never))];
   if (lostCreates.length) {
-    lines.push(l10n.t('Not sent again, they may have been created (no answer came): {0}. Plan or look for them first.', lostCreates.map((e) => e.label).join(', ')));
+    lines.push(
+      l10n.t('Not sent again, they may have been created (no answer came): {0}. Plan or look for them first.', lostCreates.map((e) => e.label).join(', ')),
+    );
   }
   return { entries: kept, lostCreates, lines };
 }

@@ -97,7 +97,10 @@ export interface RunRecord {
 
 /** A run that stopped on an error after writes went out: not "nothing was sent" (the journal names each write). */
 export class RunStopped extends Error {
-  constructor(readonly error: Error, readonly writes: number) {
+  constructor(
+    readonly error: Error,
+    readonly writes: number,
+  ) {
     super(error.message, { cause: error });
   }
 }
@@ -108,37 +111,46 @@ export async function runCore(host: RunHost, spec: RunSpec): Promise<RunRecord> 
   const approval = await connection.approveWrites(l10n.t('{0}: {1}', title, objectsText(spec.total)));
   const { url, production } = { url: connection.info.baseUrl, production: connection.info.production };
   const writer = await spec.journal.begin({
-    title, connectionId: connection.id, url, ...(production ? { production: true } : {}), total: spec.total, ...spec.header,
+    title,
+    connectionId: connection.id,
+    url,
+    ...(production ? { production: true } : {}),
+    total: spec.total,
+    ...spec.header,
   });
   const written: WrittenObject[] = [];
   const deleted: WrittenObject[] = [];
   let writes = 0;
   let results: ChangeResult[];
   try {
-    results = await host.view.progress(title, (show, signal) => spec.send({
-      stopOnError: spec.stopOnError, signal, approval,
-      beforeWrite: (change, body, live) => {
-        writes++;
-        return writer.intent(change, body, live);
-      },
-      onResult: (r, change) => {
-        if (!change) return;
-        void writer.record(change, r).catch(() => undefined);
-        if (r.outcome !== 'applied') return;
-        const key = change.key ?? r.after?.Key;
-        if (!key) return;
-        const address: WrittenObject = { connectionId: connection.id, folderKey: change.folderKey, kind: change.kind, key };
-        if (change.op === 'delete') deleted.push(address);
-        else if (r.after) written.push(address);
-        else return;
-        host.events?.wrote(address, change.op === 'delete' ? undefined : r.after);
-      },
-      onProgress: (p) => {
-        const failed = p.failed ? ` · ${l10n.t('{0} failed', p.failed)}` : '';
-        const waiting = p.waitingSeconds ? ` · ${l10n.t('waiting {0} s', p.waitingSeconds)}` : '';
-        show(p.done, p.total, `${p.done}/${p.total}${failed}${waiting}`);
-      },
-    }));
+    results = await host.view.progress(title, (show, signal) =>
+      spec.send({
+        stopOnError: spec.stopOnError,
+        signal,
+        approval,
+        beforeWrite: (change, body, live) => {
+          writes++;
+          return writer.intent(change, body, live);
+        },
+        onResult: (r, change) => {
+          if (!change) return;
+          void writer.record(change, r).catch(() => undefined);
+          if (r.outcome !== 'applied') return;
+          const key = change.key ?? r.after?.Key;
+          if (!key) return;
+          const address: WrittenObject = { connectionId: connection.id, folderKey: change.folderKey, kind: change.kind, key };
+          if (change.op === 'delete') deleted.push(address);
+          else if (r.after) written.push(address);
+          else return;
+          host.events?.wrote(address, change.op === 'delete' ? undefined : r.after);
+        },
+        onProgress: (p) => {
+          const failed = p.failed ? ` · ${l10n.t('{0} failed', p.failed)}` : '';
+          const waiting = p.waitingSeconds ? ` · ${l10n.t('waiting {0} s', p.waitingSeconds)}` : '';
+          show(p.done, p.total, `${p.done}/${p.total}${failed}${waiting}`);
+        },
+      }),
+    );
   } catch (e) {
     throw writes && e instanceof Error ? new RunStopped(e, writes) : e;
   } finally {

@@ -44,9 +44,12 @@ export async function undoSelection(journal: RunJournal, runId: string): Promise
   }
   const all = [...entries.values()];
   const plan = undoPlan(all, (id) => kindOf(id));
-  const title = retries.length === 0 ? l10n.t('Undo of “{0}”', run.header.title)
-    : retries.length === 1 ? l10n.t('Undo of “{0}” and its Retry Failed run', run.header.title)
-      : l10n.t('Undo of “{0}” and its {1} Retry Failed runs', run.header.title, retries.length);
+  const title =
+    retries.length === 0
+      ? l10n.t('Undo of “{0}”', run.header.title)
+      : retries.length === 1
+        ? l10n.t('Undo of “{0}” and its Retry Failed run', run.header.title)
+        : l10n.t('Undo of “{0}” and its {1} Retry Failed runs', run.header.title, retries.length);
   const lines = retries.length
     ? [l10n.t('Also undone, the runs that sent its failed objects again: {0}', retries.map((r) => `${r.title} (${r.startedAt})`).join('; '))]
     : [];

@@ -10,7 +10,9 @@ import { l10n } from '../../l10n';
 export function previewCountsText(entries: readonly PreviewEntry[]): string {
   const c = previewCounts(entries);
   const parts = [
-    l10n.t('{0} to change', c.change), l10n.t('{0} no-op', c.noop), l10n.t('{0} invalid', c.invalid),
+    l10n.t('{0} to change', c.change),
+    l10n.t('{0} no-op', c.noop),
+    l10n.t('{0} invalid', c.invalid),
     l10n.t('{0} not applicable', c.notApplicable),
   ];
   if (c.stale) parts.push(l10n.t('{0} stale (changed since; kept)', c.stale));
@@ -20,12 +22,18 @@ export function previewCountsText(entries: readonly PreviewEntry[]): string {
 /** An outcome in words ("not sent", not `notSent`). */
 export function outcomeWord(outcome: EntryOutcome): string {
   switch (outcome) {
-    case 'applied': return l10n.t('applied');
-    case 'failed': return l10n.t('failed');
-    case 'notSent': return l10n.t('not sent');
-    case 'unchanged': return l10n.t('unchanged');
-    case 'stale': return l10n.t('stale');
-    case 'unknown': return l10n.t('unknown');
+    case 'applied':
+      return l10n.t('applied');
+    case 'failed':
+      return l10n.t('failed');
+    case 'notSent':
+      return l10n.t('not sent');
+    case 'unchanged':
+      return l10n.t('unchanged');
+    case 'stale':
+      return l10n.t('stale');
+    case 'unknown':
+      return l10n.t('unknown');
   }
 }
 
@@ -60,8 +68,7 @@ export function objectsText(n: number): string {
  * `again`: objects sent before that failed or whose answer was lost; `never`: objects not sent.
  */
 export function retryCountsText(again: number, never: number): string {
-  return [
-    again && l10n.t('{0} sent before (failed or no answer)', objectsText(again)),
-    never && l10n.t('{0} never sent', objectsText(never)),
-  ].filter(Boolean).join(', ');
+  return [again && l10n.t('{0} sent before (failed or no answer)', objectsText(again)), never && l10n.t('{0} never sent', objectsText(never))]
+    .filter(Boolean)
+    .join(', ');
 }

@@ -123,7 +123,10 @@ export class TokenAuthority {
   private passwordGrant(form: URLSearchParams): Reply {
     const expected = this.settings.password;
     if (expected === undefined) {
-      throw oauthError('unsupported_grant_type', 'The password grant is off: this sandbox was started without a password (--password-file or OMS_SANDBOX_PASSWORD)');
+      throw oauthError(
+        'unsupported_grant_type',
+        'The password grant is off: this sandbox was started without a password (--password-file or OMS_SANDBOX_PASSWORD)',
+      );
     }
     const username = form.get('username') ?? '';
     const password = form.get('password') ?? '';

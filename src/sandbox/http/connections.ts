@@ -23,7 +23,10 @@ export class Connections {
   /** Requests in progress per connection id. */
   private readonly busy = new Map<string, number>();
 
-  constructor(private readonly limits: ConnectionLimits, private readonly tls: boolean) {}
+  constructor(
+    private readonly limits: ConnectionLimits,
+    private readonly tls: boolean,
+  ) {}
 
   attach(server: Server): void {
     server.on('connection', (socket: Socket) => this.accept(socket));
@@ -85,7 +88,9 @@ export class Connections {
       return;
     }
     const body = JSON.stringify({ Message: message });
-    socket.end(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     socket.destroySoon();
   }
 }

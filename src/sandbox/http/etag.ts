@@ -29,9 +29,12 @@ export type Current = { etag?: string } | undefined;
 export function checkPreconditions(req: IncomingMessage, current: Current): void {
   const ifMatch = req.headers['if-match'];
   if (ifMatch !== undefined && !(current && names(ifMatch, current.etag, true))) {
-    throw new HttpError(412, current
-      ? `If-Match ${shown(ifMatch)} does not name the current ETag ${current.etag ?? '(none)'}: read it again; nothing was written`
-      : `If-Match ${shown(ifMatch)}: there is nothing here to match; nothing was written`);
+    throw new HttpError(
+      412,
+      current
+        ? `If-Match ${shown(ifMatch)} does not name the current ETag ${current.etag ?? '(none)'}: read it again; nothing was written`
+        : `If-Match ${shown(ifMatch)}: there is nothing here to match; nothing was written`,
+    );
   }
   const ifNoneMatch = req.headers['if-none-match'];
   if (ifNoneMatch !== undefined && current && names(ifNoneMatch, current.etag, false)) {

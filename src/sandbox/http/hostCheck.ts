@@ -11,7 +11,10 @@ const loopbackNames = ['localhost', '127.0.0.1', '[::1]'];
 
 /** True for `localhost` and loopback addresses (127.0.0.0/8, ::1): the only hosts served without `allowRemote`. */
 export function isLoopback(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   if (isIP(h) === 4) return h.startsWith('127.');
   return h === '::1' || h === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(h);

@@ -82,7 +82,9 @@ export class Router<H> {
     const route = end?.ends.get(method);
     if (route) {
       const params: Record<string, string> = {};
-      route.names.forEach((name, i) => { params[name] = values[i]; });
+      route.names.forEach((name, i) => {
+        params[name] = values[i];
+      });
       return { handler: route.handler, params, pattern: route.pattern };
     }
     if (end) throw methodNotAllowed(method, [...end.ends.keys()]);

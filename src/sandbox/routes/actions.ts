@@ -18,8 +18,9 @@ export async function invite(ctx: SandboxContext, r: FolderRequest, kind: Kind):
   const target = storedObject(ctx, r, kind);
   const body = await readJson(r.req, ctx.maxBodyBytes);
   if (typeof body !== 'string') {
-    throw new HttpError(400, 'The invite body must be a single JSON string holding an e-mail address, e.g. "user@example.com"',
-      [{ pointer: '', message: 'must be a string' }]);
+    throw new HttpError(400, 'The invite body must be a single JSON string holding an e-mail address, e.g. "user@example.com"', [
+      { pointer: '', message: 'must be a string' },
+    ]);
   }
   const address = body.trim();
   if (inputErrors(inviteSchema, address).length) {
@@ -57,7 +58,10 @@ export async function addPeople(ctx: SandboxContext, r: FolderRequest, kind: Kin
     }
   }
   if (failed.length) {
-    const which = failed.length === 1 ? `Item ${failed[0]} of the batch is invalid` : `Items ${failed.join(', ')}${failed.length === maxFailedItems ? ' (and maybe more)' : ''} of the batch are invalid`;
+    const which =
+      failed.length === 1
+        ? `Item ${failed[0]} of the batch is invalid`
+        : `Items ${failed.join(', ')}${failed.length === maxFailedItems ? ' (and maybe more)' : ''} of the batch are invalid`;
     throw new HttpError(400, `${which}: ${describeErrors(errors)}. Nobody was added.`, errors.slice(0, maxListed));
   }
   for (const item of body) createObject(ctx, kind, r.folderKey, item as BaseInfo);

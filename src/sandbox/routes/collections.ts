@@ -81,20 +81,32 @@ export async function update(ctx: SandboxContext, r: FolderRequest, kind: Kind):
   if (b.InFolderKey != null && b.InFolderKey !== stored.InFolderKey) {
     errors.push({ pointer: '/InFolderKey', message: `must be ${stored.InFolderKey}: objects cannot be moved by an update` });
   }
-  if (errors.length) throw new HttpError(400, `The update does not match the object at this path: ${errors.map((e) => `${e.pointer} ${e.message}`).join('; ')}`, errors);
+  if (errors.length)
+    throw new HttpError(400, `The update does not match the object at this path: ${errors.map((e) => `${e.pointer} ${e.message}`).join('; ')}`, errors);
   const current = stored.ConcurrencyVersion ?? 0;
   if (b.ConcurrencyVersion === undefined || b.ConcurrencyVersion === null) {
-    throw new HttpError(409, `ConcurrencyVersion is required on update: send the version you read (the stored version is ${current})`,
-      [{ pointer: '/ConcurrencyVersion', message: 'is required' }]);
+    throw new HttpError(409, `ConcurrencyVersion is required on update: send the version you read (the stored version is ${current})`, [
+      { pointer: '/ConcurrencyVersion', message: 'is required' },
+    ]);
   }
   if (b.ConcurrencyVersion !== current) {
-    throw new HttpError(409, `The ${kind.label.toLowerCase()} was changed by someone else: your ConcurrencyVersion is ${b.ConcurrencyVersion}, the stored version is ${current}. Read it again and reapply your changes.`,
-      [{ pointer: '/ConcurrencyVersion', message: `is ${b.ConcurrencyVersion}, stored is ${current}` }]);
+    throw new HttpError(
+      409,
+      `The ${kind.label.toLowerCase()} was changed by someone else: your ConcurrencyVersion is ${b.ConcurrencyVersion}, the stored version is ${current}. Read it again and reapply your changes.`,
+      [{ pointer: '/ConcurrencyVersion', message: `is ${b.ConcurrencyVersion}, stored is ${current}` }],
+    );
   }
-  const next = placeObject({ ...b, Notes: stored.Notes ?? [] }, {
-    kind, folderKey: r.folderKey, key, version: current + 1, naming: namingOf(b),
-    instance: { key: ctx.store.instanceKey, name: String(ctx.store.instance.CommonName ?? '') },
-  });
+  const next = placeObject(
+    { ...b, Notes: stored.Notes ?? [] },
+    {
+      kind,
+      folderKey: r.folderKey,
+      key,
+      version: current + 1,
+      naming: namingOf(b),
+      instance: { key: ctx.store.instanceKey, name: String(ctx.store.instance.CommonName ?? '') },
+    },
+  );
   keyAddresses(next, ctx.newKey);
   ctx.store.replace(key, next);
   await ctx.store.persist();

@@ -6,7 +6,15 @@
  */
 import { Kind, kinds } from '../../model/kinds';
 import {
-  actionPattern, actionRoutes, collectionPattern, folderPattern, instancePath, notesPattern, objectPattern, sysinfoPath, tokenPath,
+  actionPattern,
+  actionRoutes,
+  collectionPattern,
+  folderPattern,
+  instancePath,
+  notesPattern,
+  objectPattern,
+  sysinfoPath,
+  tokenPath,
 } from '../../model/routes';
 import { addPeople, invite, pushNotification } from './actions';
 import { create, list, read, remove, servedOperations, update } from './collections';
@@ -43,22 +51,38 @@ function ofKind(kind: Kind, handler: KindHandler): Endpoint {
   return inFolder((ctx, r) => handler(ctx, r, kind));
 }
 
-const collectionOps = [['GET', 'list', list], ['POST', 'create', create]] as const;
-const itemOps = [['GET', 'get', read], ['PUT', 'update', update], ['DELETE', 'delete', remove]] as const;
+const collectionOps = [
+  ['GET', 'list', list],
+  ['POST', 'create', create],
+] as const;
+const itemOps = [
+  ['GET', 'get', read],
+  ['PUT', 'update', update],
+  ['DELETE', 'delete', remove],
+] as const;
 
 export function endpoints(): Router<Endpoint> {
   const router = new Router<Endpoint>()
     .add('POST', tokenPath, { public: true, handle: async (ctx, r) => ctx.auth.grant(await readForm(r, maxTokenBodyBytes), r.req.socket.remoteAddress ?? '') })
     .add('GET', sysinfoPath, { public: true, handle: sysinfo })
     .add('GET', instancePath, { handle: (ctx) => json(200, ctx.store.instance) })
-    .add('GET', folderPattern, inFolder((ctx, r) => json(200, ctx.store.container(r.folderKey))))
+    .add(
+      'GET',
+      folderPattern,
+      inFolder((ctx, r) => json(200, ctx.store.container(r.folderKey))),
+    )
     .add(actionRoutes.pushNotification.method, actionPattern(actionRoutes.pushNotification), inFolder(pushNotification))
     .add('GET', '/sandbox/stats', { handle: stats })
     .add('GET', '/sandbox/outbox', { handle: (ctx) => json(200, ctx.store.outbox) })
     .add('DELETE', '/sandbox/outbox', { handle: clearOutbox })
     .add('GET', '/sandbox/faults', { handle: (ctx) => json(200, ctx.faults.list()) })
     .add('POST', '/sandbox/faults', { handle: async (ctx, r) => json(201, ctx.faults.add(await readJson(r.req, ctx.maxBodyBytes))) })
-    .add('DELETE', '/sandbox/faults', { handle: (ctx) => { ctx.faults.clear(); return noContent(); } });
+    .add('DELETE', '/sandbox/faults', {
+      handle: (ctx) => {
+        ctx.faults.clear();
+        return noContent();
+      },
+    });
 
   for (const kind of kinds.values()) {
     const ops = servedOperations(kind);

@@ -31,10 +31,21 @@ export class Faults {
 
   /** Validates and adds a rule from a request body. */
   add(body: unknown): FaultRule {
-    checkInput(faultRuleSchema, body, 'Invalid fault rule: the body must be an object {path, method?, count, status?, retryAfter?, delayMs?, location?} with a status or a delay');
+    checkInput(
+      faultRuleSchema,
+      body,
+      'Invalid fault rule: the body must be an object {path, method?, count, status?, retryAfter?, delayMs?, location?} with a status or a delay',
+    );
     const { path, method, status, count, retryAfter, delayMs, location } = body as FaultRule;
-    const rule: FaultRule = { path, ...(method === undefined ? {} : { method }), ...(status === undefined ? {} : { status }), count,
-      ...(retryAfter === undefined ? {} : { retryAfter }), ...(delayMs === undefined ? {} : { delayMs }), ...(location === undefined ? {} : { location }) };
+    const rule: FaultRule = {
+      path,
+      ...(method === undefined ? {} : { method }),
+      ...(status === undefined ? {} : { status }),
+      count,
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+      ...(delayMs === undefined ? {} : { delayMs }),
+      ...(location === undefined ? {} : { location }),
+    };
     this.rules.push(rule);
     return rule;
   }

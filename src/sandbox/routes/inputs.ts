@@ -19,7 +19,9 @@ const maxListed = 50;
 /** The errors of `value` against a schema of schemas/inputs/ (at most `maxListed`), [] when it fits. */
 export function inputErrors(schema: string, value: unknown): ErrorDetail[] {
   // Every error: these inputs are small and a person fixes them at once; the list sent back is bounded anyway.
-  return validate(schema, value).slice(0, maxListed).map((e) => ({ pointer: e.pointer, message: e.message }));
+  return validate(schema, value)
+    .slice(0, maxListed)
+    .map((e) => ({ pointer: e.pointer, message: e.message }));
 }
 
 /** Throws 400 with `message` and the errors when `value` does not fit `schema`. */

@@ -22,7 +22,9 @@ export async function addNote(ctx: SandboxContext, r: FolderRequest, kind: Kind)
   storedObject(ctx, r, kind);
   const body = await readJson(r.req, ctx.maxBodyBytes);
   if (inputErrors(noteSchema, body).length) {
-    throw new HttpError(400, 'A note needs NoteText: send a NoteInfo object or a JSON string', [{ pointer: typeof body === 'string' ? '' : '/NoteText', message: 'must be a non-empty string' }]);
+    throw new HttpError(400, 'A note needs NoteText: send a NoteInfo object or a JSON string', [
+      { pointer: typeof body === 'string' ? '' : '/NoteText', message: 'must be a non-empty string' },
+    ]);
   }
   const text = typeof body === 'string' ? body : (body as { NoteText: string }).NoteText;
   const obj = storedObject(ctx, r, kind);

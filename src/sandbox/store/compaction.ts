@@ -46,7 +46,6 @@ export async function writeSnapshot(file: string, seq: number, snapshot: Snapsho
   return bytes;
 }
 
-
 /** Moves the journal aside (`.journal.old`, replayed until the new snapshot is written) and returns a fresh one. */
 export async function rotateJournal(file: string, current: fs.FileHandle): Promise<fs.FileHandle> {
   await current.close();

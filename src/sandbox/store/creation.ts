@@ -9,11 +9,14 @@ import type { Store } from './store';
 export function createObject(ctx: { store: Store; newKey: () => string }, kind: Kind, folderKey: string, body: BaseInfo): BaseInfo {
   const store = ctx.store;
   const placed = placeObject(body, {
-    kind, folderKey, key: ctx.newKey(), version: 1, naming: namingOf(body),
+    kind,
+    folderKey,
+    key: ctx.newKey(),
+    version: 1,
+    naming: namingOf(body),
     instance: { key: store.instanceKey, name: String(store.instance.CommonName ?? '') },
   });
   keyAddresses(placed, ctx.newKey);
   store.insert(kind.id, placed);
   return placed;
 }
-

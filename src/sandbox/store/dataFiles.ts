@@ -35,10 +35,12 @@ export async function eachLine(file: string, fn: (line: string, n: number) => vo
   return true;
 }
 
-
 /** True when something (a dangling link included) is at `file`. */
 export async function exists(file: string): Promise<boolean> {
-  return fs.lstat(file).then(() => true, () => false);
+  return fs.lstat(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 export async function syncDirectory(dir: string): Promise<void> {
@@ -85,7 +87,6 @@ export const defaultIo: JournalIo = {
   },
 };
 
-
 /**
  * Temp files of an interrupted snapshot or journal start (`{name}.{random}.tmp`,
  * `{name}.journal.{random}.tmp`), and those of earlier versions (`{name}.tmp`, `.{name}.{pid}.tmp`).
@@ -98,4 +99,3 @@ export async function removeLeftovers(file: string): Promise<void> {
     if (leftover.test(name)) await fs.rm(path.join(dir, name), { force: true });
   }
 }
-

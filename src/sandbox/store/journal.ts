@@ -52,7 +52,12 @@ export class Journal {
   private readonly io: JournalIo;
   private readonly compactAtBytes: number;
 
-  private constructor(private readonly file: string, seq: number, private readonly snapshot: () => Snapshot, options: JournalOptions) {
+  private constructor(
+    private readonly file: string,
+    seq: number,
+    private readonly snapshot: () => Snapshot,
+    options: JournalOptions,
+  ) {
     this.seq = this.written = seq;
     this.io = options.io ?? defaultIo;
     this.compactAtBytes = options.compactAtBytes ?? defaultCompactAtBytes;
@@ -128,7 +133,9 @@ export class Journal {
         this.damaged = false;
       } catch (e) {
         failure = e;
-        await this.handle.truncate(this.size).catch(() => { this.damaged = true; });
+        await this.handle.truncate(this.size).catch(() => {
+          this.damaged = true;
+        });
         for (let i = undos.length - 1; i >= 0; i--) undos[i]();
       }
       this.written = last;
@@ -189,4 +196,3 @@ export class Journal {
     })();
   }
 }
-

@@ -10,11 +10,7 @@
 export type StoredEntry = { kind: string; object: unknown } | { outbox: unknown };
 
 /** What the journal records; applied in order on load. */
-export type Change =
-  | { op: 'put'; kind: string; object: unknown }
-  | { op: 'delete'; key: string }
-  | { op: 'outbox'; entry: unknown }
-  | { op: 'clearOutbox' };
+export type Change = { op: 'put'; kind: string; object: unknown } | { op: 'delete'; key: string } | { op: 'outbox'; entry: unknown } | { op: 'clearOutbox' };
 
 /** A state to write as the snapshot. */
 export interface Snapshot {
@@ -44,4 +40,3 @@ export function parseLine(line: string): unknown {
     return undefined;
   }
 }
-

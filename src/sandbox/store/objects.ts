@@ -91,7 +91,8 @@ const serverLinksMark = 'server';
  * name they carry (an object keeps the name the instance had when it was placed).
  */
 export function storedJson(object: BaseInfo): string {
-  const links = object.Links, objectLinks = object.ObjectLinks;
+  const links = object.Links,
+    objectLinks = object.ObjectLinks;
   const ownLinks = !!links && serverLinkLists.has(links);
   const instanceName = objectLinks ? instanceLinkNames.get(objectLinks) : undefined;
   if (!ownLinks && instanceName === undefined) return JSON.stringify(object);
@@ -158,9 +159,7 @@ interface Placement {
  * fields become empty lists, so every stored object has the whole base shape.
  */
 export function placeObject(body: BaseInfo, p: Placement): BaseInfo {
-  const clientLinks = Array.isArray(body.ObjectLinks)
-    ? body.ObjectLinks.filter((l) => !instanceRelations.has(String(l?.Relation)))
-    : [];
+  const clientLinks = Array.isArray(body.ObjectLinks) ? body.ObjectLinks.filter((l) => !instanceRelations.has(String(l?.Relation))) : [];
   const isFolder = p.kind.id === 'folder';
   const instance = instanceLinks(p.instance, p.naming);
   return {

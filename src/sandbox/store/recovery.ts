@@ -39,7 +39,10 @@ export async function readStoreFiles(file: string): Promise<Loaded | undefined> 
     });
   }
   return {
-    instanceKey: snapshot.instanceKey, entries: snapshot.entries, changes, seq: snapshot.seq,
+    instanceKey: snapshot.instanceKey,
+    entries: snapshot.entries,
+    changes,
+    seq: snapshot.seq,
     clean: snapshot.version === currentVersion && changes.length === 0,
   };
 }
@@ -72,4 +75,3 @@ async function readSnapshot(file: string): Promise<{ instanceKey: string; seq: n
   }
   return { instanceKey: header.instanceKey as string, seq: typeof header.seq === 'number' ? header.seq : 0, version: header.version, entries };
 }
-

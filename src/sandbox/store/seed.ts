@@ -69,7 +69,10 @@ export function prng(seed: number): () => number {
 /** Deterministic 24-hex keys: increasing seconds from a fixed epoch, then 16 PRNG hex digits. */
 function keySequence(random: () => number): () => string {
   let seconds = 0x65a1f000;
-  const hex8 = () => Math.floor(random() * 0x100000000).toString(16).padStart(8, '0');
+  const hex8 = () =>
+    Math.floor(random() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   return () => (seconds++).toString(16) + hex8() + hex8();
 }
 
@@ -102,17 +105,95 @@ export function seedStore(seed: SeedName, instanceName = defaultInstanceName): S
   return store;
 }
 
-const givenNames = ['Olivia', 'Liam', 'Emma', 'Noah', 'Amelia', 'Oliver', 'Ava', 'Elijah', 'Sophia', 'Lucas', 'Isabella', 'Mateo',
-  'Mia', 'Leo', 'Charlotte', 'Ethan', 'Aaliyah', 'Hiroshi', 'Priya', 'Kwame', 'Sofia', 'Mohammed', 'Chloé', 'Anders', 'Zanele',
-  'Wei', 'Fatima', 'Diego', 'Nadia', 'Tomasz', 'Aoife', 'Ravi', 'Léa', 'Samuel', 'Ingrid', 'Jamal'];
-const surnames = ['Smith', 'Tremblay', 'Nguyen', 'García', 'Martin', 'Roy', 'Wilson', 'MacDonald', 'Gagnon', 'Brown', 'Chen',
-  'Singh', 'Kowalski', 'Okafor', 'Johansson', 'Müller', "O'Brien", 'Dubois', 'Patel', 'Kim', 'Rossi', 'Haddad', 'Lefebvre',
-  'Morrison', 'Tanaka', 'Novak', 'Mensah', 'Ferreira', 'Campbell', 'Lindqvist'];
-const streets = ['Bank Street', 'Elgin Street', 'King Street West', 'Rue Sainte-Catherine', 'Wellington Street', 'Main Street',
-  'Queen Street', 'Carling Avenue', 'Rideau Street', 'Somerset Street'];
+const givenNames = [
+  'Olivia',
+  'Liam',
+  'Emma',
+  'Noah',
+  'Amelia',
+  'Oliver',
+  'Ava',
+  'Elijah',
+  'Sophia',
+  'Lucas',
+  'Isabella',
+  'Mateo',
+  'Mia',
+  'Leo',
+  'Charlotte',
+  'Ethan',
+  'Aaliyah',
+  'Hiroshi',
+  'Priya',
+  'Kwame',
+  'Sofia',
+  'Mohammed',
+  'Chloé',
+  'Anders',
+  'Zanele',
+  'Wei',
+  'Fatima',
+  'Diego',
+  'Nadia',
+  'Tomasz',
+  'Aoife',
+  'Ravi',
+  'Léa',
+  'Samuel',
+  'Ingrid',
+  'Jamal',
+];
+const surnames = [
+  'Smith',
+  'Tremblay',
+  'Nguyen',
+  'García',
+  'Martin',
+  'Roy',
+  'Wilson',
+  'MacDonald',
+  'Gagnon',
+  'Brown',
+  'Chen',
+  'Singh',
+  'Kowalski',
+  'Okafor',
+  'Johansson',
+  'Müller',
+  "O'Brien",
+  'Dubois',
+  'Patel',
+  'Kim',
+  'Rossi',
+  'Haddad',
+  'Lefebvre',
+  'Morrison',
+  'Tanaka',
+  'Novak',
+  'Mensah',
+  'Ferreira',
+  'Campbell',
+  'Lindqvist',
+];
+const streets = [
+  'Bank Street',
+  'Elgin Street',
+  'King Street West',
+  'Rue Sainte-Catherine',
+  'Wellington Street',
+  'Main Street',
+  'Queen Street',
+  'Carling Avenue',
+  'Rideau Street',
+  'Somerset Street',
+];
 const cities: Array<[string, string, string]> = [
-  ['Ottawa', 'ON', 'K1P'], ['Toronto', 'ON', 'M5H'], ['Montréal', 'QC', 'H3B'], ['Halifax', 'NS', 'B3J'],
-  ['Calgary', 'AB', 'T2P'], ['Vancouver', 'BC', 'V6B'],
+  ['Ottawa', 'ON', 'K1P'],
+  ['Toronto', 'ON', 'M5H'],
+  ['Montréal', 'QC', 'H3B'],
+  ['Halifax', 'NS', 'B3J'],
+  ['Calgary', 'AB', 'T2P'],
+  ['Vancouver', 'BC', 'V6B'],
 ];
 const siteNames = ['Main Entrance', 'Loading Dock', 'Server Room', 'Executive Suite', 'Parking Garage', 'Staff Lounge'];
 const scannerNames = ['Door Contact', 'Glass Break', 'Motion Detector', 'Tamper Switch', 'Request to Exit', 'Panic Button'];
@@ -125,7 +206,11 @@ const moduleTemplates: Array<[string, string, string]> = [
 class DemoSeeder {
   private counters = { site: 0, scanner: 0, container: 0, person: 0 };
 
-  constructor(private readonly store: Store, private readonly random: () => number, private readonly newKey: () => string) {}
+  constructor(
+    private readonly store: Store,
+    private readonly random: () => number,
+    private readonly newKey: () => string,
+  ) {}
 
   private pick<T>(list: readonly T[]): T {
     return list[Math.floor(this.random() * list.length)];
@@ -133,7 +218,10 @@ class DemoSeeder {
 
   private hex(bytes: number): string {
     let s = '';
-    for (let i = 0; i < bytes; i++) s += Math.floor(this.random() * 256).toString(16).padStart(2, '0');
+    for (let i = 0; i < bytes; i++)
+      s += Math.floor(this.random() * 256)
+        .toString(16)
+        .padStart(2, '0');
     return s;
   }
 
@@ -191,14 +279,26 @@ class DemoSeeder {
     const n = ++this.counters.person;
     const given = this.pick(givenNames);
     const surname = this.pick(surnames);
-    const local = `${given}.${surname}`.normalize('NFD').replace(/[^A-Za-z.]/g, '').toLowerCase();
-    const addresses: AddressInfo[] = [{
-      $type: makeType('EmailAddressInfo'), Key: null, Href: null, IsPrivate: false, Type: 'Work',
-      MailTo: `${local}${n}@example.com`,
-    }];
+    const local = `${given}.${surname}`
+      .normalize('NFD')
+      .replace(/[^A-Za-z.]/g, '')
+      .toLowerCase();
+    const addresses: AddressInfo[] = [
+      {
+        $type: makeType('EmailAddressInfo'),
+        Key: null,
+        Href: null,
+        IsPrivate: false,
+        Type: 'Work',
+        MailTo: `${local}${n}@example.com`,
+      },
+    ];
     if (this.random() < 0.7) {
       addresses.push({
-        $type: makeType('PhoneInfo'), Key: null, Href: null, IsPrivate: this.random() < 0.3,
+        $type: makeType('PhoneInfo'),
+        Key: null,
+        Href: null,
+        IsPrivate: this.random() < 0.3,
         Type: this.random() < 0.5 ? 'Mobile' : 'Work',
         Number: `+1 613 555 ${String(Math.floor(this.random() * 10000)).padStart(4, '0')}`,
       });
@@ -206,9 +306,15 @@ class DemoSeeder {
     if (this.random() < 0.4) {
       const [city, province, fsa] = this.pick(cities);
       addresses.push({
-        $type: makeType('MailingAddressInfo'), Key: null, Href: null, IsPrivate: true, Type: 'Home',
+        $type: makeType('MailingAddressInfo'),
+        Key: null,
+        Href: null,
+        IsPrivate: true,
+        Type: 'Home',
         Street: `${1 + Math.floor(this.random() * 899)} ${this.pick(streets)}`,
-        City: city, Province: province, Country: 'Canada',
+        City: city,
+        Province: province,
+        Country: 'Canada',
         PostalCode: `${fsa} ${Math.floor(this.random() * 10)}${'ABCEGHJKLMNPRSTVXY'[Math.floor(this.random() * 18)]}${Math.floor(this.random() * 10)}`,
       });
     }

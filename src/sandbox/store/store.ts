@@ -67,7 +67,8 @@ export class Store {
 
   private load(r: StoredEntry, file: string): void {
     if ('outbox' in r) this.outboxEntries.push(r.outbox as OutboxEntry);
-    else if (r && typeof r.kind === 'string' && r.object && typeof r.object === 'object') this.insert(r.kind as StoredKind, this.loaded(r.kind, r.object as BaseInfo));
+    else if (r && typeof r.kind === 'string' && r.object && typeof r.object === 'object')
+      this.insert(r.kind as StoredKind, this.loaded(r.kind, r.object as BaseInfo));
     else throw new Error(`${file} holds a record that is not a stored object`);
   }
 
@@ -173,7 +174,11 @@ export class Store {
   }
 
   private pageMade(folderKey: string, kind: KindId, from: number, size: number): Buffer {
-    return Buffer.from(`[${this.page(folderKey, kind, from, size).map((o) => this.text(o)).join(',')}]`);
+    return Buffer.from(
+      `[${this.page(folderKey, kind, from, size)
+        .map((o) => this.text(o))
+        .join(',')}]`,
+    );
   }
 
   /** `size` objects from position `from` of `list()`, without copying the rest. */
@@ -248,4 +253,3 @@ export class Store {
     this.pages.drop(`${e.object.InFolderKey}/${e.kind}`);
   }
 }
-

@@ -23,7 +23,11 @@ export class CollectionNode implements Paged {
   private expanded = false;
 
   constructor(
-    readonly parent: TreeNode, private readonly ctx: TreeContext, readonly kind: Kind, readonly connectionId: string, readonly folderKey: string,
+    readonly parent: TreeNode,
+    private readonly ctx: TreeContext,
+    readonly kind: Kind,
+    readonly connectionId: string,
+    readonly folderKey: string,
     /** The folder's name, for its objects' document paths. */
     private readonly folderName: string,
   ) {
@@ -37,7 +41,8 @@ export class CollectionNode implements Paged {
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.kind.icon);
     const loaded = `${this.pager.items.length}${this.pager.hasMore ? '+' : ''}`;
-    if (this.filter) item.description = `“${this.filter}”: ${this.pager.started ? vscode.l10n.t('{0} of {1}', this.shown().length, loaded) : vscode.l10n.t('filtered')}`;
+    if (this.filter)
+      item.description = `“${this.filter}”: ${this.pager.started ? vscode.l10n.t('{0} of {1}', this.shown().length, loaded) : vscode.l10n.t('filtered')}`;
     else if (this.pager.started) item.description = loaded;
     // Before its first page a group knows nothing of what it holds: no count, and no "more to load".
     item.accessibilityInformation = spoken(
@@ -151,8 +156,10 @@ export class CollectionNode implements Paged {
    */
   followServer(items: BaseInfo[], complete: boolean, pages: number): void {
     const shown = this.pager.items;
-    const same = complete === !this.pager.hasMore && items.length === shown.length
-      && items.every((o, i) => o.Key === shown[i].Key && o.ConcurrencyVersion === shown[i].ConcurrencyVersion && o.CommonName === shown[i].CommonName);
+    const same =
+      complete === !this.pager.hasMore &&
+      items.length === shown.length &&
+      items.every((o, i) => o.Key === shown[i].Key && o.ConcurrencyVersion === shown[i].ConcurrencyVersion && o.CommonName === shown[i].CommonName);
     if (!same && this.pager.follow(items, complete, pages)) this.ctx.changed(this);
   }
 

@@ -13,7 +13,11 @@ export class ConnectionNode implements TreeNode {
   readonly parent = undefined;
   readonly id: string;
 
-  constructor(private readonly ctx: TreeContext, readonly connection: Connection, private readonly active: boolean) {
+  constructor(
+    private readonly ctx: TreeContext,
+    readonly connection: Connection,
+    private readonly active: boolean,
+  ) {
     this.id = `conn:${connection.id}`;
   }
 
@@ -25,8 +29,17 @@ export class ConnectionNode implements TreeNode {
     const colour = info.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : this.active ? new vscode.ThemeColor('charts.green') : undefined;
     item.iconPath = new vscode.ThemeIcon(info.production ? 'flame' : info.sandbox ? 'beaker' : 'plug', colour);
     // The label already names the connection: the description adds only what it does not say.
-    item.description = [this.active && vscode.l10n.t('● active'), info.production && vscode.l10n.t('PRODUCTION'), !info.sandbox && new URL(info.baseUrl).host].filter(Boolean).join(' · ');
-    item.tooltip = [info.label, info.baseUrl, info.production && vscode.l10n.t('Production: every write asks first'), this.active && vscode.l10n.t('Active connection')].filter(Boolean).join('\n');
+    item.description = [this.active && vscode.l10n.t('● active'), info.production && vscode.l10n.t('PRODUCTION'), !info.sandbox && new URL(info.baseUrl).host]
+      .filter(Boolean)
+      .join(' · ');
+    item.tooltip = [
+      info.label,
+      info.baseUrl,
+      info.production && vscode.l10n.t('Production: every write asks first'),
+      this.active && vscode.l10n.t('Active connection'),
+    ]
+      .filter(Boolean)
+      .join('\n');
     item.accessibilityInformation = spoken(
       vscode.l10n.t('Connection {0}', info.label),
       info.sandbox ? vscode.l10n.t('local sandbox') : new URL(info.baseUrl).host,
@@ -39,15 +52,19 @@ export class ConnectionNode implements TreeNode {
 
   async getChildren(): Promise<TreeNode[]> {
     if (!this.connection.info.sandbox && !(await this.connection.hasToken())) {
-      return [new MessageNode(this, `${this.id}/signin`, vscode.l10n.t('Sign in…'), {
-        icon: 'key', command: { command: 'oms.signIn', title: vscode.l10n.t('Sign In'), arguments: [this.connection.id] },
-      })];
+      return [
+        new MessageNode(this, `${this.id}/signin`, vscode.l10n.t('Sign in…'), {
+          icon: 'key',
+          command: { command: 'oms.signIn', title: vscode.l10n.t('Sign In'), arguments: [this.connection.id] },
+        }),
+      ];
     }
     try {
       const rootKey = await this.connection.rootFolderKey();
       // Some services may not serve the folder itself; its key is enough to browse.
       const root = await this.connection.client.folder(rootKey).catch((e) => {
-        if (e instanceof ApiError && (e.kind === 'notFound' || e.kind === 'permission' || e.status === 405)) return { Key: rootKey, CommonName: vscode.l10n.t('Root folder') } as BaseInfo;
+        if (e instanceof ApiError && (e.kind === 'notFound' || e.kind === 'permission' || e.status === 405))
+          return { Key: rootKey, CommonName: vscode.l10n.t('Root folder') } as BaseInfo;
         throw e;
       });
       return [new FolderNode(this, this.ctx, this.connection.id, root, true)];

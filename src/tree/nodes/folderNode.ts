@@ -11,8 +11,13 @@ export class FolderNode implements TreeNode {
   readonly id: string;
   private groups?: CollectionNode[];
 
-  constructor(readonly parent: TreeNode, private readonly ctx: TreeContext, readonly connectionId: string, readonly folder: BaseInfo,
-    private readonly isRoot = false) {
+  constructor(
+    readonly parent: TreeNode,
+    private readonly ctx: TreeContext,
+    readonly connectionId: string,
+    readonly folder: BaseInfo,
+    private readonly isRoot = false,
+  ) {
     this.id = `${parent.id}/${folder.Key}`;
   }
 
@@ -21,8 +26,10 @@ export class FolderNode implements TreeNode {
   }
 
   getTreeItem(): vscode.TreeItem {
-    const item = new vscode.TreeItem(this.folder.CommonName || this.folderKey,
-      this.isRoot ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(
+      this.folder.CommonName || this.folderKey,
+      this.isRoot ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+    );
     item.id = this.id;
     item.iconPath = new vscode.ThemeIcon(this.isRoot ? 'root-folder' : 'folder');
     item.description = this.isRoot ? vscode.l10n.t('instance') : undefined;
@@ -37,13 +44,19 @@ export class FolderNode implements TreeNode {
     const connection = this.ctx.connections.get(this.connectionId);
     if (!connection) return [];
     // The same group (and its loaded pages) whichever node of this folder asks: a reveal walks the tree too.
-    const groups = this.groups ??= objectKinds.filter((k) => supports(k, 'list')).map((k) =>
-      (this.ctx.collections.get(collectionId(this.connectionId, this.folderKey, k.id)) as CollectionNode | undefined)
-      ?? new CollectionNode(this, this.ctx, k, this.connectionId, this.folderKey, this.folder.CommonName || this.folderKey));
+    const groups = (this.groups ??= objectKinds
+      .filter((k) => supports(k, 'list'))
+      .map(
+        (k) =>
+          (this.ctx.collections.get(collectionId(this.connectionId, this.folderKey, k.id)) as CollectionNode | undefined) ??
+          new CollectionNode(this, this.ctx, k, this.connectionId, this.folderKey, this.folder.CommonName || this.folderKey),
+      ));
     // Each group's first page with the subfolders: its row says its count when first drawn.
     const [subfolders] = await Promise.all([
-      connection.client.listAll(kindOf('folder'), this.folderKey)
-        .then((folders) => folders.map((f): TreeNode => new FolderNode(this, this.ctx, this.connectionId, f)), (e) => [errorNode(this, e, this.connectionId)]),
+      connection.client.listAll(kindOf('folder'), this.folderKey).then(
+        (folders) => folders.map((f): TreeNode => new FolderNode(this, this.ctx, this.connectionId, f)),
+        (e) => [errorNode(this, e, this.connectionId)],
+      ),
       ...groups.map((g) => g.firstPage()),
     ]);
     return [...subfolders, ...groups];

@@ -9,7 +9,10 @@ export interface Paged extends TreeNode {
 
 export class LoadMoreNode implements TreeNode {
   readonly id: string;
-  constructor(readonly parent: Paged, private readonly loaded: number) {
+  constructor(
+    readonly parent: Paged,
+    private readonly loaded: number,
+  ) {
     this.id = `${parent.id}/load-more`;
   }
 

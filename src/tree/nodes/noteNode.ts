@@ -7,7 +7,11 @@ import { spoken, TreeNode } from './node';
 export class NoteNode implements TreeNode {
   readonly id: string;
 
-  constructor(readonly parent: ObjectNode, readonly note: NoteInfo, index: number) {
+  constructor(
+    readonly parent: ObjectNode,
+    readonly note: NoteInfo,
+    index: number,
+  ) {
     this.id = `${parent.id}/note-${note.Key ?? index}`;
   }
 
@@ -26,7 +30,11 @@ export class NoteNode implements TreeNode {
     md.appendMarkdown(`\n\n---\n`);
     md.appendText(`${this.author}, ${this.note.CreatedOn ? new Date(this.note.CreatedOn).toLocaleString() : vscode.l10n.t('time not given')}`);
     item.tooltip = md;
-    item.accessibilityInformation = spoken(vscode.l10n.t('Note by {0}', this.author), item.description?.toString().split(' · ')[1], text || vscode.l10n.t('empty'));
+    item.accessibilityInformation = spoken(
+      vscode.l10n.t('Note by {0}', this.author),
+      item.description?.toString().split(' · ')[1],
+      text || vscode.l10n.t('empty'),
+    );
     item.contextValue = this.note.Key ? 'oms-note delete' : 'oms-note';
     return item;
   }

@@ -15,7 +15,11 @@ export class ObjectNode implements TreeNode {
   readonly address: ObjectAddress;
 
   constructor(
-    readonly parent: TreeNode, readonly kind: Kind, readonly connectionId: string, readonly folderKey: string, readonly object: BaseInfo,
+    readonly parent: TreeNode,
+    readonly kind: Kind,
+    readonly connectionId: string,
+    readonly folderKey: string,
+    readonly object: BaseInfo,
     /** The folder's name, which the document's path shows. */
     private readonly folderName: string,
     private readonly ctx?: TreeContext,
@@ -66,9 +70,12 @@ export class ObjectNode implements TreeNode {
     try {
       const notes = await connection.client.notes(this.kind, this.folderKey, this.address.key);
       if (!notes.length) {
-        return [new MessageNode(this, `${this.id}/no-notes`, vscode.l10n.t('No notes: Add Note…'), {
-          icon: 'note', command: { command: 'oms.addNote', title: vscode.l10n.t('Add Note…'), arguments: [this] },
-        })];
+        return [
+          new MessageNode(this, `${this.id}/no-notes`, vscode.l10n.t('No notes: Add Note…'), {
+            icon: 'note',
+            command: { command: 'oms.addNote', title: vscode.l10n.t('Add Note…'), arguments: [this] },
+          }),
+        ];
       }
       return notes.map((n, i) => new NoteNode(this, n, i));
     } catch (e) {

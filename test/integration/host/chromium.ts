@@ -32,7 +32,14 @@ export interface Manifest {
 }
 
 const CHROMIUM = process.env.OMS_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 export function installHost(repo: string): string {
   log('ensuring the offline VS Code host (scripts/install-host.sh; first time takes ~3-4 min)');
@@ -105,15 +112,19 @@ async function startServer(hostDir: string, run: HostRun, profile: Profile): Pro
   fs.writeFileSync(tokenFile, token, { mode: 0o600 });
   const args = [
     serverMain(hostDir),
-    '--host', '127.0.0.1',
-    '--port', String(port),
-    '--connection-token-file', tokenFile,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--connection-token-file',
+    tokenFile,
     '--accept-server-license-terms',
     ...(profile.driver ? ['--enable-smoke-test-driver'] : []),
     '--disable-telemetry',
     '--disable-workspace-trust',
     ...profileArgs(profile),
-    '--logsPath', path.join(run.diag, 'vscode-logs'),
+    '--logsPath',
+    path.join(run.diag, 'vscode-logs'),
     // The window's language, and with it the extension host's (its l10n bundle): see addPseudoLanguagePack.
     ...(pseudoLocale ? ['--locale', pseudoLocale] : []),
   ];
@@ -133,12 +144,22 @@ async function startServer(hostDir: string, run: HostRun, profile: Profile): Pro
 const serverMain = (hostDir: string) => path.join(hostDir, 'cs', 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js');
 
 function profileArgs(profile: Profile): string[] {
-  return ['--user-data-dir', path.join(profile.dir, 'user'), '--server-data-dir', path.join(profile.dir, 'server'), '--extensions-dir', path.join(profile.dir, 'extensions')];
+  return [
+    '--user-data-dir',
+    path.join(profile.dir, 'user'),
+    '--server-data-dir',
+    path.join(profile.dir, 'server'),
+    '--extensions-dir',
+    path.join(profile.dir, 'extensions'),
+  ];
 }
 
 /** Installs the .vsix into a profile as `code --install-extension` does (plus the pseudo bundles in a pseudo-localized run). */
 function installVsix(hostDir: string, run: HostRun, profile: Profile): void {
-  execFileSync(hostNode(hostDir), [serverMain(hostDir), '--install-extension', run.vsix, '--accept-server-license-terms', ...profileArgs(profile)], { stdio: 'ignore', env: childEnv(run.env) });
+  execFileSync(hostNode(hostDir), [serverMain(hostDir), '--install-extension', run.vsix, '--accept-server-license-terms', ...profileArgs(profile)], {
+    stdio: 'ignore',
+    env: childEnv(run.env),
+  });
   const installed = fs.readdirSync(path.join(profile.dir, 'extensions')).find((d) => fs.existsSync(path.join(profile.dir, 'extensions', d, 'package.json')));
   if (!installed) throw new Error(`installing ${path.basename(run.vsix)} left no extension in ${profile.dir}`);
   if (pseudoLocale) addPseudoBundles(run.repo, path.join(profile.dir, 'extensions', installed));
@@ -149,7 +170,10 @@ function workbenchUrl({ port, token }: Server, run: HostRun, withTests = false):
   const url = `http://127.0.0.1:${port}/?tkn=${token}&folder=${encodeURIComponent(run.workspace)}`;
   if (!withTests) return url;
   const remote = (p: string) => `vscode-remote://127.0.0.1:${port}${p}`;
-  const payload = [['extensionDevelopmentPath', remote(run.extensionPath)], ['extensionTestsPath', remote(run.testsEntry)]];
+  const payload = [
+    ['extensionDevelopmentPath', remote(run.extensionPath)],
+    ['extensionTestsPath', remote(run.testsEntry)],
+  ];
   return `${url}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
@@ -202,7 +226,9 @@ export async function runInChromium(run: HostRun, hostDir: string): Promise<{ ex
     installVsix(hostDir, run, checksProfile);
     const checksServer = await startServer(hostDir, run, checksProfile);
     const freshServer = await startServer(hostDir, run, profile(run, 'fresh', false));
-    log(`VS Code servers for the UI checks on 127.0.0.1:${checksServer.port} (${path.basename(run.vsix)} installed) and :${freshServer.port} (fresh profile), without the smoke-test driver`);
+    log(
+      `VS Code servers for the UI checks on 127.0.0.1:${checksServer.port} (${path.basename(run.vsix)} installed) and :${freshServer.port} (fresh profile), without the smoke-test driver`,
+    );
     // A fresh browser context: no view/tree state restored from the test window.
     const lookContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const p = await lookContext.newPage();
@@ -243,7 +269,9 @@ async function runCommand(page: Page, title: string): Promise<void> {
 /** Opens an input scanner of the demo data (Floor 1 > Input scanners > first) so the screenshot shows an object document. */
 async function openAnObject(page: Page, note: (s: string) => void): Promise<void> {
   const row = (label: string, expanded?: boolean) =>
-    page.locator(`.part.sidebar .monaco-list-row${expanded === undefined ? '' : `[aria-expanded="${expanded}"]`}`, { hasText: new RegExp(`^\\s*${label}`) }).first();
+    page
+      .locator(`.part.sidebar .monaco-list-row${expanded === undefined ? '' : `[aria-expanded="${expanded}"]`}`, { hasText: new RegExp(`^\\s*${label}`) })
+      .first();
   try {
     await row('Floor 1', false).click({ timeout: 5_000 });
     await settle(page);
@@ -320,7 +348,7 @@ async function lookAtTree(page: Page, run: HostRun): Promise<void> {
         }
         const label = (await collapsed.getAttribute('aria-label')) ?? (await collapsed.innerText());
         await collapsed.click();
-        note(`expanded level-${level} node "${label.replace(/\s+/g, " ").trim()}"`);
+        note(`expanded level-${level} node "${label.replace(/\s+/g, ' ').trim()}"`);
         await settle(page);
       }
     } catch {
@@ -328,7 +356,10 @@ async function lookAtTree(page: Page, run: HostRun): Promise<void> {
     }
     await openAnObject(page, note);
     const labels = await rows.evaluateAll((els) =>
-      els.map((e) => `${'  '.repeat(Math.max(0, Number(e.getAttribute('aria-level') ?? 1) - 1))}${(e as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()}`),
+      els.map(
+        (e) =>
+          `${'  '.repeat(Math.max(0, Number(e.getAttribute('aria-level') ?? 1) - 1))}${(e as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()}`,
+      ),
     );
     if (labels.length) note(`side bar rows:\n${labels.map((l) => `    ${l}`).join('\n')}`);
   } catch (e) {

@@ -14,7 +14,7 @@ export function readManifest<T>(extensionPath: string): T {
   const text = fs.readFileSync(path.join(extensionPath, 'package.json'), 'utf8');
   const nlsFile = path.join(extensionPath, pseudoLocale ? `package.nls.${pseudoLocale}.json` : 'package.nls.json');
   const nls = fs.existsSync(nlsFile) ? (JSON.parse(fs.readFileSync(nlsFile, 'utf8')) as Record<string, string>) : {};
-  return JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' && /^%[\w.-]+%$/.test(value) ? nls[value.slice(1, -1)] ?? value : value)) as T;
+  return JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' && /^%[\w.-]+%$/.test(value) ? (nls[value.slice(1, -1)] ?? value) : value)) as T;
 }
 
 /**

@@ -11,11 +11,7 @@ export function log(msg: string): void {
 }
 
 /** Spawns `cmd` in its own process group; stdout/stderr are appended to `logFile`. */
-export function startProcess(
-  cmd: string,
-  args: string[],
-  opts: SpawnOptions & { logFile: string },
-): ChildProcess {
+export function startProcess(cmd: string, args: string[], opts: SpawnOptions & { logFile: string }): ChildProcess {
   // Only the user may read the logs: a child's output may hold a URL or a name worth keeping private.
   const out = fs.createWriteStream(opts.logFile, { flags: 'a', mode: 0o600 });
   const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -43,8 +39,7 @@ export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: num
         if (pattern.test(line)) return done(undefined, line);
       }
     };
-    const onExit = (code: number | null, signal: string | null) =>
-      done(new Error(`${what} exited before it was ready (code ${code}, signal ${signal})`));
+    const onExit = (code: number | null, signal: string | null) => done(new Error(`${what} exited before it was ready (code ${code}, signal ${signal})`));
     const done = (err?: Error, line?: string) => {
       clearTimeout(timer);
       child.stdout?.off('data', onData);

@@ -87,7 +87,10 @@ function readResults(): IntegrationResults | undefined {
 }
 
 function indent(text: string, by: string): string {
-  return text.split('\n').map((l) => by + l).join('\n');
+  return text
+    .split('\n')
+    .map((l) => by + l)
+    .join('\n');
 }
 
 async function main(): Promise<number> {
@@ -126,8 +129,12 @@ async function main(): Promise<number> {
       // (a desktop VS Code's is Electron's: there, this runner's Node.js).
       const sandbox = await startSandbox(repo, tmp, path.join(diag, 'sandbox.log'), hostDir ? hostNode(hostDir) : process.execPath);
       log(`sandbox ${sandbox.url} instance ${sandbox.instance} on Node.js ${sandbox.nodeVersion}`);
-      Object.assign(env, { OMS_SANDBOX_URL: sandbox.url, OMS_SANDBOX_TOKEN: sandbox.token, OMS_SANDBOX_INSTANCE: sandbox.instance,
-        OMS_SANDBOX_PASSWORD: sandbox.password });
+      Object.assign(env, {
+        OMS_SANDBOX_URL: sandbox.url,
+        OMS_SANDBOX_TOKEN: sandbox.token,
+        OMS_SANDBOX_INSTANCE: sandbox.instance,
+        OMS_SANDBOX_PASSWORD: sandbox.password,
+      });
     }
 
     // A company's private CA, trusted by the host as the system's own (network.test.ts serves HTTPS with it).
@@ -161,7 +168,9 @@ async function main(): Promise<number> {
     }
 
     if (!results) {
-      log(`error: the test entry wrote no ${path.relative(repo, path.join(diag, 'results.json'))} (host exit code ${exitCode}); see ${path.relative(repo, diag)}/`);
+      log(
+        `error: the test entry wrote no ${path.relative(repo, path.join(diag, 'results.json'))} (host exit code ${exitCode}); see ${path.relative(repo, diag)}/`,
+      );
       console.log('0 passed, 0 failed');
       return 1;
     }
@@ -180,7 +189,9 @@ async function main(): Promise<number> {
     if (fs.existsSync(times)) {
       const t = JSON.parse(fs.readFileSync(times, 'utf8')) as ActivationRecord;
       const before = t.quiet ? `; machine ${Math.round(t.quiet.busy * 100)}% busy just before, after waiting ${t.quiet.waitedMs} ms for it to settle` : '';
-      log(`activation as VS Code recorded it: load code ${t.codeLoadingTime} ms + call activate ${t.activateCallTime} ms + finish activate ${t.activateResolvedTime} ms = ${t.codeLoadingTime + t.activateCallTime + t.activateResolvedTime} ms (${t.event}${before})`);
+      log(
+        `activation as VS Code recorded it: load code ${t.codeLoadingTime} ms + call activate ${t.activateCallTime} ms + finish activate ${t.activateResolvedTime} ms = ${t.codeLoadingTime + t.activateCallTime + t.activateResolvedTime} ms (${t.event}${before})`,
+      );
     }
     log(`finished in ${((Date.now() - t0) / 1000).toFixed(1)} s; diagnostics in ${path.relative(repo, diag)}/`);
     if (results.passed + results.failed === 0) log('error: no tests ran');

@@ -1,7 +1,28 @@
 // Bulk edit, Retry Failed and Undo Run where a person sees them: Go to Object, the
 // preview's counts, apply, the sandbox's fault injection; every result read from the sandbox.
 import type { Page } from 'playwright-core';
-import { fromMenu, get, send, until, input, palette, notification, query, floors, activeTab, goToObject, statusVersion, cursorAfter, typeEdit, activeTabDirty, revertActive, closeFind, pickTyped, type Env, type UiCheckList } from './helpers';
+import {
+  fromMenu,
+  get,
+  send,
+  until,
+  input,
+  palette,
+  notification,
+  query,
+  floors,
+  activeTab,
+  goToObject,
+  statusVersion,
+  cursorAfter,
+  typeEdit,
+  activeTabDirty,
+  revertActive,
+  closeFind,
+  pickTyped,
+  type Env,
+  type UiCheckList,
+} from './helpers';
 
 const range = { min: 850, max: 1150 };
 const title = (page: Page) => page.locator('.quick-input-widget .quick-input-title').first();
@@ -18,7 +39,8 @@ async function scannersNamed(env: Env, text: string): Promise<any[]> {
   const words = text.toLowerCase().split(/\s+/);
   const out: any[] = [];
   for (const f of await folderKeys(env)) {
-    for (const s of await get(env, `/api/f/${f}/inputscanners?pageSize=1000`)) if (words.every((w) => String(s.CommonName).toLowerCase().includes(w))) out.push(s);
+    for (const s of await get(env, `/api/f/${f}/inputscanners?pageSize=1000`))
+      if (words.every((w) => String(s.CommonName).toLowerCase().includes(w))) out.push(s);
   }
   return out;
 }
@@ -33,10 +55,16 @@ function unusedValue(scanners: any[], field: string): number {
 }
 
 async function waitForTitle(page: Page, text: RegExp | string): Promise<string> {
-  return until(`a quick input titled ${text}`, async () => {
-    const t = await title(page).innerText().catch(() => '');
-    return (typeof text === 'string' ? t.includes(text) : text.test(t)) && t;
-  }, 30_000);
+  return until(
+    `a quick input titled ${text}`,
+    async () => {
+      const t = await title(page)
+        .innerText()
+        .catch(() => '');
+      return (typeof text === 'string' ? t.includes(text) : text.test(t)) && t;
+    },
+    30_000,
+  );
 }
 
 /** Go to Object, the query, the picker's "Bulk Edit All Results" button, then the row, the field and the value by keyboard. */
@@ -44,7 +72,10 @@ async function bulkSetRow(page: Page, text: string, field: 'Priority' | 'StatusC
   if (!keepEditors) await palette(page, 'View: Close All Editors');
   await query(page, text);
   await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
-  await page.locator('.quick-input-widget .action-label[aria-label="Bulk Edit All Results"], .quick-input-widget .action-label[title="Bulk Edit All Results"]').first().click();
+  await page
+    .locator('.quick-input-widget .action-label[aria-label="Bulk Edit All Results"], .quick-input-widget .action-label[title="Bulk Edit All Results"]')
+    .first()
+    .click();
   await waitForTitle(page, 'operation');
   await page.keyboard.press('Enter'); // Set a reporting priority row…
   await waitForTitle(page, 'Which row');
@@ -92,7 +123,8 @@ async function bulkSetPriority(page: Page, env: Env, diag: string): Promise<void
   await page.waitForTimeout(2_000);
   for (const s of before) {
     const now = await get(env, at(s));
-    if (now.ConcurrencyVersion !== s.ConcurrencyVersion + 1) throw new Error(`${s.CommonName}: version ${s.ConcurrencyVersion} → ${now.ConcurrencyVersion}, not exactly one up`);
+    if (now.ConcurrencyVersion !== s.ConcurrencyVersion + 1)
+      throw new Error(`${s.CommonName}: version ${s.ConcurrencyVersion} → ${now.ConcurrencyVersion}, not exactly one up`);
     if (rowOf(now).Priority !== value) throw new Error(`${s.CommonName}: Priority ${rowOf(now).Priority}, not ${value}`);
   }
 }
@@ -117,7 +149,11 @@ async function undoKeepsLaterEdit(page: Page, env: Env): Promise<void> {
   if (!summary.includes(expected)) throw new Error(`undo preview says "${summary}", expected ${expected}`);
   await applyAll(page);
   const others = after.filter((s) => s.Key !== edited.Key);
-  await until('the run undone', async () => (await Promise.all(others.map(async (s) => (await get(env, at(s))).ConcurrencyVersion === s.ConcurrencyVersion + 1))).every(Boolean), 60_000);
+  await until(
+    'the run undone',
+    async () => (await Promise.all(others.map(async (s) => (await get(env, at(s))).ConcurrencyVersion === s.ConcurrencyVersion + 1))).every(Boolean),
+    60_000,
+  );
   for (const s of others) {
     const now = await get(env, at(s));
     if (rowOf(now).Priority === value) throw new Error(`${s.CommonName}: Priority still ${value} after the undo`);
@@ -143,10 +179,17 @@ async function faultsThenRetry(page: Page, env: Env): Promise<void> {
   const report = await notification(page, /applied · 10 failed/);
   const versions = async () => Promise.all(before.map(async (s) => (await get(env, at(s))).ConcurrencyVersion - s.ConcurrencyVersion));
   const firstRun = await versions();
-  if (firstRun.filter((d) => d === 1).length !== before.length - 10 || firstRun.filter((d) => d === 0).length !== 10) throw new Error(`versions moved by ${firstRun.join(',')}`);
+  if (firstRun.filter((d) => d === 1).length !== before.length - 10 || firstRun.filter((d) => d === 0).length !== 10)
+    throw new Error(`versions moved by ${firstRun.join(',')}`);
   await report.locator('.monaco-button', { hasText: 'Show Results' }).first().click();
   const text = await until('the results document', async () => {
-    const t = (await page.locator('.editor-instance .view-lines').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+    const t = (
+      await page
+        .locator('.editor-instance .view-lines')
+        .first()
+        .innerText()
+        .catch(() => '')
+    ).replace(/\u00a0/g, ' ');
     return t.includes('failed') && t;
   });
   const failedLines = text.split('\n').filter((l) => l.startsWith('failed'));
@@ -204,14 +247,18 @@ async function editorFollowsRuns(page: Page, env: Env, diag: string): Promise<vo
 
   await bulkSetRow(page, scanner.CommonName, 'Priority', value, true);
   await applyAll(page);
-  const run = await until('the run to reach the scanner', async () => {
-    const now = await get(env, at(scanner));
-    return now.ConcurrencyVersion === scanner.ConcurrencyVersion + 1 && now;
-  }, 60_000);
+  const run = await until(
+    'the run to reach the scanner',
+    async () => {
+      const now = await get(env, at(scanner));
+      return now.ConcurrencyVersion === scanner.ConcurrencyVersion + 1 && now;
+    },
+    60_000,
+  );
   await tab.click();
   await page.locator('.editor-instance .view-lines').first().click();
   await until(`the status bar at v${run.ConcurrencyVersion}`, async () => (await statusVersion(page)).includes(`v${run.ConcurrencyVersion}`));
-  await until('the editor to show the run\'s value', async () => (await occurrences(page, shows)) === 1, 15_000);
+  await until("the editor to show the run's value", async () => (await occurrences(page, shows)) === 1, 15_000);
   if (await activeTabDirty(page)) throw new Error('the editor became dirty after the run');
   await page.screenshot({ path: `${diag}/ui-bulk-editor-follows.png` });
 
@@ -220,10 +267,14 @@ async function editorFollowsRuns(page: Page, env: Env, diag: string): Promise<vo
   await typeEdit(page, ' typed');
   await undoRunPreview(page, `Priority = ${value}`);
   await applyAll(page);
-  const undone = await until('the undo to reach the scanner', async () => {
-    const now = await get(env, at(scanner));
-    return now.ConcurrencyVersion === run.ConcurrencyVersion + 1 && now;
-  }, 60_000);
+  const undone = await until(
+    'the undo to reach the scanner',
+    async () => {
+      const now = await get(env, at(scanner));
+      return now.ConcurrencyVersion === run.ConcurrencyVersion + 1 && now;
+    },
+    60_000,
+  );
   if (rowOf(undone).Priority !== rowOf(scanner).Priority) throw new Error(`the undo left Priority ${rowOf(undone).Priority}, not ${rowOf(scanner).Priority}`);
   await tab.click();
   await until('its tab active', async () => (await tab.getAttribute('class'))?.includes('active'));
@@ -232,11 +283,14 @@ async function editorFollowsRuns(page: Page, env: Env, diag: string): Promise<vo
   if ((await occurrences(page, `${scanner.CommonName} typed`)) !== 1) throw new Error('the typed edit is gone');
   await revertActive(page);
   await until(`the status bar at v${undone.ConcurrencyVersion}`, async () => (await statusVersion(page)).includes(`v${undone.ConcurrencyVersion}`));
-  if ((await occurrences(page, shows)) !== 0) throw new Error('after Revert the editor still shows the run\'s value');
+  if ((await occurrences(page, shows)) !== 0) throw new Error("after Revert the editor still shows the run's value");
 }
 
 const row = (page: Page, level: number, label: string) =>
-  page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`).filter({ hasText: new RegExp(`^\\s*${label}`) }).first();
+  page
+    .locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`)
+    .filter({ hasText: new RegExp(`^\\s*${label}`) })
+    .first();
 
 async function expand(page: Page, level: number, label: string): Promise<void> {
   const r = row(page, level, label);
@@ -246,7 +300,12 @@ async function expand(page: Page, level: number, label: string): Promise<void> {
 }
 
 /** From the preview up (the tree's Bulk Edit… already chosen): a tag operation by keyboard, the preview's count, apply. */
-async function tagRun(page: Page, operation: 'Add a tag' | 'Remove a tag', tag: string, expected: { change: number; noop: number; token?: string }): Promise<void> {
+async function tagRun(
+  page: Page,
+  operation: 'Add a tag' | 'Remove a tag',
+  tag: string,
+  expected: { change: number; noop: number; token?: string },
+): Promise<void> {
   await waitForTitle(page, 'operation');
   await pickTyped(page, operation);
   await waitForTitle(page, operation);
@@ -265,7 +324,8 @@ async function requestsShown(page: Page, puts: number, token: string): Promise<v
   await activeTab(page).filter({ hasText: 'requests.sh' }).waitFor({ timeout: 10_000 });
   const text = (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
   const sent = text.split('\n').filter((l) => l.includes('-X PUT'));
-  if (sent.length !== puts || !sent.every((l) => l.includes('"$TOKEN"'))) throw new Error(`requests.sh has ${sent.length} PUTs (${puts} expected), each reading "$TOKEN": ${sent.map((l) => l.slice(0, 80)).join(' | ')}`);
+  if (sent.length !== puts || !sent.every((l) => l.includes('"$TOKEN"')))
+    throw new Error(`requests.sh has ${sent.length} PUTs (${puts} expected), each reading "$TOKEN": ${sent.map((l) => l.slice(0, 80)).join(' | ')}`);
   if (text.includes(token)) throw new Error('requests.sh holds the token');
   await waitForTitle(page, / to change · /).catch(() => {
     throw new Error('the preview did not come back after Show requests');
@@ -299,7 +359,10 @@ async function bulkFromTree(page: Page, env: Env): Promise<void> {
   await fromMenu(page, row(page, 6, second), 'Bulk Edit');
   await tagRun(page, 'Remove a tag', tag, { change: 2, noop: 0 });
   await until('the two untagged', async () => (await get(env, group)).filter((s: any) => !tagged(s, tag)).length === 2, 60_000);
-  const untagged = (await get(env, group)).filter((s: any) => !tagged(s, tag)).map((s: any) => s.CommonName).sort();
+  const untagged = (await get(env, group))
+    .filter((s: any) => !tagged(s, tag))
+    .map((s: any) => s.CommonName)
+    .sort();
   if (untagged.join('|') !== [first, second].join('|')) throw new Error(`untagged: ${untagged.join(', ')}; selected: ${first}, ${second}`);
   await palette(page, 'View: Close All Editors');
 
@@ -307,20 +370,38 @@ async function bulkFromTree(page: Page, env: Env): Promise<void> {
   const under: any[] = [];
   for (const folders = [floor1.InFolderKey as string]; folders.length;) {
     const f = folders.shift()!;
-    under.push(...(await get(env, `/api/f/${f}/inputscanners?pageSize=1000`)).map((s: any) => ({ at: `/api/f/${f}/inputscanners/${s.Key}`, tagged: tagged(s, tag) })));
+    under.push(
+      ...(await get(env, `/api/f/${f}/inputscanners?pageSize=1000`)).map((s: any) => ({ at: `/api/f/${f}/inputscanners/${s.Key}`, tagged: tagged(s, tag) })),
+    );
     folders.push(...(await get(env, `/api/f/${f}/folders?pageSize=1000`)).map((x: any) => x.Key));
   }
   await fromMenu(page, row(page, 3, 'Head Office'), 'Bulk Edit');
   await waitForTitle(page, 'which objects of this folder and its subfolders');
   await pickTyped(page, 'Input scanners');
   await tagRun(page, 'Add a tag', tag, { change: under.filter((s) => !s.tagged).length, noop: under.filter((s) => s.tagged).length });
-  await until('every scanner under Head Office tagged', async () => (await Promise.all(under.map(async (s) => tagged(await get(env, s.at), tag)))).every(Boolean), 60_000);
+  await until(
+    'every scanner under Head Office tagged',
+    async () => (await Promise.all(under.map(async (s) => tagged(await get(env, s.at), tag)))).every(Boolean),
+    60_000,
+  );
 }
 
 export const bulkChecks: UiCheckList = (page, env, diag) => [
-  ['ui: bulk: Go to Object "Door", Bulk Edit All Results, set one priority: the preview counts match REST; apply: every scanner one version up', () => bulkSetPriority(page, env, diag)],
+  [
+    'ui: bulk: Go to Object "Door", Bulk Edit All Results, set one priority: the preview counts match REST; apply: every scanner one version up',
+    () => bulkSetPriority(page, env, diag),
+  ],
   ['ui: bulk: Undo Run puts the values back; a scanner edited over REST after the run is stale and keeps its edit', () => undoKeepsLaterEdit(page, env)],
-  ['ui: bulk: Bulk Edit… from the tree on a group, a Ctrl+click multi-selection and a folder with its subfolders: REST shows exactly those objects changed', () => bulkFromTree(page, env)],
-  ['ui: bulk: an editor open on a scanner follows a bulk run (status bar version, text, clean); with edits it keeps them and its base through Undo Run', () => editorFollowsRuns(page, env, diag)],
-  ['ui: bulk: 500 to ten requests, continue on error: ten failed with the service\'s text; Retry Failed sends exactly those ten', () => faultsThenRetry(page, env)],
+  [
+    'ui: bulk: Bulk Edit… from the tree on a group, a Ctrl+click multi-selection and a folder with its subfolders: REST shows exactly those objects changed',
+    () => bulkFromTree(page, env),
+  ],
+  [
+    'ui: bulk: an editor open on a scanner follows a bulk run (status bar version, text, clean); with edits it keeps them and its base through Undo Run',
+    () => editorFollowsRuns(page, env, diag),
+  ],
+  [
+    "ui: bulk: 500 to ten requests, continue on error: ten failed with the service's text; Retry Failed sends exactly those ten",
+    () => faultsThenRetry(page, env),
+  ],
 ];

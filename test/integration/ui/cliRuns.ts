@@ -41,7 +41,10 @@ async function pulledPair(env: Env, stamp: number): Promise<{ at: (key: string) 
   const pulled = await oms(env, ['pull', root(env), '--url', env.OMS_SANDBOX_URL, '--folder', floor1.Key, '--kinds', 'inputScanner']);
   if (pulled.code !== 0) throw new Error(`oms pull: exit ${pulled.code}: ${pulled.out}`);
   const fileOf = (key: string) => {
-    for (const dir of fs.readdirSync(root(env)).map((d) => path.join(root(env), d, 'inputscanners')).filter((d) => fs.existsSync(d))) {
+    for (const dir of fs
+      .readdirSync(root(env))
+      .map((d) => path.join(root(env), d, 'inputscanners'))
+      .filter((d) => fs.existsSync(d))) {
       const name = fs.readdirSync(dir).find((f) => f.endsWith(`.${key}.json`));
       if (name) return path.join(dir, name);
     }
@@ -58,7 +61,11 @@ function setPriority(file: string, value: number): void {
 
 async function cliRunInEditor(page: Page, env: Env, diag: string): Promise<void> {
   const stamp = Date.now();
-  const { at, objects: [a, b], fileOf } = await pulledPair(env, stamp);
+  const {
+    at,
+    objects: [a, b],
+    fileOf,
+  } = await pulledPair(env, stamp);
   let step = 'oms apply with a failure';
   try {
     setPriority(fileOf(a.Key), priority(a));
@@ -72,11 +79,30 @@ async function cliRunInEditor(page: Page, env: Env, diag: string): Promise<void>
     await palette(page, 'OMS: Show Run');
     const run = pick(page, 'cli-runs: 0 to create, 2 to update');
     await run.waitFor({ timeout: 15_000 }).catch(async () => {
-      throw new Error(`the runs offered: ${(await page.locator('.quick-input-widget').first().innerText().catch(() => '')).replace(/\s+/g, ' ')}`);
+      throw new Error(
+        `the runs offered: ${(
+          await page
+            .locator('.quick-input-widget')
+            .first()
+            .innerText()
+            .catch(() => '')
+        ).replace(/\s+/g, ' ')}`,
+      );
     });
     await page.screenshot({ path: `${diag}/ui-cli-run-pick.png` });
     await run.click();
-    await until('the results', async () => (await page.locator('.editor-group-container.active .view-lines').first().innerText().catch(() => '')).includes('failed'), 15_000);
+    await until(
+      'the results',
+      async () =>
+        (
+          await page
+            .locator('.editor-group-container.active .view-lines')
+            .first()
+            .innerText()
+            .catch(() => '')
+        ).includes('failed'),
+      15_000,
+    );
     const report = await notification(page, /cli-runs: 0 to create, 2 to update, 0 to delete: 1 applied · 1 failed/, 15_000);
     await page.screenshot({ path: `${diag}/ui-cli-run-shown.png` });
     const text = await page.locator('.editor-group-container.active .view-lines').first().innerText();
@@ -85,7 +111,13 @@ async function cliRunInEditor(page: Page, env: Env, diag: string): Promise<void>
     step = 'Retry Failed from the notification';
     await report.locator('.monaco-button', { hasText: 'Retry Failed' }).first().click();
     await pick(page, 'Send, continue after errors').waitFor({ timeout: 15_000 });
-    const title = (await page.locator('.quick-input-widget .quick-input-title').first().innerText().catch(() => '')).replace(/\s+/g, ' ');
+    const title = (
+      await page
+        .locator('.quick-input-widget .quick-input-title')
+        .first()
+        .innerText()
+        .catch(() => '')
+    ).replace(/\s+/g, ' ');
     if (!/1 object sent before \(failed or no answer\)/.test(title)) throw new Error(`the retry says "${title}"`);
     await pick(page, 'Send, continue after errors').click();
     await until('the failed one sent again', async () => (await get(env, at(b.Key))).NonSettlingErrorPriority === priority(b), 20_000);
@@ -98,9 +130,23 @@ async function cliRunInEditor(page: Page, env: Env, diag: string): Promise<void>
     await pick(page, 'cli-runs: 0 to create, 2 to update').click({ timeout: 15_000 });
     const putBack = pick(page, 'Put back 2 objects, continue on error');
     await putBack.waitFor({ timeout: 20_000 }).catch(async () => {
-      throw new Error(`the preview offers: ${(await page.locator('.quick-input-widget').first().innerText().catch(() => '')).replace(/\s+/g, ' ')}`);
+      throw new Error(
+        `the preview offers: ${(
+          await page
+            .locator('.quick-input-widget')
+            .first()
+            .innerText()
+            .catch(() => '')
+        ).replace(/\s+/g, ' ')}`,
+      );
     });
-    const undoTitle = (await page.locator('.quick-input-widget .quick-input-title').first().innerText().catch(() => '')).replace(/\s+/g, ' ');
+    const undoTitle = (
+      await page
+        .locator('.quick-input-widget .quick-input-title')
+        .first()
+        .innerText()
+        .catch(() => '')
+    ).replace(/\s+/g, ' ');
     if (!/and its Retry Failed run/.test(undoTitle)) throw new Error(`the undo's preview says "${undoTitle}"`);
     await page.screenshot({ path: `${diag}/ui-cli-run-undo.png` });
     await putBack.click();
@@ -118,8 +164,12 @@ async function cliRunInEditor(page: Page, env: Env, diag: string): Promise<void>
 /** The editor's Apply of the pulled folder, then `oms undo <run id>` in the folder: the value is back. */
 async function editorRunUndoneByCli(page: Page, env: Env, diag: string): Promise<void> {
   const stamp = Date.now();
-  const { at, objects: [a, b], fileOf } = await pulledPair(env, stamp);
-  let step = 'the editor\'s Apply';
+  const {
+    at,
+    objects: [a, b],
+    fileOf,
+  } = await pulledPair(env, stamp);
+  let step = "the editor's Apply";
   try {
     setPriority(fileOf(a.Key), priority(a));
     await planChangesOf(page, 'cli-runs');
@@ -133,13 +183,19 @@ async function editorRunUndoneByCli(page: Page, env: Env, diag: string): Promise
 
     step = 'oms undo';
     const runs = path.join(root(env), '.oms', 'runs');
-    const runId = fs.readdirSync(runs).filter((f) => f.endsWith('.jsonl')).sort().at(-1)!.replace(/\.jsonl$/, '');
+    const runId = fs
+      .readdirSync(runs)
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort()
+      .at(-1)!
+      .replace(/\.jsonl$/, '');
     const undone = await oms(env, ['undo', runId, '--auto-approve'], root(env));
     if (undone.code !== 0) throw new Error(`oms undo ${runId}: exit ${undone.code}: ${undone.out}`);
     if (!/Undo of “Apply cli-runs: 1 to update”: 1 applied/.test(undone.out)) throw new Error(`oms undo said: ${undone.out}`);
     const now = await get(env, at(a.Key));
     if (now.NonSettlingErrorPriority !== a.NonSettlingErrorPriority) throw new Error(`not put back: ${now.NonSettlingErrorPriority}`);
-    if (now.ConcurrencyVersion !== a.ConcurrencyVersion + 2) throw new Error(`version ${a.ConcurrencyVersion} → ${now.ConcurrencyVersion}: not the apply and the undo once each`);
+    if (now.ConcurrencyVersion !== a.ConcurrencyVersion + 2)
+      throw new Error(`version ${a.ConcurrencyVersion} → ${now.ConcurrencyVersion}: not the apply and the undo once each`);
   } catch (e) {
     throw new Error(`${step}: ${(e as Error).message}`, { cause: e });
   } finally {
@@ -149,7 +205,9 @@ async function editorRunUndoneByCli(page: Page, env: Env, diag: string): Promise
 }
 
 export const cliRunChecks: UiCheckList = (page, env, diag) => [
-  ['ui: runs: a run of oms apply with a failure is shown (Show Run…), retried from its notification and undone with its retry (Undo Run…) in the editor',
-    () => cliRunInEditor(page, env, diag)],
+  [
+    'ui: runs: a run of oms apply with a failure is shown (Show Run…), retried from its notification and undone with its retry (Undo Run…) in the editor',
+    () => cliRunInEditor(page, env, diag),
+  ],
   ['ui: runs: oms undo puts back an Apply made in the editor', () => editorRunUndoneByCli(page, env, diag)],
 ];

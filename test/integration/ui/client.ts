@@ -23,7 +23,11 @@ const validation = (page: Page) => page.locator('.quick-input-widget .quick-inpu
 /** OMS: Add Connection… by palette: URL, name, no root folder, then "Paste an access token" and `token`, typed. */
 async function addConnection(page: Page, url: string, name: string, token: string, onTokenBox?: () => Promise<void>): Promise<void> {
   // The tree's rows are drawn only where they show: collapsed, the new connection is in view.
-  await page.locator('.part.sidebar .action-label[aria-label^="Collapse All"]').first().click().catch(() => undefined);
+  await page
+    .locator('.part.sidebar .action-label[aria-label^="Collapse All"]')
+    .first()
+    .click()
+    .catch(() => undefined);
   await palette(page, 'OMS: Add Connection…');
   for (const [i, answer] of [url, name, ''].entries()) {
     await quickInputStep(page, `${i + 1}/3`, false);
@@ -45,7 +49,10 @@ async function addConnection(page: Page, url: string, name: string, token: strin
 /** Right-click the connection, Remove Connection, confirm. */
 async function removeConnection(page: Page, name: string): Promise<void> {
   await fromMenu(page, row(page, name), 'Remove Connection');
-  await page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Remove$/ }).first().click();
+  await page
+    .locator('.monaco-dialog-box .monaco-button', { hasText: /^Remove$/ })
+    .first()
+    .click();
   await row(page, name).waitFor({ state: 'hidden', timeout: 10_000 });
 }
 
@@ -55,7 +62,10 @@ async function shortToken(page: Page): Promise<void> {
     await addConnection(page, sandbox.url, 'Token t2', 't2', async () => {
       // The real reason where something is refused: a space, said as such.
       await page.keyboard.type('t 2');
-      const said = () => validation(page).innerText().catch(() => '');
+      const said = () =>
+        validation(page)
+          .innerText()
+          .catch(() => '');
       await until('the reason under the token box', async () => /no spaces or line breaks.*character 2/.test(await said())).catch(async () => {
         throw new Error(`"t 2" is refused with: ${await said()}`);
       });
@@ -77,10 +87,16 @@ async function webPage(page: Page, diag: string): Promise<void> {
     await addConnection(page, url, 'Web page', 'some-token-0123');
     await expand(page, 'Web page');
     const expected = `Failed to load: ${url} answered with a web page (404), not the service: check the connection's URL`;
-    const shown = await until('the reason in the tree', async () => {
-      const text = await row(page, /answered with a web page/).innerText().catch(() => '');
-      return text.trim() || false;
-    }, 15_000).finally(() => page.screenshot({ path: `${diag}/ui-client-web-page.png` }));
+    const shown = await until(
+      'the reason in the tree',
+      async () => {
+        const text = await row(page, /answered with a web page/)
+          .innerText()
+          .catch(() => '');
+        return text.trim() || false;
+      },
+      15_000,
+    ).finally(() => page.screenshot({ path: `${diag}/ui-client-web-page.png` }));
     if (shown !== expected) throw new Error(`the tree shows "${shown.slice(0, 300)}"`);
   } finally {
     await removeConnection(page, 'Web page').catch(() => undefined);
@@ -90,6 +106,9 @@ async function webPage(page: Page, diag: string): Promise<void> {
 }
 
 export const clientChecks: UiCheckList = (page, _env, diag) => [
-  ['ui: client: a sandbox whose token is t2: Add Connection, type t2 at the token prompt (a space is refused as such), the tree shows its instance', () => shortToken(page)],
+  [
+    'ui: client: a sandbox whose token is t2: Add Connection, type t2 at the token prompt (a space is refused as such), the tree shows its instance',
+    () => shortToken(page),
+  ],
   ['ui: client: an address that answers with a web page (404) says so in one line in the tree', () => webPage(page, diag)],
 ];

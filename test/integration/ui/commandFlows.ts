@@ -1,7 +1,27 @@
 // Everyday command flows where a person sees them (priorities table keys, push steps, Batch-Add, Load all,
 // Sign Out): each check uses mouse and keyboard, and reads the result from the sandbox or the screen.
 import type { Frame, Locator, Page } from 'playwright-core';
-import { fromMenu, get, send, until, input, palette, floors, goToObject, notification, rootSite, openSiteEditor, cursorAfter, typeEdit, revertActive, activeTabDirty, type Env, type UiCheckList, quickEditFirstPriority, pushToSummary } from './helpers';
+import {
+  fromMenu,
+  get,
+  send,
+  until,
+  input,
+  palette,
+  floors,
+  goToObject,
+  notification,
+  rootSite,
+  openSiteEditor,
+  cursorAfter,
+  typeEdit,
+  revertActive,
+  activeTabDirty,
+  type Env,
+  type UiCheckList,
+  quickEditFirstPriority,
+  pushToSummary,
+} from './helpers';
 
 const tree = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 
@@ -12,9 +32,18 @@ const tree = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
  */
 async function showObjects(page: Page): Promise<void> {
   // The connection's row (the Explorer has level-1 rows too).
-  const connection = tree(page).filter({ hasText: /^\s*Sandbox/ }).and(page.locator('[aria-level="1"]')).first();
+  const connection = tree(page)
+    .filter({ hasText: /^\s*Sandbox/ })
+    .and(page.locator('[aria-level="1"]'))
+    .first();
   if (await connection.isVisible().catch(() => false)) return;
-  if (!(await page.locator('.part.sidebar').isVisible().catch(() => false))) await page.keyboard.press('Control+b');
+  if (
+    !(await page
+      .locator('.part.sidebar')
+      .isVisible()
+      .catch(() => false))
+  )
+    await page.keyboard.press('Control+b');
   const header = page.locator('.part.sidebar .pane-header', { hasText: /^\s*Objects/ }).first();
   if (!(await header.isVisible().catch(() => false))) {
     await page.locator('.part.activitybar .action-item a[aria-label^="OMS"], .part.activitybar .action-item[aria-label^="OMS"]').first().click();
@@ -35,7 +64,13 @@ export async function treeFromTop(page: Page): Promise<void> {
   await showObjects(page);
   await palette(page, 'View: Close All Editors');
   const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" }).first();
-  while (await dontSave.waitFor({ timeout: 1_000 }).then(() => true, () => false)) await dontSave.click();
+  while (
+    await dontSave.waitFor({ timeout: 1_000 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    await dontSave.click();
   await collapseAll(page);
   for (const label of ['Sandbox', 'Demo Instance']) {
     const row = tree(page).filter({ hasText: label }).first();
@@ -61,16 +96,25 @@ async function loadAllKeptAfterSave(page: Page, env: Env): Promise<void> {
   const all: any[] = await get(env, `${at}?pageSize=1000`);
   try {
     await treeFromTop(page);
-    const folder = tree(page).filter({ hasText: /^\s*Warehouse/ }).first();
+    const folder = tree(page)
+      .filter({ hasText: /^\s*Warehouse/ })
+      .first();
     await folder.click();
-    const group = tree(page).filter({ hasText: /^\s*Input scanners/ }).and(page.locator('[aria-level="4"]')).first();
+    const group = tree(page)
+      .filter({ hasText: /^\s*Input scanners/ })
+      .and(page.locator('[aria-level="4"]'))
+      .first();
     await group.waitFor({ timeout: 10_000 });
     await group.hover();
     await group.locator('.action-label[aria-label^="Refresh"]').click(); // loaded before the scanners were added
     await group.hover();
     await group.locator('.action-label[aria-label^="Load All"]').click();
     await page.mouse.move(900, 500); // away from the row: its description shows again
-    const count = () => group.locator('.label-description').innerText().catch(() => '');
+    const count = () =>
+      group
+        .locator('.label-description')
+        .innerText()
+        .catch(() => '');
     await until(`the group to say ${all.length}`, async () => (await count()).trim() === String(all.length), 15_000);
     if ((await group.getAttribute('aria-expanded')) !== 'true') await group.locator('.monaco-tl-twistie').click();
     // The group's first row (always drawn): other checks may have added scanners above the ones added here.
@@ -93,7 +137,14 @@ async function loadAllKeptAfterSave(page: Page, env: Env): Promise<void> {
 async function prioritiesFrame(page: Page): Promise<Frame> {
   let frame: Frame | undefined;
   await until('the table', async () => {
-    for (const f of page.frames()) if ((await f.locator('#rows tr').count().catch(() => 0)) === 8) frame = f;
+    for (const f of page.frames())
+      if (
+        (await f
+          .locator('#rows tr')
+          .count()
+          .catch(() => 0)) === 8
+      )
+        frame = f;
     return !!frame;
   });
   return frame!;
@@ -126,7 +177,8 @@ async function statusArrowsMove(page: Page, env: Env): Promise<void> {
   await frame.locator('#rows tr').nth(2).locator('select.changed').waitFor({ timeout: 3_000 });
   await frame.locator('#revert').click();
   await page.keyboard.press('Control+W');
-  if ((await get(env, `/api/f/${floor1.Key}/inputscanners/${scanner.Key}`)).ConcurrencyVersion !== scanner.ConcurrencyVersion) throw new Error('something was sent');
+  if ((await get(env, `/api/f/${floor1.Key}/inputscanners/${scanner.Key}`)).ConcurrencyVersion !== scanner.ConcurrencyVersion)
+    throw new Error('something was sent');
 }
 
 /**
@@ -135,17 +187,25 @@ async function statusArrowsMove(page: Page, env: Env): Promise<void> {
  */
 async function pushWarnsWithoutRecipients(page: Page, env: Env): Promise<void> {
   const message = `Nobody named ${Date.now()}`;
-  const row = tree(page).filter({ hasText: /^\s*Floor 2/ }).first();
+  const row = tree(page)
+    .filter({ hasText: /^\s*Floor 2/ })
+    .first();
   if (!(await row.isVisible())) {
     await treeFromTop(page);
-    await tree(page).filter({ hasText: /^\s*Head Office/ }).first().click();
+    await tree(page)
+      .filter({ hasText: /^\s*Head Office/ })
+      .first()
+      .click();
   }
   await row.waitFor({ timeout: 15_000 });
   await fromMenu(page, row, 'Send Push Notification');
   await pushToSummary(page, message);
   await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'No recipients and no event recipients' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter'); // on the warning: refused, and said so
-  await page.locator('.quick-input-widget .quick-input-titlebar', { hasText: /no one is named/ }).first().waitFor({ timeout: 5_000 });
+  await page
+    .locator('.quick-input-widget .quick-input-titlebar', { hasText: /no one is named/ })
+    .first()
+    .waitFor({ timeout: 5_000 });
   const outbox = async () => JSON.stringify(await get(env, '/sandbox/outbox'));
   if ((await outbox()).includes(message)) throw new Error('Enter on the summary sent a notification that names nobody');
   await page.keyboard.press('ArrowDown'); // to "Send without recipients", as a keyboard user would
@@ -208,7 +268,10 @@ async function batchFlagsDuplicatesAndFindsAtOnce(page: Page, env: Env): Promise
   const [scanner] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
   await goToObject(page, scanner.CommonName); // a full walk of Go to Object first, as in the report
   await palette(page, 'View: Close All Editors');
-  await inTerminal(page, `printf 'GivenName,Surname,Email\\nZed,${surname},zed.${stamp}@example.com\\n\\nZed,${surname},zed.${stamp}@example.com\\n' > ui-dup.csv`);
+  await inTerminal(
+    page,
+    `printf 'GivenName,Surname,Email\\nZed,${surname},zed.${stamp}@example.com\\n\\nZed,${surname},zed.${stamp}@example.com\\n' > ui-dup.csv`,
+  );
   const { dialog, text } = await batchDialog(page, 'ui-dup.csv');
   if (!/same e-mail address as line 2/.test(text)) throw new Error(`the duplicate is not flagged: "${text}"`);
   if (!/1 blank row skipped \(line 3\)/.test(text)) throw new Error(`the blank row is not said: "${text}"`);
@@ -235,7 +298,10 @@ async function latin1AskedNotMangled(page: Page, env: Env): Promise<void> {
   const dialog = page.locator('.monaco-dialog-box').first();
   await dialog.waitFor({ timeout: 10_000 });
   await dialog.locator('.monaco-button', { hasText: 'Add 1' }).click();
-  const [person] = await until('the person on the server', async () => { const p = await peopleNamed(env, surname); return p.length ? p : undefined; });
+  const [person] = await until('the person on the server', async () => {
+    const p = await peopleNamed(env, surname);
+    return p.length ? p : undefined;
+  });
   if (person.GivenName !== 'José') throw new Error(`stored as "${person.GivenName} ${person.Surname}"`);
   await showObjects(page);
 }
@@ -256,7 +322,11 @@ async function allInvalidPromisesNoFile(page: Page): Promise<void> {
 async function signOutShowsAtOnce(page: Page, env: Env): Promise<void> {
   const { at, site } = await rootSite(env);
   await treeFromTop(page);
-  await tree(page).filter({ hasText: /^\s*Engage sites/ }).and(page.locator('[aria-level="3"]')).first().click();
+  await tree(page)
+    .filter({ hasText: /^\s*Engage sites/ })
+    .and(page.locator('[aria-level="3"]'))
+    .first()
+    .click();
   await openSiteEditor(page, site.CommonName);
   await cursorAfter(page, '"Tags": [');
   await typeEdit(page, '"signed-out"');
@@ -265,7 +335,12 @@ async function signOutShowsAtOnce(page: Page, env: Env): Promise<void> {
   const signIn = tree(page).filter({ hasText: 'Sign in' }).first();
   try {
     await signIn.waitFor({ timeout: 5_000 });
-    if (await tree(page).filter({ hasText: /^\s*Head Office/ }).count()) throw new Error('the folders are still listed after Sign Out');
+    if (
+      await tree(page)
+        .filter({ hasText: /^\s*Head Office/ })
+        .count()
+    )
+      throw new Error('the folders are still listed after Sign Out');
     await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+s');
     const said = await notification(page, /signed out|sign-in/);
@@ -284,15 +359,24 @@ async function signOutShowsAtOnce(page: Page, env: Env): Promise<void> {
     await page.locator('.quick-input-widget input[type="password"]').first().waitFor({ timeout: 10_000 });
     await input(page).fill(env.OMS_SANDBOX_TOKEN);
     await page.keyboard.press('Enter');
-    await tree(page).filter({ hasText: /^\s*Head Office/ }).first().waitFor({ timeout: 15_000 });
+    await tree(page)
+      .filter({ hasText: /^\s*Head Office/ })
+      .first()
+      .waitFor({ timeout: 15_000 });
   }
   await revertActive(page);
 }
 
 export const commandFlowChecks: UiCheckList = (page, env) => [
-  ['ui: commands: Up and Down in the priorities table\'s Status column move between rows; typing picks a status', () => statusArrowsMove(page, env)],
-  ['ui: commands: Send Push Notification counts 6 steps throughout; naming nobody, it warns and Enter sends nothing', () => pushWarnsWithoutRecipients(page, env)],
-  ['ui: commands: Batch-Add flags a second row with the same e-mail and says the blank row; Go to Object finds the person at once', () => batchFlagsDuplicatesAndFindsAtOnce(page, env)],
+  ["ui: commands: Up and Down in the priorities table's Status column move between rows; typing picks a status", () => statusArrowsMove(page, env)],
+  [
+    'ui: commands: Send Push Notification counts 6 steps throughout; naming nobody, it warns and Enter sends nothing',
+    () => pushWarnsWithoutRecipients(page, env),
+  ],
+  [
+    'ui: commands: Batch-Add flags a second row with the same e-mail and says the blank row; Go to Object finds the person at once',
+    () => batchFlagsDuplicatesAndFindsAtOnce(page, env),
+  ],
   ['ui: commands: a Latin-1 CSV asks its encoding, showing the line as each reads; the names arrive as written', () => latin1AskedNotMangled(page, env)],
   ['ui: commands: Batch-Add with every row invalid promises no .people.json file and writes none', () => allInvalidPromisesNoFile(page)],
   ['ui: commands: Load all on a group, a quick edit of one scanner: the group keeps all it loaded', () => loadAllKeptAfterSave(page, env)],

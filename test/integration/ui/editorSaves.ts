@@ -1,8 +1,29 @@
 // The save entry, as a person sees it: editors follow a save made elsewhere; a refused or
 // conflicting save is reported once, in our words, with no raw VS Code error after it.
 import type { Page } from 'playwright-core';
-import { fromMenu, get, send, until, notification, palette, quickEditFirstPriority, newSiteDraft, floors, goToObject, cursorAfter, typeEdit, activeTabDirty, revertActive, rootSite, openSiteEditor, statusVersion, editorText, loggedAt, type Env, type UiCheckList } from './helpers';
-
+import {
+  fromMenu,
+  get,
+  send,
+  until,
+  notification,
+  palette,
+  quickEditFirstPriority,
+  newSiteDraft,
+  floors,
+  goToObject,
+  cursorAfter,
+  typeEdit,
+  activeTabDirty,
+  revertActive,
+  rootSite,
+  openSiteEditor,
+  statusVersion,
+  editorText,
+  loggedAt,
+  type Env,
+  type UiCheckList,
+} from './helpers';
 
 /** Opens a site of the root folder from the tree (its group expanded first), the cursor in its editor. */
 async function openObject(page: Page, name: string): Promise<void> {
@@ -17,7 +38,8 @@ async function openObject(page: Page, name: string): Promise<void> {
  * (the centre is opened again until it is: one posted while the centre was open was not drawn in it).
  */
 async function notificationTexts(page: Page, shown?: RegExp): Promise<string[]> {
-  if (shown) await notification(page, shown).catch(() => undefined); // not shown: the caller says what is missing
+  if (shown)
+    await notification(page, shown).catch(() => undefined); // not shown: the caller says what is missing
   else await palette(page, 'Notifications: Show Notifications');
   await page.locator('.notifications-center.visible').first().waitFor({ timeout: 5_000 });
   await page.waitForTimeout(500); // the items drawn
@@ -53,7 +75,10 @@ async function quickEditFollowedByEditor(page: Page, env: Env, diag: string): Pr
     return now.InputScannerReportingPriorities[0].Priority === wanted && now;
   });
   // The editor of that scanner (clean) follows at once: version and text.
-  await page.locator('.tabs-container .tab', { hasText: `${scanner.CommonName}.json` }).first().click();
+  await page
+    .locator('.tabs-container .tab', { hasText: `${scanner.CommonName}.json` })
+    .first()
+    .click();
   await until(`the status bar at v${saved.ConcurrencyVersion}`, async () => (await statusVersion(page)).includes(`v${saved.ConcurrencyVersion}`));
   await until('the editor to show the new priority', async () => (await editorText(page)).includes(`"Priority": ${wanted}`));
   await page.screenshot({ path: `${diag}/ui-editor-save-follow.png` });
@@ -68,11 +93,20 @@ async function refusedSaveReportedOnce(page: Page, env: Env, diag: string): Prom
   await cursorAfter(page, '"Tags": [');
   await typeEdit(page, 'oops');
   // The JSON language features serve object documents (their own language): they flag the syntax error.
-  await page.locator('.editor-instance .squiggly-error').first().waitFor({ timeout: 15_000 })
-    .catch(() => { throw new Error('no squiggle from the JSON language under the invalid text'); });
+  await page
+    .locator('.editor-instance .squiggly-error')
+    .first()
+    .waitFor({ timeout: 15_000 })
+    .catch(() => {
+      throw new Error('no squiggle from the JSON language under the invalid text');
+    });
   await page.keyboard.press('Control+s');
   await page.waitForTimeout(3000); // past the auto-save delay
-  await page.locator('.part.sidebar').first().click({ position: { x: 50, y: 5 } }).catch(() => undefined); // a focus change
+  await page
+    .locator('.part.sidebar')
+    .first()
+    .click({ position: { x: 50, y: 5 } })
+    .catch(() => undefined); // a focus change
   await page.locator('.editor-instance .view-lines').first().click();
   await page.waitForTimeout(2000);
   const texts = await notificationTexts(page);
@@ -178,7 +212,8 @@ async function editorSaveMerges(page: Page, env: Env, diag: string): Promise<voi
   await until('the tab to be clean', async () => !(await activeTabDirty(page)));
   const texts = await notificationTexts(page, /merged with the server's changes/);
   await page.screenshot({ path: `${diag}/ui-editor-save-merge.png` });
-  if (!texts.some((t) => /merged with the server's changes to: .*InputScannerReportingPriorities/.test(t))) throw new Error(`no word of the merge: ${JSON.stringify(texts)}`);
+  if (!texts.some((t) => /merged with the server's changes to: .*InputScannerReportingPriorities/.test(t)))
+    throw new Error(`no word of the merge: ${JSON.stringify(texts)}`);
 
   // The same field changed on both sides: every row's priority on the server, so the row the caret
   // lands in is one of them. The user is asked; Escape sends nothing and keeps the edit.
@@ -192,9 +227,21 @@ async function editorSaveMerges(page: Page, env: Env, diag: string): Promise<voi
 }
 
 export const editorSaveChecks: UiCheckList = (page, env, diag) => [
-  ['ui editor saves: a scanner open in a clean editor follows Edit Scanner Priorities… from the tree (text and status bar version)', () => quickEditFollowedByEditor(page, env, diag)],
-  ['ui editor saves: a refused save is reported once, ours; not repeated as a raw error, nor on a focus change', () => refusedSaveReportedOnce(page, env, diag)],
+  [
+    'ui editor saves: a scanner open in a clean editor follows Edit Scanner Priorities… from the tree (text and status bar version)',
+    () => quickEditFollowedByEditor(page, env, diag),
+  ],
+  [
+    'ui editor saves: a refused save is reported once, ours; not repeated as a raw error, nor on a focus change',
+    () => refusedSaveReportedOnce(page, env, diag),
+  ],
   ['ui editor saves: a version conflict is one question; after Escape no other message, the edit kept', () => conflictAskedOnce(page, env, diag)],
-  ['ui editor saves: an editor save meets a change on another field: merged, said, both on the server; the same field: asked', () => editorSaveMerges(page, env, diag)],
-  ['ui editor saves: Save All with an invalid draft: ours with Show Problems, no raw toast; the valid edit saved', () => saveAllWithInvalidDraft(page, env, diag)],
+  [
+    'ui editor saves: an editor save meets a change on another field: merged, said, both on the server; the same field: asked',
+    () => editorSaveMerges(page, env, diag),
+  ],
+  [
+    'ui editor saves: Save All with an invalid draft: ours with Show Problems, no raw toast; the valid edit saved',
+    () => saveAllWithInvalidDraft(page, env, diag),
+  ],
 ];

@@ -87,7 +87,12 @@ function everyCpu(): Map<number, { name: string; ms: number }> {
     try {
       // Chromium rewrites its command line as one string: its words are split on spaces too.
       const words = fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').split(/[\0 ]/);
-      const type = words.find((a) => a.startsWith('--type='))?.slice(7) ?? words.find((a) => /\.(c?js|ts)$/.test(a))?.split('/').pop();
+      const type =
+        words.find((a) => a.startsWith('--type='))?.slice(7) ??
+        words
+          .find((a) => /\.(c?js|ts)$/.test(a))
+          ?.split('/')
+          .pop();
       const name = words[0] ? path.basename(words[0]) : fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim();
       out.set(Number(d), { name: `${name}${type ? ` ${type}` : ''}`, ms: cpuMs(Number(d)) });
     } catch {
@@ -101,7 +106,10 @@ function everyCpu(): Map<number, { name: string; ms: number }> {
 function busiest(before: Map<number, { ms: number }>, after: Map<number, { name: string; ms: number }>, known: number[]): string {
   const used = [...after].filter(([pid]) => !known.includes(pid)).map(([pid, a]) => ({ name: a.name, ms: a.ms - (before.get(pid)?.ms ?? 0) }));
   const total = used.reduce((sum, u) => sum + u.ms, 0);
-  const top = used.sort((a, b) => b.ms - a.ms).slice(0, 4).filter((u) => u.ms >= 100);
+  const top = used
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 4)
+    .filter((u) => u.ms >= 100);
   return `${s(total)} (${top.map((u) => `${u.name} ${s(u.ms)}`).join(', ')})`;
 }
 
@@ -147,7 +155,19 @@ async function measured(page: Page, env: Env, step: () => Promise<void>, name?: 
   const shown = await page.locator('.notification-list-item', { hasText: /unresponsive/i }).count();
   if (shown) complaints.push(`${shown} "unresponsive" notification(s) on screen`);
   const othersCpu = busiest(all0, everyCpu(), [...host, ...sandbox]);
-  return { ms, gap: m.gap, longTask: m.longTask, hostCpu: cpuOf(host) - h0, sandboxCpu: cpuOf(sandbox) - s0, othersCpu, load: os.loadavg().map((l) => l.toFixed(1)).join(' '), complaints };
+  return {
+    ms,
+    gap: m.gap,
+    longTask: m.longTask,
+    hostCpu: cpuOf(host) - h0,
+    sandboxCpu: cpuOf(sandbox) - s0,
+    othersCpu,
+    load: os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' '),
+    complaints,
+  };
 }
 
 /**
@@ -183,9 +203,16 @@ async function profiled(env: Env, diag: string, name: string, step: () => Promis
   const [pid] = pidsOf(env, /type=extensionHost/);
   if (process.env.OMS_UI_PROFILE !== '1' || !pid) return step();
   process.kill(pid, 'SIGUSR1');
-  const targets = await until('the extension host\'s inspector', () => fetch('http://127.0.0.1:9229/json/list').then((r) => r.json() as Promise<Array<{ webSocketDebuggerUrl: string }>>, () => undefined));
+  const targets = await until("the extension host's inspector", () =>
+    fetch('http://127.0.0.1:9229/json/list').then(
+      (r) => r.json() as Promise<Array<{ webSocketDebuggerUrl: string }>>,
+      () => undefined,
+    ),
+  );
   // The extension host's own Node.js: a WebSocket of its own.
-  const child = spawn(fs.readlinkSync(`/proc/${pid}/exe`), ['-e', profilerScript, targets[0].webSocketDebuggerUrl, path.join(diag, `${name}.cpuprofile`)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(fs.readlinkSync(`/proc/${pid}/exe`), ['-e', profilerScript, targets[0].webSocketDebuggerUrl, path.join(diag, `${name}.cpuprofile`)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout.once('data', () => resolve());
     child.once('exit', (code) => reject(new Error(`the profiler ended (${code})`)));
@@ -202,20 +229,26 @@ async function profiled(env: Env, diag: string, name: string, step: () => Promis
 /** The sandbox the runner started (its data file is beside the workspace), whatever its environment holds. */
 function sandboxPid(env: Env): number[] {
   const data = path.join(path.dirname(env.OMS_WORKSPACE), 'data.json');
-  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
-    try {
-      return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(data);
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(data);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** One figure beside its goal, printed and kept; returns whether it met the goal. */
 function figure(fleet: Fleet, diag: string, what: string, shown: string, goal: string, met: boolean | undefined, m?: Measure): boolean {
-  const where = m ? ` [load ${m.load}; extension host CPU ${s(m.hostCpu)}, sandbox CPU ${s(m.sandboxCpu)}, other processes ${m.othersCpu}; longest frame gap ${m.gap} ms, longest task ${m.longTask} ms${m.complaints.length ? `; console: ${m.complaints.join(' | ')}` : ''}]` : '';
+  const where = m
+    ? ` [load ${m.load}; extension host CPU ${s(m.hostCpu)}, sandbox CPU ${s(m.sandboxCpu)}, other processes ${m.othersCpu}; longest frame gap ${m.gap} ms, longest task ${m.longTask} ms${m.complaints.length ? `; console: ${m.complaints.join(' | ')}` : ''}]`
+    : '';
   const line = `fleet: ${what}: ${shown} (goal ${goal}${met === undefined ? '' : met ? ': met' : ': MISSED'})${where}`;
   console.log(line);
   fleet.lines.push(line);
@@ -231,9 +264,11 @@ function verdict(results: boolean[], what: string): void {
 
 async function inBatches<T>(items: T[], at: number, f: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: at }, async () => {
-    while (next < items.length) await f(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: at }, async () => {
+      while (next < items.length) await f(items[next++]);
+    }),
+  );
 }
 
 /** The demo's Warehouse (the service creates no folders), its input scanners made 10,000 over REST (once per run). */
@@ -243,7 +278,11 @@ async function fleetOf(env: Env, diag: string): Promise<Fleet> {
   const folder = await warehouse(client);
   const t0 = Date.now();
   const have = (await client.listAll(scannerKind, folder)).length;
-  await inBatches(Array.from({ length: scanners - have }, (_, i) => i), 8, (i) => client.create(scannerKind, folder, newObject(scannerKind, `Fleet ${i}`)));
+  await inBatches(
+    Array.from({ length: scanners - have }, (_, i) => i),
+    8,
+    (i) => client.create(scannerKind, folder, newObject(scannerKind, `Fleet ${i}`)),
+  );
   made = { client, fleetKey: folder, lines: [] };
   figure(made, diag, `seeded ${scanners - have} input scanners over REST (${scanners} in ${fleetFolder})`, s(Date.now() - t0), 'none', undefined);
   return made;
@@ -265,7 +304,8 @@ async function warehouse(client: OmsClient): Promise<string> {
  */
 function putCounter(diag: string, fleetKey: string): { count(): number; lastAt: number } {
   const file = path.join(diag, 'sandbox.log');
-  let offset = fs.statSync(file).size, rest = '';
+  let offset = fs.statSync(file).size,
+    rest = '';
   const counter = {
     n: 0,
     lastAt: 0,
@@ -296,14 +336,23 @@ function putCounter(diag: string, fleetKey: string): { count(): number; lastAt: 
 const title = (page: Page) => page.locator('.quick-input-widget .quick-input-title').first();
 
 async function waitForTitle(page: Page, text: RegExp | string, ms = 30_000): Promise<string> {
-  return until(`a quick input titled ${text}`, async () => {
-    const t = await title(page).innerText().catch(() => '');
-    return (typeof text === 'string' ? t.includes(text) : text.test(t)) && t;
-  }, ms);
+  return until(
+    `a quick input titled ${text}`,
+    async () => {
+      const t = await title(page)
+        .innerText()
+        .catch(() => '');
+      return (typeof text === 'string' ? t.includes(text) : text.test(t)) && t;
+    },
+    ms,
+  );
 }
 
 const treeRow = (page: Page, level: number, label: string) =>
-  page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`).filter({ hasText: new RegExp(`^\\s*${label}`) }).first();
+  page
+    .locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`)
+    .filter({ hasText: new RegExp(`^\\s*${label}`) })
+    .first();
 
 async function expand(page: Page, level: number, label: string): Promise<void> {
   const r = treeRow(page, level, label);
@@ -319,7 +368,15 @@ async function expand(page: Page, level: number, label: string): Promise<void> {
 /** A group of a folder at the root (level 3), right-clicked, `entry` of its menu. */
 async function groupMenu(page: Page, folder: string, group: string, entry: string): Promise<void> {
   // Made over REST after the tree was read: Refresh shows it.
-  if (!(await treeRow(page, 3, folder).waitFor({ timeout: 3_000 }).then(() => true, () => false))) await palette(page, 'OMS: Refresh');
+  if (
+    !(await treeRow(page, 3, folder)
+      .waitFor({ timeout: 3_000 })
+      .then(
+        () => true,
+        () => false,
+      ))
+  )
+    await palette(page, 'OMS: Refresh');
   await expand(page, 3, folder);
   await fromMenu(page, treeRow(page, 4, group), entry);
 }
@@ -353,7 +410,7 @@ async function sendAndCount(page: Page, diag: string, fleet: Fleet, count: numbe
 async function runReported(page: Page): Promise<void> {
   await palette(page, 'Notifications: Show Notifications');
   // Logged as shown, but once not found in the centre within 10 minutes: a short wait, not a failure.
-  await centreMessage(page, /\d+ applied/, 60_000).catch(() => console.log('fleet: the run\'s report was not seen in the notification centre'));
+  await centreMessage(page, /\d+ applied/, 60_000).catch(() => console.log("fleet: the run's report was not seen in the notification centre"));
   await palette(page, 'Notifications: Clear All Notifications');
 }
 
@@ -390,7 +447,17 @@ async function executorRate(fleet: Fleet, env: Env, diag: string, what: string, 
     const rate = results.filter((r) => r.outcome === 'applied').length / (ms / 1000);
     const cpu = process.cpuUsage(cpu0);
     const others = busiest(all0, everyCpu(), [process.pid, ...sandbox]);
-    figure(fleet, diag, `bench: ${what}, add a tag to ${results.length} scanners (concurrency 4)`, `${s(ms)}, ${rate.toFixed(0)} objects/s, runner CPU ${s((cpu.user + cpu.system) / 1000)}, sandbox CPU ${s(cpuOf(sandbox) - s0)}, other processes ${others} [load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}]`, 'the reference', undefined);
+    figure(
+      fleet,
+      diag,
+      `bench: ${what}, add a tag to ${results.length} scanners (concurrency 4)`,
+      `${s(ms)}, ${rate.toFixed(0)} objects/s, runner CPU ${s((cpu.user + cpu.system) / 1000)}, sandbox CPU ${s(cpuOf(sandbox) - s0)}, other processes ${others} [load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}]`,
+      'the reference',
+      undefined,
+    );
     return rate;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -405,7 +472,7 @@ async function benchRate(env: Env, diag: string): Promise<void> {
   const fleet = await fleetOf(env, diag);
   const targets = await fleetTargets(fleet);
   fleet.benchRate = await executorRate(fleet, env, diag, 'executor alone', targets, false);
-  fleet.journalRate = await executorRate(fleet, env, diag, 'executor with a run\'s journal', targets, true);
+  fleet.journalRate = await executorRate(fleet, env, diag, "executor with a run's journal", targets, true);
 }
 
 /**
@@ -422,7 +489,14 @@ function rateFigure(fleet: Fleet, diag: string, what: string, m: Measure, count:
 }
 
 function quietFigure(fleet: Fleet, diag: string, what: string, m: Measure): boolean {
-  return figure(fleet, diag, `${what}: console and notifications`, m.complaints.length ? m.complaints.join(' | ') : 'nothing', 'no unresponsive extension host, no listener leak', !m.complaints.length);
+  return figure(
+    fleet,
+    diag,
+    `${what}: console and notifications`,
+    m.complaints.length ? m.complaints.join(' | ') : 'nothing',
+    'no unresponsive extension host, no listener leak',
+    !m.complaints.length,
+  );
 }
 
 async function bulkEditFromGroup(page: Page, env: Env, diag: string): Promise<void> {
@@ -431,35 +505,69 @@ async function bulkEditFromGroup(page: Page, env: Env, diag: string): Promise<vo
   const tag = `host-${Date.now().toString(36)}`;
   await palette(page, 'View: Close All Editors');
   let summary = '';
-  const toAsk = await measured(page, env, async () => {
-    await groupMenu(page, fleetFolder, 'Input scanners', 'Bulk Edit');
-    await waitForTitle(page, 'operation', 120_000);
-  }, 'bulk-menu');
+  const toAsk = await measured(
+    page,
+    env,
+    async () => {
+      await groupMenu(page, fleetFolder, 'Input scanners', 'Bulk Edit');
+      await waitForTitle(page, 'operation', 120_000);
+    },
+    'bulk-menu',
+  );
   await input(page).pressSequentially('Add a tag');
   await page.waitForTimeout(300);
   await page.keyboard.press('Enter');
   await waitForTitle(page, 'Add a tag');
   await input(page).fill(tag);
-  const preview = await measured(page, env, async () => {
-    await page.keyboard.press('Enter');
-    summary = await waitForTitle(page, / to change · /, 10 * 60_000);
-  }, 'bulk-preview');
+  const preview = await measured(
+    page,
+    env,
+    async () => {
+      await page.keyboard.press('Enter');
+      summary = await waitForTitle(page, / to change · /, 10 * 60_000);
+    },
+    'bulk-preview',
+  );
   const counted = summary.includes(`${scanners} to change`);
   let sendMs = 0;
-  const send = await measured(page, env, () => profiled(env, diag, 'bulk-send', async () => void (sendMs = await sendAndCount(page, diag, fleet, scanners))), 'bulk-send');
+  const send = await measured(
+    page,
+    env,
+    () => profiled(env, diag, 'bulk-send', async () => void (sendMs = await sendAndCount(page, diag, fleet, scanners))),
+    'bulk-send',
+  );
   const ended = Date.now();
   await runReported(page);
   const reported = Date.now() - ended;
   // Sent, whatever its figures: Undo Run has a run to undo.
   fleet.lines.push(`(tag ${tag})`);
   lastTag = tag;
-  verdict([
-    figure(fleet, diag, 'Bulk Edit… on the group of 10,000: from the menu to the operation question (the group listed)', s(toAsk.ms), 'none', undefined, toAsk),
-    figure(fleet, diag, 'Bulk Edit, add a tag, 10,000 scanners: the preview appears', `${s(preview.ms)} ("${summary}")`, '≤ 2 s', preview.ms <= 2000 && counted, preview),
-    rateFigure(fleet, diag, 'Bulk Edit, add a tag: sent in the host', { ...send, ms: sendMs }, scanners),
-    figure(fleet, diag, 'Bulk Edit: from the last PUT to the run\'s report', s(reported), 'none', undefined),
-    quietFigure(fleet, diag, 'Bulk Edit, preview and send', { ...send, complaints: [...preview.complaints, ...send.complaints] }),
-  ], 'Bulk Edit of 10,000');
+  verdict(
+    [
+      figure(
+        fleet,
+        diag,
+        'Bulk Edit… on the group of 10,000: from the menu to the operation question (the group listed)',
+        s(toAsk.ms),
+        'none',
+        undefined,
+        toAsk,
+      ),
+      figure(
+        fleet,
+        diag,
+        'Bulk Edit, add a tag, 10,000 scanners: the preview appears',
+        `${s(preview.ms)} ("${summary}")`,
+        '≤ 2 s',
+        preview.ms <= 2000 && counted,
+        preview,
+      ),
+      rateFigure(fleet, diag, 'Bulk Edit, add a tag: sent in the host', { ...send, ms: sendMs }, scanners),
+      figure(fleet, diag, "Bulk Edit: from the last PUT to the run's report", s(reported), 'none', undefined),
+      quietFigure(fleet, diag, 'Bulk Edit, preview and send', { ...send, complaints: [...preview.complaints, ...send.complaints] }),
+    ],
+    'Bulk Edit of 10,000',
+  );
 }
 let lastTag = '';
 
@@ -472,18 +580,35 @@ async function undoTheRun(page: Page, env: Env, diag: string): Promise<void> {
   await input(page).pressSequentially(lastTag);
   await page.waitForTimeout(500);
   let summary = '';
-  const preview = await measured(page, env, () => profiled(env, diag, 'undo-preview', async () => {
-    await page.keyboard.press('Enter');
-    summary = await waitForTitle(page, / to change · /, 10 * 60_000);
-  }), 'undo-preview');
+  const preview = await measured(
+    page,
+    env,
+    () =>
+      profiled(env, diag, 'undo-preview', async () => {
+        await page.keyboard.press('Enter');
+        summary = await waitForTitle(page, / to change · /, 10 * 60_000);
+      }),
+    'undo-preview',
+  );
   let sendMs = 0;
   const send = await measured(page, env, async () => void (sendMs = await sendAndCount(page, diag, fleet, scanners)), 'undo-send');
   await runReported(page);
-  verdict([
-    figure(fleet, diag, 'Undo Run of it: the preview appears', `${s(preview.ms)} ("${summary}")`, '≤ 2 s', preview.ms <= 2000 && summary.includes(`${scanners} to change`), preview),
-    rateFigure(fleet, diag, 'Undo Run: sent in the host', { ...send, ms: sendMs }, scanners),
-    quietFigure(fleet, diag, 'Undo Run', { ...send, complaints: [...preview.complaints, ...send.complaints] }),
-  ], 'Undo Run of 10,000');
+  verdict(
+    [
+      figure(
+        fleet,
+        diag,
+        'Undo Run of it: the preview appears',
+        `${s(preview.ms)} ("${summary}")`,
+        '≤ 2 s',
+        preview.ms <= 2000 && summary.includes(`${scanners} to change`),
+        preview,
+      ),
+      rateFigure(fleet, diag, 'Undo Run: sent in the host', { ...send, ms: sendMs }, scanners),
+      quietFigure(fleet, diag, 'Undo Run', { ...send, complaints: [...preview.complaints, ...send.complaints] }),
+    ],
+    'Undo Run of 10,000',
+  );
 }
 
 /** A bulk edit with 1,000 requests answered 500, then Retry Failed of the objects they failed. */
@@ -517,22 +642,53 @@ async function retryFailed(page: Page, env: Env, diag: string): Promise<void> {
   await palette(page, 'Retry Failed…');
   // Runs from every place are offered, newest first: this one's is highlighted, Enter takes it.
   await waitForTitle(page, 'Retry which run?');
-  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: `${failed} objects sent before` }).first().waitFor({ timeout: 10_000 });
+  await page
+    .locator('.quick-input-list .monaco-list-row.focused', { hasText: `${failed} objects sent before` })
+    .first()
+    .waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
   let summary = '';
-  const preview = await measured(page, env, async () => {
-    summary = await waitForTitle(page, / to change · /, 10 * 60_000);
-  }, 'retry-preview');
+  const preview = await measured(
+    page,
+    env,
+    async () => {
+      summary = await waitForTitle(page, / to change · /, 10 * 60_000);
+    },
+    'retry-preview',
+  );
   let sendMs = 0;
-  const sent = await measured(page, env, () => profiled(env, diag, 'retry-send', async () => void (sendMs = await sendAndCount(page, diag, fleet, failed))), 'retry-send');
+  const sent = await measured(
+    page,
+    env,
+    () => profiled(env, diag, 'retry-send', async () => void (sendMs = await sendAndCount(page, diag, fleet, failed))),
+    'retry-send',
+  );
   await runReported(page);
   // The run without the window on as many scanners: a run this short does not reach the rate of 10,000 (its start-up weighs on it).
-  const short = await executorRate(fleet, env, diag, `executor with a run's journal, ${failed} scanners as the Retry`, (await fleetTargets(fleet)).slice(0, failed), true);
-  verdict([
-    figure(fleet, diag, `Retry Failed (${failed} failed of the run, ${landed} landed): the preview appears`, `${s(preview.ms)} from the palette ("${summary}")`, '≤ 2 s', preview.ms <= 2000, preview),
-    rateFigure(fleet, diag, 'Retry Failed: sent in the host', { ...sent, ms: sendMs }, failed, short),
-    quietFigure(fleet, diag, 'Retry Failed', { ...sent, complaints: [...preview.complaints, ...sent.complaints] }),
-  ], 'Retry Failed');
+  const short = await executorRate(
+    fleet,
+    env,
+    diag,
+    `executor with a run's journal, ${failed} scanners as the Retry`,
+    (await fleetTargets(fleet)).slice(0, failed),
+    true,
+  );
+  verdict(
+    [
+      figure(
+        fleet,
+        diag,
+        `Retry Failed (${failed} failed of the run, ${landed} landed): the preview appears`,
+        `${s(preview.ms)} from the palette ("${summary}")`,
+        '≤ 2 s',
+        preview.ms <= 2000,
+        preview,
+      ),
+      rateFigure(fleet, diag, 'Retry Failed: sent in the host', { ...sent, ms: sendMs }, failed, short),
+      quietFigure(fleet, diag, 'Retry Failed', { ...sent, complaints: [...preview.complaints, ...sent.complaints] }),
+    ],
+    'Retry Failed',
+  );
 }
 
 /**
@@ -546,7 +702,7 @@ async function pullGroup(page: Page, env: Env, folder: string, group: string, ob
   await groupMenu(page, folder, group, 'Pull as Files');
   await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 30_000 });
   await page.keyboard.press('Enter');
-  await until('the pull\'s message in the extension\'s log', () => Promise.resolve(loggedLines(env, message) > before), 30 * 60_000);
+  await until("the pull's message in the extension's log", () => Promise.resolve(loggedLines(env, message) > before), 30 * 60_000);
 }
 
 /** The pull's message, as a person sees it: in the notification centre. */
@@ -567,43 +723,72 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
 
   // Go to Object, the pull's objects in its index.
   const name = `Fleet ${scanners - 7}`;
-  const found = await measured(page, env, async () => {
-    await query(page, name);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 60_000 });
-  }, 'goto');
+  const found = await measured(
+    page,
+    env,
+    async () => {
+      await query(page, name);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 60_000 });
+    },
+    'goto',
+  );
   await page.keyboard.press('Escape');
 
   // Every file edited (a tag added, as a script or a search-and-replace would), then Plan Changes….
-  const dir = fs.readdirSync(root).map((d) => path.join(root, d, 'inputscanners')).find((d) => fs.existsSync(d))!;
+  const dir = fs
+    .readdirSync(root)
+    .map((d) => path.join(root, d, 'inputscanners'))
+    .find((d) => fs.existsSync(d))!;
   for (const f of fs.readdirSync(dir)) {
     const file = path.join(dir, f);
     const o = JSON.parse(fs.readFileSync(file, 'utf8'));
     o.Tags = [...(o.Tags ?? []), 'local'];
     fs.writeFileSync(file, JSON.stringify(o, null, 2) + '\n');
   }
-  const planned = await measured(page, env, async () => {
-    await planChangesOf(page, 'oms/sandbox');
-    await planRow(page, `Update (${scanners})`).waitFor({ timeout: 10 * 60_000 });
-  }, 'plan-10k');
+  const planned = await measured(
+    page,
+    env,
+    async () => {
+      await planChangesOf(page, 'oms/sandbox');
+      await planRow(page, `Update (${scanners})`).waitFor({ timeout: 10 * 60_000 });
+    },
+    'plan-10k',
+  );
   // The Objects view folded: the Object Changes view gets the side bar.
   await objectsView(page, false);
   const group = planRow(page, `Update (${scanners})`);
   // A group of 10,000 shows ranges of 1,000 (its level-2 rows); their entries are level 3.
   const ranges = planPane(page).locator('.monaco-list-row[aria-level="2"]');
   const entries = planPane(page).locator('.monaco-list-row[aria-level="3"]');
-  const range = (label: string) => planPane(page).locator('.monaco-list-row[aria-level="2"]', { hasText: new RegExp(`(^|\\D)${label}(\\D|$)`) }).first();
-  const expanded = await measured(page, env, async () => {
-    await group.locator('.monaco-tl-twistie').click();
-    await until('the group collapsed', async () => (await group.getAttribute('aria-expanded')) === 'false');
-    await group.locator('.monaco-tl-twistie').click();
-    await until('the group expanded, its ranges drawn', async () => (await group.getAttribute('aria-expanded')) === 'true' && (await ranges.count()) === scanners / 1000);
-    for (const label of [`${scanners - 999}–${scanners}`, '1–1000']) {
-      await range(label).locator('.monaco-tl-twistie').click();
-      await until(`range ${label} expanded`, async () => (await range(label).getAttribute('aria-expanded')) === 'true');
-    }
-    await until('the first range\'s entries drawn', async () => (await entries.count()) > 5);
-  }, 'expand');
-  const message = () => planPane(page).locator('.pane-body').first().innerText().catch(() => '');
+  const range = (label: string) =>
+    planPane(page)
+      .locator('.monaco-list-row[aria-level="2"]', { hasText: new RegExp(`(^|\\D)${label}(\\D|$)`) })
+      .first();
+  const expanded = await measured(
+    page,
+    env,
+    async () => {
+      await group.locator('.monaco-tl-twistie').click();
+      await until('the group collapsed', async () => (await group.getAttribute('aria-expanded')) === 'false');
+      await group.locator('.monaco-tl-twistie').click();
+      await until(
+        'the group expanded, its ranges drawn',
+        async () => (await group.getAttribute('aria-expanded')) === 'true' && (await ranges.count()) === scanners / 1000,
+      );
+      for (const label of [`${scanners - 999}–${scanners}`, '1–1000']) {
+        await range(label).locator('.monaco-tl-twistie').click();
+        await until(`range ${label} expanded`, async () => (await range(label).getAttribute('aria-expanded')) === 'true');
+      }
+      await until("the first range's entries drawn", async () => (await entries.count()) > 5);
+    },
+    'expand',
+  );
+  const message = () =>
+    planPane(page)
+      .locator('.pane-body')
+      .first()
+      .innerText()
+      .catch(() => '');
   const box = group.locator('.custom-view-tree-node-item-checkbox, .monaco-custom-toggle').first();
   const ticked = await measured(page, env, async () => {
     await box.click();
@@ -613,27 +798,66 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
   });
   // The focus in the view's rows, by the view's own command (a click on an entry would open its diff).
   await palette(page, 'OMS: Focus on Object Changes View');
-  const scrolled = await measured(page, env, async () => {
-    await page.keyboard.press('End');
-    await until('the last entry in view', async () => (await planPane(page).locator('.monaco-list-row[aria-level="3"][aria-posinset="1000"]').count()) > 0, 30_000);
-    for (let i = 0; i < 10; i++) await page.keyboard.press('PageUp');
-    const list = await planPane(page).locator('.monaco-list').first().boundingBox();
-    if (list) {
-      await page.mouse.move(list.x + list.width / 2, list.y + list.height / 2);
-      for (let i = 0; i < 20; i++) await page.mouse.wheel(0, -2000);
-    }
-    await page.keyboard.press('Home');
-  }, 'scroll');
+  const scrolled = await measured(
+    page,
+    env,
+    async () => {
+      await page.keyboard.press('End');
+      await until(
+        'the last entry in view',
+        async () => (await planPane(page).locator('.monaco-list-row[aria-level="3"][aria-posinset="1000"]').count()) > 0,
+        30_000,
+      );
+      for (let i = 0; i < 10; i++) await page.keyboard.press('PageUp');
+      const list = await planPane(page).locator('.monaco-list').first().boundingBox();
+      if (list) {
+        await page.mouse.move(list.x + list.width / 2, list.y + list.height / 2);
+        for (let i = 0; i < 20; i++) await page.mouse.wheel(0, -2000);
+      }
+      await page.keyboard.press('Home');
+    },
+    'scroll',
+  );
   await page.screenshot({ path: `${diag}/fleet-plan-10k.png` });
-  verdict([
-    figure(fleet, diag, `Pull as Files… of ${scanners} scanners (a group)`, s(pulled.ms), 'the window responsive: longest frame gap ≤ 100 ms', pulled.gap <= 100, pulled),
-    figure(fleet, diag, 'Go to Object after the pull: typed name to its row', s(found.ms), 'longest frame gap ≤ 100 ms', found.gap <= 100, found),
-    figure(fleet, diag, `Plan Changes… with ${scanners} updates: until the Object Changes view shows them`, s(planned.ms), 'longest frame gap ≤ 100 ms', planned.gap <= 100, planned),
-    figure(fleet, diag, 'Object Changes view: collapse and expand the group of 10,000, then its first and last range', s(expanded.ms), 'longest frame gap ≤ 100 ms', expanded.gap <= 100, expanded),
-    figure(fleet, diag, 'Object Changes view: untick all, tick all', s(ticked.ms), 'longest frame gap ≤ 100 ms', ticked.gap <= 100, ticked),
-    figure(fleet, diag, 'Object Changes view: End, PageUp, wheel, Home', s(scrolled.ms), 'longest frame gap ≤ 100 ms', scrolled.gap <= 100, scrolled),
-    quietFigure(fleet, diag, 'pull, Go to Object and plan of 10,000', { ...pulled, complaints: [pulled, found, planned, expanded, ticked, scrolled].flatMap((m) => m.complaints) }),
-  ], 'Pull of 10,000 and its Object Changes view');
+  verdict(
+    [
+      figure(
+        fleet,
+        diag,
+        `Pull as Files… of ${scanners} scanners (a group)`,
+        s(pulled.ms),
+        'the window responsive: longest frame gap ≤ 100 ms',
+        pulled.gap <= 100,
+        pulled,
+      ),
+      figure(fleet, diag, 'Go to Object after the pull: typed name to its row', s(found.ms), 'longest frame gap ≤ 100 ms', found.gap <= 100, found),
+      figure(
+        fleet,
+        diag,
+        `Plan Changes… with ${scanners} updates: until the Object Changes view shows them`,
+        s(planned.ms),
+        'longest frame gap ≤ 100 ms',
+        planned.gap <= 100,
+        planned,
+      ),
+      figure(
+        fleet,
+        diag,
+        'Object Changes view: collapse and expand the group of 10,000, then its first and last range',
+        s(expanded.ms),
+        'longest frame gap ≤ 100 ms',
+        expanded.gap <= 100,
+        expanded,
+      ),
+      figure(fleet, diag, 'Object Changes view: untick all, tick all', s(ticked.ms), 'longest frame gap ≤ 100 ms', ticked.gap <= 100, ticked),
+      figure(fleet, diag, 'Object Changes view: End, PageUp, wheel, Home', s(scrolled.ms), 'longest frame gap ≤ 100 ms', scrolled.gap <= 100, scrolled),
+      quietFigure(fleet, diag, 'pull, Go to Object and plan of 10,000', {
+        ...pulled,
+        complaints: [pulled, found, planned, expanded, ticked, scrolled].flatMap((m) => m.complaints),
+      }),
+    ],
+    'Pull of 10,000 and its Object Changes view',
+  );
   fs.rmSync(root, { recursive: true, force: true });
 }
 
@@ -643,11 +867,16 @@ async function seedPeople(env: Env, diag: string, fleet: Fleet): Promise<void> {
   const t0 = Date.now();
   const have = (await client.listAll(kind('person'), fleet.fleetKey)).length;
   const batches = Array.from({ length: Math.ceil((people - have) / 1000) }, (_, b) => b);
-  await inBatches(batches, 2, (b) => client.addPeopleBatch(fleet.fleetKey, Array.from({ length: Math.min(1000, people - have - b * 1000) }, (_, i) => {
-    const n = b * 1000 + i;
-    const person: PersonInfo = { ...newObject(kind('person'), `Person ${n}`), GivenName: 'Person', Surname: String(n) };
-    return person;
-  })));
+  await inBatches(batches, 2, (b) =>
+    client.addPeopleBatch(
+      fleet.fleetKey,
+      Array.from({ length: Math.min(1000, people - have - b * 1000) }, (_, i) => {
+        const n = b * 1000 + i;
+        const person: PersonInfo = { ...newObject(kind('person'), `Person ${n}`), GivenName: 'Person', Surname: String(n) };
+        return person;
+      }),
+    ),
+  );
   figure(fleet, diag, `seeded ${people - have} people with the batch add (${people} in ${fleetFolder})`, s(Date.now() - t0), 'none', undefined);
 }
 
@@ -658,33 +887,70 @@ async function hundredThousandPeople(page: Page, env: Env, diag: string): Promis
   fs.rmSync(root, { recursive: true, force: true });
   await palette(page, 'View: Close All Editors');
   await palette(page, 'Notifications: Clear All Notifications');
-  await page.locator('.part.sidebar .action-label[aria-label^="Collapse All"]').first().click().catch(() => undefined);
+  await page
+    .locator('.part.sidebar .action-label[aria-label^="Collapse All"]')
+    .first()
+    .click()
+    .catch(() => undefined);
   await expand(page, 1, 'Sandbox');
   await expand(page, 2, 'Demo Instance');
   const pulled = await measured(page, env, () => pullGroup(page, env, fleetFolder, 'People', people), 'pull-people');
   await pullReported(page, people);
   let said = '';
-  const planned = await measured(page, env, async () => {
-    await planChangesOf(page, 'oms/sandbox');
-    said = await until('the plan listing nothing', async () => {
-      const text = await planPane(page).innerText().catch(() => '');
-      return text.includes(`${people} unchanged`) && text;
-    }, 10 * 60_000);
-  }, 'plan-people');
+  const planned = await measured(
+    page,
+    env,
+    async () => {
+      await planChangesOf(page, 'oms/sandbox');
+      said = await until(
+        'the plan listing nothing',
+        async () => {
+          const text = await planPane(page)
+            .innerText()
+            .catch(() => '');
+          return text.includes(`${people} unchanged`) && text;
+        },
+        10 * 60_000,
+      );
+    },
+    'plan-people',
+  );
   const nothing = said.includes('0 ticked to send · 0 stale · 0 behind · 0 invalid');
-  verdict([
-    figure(fleet, diag, `Pull as Files… of ${people} people`, s(pulled.ms), 'the window responsive: longest frame gap ≤ 100 ms', pulled.gap <= 100, pulled),
-    figure(fleet, diag, `Plan Changes… of the ${people} pulled, listing nothing`, `${s(planned.ms)}${nothing ? '' : ` (it listed: ${said.replace(/\s+/g, ' ').slice(0, 200)})`}`,
-      'listing nothing; longest frame gap ≤ 100 ms', nothing && planned.gap <= 100, planned),
-    quietFigure(fleet, diag, `pull and plan of ${people}`, { ...pulled, complaints: [...pulled.complaints, ...planned.complaints] }),
-  ], `Pull of ${people} people`);
+  verdict(
+    [
+      figure(fleet, diag, `Pull as Files… of ${people} people`, s(pulled.ms), 'the window responsive: longest frame gap ≤ 100 ms', pulled.gap <= 100, pulled),
+      figure(
+        fleet,
+        diag,
+        `Plan Changes… of the ${people} pulled, listing nothing`,
+        `${s(planned.ms)}${nothing ? '' : ` (it listed: ${said.replace(/\s+/g, ' ').slice(0, 200)})`}`,
+        'listing nothing; longest frame gap ≤ 100 ms',
+        nothing && planned.gap <= 100,
+        planned,
+      ),
+      quietFigure(fleet, diag, `pull and plan of ${people}`, { ...pulled, complaints: [...pulled.complaints, ...planned.complaints] }),
+    ],
+    `Pull of ${people} people`,
+  );
   fs.rmSync(root, { recursive: true, force: true });
 }
 
-export const fleetChecks: UiCheckList = (page, env, diag) => process.env.OMS_UI_FLEET !== '1' ? [] : [
-  ['ui: fleet: Bulk Edit of 10,000 scanners from a group: preview ≤ 2 s, sent within 1.2x the bench\'s rate, no unresponsive host', () => bulkEditFromGroup(page, env, diag)],
-  ['ui: fleet: Undo Run of the 10,000: preview ≤ 2 s, sent within 1.2x the bench\'s rate', () => undoTheRun(page, env, diag)],
-  ['ui: fleet: Retry Failed after 1,000 answers 500: preview ≤ 2 s, sent within 1.2x the bench\'s rate', () => retryFailed(page, env, diag)],
-  ['ui: fleet: Pull as Files… of 10,000, Go to Object, Plan Changes… and the Object Changes view of 10,000: no frame gap above 100 ms', () => tenThousandAsFiles(page, env, diag)],
-  ['ui: fleet: Pull as Files… of 100,000 people with the window responsive, then Plan Changes… listing nothing', () => hundredThousandPeople(page, env, diag)],
-];
+export const fleetChecks: UiCheckList = (page, env, diag) =>
+  process.env.OMS_UI_FLEET !== '1'
+    ? []
+    : [
+        [
+          "ui: fleet: Bulk Edit of 10,000 scanners from a group: preview ≤ 2 s, sent within 1.2x the bench's rate, no unresponsive host",
+          () => bulkEditFromGroup(page, env, diag),
+        ],
+        ["ui: fleet: Undo Run of the 10,000: preview ≤ 2 s, sent within 1.2x the bench's rate", () => undoTheRun(page, env, diag)],
+        ["ui: fleet: Retry Failed after 1,000 answers 500: preview ≤ 2 s, sent within 1.2x the bench's rate", () => retryFailed(page, env, diag)],
+        [
+          'ui: fleet: Pull as Files… of 10,000, Go to Object, Plan Changes… and the Object Changes view of 10,000: no frame gap above 100 ms',
+          () => tenThousandAsFiles(page, env, diag),
+        ],
+        [
+          'ui: fleet: Pull as Files… of 100,000 people with the window responsive, then Plan Changes… listing nothing',
+          () => hundredThousandPeople(page, env, diag),
+        ],
+      ];

@@ -38,7 +38,13 @@ export async function menuItem(page: Page, label: string): Promise<void> {
   await item.waitFor({ timeout: 10_000 });
   for (let tries = 1; ; tries++) {
     await item.hover();
-    if (await chosen.waitFor({ timeout: 2_000 }).then(() => true, () => false)) break;
+    if (
+      await chosen.waitFor({ timeout: 2_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     if (tries === 3) throw new Error(`the menu entry "${label}" was pointed at ${tries} times and not chosen`);
     await page.mouse.move(0, 0);
   }
@@ -51,7 +57,13 @@ export async function fromMenu(page: Page, row: Locator, label: string): Promise
   const menu = page.locator('.context-view .monaco-menu').first();
   for (let tries = 1; ; tries++) {
     await row.click({ button: 'right' });
-    if (await menu.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
+    if (
+      await menu.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     if (tries === 2) throw new Error(`no menu opened on a right-click, ${tries} times, to choose "${label}"`);
   }
   await menuItem(page, label);
@@ -98,8 +110,13 @@ export async function cursorAfter(page: Page, text: string): Promise<void> {
   await widget.locator('textarea:focus').first().waitFor({ timeout: 5_000 });
   await page.keyboard.press('Control+a');
   await page.keyboard.type(text);
-  await widget.locator('.matchesCount', { hasText: /\d+ of \d+/ }).first().waitFor({ timeout: 5_000 })
-    .catch(() => { throw new Error(`the editor has no ${text}`); });
+  await widget
+    .locator('.matchesCount', { hasText: /\d+ of \d+/ })
+    .first()
+    .waitFor({ timeout: 5_000 })
+    .catch(() => {
+      throw new Error(`the editor has no ${text}`);
+    });
   await page.keyboard.press('Enter');
   await page.waitForTimeout(300);
   await closeFind(page);
@@ -109,7 +126,7 @@ export async function cursorAfter(page: Page, text: string): Promise<void> {
 /** Closes the editor's find widget: Escape once it has taken the keys before it; again if the first came too early. */
 export async function closeFind(page: Page): Promise<void> {
   const widget = page.locator('.editor-widget.find-widget.visible');
-  for (let i = 0; i < 3 && await widget.count(); i++) {
+  for (let i = 0; i < 3 && (await widget.count()); i++) {
     await page.keyboard.press('Escape');
     await widget.waitFor({ state: 'hidden', timeout: 1_000 }).catch(() => undefined);
   }
@@ -123,11 +140,20 @@ export async function typeEdit(page: Page, text: string): Promise<void> {
 }
 
 /** The status bar's item of the active object document ("… · v7"), as text. */
-export const statusVersion = (page: Page) => page.locator('.statusbar-item', { hasText: /· v\d+/ }).first().innerText().catch(() => '');
+export const statusVersion = (page: Page) =>
+  page
+    .locator('.statusbar-item', { hasText: /· v\d+/ })
+    .first()
+    .innerText()
+    .catch(() => '');
 // Monaco draws spaces as no-break spaces.
 export const editorText = async (page: Page) => (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
 
-export const activeTabDirty = (page: Page) => page.locator('.tabs-container .tab.active.dirty').count().then((n) => n > 0);
+export const activeTabDirty = (page: Page) =>
+  page
+    .locator('.tabs-container .tab.active.dirty')
+    .count()
+    .then((n) => n > 0);
 
 /**
  * A notification, read in the notification centre (a headless window has no focus, so VS Code holds toasts back).
@@ -138,13 +164,19 @@ export async function notification(page: Page, text: RegExp, ms = 10_000) {
   const end = Date.now() + ms;
   for (;;) {
     // A notification arriving while the palette is open can take its focus (a clean-clone run lost it so): asked again.
-    const asked = await palette(page, 'Notifications: Show Notifications').then(() => true, async (e: Error) => {
-      if (!/lost the focus/.test(e.message) || Date.now() > end) throw e;
-      await page.keyboard.press('Escape');
-      return false;
-    });
+    const asked = await palette(page, 'Notifications: Show Notifications').then(
+      () => true,
+      async (e: Error) => {
+        if (!/lost the focus/.test(e.message) || Date.now() > end) throw e;
+        await page.keyboard.press('Escape');
+        return false;
+      },
+    );
     if (!asked) continue;
-    const shown = await item.waitFor({ timeout: 2_000 }).then(() => true, () => false);
+    const shown = await item.waitFor({ timeout: 2_000 }).then(
+      () => true,
+      () => false,
+    );
     if (shown) return item;
     if (Date.now() > end) throw new Error(`no notification says ${text}`);
     // A notification posted meanwhile may have closed the centre (shown as a toast): Hide is then not offered.
@@ -165,8 +197,7 @@ export const activeTab = (page: Page) => page.locator('.tabs-container .tab.acti
  * The active tab's text, '' when no tab is open (a modal editor has none), read at once: a locator's
  * innerText would wait for a tab to appear.
  */
-export const activeTabText = (page: Page) =>
-  page.evaluate<string>(`(document.querySelector('.tabs-container .tab.active')?.innerText ?? '')`).catch(() => '');
+export const activeTabText = (page: Page) => page.evaluate<string>(`(document.querySelector('.tabs-container .tab.active')?.innerText ?? '')`).catch(() => '');
 
 /** Whether the focused element of the page (not of a webview frame in it) matches `selector`. */
 export const hasFocus = (page: Page, selector: string) => page.evaluate<boolean>(`!!document.activeElement?.matches(${JSON.stringify(selector)})`);
@@ -177,7 +208,11 @@ export const hasFocus = (page: Page, selector: string) => page.evaluate<boolean>
  */
 export async function palette(page: Page, title: string): Promise<void> {
   const box = '.quick-input-widget input';
-  const opened = () => until('the palette', () => hasFocus(page, box), 3_000).then(() => true, () => false);
+  const opened = () =>
+    until('the palette', () => hasFocus(page, box), 3_000).then(
+      () => true,
+      () => false,
+    );
   let open = false;
   for (const keys of ['F1', 'Control+Shift+P', 'F1']) {
     await page.keyboard.press(keys);
@@ -218,13 +253,27 @@ const goToObjectInput = (page: Page) => page.locator('.quick-input-widget input[
 export async function goToObject(page: Page, name: string): Promise<void> {
   // Focus on the workbench (not a webview): the title bar's empty right part, clear of the command
   // center in its middle, which opens a quick input of its own when clicked.
-  await page.locator('.monaco-workbench').click({ position: { x: 1100, y: 5 } }).catch(() => undefined);
+  await page
+    .locator('.monaco-workbench')
+    .click({ position: { x: 1100, y: 5 } })
+    .catch(() => undefined);
   await query(page, name.split(' ').slice(-2).join(' '));
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
   await row.waitFor({ timeout: 15_000 });
   // The wanted one first: arrow down to it as a keyboard user would.
   await page.waitForTimeout(500);
-  for (let i = 0; i < 20 && !((await page.locator('.quick-input-list .monaco-list-row.focused').first().innerText().catch(() => '')).includes(name)); i++) {
+  for (
+    let i = 0;
+    i < 20 &&
+    !(
+      await page
+        .locator('.quick-input-list .monaco-list-row.focused')
+        .first()
+        .innerText()
+        .catch(() => '')
+    ).includes(name);
+    i++
+  ) {
     await page.keyboard.press('ArrowDown');
   }
   await page.keyboard.press('Enter');
@@ -272,9 +321,19 @@ export async function quickEditFirstPriority(page: Page, priority: number): Prom
  */
 export async function quickInputStep(page: Page, step: string, pick: boolean): Promise<void> {
   const widget = page.locator('.quick-input-widget');
-  await widget.locator('.quick-input-title', { hasText: `(${step})` }).first().waitFor({ timeout: 10_000 }).catch(async () => {
-    throw new Error(`the quick input never showed step ${step}; its title: "${await widget.locator('.quick-input-title').first().innerText().catch(() => '')}"`);
-  });
+  await widget
+    .locator('.quick-input-title', { hasText: `(${step})` })
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch(async () => {
+      throw new Error(
+        `the quick input never showed step ${step}; its title: "${await widget
+          .locator('.quick-input-title')
+          .first()
+          .innerText()
+          .catch(() => '')}"`,
+      );
+    });
   await until(`the focus in step ${step}'s box`, () => hasFocus(page, '.quick-input-widget input'));
   if (pick) await widget.locator('.quick-input-list .monaco-list-row.focused').first().waitFor({ timeout: 10_000 });
 }
@@ -282,7 +341,13 @@ export async function quickInputStep(page: Page, step: string, pick: boolean): P
 /** Send Push Notification is open: the first type and content, `message`, nobody in either recipients step; then the summary (step 6). */
 export async function pushToSummary(page: Page, message: string): Promise<void> {
   // Each step waited for by its count in the title: a jump in the count is a step never shown.
-  const steps: Array<[answer: string, pick: boolean]> = [['', true], ['', true], [message, false], ['', false], ['', false]];
+  const steps: Array<[answer: string, pick: boolean]> = [
+    ['', true],
+    ['', true],
+    [message, false],
+    ['', false],
+    ['', false],
+  ];
   for (const [i, [answer, pick]] of steps.entries()) {
     await quickInputStep(page, `${i + 1}/6`, pick);
     if (answer) await input(page).fill(answer);
@@ -294,8 +359,13 @@ export async function pushToSummary(page: Page, message: string): Promise<void> 
 /** Types `text` into the open quick pick and takes the item it filters to, once that item is the highlighted one. */
 export async function pickTyped(page: Page, text: string): Promise<void> {
   await input(page).pressSequentially(text);
-  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: text }).first().waitFor({ timeout: 10_000 })
-    .catch(() => { throw new Error(`no highlighted item holds "${text}" in the quick pick`); });
+  await page
+    .locator('.quick-input-list .monaco-list-row.focused', { hasText: text })
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch(() => {
+      throw new Error(`no highlighted item holds "${text}" in the quick pick`);
+    });
   await page.keyboard.press('Enter');
 }
 

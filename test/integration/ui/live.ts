@@ -10,15 +10,33 @@ import type { CDPSession, Page } from 'playwright-core';
 import { objectsView, planChangesOf, planPane, planRow } from './plan';
 import { openTable, saveThenTypeAnother, settingsFile, userSettings } from './workbench';
 import {
-  get, send, until, floors, goToObject, cursorAfter, typeEdit, activeTabDirty, activeTabText, editorText, statusVersion, notification, palette, loggedLines,
-  type Env, type UiCheckList,
+  get,
+  send,
+  until,
+  floors,
+  goToObject,
+  cursorAfter,
+  typeEdit,
+  activeTabDirty,
+  activeTabText,
+  editorText,
+  statusVersion,
+  notification,
+  palette,
+  loggedLines,
+  type Env,
+  type UiCheckList,
 } from './helpers';
 
 const intervalSeconds = 2;
 /** One interval, a poll, and the workbench drawing it. */
 const withinOneInterval = intervalSeconds * 1000 + 4_000;
 const rows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
-const row = (page: Page, level: number, text: string | RegExp) => rows(page).and(page.locator(`[aria-level="${level}"]`)).filter({ hasText: text }).first();
+const row = (page: Page, level: number, text: string | RegExp) =>
+  rows(page)
+    .and(page.locator(`[aria-level="${level}"]`))
+    .filter({ hasText: text })
+    .first();
 const expanded = async (page: Page, level: number, text: string | RegExp) => (await row(page, level, text).getAttribute('aria-expanded')) === 'true';
 
 /** The interval set in the user settings (Preferences: Open User Settings (JSON)), the other settings kept. */
@@ -40,10 +58,16 @@ const sessions = new WeakMap<Page, Promise<CDPSession>>();
  */
 export async function focusWindow(page: Page, on: boolean): Promise<void> {
   if (!sessions.has(page)) {
-    sessions.set(page, page.context().newCDPSession(page).then(async (cdp) => {
-      await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
-      return cdp;
-    }));
+    sessions.set(
+      page,
+      page
+        .context()
+        .newCDPSession(page)
+        .then(async (cdp) => {
+          await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+          return cdp;
+        }),
+    );
   }
   await sessions.get(page);
   const answer = async (focused: boolean) => {
@@ -56,7 +80,11 @@ export async function focusWindow(page: Page, on: boolean): Promise<void> {
 
 /** Floor 1 and its Input scanners expanded from the instance's row, by clicks. */
 async function floor1Scanners(page: Page): Promise<void> {
-  for (const [label, level] of [['Head Office', 3], ['Floor 1', 4], [/^\s*Input scanners/, 5]] as const) {
+  for (const [label, level] of [
+    ['Head Office', 3],
+    ['Floor 1', 4],
+    [/^\s*Input scanners/, 5],
+  ] as const) {
     await row(page, level, label).waitFor({ timeout: 15_000 });
     await until(`${String(label)} expanded`, async () => {
       if (await expanded(page, level, label)) return true;
@@ -88,9 +116,12 @@ async function treeFollows(page: Page, env: Env): Promise<void> {
     const { Key: _k, Href: _h, ConcurrencyVersion: _v, Notes: _n, Links: _l, InFolderKey: _f, InFolderHref: _fh, ...body } = renamed;
     await send(env, 'POST', at, { ...body, CommonName: 'Live scanner' });
     const started = Date.now();
-    await until('the rename, the new scanner and the deletion in the tree', async () =>
-      await row(page, 6, newName).isVisible() && await row(page, 6, 'Live scanner').isVisible() && !(await row(page, 6, deleted.CommonName).isVisible()),
-    withinOneInterval);
+    await until(
+      'the rename, the new scanner and the deletion in the tree',
+      async () =>
+        (await row(page, 6, newName).isVisible()) && (await row(page, 6, 'Live scanner').isVisible()) && !(await row(page, 6, deleted.CommonName).isVisible()),
+      withinOneInterval,
+    );
     const took = Date.now() - started;
     if (!(await expanded(page, 4, 'Floor 1')) || !(await expanded(page, 5, /^\s*Input scanners/))) throw new Error('the group or its folder collapsed');
     await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-tree.png` });
@@ -103,14 +134,17 @@ async function treeFollows(page: Page, env: Env): Promise<void> {
 /** A priority (1 to 8) none of the scanner's reporting priorities has: its text in the editor is new. */
 const unusedPriority = (scanner: any, ...not: number[]): number =>
   [8, 7, 6, 5, 4, 3, 2, 1].find((v) => !not.includes(v) && !scanner.InputScannerReportingPriorities.some((p: any) => p.Priority === v))!;
-const withFirstPriority = (scanner: any, priority: number) =>
-  ({
-    ...scanner,
-    InputScannerReportingPriorities: scanner.InputScannerReportingPriorities.map((p: any, i: number) => (i === 0 ? { ...p, Priority: priority } : p)),
-  });
+const withFirstPriority = (scanner: any, priority: number) => ({
+  ...scanner,
+  InputScannerReportingPriorities: scanner.InputScannerReportingPriorities.map((p: any, i: number) => (i === 0 ? { ...p, Priority: priority } : p)),
+});
 /** What a file decoration adds after a tree row's label (its badge), as the workbench draws it. */
-const badgeOf = (page: Page, name: string) => row(page, 6, name).locator('.monaco-icon-label').first()
-  .evaluate((el) => String((globalThis as any).getComputedStyle(el, '::after').content)).catch(() => '');
+const badgeOf = (page: Page, name: string) =>
+  row(page, 6, name)
+    .locator('.monaco-icon-label')
+    .first()
+    .evaluate((el) => String((globalThis as any).getComputedStyle(el, '::after').content))
+    .catch(() => '');
 
 async function editorFollows(page: Page, env: Env): Promise<void> {
   await setInterval(page, intervalSeconds);
@@ -130,13 +164,16 @@ async function editorFollows(page: Page, env: Env): Promise<void> {
     const priority = unusedPriority(scanner);
     await send(env, 'PUT', scanner.Href, withFirstPriority(scanner, priority));
     const version = scanner.ConcurrencyVersion + 1;
-    await until(`v${version} and "Priority": ${priority} in the clean editor`, async () =>
-      (await statusVersion(page)).includes(`v${version}`) && (await editorText(page)).includes(`"Priority": ${priority}`), withinOneInterval);
+    await until(
+      `v${version} and "Priority": ${priority} in the clean editor`,
+      async () => (await statusVersion(page)).includes(`v${version}`) && (await editorText(page)).includes(`"Priority": ${priority}`),
+      withinOneInterval,
+    );
     if (await page.locator('.monaco-dialog-box').count()) throw new Error('a dialog opened');
     if (await activeTabDirty(page)) throw new Error('the editor is marked unsaved after following the server');
     if (!(await page.locator('.editor-group-container.active .monaco-editor.focused').count())) throw new Error('the editor lost the focus');
     // The decoration comes a round trip after the text (the workbench asks for it once told it changed).
-    await until('the ↓ badge on the scanner\'s row', async () => (await badgeOf(page, scanner.CommonName)).includes('↓'), 5_000);
+    await until("the ↓ badge on the scanner's row", async () => (await badgeOf(page, scanner.CommonName)).includes('↓'), 5_000);
     await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-clean.png` });
 
     // With an edit typed in another field: one quiet notice; Merge keeps both; Ctrl+S saves with no conflict.
@@ -150,18 +187,22 @@ async function editorFollows(page: Page, env: Env): Promise<void> {
     const server = await get(env, scanner.Href);
     const next = unusedPriority(server, priority);
     await send(env, 'PUT', scanner.Href, withFirstPriority(server, next));
-    await until('the notice', async () => {
-      const item = await notification(page, /changed on the server/).catch(() => undefined);
-      await page.keyboard.press('Escape');
-      return item;
-    }, withinOneInterval + 10_000);
+    await until(
+      'the notice',
+      async () => {
+        const item = await notification(page, /changed on the server/).catch(() => undefined);
+        await page.keyboard.press('Escape');
+        return item;
+      },
+      withinOneInterval + 10_000,
+    );
     await page.waitForTimeout(intervalSeconds * 2_000); // two more polls: still one notice
     const item = await notification(page, /changed on the server/);
     await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-notice.png` });
     // Counted in the extension's log, where each notice is written as it is shown: the workbench folds a repeated
     // message into one, and the centre, opened again and again, may draw a row twice.
     const notice = `"${scanner.CommonName}" changed on the server since version ${server.ConcurrencyVersion},`;
-    await until('the notice in the extension\'s log', () => Promise.resolve(loggedLines(env, notice) > 0), 5_000);
+    await until("the notice in the extension's log", () => Promise.resolve(loggedLines(env, notice) > 0), 5_000);
     const count = loggedLines(env, notice);
     if (count !== 1) throw new Error(`${count} notices in the extension's log`);
     if (await page.locator('.monaco-dialog-box').count()) throw new Error('a dialog opened');
@@ -169,8 +210,9 @@ async function editorFollows(page: Page, env: Env): Promise<void> {
     await item.locator('.monaco-button', { hasText: 'Merge' }).first().click();
     // The editor draws only the lines it shows: the edit where the cursor is, then the first priority at the top.
     await until('the edit kept in the editor', async () => (await editorText(page)).includes(`${second} typed live`));
-    await until(`v${server.ConcurrencyVersion + 1} in the status bar after the merge`,
-      async () => (await statusVersion(page)).includes(`v${server.ConcurrencyVersion + 1}`));
+    await until(`v${server.ConcurrencyVersion + 1} in the status bar after the merge`, async () =>
+      (await statusVersion(page)).includes(`v${server.ConcurrencyVersion + 1}`),
+    );
     await page.keyboard.press('Control+Home');
     await until(`the server's "Priority": ${next} merged in`, async () => (await editorText(page)).includes(`"Priority": ${next}`));
     if (!(await activeTabDirty(page))) throw new Error('the merge left the editor marked saved');
@@ -216,8 +258,21 @@ async function tableAndPlanFollow(page: Page, env: Env): Promise<void> {
     // Pulled by the command line, which writes what Pull as Files… writes (the token in its environment only).
     const root = path.join(env.OMS_WORKSPACE, 'oms', 'live');
     fs.rmSync(root, { recursive: true, force: true });
-    execFileSync(process.execPath, [path.resolve(__dirname, '..', '..', '..', 'dist', 'oms.cjs'), 'pull', root,
-      '--url', env.OMS_SANDBOX_URL, '--folder', floor2.Key, '--kinds', 'inputscanners'], { env: { ...process.env, OMS_TOKEN: env.OMS_SANDBOX_TOKEN } });
+    execFileSync(
+      process.execPath,
+      [
+        path.resolve(__dirname, '..', '..', '..', 'dist', 'oms.cjs'),
+        'pull',
+        root,
+        '--url',
+        env.OMS_SANDBOX_URL,
+        '--folder',
+        floor2.Key,
+        '--kinds',
+        'inputscanners',
+      ],
+      { env: { ...process.env, OMS_TOKEN: env.OMS_SANDBOX_TOKEN } },
+    );
     const { frame, scanner } = await openTable(page, env);
     const file = fileOfKey(root, scanner.Key);
     if (!file) throw new Error(`no pulled file of ${scanner.CommonName}`);
@@ -232,8 +287,9 @@ async function tableAndPlanFollow(page: Page, env: Env): Promise<void> {
     await send(env, 'PUT', scanner.Href, withFirstPriority(scanner, priority));
     const cell = frame.locator('#rows tr').first().locator('input.priority');
     await until(`the table's first priority ${priority}`, async () => (await cell.inputValue()) === String(priority), withinOneInterval);
-    await until('the entry moved to Stale', async () => planRow(page, /^\s*Stale/).isVisible(), withinOneInterval + 5_000)
-      .catch(async () => { throw new Error(`the view says: ${(await planPane(page).innerText()).replace(/\s+/g, ' ')}`); });
+    await until('the entry moved to Stale', async () => planRow(page, /^\s*Stale/).isVisible(), withinOneInterval + 5_000).catch(async () => {
+      throw new Error(`the view says: ${(await planPane(page).innerText()).replace(/\s+/g, ' ')}`);
+    });
     await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-table-plan.png` });
   } finally {
     await palette(page, 'View: Close All Editors');
@@ -254,7 +310,8 @@ async function ownSlowSaves(page: Page, env: Env): Promise<void> {
   try {
     const cell = (i: number) => frame.locator('#rows tr').nth(i).locator('input.priority');
     const [, , third, fourth] = scanner.InputScannerReportingPriorities.map((p: any) => p.Priority as number);
-    const saved = (third + 1) % 10, typed = (fourth + 1) % 10;
+    const saved = (third + 1) % 10,
+      typed = (fourth + 1) % 10;
     // Every status the table shows, kept: a message may be replaced by the save's before it is looked at.
     await frame.evaluate(`window.statuses = []; new MutationObserver(() => window.statuses.push(document.getElementById('status').textContent))
       .observe(document.getElementById('status'), { childList: true, characterData: true, subtree: true })`);
@@ -263,9 +320,10 @@ async function ownSlowSaves(page: Page, env: Env): Promise<void> {
     await saveThenTypeAnother(page, frame, saved, typed);
     await frame.locator('#status', { hasText: /^Saved/ }).waitFor({ timeout: late + 10_000 });
     const reads = requestsSince(env.OMS_UI_DIAG, sent).filter((l) => l.includes(`GET ${scanner.Href}`));
-    if (!reads.length) throw new Error('no poll read the scanner while the save\'s answer was on its way');
+    if (!reads.length) throw new Error("no poll read the scanner while the save's answer was on its way");
     const values = [await cell(2).inputValue(), await cell(3).inputValue()];
-    if (values[0] !== String(saved) || values[1] !== String(typed)) throw new Error(`after the save the table shows ${values.join(', ')}, not ${saved}, ${typed}`);
+    if (values[0] !== String(saved) || values[1] !== String(typed))
+      throw new Error(`after the save the table shows ${values.join(', ')}, not ${saved}, ${typed}`);
     if (await frame.locator('#save').isDisabled()) throw new Error('the priority typed during the save is not marked unsaved');
     const said = await frame.evaluate<string[]>('window.statuses');
     if (said.some((t) => /changed on the server/.test(t))) throw new Error(`the table said: ${said.join(' | ')}`);
@@ -284,7 +342,8 @@ async function ownSlowSaves(page: Page, env: Env): Promise<void> {
     const saving = new Date();
     await page.keyboard.press('Control+s');
     await until('the tab saved', async () => !(await activeTabDirty(page)), late + 10_000);
-    if (!requestsSince(env.OMS_UI_DIAG, saving).some((l) => l.includes(`GET ${scanner.Href}`))) throw new Error('no poll read the scanner during the editor\'s save');
+    if (!requestsSince(env.OMS_UI_DIAG, saving).some((l) => l.includes(`GET ${scanner.Href}`)))
+      throw new Error("no poll read the scanner during the editor's save");
     const notice = `"${server.CommonName}" changed on the server since version ${server.ConcurrencyVersion},`;
     const told = loggedLines(env, notice);
     if (told) throw new Error(`${told} notices of the editor's own save: ${notice}`);
@@ -303,8 +362,8 @@ async function hiddenReadsNothing(page: Page, env: Env): Promise<void> {
   await focusWindow(page, true);
   try {
     await floor1Scanners(page);
-    const listReads = (since: Date) => requestsSince(env.OMS_UI_DIAG, since)
-      .filter((l) => /GET \/api\/f\/[^ ]+\/inputscanners /.test(l) || /GET \S+\?page=/.test(l));
+    const listReads = (since: Date) =>
+      requestsSince(env.OMS_UI_DIAG, since).filter((l) => /GET \/api\/f\/[^ ]+\/inputscanners /.test(l) || /GET \S+\?page=/.test(l));
     /** No list read for three intervals, counted from a second on. */
     const readsNone = async (state: string) => {
       await page.waitForTimeout(1_000);
@@ -337,8 +396,21 @@ async function plannedFloor2(page: Page, env: Env, name: string): Promise<{ scan
   const { floor2 } = await floors(env);
   const root = path.join(env.OMS_WORKSPACE, 'oms', name);
   fs.rmSync(root, { recursive: true, force: true });
-  execFileSync(process.execPath, [path.resolve(__dirname, '..', '..', '..', 'dist', 'oms.cjs'), 'pull', root,
-    '--url', env.OMS_SANDBOX_URL, '--folder', floor2.Key, '--kinds', 'inputscanners'], { env: { ...process.env, OMS_TOKEN: env.OMS_SANDBOX_TOKEN } });
+  execFileSync(
+    process.execPath,
+    [
+      path.resolve(__dirname, '..', '..', '..', 'dist', 'oms.cjs'),
+      'pull',
+      root,
+      '--url',
+      env.OMS_SANDBOX_URL,
+      '--folder',
+      floor2.Key,
+      '--kinds',
+      'inputscanners',
+    ],
+    { env: { ...process.env, OMS_TOKEN: env.OMS_SANDBOX_TOKEN } },
+  );
   const scanners = await get(env, `/api/f/${floor2.Key}/inputscanners`);
   const [edited] = scanners;
   const file = fileOfKey(root, edited.Key);
@@ -365,14 +437,18 @@ async function planFollowsAlone(page: Page, env: Env): Promise<void> {
     const unchanged = scanners[scanners.length - 1];
     await send(env, 'PUT', unchanged.Href, { ...unchanged, CommonName: `${unchanged.CommonName} (renamed on the server)` });
     const started = Date.now();
-    await until('the renamed scanner under Behind', async () => planRow(page, /^\s*Behind/).isVisible(), withinOneInterval + 5_000)
-      .catch(async () => { throw new Error(`the view says: ${(await planPane(page).innerText()).replace(/\s+/g, ' ')}`); });
+    await until('the renamed scanner under Behind', async () => planRow(page, /^\s*Behind/).isVisible(), withinOneInterval + 5_000).catch(async () => {
+      throw new Error(`the view says: ${(await planPane(page).innerText()).replace(/\s+/g, ' ')}`);
+    });
     await planRow(page, `${unchanged.CommonName} (renamed on the server)`).waitFor({ timeout: 5_000 });
     const took = Date.now() - started;
     // The view's message comes apart from its rows: looked for until it shows the new counts.
     const said = async () => (await planPane(page).innerText()).replace(/\s+/g, ' ');
-    await until('the summary counting it behind, the edit still ticked', async () => /1 ticked to send · 0 stale · 1 behind/.test(await said()))
-      .catch(async () => { throw new Error(`the view says: ${await said()}`); });
+    await until('the summary counting it behind, the edit still ticked', async () => /1 ticked to send · 0 stale · 1 behind/.test(await said())).catch(
+      async () => {
+        throw new Error(`the view says: ${await said()}`);
+      },
+    );
     await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-plan-behind.png` });
     console.log(`live: Object Changes moved a renamed unchanged scanner to Behind ${took} ms after the rename, the Objects view collapsed`);
 
@@ -409,7 +485,11 @@ async function editorFollowsRename(page: Page, env: Env): Promise<void> {
     const took = Date.now() - started;
     if (await activeTabDirty(page)) throw new Error('the renamed tab is marked unsaved');
     // The new tab opens before the old one closes (as after the user's own rename): the old one gone a moment later.
-    await until('the tab of the old name closed', async () => (await page.locator('.tabs-container .tab', { hasText: scanner.CommonName }).count()) === 1, 5_000);
+    await until(
+      'the tab of the old name closed',
+      async () => (await page.locator('.tabs-container .tab', { hasText: scanner.CommonName }).count()) === 1,
+      5_000,
+    );
     await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
     await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-live-renamed-tab.png` });
     console.log(`live: an open editor's tab took the server's new name ${took} ms after the rename`);
@@ -423,11 +503,14 @@ async function editorFollowsRename(page: Page, env: Env): Promise<void> {
       const now = await get(env, scanner.Href);
       second = new Date();
       await send(env, 'PUT', scanner.Href, withFirstPriority(now, unusedPriority(now)));
-      if (change === 1) await until('the notice in the extension\'s log', () => Promise.resolve(loggedLines(env, notice) > 0), withinOneInterval + 5_000);
+      if (change === 1) await until("the notice in the extension's log", () => Promise.resolve(loggedLines(env, notice) > 0), withinOneInterval + 5_000);
     }
     // A poll read the second change (the sandbox's log); two more intervals: still one notice.
-    await until('a poll reading the scanner after its second change', () =>
-      Promise.resolve(requestsSince(env.OMS_UI_DIAG, second).some((l) => l.includes(`GET /api/f/${floor2.Key}/inputscanners`))), withinOneInterval);
+    await until(
+      'a poll reading the scanner after its second change',
+      () => Promise.resolve(requestsSince(env.OMS_UI_DIAG, second).some((l) => l.includes(`GET /api/f/${floor2.Key}/inputscanners`))),
+      withinOneInterval,
+    );
     await page.waitForTimeout(intervalSeconds * 2_000 + 1_000);
     const told = loggedLines(env, 'changed on the server since version');
     const item = await notification(page, /changed on the server/);
@@ -445,17 +528,29 @@ async function editorFollowsRename(page: Page, env: Env): Promise<void> {
 }
 
 export const liveChecks: UiCheckList = (page, env) => [
-  ['ui: live updates: an expanded group shows a rename, a creation and a deletion made over REST within one interval, still expanded',
-    () => treeFollows(page, env)],
-  ['ui: live updates: a clean editor shows the server\'s new priority and version, no dialog; with an edit, one quiet notice, Merge keeps both, Ctrl+S saves',
-    () => editorFollows(page, env)],
-  ['ui: live updates: the priorities table and the Object Changes view follow a change made over REST (the table\'s priority; the planned entry now Stale)',
-    () => tableAndPlanFollow(page, env)],
-  ['ui: live updates: saves answered late while polls read the object: the table keeps the priority typed meanwhile; neither it nor an editor calls its own save a change on the server',
-    () => ownSlowSaves(page, env)],
-  ['ui: live updates: Object Changes with the Objects view collapsed moves an unchanged planned scanner renamed over REST to Behind within one interval; with live updates off it says it does not follow the server',
-    () => planFollowsAlone(page, env)],
-  ['ui: live updates: an open editor\'s tab takes a rename made over REST; with an edit typed, two changes on the server give one notice that stays true',
-    () => editorFollowsRename(page, env)],
+  [
+    'ui: live updates: an expanded group shows a rename, a creation and a deletion made over REST within one interval, still expanded',
+    () => treeFollows(page, env),
+  ],
+  [
+    "ui: live updates: a clean editor shows the server's new priority and version, no dialog; with an edit, one quiet notice, Merge keeps both, Ctrl+S saves",
+    () => editorFollows(page, env),
+  ],
+  [
+    "ui: live updates: the priorities table and the Object Changes view follow a change made over REST (the table's priority; the planned entry now Stale)",
+    () => tableAndPlanFollow(page, env),
+  ],
+  [
+    'ui: live updates: saves answered late while polls read the object: the table keeps the priority typed meanwhile; neither it nor an editor calls its own save a change on the server',
+    () => ownSlowSaves(page, env),
+  ],
+  [
+    'ui: live updates: Object Changes with the Objects view collapsed moves an unchanged planned scanner renamed over REST to Behind within one interval; with live updates off it says it does not follow the server',
+    () => planFollowsAlone(page, env),
+  ],
+  [
+    "ui: live updates: an open editor's tab takes a rename made over REST; with an edit typed, two changes on the server give one notice that stays true",
+    () => editorFollowsRename(page, env),
+  ],
   ['ui: live updates: the window unfocused, then the Objects view hidden, the sandbox logs no list reads', () => hiddenReadsNothing(page, env)],
 ];

@@ -17,9 +17,21 @@ function git(cwd: string, ...args: string[]): string {
 
 /** The Floor 1 "Input scanners" group in the Objects view, expanded down to it. */
 async function floor1Scanners(page: Page): Promise<void> {
-  await page.locator('.sidebar .title-actions .action-label[aria-label="Collapse All"]').first().click().catch(() => undefined);
-  for (const [label, level] of [['Sandbox', 1], ['Demo Instance', 2], ['Head Office', 3], ['Floor 1', 4]] as const) {
-    const row = sidebarRows(page).and(page.locator(`[aria-level="${level}"]`)).filter({ hasText: label }).first();
+  await page
+    .locator('.sidebar .title-actions .action-label[aria-label="Collapse All"]')
+    .first()
+    .click()
+    .catch(() => undefined);
+  for (const [label, level] of [
+    ['Sandbox', 1],
+    ['Demo Instance', 2],
+    ['Head Office', 3],
+    ['Floor 1', 4],
+  ] as const) {
+    const row = sidebarRows(page)
+      .and(page.locator(`[aria-level="${level}"]`))
+      .filter({ hasText: label })
+      .first();
     await row.waitFor({ timeout: 15_000 });
     if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
     await until(`${label} expanded`, async () => (await row.getAttribute('aria-expanded')) === 'true');
@@ -47,7 +59,8 @@ export async function objectsView(page: Page, shown: boolean): Promise<void> {
  * they stay included for the folder): their group's row.
  */
 export async function includedDeletes(page: Page, count: number): Promise<Locator> {
-  const deletes = planRow(page, `Delete (${count})`), skipped = planRow(page, `Deleted files, not sent (${count})`);
+  const deletes = planRow(page, `Delete (${count})`),
+    skipped = planRow(page, `Deleted files, not sent (${count})`);
   await deletes.or(skipped).first().waitFor({ timeout: 10_000 });
   if (await skipped.isVisible()) await planAction(page, 'Include Deletes');
   await deletes.waitFor({ timeout: 20_000 });
@@ -63,17 +76,27 @@ export async function pullAgain<T>(page: Page, folder: string, pulled: () => T |
   await planRow(page, /Behind/).waitFor({ timeout: 20_000 });
   await planAction(page, 'Pull Again');
   const overwrite = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Overwrite Them' }).first();
-  return until('the pull', async () => {
-    if (await overwrite.isVisible()) await overwrite.click();
-    return pulled();
-  }, 30_000);
+  return until(
+    'the pull',
+    async () => {
+      if (await overwrite.isVisible()) await overwrite.click();
+      return pulled();
+    },
+    30_000,
+  );
 }
 
 /** Plan Changes… from the palette, on `folder` (asked for when a plan of another folder is shown or the workspace holds more). */
 export async function planChangesOf(page: Page, folder: string): Promise<void> {
   await palette(page, 'OMS: Plan Changes');
   const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: folder }).first();
-  if (await row.waitFor({ timeout: 2_000 }).then(() => true, () => false)) await row.click();
+  if (
+    await row.waitFor({ timeout: 2_000 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    await row.click();
 }
 
 /** Ctrl+P to the file, the first "Priority": value replaced by `value`, Ctrl+S. */
@@ -97,16 +120,23 @@ export async function pullFloor1(page: Page, env: Env, count: number): Promise<{
   const workspace = env.OMS_WORKSPACE;
   const { floor1 } = await floors(env);
   await floor1Scanners(page);
-  const group = sidebarRows(page).and(page.locator('[aria-level="5"]')).filter({ hasText: /^\s*Input scanners/ }).first();
+  const group = sidebarRows(page)
+    .and(page.locator('[aria-level="5"]'))
+    .filter({ hasText: /^\s*Input scanners/ })
+    .first();
   await fromMenu(page, group, 'Pull as Files');
   await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
   const root = path.join(workspace, 'oms', 'sandbox');
-  const dir = await until('the pulled files', () => {
-    const folder = fs.existsSync(root) && fs.readdirSync(root).find((d) => d.endsWith(`.${floor1.Key}`));
-    const d = folder && path.join(root, folder, 'inputscanners');
-    return Promise.resolve(d && fs.existsSync(d) && fs.readdirSync(d).length === count && fs.existsSync(path.join(root, 'oms.manifest.json')) && d);
-  }, 20_000);
+  const dir = await until(
+    'the pulled files',
+    () => {
+      const folder = fs.existsSync(root) && fs.readdirSync(root).find((d) => d.endsWith(`.${floor1.Key}`));
+      const d = folder && path.join(root, folder, 'inputscanners');
+      return Promise.resolve(d && fs.existsSync(d) && fs.readdirSync(d).length === count && fs.existsSync(path.join(root, 'oms.manifest.json')) && d);
+    },
+    20_000,
+  );
   return { root, dir };
 }
 
@@ -128,7 +158,8 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
   // 7: a priority no demo scanner has, so the edit is a change whichever row it lands on.
   for (const s of [a, b, c]) await editPriority(page, fileOf(s.Key), 7);
   // Which row each edit hit (the find lands on a row's Priority): exactly one value changed per file.
-  const rowsOf = (s: any): number[] => JSON.parse(fs.readFileSync(path.join(dir, fileOf(s.Key)), 'utf8')).InputScannerReportingPriorities.map((r: any) => r.Priority);
+  const rowsOf = (s: any): number[] =>
+    JSON.parse(fs.readFileSync(path.join(dir, fileOf(s.Key)), 'utf8')).InputScannerReportingPriorities.map((r: any) => r.Priority);
   const editedRow = (s: any) => {
     const before = s.InputScannerReportingPriorities.map((r: any) => r.Priority);
     const changed = rowsOf(s).flatMap((p, i) => (p !== before[i] ? [i] : []));
@@ -145,7 +176,12 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
   await planRow(page, 'Update (3)').waitFor({ timeout: 20_000 });
   await objectsView(page, false);
   await planRow(page, 'Deleted files, not sent (1)').waitFor({ timeout: 5_000 });
-  if (await planPane(page).locator('.monaco-list-row', { hasText: /^\s*Delete \(/ }).count()) throw new Error('a delete shown before deletes were included');
+  if (
+    await planPane(page)
+      .locator('.monaco-list-row', { hasText: /^\s*Delete \(/ })
+      .count()
+  )
+    throw new Error('a delete shown before deletes were included');
   await planAction(page, 'Include Deletes');
   await planRow(page, /Delete \(1\)/).waitFor({ timeout: 20_000 });
   // For the README: the side bar wider, an update opened beside the server's version.
@@ -170,7 +206,13 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
   await planAction(page, 'Apply (Dry Run)');
   const dry = await until('the dry-run document', async () => {
     // Monaco draws spaces as no-break spaces.
-    const text = (await page.locator('.editor-group-container.active .view-lines').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+    const text = (
+      await page
+        .locator('.editor-group-container.active .view-lines')
+        .first()
+        .innerText()
+        .catch(() => '')
+    ).replace(/\u00a0/g, ' ');
     return text.includes('Nothing was sent') && text;
   });
   const puts = (dry.match(/-X PUT/g) ?? []).length;
@@ -178,20 +220,32 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
   for (const s of [a, b, c]) if ((await get(env, at(s.Key))).ConcurrencyVersion !== s.ConcurrencyVersion) throw new Error('the dry run changed the server');
   await palette(page, 'View: Close All Editors');
   const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" }).first();
-  if (await dontSave.waitFor({ timeout: 1_500 }).then(() => true, () => false)) await dontSave.click();
+  if (
+    await dontSave.waitFor({ timeout: 1_500 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    await dontSave.click();
 
   // Apply, continue after errors: exactly a and b change, each version +1.
   await planAction(page, 'Apply Ticked Changes');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first().waitFor({ timeout: 10_000 });
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first().click();
   for (const s of [a, b]) {
-    const now = await until(`${s.CommonName} applied`, async () => {
-      const o = await get(env, at(s.Key));
-      return o.ConcurrencyVersion !== s.ConcurrencyVersion && o;
-    }, 20_000);
-    if (now.ConcurrencyVersion !== s.ConcurrencyVersion + 1) throw new Error(`${s.CommonName}: version ${now.ConcurrencyVersion}, expected ${s.ConcurrencyVersion + 1}`);
+    const now = await until(
+      `${s.CommonName} applied`,
+      async () => {
+        const o = await get(env, at(s.Key));
+        return o.ConcurrencyVersion !== s.ConcurrencyVersion && o;
+      },
+      20_000,
+    );
+    if (now.ConcurrencyVersion !== s.ConcurrencyVersion + 1)
+      throw new Error(`${s.CommonName}: version ${now.ConcurrencyVersion}, expected ${s.ConcurrencyVersion + 1}`);
     const { row, value } = edits.get(s.Key)!;
-    if (now.InputScannerReportingPriorities[row].Priority !== value) throw new Error(`${s.CommonName}: row ${row + 1} priority ${now.InputScannerReportingPriorities[row].Priority}, expected ${value}`);
+    if (now.InputScannerReportingPriorities[row].Priority !== value)
+      throw new Error(`${s.CommonName}: row ${row + 1} priority ${now.InputScannerReportingPriorities[row].Priority}, expected ${value}`);
   }
   for (const s of [c, d]) if ((await get(env, at(s.Key))).ConcurrencyVersion !== s.ConcurrencyVersion) throw new Error(`${s.CommonName} changed`);
 
@@ -209,14 +263,23 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
   // Pull again, overwriting the edits left: git shows only what the server changed (a, b applied; c changed over REST) and the manifest.
   await planAction(page, 'Pull Again');
   await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Overwrite Them' }).first().click({ timeout: 10_000 });
-  const expected = [fileOf(a.Key), fileOf(b.Key), fileOf(c.Key)].map((f) => path.relative(workspace, path.join(dir, f))).concat('oms/sandbox/oms.manifest.json').sort();
-  const changed = () => git(workspace, 'status', '--porcelain').split('\n').filter(Boolean).map((l) => l.slice(3)).sort();
+  const expected = [fileOf(a.Key), fileOf(b.Key), fileOf(c.Key)]
+    .map((f) => path.relative(workspace, path.join(dir, f)))
+    .concat('oms/sandbox/oms.manifest.json')
+    .sort();
+  const changed = () =>
+    git(workspace, 'status', '--porcelain')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.slice(3))
+      .sort();
   await until('git status after the pull', () => Promise.resolve(JSON.stringify(changed()) === JSON.stringify(expected)), 20_000).catch(() => {
     throw new Error(`git status: ${git(workspace, 'status', '--porcelain').replace(/\n/g, '; ')} expected ${expected.join(', ')}`);
   });
 }
 
-const exists = async (env: Env, at: string) => (await fetch(env.OMS_SANDBOX_URL + at, { headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}` } })).status === 200;
+const exists = async (env: Env, at: string) =>
+  (await fetch(env.OMS_SANDBOX_URL + at, { headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}` } })).status === 200;
 
 /** Apply Ticked Changes, continue after errors, the delete count typed: what the box then shows. */
 async function applyTyping(page: Page, count: string): Promise<void> {
@@ -224,7 +287,15 @@ async function applyTyping(page: Page, count: string): Promise<void> {
   const go = page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first();
   await go.waitFor({ timeout: 10_000 });
   await go.click();
-  await until('the delete count box', async () => /Delete 2 objects/.test(await page.locator('.quick-input-widget').first().innerText().catch(() => '')));
+  await until('the delete count box', async () =>
+    /Delete 2 objects/.test(
+      await page
+        .locator('.quick-input-widget')
+        .first()
+        .innerText()
+        .catch(() => ''),
+    ),
+  );
   await input(page).pressSequentially(count);
   await page.keyboard.press('Enter');
 }
@@ -238,7 +309,11 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
   const at = (key: string) => `/api/f/${floor1.Key}/inputscanners/${key}`;
   const [like] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
   const stamp = Date.now();
-  const [x, y, z] = [await createScanner(env, floor1.Key, like, `Plan X ${stamp}`), await createScanner(env, floor1.Key, like, `Plan Y ${stamp}`), await createScanner(env, floor1.Key, like, `Plan Z ${stamp}`)];
+  const [x, y, z] = [
+    await createScanner(env, floor1.Key, like, `Plan X ${stamp}`),
+    await createScanner(env, floor1.Key, like, `Plan Y ${stamp}`),
+    await createScanner(env, floor1.Key, like, `Plan Z ${stamp}`),
+  ];
   const count = (await get(env, `/api/f/${floor1.Key}/inputscanners`)).length;
   const connection = page.locator('.part.sidebar .monaco-list-row[aria-level="1"]').first();
   let production = false;
@@ -256,7 +331,11 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
     } else {
       ({ dir } = await pullFloor1(page, env, count));
     }
-    const fileOf = (key: string) => path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith(`.${key}.json`))!);
+    const fileOf = (key: string) =>
+      path.join(
+        dir,
+        fs.readdirSync(dir).find((f) => f.endsWith(`.${key}.json`))!,
+      );
     const xFile = JSON.parse(fs.readFileSync(fileOf(x.Key), 'utf8'));
     xFile.NonSettlingErrorPriority = (x.NonSettlingErrorPriority % 9) + 1;
     fs.writeFileSync(fileOf(x.Key), JSON.stringify(xFile, null, 2) + '\n');
@@ -286,7 +365,15 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
     step = 'a wrong count';
     // A wrong count: the box says what to type and stays; Escape sends nothing (no production question either).
     await applyTyping(page, '1');
-    await until('the count asked for', async () => (await page.locator('.quick-input-message').first().innerText().catch(() => '')).includes('Type 2 to confirm'));
+    await until('the count asked for', async () =>
+      (
+        await page
+          .locator('.quick-input-message')
+          .first()
+          .innerText()
+          .catch(() => '')
+      ).includes('Type 2 to confirm'),
+    );
     if (!(await input(page).isVisible())) throw new Error('a wrong count was accepted');
     await page.keyboard.press('Escape');
     if (await page.locator('.monaco-dialog-box').count()) throw new Error('asked about production after a wrong count');
@@ -298,7 +385,8 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
     const dialog = page.locator('.monaco-dialog-box', { hasText: /production/ }).first();
     await dialog.waitFor({ timeout: 10_000 });
     const said = (await dialog.innerText()).replace(/\s+/g, ' ');
-    if (!said.includes('1 to update, 2 to delete') || !said.includes(new URL(env.OMS_SANDBOX_URL).host)) throw new Error(`the question does not name counts and URL: ${said}`);
+    if (!said.includes('1 to update, 2 to delete') || !said.includes(new URL(env.OMS_SANDBOX_URL).host))
+      throw new Error(`the question does not name counts and URL: ${said}`);
     await page.screenshot({ path: `${diag}/plan-production-confirm.png` });
     await page.keyboard.press('Escape');
     await unchanged('Cancel');
@@ -308,10 +396,14 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
     await applyTyping(page, '2');
     await dialog.waitFor({ timeout: 10_000 });
     await dialog.locator('.monaco-button', { hasText: 'Send' }).first().click();
-    await until('the run applied', async () => !(await exists(env, at(y.Key))) && !(await exists(env, at(z.Key))) && (await get(env, at(x.Key))).ConcurrencyVersion === x.ConcurrencyVersion + 1, 20_000)
-      .catch(async (e: Error) => {
-        throw new Error(`${e.message}${(await page.locator('.monaco-dialog-box').count()) ? ' (a second question is showing)' : ''}`);
-      });
+    await until(
+      'the run applied',
+      async () =>
+        !(await exists(env, at(y.Key))) && !(await exists(env, at(z.Key))) && (await get(env, at(x.Key))).ConcurrencyVersion === x.ConcurrencyVersion + 1,
+      20_000,
+    ).catch(async (e: Error) => {
+      throw new Error(`${e.message}${(await page.locator('.monaco-dialog-box').count()) ? ' (a second question is showing)' : ''}`);
+    });
     if (await page.locator('.monaco-dialog-box').count()) throw new Error('asked a second time');
     if ((await get(env, at(x.Key))).NonSettlingErrorPriority !== xFile.NonSettlingErrorPriority) throw new Error('the update did not land as edited');
   } catch (e) {
@@ -327,6 +419,12 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
 }
 
 export const planChecks: UiCheckList = (page, env, diag) => [
-  ['ui: objects as code: pull scanners as files, edit 3 and delete 1, plan (no delete until included), untick one, dry run, apply, stale after a server change, pull again', () => pullPlanApply(page, env, diag)],
-  ['ui: objects as code: deletes need their count typed (a wrong count sends nothing); on production the apply asks once naming counts and URL (Cancel sends nothing)', () => productionAndDeletes(page, env, diag)],
+  [
+    'ui: objects as code: pull scanners as files, edit 3 and delete 1, plan (no delete until included), untick one, dry run, apply, stale after a server change, pull again',
+    () => pullPlanApply(page, env, diag),
+  ],
+  [
+    'ui: objects as code: deletes need their count typed (a wrong count sends nothing); on production the apply asks once naming counts and URL (Cancel sends nothing)',
+    () => productionAndDeletes(page, env, diag),
+  ],
 ];

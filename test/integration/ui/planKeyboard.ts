@@ -26,7 +26,10 @@ async function pickFolder(page: Page, folder: string): Promise<string[]> {
 async function focusRow(page: Page, name: string): Promise<string> {
   await page.keyboard.press('Home');
   for (let i = 0; i < 40; i++) {
-    const label = (await focusedRow(page).getAttribute('aria-label').catch(() => null)) ?? '';
+    const label =
+      (await focusedRow(page)
+        .getAttribute('aria-label')
+        .catch(() => null)) ?? '';
     if (label.includes(name)) return label;
     await page.keyboard.press('ArrowDown');
     await page.waitForTimeout(80);
@@ -42,12 +45,17 @@ async function planByKeyboard(page: Page, env: Env, diag: string): Promise<void>
   const { floor1 } = await floors(env);
   const at = (key: string) => `/api/f/${floor1.Key}/inputscanners/${key}`;
   const scanners: any[] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
-  const sandboxRoot = path.join(workspace, 'oms', 'sandbox'), copyRoot = path.join(workspace, 'oms', 'copy');
+  const sandboxRoot = path.join(workspace, 'oms', 'sandbox'),
+    copyRoot = path.join(workspace, 'oms', 'copy');
   for (const r of [sandboxRoot, copyRoot]) fs.rmSync(r, { recursive: true, force: true });
   const { dir } = await pullFloor1(page, env, scanners.length);
   // A second pulled folder of the same connection: a copy of the first, as a user copying it would make.
   fs.cpSync(sandboxRoot, copyRoot, { recursive: true });
-  const fileOf = (key: string, d = dir) => path.join(d, fs.readdirSync(d).find((f) => f.endsWith(`.${key}.json`))!);
+  const fileOf = (key: string, d = dir) =>
+    path.join(
+      d,
+      fs.readdirSync(d).find((f) => f.endsWith(`.${key}.json`))!,
+    );
   const [a, b, , d] = scanners;
   for (const s of [a, b]) {
     const o = JSON.parse(fs.readFileSync(fileOf(s.Key), 'utf8'));
@@ -59,11 +67,13 @@ async function planByKeyboard(page: Page, env: Env, diag: string): Promise<void>
   // Plan Changes… asks which pulled folder; the view then names it.
   await palette(page, 'OMS: Plan Changes');
   const offered = await pickFolder(page, 'oms/sandbox');
-  if (!offered.some((r) => r.includes('oms/copy')) || !offered.some((r) => r.includes('oms/sandbox'))) throw new Error(`Plan Changes… offered ${offered.join(' | ')}`);
+  if (!offered.some((r) => r.includes('oms/copy')) || !offered.some((r) => r.includes('oms/sandbox')))
+    throw new Error(`Plan Changes… offered ${offered.join(' | ')}`);
   await planRow(page, 'Update (2)').waitFor({ timeout: 20_000 });
   await objectsView(page, false);
-  await until('the view naming its folder', async () => (await planPane(page).innerText()).includes('oms/sandbox'), 5_000)
-    .catch(async () => { throw new Error(`the view says: ${(await planPane(page).innerText()).replace(/\s+/g, ' ')}`); });
+  await until('the view naming its folder', async () => (await planPane(page).innerText()).includes('oms/sandbox'), 5_000).catch(async () => {
+    throw new Error(`the view says: ${(await planPane(page).innerText()).replace(/\s+/g, ' ')}`);
+  });
   // Deletes stay included once included (the checks before may have): included here if not yet.
   await includedDeletes(page, 1);
 
@@ -90,24 +100,51 @@ async function planByKeyboard(page: Page, env: Env, diag: string): Promise<void>
   const again = await pickFolder(page, 'oms/sandbox');
   if (!again[0]?.includes('oms/sandbox')) throw new Error(`the shown folder is not first: ${again.join(' | ')}`);
   await planRow(page, /Delete \(1\)/).waitFor({ timeout: 20_000 });
-  await until('the ticks kept by the re-plan', async () => unticked(await labelOf(page, b.CommonName)) && ticked(await labelOf(page, d.CommonName)), 10_000)
-    .catch(async () => { throw new Error(`after the re-plan: "${await labelOf(page, b.CommonName)}", "${await labelOf(page, d.CommonName)}"`); });
+  await until(
+    'the ticks kept by the re-plan',
+    async () => unticked(await labelOf(page, b.CommonName)) && ticked(await labelOf(page, d.CommonName)),
+    10_000,
+  ).catch(async () => {
+    throw new Error(`after the re-plan: "${await labelOf(page, b.CommonName)}", "${await labelOf(page, d.CommonName)}"`);
+  });
 
   // Apply (a and the delete): the re-plan after it still has b unticked, so the next Apply would not send it.
   await planAction(page, 'Apply Ticked Changes');
   const go = page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first();
   await go.waitFor({ timeout: 10_000 });
   await page.keyboard.press('ArrowDown');
-  await until('continue after errors chosen', async () => (await page.locator('.quick-input-list .monaco-list-row.focused').first().innerText()).includes('continue'), 5_000);
+  await until(
+    'continue after errors chosen',
+    async () => (await page.locator('.quick-input-list .monaco-list-row.focused').first().innerText()).includes('continue'),
+    5_000,
+  );
   await page.keyboard.press('Enter');
-  await until('the delete count box', async () => /Delete 1/.test(await page.locator('.quick-input-widget').first().innerText().catch(() => '')));
+  await until('the delete count box', async () =>
+    /Delete 1/.test(
+      await page
+        .locator('.quick-input-widget')
+        .first()
+        .innerText()
+        .catch(() => ''),
+    ),
+  );
   await input(page).pressSequentially('1');
   await page.keyboard.press('Enter');
-  await until('the run applied', async () => (await get(env, at(a.Key))).ConcurrencyVersion === a.ConcurrencyVersion + 1
-    && (await fetch(env.OMS_SANDBOX_URL + at(d.Key), { headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}` } })).status === 404, 20_000);
+  await until(
+    'the run applied',
+    async () =>
+      (await get(env, at(a.Key))).ConcurrencyVersion === a.ConcurrencyVersion + 1 &&
+      (await fetch(env.OMS_SANDBOX_URL + at(d.Key), { headers: { Authorization: `Bearer ${env.OMS_SANDBOX_TOKEN}` } })).status === 404,
+    20_000,
+  );
   if ((await get(env, at(b.Key))).ConcurrencyVersion !== b.ConcurrencyVersion) throw new Error('the unticked update was sent');
-  await until('the re-plan after Apply', async () => (await planPane(page).innerText()).includes('0 ticked to send') && unticked(await labelOf(page, b.CommonName)), 20_000)
-    .catch(async () => { throw new Error(`after Apply: "${await labelOf(page, b.CommonName)}"; ${(await planPane(page).innerText()).replace(/\s+/g, ' ')}`); });
+  await until(
+    'the re-plan after Apply',
+    async () => (await planPane(page).innerText()).includes('0 ticked to send') && unticked(await labelOf(page, b.CommonName)),
+    20_000,
+  ).catch(async () => {
+    throw new Error(`after Apply: "${await labelOf(page, b.CommonName)}"; ${(await planPane(page).innerText()).replace(/\s+/g, ' ')}`);
+  });
   await page.screenshot({ path: `${diag}/plan-keyboard-after-apply.png` });
 
   // A plan that fails (the manifest broken) leaves nothing of the last plan to tick, and says why.
@@ -119,8 +156,9 @@ async function planByKeyboard(page: Page, env: Env, diag: string): Promise<void>
     await pickFolder(page, 'oms/sandbox');
     await until('the failure in the view', async () => /The plan of oms\/sandbox failed/.test(await planPane(page).innerText()), 20_000);
     // The tree redraws just after the message: its rows go within a moment, or they stayed.
-    await until('no row of the old plan', async () => (await planPane(page).locator('.monaco-list-row').count()) === 0, 5_000)
-      .catch(async () => { throw new Error(`${await planPane(page).locator('.monaco-list-row').count()} rows of the old plan still shown after it failed`); });
+    await until('no row of the old plan', async () => (await planPane(page).locator('.monaco-list-row').count()) === 0, 5_000).catch(async () => {
+      throw new Error(`${await planPane(page).locator('.monaco-list-row').count()} rows of the old plan still shown after it failed`);
+    });
     await page.screenshot({ path: `${diag}/plan-failed.png` });
   } finally {
     fs.writeFileSync(manifest, kept);
@@ -148,14 +186,26 @@ async function planByKeyboard(page: Page, env: Env, diag: string): Promise<void>
   } finally {
     await send(env, 'DELETE', '/sandbox/faults');
   }
-  await page.locator('.notification-toast', { hasText: /Pull of oms\/copy cancelled/ }).first().locator('.monaco-button', { hasText: 'Pull Again' }).first().click();
+  await page
+    .locator('.notification-toast', { hasText: /Pull of oms\/copy cancelled/ })
+    .first()
+    .locator('.monaco-button', { hasText: 'Pull Again' })
+    .first()
+    .click();
   const copied = () => JSON.parse(fs.readFileSync(fileOf(e.Key, path.join(copyRoot, path.relative(sandboxRoot, dir))), 'utf8')).NonSettlingErrorPriority;
-  await until('oms/copy pulled again', () => Promise.resolve(copied() === (eNow.NonSettlingErrorPriority % 9) + 1), 20_000)
-    .catch(async () => { throw new Error(`oms/copy not pulled${(await page.locator('.monaco-dialog-box').count()) ? ' (a question about edits showed: the shown folder was pulled)' : ''}`); });
-  if (JSON.parse(fs.readFileSync(fileOf(e.Key), 'utf8')).NonSettlingErrorPriority !== eNow.NonSettlingErrorPriority) throw new Error('oms/sandbox was pulled too');
+  await until('oms/copy pulled again', () => Promise.resolve(copied() === (eNow.NonSettlingErrorPriority % 9) + 1), 20_000).catch(async () => {
+    throw new Error(
+      `oms/copy not pulled${(await page.locator('.monaco-dialog-box').count()) ? ' (a question about edits showed: the shown folder was pulled)' : ''}`,
+    );
+  });
+  if (JSON.parse(fs.readFileSync(fileOf(e.Key), 'utf8')).NonSettlingErrorPriority !== eNow.NonSettlingErrorPriority)
+    throw new Error('oms/sandbox was pulled too');
 }
 
 export const planKeyboardChecks: UiCheckList = (page, env, diag) => [
-  ['ui: Object Changes by keyboard: Plan Changes… asks which pulled folder and the view names it; Space ticks, Enter opens; rows say action, fields and tick; '
-    + 'ticks survive the re-plan and Apply; a failed plan clears the view; Pull Again from a cancelled pull\'s notification pulls its folder', () => planByKeyboard(page, env, diag)],
+  [
+    'ui: Object Changes by keyboard: Plan Changes… asks which pulled folder and the view names it; Space ticks, Enter opens; rows say action, fields and tick; ' +
+      "ticks survive the re-plan and Apply; a failed plan clears the view; Pull Again from a cancelled pull's notification pulls its folder",
+    () => planByKeyboard(page, env, diag),
+  ],
 ];

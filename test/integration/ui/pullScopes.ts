@@ -15,14 +15,17 @@ const pickRow = (page: Page, text: string) => page.locator('.quick-input-widget 
 /** Every file under `dir` (relative path → text), the manifest and saved plans left out. */
 function pulledFiles(dir: string): Map<string, string> {
   const files = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).map(String) : [];
-  return new Map(files.filter((f) => f.endsWith('.json') && path.basename(f) !== 'oms.manifest.json' && fs.statSync(path.join(dir, f)).isFile())
-    .map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+  return new Map(
+    files
+      .filter((f) => f.endsWith('.json') && path.basename(f) !== 'oms.manifest.json' && fs.statSync(path.join(dir, f)).isFile())
+      .map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]),
+  );
 }
 
 /** The input scanners of a folder and of every folder under it, over REST. */
 async function scannersUnder(env: Env, folderKey: string): Promise<any[]> {
   const own: any[] = await get(env, `/api/f/${folderKey}/inputscanners?pageSize=1000`);
-  for (const sub of await get(env, `/api/f/${folderKey}/folders`)) own.push(...await scannersUnder(env, sub.Key));
+  for (const sub of await get(env, `/api/f/${folderKey}/folders`)) own.push(...(await scannersUnder(env, sub.Key)));
   return own;
 }
 
@@ -57,11 +60,21 @@ async function pullAnotherScope(page: Page, env: Env, diag: string): Promise<voi
     await pickRow(page, 'Input scanners').waitFor({ timeout: 10_000 });
     await page.locator('.quick-input-widget .quick-input-header .monaco-checkbox').first().click(); // all kinds start ticked: none
     await pickRow(page, 'Input scanners').locator('.monaco-checkbox').first().click();
-    await until('only Input scanners ticked', async () => (await page.locator('.quick-input-widget .quick-input-list .monaco-checkbox.checked').count()) === 1, 5_000)
-      .catch(async () => { throw new Error(`${await page.locator('.quick-input-widget .quick-input-list .monaco-checkbox.checked').count()} kinds ticked`); });
+    await until(
+      'only Input scanners ticked',
+      async () => (await page.locator('.quick-input-widget .quick-input-list .monaco-checkbox.checked').count()) === 1,
+      5_000,
+    ).catch(async () => {
+      throw new Error(`${await page.locator('.quick-input-widget .quick-input-list .monaco-checkbox.checked').count()} kinds ticked`);
+    });
     // OK, by mouse: the keyboard is on the ticked box now, where Enter would untick it again.
     const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).first();
-    if (!(await ok.click({ timeout: 3_000 }).then(() => true, () => false))) {
+    if (
+      !(await ok.click({ timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       await input(page).focus();
       await page.keyboard.press('Enter');
     }
@@ -69,10 +82,14 @@ async function pullAnotherScope(page: Page, env: Env, diag: string): Promise<voi
     await pickRow(page, 'oms/sandbox').waitFor({ timeout: 10_000 });
     await page.waitForTimeout(300);
     await page.keyboard.press('Enter');
-    const pulled = await until(`Head Office's ${headScanners.length} scanner files`, () => {
-      const files = pulledFiles(root);
-      return Promise.resolve(files.size === headScanners.length && fs.existsSync(path.join(root, 'oms.manifest.json')) && files);
-    }, 20_000);
+    const pulled = await until(
+      `Head Office's ${headScanners.length} scanner files`,
+      () => {
+        const files = pulledFiles(root);
+        return Promise.resolve(files.size === headScanners.length && fs.existsSync(path.join(root, 'oms.manifest.json')) && files);
+      },
+      20_000,
+    );
     if (![...pulled.keys()].every((f) => f.includes('inputscanners'))) throw new Error(`files of another kind pulled: ${[...pulled.keys()].join(', ')}`);
 
     step = 'pull Warehouse, Enter on the default';
@@ -128,6 +145,9 @@ async function pullAnotherScope(page: Page, env: Env, diag: string): Promise<voi
 }
 
 export const pullScopeChecks: UiCheckList = (page, env, diag) => [
-  ['ui: objects as code: Warehouse\'s scanners pulled (Enter on the default) into the folder of Head Office\'s asks, naming what it would remove; '
-    + 'Cancel removes nothing; with a file edited it is refused and the edit stays in the plan', () => pullAnotherScope(page, env, diag)],
+  [
+    "ui: objects as code: Warehouse's scanners pulled (Enter on the default) into the folder of Head Office's asks, naming what it would remove; " +
+      'Cancel removes nothing; with a file edited it is refused and the edit stays in the plan',
+    () => pullAnotherScope(page, env, diag),
+  ],
 ];

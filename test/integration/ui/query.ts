@@ -14,7 +14,9 @@ async function scannersWithStatus(env: Env, status: number): Promise<any[]> {
   const folders = [root.Key as string];
   for (let i = 0; i < folders.length; i++) for (const f of await get(env, `/api/f/${folders[i]}/folders?pageSize=1000`)) folders.push(f.Key);
   const out: any[] = [];
-  for (const f of folders) for (const s of await get(env, `/api/f/${f}/inputscanners?pageSize=1000`)) if (s.InputScannerReportingPriorities.some((r: any) => r.StatusCode === status)) out.push(s);
+  for (const f of folders)
+    for (const s of await get(env, `/api/f/${f}/inputscanners?pageSize=1000`))
+      if (s.InputScannerReportingPriorities.some((r: any) => r.StatusCode === status)) out.push(s);
   return out;
 }
 
@@ -33,7 +35,8 @@ async function queryWithCompletion(page: Page, env: Env, diag: string): Promise<
   await type(page, 'InputScannerReportingPriorities[?Stat');
   // The nested field offered by completion, chosen by keyboard: down to it, Enter inserts it.
   await row(page, 'StatusCode').waitFor({ timeout: 10_000 });
-  for (let i = 0; i < 10 && !(await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'StatusCode' }).count()); i++) await page.keyboard.press('ArrowDown');
+  for (let i = 0; i < 10 && !(await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'StatusCode' }).count()); i++)
+    await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await until('StatusCode inserted', async () => (await box(page).inputValue()) === 'InputScannerReportingPriorities[?StatusCode');
   await type(page, ' == ');
@@ -45,10 +48,14 @@ async function queryWithCompletion(page: Page, env: Env, diag: string): Promise<
   await row(page, 'Run the query').click();
   const expected = (await scannersWithStatus(env, 4)).length;
   const title = page.locator('.quick-input-widget .quick-input-title').first();
-  const said = await until('the results counted', async () => {
-    const t = await title.innerText().catch(() => '');
-    return /matched of/.test(t) && !/reading/.test(t) && t;
-  }, 30_000);
+  const said = await until(
+    'the results counted',
+    async () => {
+      const t = await title.innerText().catch(() => '');
+      return /matched of/.test(t) && !/reading/.test(t) && t;
+    },
+    30_000,
+  );
   if (!said.startsWith(`${expected} matched of`)) throw new Error(`the box says "${said}", REST has ${expected} scanners reporting status 4`);
   await page.screenshot({ path: `${diag}/readme-find-objects.png` });
   const name = (await page.locator('.quick-input-list .monaco-list-row .label-name').first().innerText()).trim();
@@ -57,5 +64,8 @@ async function queryWithCompletion(page: Page, env: Env, diag: string): Promise<
 }
 
 export const queryChecks: UiCheckList = (page, env, diag) => [
-  ['Find Objects Where…: a query typed with completion (nested field, enum value), results counted as REST counts them, a row opened', () => queryWithCompletion(page, env, diag)],
+  [
+    'Find Objects Where…: a query typed with completion (nested field, enum value), results counted as REST counts them, a row opened',
+    () => queryWithCompletion(page, env, diag),
+  ],
 ];

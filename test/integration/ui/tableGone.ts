@@ -32,13 +32,31 @@ async function newScanner(env: Env, name: string): Promise<any> {
 /** The table of the scanner named `name` showing its rows (not another table, nor one gone). */
 async function tableOf(page: Page, name: string): Promise<Frame> {
   let frame: Frame | undefined;
-  await until(`the table of "${name}"`, async () => {
-    for (const f of page.frames()) {
-      const title = await f.locator('#title').innerText({ timeout: 300 }).catch(() => '');
-      if (title === name && (await f.locator('#rows tr').count().catch(() => 0)) === 8 && !(await f.locator('#gone').isVisible().catch(() => true))) frame = f;
-    }
-    return !!frame;
-  }, 15_000);
+  await until(
+    `the table of "${name}"`,
+    async () => {
+      for (const f of page.frames()) {
+        const title = await f
+          .locator('#title')
+          .innerText({ timeout: 300 })
+          .catch(() => '');
+        if (
+          title === name &&
+          (await f
+            .locator('#rows tr')
+            .count()
+            .catch(() => 0)) === 8 &&
+          !(await f
+            .locator('#gone')
+            .isVisible()
+            .catch(() => true))
+        )
+          frame = f;
+      }
+      return !!frame;
+    },
+    15_000,
+  );
   return frame!;
 }
 
@@ -64,9 +82,12 @@ async function typePriority(page: Page, frame: Frame, row: number, value: number
 
 /** The table says the scanner was deleted, by name, and offers what fits a table; no key anywhere in it. */
 async function saysDeleted(frame: Frame, name: string, ms: number): Promise<void> {
-  await frame.locator('#goneText', { hasText: `"${name}" was deleted on the server.` }).waitFor({ timeout: ms }).catch(async () => {
-    throw new Error(`the table says "${(await frame.locator('main').innerText()).replace(/\s+/g, ' ').slice(0, 300)}", not that "${name}" was deleted`);
-  });
+  await frame
+    .locator('#goneText', { hasText: `"${name}" was deleted on the server.` })
+    .waitFor({ timeout: ms })
+    .catch(async () => {
+      throw new Error(`the table says "${(await frame.locator('main').innerText()).replace(/\s+/g, ' ').slice(0, 300)}", not that "${name}" was deleted`);
+    });
   const text = await frame.locator('main').innerText();
   if (rawKey.test(text)) throw new Error(`a key in the table: ${text.replace(/\s+/g, ' ')}`);
   if (/copy your text/i.test(text)) throw new Error(`the table says: ${text.replace(/\s+/g, ' ')}`);
@@ -95,7 +116,8 @@ async function saveAndReloadSayDeleted(page: Page, env: Env): Promise<void> {
     await send(env, 'DELETE', edited.Href);
     await page.keyboard.press('Control+S');
     await saysDeleted(frame, edited.CommonName, 10_000);
-    if ((await frame.locator('#rows tr').nth(1).locator('input.priority').inputValue()) !== String(typed)) throw new Error('the typed priority is gone from the table');
+    if ((await frame.locator('#rows tr').nth(1).locator('input.priority').inputValue()) !== String(typed))
+      throw new Error('the typed priority is gone from the table');
     if (!(await activeTabText(page)).includes('(deleted)')) throw new Error(`the tab says "${await activeTabText(page)}"`);
     await page.screenshot({ path: `${env.OMS_UI_DIAG}/ui-table-deleted-save.png` });
     await frame.locator('#close').click();
@@ -134,7 +156,7 @@ async function liveDeletion(page: Page, env: Env): Promise<void> {
       return found.length === 1 && found[0].Key !== scanner.Key ? found : undefined;
     });
     const rows = (s: any) => JSON.stringify(s.InputScannerReportingPriorities);
-    if (rows(again) !== rows(scanner)) throw new Error('the new scanner does not hold the table\'s rows');
+    if (rows(again) !== rows(scanner)) throw new Error("the new scanner does not hold the table's rows");
     const table = await tableOf(page, name);
     await table.locator('#version', { hasText: `version ${again.ConcurrencyVersion}` }).waitFor({ timeout: 10_000 });
 
@@ -164,8 +186,12 @@ async function liveDeletion(page: Page, env: Env): Promise<void> {
 }
 
 export const tableGoneChecks: UiCheckList = (page, env) => [
-  ['ui: the priorities table of a scanner deleted over REST (live updates off): Save and Reload from Server say it was deleted, by name; no key, no "copy your text"',
-    () => saveAndReloadSayDeleted(page, env)],
-  ['ui: live updates: the priorities table of a scanner deleted over REST says so within one interval, clean or with an edit; Save as New Scanner puts the rows back; Export as JSON; Close',
-    () => liveDeletion(page, env)],
+  [
+    'ui: the priorities table of a scanner deleted over REST (live updates off): Save and Reload from Server say it was deleted, by name; no key, no "copy your text"',
+    () => saveAndReloadSayDeleted(page, env),
+  ],
+  [
+    'ui: live updates: the priorities table of a scanner deleted over REST says so within one interval, clean or with an edit; Save as New Scanner puts the rows back; Export as JSON; Close',
+    () => liveDeletion(page, env),
+  ],
 ];

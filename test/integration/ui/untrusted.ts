@@ -15,12 +15,27 @@ const rows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 async function pulledFolder(page: Page, env: Env): Promise<string> {
   const root = path.join(env.OMS_WORKSPACE, 'oms', 'sandbox');
   if (fs.existsSync(path.join(root, 'oms.manifest.json'))) return root;
-  for (const [label, level] of [['Sandbox', 1], ['Demo Instance', 2], ['Head Office', 3], ['Floor 1', 4]] as const) {
-    const row = rows(page).and(page.locator(`[aria-level="${level}"]`)).filter({ hasText: label }).first();
+  for (const [label, level] of [
+    ['Sandbox', 1],
+    ['Demo Instance', 2],
+    ['Head Office', 3],
+    ['Floor 1', 4],
+  ] as const) {
+    const row = rows(page)
+      .and(page.locator(`[aria-level="${level}"]`))
+      .filter({ hasText: label })
+      .first();
     await row.waitFor({ timeout: 15_000 });
     if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
   }
-  await fromMenu(page, rows(page).and(page.locator('[aria-level="5"]')).filter({ hasText: /^\s*Input scanners/ }).first(), 'Pull as Files');
+  await fromMenu(
+    page,
+    rows(page)
+      .and(page.locator('[aria-level="5"]'))
+      .filter({ hasText: /^\s*Input scanners/ })
+      .first(),
+    'Pull as Files',
+  );
   await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'oms/sandbox' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
   await until('the pulled folder', () => Promise.resolve(fs.existsSync(path.join(root, 'oms.manifest.json'))), 20_000);
@@ -29,7 +44,13 @@ async function pulledFolder(page: Page, env: Env): Promise<string> {
 
 /** Every file under `dir`, with its text. */
 function snapshot(dir: string): string {
-  return JSON.stringify(fs.readdirSync(dir, { recursive: true }).map(String).sort().map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+  return JSON.stringify(
+    fs
+      .readdirSync(dir, { recursive: true })
+      .map(String)
+      .sort()
+      .map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]),
+  );
 }
 
 async function manifestPointingOutside(page: Page, env: Env): Promise<void> {
@@ -47,20 +68,37 @@ async function manifestPointingOutside(page: Page, env: Env): Promise<void> {
   const pick = async () => {
     // Several pulled folders: the one edited here (not the first row: the folder the view shows comes first).
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'oms/sandbox' }).first();
-    if (await row.waitFor({ timeout: 3_000 }).then(() => true, () => false)) await row.click();
+    if (
+      await row.waitFor({ timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      await row.click();
   };
   try {
     // The plan names the refused entry among its invalid ones.
     await palette(page, 'Plan Changes');
     await pick();
     const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Object Changes' }) }).first();
-    await pane.locator('.monaco-list-row', { hasText: /outside-untrusted|refused/ }).first().waitFor({ timeout: 20_000 })
-      .catch(async () => { throw new Error(`the plan does not name the entry: ${await pane.innerText().catch(() => '')}`); });
+    await pane
+      .locator('.monaco-list-row', { hasText: /outside-untrusted|refused/ })
+      .first()
+      .waitFor({ timeout: 20_000 })
+      .catch(async () => {
+        throw new Error(`the plan does not name the entry: ${await pane.innerText().catch(() => '')}`);
+      });
     await palette(page, 'Pull Again');
     await pick();
     // Files edited by an earlier check: keep them (a modal asks).
     const keep = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Keep My Edits' }).first();
-    if (await keep.waitFor({ timeout: 3_000 }).then(() => true, () => false)) await keep.click();
+    if (
+      await keep.waitFor({ timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      await keep.click();
     const said = await notification(page, /outside-untrusted\/x/);
     const text = await said.innerText();
     if (!text.includes(floor1.Key) || !/refused/.test(text)) throw new Error(`the message does not name the entry: ${text}`);
@@ -70,7 +108,9 @@ async function manifestPointingOutside(page: Page, env: Env): Promise<void> {
   } finally {
     fs.writeFileSync(file, original);
     fs.rmSync(outside, { recursive: true, force: true });
-    await input(page).press('Escape').catch(() => undefined);
+    await input(page)
+      .press('Escape')
+      .catch(() => undefined);
   }
 }
 
@@ -103,7 +143,15 @@ async function applyCutByReload(page: Page, env: Env, diag: string): Promise<voi
   const folder = fs.readdirSync(root).find((d) => d.endsWith(`.${floor1.Key}`));
   if (!folder) throw new Error('no directory of Floor 1 in the pulled folder');
   const dir = path.join(root, folder, 'inputscanners');
-  const like = JSON.parse(fs.readFileSync(path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.json'))!), 'utf8'));
+  const like = JSON.parse(
+    fs.readFileSync(
+      path.join(
+        dir,
+        fs.readdirSync(dir).find((f) => f.endsWith('.json'))!,
+      ),
+      'utf8',
+    ),
+  );
   delete like.Key;
   for (let i = 1; i <= total; i++) {
     fs.writeFileSync(path.join(dir, `reload-${i}.json`), JSON.stringify({ ...like, CommonName: `${prefix}${String(i).padStart(3, '0')}` }, null, 2) + '\n');
@@ -124,10 +172,14 @@ async function applyCutByReload(page: Page, env: Env, diag: string): Promise<voi
     const go = page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first();
     await go.waitFor({ timeout: 10_000 });
     await go.click();
-    numbers.atReload = await until('some creates on the server', async () => {
-      const n = (await mine()).length;
-      return n >= 10 && n;
-    }, 30_000);
+    numbers.atReload = await until(
+      'some creates on the server',
+      async () => {
+        const n = (await mine()).length;
+        return n >= 10 && n;
+      },
+      30_000,
+    );
     const reloaded = page.waitForEvent('load', { timeout: 30_000 });
     await palette(page, 'Developer: Reload Window');
     await reloaded;
@@ -135,12 +187,16 @@ async function applyCutByReload(page: Page, env: Env, diag: string): Promise<voi
     // The reloaded window's extension host is a new one; the old one's requests in flight end with it. Landed: what the
     // server holds once its count stays the same for 3 s.
     let landed = -1;
-    await until('the server\'s count to settle after the reload', async () => {
-      const before = landed;
-      await page.waitForTimeout(3_000);
-      landed = (await mine()).length;
-      return landed === before;
-    }, 60_000);
+    await until(
+      "the server's count to settle after the reload",
+      async () => {
+        const before = landed;
+        await page.waitForTimeout(3_000);
+        landed = (await mine()).length;
+        return landed === before;
+      },
+      60_000,
+    );
     numbers.landed = landed;
     const pendingFile = path.join(root, 'oms.pending.jsonl');
     const lines = fs.existsSync(pendingFile) ? fs.readFileSync(pendingFile, 'utf8').split('\n').filter(Boolean) : [];
@@ -153,10 +209,18 @@ async function applyCutByReload(page: Page, env: Env, diag: string): Promise<voi
     // Plan Changes… after the reload: only the creates that did not land, all ticked.
     await page.locator('.part.activitybar, .part.sidebar').first().waitFor({ timeout: 30_000 });
     await planChangesOf(page, 'oms/sandbox');
-    if ((await objects.getAttribute('aria-expanded').catch(() => null)) !== 'false') await objects.locator('.title').first().click().catch(() => undefined);
+    if ((await objects.getAttribute('aria-expanded').catch(() => null)) !== 'false')
+      await objects
+        .locator('.title')
+        .first()
+        .click()
+        .catch(() => undefined);
     const offered = await until('the plan after the reload', () => shownCreates(page), 30_000);
     numbers.offered = offered;
-    const adopted = await notification(page, /answer was lost/).then((n) => n.innerText(), () => '');
+    const adopted = await notification(page, /answer was lost/).then(
+      (n) => n.innerText(),
+      () => '',
+    );
     numbers.adoptedMessage = adopted.replace(/\s+/g, ' ').slice(0, 300);
     await page.keyboard.press('Escape');
     write();
@@ -186,8 +250,9 @@ async function applyCutByReload(page: Page, env: Env, diag: string): Promise<voi
     const missing = all.filter((s) => !keyed.has(s.Key));
     if (missing.length) throw new Error(`${missing.length} created objects have no file named with their Key`);
     await planChangesOf(page, 'oms/sandbox');
-    await until('a plan with no create', async () => !(await shownCreates(page)), 20_000)
-      .catch(async () => { throw new Error(`a create is offered after the second apply: ${JSON.stringify(await shownCreates(page))}`); });
+    await until('a plan with no create', async () => !(await shownCreates(page)), 20_000).catch(async () => {
+      throw new Error(`a create is offered after the second apply: ${JSON.stringify(await shownCreates(page))}`);
+    });
   } finally {
     write();
     await send(env, 'DELETE', '/sandbox/faults').catch(() => undefined);
@@ -196,12 +261,22 @@ async function applyCutByReload(page: Page, env: Env, diag: string): Promise<voi
       const text = fs.readFileSync(path.join(dir, f), 'utf8');
       if (text.includes(prefix)) fs.rmSync(path.join(dir, f));
     }
-    if ((await objects.getAttribute('aria-expanded').catch(() => null)) === 'false') await objects.locator('.title').first().click().catch(() => undefined);
+    if ((await objects.getAttribute('aria-expanded').catch(() => null)) === 'false')
+      await objects
+        .locator('.title')
+        .first()
+        .click()
+        .catch(() => undefined);
   }
 }
 
 export const untrustedChecks: UiCheckList = (page, env, diag) => [
-  ['ui: a pulled folder whose manifest points outside: Pull Again refuses that entry, naming it, and nothing outside changes', () => manifestPointingOutside(page, env)],
-  ['ui: an apply of 150 creates cut short by Developer: Reload Window: the next plan offers only those that did not land, the next apply makes none twice',
-    () => applyCutByReload(page, env, diag)],
+  [
+    'ui: a pulled folder whose manifest points outside: Pull Again refuses that entry, naming it, and nothing outside changes',
+    () => manifestPointingOutside(page, env),
+  ],
+  [
+    'ui: an apply of 150 creates cut short by Developer: Reload Window: the next plan offers only those that did not land, the next apply makes none twice',
+    () => applyCutByReload(page, env, diag),
+  ],
 ];

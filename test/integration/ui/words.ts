@@ -16,11 +16,24 @@ async function expand(row: Locator): Promise<void> {
 
 /** What a screen reader says for the group row, and the count it shows, once both are as `spoken` and `count` expect. */
 async function groupSays(group: Locator, spoken: string, count: string, when: string): Promise<void> {
-  const heard = async () => [(await group.getAttribute('aria-label')) ?? '', (await group.locator('.label-description').first().innerText().catch(() => '')).trim()];
-  await until(`the group to say "${spoken}" and show ${count}`, async () => {
-    const [label, shown] = await heard();
-    return label === spoken && shown === count;
-  }, 10_000).catch(async () => {
+  const heard = async () => [
+    (await group.getAttribute('aria-label')) ?? '',
+    (
+      await group
+        .locator('.label-description')
+        .first()
+        .innerText()
+        .catch(() => '')
+    ).trim(),
+  ];
+  await until(
+    `the group to say "${spoken}" and show ${count}`,
+    async () => {
+      const [label, shown] = await heard();
+      return label === spoken && shown === count;
+    },
+    10_000,
+  ).catch(async () => {
     const [label, shown] = await heard();
     throw new Error(`${when}: the group says "${label}" and shows "${shown}", expected "${spoken}" and "${count}"`);
   });
@@ -61,7 +74,14 @@ async function groupLabelsAfterLoading(page: Page, env: Env): Promise<void> {
 async function tableFrame(page: Page): Promise<Frame> {
   let frame: Frame | undefined;
   await until('the table', async () => {
-    for (const f of page.frames()) if ((await f.locator('#rows tr').count().catch(() => 0)) === 8) frame = f;
+    for (const f of page.frames())
+      if (
+        (await f
+          .locator('#rows tr')
+          .count()
+          .catch(() => 0)) === 8
+      )
+        frame = f;
     return !!frame;
   });
   return frame!;
@@ -89,27 +109,39 @@ async function tableFocusAfterProductionSave(page: Page, env: Env): Promise<void
     await page.keyboard.press('Control+S');
     const dialog = page.locator('.monaco-dialog-box', { hasText: /production/ });
     await dialog.waitFor({ timeout: 10_000 });
-    await dialog.locator('.monaco-button', { hasText: /^Send$/ }).first().click();
+    await dialog
+      .locator('.monaco-button', { hasText: /^Send$/ })
+      .first()
+      .click();
     await until('the saved priority', async () => (await get(env, path)).InputScannerReportingPriorities[2].Priority === wanted, 15_000);
     await frame.locator('#status', { hasText: /^Saved/ }).waitFor({ timeout: 10_000 });
     let focused = '';
-    await until('the keyboard back in the cell', async () => {
-      focused = await frame.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName ?? ''");
-      return focused.startsWith('Priority of row 3');
-    }, 5_000).catch(() => { throw new Error(`after the save the keyboard is at "${focused}", not the cell left (Priority of row 3)`); });
+    await until(
+      'the keyboard back in the cell',
+      async () => {
+        focused = await frame.evaluate<string>("document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName ?? ''");
+        return focused.startsWith('Priority of row 3');
+      },
+      5_000,
+    ).catch(() => {
+      throw new Error(`after the save the keyboard is at "${focused}", not the cell left (Priority of row 3)`);
+    });
     // Typing goes on in that cell, as the user expects.
     await page.keyboard.press('Control+A');
     await page.keyboard.type(String(scanner.InputScannerReportingPriorities[2].Priority));
     const cell = frame.locator('#rows tr').nth(2).locator('input.priority');
-    await until('the cell edited again', async () => (await cell.inputValue()) === String(scanner.InputScannerReportingPriorities[2].Priority))
-      .catch(async (e: Error) => {
+    await until('the cell edited again', async () => (await cell.inputValue()) === String(scanner.InputScannerReportingPriorities[2].Priority)).catch(
+      async (e: Error) => {
         // What the table holds, for a failure seen once in a full run under load: the cells, the focus, the status.
         const state = await frame.evaluate<string>(`JSON.stringify({ cells: [...document.querySelectorAll('#rows input.priority')].map((c) => c.value),
           changed: [...document.querySelectorAll('#rows tr')].map((r) => r.classList.contains('changed-row')), focus: document.activeElement?.getAttribute('aria-label'),
           status: document.getElementById('status')?.textContent, version: document.getElementById('version')?.textContent })`);
         const outside = await page.evaluate<string>('`${document.activeElement?.tagName}.${document.activeElement?.className}`');
-        throw new Error(`${e.message}; typed ${scanner.InputScannerReportingPriorities[2].Priority} after saving ${wanted}; the table: ${state}; the window's focus: ${outside}`);
-      });
+        throw new Error(
+          `${e.message}; typed ${scanner.InputScannerReportingPriorities[2].Priority} after saving ${wanted}; the table: ${state}; the window's focus: ${outside}`,
+        );
+      },
+    );
     await frame.locator('#revert').click();
     await page.keyboard.press('Control+W');
   } finally {
@@ -123,7 +155,8 @@ async function typedDuringSaveKept(page: Page, env: Env): Promise<void> {
   const [, scanner] = await get(env, `/api/f/${floor1.Key}/inputscanners`);
   const path = `/api/f/${floor1.Key}/inputscanners/${scanner.Key}`;
   const [, , third, fourth] = scanner.InputScannerReportingPriorities.map((p: any) => p.Priority as number);
-  const saved = (third + 1) % 10, typed = (fourth + 1) % 10;
+  const saved = (third + 1) % 10,
+    typed = (fourth + 1) % 10;
   await goToObject(page, scanner.CommonName);
   await palette(page, 'OMS: Open Priorities Table');
   const frame = await tableFrame(page);
@@ -132,17 +165,21 @@ async function typedDuringSaveKept(page: Page, env: Env): Promise<void> {
   await send(env, 'POST', '/sandbox/faults', { path, method: 'PUT', delayMs: 3_000, count: 1 });
   try {
     await saveThenTypeAnother(page, frame, saved, typed);
-    if (await frame.locator('#status', { hasText: /^Saved/ }).count()) throw new Error('the save was answered before the second edit: the delay did not hold it');
+    if (await frame.locator('#status', { hasText: /^Saved/ }).count())
+      throw new Error('the save was answered before the second edit: the delay did not hold it');
     await frame.locator('#status', { hasText: /^Saved/ }).waitFor({ timeout: 15_000 });
     const server = await get(env, path);
     const values = [await cell(2).inputValue(), await cell(3).inputValue()];
     if (server.InputScannerReportingPriorities[2].Priority !== saved || server.InputScannerReportingPriorities[3].Priority !== fourth) {
-      throw new Error(`the server holds rows 3 and 4 as ${server.InputScannerReportingPriorities[2].Priority}, ${server.InputScannerReportingPriorities[3].Priority}`);
+      throw new Error(
+        `the server holds rows 3 and 4 as ${server.InputScannerReportingPriorities[2].Priority}, ${server.InputScannerReportingPriorities[3].Priority}`,
+      );
     }
-    if (values[0] !== String(saved) || values[1] !== String(typed)) throw new Error(`after the save the table shows ${values.join(', ')}, not ${saved}, ${typed}`);
+    if (values[0] !== String(saved) || values[1] !== String(typed))
+      throw new Error(`after the save the table shows ${values.join(', ')}, not ${saved}, ${typed}`);
     if (await frame.locator('#save').isDisabled()) throw new Error('the edit typed during the save is not marked unsaved');
     await frame.locator('#revert').click();
-    await until('row 4 back to the server\'s value', async () => (await cell(3).inputValue()) === String(fourth));
+    await until("row 4 back to the server's value", async () => (await cell(3).inputValue()) === String(fourth));
   } finally {
     await send(env, 'DELETE', '/sandbox/faults');
     await page.keyboard.press('Control+W');
@@ -150,8 +187,10 @@ async function typedDuringSaveKept(page: Page, env: Env): Promise<void> {
 }
 
 export const wordsChecks: UiCheckList = (page, env) => [
-  ['ui: words: a group row says its count once loaded (an empty group "empty", a group of 2 scanners "2 loaded", no "more to load"), and the new count after Refresh',
-    () => groupLabelsAfterLoading(page, env)],
+  [
+    'ui: words: a group row says its count once loaded (an empty group "empty", a group of 2 scanners "2 loaded", no "more to load"), and the new count after Refresh',
+    () => groupLabelsAfterLoading(page, env),
+  ],
   ['ui: words: a table save through the production question gives the keyboard back to the cell left', () => tableFocusAfterProductionSave(page, env)],
   ['ui: words: a priority typed while a slow table save is on its way stays, unsaved, when the answer is drawn', () => typedDuringSaveKept(page, env)],
 ];

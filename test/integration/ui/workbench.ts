@@ -4,7 +4,25 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Frame, Page } from 'playwright-core';
 import { pseudoLocale } from '../host/l10n';
-import { fromMenu, activeTab, activeTabText, cursorAfter, floors, get, goToObject, hasFocus, input, menuItem, palette, revertActive, statusVersion, typeEdit, until, type Env, type UiCheckList } from './helpers';
+import {
+  fromMenu,
+  activeTab,
+  activeTabText,
+  cursorAfter,
+  floors,
+  get,
+  goToObject,
+  hasFocus,
+  input,
+  menuItem,
+  palette,
+  revertActive,
+  statusVersion,
+  typeEdit,
+  until,
+  type Env,
+  type UiCheckList,
+} from './helpers';
 
 /** axe-core's own bundle, evaluated in the table's frame (DevTools evaluation is not held back by the page's CSP). */
 const axeSource = () => fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -25,7 +43,8 @@ async function audit(frame: Frame, diag: string, name: string): Promise<void> {
   })))`);
   fs.writeFileSync(`${diag}/axe-${name}.json`, JSON.stringify(violations, null, 2));
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  if (bad.length) throw new Error(`axe-core (${name}): ${bad.map((v) => `${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes[0]?.target)}`).join('; ')}`);
+  if (bad.length)
+    throw new Error(`axe-core (${name}): ${bad.map((v) => `${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes[0]?.target)}`).join('; ')}`);
 }
 
 /** The scanner's table frame: Go to Object, then Open Priorities Table from the palette. */
@@ -35,16 +54,30 @@ export async function openTable(page: Page, env: Env): Promise<{ frame: Frame; s
   await goToObject(page, scanner.CommonName);
   await palette(page, 'OMS: Open Priorities Table');
   let frame: Frame | undefined;
-  await until('the table', async () => {
-    for (const f of page.frames()) if ((await f.locator('#rows tr').count().catch(() => 0)) === 8) frame = f;
-    return !!frame;
-  }, 15_000);
+  await until(
+    'the table',
+    async () => {
+      for (const f of page.frames())
+        if (
+          (await f
+            .locator('#rows tr')
+            .count()
+            .catch(() => 0)) === 8
+        )
+          frame = f;
+      return !!frame;
+    },
+    15_000,
+  );
   return { frame: frame!, scanner };
 }
 
 /** In the priorities table, row 3's priority typed and saved with Ctrl+S, then row 4's typed while the save is on its way. */
 export async function saveThenTypeAnother(page: Page, frame: Frame, saved: number, typed: number): Promise<void> {
-  for (const [row, value] of [[2, saved], [3, typed]]) {
+  for (const [row, value] of [
+    [2, saved],
+    [3, typed],
+  ]) {
     await frame.locator('#rows tr').nth(row).locator('input.priority').click();
     await page.keyboard.press('Control+A');
     await page.keyboard.type(String(value));
@@ -62,8 +95,10 @@ export async function userSettings(page: Page, text: string, profile: 'checks' |
   // VS Code shows it in a modal editor above the window (workbench.editor.useModal, "some" by default;
   // no tab then), else in a tab.
   // Whether the modal shows, from its box on the page (Playwright's isVisible answered false for a modal on the screen).
-  const modalShown = () => page.evaluate<boolean>(
-    `[...document.querySelectorAll('.modal-editor-part')].some((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })`);
+  const modalShown = () =>
+    page.evaluate<boolean>(
+      `[...document.querySelectorAll('.modal-editor-part')].some((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })`,
+    );
   // Slow while extensions still activate (the first check of a run).
   await until('settings.json open', async () => (await modalShown()) || (await activeTabText(page)).includes('settings.json'), 30_000);
   const inModal = await modalShown();
@@ -71,9 +106,11 @@ export async function userSettings(page: Page, text: string, profile: 'checks' |
   // editor to take it on the driverless server).
   const editorAt = inModal ? '.modal-editor-part .monaco-editor' : '.editor-group-container.active .monaco-editor';
   // Its editor laid out (the modal shows a moment before).
-  const editor = await until('settings.json\'s editor laid out', () => page.evaluate<{ x: number; y: number; width: number; height: number } | null>(
-    `(() => { const e = document.querySelector(${JSON.stringify(editorAt)}); const r = e?.getBoundingClientRect(); return r && r.width ? r.toJSON() : null; })()`))
-    .catch(() => undefined);
+  const editor = await until("settings.json's editor laid out", () =>
+    page.evaluate<{ x: number; y: number; width: number; height: number } | null>(
+      `(() => { const e = document.querySelector(${JSON.stringify(editorAt)}); const r = e?.getBoundingClientRect(); return r && r.width ? r.toJSON() : null; })()`,
+    ),
+  ).catch(() => undefined);
   if (!editor) throw new Error('settings.json shows no editor');
   await page.mouse.click(editor.x + editor.width / 2, editor.y + 30);
   await page.keyboard.press('Control+A');
@@ -94,11 +131,15 @@ export async function userSettings(page: Page, text: string, profile: 'checks' |
   if (inModal) {
     await page.keyboard.press('Escape');
     // Else its close button (the focus may have left it).
-    const closed = () => until('the modal closed', async () => !(await modalShown()), 3_000).then(() => true, () => false);
+    const closed = () =>
+      until('the modal closed', async () => !(await modalShown()), 3_000).then(
+        () => true,
+        () => false,
+      );
     if (!(await closed())) {
       const close = await page.locator('.modal-editor-part .codicon-close').first().boundingBox();
       if (close) await page.mouse.click(close.x + close.width / 2, close.y + close.height / 2);
-      if (!(await closed())) throw new Error('settings.json\'s modal editor stayed open');
+      if (!(await closed())) throw new Error("settings.json's modal editor stayed open");
     }
   } else {
     await page.keyboard.press('Control+W');
@@ -127,7 +168,10 @@ async function tableForEveryone(page: Page, env: Env, diag: string): Promise<voi
     await connection.filter({ hasText: 'PRODUCTION' }).waitFor({ timeout: 10_000 });
     const before = fs.readFileSync(settingsFile(page), 'utf8');
     try {
-      for (const [theme, file, workbench] of [['Default High Contrast', 'hc-dark', 'hc-black'], ['Default High Contrast Light', 'hc-light', 'hc-light']] as const) {
+      for (const [theme, file, workbench] of [
+        ['Default High Contrast', 'hc-dark', 'hc-black'],
+        ['Default High Contrast Light', 'hc-light', 'hc-light'],
+      ] as const) {
         await userSettings(page, JSON.stringify({ ...JSON.parse(before), 'workbench.colorTheme': theme }, null, 2));
         await page.locator(`.monaco-workbench.${workbench}`).waitFor({ timeout: 10_000 });
         await activeTab(page).filter({ hasText: 'Priorities' }).waitFor({ timeout: 10_000 });
@@ -149,7 +193,8 @@ async function editAnnounced(page: Page, env: Env): Promise<void> {
   const was = scanner.InputScannerReportingPriorities[2].Priority;
   const wanted = (was + 4) % 10;
   const cell = frame.locator('#rows tr').nth(2).locator('input.priority');
-  if ((await frame.locator('table[role="grid"] tr[role="row"] td[role="gridcell"]').count()) !== 40) throw new Error('the table is not a grid of 8 rows of 5 cells');
+  if ((await frame.locator('table[role="grid"] tr[role="row"] td[role="gridcell"]').count()) !== 40)
+    throw new Error('the table is not a grid of 8 rows of 5 cells');
   await cell.click();
   await page.keyboard.press('Control+A');
   await page.keyboard.type(String(wanted));
@@ -171,13 +216,19 @@ function vsixPath(): string {
 
 /** The fill the step's picture paints its background with (the svg is drawn in a webview frame with the theme's colours). */
 async function pictureBackground(page: Page): Promise<string> {
-  return until('the step\'s picture', async () => {
-    for (const f of page.frames()) {
-      const fill = await f.evaluate<string | undefined>(`(() => { const e = document.querySelector('svg rect.bg'); return e ? getComputedStyle(e).fill : undefined; })()`).catch(() => undefined);
-      if (fill) return fill;
-    }
-    return undefined;
-  }, 15_000);
+  return until(
+    "the step's picture",
+    async () => {
+      for (const f of page.frames()) {
+        const fill = await f
+          .evaluate<string | undefined>(`(() => { const e = document.querySelector('svg rect.bg'); return e ? getComputedStyle(e).fill : undefined; })()`)
+          .catch(() => undefined);
+        if (fill) return fill;
+      }
+      return undefined;
+    },
+    15_000,
+  );
 }
 
 /**
@@ -198,14 +249,18 @@ async function pictureBackground(page: Page): Promise<string> {
  * (see `focused`), and what moved the focus is written to walkthrough-focus.log on a failure.
  */
 async function walkthroughOnInstall(page: Page, env: Env, diag: string): Promise<void> {
-  const context = await page.context().browser()!.newContext({ viewport: { width: 1440, height: 900 } });
+  const context = await page
+    .context()
+    .browser()!
+    .newContext({ viewport: { width: 1440, height: 900 } });
   // Where the focus went and when, in every page of the context (the reload's too).
   await context.addInitScript(focusTrace);
   let fresh: Page | undefined;
   try {
     fresh = await context.newPage();
     // OMS_UI_THROTTLE=n (development): this window's CPU n times slower, as on a busy machine, to bring races out.
-    if (process.env.OMS_UI_THROTTLE) await (await context.newCDPSession(fresh)).send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.OMS_UI_THROTTLE) });
+    if (process.env.OMS_UI_THROTTLE)
+      await (await context.newCDPSession(fresh)).send('Emulation.setCPUThrottlingRate', { rate: Number(process.env.OMS_UI_THROTTLE) });
     await walkthroughSteps(fresh, env, diag);
   } catch (e) {
     if (fresh) {
@@ -258,10 +313,16 @@ async function walkthroughSteps(fresh: Page, env: Env, diag: string): Promise<vo
   await fresh.goto(url.toString());
   const failed = (what: string) => (e: Error) => {
     // Playwright says which element took a click meant for another.
-    const intercepted = e.message.split('\n').find((l) => l.includes('intercepts pointer events'))?.trim();
+    const intercepted = e.message
+      .split('\n')
+      .find((l) => l.includes('intercepts pointer events'))
+      ?.trim();
     throw new Error(`${what} (walkthrough-failed.png, walkthrough-focus.log): ${e.message.split('\n')[0]}${intercepted ? ` (${intercepted})` : ''}`);
   };
-  await fresh.locator('.monaco-workbench').waitFor({ timeout: 60_000 }).catch(failed(`the fresh window (${url.origin}) showed no workbench`));
+  await fresh
+    .locator('.monaco-workbench')
+    .waitFor({ timeout: 60_000 })
+    .catch(failed(`the fresh window (${url.origin}) showed no workbench`));
   // As after a first start: the Welcome page VS Code opens closed, the Chat view beside it too (its
   // input takes the focus when it has loaded), the Explorer in front.
   const welcome = fresh.locator('.gettingStartedContainer').first();
@@ -278,31 +339,48 @@ async function walkthroughSteps(fresh: Page, env: Env, diag: string): Promise<vo
   // The dialog puts its start folder in the box once it has read it (typing before that is lost);
   // a path typed, it lists that folder and may write the box again as it does: the path is typed
   // (again) until the box holds it with the .vsix listed, then Enter.
-  await until('the file dialog\'s start folder', async () => (await box.inputValue()).startsWith('/'), 10_000).catch(failed('the file dialog\'s start folder'));
+  await until("the file dialog's start folder", async () => (await box.inputValue()).startsWith('/'), 10_000).catch(failed("the file dialog's start folder"));
   const vsixRow = fresh.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(vsixPath()) }).first();
   // The box must still hold it a moment later: a listing that ends after the fill writes its folder again.
-  await until('the .vsix in the file dialog', async () => {
-    if ((await box.inputValue()) !== vsixPath()) await box.fill(vsixPath(), { timeout: 5_000 });
-    if ((await box.inputValue()) !== vsixPath() || !(await vsixRow.isVisible())) return false;
-    await fresh.waitForTimeout(600);
-    return (await box.inputValue()) === vsixPath();
-  }, 20_000).catch(failed('the path in the file dialog'));
+  await until(
+    'the .vsix in the file dialog',
+    async () => {
+      if ((await box.inputValue()) !== vsixPath()) await box.fill(vsixPath(), { timeout: 5_000 });
+      if ((await box.inputValue()) !== vsixPath() || !(await vsixRow.isVisible())) return false;
+      await fresh.waitForTimeout(600);
+      return (await box.inputValue()) === vsixPath();
+    },
+    20_000,
+  ).catch(failed('the path in the file dialog'));
   await focused(fresh, '.quick-input-widget input', 'the file dialog, before Enter').catch(failed('the file dialog'));
   await fresh.keyboard.press('Enter');
-  await fresh.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(async (e: Error) => {
-    const said = await fresh.locator('.quick-input-widget .quick-input-message').first().innerText().catch(() => '');
-    return failed(`the file dialog took ${vsixPath()} (it says "${said}"; it holds "${await box.inputValue().catch(() => '')}")`)(e);
-  });
+  await fresh
+    .locator('.quick-input-widget')
+    .first()
+    .waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(async (e: Error) => {
+      const said = await fresh
+        .locator('.quick-input-widget .quick-input-message')
+        .first()
+        .innerText()
+        .catch(() => '');
+      return failed(`the file dialog took ${vsixPath()} (it says "${said}"; it holds "${await box.inputValue().catch(() => '')}")`)(e);
+    });
   await mark(fresh, 'installed');
   const step = (id: string) => fresh.locator(`[data-done-step-id="oms-team.oms-explorer#getStarted#${id}"]`).first();
   const ours = fresh.locator('[data-done-step-id^="oms-team.oms-explorer#getStarted#"]');
   // VS Code opens it by itself (the editor area was empty before the install).
-  await step('goToObject').waitFor({ timeout: 60_000 }).catch(failed(`the walkthrough after installing ${path.basename(vsixPath())}`));
+  await step('goToObject')
+    .waitFor({ timeout: 60_000 })
+    .catch(failed(`the walkthrough after installing ${path.basename(vsixPath())}`));
   await fresh.screenshot({ path: `${diag}/walkthrough-opened.png` });
   if ((await step('goToObject').getAttribute('aria-checked')) !== 'false') throw new Error('Go to Object was ticked before it was done');
   // The window was handed the test's sandbox (as `npm start` does): once connected, the extension
   // shows its Objects view, which takes the focus. Keys wait for that.
-  await fresh.locator('.part.sidebar .monaco-list[aria-label="Objects"] .monaco-list-row').first().waitFor({ timeout: 30_000 })
+  await fresh
+    .locator('.part.sidebar .monaco-list[aria-label="Objects"] .monaco-list-row')
+    .first()
+    .waitFor({ timeout: 30_000 })
     .catch(failed('the Objects view with the sandbox the window was handed'));
   // Room for the picture beside the steps (VS Code leaves it out of a narrow page): the side bar
   // hidden (Ctrl+B); the Go to Object step selected (it takes the focus), its picture shown.
@@ -313,9 +391,13 @@ async function walkthroughSteps(fresh: Page, env: Env, diag: string): Promise<vo
   const selectStep = async (id: string) => {
     await mark(fresh, `select ${id}`);
     const calls = await fresh.evaluate<number>('window.__omsStepFocus.length');
-    await fresh.locator('.getting-started-step', { has: step(id) }).first().click();
-    await until(`the ${id} step focused by the walkthrough`, () => fresh.evaluate<boolean>(`window.__omsStepFocus.slice(${calls}).some((s) => s.endsWith('#${id}'))`))
-      .catch(failed(`the ${id} step selected`));
+    await fresh
+      .locator('.getting-started-step', { has: step(id) })
+      .first()
+      .click();
+    await until(`the ${id} step focused by the walkthrough`, () =>
+      fresh.evaluate<boolean>(`window.__omsStepFocus.slice(${calls}).some((s) => s.endsWith('#${id}'))`),
+    ).catch(failed(`the ${id} step selected`));
   };
   await selectStep('goToObject');
   const before = fs.readFileSync(settingsFile(fresh, 'fresh'), 'utf8');
@@ -326,11 +408,14 @@ async function walkthroughSteps(fresh: Page, env: Env, diag: string): Promise<vo
     await mark(fresh, 'dark theme');
     await userSettings(fresh, JSON.stringify({ ...JSON.parse(before), 'workbench.colorTheme': 'Default Dark Modern' }, null, 2), 'fresh');
     await fresh.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 10_000 });
-    await until('the picture in the dark theme', async () => {
-      const fill = await pictureBackground(fresh);
-      return fill !== light ? fill : undefined;
-    }, 10_000)
-      .catch(failed(`the step's picture kept its background ${light} in the dark theme`));
+    await until(
+      'the picture in the dark theme',
+      async () => {
+        const fill = await pictureBackground(fresh);
+        return fill !== light ? fill : undefined;
+      },
+      10_000,
+    ).catch(failed(`the step's picture kept its background ${light} in the dark theme`));
     await fresh.screenshot({ path: `${diag}/walkthrough-dark.png` });
   } catch (e) {
     themeFailed = true;
@@ -364,13 +449,22 @@ async function walkthroughSteps(fresh: Page, env: Env, diag: string): Promise<vo
   await ticked(['goToObject', 'openScanner']).catch(failed('after opening a scanner'));
   // Try the local sandbox: the step's own button.
   await selectStep('trySandbox');
-  await fresh.getByRole('button', { name: /Try the Local Sandbox/ }).first().click({ timeout: 10_000 }).catch(failed('the step\'s Try the Local Sandbox button'));
+  await fresh
+    .getByRole('button', { name: /Try the Local Sandbox/ })
+    .first()
+    .click({ timeout: 10_000 })
+    .catch(failed("the step's Try the Local Sandbox button"));
   await ticked(['goToObject', 'openScanner', 'trySandbox']).catch(failed('after Try the Local Sandbox'));
   // The step ticks as the command starts; it ends by showing the local sandbox in the Objects view
   // (which takes the focus).
-  await fresh.locator('.part.sidebar .monaco-list[aria-label="Objects"] .monaco-list-row', { hasText: 'Local sandbox' }).first().waitFor({ timeout: 30_000 })
+  await fresh
+    .locator('.part.sidebar .monaco-list[aria-label="Objects"] .monaco-list-row', { hasText: 'Local sandbox' })
+    .first()
+    .waitFor({ timeout: 30_000 })
     .catch(failed('the local sandbox in the Objects view'));
-  await focused(fresh, '.part.sidebar .monaco-list[aria-label="Objects"]', 'the Objects view').catch(failed('the Objects view focused by Try the Local Sandbox'));
+  await focused(fresh, '.part.sidebar .monaco-list[aria-label="Objects"]', 'the Objects view').catch(
+    failed('the Objects view focused by Try the Local Sandbox'),
+  );
   await fresh.screenshot({ path: `${diag}/walkthrough-ticked-3.png` });
   // Edit its priorities in the table: the scanner's tab again, the table from its title bar, one
   // priority typed, Ctrl+S; the server holds it.
@@ -396,7 +490,10 @@ async function walkthroughSteps(fresh: Page, env: Env, diag: string): Promise<vo
   // VS Code decides whether to open a walkthrough as it registers the extensions' walkthroughs, before
   // it activates them: once the extension has activated and shown the sandbox the window was handed
   // (its Objects view), that decision is made.
-  await fresh.locator('.part.sidebar .monaco-list[aria-label="Objects"] .monaco-list-row').first().waitFor({ timeout: 60_000 })
+  await fresh
+    .locator('.part.sidebar .monaco-list[aria-label="Objects"] .monaco-list-row')
+    .first()
+    .waitFor({ timeout: 60_000 })
     .catch(failed('the Objects view after the reload'));
   await fresh.screenshot({ path: `${diag}/walkthrough-after-reload.png` });
   const tabs = (await fresh.locator('.tabs-container .tab').allInnerTexts()).map((t) => t.trim());
@@ -405,8 +502,15 @@ async function walkthroughSteps(fresh: Page, env: Env, diag: string): Promise<vo
   // Still there when asked for, its progress kept: Help: Welcome, More… (the page's list leaves out a
   // walkthrough once its last step ticks: VS Code hides it then), ours picked.
   await palette(fresh, 'Help: Welcome').catch(failed('Help: Welcome'));
-  await fresh.locator('.gettingStartedContainer .see-all-walkthroughs').first().click({ timeout: 15_000 }).catch(failed('More… in the Welcome page after the reload'));
-  await fresh.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with OMS' }).first().click({ timeout: 10_000 })
+  await fresh
+    .locator('.gettingStartedContainer .see-all-walkthroughs')
+    .first()
+    .click({ timeout: 15_000 })
+    .catch(failed('More… in the Welcome page after the reload'));
+  await fresh
+    .locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with OMS' })
+    .first()
+    .click({ timeout: 10_000 })
     .catch(failed('the walkthrough among those More… lists after the reload'));
   await ticked(all).catch(failed('the walkthrough opened from the Welcome page after the reload'));
   await fresh.screenshot({ path: `${diag}/walkthrough-after-reload-opened.png` });
@@ -422,32 +526,60 @@ async function savePriorityInTable(page: Page, env: Env, at: string): Promise<vo
   await page.locator('.tabs-container .tab', { hasText: scanner.CommonName }).first().click();
   await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
   await page.locator('.editor-group-container.active .editor-actions .action-label[aria-label*="Open Priorities Table"]').first().click({ timeout: 10_000 });
-  const frame = await until('the table', async () => {
-    for (const f of page.frames()) if ((await f.locator('#rows tr').count().catch(() => 0)) === 8) return f;
-    return undefined;
-  }, 15_000);
+  const frame = await until(
+    'the table',
+    async () => {
+      for (const f of page.frames())
+        if (
+          (await f
+            .locator('#rows tr')
+            .count()
+            .catch(() => 0)) === 8
+        )
+          return f;
+      return undefined;
+    },
+    15_000,
+  );
   const was = scanner.InputScannerReportingPriorities[2].Priority;
   const wanted = (was + 4) % 10;
   const cell = frame.locator('#rows tr').nth(2).locator('input.priority');
-  await until('the table showing the server\'s priority', async () => (await cell.inputValue()) === String(was), 10_000);
+  await until("the table showing the server's priority", async () => (await cell.inputValue()) === String(was), 10_000);
   await cell.click();
   const cellFocused = () => frame.evaluate<boolean>('!!document.activeElement?.matches("#rows tr:nth-child(3) input.priority")');
-  await until('the focus in row 3\'s priority', cellFocused, 5_000);
+  await until("the focus in row 3's priority", cellFocused, 5_000);
   await page.keyboard.press('Control+A');
   await page.keyboard.type(String(wanted));
-  await until(`${wanted} in row 3's priority, marked changed`, async () => (await cell.inputValue()) === String(wanted) && !!(await cell.getAttribute('class'))?.split(/\s+/).includes('changed'), 5_000);
-  if (!(await cellFocused())) throw new Error('row 3\'s priority lost the focus before Ctrl+S');
+  await until(
+    `${wanted} in row 3's priority, marked changed`,
+    async () => (await cell.inputValue()) === String(wanted) && !!(await cell.getAttribute('class'))?.split(/\s+/).includes('changed'),
+    5_000,
+  );
+  if (!(await cellFocused())) throw new Error("row 3's priority lost the focus before Ctrl+S");
   await page.keyboard.press('Control+S');
   const saved = `Saved "${scanner.CommonName}" (version ${scanner.ConcurrencyVersion + 1})`;
-  await frame.locator('#status', { hasText: saved }).waitFor({ timeout: 15_000 }).catch(async (e: Error) => {
-    throw new Error(`the table says "${await frame.locator('#status').innerText().catch(() => '')}", not ${saved}: ${e.message.split('\n')[0]}`);
-  });
+  await frame
+    .locator('#status', { hasText: saved })
+    .waitFor({ timeout: 15_000 })
+    .catch(async (e: Error) => {
+      throw new Error(
+        `the table says "${await frame
+          .locator('#status')
+          .innerText()
+          .catch(() => '')}", not ${saved}: ${e.message.split('\n')[0]}`,
+      );
+    });
   const now = await get(env, at);
   if (now.InputScannerReportingPriorities[2].Priority !== wanted || now.ConcurrencyVersion !== scanner.ConcurrencyVersion + 1) {
-    throw new Error(`the server holds priority ${now.InputScannerReportingPriorities[2].Priority} at version ${now.ConcurrencyVersion}, not ${wanted} at ${scanner.ConcurrencyVersion + 1}`);
+    throw new Error(
+      `the server holds priority ${now.InputScannerReportingPriorities[2].Priority} at version ${now.ConcurrencyVersion}, not ${wanted} at ${scanner.ConcurrencyVersion + 1}`,
+    );
   }
   // The scanner's editor (no edits) follows the table's save: the new version in its status bar.
-  await page.locator('.tabs-container .tab', { hasText: `${scanner.CommonName}.json` }).first().click();
+  await page
+    .locator('.tabs-container .tab', { hasText: `${scanner.CommonName}.json` })
+    .first()
+    .click();
   await until(`the scanner's editor at v${now.ConcurrencyVersion}`, async () => (await statusVersion(page)).includes(`v${now.ConcurrencyVersion}`), 10_000);
 }
 
@@ -460,15 +592,33 @@ async function answer(page: Page, prompt: string, row?: string, filter?: string)
   await page.locator(box).waitFor({ timeout: 15_000 });
   // A box the command shows as the palette closes may lose the focus to what the palette gives it
   // back to (it stays open: ignoreFocusOut): clicked, as a person would, to type into it.
-  await until(`the focus in the "${prompt}" box`, async () => {
-    if (await hasFocus(page, box)) return true;
-    await mark(page, `click the "${prompt}" box`);
-    await page.locator(box).click({ timeout: 2_000 }).catch(() => undefined);
-    return hasFocus(page, box);
-  }, 10_000);
+  await until(
+    `the focus in the "${prompt}" box`,
+    async () => {
+      if (await hasFocus(page, box)) return true;
+      await mark(page, `click the "${prompt}" box`);
+      await page
+        .locator(box)
+        .click({ timeout: 2_000 })
+        .catch(() => undefined);
+      return hasFocus(page, box);
+    },
+    10_000,
+  );
   if (filter) await page.locator(box).fill(filter, { timeout: 5_000 });
   if (row) {
-    await until(`"${row}" focused in the "${prompt}" box`, async () => (await page.locator('.quick-input-list .monaco-list-row.focused').first().innerText().catch(() => '')).includes(row), 5_000);
+    await until(
+      `"${row}" focused in the "${prompt}" box`,
+      async () =>
+        (
+          await page
+            .locator('.quick-input-list .monaco-list-row.focused')
+            .first()
+            .innerText()
+            .catch(() => '')
+        ).includes(row),
+      5_000,
+    );
   }
   if (!(await hasFocus(page, box))) throw new Error(`the "${prompt}" box lost the focus before Enter`);
   await page.keyboard.press('Enter');
@@ -517,13 +667,25 @@ async function closeAllEditors(page: Page): Promise<void> {
   await until('no editor open', async () => !(await page.locator('.tabs-container .tab').count()), 10_000);
 }
 
-export const workbenchChecks: UiCheckList = (page, env, diag) => pseudoLocale ? [
-  ['ui (workbench, pseudo-localized): no English in the tree, an object\'s menu, the Add Note box, its notification, the Delete Note question, a schema problem in the Problems view and its save refusal', () => pseudoLocalized(page, env, diag)],
-] : [
-  ['ui (workbench): the priorities table is a grid whose edits are announced to screen readers', () => editAnnounced(page, env)],
-  ['ui (workbench): axe-core finds no serious or critical issue in the priorities table, in the default and both high-contrast themes (screenshots hc-dark.png, hc-light.png)', () => tableForEveryone(page, env, diag)],
-  ['ui (workbench): on a fresh profile, installing the .vsix opens the Get Started walkthrough; its pictures follow the theme; all five steps tick by doing them (Go to Object, opening a scanner, Try the Local Sandbox, a priority saved in the table, Pull as Files…), each its own and no other; closed and the window reloaded, it does not open again, its five ticks kept', () => walkthroughOnInstall(page, env, diag)],
-];
+export const workbenchChecks: UiCheckList = (page, env, diag) =>
+  pseudoLocale
+    ? [
+        [
+          "ui (workbench, pseudo-localized): no English in the tree, an object's menu, the Add Note box, its notification, the Delete Note question, a schema problem in the Problems view and its save refusal",
+          () => pseudoLocalized(page, env, diag),
+        ],
+      ]
+    : [
+        ['ui (workbench): the priorities table is a grid whose edits are announced to screen readers', () => editAnnounced(page, env)],
+        [
+          'ui (workbench): axe-core finds no serious or critical issue in the priorities table, in the default and both high-contrast themes (screenshots hc-dark.png, hc-light.png)',
+          () => tableForEveryone(page, env, diag),
+        ],
+        [
+          'ui (workbench): on a fresh profile, installing the .vsix opens the Get Started walkthrough; its pictures follow the theme; all five steps tick by doing them (Go to Object, opening a scanner, Try the Local Sandbox, a priority saved in the table, Pull as Files…), each its own and no other; closed and the window reloaded, it does not open again, its five ticks kept',
+          () => walkthroughOnInstall(page, env, diag),
+        ],
+      ];
 
 /** The unpacked extension under test: the runner keeps it beside the workspace (`<tmp>/vsix/extension`). */
 function extensionDir(page: Page): string {
@@ -552,7 +714,10 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
     if (words.length) english.push(`${where}: "${text.replace(/\s+/g, ' ').trim()}" (${words.join(', ')})`);
   };
 
-  await page.locator('.monaco-workbench').click({ position: { x: 1100, y: 5 }, timeout: 3_000 }).catch(() => undefined);
+  await page
+    .locator('.monaco-workbench')
+    .click({ position: { x: 1100, y: 5 }, timeout: 3_000 })
+    .catch(() => undefined);
   const rows = page.locator('.part.sidebar .monaco-list-row');
   const row = (level: number, name: string) => page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`, { hasText: name }).first();
   const expand = async (r: ReturnType<typeof row>, what: string) => {
@@ -565,11 +730,15 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
     await page.mouse.move(720, 880);
     await page.waitForTimeout(300);
     if ((await r.getAttribute('aria-expanded')) === 'false') {
-      await r.locator('.monaco-tl-twistie').first().click({ timeout: 5_000 }).catch(async () => {
-        await r.click({ button: 'right', timeout: 10_000 });
-        await page.keyboard.press('Escape');
-        await page.keyboard.press('ArrowRight');
-      });
+      await r
+        .locator('.monaco-tl-twistie')
+        .first()
+        .click({ timeout: 5_000 })
+        .catch(async () => {
+          await r.click({ button: 'right', timeout: 10_000 });
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('ArrowRight');
+        });
     }
     await until(`${what} expanded`, async () => (await r.getAttribute('aria-expanded')) === 'true');
   };
@@ -597,7 +766,13 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   await input(page).waitFor({ timeout: 10_000 });
   // VS Code's own hint, appended to our prompt, is VS Code's words (left English: l10n.ts).
   const vscodeHint = "(Press 'Enter' to confirm or 'Escape' to cancel)";
-  check('Add Note box', await box.locator('.quick-input-title, .quick-input-message').allInnerTexts().then((t) => t.join(' ').replace(vscodeHint, '')));
+  check(
+    'Add Note box',
+    await box
+      .locator('.quick-input-title, .quick-input-message')
+      .allInnerTexts()
+      .then((t) => t.join(' ').replace(vscodeHint, '')),
+  );
   const note = `ŋøŧḗ ${Date.now()}`;
   await input(page).fill(note);
   await page.keyboard.press('Enter');
@@ -617,11 +792,18 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   const dialog = page.locator('.monaco-dialog-box');
   await dialog.waitFor({ timeout: 10_000 });
   // Its Cancel button is VS Code's.
-  check('Delete Note question', (await dialog.locator('.dialog-message-text, .dialog-message-detail, .monaco-button').allInnerTexts()).filter((t) => t !== 'Cancel').join(' | '));
+  check(
+    'Delete Note question',
+    (await dialog.locator('.dialog-message-text, .dialog-message-detail, .monaco-button').allInnerTexts()).filter((t) => t !== 'Cancel').join(' | '),
+  );
   await page.screenshot({ path: `${diag}/pseudo-localized-dialog.png` });
-  await dialog.locator('.monaco-button', { hasText: nls['command.deleteNote.title'].split(' ')[0] }).first().click({ timeout: 10_000 }).catch((e: Error) => {
-    throw new Error(`the Delete button of the question: ${e.message.split('\n')[0]}`);
-  });
+  await dialog
+    .locator('.monaco-button', { hasText: nls['command.deleteNote.title'].split(' ')[0] })
+    .first()
+    .click({ timeout: 10_000 })
+    .catch((e: Error) => {
+      throw new Error(`the Delete button of the question: ${e.message.split('\n')[0]}`);
+    });
   await until('the note gone', async () => !(await noteRow.isVisible()));
 
   // A schema problem: a StatusCode typed out of its range (0 becomes 90). Our diagnostics in the
@@ -635,9 +817,12 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   await typeEdit(page, '9');
   await page.keyboard.press('Control+Shift+M');
   const problems = page.locator('.markers-panel .monaco-list-row').filter({ has: page.locator('.marker-source', { hasText: /^\W*oms\W*$/ }) });
-  await problems.first().waitFor({ timeout: 15_000 }).catch((e: Error) => {
-    throw new Error(`no problem of ours in the Problems view: ${e.message.split('\n')[0]}`);
-  });
+  await problems
+    .first()
+    .waitFor({ timeout: 15_000 })
+    .catch((e: Error) => {
+      throw new Error(`no problem of ours in the Problems view: ${e.message.split('\n')[0]}`);
+    });
   for (const text of await problems.locator('.marker-message').allInnerTexts()) check('Problems view', text);
   await page.screenshot({ path: `${diag}/pseudo-localized-problems.png` });
   await palette(page, 'Notifications: Clear All Notifications');
@@ -647,7 +832,7 @@ async function pseudoLocalized(page: Page, env: Env, diag: string): Promise<void
   await refused.waitFor({ timeout: 10_000 }).catch(async () => palette(page, 'Notifications: Show Notifications'));
   await refused.waitFor({ timeout: 10_000 });
   check('save refusal', await refused.locator('.notification-list-item-message').innerText());
-  check('save refusal\'s button', (await refused.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts()).join(' | '));
+  check("save refusal's button", (await refused.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts()).join(' | '));
   await page.screenshot({ path: `${diag}/pseudo-localized-refusal.png` });
   await page.keyboard.press('Escape');
   await revertActive(page);

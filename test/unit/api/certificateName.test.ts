@@ -20,7 +20,10 @@ after(() => ca.remove());
 /** A server with the CA's certificate (for localhost, 127.0.0.1 and ::1) on `address`, and a client that trusts the CA. */
 async function serve(address: string) {
   let requests = 0;
-  const server = createServer({ cert: ca.cert, key: ca.key }, (_req, res) => { requests++; res.end('{}'); });
+  const server = createServer({ cert: ca.cert, key: ca.key }, (_req, res) => {
+    requests++;
+    res.end('{}');
+  });
   let connections = 0;
   server.on('connection', () => connections++);
   await new Promise<void>((r) => server.listen(0, address, r));
@@ -30,9 +33,17 @@ async function serve(address: string) {
   return {
     requests: () => requests,
     connections: () => connections,
-    get: (host: string) => createHttp({ baseUrl: `https://${host}:${port}`, fetchFor: () => Promise.resolve(trusting), maxAttempts: 3 })(
-      { method: 'GET', path: '/api', anonymous: true }),
-    close: async () => { server.closeAllConnections(); await agent.close(); await new Promise((r) => server.close(r)); },
+    get: (host: string) =>
+      createHttp({ baseUrl: `https://${host}:${port}`, fetchFor: () => Promise.resolve(trusting), maxAttempts: 3 })({
+        method: 'GET',
+        path: '/api',
+        anonymous: true,
+      }),
+    close: async () => {
+      server.closeAllConnections();
+      await agent.close();
+      await new Promise((r) => server.close(r));
+    },
     port,
   };
 }
@@ -49,11 +60,17 @@ test('the trusted certificate at its own name: answered (the CA is trusted)', as
 test('the trusted certificate at another name: the message says the name does not match and the names it holds; not sent, not retried', async () => {
   const srv = await serve('127.0.0.2');
   try {
-    const e = await srv.get('127.0.0.2').then(() => undefined, (x: unknown) => x);
+    const e = await srv.get('127.0.0.2').then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     assert.ok(e instanceof ApiError, `expected ApiError, got ${String(e)}`);
     assert.equal(e.kind, 'network');
-    assert.equal(e.message, `Not connected to 127.0.0.2:${srv.port}: its certificate is for localhost, 127.0.0.1, 0:0:0:0:0:0:0:1, not the name in the `
-      + "connection's URL (ERR_TLS_CERT_ALTNAME_INVALID), so nothing was sent");
+    assert.equal(
+      e.message,
+      `Not connected to 127.0.0.2:${srv.port}: its certificate is for localhost, 127.0.0.1, 0:0:0:0:0:0:0:1, not the name in the ` +
+        "connection's URL (ERR_TLS_CERT_ALTNAME_INVALID), so nothing was sent",
+    );
     assert.doesNotMatch(e.message, /trust/, 'no advice to trust a CA that is trusted');
     assert.equal(srv.requests(), 0);
     assert.equal(srv.connections(), 1, 'not retried: the name does not change by waiting');

@@ -31,13 +31,16 @@ async function rejects(promise: Promise<unknown>, kindName: string, status?: num
 
 function fault(path: string, status: number, count: number, retryAfter?: number) {
   return fetch(`${sb.url}/sandbox/faults`, {
-    method: 'POST', headers: { Authorization: `Bearer ${sb.token}`, 'Content-Type': 'application/json' },
+    method: 'POST',
+    headers: { Authorization: `Bearer ${sb.token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ path, status, count, retryAfter }),
   });
 }
 
 const person = (i: number): PersonInfo => ({
-  ...newObject(kind('person'), `Person ${i}`), GivenName: `Given${i}`, Surname: `Surname${i}`,
+  ...newObject(kind('person'), `Person ${i}`),
+  GivenName: `Given${i}`,
+  Surname: `Surname${i}`,
   Addresses: [{ $type: makeType('EmailAddressInfo'), Key: null, Href: null, IsPrivate: false, Type: 'Work', MailTo: `p${i}@example.com` }],
 });
 
@@ -53,7 +56,10 @@ test('instance is the root folder and folders list its children', async () => {
 
 test('engage site: create, list, get, update, invite, delete', async () => {
   const site = kind('engageSite');
-  const created = await client.create<EngageSiteInfo>(site, sb.instanceKey, { ...(newObject(site, 'Client test site') as EngageSiteInfo), SiteReference: 'REF-1' });
+  const created = await client.create<EngageSiteInfo>(site, sb.instanceKey, {
+    ...(newObject(site, 'Client test site') as EngageSiteInfo),
+    SiteReference: 'REF-1',
+  });
   assert.match(created.Key!, /^[0-9a-f]{24}$/);
   assert.equal(created.Href, `/api/f/${sb.instanceKey}/engagesites/${created.Key}`);
   const all = await client.listAll<EngageSiteInfo>(site, sb.instanceKey);
@@ -82,7 +88,10 @@ test('schema errors come back as validation errors with pointers', async () => {
   const bad = newObject(scanner, 'Nine') as InputScannerInfo;
   bad.InputScannerReportingPriorities.push({ ...bad.InputScannerReportingPriorities[0] });
   const error = await rejects(client.create(scanner, sb.instanceKey, bad), 'validation', 400);
-  assert.ok(error.details.some((d) => d.pointer === '/InputScannerReportingPriorities'), JSON.stringify(error.details));
+  assert.ok(
+    error.details.some((d) => d.pointer === '/InputScannerReportingPriorities'),
+    JSON.stringify(error.details),
+  );
 });
 
 test('service containers: list and update work, create is refused by the server', async () => {
@@ -91,7 +100,10 @@ test('service containers: list and update work, create is refused by the server'
   let found;
   for (const f of [{ Key: sb.instanceKey }, ...folders.items]) {
     const page = await client.list(containers, f.Key!, 0, 10);
-    if (page.items.length) { found = page.items[0]; break; }
+    if (page.items.length) {
+      found = page.items[0];
+      break;
+    }
   }
   assert.ok(found, 'demo data has a service container');
   await client.update(containers, { ...found, IsAuthenticated: true });
@@ -103,10 +115,14 @@ test('service containers: list and update work, create is refused by the server'
 /** The demo folder holding the most people, and how many. */
 async function peopleFolder(): Promise<{ folderKey: string; total: number }> {
   const folders = await client.folders(sb.instanceKey);
-  let folderKey = '', total = 0;
+  let folderKey = '',
+    total = 0;
   for (const f of [{ Key: sb.instanceKey }, ...folders.items]) {
     const n = (await client.listAll(kind('person'), f.Key!, 1000)).length;
-    if (n > total) { total = n; folderKey = f.Key!; }
+    if (n > total) {
+      total = n;
+      folderKey = f.Key!;
+    }
   }
   return { folderKey, total };
 }
@@ -131,8 +147,15 @@ test('listAll asks for the next page while it parses one: a listing of one page 
   asked.length = 0;
   const paged = await reader.listAll(people, folderKey, 100);
   const pages = Math.floor(total / 100) + 1; // the last one short, or empty
-  assert.deepEqual(asked, Array.from({ length: pages + 1 }, (_, i) => i), 'each page once, and the one after the last');
-  assert.deepEqual(paged.map((p) => p.Key), whole.map((p) => p.Key));
+  assert.deepEqual(
+    asked,
+    Array.from({ length: pages + 1 }, (_, i) => i),
+    'each page once, and the one after the last',
+  );
+  assert.deepEqual(
+    paged.map((p) => p.Key),
+    whole.map((p) => p.Key),
+  );
 });
 
 test('401 without a valid token is an auth error; the token grant and refresh work', async () => {
@@ -157,7 +180,10 @@ test('reads retry 429 honouring Retry-After and 503 with back-off; writes are no
   await fault('/api/f/', 503, 2);
   logs.length = 0;
   await client.folders(sb.instanceKey);
-  assert.deepEqual(logs.map((l) => l.status), [503, 503, 200]);
+  assert.deepEqual(
+    logs.map((l) => l.status),
+    [503, 503, 200],
+  );
   await fault('/api/f/', 503, 1);
   logs.length = 0;
   await rejects(client.create(kind('engageSite'), sb.instanceKey, newObject(kind('engageSite'), 'x')), 'server', 503);
@@ -192,10 +218,16 @@ test('network errors and time-outs', async () => {
 test('a redirect is not followed, so the token never reaches another origin', async () => {
   const { createServer } = await import('node:http');
   const seen: Array<string | undefined> = [];
-  const other = createServer((req, res) => { seen.push(req.headers.authorization); res.end('[]'); }).listen(0, '127.0.0.1');
+  const other = createServer((req, res) => {
+    seen.push(req.headers.authorization);
+    res.end('[]');
+  }).listen(0, '127.0.0.1');
   await new Promise((r) => other.once('listening', r));
   const otherPort = (other.address() as { port: number }).port;
-  const redirector = createServer((_req, res) => { res.writeHead(302, { Location: `http://127.0.0.1:${otherPort}/api` }); res.end(); }).listen(0, '127.0.0.1');
+  const redirector = createServer((_req, res) => {
+    res.writeHead(302, { Location: `http://127.0.0.1:${otherPort}/api` });
+    res.end();
+  }).listen(0, '127.0.0.1');
   await new Promise((r) => redirector.once('listening', r));
   const port = (redirector.address() as { port: number }).port;
   const c = new OmsClient(createHttp({ baseUrl: `http://127.0.0.1:${port}`, token: () => 'secret-token' }));
@@ -208,8 +240,13 @@ test('a redirect is not followed, so the token never reaches another origin', as
 
 test('push notification is a DELETE with a body and lands in the outbox', async () => {
   await client.pushNotification(sb.instanceKey, {
-    $type: makeType('PushNotificationRequest'), Message: 'Door held open', MessageTemplateKey: null,
-    PushNotificationType: 0, RecipientKeys: null, EventRecipientKeys: null, Subject: null,
+    $type: makeType('PushNotificationRequest'),
+    Message: 'Door held open',
+    MessageTemplateKey: null,
+    PushNotificationType: 0,
+    RecipientKeys: null,
+    EventRecipientKeys: null,
+    Subject: null,
   });
   const outbox = await (await fetch(`${sb.url}/sandbox/outbox`, { headers: { Authorization: `Bearer ${sb.token}` } })).json();
   assert.ok(JSON.stringify(outbox).includes('Door held open'));
@@ -222,7 +259,10 @@ test('batch add: split into batches, failed batches reported by item range, rese
   const report = await client.addPeople(sb.instanceKey, people, { batchSize: 100, concurrency: 2, onProgress: (p) => progress.push(p.doneBatches) });
   assert.equal(report.outcomes.length, 3);
   assert.equal(report.added, 150);
-  assert.deepEqual(report.failed.map((f) => [f.start, f.end]), [[100, 200]]);
+  assert.deepEqual(
+    report.failed.map((f) => [f.start, f.end]),
+    [[100, 200]],
+  );
   assert.equal(report.failed[0].error?.kind, 'validation');
   assert.match(report.failed[0].error.message, /30|130/, 'names the bad item');
   assert.equal(progress.length, 3);
@@ -239,12 +279,19 @@ test('batch add honours cancellation between batches', async () => {
   const controller = new AbortController();
   const people = Array.from({ length: 50 }, (_, i) => person(1000 + i));
   const report = await client.addPeople(sb.instanceKey, people, {
-    batchSize: 10, concurrency: 1, signal: controller.signal,
-    onProgress: (p) => { if (p.doneBatches === 2) controller.abort(); },
+    batchSize: 10,
+    concurrency: 1,
+    signal: controller.signal,
+    onProgress: (p) => {
+      if (p.doneBatches === 2) controller.abort();
+    },
   });
   assert.equal(report.cancelled, true);
   assert.equal(report.added, 20);
-  assert.deepEqual(report.failed.map((f) => f.skipped), [true, true, true]);
+  assert.deepEqual(
+    report.failed.map((f) => f.skipped),
+    [true, true, true],
+  );
 });
 
 test('a batch refused with 429 is sent again after the wait, everyone added once; after a 503 it is not', async () => {
@@ -255,7 +302,16 @@ test('a batch refused with 429 is sent again after the wait, everyone added once
   const report = await client.addPeople(sb.instanceKey, people, { batchSize: 10, concurrency: 1 });
   assert.equal(report.added, 30);
   assert.deepEqual(report.failed, []);
-  assert.deepEqual(logs.map((l) => [l.status, l.attempt]), [[429, 1], [429, 2], [200, 3], [200, 1], [200, 1]]);
+  assert.deepEqual(
+    logs.map((l) => [l.status, l.attempt]),
+    [
+      [429, 1],
+      [429, 2],
+      [200, 3],
+      [200, 1],
+      [200, 1],
+    ],
+  );
   const stored = (await client.listAll<PersonInfo>(kind('person'), sb.instanceKey)).filter((p) => /^Given20\d\d$/.test(p.GivenName ?? ''));
   assert.deepEqual(stored.map((p) => p.GivenName).sort(), people.map((p) => p.GivenName).sort(), 'each person once');
 

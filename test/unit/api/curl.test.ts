@@ -21,7 +21,8 @@ after(() => sb.close());
 
 // Asynchronous: the sandbox answers from this same process.
 const run = promisify(execFile);
-const shell = async (command: string, token = sb.token) => (await run('bash', ['-c', command], { env: { PATH: process.env.PATH, TOKEN: token }, encoding: 'utf8' })).stdout;
+const shell = async (command: string, token = sb.token) =>
+  (await run('bash', ['-c', command], { env: { PATH: process.env.PATH, TOKEN: token }, encoding: 'utf8' })).stdout;
 
 test('the copied GET of an object, run in a shell with TOKEN set, returns the object', async () => {
   const [site] = (await client.list(kind('engageSite'), sb.instanceKey)).items;
@@ -47,7 +48,13 @@ test('a body with quotes, $ and newlines reaches the service unchanged (invite)'
 });
 
 test('a batch add is one command per batch; nothing is sent while they are built', async () => {
-  const person = (n: number) => ({ $type: 'Feenics.Keep.WebApi.Model.PersonInfo, Feenics.Keep.WebApi.Model', CommonName: `Curl ${n}`, GivenName: 'Curl', Surname: String(n) }) as unknown as PersonInfo;
+  const person = (n: number) =>
+    ({
+      $type: 'Feenics.Keep.WebApi.Model.PersonInfo, Feenics.Keep.WebApi.Model',
+      CommonName: `Curl ${n}`,
+      GivenName: 'Curl',
+      Surname: String(n),
+    }) as unknown as PersonInfo;
   const before = (await client.listAll(kind('person'), sb.instanceKey)).length;
   const requests = await requestsOf((c) => c.addPeople(sb.instanceKey, [1, 2, 3, 4, 5].map(person), { batchSize: 2, concurrency: 1 }));
   assert.equal(requests.length, 3);
@@ -56,7 +63,7 @@ test('a batch add is one command per batch; nothing is sent while they are built
   assert.equal((await client.listAll(kind('person'), sb.instanceKey)).length, before + 5);
 });
 
-test('a wrong token gets the service\'s refusal and a failing exit code', async () => {
+test("a wrong token gets the service's refusal and a failing exit code", async () => {
   const command = await curlOf(sb.url, (c) => c.instance());
   await assert.rejects(shell(command, 'not-the-token'));
 });

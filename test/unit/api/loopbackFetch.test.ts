@@ -15,19 +15,19 @@ before(async () => {
 });
 after(() => sb.close());
 
-test('a service elsewhere, or HTTPS to this machine (certificates VS Code adds may apply), keeps the host\'s fetch', () => {
+test("a service elsewhere, or HTTPS to this machine (certificates VS Code adds may apply), keeps the host's fetch", () => {
   for (const url of ['http://oms.example.com/api', 'https://127.0.0.1:8443/api', 'https://localhost/api', 'http://127.0.0.2.example.com/api']) {
     assert.equal(loopbackFetch(new URL(url)), undefined, url);
   }
 });
 
-test('plain HTTP to the sandbox: the host\'s fetch until undici is loaded, then undici\'s, which reaches it', async () => {
+test("plain HTTP to the sandbox: the host's fetch until undici is loaded, then undici's, which reaches it", async () => {
   const url = new URL('/api', sb.url);
   assert.equal(loopbackFetch(url), undefined, 'the first request does not wait for the load');
   let chosen: ReturnType<typeof loopbackFetch>;
   for (let waited = 0; !(chosen = loopbackFetch(url)) && waited < 10_000; waited += 10) await sleep(10);
   const fetch = await chosen;
-  assert.ok(fetch, 'undici\'s fetch once loaded');
+  assert.ok(fetch, "undici's fetch once loaded");
   assert.notEqual(fetch, globalThis.fetch);
   for (const host of ['localhost', '[::1]']) assert.equal(await loopbackFetch(new URL(`http://${host}:1/api`)), fetch, host);
   const answer = await fetch(url, { headers: { Authorization: `Bearer ${sb.token}` } });

@@ -34,14 +34,14 @@ test('NO_PROXY is ignored once http.noProxy is set: the request goes through the
   }
 });
 
-test('with http.noProxy empty, the environment\'s list applies, no_proxy before NO_PROXY', () => {
+test("with http.noProxy empty, the environment's list applies, no_proxy before NO_PROXY", () => {
   const s = settings({ proxy: 'http://127.0.0.1:9' });
   assert.ok(!taken(s, { NO_PROXY: 'oms.test' }, 'http://sandbox.oms.test/api'));
   assert.ok(taken(s, { no_proxy: 'elsewhere.test', NO_PROXY: 'oms.test' }, 'http://sandbox.oms.test/api'));
   assert.ok(!taken(settings({ proxy: 'http://127.0.0.1:9', noProxy: ['oms.test'] }), { NO_PROXY: 'elsewhere.test' }, 'http://sandbox.oms.test/api'));
 });
 
-test('the environment\'s proxy: the first of https_proxy, HTTPS_PROXY, http_proxy, HTTP_PROXY, for http:// too', () => {
+test("the environment's proxy: the first of https_proxy, HTTPS_PROXY, http_proxy, HTTP_PROXY, for http:// too", () => {
   assert.ok(taken(settings({}), { HTTPS_PROXY: 'http://127.0.0.1:9' }, 'http://sandbox.oms.test/api'));
   assert.ok(taken(settings({}), { HTTP_PROXY: 'http://127.0.0.1:9' }, 'https://sandbox.oms.test/api'));
   assert.ok(!taken(settings({}), {}, 'https://sandbox.oms.test/api'));
@@ -61,7 +61,7 @@ test('entries: a name covers its subdomains on every port, name:port that port o
   assert.ok(bypassesProxy('10.1.2.3', '443', ['10.1.2.3']));
 });
 
-test('the address of a URL through the proxy\'s rules: the default port of its scheme counts for name:port', () => {
+test("the address of a URL through the proxy's rules: the default port of its scheme counts for name:port", () => {
   const s = settings({ proxy: 'http://127.0.0.1:9', noProxy: ['oms.test:443'] });
   assert.ok(!taken(s, {}, 'https://sandbox.oms.test/api'));
   assert.ok(taken(s, {}, 'http://sandbox.oms.test/api'));

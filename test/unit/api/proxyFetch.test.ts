@@ -27,7 +27,13 @@ const settings = (over: Partial<ProxySettings>): ProxySettings => ({ strictSSL: 
 /** The instance, asked for at a name only the proxy knows (RFC 2606 .test), through `fetchFor`. */
 function instanceVia(fetchFor: ReturnType<typeof proxyFetchFor>, logged: string[] = []) {
   const port = new URL(sb.url).port;
-  const request = createHttp({ baseUrl: `http://sandbox.oms.test:${port}`, token: () => sb.token, fetchFor, maxAttempts: 1, log: (e) => logged.push(JSON.stringify(e)) });
+  const request = createHttp({
+    baseUrl: `http://sandbox.oms.test:${port}`,
+    token: () => sb.token,
+    fetchFor,
+    maxAttempts: 1,
+    log: (e) => logged.push(JSON.stringify(e)),
+  });
   return request<{ Key: string }>({ method: 'GET', path: '/api' });
 }
 
@@ -51,8 +57,14 @@ test('a proxy that refuses the credentials: one message naming the settings, wit
   const proxy = await proxyTo(new URL(sb.url));
   try {
     const wrong = 'Basic d3Jvbmc6d3Jvbmc=';
-    const error = await instanceVia(proxyFetchFor(settings({ proxy: proxy.url, authorization: wrong }), {})).then(() => undefined, (e: Error) => e);
-    assert.equal(error?.message, `Cannot reach sandbox.oms.test:${new URL(sb.url).port}: the proxy (setting http.proxy) answered 407: it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port, or in http.proxyAuthorization)`);
+    const error = await instanceVia(proxyFetchFor(settings({ proxy: proxy.url, authorization: wrong }), {})).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    assert.equal(
+      error?.message,
+      `Cannot reach sandbox.oms.test:${new URL(sb.url).port}: the proxy (setting http.proxy) answered 407: it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port, or in http.proxyAuthorization)`,
+    );
     assert.ok(!error.message.includes('d3Jvbmc6d3Jvbmc='));
     assert.equal(proxy.forwarded.length, 0);
   } finally {
@@ -63,8 +75,15 @@ test('a proxy that refuses the credentials: one message naming the settings, wit
 test('an HTTPS proxy with a certificate nobody trusts: refused while http.proxyStrictSSL is on, used once it is off', async () => {
   const proxy = await proxyTo(new URL(sb.url), certificates);
   try {
-    const strict = await instanceVia(proxyFetchFor(settings({ proxy: proxy.url, authorization }), {})).then(() => undefined, (e: Error) => e);
-    assert.match(strict?.message ?? '', /^Not connected to sandbox\.oms\.test:\d+ through the proxy 127\.0\.0\.1:\d+: its certificate is signed by an authority this system does not trust \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\), so nothing was sent\. .* http\.proxyStrictSSL$/, strict?.message);
+    const strict = await instanceVia(proxyFetchFor(settings({ proxy: proxy.url, authorization }), {})).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    assert.match(
+      strict?.message ?? '',
+      /^Not connected to sandbox\.oms\.test:\d+ through the proxy 127\.0\.0\.1:\d+: its certificate is signed by an authority this system does not trust \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\), so nothing was sent\. .* http\.proxyStrictSSL$/,
+      strict?.message,
+    );
     assert.equal(proxy.tunnels.length, 0, 'no CONNECT, no credentials sent to it');
     const relaxed = await instanceVia(proxyFetchFor(settings({ proxy: proxy.url, authorization, strictSSL: false }), {}));
     assert.equal(relaxed.Key, sb.instanceKey);
@@ -74,15 +93,19 @@ test('an HTTPS proxy with a certificate nobody trusts: refused while http.proxyS
   }
 });
 
-test('VS Code\'s own fetch is kept where it applies the settings itself, for loopback and hosts in http.noProxy, and with http.proxySupport off', () => {
+test("VS Code's own fetch is kept where it applies the settings itself, for loopback and hosts in http.noProxy, and with http.proxySupport off", () => {
   const url = new URL('http://sandbox.oms.test:1/api');
   assert.equal(proxyFetchFor(settings({ proxy: 'http://127.0.0.1:9' }), {})(url), undefined, 'no setting VS Code leaves out');
   assert.equal(proxyFetchFor(settings({ proxy: 'http://127.0.0.1:9', authorization, noProxy: ['.oms.test'] }), {})(url), undefined);
   assert.equal(proxyFetchFor(settings({ proxy: 'http://127.0.0.1:9', authorization, support: 'off' }), {})(url), undefined);
   assert.equal(proxyFetchFor(settings({ authorization }), {})(url), undefined, 'no proxy at all');
   for (const local of ['http://localhost:1/api', 'http://127.0.0.1:1/api', 'http://[::1]:1/api']) {
-    assert.equal(proxyFetchFor(settings({ proxy: 'http://127.0.0.1:9', authorization }), {})(new URL(local)), undefined, `${local}: loopback is reached directly`);
+    assert.equal(
+      proxyFetchFor(settings({ proxy: 'http://127.0.0.1:9', authorization }), {})(new URL(local)),
+      undefined,
+      `${local}: loopback is reached directly`,
+    );
   }
-  assert.ok(proxyFetchFor(settings({ authorization }), { HTTP_PROXY: 'http://127.0.0.1:9' })(url), 'the environment\'s proxy');
+  assert.ok(proxyFetchFor(settings({ authorization }), { HTTP_PROXY: 'http://127.0.0.1:9' })(url), "the environment's proxy");
   assert.equal(proxyFetchFor(settings({ authorization }), { HTTP_PROXY: 'http://127.0.0.1:9', NO_PROXY: 'oms.test' })(url), undefined);
 });

@@ -27,12 +27,18 @@ async function listen(server: Server): Promise<{ port: number; connections: () =
   return {
     port: (server.address() as { port: number }).port,
     connections: () => connections,
-    close: () => { server.closeAllConnections(); return new Promise((r) => server.close(() => r())); },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(() => r()));
+    },
   };
 }
 
 async function refusal(p: Promise<unknown>): Promise<ApiError> {
-  const e = await p.then(() => undefined, (x: unknown) => x);
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   assert.ok(e instanceof ApiError, `expected ApiError, got ${String(e)}`);
   return e;
 }
@@ -41,12 +47,22 @@ test('a certificate signed by a CA this system does not trust: one message namin
   const ca = makeCertificates();
   after(() => ca.remove());
   let requests = 0;
-  const srv = await listen(createHttpsServer({ cert: ca.cert, key: ca.key }, (_req, res) => { requests++; res.end('{}'); }));
+  const srv = await listen(
+    createHttpsServer({ cert: ca.cert, key: ca.key }, (_req, res) => {
+      requests++;
+      res.end('{}');
+    }),
+  );
   try {
     const http = createHttp({ baseUrl: `https://127.0.0.1:${srv.port}`, token: () => 'tls-token-1234', backoffMs: 1, maxAttempts: 4 });
     const e = await refusal(http({ method: 'GET', path: '/api' }));
     assert.equal(e.kind, 'network');
-    assert.match(e.message, new RegExp(`^Not connected to 127\\.0\\.0\\.1:${srv.port}: its certificate is signed by an authority this system does not trust \\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\\), so nothing was sent\\. If it is yours or your company's, add its CA to the certificates this system trusts`));
+    assert.match(
+      e.message,
+      new RegExp(
+        `^Not connected to 127\\.0\\.0\\.1:${srv.port}: its certificate is signed by an authority this system does not trust \\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\\), so nothing was sent\\. If it is yours or your company's, add its CA to the certificates this system trusts`,
+      ),
+    );
     assert.equal(requests, 0, 'no request (and no token) reached it');
     assert.equal(srv.connections(), 1, 'not retried: a certificate does not change by waiting');
   } finally {
@@ -56,12 +72,36 @@ test('a certificate signed by a CA this system does not trust: one message namin
 
 test('a self-signed certificate: the same one message', async () => {
   const [cert, key] = [join(dir, 'self.pem'), join(dir, 'self.key')];
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert,
-    '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   const srv = await listen(createHttpsServer({ cert: readFileSync(cert), key: readFileSync(key) }, (_req, res) => res.end('{}')));
   try {
     const e = await refusal(createHttp({ baseUrl: `https://127.0.0.1:${srv.port}` })({ method: 'GET', path: '/api', anonymous: true }));
-    assert.match(e.message, /its certificate is signed by an authority this system does not trust \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\)/);
+    assert.match(
+      e.message,
+      /its certificate is signed by an authority this system does not trust \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\)/,
+    );
   } finally {
     await srv.close();
   }

@@ -50,7 +50,9 @@ export async function proxyTo(sandbox: URL, tls?: TestCertificates): Promise<Pro
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const port = (proxy.address() as net.AddressInfo).port;
   return {
-    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`, tunnels, forwarded,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    tunnels,
+    forwarded,
     close: async () => {
       inner.closeAllConnections();
       proxy.closeAllConnections();

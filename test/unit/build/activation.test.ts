@@ -9,8 +9,13 @@ test(`activation loads at most ${activationLimit / 1024} KB of code`, () => {
   const files = activationFiles();
   const total = files.reduce((n, f) => n + f.bytes, 0);
   const list = files.map((f) => `dist/${f.file} ${(f.bytes / 1024).toFixed(1)} KB`).join(', ');
-  assert.ok(files.some((f) => f.file === 'extension.js'), `activation did not load dist/extension.js: ${list}`);
-  assert.ok(total <= activationLimit,
+  assert.ok(
+    files.some((f) => f.file === 'extension.js'),
+    `activation did not load dist/extension.js: ${list}`,
+  );
+  assert.ok(
+    total <= activationLimit,
     `activation loads ${(total / 1024).toFixed(1)} KB (${list}), over the limit of ${activationLimit / 1024} KB: ` +
-    'load the feature that grew it behind an import() (docs/architecture.md, Bundles)');
+      'load the feature that grew it behind an import() (docs/architecture.md, Bundles)',
+  );
 });

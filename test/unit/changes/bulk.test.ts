@@ -44,7 +44,14 @@ async function journalledRun(targets: Target[]): Promise<{ journal: RunJournal; 
   const journal = new RunJournal(join(await mkdtemp(join(tmpdir(), 'oms-undo-')), 'runs'));
   const changes = bulkChanges(targets, { type: 'setRow', min: 850, max: 1150, field: 'Priority', value: 7 });
   const writer = await journal.begin({ title: 'set', connectionId: 'c', total: changes.length });
-  await runChanges(client, changes, { stopOnError: false, onResult: (r) => void writer.record(changes.find((c) => c.id === r.id)!, r) });
+  await runChanges(client, changes, {
+    stopOnError: false,
+    onResult: (r) =>
+      void writer.record(
+        changes.find((c) => c.id === r.id)!,
+        r,
+      ),
+  });
   await writer.close();
   return { journal, runId: writer.header.runId };
 }
@@ -57,7 +64,10 @@ test('a priority row is found by its resistance range, not its place; a scanner 
   const row = edited.InputScannerReportingPriorities.find((r) => r.MinResistanceCode === 850)!;
   assert.equal(row.Priority, 9);
   assert.equal(edited.InputScannerReportingPriorities.filter((r) => r.Priority === 9).length, 1);
-  assert.deepEqual(applyOperation(s, { type: 'setRow', min: 1, max: 2, field: 'Priority', value: 9 }), { skip: 'has no priority row 1–2', notApplicable: true });
+  assert.deepEqual(applyOperation(s, { type: 'setRow', min: 1, max: 2, field: 'Priority', value: 9 }), {
+    skip: 'has no priority row 1–2',
+    notApplicable: true,
+  });
 });
 
 test('replace only where the field holds the given value; tags as a set', () => {
@@ -76,7 +86,9 @@ test('the preview reads every object and counts changes, no-ops, invalid and not
   await api.put(`/api/f/${folderKey}/inputscanners/${targets[0].key}`, { ...s0, NonSettlingErrorPriority: 5 });
   const versions = await Promise.all(targets.map(async (t) => (await read(t)).ConcurrencyVersion));
   const shown: number[] = [];
-  const entries = await previewChanges(client, bulkChanges(targets, { type: 'set', field: 'NonSettlingErrorPriority', value: 5 }), { onEntry: (_e, done) => shown.push(done) });
+  const entries = await previewChanges(client, bulkChanges(targets, { type: 'set', field: 'NonSettlingErrorPriority', value: 5 }), {
+    onEntry: (_e, done) => shown.push(done),
+  });
   assert.deepEqual(previewCounts(entries), { change: 13, noop: 1, invalid: 0, notApplicable: 0, stale: 0 });
   assert.deepEqual(entries[1].changes, [{ pointer: '/NonSettlingErrorPriority', from: 1, to: 5 }]);
   assert.equal(shown.length, 14, 'each entry reported as it is known');
@@ -99,14 +111,17 @@ test('undo puts back what a run changed; an object changed by someone since is s
   const undo = undoPlan((await journal.read(runId)).entries, (id) => kind(id)).changes;
   assert.deepEqual(previewCounts(await previewChanges(client, undo)), { change: 3, noop: 0, invalid: 0, notApplicable: 0, stale: 1 });
   const results = await runChanges(client, undo, { stopOnError: false });
-  assert.deepEqual(results.map((r) => r.outcome), ['applied', 'applied', 'applied', 'stale']);
+  assert.deepEqual(
+    results.map((r) => r.outcome),
+    ['applied', 'applied', 'applied', 'stale'],
+  );
   for (const t of targets.slice(0, 3)) assert.equal((await read(t)).InputScannerReportingPriorities[2].Priority, 2, 'back to the sample value');
   const kept = await read(targets[3]);
   assert.equal(kept.CommonName, 'Edited after the run');
   assert.equal(kept.InputScannerReportingPriorities[2].Priority, 7, 'the stale one is not overwritten');
 });
 
-test('a stale undo merges: a later edit of another field is kept and the run\'s change is put back; an edit of the same field is a conflict and nothing is sent', async () => {
+test("a stale undo merges: a later edit of another field is kept and the run's change is put back; an edit of the same field is a conflict and nothing is sent", async () => {
   const targets = await scanners(2, 'Merge');
   const { journal, runId } = await journalledRun(targets);
   const [other, same] = await Promise.all(targets.map(read));
@@ -124,7 +139,7 @@ test('a stale undo merges: a later edit of another field is kept and the run\'s 
   assert.equal(result.outcome, 'applied');
   const now = await read(targets[0]);
   assert.equal(now.CommonName, 'Renamed after the run', 'the later edit stays');
-  assert.equal(now.InputScannerReportingPriorities[2].Priority, 2, 'the run\'s change is put back');
+  assert.equal(now.InputScannerReportingPriorities[2].Priority, 2, "the run's change is put back");
   assert.equal((await read(targets[1])).InputScannerReportingPriorities[2].Priority, 8, 'the conflicting one keeps the later edit');
 });
 
@@ -133,9 +148,15 @@ test('a preview of a large group compares each object as its page arrives: the f
   const { client: reader, asked } = pageCountingClient(sb);
   let askedAtFirst: number | undefined;
   const entries = await previewChanges(reader, bulkChanges(targets, { type: 'set', field: 'NonSettlingErrorPriority', value: 5 }), {
-    onEntry: () => { askedAtFirst ??= asked.length; },
+    onEntry: () => {
+      askedAtFirst ??= asked.length;
+    },
   });
   assert.equal(previewCounts(entries).change, 2100, 'every object read and compared once');
-  assert.deepEqual(entries.map((e) => e.change.key), targets.map((t) => t.key), 'in the order of the changes');
+  assert.deepEqual(
+    entries.map((e) => e.change.key),
+    targets.map((t) => t.key),
+    'in the order of the changes',
+  );
   assert.ok(askedAtFirst! < Math.max(...asked), `first entry after ${askedAtFirst} page requests, of pages 0-${Math.max(...asked)}`);
 });

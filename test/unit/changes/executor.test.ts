@@ -27,7 +27,14 @@ let onServed: ((line: string) => void) | undefined;
 let scanners: Array<BaseInfo & { Key: string }> = [];
 
 before(async () => {
-  sb = await startSandbox({ port: 0, seed: 'empty', log: (line) => { served.push(line); onServed?.(line); } });
+  sb = await startSandbox({
+    port: 0,
+    seed: 'empty',
+    log: (line) => {
+      served.push(line);
+      onServed?.(line);
+    },
+  });
   api = new Api(sb);
   client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token, backoffMs: 10 }));
   folderKey = sb.instanceKey;
@@ -47,7 +54,12 @@ beforeEach(async () => {
 /** The bulk edit "NonSettlingErrorPriority = value", planned without a precondition. */
 function setPriority(objects: Array<BaseInfo & { Key: string }>, value: number, extra?: (live: BaseInfo) => void): Change[] {
   return objects.map((o) => ({
-    id: o.Key, label: o.CommonName ?? o.Key, kind: scannerKind, folderKey, key: o.Key, op: 'update',
+    id: o.Key,
+    label: o.CommonName ?? o.Key,
+    kind: scannerKind,
+    folderKey,
+    key: o.Key,
+    op: 'update',
     build: (live) => {
       extra?.(live!);
       return live!.NonSettlingErrorPriority === value ? { skip: 'already set' } : { ...live!, NonSettlingErrorPriority: value };
@@ -78,7 +90,10 @@ test('every object is written once: versions up by exactly one, results per obje
   assert.deepEqual(outcomes(results), { applied: count });
   const now = await versions();
   for (const [key, v] of now) assert.equal(v, was.get(key)! + 1, key);
-  assert.deepEqual([...writesPerKey().values()].filter((n) => n !== 1), []);
+  assert.deepEqual(
+    [...writesPerKey().values()].filter((n) => n !== 1),
+    [],
+  );
   assert.equal(writesPerKey().size, count);
   for (const r of results) {
     assert.equal(r.after?.ConcurrencyVersion, (r.before?.ConcurrencyVersion ?? 0) + 1);
@@ -105,24 +120,35 @@ test('429 with Retry-After: the run waits as told (progress shows it) and still 
   const results = await runChanges(client, setPriority(scanners, 3), {
     stopOnError: false,
     onProgress: (p) => p.waitingSeconds && waits.push(p.waitingSeconds),
-    onResult: () => { if (rearm.has(++ended)) void api.post('/sandbox/faults', { path: '/api/f/', status: 429, count: 1, retryAfter: 1 }); },
+    onResult: () => {
+      if (rearm.has(++ended)) void api.post('/sandbox/faults', { path: '/api/f/', status: 429, count: 1, retryAfter: 1 });
+    },
   });
   assert.deepEqual(outcomes(results), { applied: count }, JSON.stringify(results.filter((r) => r.outcome !== 'applied')));
   assert.ok(waits.length >= 1 && waits.every((s) => s === 1), `waits shown: ${waits.join(',')}`);
   assert.ok(Date.now() - started >= 1000, 'the Retry-After second was waited');
-  assert.ok(served.some((l) => / 429 /.test(l)), 'the server did answer 429');
+  assert.ok(
+    served.some((l) => / 429 /.test(l)),
+    'the server did answer 429',
+  );
   const now = await versions();
   for (const [key, v] of now) assert.equal(v, was.get(key)! + 1, `${key}: once`);
-  assert.deepEqual([...writesPerKey().values()].filter((n) => n !== 1), [], 'no duplicate writes');
+  assert.deepEqual(
+    [...writesPerKey().values()].filter((n) => n !== 1),
+    [],
+    'no duplicate writes',
+  );
 });
 
 test('many 429s: waits overlap (the count moves on while objects wait), each object applied once, a throttled write resent only after a fresh read', async () => {
   const was = await versions();
   await api.post('/sandbox/faults', { path: '/api/f/', status: 429, count: 2, retryAfter: 1 });
   // About one request in ten answered 429, reads and writes alike.
-  let apiRequests = 0, armed = 0;
+  let apiRequests = 0,
+    armed = 0;
   onServed = (line) => {
-    if (/^\S+ \/api\/f\//.test(line) && ++apiRequests % 10 === 0 && armed++ < 12) void api.post('/sandbox/faults', { path: '/api/f/', status: 429, count: 1, retryAfter: 1 });
+    if (/^\S+ \/api\/f\//.test(line) && ++apiRequests % 10 === 0 && armed++ < 12)
+      void api.post('/sandbox/faults', { path: '/api/f/', status: 429, count: 1, retryAfter: 1 });
   };
   const progress: RunProgress[] = [];
   const results = await runChanges(client, setPriority(scanners, 2), { stopOnError: false, onProgress: (p) => progress.push(p) });
@@ -132,13 +158,19 @@ test('many 429s: waits overlap (the count moves on while objects wait), each obj
   assert.ok(api429.length >= 8, `throttled ${api429.length} times`);
   const now = await versions();
   for (const [key, v] of now) assert.equal(v, was.get(key)! + 1, `${key}: once`);
-  assert.deepEqual([...writesPerKey().values()].filter((n) => n !== 1), [], 'one successful write per object');
+  assert.deepEqual(
+    [...writesPerKey().values()].filter((n) => n !== 1),
+    [],
+    'one successful write per object',
+  );
   // Writes sent: one per object, plus one per write the server throttled; never one without a read before it.
   const puts = served.filter((l) => l.startsWith('PUT /api/f/'));
   assert.equal(puts.length, count + api429.filter((l) => l.startsWith('PUT ')).length);
   for (const key of now.keys()) {
     const mine = served.filter((l) => l.includes(`/inputscanners/${key} `)).map((l) => l.split(' ')[0]);
-    mine.forEach((method, i) => { if (method === 'PUT') assert.equal(mine[i - 1], 'GET', `${key}: ${mine.join(' ')}`); });
+    mine.forEach((method, i) => {
+      if (method === 'PUT') assert.equal(mine[i - 1], 'GET', `${key}: ${mine.join(' ')}`);
+    });
   }
   // Waits overlap: objects kept ending while others waited out their Retry-After, shown as "waiting 1 s".
   const whileWaiting = new Set(progress.filter((p) => p.waitingSeconds).map((p) => p.done));
@@ -146,7 +178,7 @@ test('many 429s: waits overlap (the count moves on while objects wait), each obj
   assert.ok(progress.every((p) => !p.waitingSeconds || p.waitingSeconds === 1));
 });
 
-test('500 to ten requests, continue on error: ten objects fail with the service\'s text, the others apply; Retry Failed sends exactly those ten', async () => {
+test("500 to ten requests, continue on error: ten objects fail with the service's text, the others apply; Retry Failed sends exactly those ten", async () => {
   const was = await versions();
   await api.post('/sandbox/faults', { path: '/api/f/', status: 500, count: 10 });
   const changes = setPriority(scanners, 5);
@@ -181,8 +213,11 @@ test('cancel: requests in flight finish, the rest end "not sent"; versions moved
   const controller = new AbortController();
   let ended = 0;
   const results = await runChanges(client, setPriority(scanners, 4), {
-    stopOnError: false, signal: controller.signal,
-    onResult: () => { if (++ended === 12) controller.abort(); },
+    stopOnError: false,
+    signal: controller.signal,
+    onResult: () => {
+      if (++ended === 12) controller.abort();
+    },
   });
   const counts = outcomes(results);
   assert.equal((counts.applied ?? 0) + (counts.notSent ?? 0), count);

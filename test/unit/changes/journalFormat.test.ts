@@ -23,9 +23,16 @@ test('a format 3 journal (before the service was named) is read; a newer format 
 
   const old = await journal.read(header.runId);
   assert.equal(old.header.format, 3);
-  assert.deepEqual(old.entries.map((e) => [e.id, e.outcome]), [['k1', 'applied']]);
+  assert.deepEqual(
+    old.entries.map((e) => [e.id, e.outcome]),
+    [['k1', 'applied']],
+  );
   await assert.rejects(journal.read(newer.runId), (e: Error) => /recorded by a newer version \(journal format 5; this version reads up to 4\)/.test(e.message));
-  assert.deepEqual((await journal.runs()).map((r) => r.header.runId), [header.runId], 'the newer run is not listed as if it were readable');
+  assert.deepEqual(
+    (await journal.runs()).map((r) => r.header.runId),
+    [header.runId],
+    'the newer run is not listed as if it were readable',
+  );
 
   const writer = await journal.begin({ title: 'New', connectionId: 'cli', url: 'http://127.0.0.1:1', total: 0 });
   await writer.close();

@@ -85,7 +85,11 @@ test('the manifest holds one line per object, sorted: a changed object is one ch
   const changed = text.split('\n').filter((l, i) => l !== after[i]);
   assert.equal(changed.length, 1, 'one line of the diff');
   assert.ok(changed[0].includes(JSON.stringify(key)));
-  assert.deepEqual((await readManifest(root, [key]))!.objects, new Map([[key, (await readManifest(root))!.objects.get(key)!]]), 'an apply reads its objects alone');
+  assert.deepEqual(
+    (await readManifest(root, [key]))!.objects,
+    new Map([[key, (await readManifest(root))!.objects.get(key)!]]),
+    'an apply reads its objects alone',
+  );
 });
 
 test('a manifest of another form (pretty-printed, hand-edited out of order) is read whole and written a line per object, no object twice', async () => {
@@ -97,7 +101,10 @@ test('a manifest of another form (pretty-printed, hand-edited out of order) is r
   assert.deepEqual(plain(await readManifest(root)), JSON.parse(JSON.stringify(reversed)));
   const [one] = await pulledFiles();
   const key = one.split('.').slice(-2, -1)[0];
-  await api.put(`/api/f/${floor1}/inputscanners/${key}`, { ...(await api.get(`/api/f/${floor1}/inputscanners/${key}`)).body as object, NonSettlingErrorPriority: 4 });
+  await api.put(`/api/f/${floor1}/inputscanners/${key}`, {
+    ...((await api.get(`/api/f/${floor1}/inputscanners/${key}`)).body as object),
+    NonSettlingErrorPriority: 4,
+  });
   await pull(client, root, binding, {});
   const text = await manifestText();
   assert.equal(objectLines(text).length, keys.length, 'a line per object, none twice');
@@ -105,20 +112,26 @@ test('a manifest of another form (pretty-printed, hand-edited out of order) is r
 
   // Out of order, a line per object (a hand edit): the changed object's line is found, not added again.
   const lines = text.split('\n');
-  const shuffled = objectLines(text).map((l) => l.replace(/,$/, '')).reverse();
+  const shuffled = objectLines(text)
+    .map((l) => l.replace(/,$/, ''))
+    .reverse();
   await fs.writeFile(path.join(root, manifestName), [...lines.slice(0, lines.indexOf('  "objects": {') + 1), shuffled.join(',\n'), '  }', '}', ''].join('\n'));
-  await api.put(`/api/f/${floor1}/inputscanners/${key}`, { ...(await api.get(`/api/f/${floor1}/inputscanners/${key}`)).body as object, NonSettlingErrorPriority: 5 });
+  await api.put(`/api/f/${floor1}/inputscanners/${key}`, {
+    ...((await api.get(`/api/f/${floor1}/inputscanners/${key}`)).body as object),
+    NonSettlingErrorPriority: 5,
+  });
   await pull(client, root, binding, {});
   const again = await manifestText();
   assert.equal(again.split('\n').filter((l) => l.includes(JSON.stringify(key))).length, 1, 'no object twice');
   assert.equal((await readManifest(root))!.objects.get(key)!.version, manifest.objects.get(key)!.version! + 2);
 });
 
-test('a file whose size and modification time match what the pull wrote is not read again (as git\'s index); any edit that moves them is seen', async () => {
+test("a file whose size and modification time match what the pull wrote is not read again (as git's index); any edit that moves them is seen", async () => {
   await pull(client, root, binding, { scope: scope() });
   const [a, b, c] = await pulledFiles();
   // Times a file system keeps exactly (Node sets them in ms): a's a minute ago, c's a minute ahead.
-  const past = new Date(Date.now() - 60_000), ahead = new Date(Date.now() + 60_000);
+  const past = new Date(Date.now() - 60_000),
+    ahead = new Date(Date.now() + 60_000);
   utimesSync(path.join(root, a), past, past);
   utimesSync(path.join(root, c), ahead, ahead);
   await pull(client, root, binding, {}); // reads them (their stat moved), finds them as pulled and records their stat
@@ -131,7 +144,13 @@ test('a file whose size and modification time match what the pull wrote is not r
   const report = await pull(client, root, binding, {});
   assert.deepEqual(report.keptEdits.sort(), [b, c].sort());
   const { plan } = await makePlan(client, root, binding);
-  assert.deepEqual(plan.entries.map((e) => [e.path, e.action]).sort(), [[b, 'update'], [c, 'update']].sort());
+  assert.deepEqual(
+    plan.entries.map((e) => [e.path, e.action]).sort(),
+    [
+      [b, 'update'],
+      [c, 'update'],
+    ].sort(),
+  );
 });
 
 test('a plan keeps the live objects of its entries only, not every listed one', async () => {
@@ -143,6 +162,9 @@ test('a plan keeps the live objects of its entries only, not every listed one', 
   await fs.writeFile(path.join(root, one), JSON.stringify(edited, null, 2) + '\n');
   const { plan, live } = await makePlan(client, root, binding);
   assert.ok(plan.unchanged > 1);
-  assert.deepEqual([...live.keys()], plan.entries.map((e) => e.key));
+  assert.deepEqual(
+    [...live.keys()],
+    plan.entries.map((e) => e.key),
+  );
   assert.equal(live.get(plan.entries[0].key!)?.CommonName, edited.CommonName);
 });

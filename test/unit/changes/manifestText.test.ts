@@ -5,7 +5,16 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
-  ensureCache, journalSync, manifestLines, manifestName, parts, readManifest, writeManifest, writeManifestLines, type Manifest, type ManifestObject,
+  ensureCache,
+  journalSync,
+  manifestLines,
+  manifestName,
+  parts,
+  readManifest,
+  writeManifest,
+  writeManifestLines,
+  type Manifest,
+  type ManifestObject,
 } from '../../../src/changes/code/manifest';
 
 /** The manifest as its file holds it (JSON: its objects a record). */
@@ -13,7 +22,13 @@ type ManifestFile = Omit<Manifest, 'objects'> & { objects: Record<string, Manife
 import { manifestText, patchManifestText, pickObjects } from '../../../src/changes/code/manifestText';
 
 const folderKey = 'f0';
-const entry = (key: string, version = 1): ManifestObject => ({ path: `Site/inputscanners/${key}.json`, kind: 'inputScanner', folderKey, version, hash: `h${key}` });
+const entry = (key: string, version = 1): ManifestObject => ({
+  path: `Site/inputscanners/${key}.json`,
+  kind: 'inputScanner',
+  folderKey,
+  version,
+  hash: `h${key}`,
+});
 
 function manifestOf(keys: string[]): Manifest {
   const objects = new Map(keys.map((key) => [key, entry(key)]));
@@ -34,7 +49,7 @@ function patched(text: string, manifest: Manifest, changed: string[]): string | 
 
 /** A small generator of repeatable randomness: a failure names its seed. */
 function random(seed: number): () => number {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 test('a manifest patched for the objects that changed (updated, removed, new at any place) is the text written whole', () => {
@@ -59,7 +74,16 @@ test('a manifest patched for the objects that changed (updated, removed, new at 
       } else {
         // Between two present keys, before the first or after the last (odd numbers sort between even ones).
         const odd = next();
-        const key = odd < 0.2 ? (next() < 0.5 ? 'a' : 'z') : odd < 0.3 ? (next() < 0.5 ? 'k\u{e000}a' : 'k😀a') : `k${String(Math.floor(next() * size * 2) | 1).padStart(3, '0')}`;
+        const key =
+          odd < 0.2
+            ? next() < 0.5
+              ? 'a'
+              : 'z'
+            : odd < 0.3
+              ? next() < 0.5
+                ? 'k\u{e000}a'
+                : 'k😀a'
+              : `k${String(Math.floor(next() * size * 2) | 1).padStart(3, '0')}`;
         after.objects.set(key, entry(key, 2));
         changed.push(key);
       }
@@ -92,14 +116,14 @@ test('a manifest hand-edited out of order is patched by finding the lines one by
   assert.equal(written.split('"k1"').length, 2, 'k1 once');
 });
 
-test('a text not in the manifest\'s own form (pretty-printed, or a line that is not an object\'s) is not patched: it is written whole', () => {
+test("a text not in the manifest's own form (pretty-printed, or a line that is not an object's) is not patched: it is written whole", () => {
   const manifest = manifestOf(['k1', 'k2']);
   assert.equal(patched(JSON.stringify(manifest, null, 2), manifest, ['k1']), undefined);
   // The first object's line without its comma: not a line this form writes.
   assert.equal(pickObjects(Buffer.from(manifestText(manifest).replace('},\n', '}\n')), ['k1']), undefined);
 });
 
-test('an apply\'s manifest, read for a few objects, is written back over an edit made to the file meanwhile, not over the text it read', async () => {
+test("an apply's manifest, read for a few objects, is written back over an edit made to the file meanwhile, not over the text it read", async () => {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-manifest-'));
   try {
     const file = path.join(root, manifestName);
@@ -113,7 +137,7 @@ test('an apply\'s manifest, read for a few objects, is written back over an edit
     journalSync(root, manifest, [{ key: 'k1', object: entry('k1', 2) }]);
     await writeManifest(root, manifest);
     const objects = (JSON.parse(await fs.readFile(file, 'utf8')) as ManifestFile).objects;
-    assert.equal(objects.k1.version, 2, 'the apply\'s step');
+    assert.equal(objects.k1.version, 2, "the apply's step");
     assert.equal(objects.k3.version, 5, 'the edit made meanwhile');
   } finally {
     await fs.rm(root, { recursive: true, force: true });
@@ -157,7 +181,7 @@ test('an apply of a few objects writes a manifest of over a megabyte, names beyo
   }
 });
 
-test('the manifest a pull\'s thread writes from its lines handed in parts is the file written whole: every Key in order, entries set aside kept', async () => {
+test("the manifest a pull's thread writes from its lines handed in parts is the file written whole: every Key in order, entries set aside kept", async () => {
   const roots = await Promise.all([0, 1].map(() => fs.mkdtemp(path.join(os.tmpdir(), 'oms-manifest-'))));
   try {
     // More than two parts, in no order; Keys that sort as text (UTF-16) and not as their start ('abc!' before 'abc').
@@ -190,7 +214,7 @@ test('the manifest a pull\'s thread writes from its lines handed in parts is the
     const text = await fs.readFile(path.join(inParts, manifestName), 'utf8');
     assert.equal(text, await fs.readFile(path.join(whole, manifestName), 'utf8'));
     const written = JSON.parse(text) as ManifestFile;
-    assert.equal(written.objects.k0001.version, 3, 'the journal\'s step');
+    assert.equal(written.objects.k0001.version, 3, "the journal's step");
     assert.equal(written.objects.bad.path, '../bad.json', 'the object set aside, as it was');
     assert.equal(written.folders.f9, '../elsewhere', 'the folder set aside, as it was');
     assert.ok(Object.keys(written.objects).indexOf('abc!') < Object.keys(written.objects).indexOf('abc'));

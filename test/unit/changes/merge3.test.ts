@@ -13,7 +13,13 @@ function scanner(): InputScannerInfo {
   return { ...newObject(scannerKind, 'Door 1'), Key: 'k1', InFolderKey: 'f1', Href: '/api/f/f1/inputscanners/k1', ConcurrencyVersion: 3 } as InputScannerInfo;
 }
 const copy = <T>(v: T): T => structuredClone(v);
-const link = (relation: string, key: string, name: string): ObjectLinkItem => ({ $type: 'ObjectLinkItem', Href: null, LinkedObjectKey: key, CommonName: name, Relation: relation });
+const link = (relation: string, key: string, name: string): ObjectLinkItem => ({
+  $type: 'ObjectLinkItem',
+  Href: null,
+  LinkedObjectKey: key,
+  CommonName: name,
+  Relation: relation,
+});
 
 test('edits on different rows of the priorities merge without a conflict, and the server change taken in is named', () => {
   const base = scanner();
@@ -27,7 +33,7 @@ test('edits on different rows of the priorities merge without a conflict, and th
   const rows = (merged as InputScannerInfo).InputScannerReportingPriorities;
   assert.equal(rows[1].Priority, 7);
   assert.equal(rows[4].StatusCode, 5);
-  assert.equal(merged.ConcurrencyVersion, 4, 'the version is the server\'s, so the merge can be saved');
+  assert.equal(merged.ConcurrencyVersion, 4, "the version is the server's, so the merge can be saved");
   assert.deepEqual(tookTheirs, ['/InputScannerReportingPriorities/4/StatusCode']);
 });
 
@@ -60,7 +66,7 @@ test('server-owned fields come from the server, whatever the edit holds, and are
   assert.deepEqual(tookTheirs, []);
 });
 
-test('object links are matched by Relation and LinkedObjectKey, not position: an insert on the server does not shift the user\'s edit', () => {
+test("object links are matched by Relation and LinkedObjectKey, not position: an insert on the server does not shift the user's edit", () => {
   const base = { ...scanner(), ObjectLinks: [link('Site', 'a', 'Site A'), link('Zone', 'b', 'Zone B')] };
   const mine = copy(base);
   mine.ObjectLinks[1].CommonName = 'Zone B (renamed)';
@@ -68,7 +74,10 @@ test('object links are matched by Relation and LinkedObjectKey, not position: an
   theirs.ObjectLinks.unshift(link('Camera', 'c', 'Cam C'));
   const { merged, conflicts } = merge3(scannerKind, base, mine, theirs);
   assert.deepEqual(conflicts, []);
-  assert.deepEqual(merged.ObjectLinks?.map((l) => l.CommonName), ['Cam C', 'Site A', 'Zone B (renamed)']);
+  assert.deepEqual(
+    merged.ObjectLinks?.map((l) => l.CommonName),
+    ['Cam C', 'Site A', 'Zone B (renamed)'],
+  );
 });
 
 test('a link removed on one side and changed on the other is a conflict; removed on both or on one unchanged side is gone', () => {
@@ -81,16 +90,26 @@ test('a link removed on one side and changed on the other is a conflict; removed
   assert.equal(result.conflicts.length, 1);
   assert.equal(result.conflicts[0].mine, undefined, 'mine removed it');
   assert.equal((result.conflicts[0].theirs as ObjectLinkItem).CommonName, 'Zone B2');
-  assert.deepEqual(result.merged.ObjectLinks?.map((l) => l.LinkedObjectKey), ['a'], 'the merge holds the user\'s removal until they choose');
+  assert.deepEqual(
+    result.merged.ObjectLinks?.map((l) => l.LinkedObjectKey),
+    ['a'],
+    "the merge holds the user's removal until they choose",
+  );
   const taken = merge3(scannerKind, base, mine, theirs, { [result.conflicts[0].pointer]: 'theirs' });
-  assert.deepEqual(taken.merged.ObjectLinks?.map((l) => l.CommonName), ['Site A', 'Zone B2']);
+  assert.deepEqual(
+    taken.merged.ObjectLinks?.map((l) => l.CommonName),
+    ['Site A', 'Zone B2'],
+  );
 
   const alsoTheirs = copy(base);
   alsoTheirs.ObjectLinks = [alsoTheirs.ObjectLinks[0]];
   alsoTheirs.CommonName = 'Renamed on the server';
   const both = merge3(scannerKind, base, mine, alsoTheirs);
   assert.deepEqual(both.conflicts, []);
-  assert.deepEqual(both.merged.ObjectLinks?.map((l) => l.LinkedObjectKey), ['a']);
+  assert.deepEqual(
+    both.merged.ObjectLinks?.map((l) => l.LinkedObjectKey),
+    ['a'],
+  );
 });
 
 test('addresses are matched by Key: a new address of the user and a server edit of another both land', () => {
@@ -105,7 +124,7 @@ test('addresses are matched by Key: a new address of the user and a server edit 
   assert.deepEqual((merged.Addresses as Array<{ Number: string }>).map((a) => a.Number).sort(), ['111', '222-changed', '333']);
 });
 
-test('tags merge as a set: the server\'s additions, the user\'s additions and removals', () => {
+test("tags merge as a set: the server's additions, the user's additions and removals", () => {
   const base = { ...scanner(), Tags: ['door', 'north'] };
   const mine = { ...copy(base), Tags: ['north', 'alarm'] };
   const theirs = { ...copy(base), Tags: ['door', 'north', 'audited'] };
@@ -122,7 +141,10 @@ test('priorities of different lengths cannot be matched row by row: the list is 
   const theirs = copy(base);
   theirs.InputScannerReportingPriorities[0].Priority = 4;
   const { conflicts } = merge3(scannerKind, base, mine, theirs);
-  assert.deepEqual(conflicts.map((c) => c.pointer), ['/InputScannerReportingPriorities']);
+  assert.deepEqual(
+    conflicts.map((c) => c.pointer),
+    ['/InputScannerReportingPriorities'],
+  );
 });
 
 test('a field removed on one side and changed on the other conflicts; odd field names stay data and pointers escape them', () => {
@@ -161,17 +183,40 @@ function rng(seed: number): () => number {
 
 /** Every way the generator edits a scanner; each edit touches exactly the fields its name says. */
 const edits: Array<(s: InputScannerInfo, r: () => number) => void> = [
-  (s, r) => { s.CommonName = `Door ${Math.floor(r() * 100)}`; },
-  (s, r) => { s.NonSettlingErrorPriority = Math.floor(r() * 10); },
-  (s, r) => { s.NonSettlingErrorStatus = Math.floor(r() * 7); },
-  (s, r) => { s.InputScannerReportingPriorities[Math.floor(r() * 8)].Priority = Math.floor(r() * 10); },
-  (s, r) => { s.InputScannerReportingPriorities[Math.floor(r() * 8)].StatusCode = Math.floor(r() * 7); },
-  (s, r) => { s.Tags = [...(s.Tags ?? []), `t${Math.floor(r() * 6)}`]; },
-  (s, r) => { s.Tags = (s.Tags ?? []).filter((_, i) => i !== Math.floor(r() * 3)); },
-  (s, r) => { s.ObjectLinks = [...(s.ObjectLinks ?? []), link('Zone', `z${Math.floor(r() * 50)}`, 'New zone')]; },
-  (s, r) => { const l = s.ObjectLinks?.[Math.floor(r() * 3)]; if (l) l.CommonName = `Renamed ${Math.floor(r() * 9)}`; },
-  (s, r) => { s.ObjectLinks = (s.ObjectLinks ?? []).filter((_, i) => i !== Math.floor(r() * 3)); },
-  (s, r) => { s.IsGlobal = r() < 0.5; },
+  (s, r) => {
+    s.CommonName = `Door ${Math.floor(r() * 100)}`;
+  },
+  (s, r) => {
+    s.NonSettlingErrorPriority = Math.floor(r() * 10);
+  },
+  (s, r) => {
+    s.NonSettlingErrorStatus = Math.floor(r() * 7);
+  },
+  (s, r) => {
+    s.InputScannerReportingPriorities[Math.floor(r() * 8)].Priority = Math.floor(r() * 10);
+  },
+  (s, r) => {
+    s.InputScannerReportingPriorities[Math.floor(r() * 8)].StatusCode = Math.floor(r() * 7);
+  },
+  (s, r) => {
+    s.Tags = [...(s.Tags ?? []), `t${Math.floor(r() * 6)}`];
+  },
+  (s, r) => {
+    s.Tags = (s.Tags ?? []).filter((_, i) => i !== Math.floor(r() * 3));
+  },
+  (s, r) => {
+    s.ObjectLinks = [...(s.ObjectLinks ?? []), link('Zone', `z${Math.floor(r() * 50)}`, 'New zone')];
+  },
+  (s, r) => {
+    const l = s.ObjectLinks?.[Math.floor(r() * 3)];
+    if (l) l.CommonName = `Renamed ${Math.floor(r() * 9)}`;
+  },
+  (s, r) => {
+    s.ObjectLinks = (s.ObjectLinks ?? []).filter((_, i) => i !== Math.floor(r() * 3));
+  },
+  (s, r) => {
+    s.IsGlobal = r() < 0.5;
+  },
 ];
 
 function randomScanner(r: () => number): InputScannerInfo {
@@ -218,8 +263,14 @@ test(`generated: both sides equal gives that value (${cases} seeded cases)`, () 
 
 test(`generated: edits of different fields merge cleanly and keep both; conflicts are the same seen from either side (${cases} seeded cases)`, () => {
   const r = rng(1234);
-  const scalarFields = ['CommonName', 'NonSettlingErrorPriority', 'NonSettlingErrorStatus', ...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => [`${i}/Priority`, `${i}/StatusCode`])];
-  const read = (s: InputScannerInfo, f: string) => (f.includes('/') ? (s.InputScannerReportingPriorities[Number(f.split('/')[0])] as never)[f.split('/')[1]] : s[f]);
+  const scalarFields = [
+    'CommonName',
+    'NonSettlingErrorPriority',
+    'NonSettlingErrorStatus',
+    ...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => [`${i}/Priority`, `${i}/StatusCode`]),
+  ];
+  const read = (s: InputScannerInfo, f: string) =>
+    f.includes('/') ? (s.InputScannerReportingPriorities[Number(f.split('/')[0])] as never)[f.split('/')[1]] : s[f];
   const write = (s: InputScannerInfo, f: string, v: number | string) => {
     if (f.includes('/')) (s.InputScannerReportingPriorities[Number(f.split('/')[0])] as unknown as Record<string, unknown>)[f.split('/')[1]] = v;
     else s[f] = v;
@@ -229,7 +280,8 @@ test(`generated: edits of different fields merge cleanly and keep both; conflict
     const shuffled = [...scalarFields].sort(() => r() - 0.5);
     const mineFields = shuffled.slice(0, 1 + Math.floor(r() * 4));
     const theirFields = shuffled.slice(4, 5 + Math.floor(r() * 4));
-    const mine = copy(base), theirs = copy(base);
+    const mine = copy(base),
+      theirs = copy(base);
     for (const f of mineFields) write(mine, f, f === 'CommonName' ? 'Mine' : 100 + Math.floor(r() * 100));
     for (const f of theirFields) write(theirs, f, f === 'CommonName' ? 'Theirs' : 300 + Math.floor(r() * 100));
     const { merged, conflicts } = merge3(scannerKind, base, mine, theirs);
@@ -237,7 +289,8 @@ test(`generated: edits of different fields merge cleanly and keep both; conflict
     for (const f of mineFields) assert.equal(read(merged as InputScannerInfo, f), read(mine, f), `case ${i}: ${f} is mine`);
     for (const f of theirFields) assert.equal(read(merged as InputScannerInfo, f), read(theirs, f), `case ${i}: ${f} is theirs`);
 
-    const a = edited(base, r), b = edited(base, r);
+    const a = edited(base, r),
+      b = edited(base, r);
     const pointers = (x: InputScannerInfo, y: InputScannerInfo) => merge3(scannerKind, base, x, y).conflicts.length;
     assert.equal(pointers(a, b), pointers(b, a), `case ${i}: as many conflicts either way`);
   }

@@ -66,8 +66,16 @@ test('an update unticked on purpose stays unticked after a re-plan and after App
   await edit(c, 9);
   await fs.rm(d);
   const first = (await makePlan(client, root, binding, { includeDeletes: true })).plan;
-  assert.deepEqual([a, b, c, d].map((f) => [entryOf(first, f).action, entryOf(first, f).selected]),
-    [['update', true], ['update', true], ['update', true], ['delete', false]], 'updates start ticked, deletes not');
+  assert.deepEqual(
+    [a, b, c, d].map((f) => [entryOf(first, f).action, entryOf(first, f).selected]),
+    [
+      ['update', true],
+      ['update', true],
+      ['update', true],
+      ['delete', false],
+    ],
+    'updates start ticked, deletes not',
+  );
   entryOf(first, b).selected = false; // unticked by the user
   entryOf(first, d).selected = true; // ticked by the user
 
@@ -79,11 +87,17 @@ test('an update unticked on purpose stays unticked after a re-plan and after App
   // Apply sends what is ticked except the delete (left for the end of the test): a and c.
   entryOf(second, d).selected = false;
   const results = await applyPlan(client, root, binding, second, { stopOnError: false });
-  assert.deepEqual(results.map((r) => r.outcome), ['applied', 'applied']);
+  assert.deepEqual(
+    results.map((r) => r.outcome),
+    ['applied', 'applied'],
+  );
   entryOf(second, d).selected = true;
   const third = await replan(second);
-  assert.deepEqual(third.entries.filter((e) => e.action === 'update').map((e) => [path.basename(e.path), e.selected]), [[path.basename(b), false]],
-    'after Apply only the unticked update is left, still unticked (the next Apply would not send it)');
+  assert.deepEqual(
+    third.entries.filter((e) => e.action === 'update').map((e) => [path.basename(e.path), e.selected]),
+    [[path.basename(b), false]],
+    'after Apply only the unticked update is left, still unticked (the next Apply would not send it)',
+  );
   assert.equal(entryOf(third, d).selected, true);
 
   // The entry changes (edited again): it is a new entry, ticked as any update starts.

@@ -10,9 +10,19 @@ import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
 
 const scannerKind = kind('inputScanner');
-const change = (i: number): Change => ({ id: `k${i}`, label: `Door ${i}`, kind: scannerKind, folderKey: 'f', key: `k${i}`, op: 'update', build: () => ({ skip: '' }) });
+const change = (i: number): Change => ({
+  id: `k${i}`,
+  label: `Door ${i}`,
+  kind: scannerKind,
+  folderKey: 'f',
+  key: `k${i}`,
+  op: 'update',
+  build: () => ({ skip: '' }),
+});
 const applied = (i: number): ChangeResult => ({
-  id: `k${i}`, label: `Door ${i}`, outcome: 'applied',
+  id: `k${i}`,
+  label: `Door ${i}`,
+  outcome: 'applied',
   before: { ...newObject(scannerKind, `Door ${i}`), Key: `k${i}`, ConcurrencyVersion: 3 },
   after: { ...newObject(scannerKind, `Door ${i}`), Key: `k${i}`, ConcurrencyVersion: 4 },
 });
@@ -34,10 +44,13 @@ test('a run is journalled privately: folder 0700, file 0600; each entry keeps th
 
   const run = await journal.read(writer.header.runId);
   assert.equal(run.header.title, 'Bulk edit: set NonSettlingErrorPriority = 2');
-  assert.deepEqual(run.entries.map((e) => [e.key, e.outcome, e.before?.ConcurrencyVersion, e.afterVersion, e.reason]), [
-    ['k1', 'applied', 3, 4, undefined],
-    ['k2', 'failed', undefined, undefined, '500: Injected fault'],
-  ]);
+  assert.deepEqual(
+    run.entries.map((e) => [e.key, e.outcome, e.before?.ConcurrencyVersion, e.afterVersion, e.reason]),
+    [
+      ['k1', 'applied', 3, 4, undefined],
+      ['k2', 'failed', undefined, undefined, '500: Injected fault'],
+    ],
+  );
   const [summary] = await journal.runs('c1');
   assert.deepEqual(summary.counts, { applied: 1, failed: 1 });
   assert.deepEqual(await journal.runs('other connection'), []);
@@ -60,7 +73,10 @@ test('a line cut short (the window closed mid-write) ends the journal; what came
   await writer.record(change(1), applied(1));
   await writer.close();
   await appendFile(join(dir, `${writer.header.runId}.jsonl`), '{"id":"k2","lab');
-  assert.deepEqual((await journal.read(writer.header.runId)).entries.map((e) => e.key), ['k1']);
+  assert.deepEqual(
+    (await journal.read(writer.header.runId)).entries.map((e) => e.key),
+    ['k1'],
+  );
 });
 
 test(`only the newest ${keptRuns} runs are kept`, async () => {
@@ -93,7 +109,10 @@ test('beyond the newest 5 runs, older ones are kept only while all of them fit t
   const kept = (await journal.runs()).map((r) => r.header.runId);
   assert.ok(kept.length > 5 && kept.length < 8, `${kept.length} kept of 8 (sizes ${sizes.join(', ')})`);
   assert.deepEqual(kept, ids.slice(-kept.length).reverse(), 'the newest, newest first');
-  assert.ok(sizes.slice(-kept.length, -1).reduce((a, b) => a + b, 0) <= 50_000, `the runs before the newest within the budget: ${sizes.join(', ')}; ${kept.length} kept`);
+  assert.ok(
+    sizes.slice(-kept.length, -1).reduce((a, b) => a + b, 0) <= 50_000,
+    `the runs before the newest within the budget: ${sizes.join(', ')}; ${kept.length} kept`,
+  );
 
   const tiny = new RunJournal(dir, 1);
   await (await tiny.begin({ title: 'one more', connectionId: 'c', total: 0 })).close();
@@ -129,9 +148,17 @@ test('a line queued as a flush ends (in the same turn) is written before its pro
 test('the journal keeps no derived field of an object (links, notes, addresses), and nothing twice: a 10,000-scanner run adding a tag stays under 3 KB an object (one copy, before, and the field sent)', async () => {
   const dir = await journalDir();
   const writer = await new RunJournal(dir).begin({ title: 't', connectionId: 'c', total: 10_000 });
-  const links = [{ Relation: 'Meta', Anchor: { Href: 'meta', Text: 'Meta' } }, { Relation: 'Images', Anchor: { Href: 'images', Text: 'Images' } }];
+  const links = [
+    { Relation: 'Meta', Anchor: { Href: 'meta', Text: 'Meta' } },
+    { Relation: 'Images', Anchor: { Href: 'images', Text: 'Images' } },
+  ];
   const served = (i: number, v: number) => ({
-    ...newObject(scannerKind, `Door ${i}`), Key: `k${i}`, ConcurrencyVersion: v, Href: `/api/f/f/inputscanners/k${i}`, InFolderHref: '/api/f/f', Links: Array(10).fill(links).flat(),
+    ...newObject(scannerKind, `Door ${i}`),
+    Key: `k${i}`,
+    ConcurrencyVersion: v,
+    Href: `/api/f/f/inputscanners/k${i}`,
+    InFolderHref: '/api/f/f',
+    Links: Array(10).fill(links).flat(),
   });
   for (let i = 0; i < 10_000; i++) {
     const tagged = (v: number) => ({ ...served(i, v), Tags: ['x'] });
@@ -175,17 +202,35 @@ test('an outcome reads back whole: before and after from its last intent where t
   await writer.intent(change(0), object(0, 3, { Tags: ['x'] }), object(0, 3));
   await writer.record(change(0), { id: 'k0', label: 'Door 0', outcome: 'applied', before: object(0, 3), after: object(0, 4, { Tags: ['x'] }) });
   await writer.intent(change(1), object(1, 7, { Tags: ['x'] }), object(1, 7));
-  await writer.record(change(1), { id: 'k1', label: 'Door 1', outcome: 'applied', before: object(1, 7), after: object(1, 8, { Tags: ['x'], Description: 'set by the server' }) });
+  await writer.record(change(1), {
+    id: 'k1',
+    label: 'Door 1',
+    outcome: 'applied',
+    before: object(1, 7),
+    after: object(1, 8, { Tags: ['x'], Description: 'set by the server' }),
+  });
   await writer.close();
   const text = await readFile(join(dir, `${writer.header.runId}.jsonl`), 'utf8');
-  const outcomes = text.split('\n').filter((l) => l.includes('"outcome"')).map((l) => JSON.parse(l) as Record<string, unknown>);
-  assert.deepEqual(outcomes.map((o) => [o.fromIntent, 'before' in o, 'after' in o]), [[['before', 'after'], false, false], [['before'], false, true]]);
+  const outcomes = text
+    .split('\n')
+    .filter((l) => l.includes('"outcome"'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.deepEqual(
+    outcomes.map((o) => [o.fromIntent, 'before' in o, 'after' in o]),
+    [
+      [['before', 'after'], false, false],
+      [['before'], false, true],
+    ],
+  );
   const { entries } = await new RunJournal(dir).read(writer.header.runId);
   const field = (o: object | undefined, name: string) => (o as Record<string, unknown> | undefined)?.[name];
-  assert.deepEqual(entries.map((e) => [e.before?.ConcurrencyVersion, e.after?.ConcurrencyVersion, e.afterVersion, field(e.after, 'Tags'), field(e.after, 'Description')]), [
-    [3, 4, 4, ['x'], field(object(0, 4), 'Description')],
-    [7, 8, 8, ['x'], 'set by the server'],
-  ]);
+  assert.deepEqual(
+    entries.map((e) => [e.before?.ConcurrencyVersion, e.after?.ConcurrencyVersion, e.afterVersion, field(e.after, 'Tags'), field(e.after, 'Description')]),
+    [
+      [3, 4, 4, ['x'], field(object(0, 4), 'Description')],
+      [7, 8, 8, ['x'], 'set by the server'],
+    ],
+  );
 });
 
 test('a journal of the first format (every outcome with its objects) still reads', async () => {
@@ -193,19 +238,41 @@ test('a journal of the first format (every outcome with its objects) still reads
   const { mkdir } = await import('node:fs/promises');
   await mkdir(dir, { recursive: true });
   const o = (v: number) => ({ ...newObject(scannerKind, 'Door'), Key: 'k1', ConcurrencyVersion: v });
-  await writeFile(join(dir, '20260101t000000000z-abcdef.jsonl'), [
-    { format: 1, runId: '20260101t000000000z-abcdef', title: 'old', connectionId: 'c', startedAt: '2026-01-01T00:00:00.000Z', total: 1 },
-    { intent: true, id: 'k1', label: 'Door', kind: 'inputScanner', folderKey: 'f', op: 'update', key: 'k1', before: o(1), sent: o(1) },
-    { id: 'k1', label: 'Door', kind: 'inputScanner', folderKey: 'f', op: 'update', outcome: 'applied', key: 'k1', before: o(1), afterVersion: 2, after: o(2) },
-    { summary: { applied: 1 } },
-  ].map((l) => JSON.stringify(l) + '\n').join(''));
+  await writeFile(
+    join(dir, '20260101t000000000z-abcdef.jsonl'),
+    [
+      { format: 1, runId: '20260101t000000000z-abcdef', title: 'old', connectionId: 'c', startedAt: '2026-01-01T00:00:00.000Z', total: 1 },
+      { intent: true, id: 'k1', label: 'Door', kind: 'inputScanner', folderKey: 'f', op: 'update', key: 'k1', before: o(1), sent: o(1) },
+      {
+        id: 'k1',
+        label: 'Door',
+        kind: 'inputScanner',
+        folderKey: 'f',
+        op: 'update',
+        outcome: 'applied',
+        key: 'k1',
+        before: o(1),
+        afterVersion: 2,
+        after: o(2),
+      },
+      { summary: { applied: 1 } },
+    ]
+      .map((l) => JSON.stringify(l) + '\n')
+      .join(''),
+  );
   const journal = new RunJournal(dir);
-  assert.deepEqual((await journal.runs('c')).map((r) => r.counts), [{ applied: 1 }]);
+  assert.deepEqual(
+    (await journal.runs('c')).map((r) => r.counts),
+    [{ applied: 1 }],
+  );
   const { entries } = await journal.read('20260101t000000000z-abcdef');
-  assert.deepEqual(entries.map((e) => [e.outcome, e.before?.ConcurrencyVersion, e.after?.ConcurrencyVersion]), [['applied', 1, 2]]);
+  assert.deepEqual(
+    entries.map((e) => [e.outcome, e.before?.ConcurrencyVersion, e.after?.ConcurrencyVersion]),
+    [['applied', 1, 2]],
+  );
 });
 
-test('the list of runs reads an ended run\'s first and last lines only (its counts), and counts a run that died from all its lines', async () => {
+test("the list of runs reads an ended run's first and last lines only (its counts), and counts a run that died from all its lines", async () => {
   const journal = new RunJournal(await journalDir());
   const ended = await journal.begin({ title: 'ended', connectionId: 'c1', total: 3 });
   await ended.record(change(1), applied(1));
@@ -223,10 +290,13 @@ test('the list of runs reads an ended run\'s first and last lines only (its coun
   lines.splice(2, 0, '{"damaged": true}');
   await writeFile(file, lines.join('\n'));
   const runs = await journal.runs('c1');
-  assert.deepEqual(runs.map((r) => [r.header.title, r.counts]), [
-    ['died', { applied: 1, unknown: 1 }],
-    ['ended', { applied: 1, failed: 1, unknown: 1 }],
-  ]);
+  assert.deepEqual(
+    runs.map((r) => [r.header.title, r.counts]),
+    [
+      ['died', { applied: 1, unknown: 1 }],
+      ['ended', { applied: 1, failed: 1, unknown: 1 }],
+    ],
+  );
   await assert.rejects(journal.read(ended.header.runId), /damaged at line 3/);
   // A last line that is not counts (or holds nonsense) is no summary: the run is read whole.
   await appendFile(join(dir, `${died.header.runId}.jsonl`), '{"summary": {"applied": -1}}\n');

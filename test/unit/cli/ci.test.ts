@@ -61,7 +61,9 @@ interface Checkout {
 async function checkout(name: string): Promise<Checkout> {
   const dir = path.join(work, name, 'checkout');
   const folder = path.join(dir, 'oms', 'production');
-  const pulled = await oms(['pull', folder, '--url', api.sb.url, '--folder', warehouse, '--kinds', 'inputScanner'], { env: { OMS_TOKEN: token, OMS_URL: api.sb.url } });
+  const pulled = await oms(['pull', folder, '--url', api.sb.url, '--folder', warehouse, '--kinds', 'inputScanner'], {
+    env: { OMS_TOKEN: token, OMS_URL: api.sb.url },
+  });
   assert.equal(pulled.code, 0, pulled.err);
   await fs.rm(path.join(folder, '.oms'), { recursive: true });
   await fs.mkdir(path.join(dir, 'tools'));
@@ -70,7 +72,8 @@ async function checkout(name: string): Promise<Checkout> {
   await fs.mkdir(bin);
   const calls = path.join(work, name, 'calls.txt');
   const comment = path.join(work, name, 'comment.md');
-  const stand = (tool: string, more: string) => fs.writeFile(path.join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> "${calls}"\n${more}exit 0\n`, { mode: 0o755 });
+  const stand = (tool: string, more: string) =>
+    fs.writeFile(path.join(bin, tool), `#!/bin/sh\necho "${tool} $*" >> "${calls}"\n${more}exit 0\n`, { mode: 0o755 });
   await stand('gh', `[ "$1" = pr ] && cat plan.md > "${comment}"\n`);
   await stand('git', '[ "$1" = diff ] && exit 1\n');
   await stand('curl', `for a in "$@"; do case "$a" in body@*) cat "\${a#body@}" > "${comment}";; esac; done\n`);
@@ -91,7 +94,12 @@ async function liveName(key: string): Promise<string> {
   return ((await api.get(`/api/f/${warehouse}/inputscanners/${key}`)).body as { CommonName: string }).CommonName;
 }
 
-interface Ran { name: string; status: number | null; stdout: string; stderr: string }
+interface Ran {
+  name: string;
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /**
  * A GitHub Actions job: each step with a `run:`, in order, as the runner runs it (a step after a failed one only
@@ -100,8 +108,12 @@ interface Ran { name: string; status: number | null; stdout: string; stderr: str
 async function githubJob(co: Checkout, job: string, vars: Record<string, string>): Promise<{ outputs: Record<string, string>; ran: Ran[] }> {
   const workflow = workflowOf(ciMarkdown, 'GitHub Actions');
   const expressions: Record<string, string> = {
-    '${{ secrets.OMS_PLAN_TOKEN }}': token, '${{ secrets.OMS_TOKEN }}': token, '${{ github.token }}': 'gh-token',
-    '${{ github.event.pull_request.number }}': '7', "${{ inputs.deletes || '0' }}": '0', '${{ vars.OMS_URL }}': vars.OMS_URL ?? '',
+    '${{ secrets.OMS_PLAN_TOKEN }}': token,
+    '${{ secrets.OMS_TOKEN }}': token,
+    '${{ github.token }}': 'gh-token',
+    '${{ github.event.pull_request.number }}': '7',
+    "${{ inputs.deletes || '0' }}": '0',
+    '${{ vars.OMS_URL }}': vars.OMS_URL ?? '',
   };
   const evaluate = (env: Record<string, string>, into: Record<string, string>, where: string) => {
     for (const [name, value] of Object.entries(env)) {
@@ -114,7 +126,14 @@ async function githubJob(co: Checkout, job: string, vars: Record<string, string>
   const outputs: Record<string, string> = {};
   const ran: Ran[] = [];
   for (const step of stepsOf(workflow, job)) {
-    if (!shouldRun(step, outputs, ran.some((r) => r.status !== 0))) continue;
+    if (
+      !shouldRun(
+        step,
+        outputs,
+        ran.some((r) => r.status !== 0),
+      )
+    )
+      continue;
     const env: Record<string, string> = { PATH: `${co.bin}:${process.env.PATH}`, HOME: co.dir, GITHUB_OUTPUT: output };
     evaluate(workflowEnv(workflow), env, 'env');
     evaluate(step.env, env, step.name);
@@ -131,9 +150,18 @@ async function githubJob(co: Checkout, job: string, vars: Record<string, string>
 async function gitlabJob(co: Checkout, job: string, variables: Record<string, string>): Promise<Ran[]> {
   const yaml = workflowOf(ciMarkdown, 'GitLab CI');
   const env: Record<string, string> = {
-    PATH: `${co.bin}:${process.env.PATH}`, HOME: co.dir, OMS_TOKEN: token, OMS_PLAN_TOKEN: token, GITLAB_API_TOKEN: 'gitlab-token',
-    CI_API_V4_URL: 'https://gitlab.example/api/v4', CI_PROJECT_ID: '42', CI_MERGE_REQUEST_IID: '7', CI_SERVER_HOST: 'gitlab.example',
-    CI_PROJECT_PATH: 'team/objects', CI_COMMIT_BRANCH: 'main', ...variables,
+    PATH: `${co.bin}:${process.env.PATH}`,
+    HOME: co.dir,
+    OMS_TOKEN: token,
+    OMS_PLAN_TOKEN: token,
+    GITLAB_API_TOKEN: 'gitlab-token',
+    CI_API_V4_URL: 'https://gitlab.example/api/v4',
+    CI_PROJECT_ID: '42',
+    CI_MERGE_REQUEST_IID: '7',
+    CI_SERVER_HOST: 'gitlab.example',
+    CI_PROJECT_PATH: 'team/objects',
+    CI_COMMIT_BRANCH: 'main',
+    ...variables,
   };
   const ran: Ran[] = [];
   for (const key of ['script', 'after_script'] as const) {
@@ -145,7 +173,10 @@ async function gitlabJob(co: Checkout, job: string, variables: Record<string, st
 
 const allPassed = (job: string, ran: Ran[]) => {
   for (const r of ran) assert.equal(r.status, 0, `${job} / ${r.name} exited ${r.status}\n${r.stdout}\n${r.stderr}`);
-  assert.ok(ran.every((r) => !`${r.stdout}${r.stderr}`.includes(token)), 'the token is never printed');
+  assert.ok(
+    ran.every((r) => !`${r.stdout}${r.stderr}`.includes(token)),
+    'the token is never printed',
+  );
 };
 
 test('docs/ci.md: the GitHub Actions steps plan on a pull request (comment posted), apply after the merge, then nothing left', async () => {
@@ -159,7 +190,11 @@ test('docs/ci.md: the GitHub Actions steps plan on a pull request (comment poste
   const comment = await fs.readFile(co.comment, 'utf8');
   assert.match(comment, /\| update \| `Renamed in a pull request` \|/);
   const artifact = JSON.parse(await fs.readFile(path.join(co.dir, 'plan.json'), 'utf8')) as { entries: Array<{ action: string; label: string }> };
-  assert.deepEqual(artifact.entries.map((e) => [e.action, e.label]), [['update', 'Renamed in a pull request']], 'the whole plan, kept as the job\'s artifact');
+  assert.deepEqual(
+    artifact.entries.map((e) => [e.action, e.label]),
+    [['update', 'Renamed in a pull request']],
+    "the whole plan, kept as the job's artifact",
+  );
   assert.match(await fs.readFile(co.calls, 'utf8'), /^gh pr comment 7 --body-file plan\.md --edit-last$/m);
 
   allPassed('apply', (await githubJob(co, 'apply', vars)).ran);
@@ -182,8 +217,15 @@ test('docs/ci.md: the GitLab jobs plan on a merge request (note posted through t
   allPassed('oms-plan', await gitlabJob(co, 'oms-plan', variables));
   assert.match(await fs.readFile(co.comment, 'utf8'), /\| update \| `Renamed in a merge request` \|/);
   const artifact = JSON.parse(await fs.readFile(path.join(co.dir, 'plan.json'), 'utf8')) as { entries: Array<{ action: string; label: string }> };
-  assert.deepEqual(artifact.entries.map((e) => [e.action, e.label]), [['update', 'Renamed in a merge request']], 'the whole plan, kept as the job\'s artifact');
-  assert.match(await fs.readFile(co.calls, 'utf8'), /^curl .*--data-urlencode body@plan\.md https:\/\/gitlab\.example\/api\/v4\/projects\/42\/merge_requests\/7\/notes$/m);
+  assert.deepEqual(
+    artifact.entries.map((e) => [e.action, e.label]),
+    [['update', 'Renamed in a merge request']],
+    "the whole plan, kept as the job's artifact",
+  );
+  assert.match(
+    await fs.readFile(co.calls, 'utf8'),
+    /^curl .*--data-urlencode body@plan\.md https:\/\/gitlab\.example\/api\/v4\/projects\/42\/merge_requests\/7\/notes$/m,
+  );
 
   allPassed('oms-apply', await gitlabJob(co, 'oms-apply', variables));
   assert.equal(await liveName(key), 'Renamed in a merge request');
@@ -205,7 +247,11 @@ async function pointManifestAway(co: Checkout): Promise<void> {
   await fs.writeFile(file, JSON.stringify(manifest, null, 2) + '\n');
 }
 
-for (const [platform, omsUrl] of [['GitHub Actions', 'set'], ['GitLab', 'set'], ['GitHub Actions', 'missing']] as const) {
+for (const [platform, omsUrl] of [
+  ['GitHub Actions', 'set'],
+  ['GitLab', 'set'],
+  ['GitHub Actions', 'missing'],
+] as const) {
   test(`a pull request that edits the manifest's URL (${platform}, OMS_URL ${omsUrl}): the plan job fails with exit 1, nothing is sent to that URL`, async () => {
     const co = await checkout(`url-${platform.split(' ')[0]}-${omsUrl}`);
     await renameOne(co, 'Renamed beside a new URL');
@@ -236,13 +282,19 @@ function bash(args: string[], cwd: string, env: Record<string, string>): Promise
   const child = spawn('bash', args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) => child.on('close', (status) => {
-    clearTimeout(timer);
-    resolve({ status, stdout, stderr });
-  }));
+  return new Promise((resolve) =>
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    }),
+  );
 }
 
 /** The workflow's `if:` of a step, for the forms it uses; without one, a step runs while none before it failed. */

@@ -40,7 +40,10 @@ async function pullWarehouse(...more: string[]): Promise<void> {
 /** The pulled files of a collection, relative to root. */
 async function filesOf(collection: string): Promise<string[]> {
   const manifest = JSON.parse(await fs.readFile(path.join(root, 'oms.manifest.json'), 'utf8')) as { objects: Record<string, { path: string }> };
-  return Object.values(manifest.objects).map((o) => o.path).filter((p) => p.includes(`/${collection}/`)).sort();
+  return Object.values(manifest.objects)
+    .map((o) => o.path)
+    .filter((p) => p.includes(`/${collection}/`))
+    .sort();
 }
 
 async function edit<T extends BaseInfo>(rel: string, change: (o: T) => void): Promise<T> {
@@ -60,9 +63,15 @@ test('pull, edit three files, plan --detailed-exitcode exits 2 with Markdown nam
   await pullWarehouse();
   const [s1, s2] = await filesOf('inputscanners');
   const [p1] = await filesOf('people');
-  const a = await edit<InputScannerInfo>(s1, (o) => { o.NonSettlingErrorPriority = o.NonSettlingErrorPriority === 4 ? 5 : 4; });
-  const b = await edit<InputScannerInfo>(s2, (o) => { o.CommonName = `${o.CommonName} (moved)`; });
-  const c = await edit(p1, (o) => { o.Surname = 'Changed-By-CLI'; });
+  const a = await edit<InputScannerInfo>(s1, (o) => {
+    o.NonSettlingErrorPriority = o.NonSettlingErrorPriority === 4 ? 5 : 4;
+  });
+  const b = await edit<InputScannerInfo>(s2, (o) => {
+    o.CommonName = `${o.CommonName} (moved)`;
+  });
+  const c = await edit(p1, (o) => {
+    o.Surname = 'Changed-By-CLI';
+  });
 
   const plan = await oms(['plan', root, '--detailed-exitcode', '--format', 'markdown'], { env: env() });
   ok(plan, 2);
@@ -81,8 +90,11 @@ test('pull, edit three files, plan --detailed-exitcode exits 2 with Markdown nam
   assert.ok(!`${apply.out}${apply.err}`.includes('Applied 3 of 3'), 'no progress lines without a terminal');
   const puts = writes();
   assert.equal(puts.length, 3, puts.join('\n'));
-  assert.ok(puts.every((l) => l.startsWith('PUT ')), puts.join('\n'));
-  assert.equal((await live('inputscanners', a.Key!) as InputScannerInfo).NonSettlingErrorPriority, a.NonSettlingErrorPriority);
+  assert.ok(
+    puts.every((l) => l.startsWith('PUT ')),
+    puts.join('\n'),
+  );
+  assert.equal(((await live('inputscanners', a.Key!)) as InputScannerInfo).NonSettlingErrorPriority, a.NonSettlingErrorPriority);
   assert.equal((await live('inputscanners', b.Key!)).CommonName, b.CommonName);
   assert.equal((await live('people', c.Key!)).Surname, 'Changed-By-CLI');
 
@@ -95,14 +107,26 @@ test('pull, edit three files, plan --detailed-exitcode exits 2 with Markdown nam
 test('a saved plan (--out) is applied later; an entry whose file moved since is refused, the rest is sent', async () => {
   await pullWarehouse();
   const [s1, s2] = await filesOf('inputscanners');
-  await edit(s1, (o) => { o.CommonName = 'Planned A'; });
-  const moved = await edit(s2, (o) => { o.CommonName = 'Planned B'; });
+  await edit(s1, (o) => {
+    o.CommonName = 'Planned A';
+  });
+  const moved = await edit(s2, (o) => {
+    o.CommonName = 'Planned B';
+  });
   const planFile = path.join(root, 'plan.json');
   ok(await oms(['plan', root, '--out', planFile], { env: env() }));
   const saved = JSON.parse(await fs.readFile(planFile, 'utf8')) as { format: number; entries: Array<{ action: string; selected: boolean }> };
   assert.equal(saved.format, 1);
-  assert.deepEqual(saved.entries.map((e) => [e.action, e.selected]), [['update', true], ['update', true]]);
-  await edit(s2, (o) => { o.CommonName = 'Edited after the plan'; });
+  assert.deepEqual(
+    saved.entries.map((e) => [e.action, e.selected]),
+    [
+      ['update', true],
+      ['update', true],
+    ],
+  );
+  await edit(s2, (o) => {
+    o.CommonName = 'Edited after the plan';
+  });
 
   served = [];
   const apply = await oms(['apply', root, planFile, '--auto-approve'], { env: env() });
@@ -136,7 +160,9 @@ test('production (recorded in the manifest by the pull) needs --yes-production; 
   const manifest = JSON.parse(await fs.readFile(path.join(root, 'oms.manifest.json'), 'utf8')) as { connection: { production?: boolean } };
   assert.equal(manifest.connection.production, true);
   const [s1] = await filesOf('inputscanners');
-  const edited = await edit<InputScannerInfo>(s1, (o) => { o.CommonName = 'Production edit'; });
+  const edited = await edit<InputScannerInfo>(s1, (o) => {
+    o.CommonName = 'Production edit';
+  });
   served = [];
   const refused = await oms(['apply', root, '--auto-approve'], { env: env() });
   ok(refused, 1);
@@ -155,7 +181,9 @@ test('secrets are masked in the Markdown, the JSON and the saved plan; diff show
   await pullWarehouse();
   const [site] = await filesOf('engagesites');
   const newKey = Buffer.from('a new site key, secret').toString('base64');
-  await edit(site, (o) => { o.SiteKeyBase64 = newKey; });
+  await edit(site, (o) => {
+    o.SiteKeyBase64 = newKey;
+  });
   const planFile = path.join(root, 'plan.json');
   const md = await oms(['plan', root, '--format', 'markdown', '--out', planFile], { env: env() });
   ok(md);
@@ -173,7 +201,7 @@ test('secrets are masked in the Markdown, the JSON and the saved plan; diff show
   ok(await oms(['diff', root, site], { env: env() }), 0);
 });
 
-test('bad input: exit 1 with the editor\'s words; help and version', async () => {
+test("bad input: exit 1 with the editor's words; help and version", async () => {
   const cases: Array<[string[], RegExp, Record<string, string>?]> = [
     [['plan', path.join(root, 'missing')], /is not a folder/],
     [['plan', root], /holds no oms\.manifest\.json: pull into it first/],
@@ -206,7 +234,10 @@ test('bad input: exit 1 with the editor\'s words; help and version', async () =>
   await fs.writeFile(manifestFile, manifest);
   const pinned = await oms(['plan', root], { env: { ...env(), OMS_URL: 'https://oms.example.com' } });
   ok(pinned, 1);
-  assert.match(pinned.err, /oms\.manifest\.json names http:\/\/127\.0\.0\.1:\d+, but OMS_URL names https:\/\/oms\.example\.com: refused before anything was sent/);
+  assert.match(
+    pinned.err,
+    /oms\.manifest\.json names http:\/\/127\.0\.0\.1:\d+, but OMS_URL names https:\/\/oms\.example\.com: refused before anything was sent/,
+  );
 
   const tokenFile = path.join(root, 'token.txt');
   await fs.writeFile(tokenFile, `${token}\n`);

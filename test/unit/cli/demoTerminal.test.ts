@@ -24,7 +24,7 @@ test('the demo terminal: `oms pull` then `oms plan` in the demo workspace reach 
     const settings = demoTerminal(home, repo, { url: api.sb.url, token, instance: api.instanceKey });
     const text = JSON.stringify(settings);
     assert.ok(!text.includes(token), 'no token in the settings');
-    assert.equal((await fs.stat(path.join(home, 'sandbox-token'))).mode & 0o077, 0, 'the token file is the user\'s alone');
+    assert.equal((await fs.stat(path.join(home, 'sandbox-token'))).mode & 0o077, 0, "the token file is the user's alone");
     assert.ok(!(await fs.readFile(path.join(home, 'bin', 'oms'), 'utf8')).includes(token), 'no token in the wrapper');
 
     // The terminal's environment as VS Code makes it: the setting's values, ${env:NAME} from its own.
@@ -35,10 +35,12 @@ test('the demo terminal: `oms pull` then `oms plan` in the demo workspace reach 
       termEnv[name] = value.replace(/\$\{env:(\w+)\}/g, (_, n: string) => base[n] ?? '');
     }
     // Not spawnSync: the sandbox answers on this thread.
-    const shell = (line: string) => new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile('sh', ['-c', line], { cwd: workspace, env: termEnv, encoding: 'utf8', timeout: 60_000 },
-        (e, stdout, stderr) => resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout, stderr }));
-    });
+    const shell = (line: string) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile('sh', ['-c', line], { cwd: workspace, env: termEnv, encoding: 'utf8', timeout: 60_000 }, (e, stdout, stderr) =>
+          resolve({ status: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout, stderr }),
+        );
+      });
     const pull = await shell('oms pull oms/demo --folder "$OMS_SANDBOX_INSTANCE" --kinds inputScanner');
     assert.equal(pull.status, 0, `${pull.stdout}\n${pull.stderr}`);
     const plan = await shell('oms plan oms/demo');

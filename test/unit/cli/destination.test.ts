@@ -65,16 +65,25 @@ async function manifestUrl(url: string): Promise<void> {
   await fs.writeFile(file, JSON.stringify(manifest, null, 2) + '\n');
 }
 
-test('CI: OMS_URL unset or empty refuses plan, diff, apply and a pull again before any request; OMS_URL or --url naming the manifest\'s URL works', async () => {
+test("CI: OMS_URL unset or empty refuses plan, diff, apply and a pull again before any request; OMS_URL or --url naming the manifest's URL works", async () => {
   await pull();
   const manifest = JSON.parse(await fs.readFile(path.join(root, 'oms.manifest.json'), 'utf8')) as { objects: Record<string, { path: string }> };
   const [key] = Object.keys(manifest.objects);
   served = [];
-  const commands = [['plan', root], ['diff', root, key], ['apply', root, '--auto-approve'], ['pull', root]];
+  const commands = [
+    ['plan', root],
+    ['diff', root, key],
+    ['apply', root, '--auto-approve'],
+    ['pull', root],
+  ];
   for (const args of commands) {
     const unset = await oms(args, ci());
     ok(unset, 1);
-    assert.match(unset.err, /No terminal: give the service's URL in OMS_URL or --url\. The URL in oms\.manifest\.json \(http:\/\/127\.0\.0\.1:\d+\) comes from the folder's files/, `${args[0]}: ${unset.err}`);
+    assert.match(
+      unset.err,
+      /No terminal: give the service's URL in OMS_URL or --url\. The URL in oms\.manifest\.json \(http:\/\/127\.0\.0\.1:\d+\) comes from the folder's files/,
+      `${args[0]}: ${unset.err}`,
+    );
     const empty = await oms(args, ci({ OMS_URL: '' }));
     ok(empty, 1);
     assert.match(empty.err, /OMS_URL is set but empty/, `${args[0]}: ${empty.err}`);
@@ -97,10 +106,18 @@ test('CI: a manifest whose URL a pull request changed to another server is refus
   await manifestUrl(stranger.url);
   served = [];
   const missingTokenFile = path.join(root, 'no-such-token-file');
-  for (const args of [['plan', root, '--format', 'markdown'], ['apply', root, '--auto-approve'], ['pull', root], ['plan', root, '--token-file', missingTokenFile]]) {
+  for (const args of [
+    ['plan', root, '--format', 'markdown'],
+    ['apply', root, '--auto-approve'],
+    ['pull', root],
+    ['plan', root, '--token-file', missingTokenFile],
+  ]) {
     const pinned = await oms(args, ci({ OMS_URL: api.sb.url }));
     ok(pinned, 1);
-    assert.ok(pinned.err.includes(`oms.manifest.json names ${stranger.url}, but OMS_URL names ${api.sb.url}: refused before anything was sent`), `${args.join(' ')}: ${pinned.err}`);
+    assert.ok(
+      pinned.err.includes(`oms.manifest.json names ${stranger.url}, but OMS_URL names ${api.sb.url}: refused before anything was sent`),
+      `${args.join(' ')}: ${pinned.err}`,
+    );
     const flagged = await oms([...args, '--url', api.sb.url], ci());
     ok(flagged, 1);
     assert.ok(flagged.err.includes(`names ${stranger.url}, but --url names ${api.sb.url}`), flagged.err);
@@ -134,32 +151,36 @@ test('a redirect from the service to another local origin is not followed: the t
 /** `oms <args>` on a terminal, with this test's state folder; `answer` typed when asked. */
 const onTerminal = (args: string[], answer: string) => omsOnTerminal(args, answer, { OMS_TOKEN: token, XDG_STATE_HOME: state });
 
-test('on a terminal: the URL the folder was pulled from is used without a word; another is said and asked about before the token goes', { skip: !hasScript && 'no util-linux script' }, async () => {
-  await pull(); // with --url: this user pulled it from the sandbox
-  const same = await onTerminal(['plan', root], 'no');
-  assert.equal(same.code, 0, same.out);
-  assert.equal(same.asked, false, same.out);
+test(
+  'on a terminal: the URL the folder was pulled from is used without a word; another is said and asked about before the token goes',
+  { skip: !hasScript && 'no util-linux script' },
+  async () => {
+    await pull(); // with --url: this user pulled it from the sandbox
+    const same = await onTerminal(['plan', root], 'no');
+    assert.equal(same.code, 0, same.out);
+    assert.equal(same.asked, false, same.out);
 
-  await manifestUrl(stranger.url);
-  const moved = await onTerminal(['plan', root], 'no');
-  assert.equal(moved.code, 1, moved.out);
-  assert.ok(moved.asked, moved.out);
-  assert.ok(moved.out.includes(`oms.manifest.json names ${stranger.url}, but you pulled this folder from ${api.sb.url}`), moved.out);
-  assert.ok(moved.out.includes(`Send the access token to ${stranger.url}?`), moved.out);
-  const refusedApply = await onTerminal(['apply', root], 'no');
-  assert.equal(refusedApply.code, 1, refusedApply.out);
-  assert.deepEqual(stranger.seen, [], 'no answer but "yes" sends nothing');
+    await manifestUrl(stranger.url);
+    const moved = await onTerminal(['plan', root], 'no');
+    assert.equal(moved.code, 1, moved.out);
+    assert.ok(moved.asked, moved.out);
+    assert.ok(moved.out.includes(`oms.manifest.json names ${stranger.url}, but you pulled this folder from ${api.sb.url}`), moved.out);
+    assert.ok(moved.out.includes(`Send the access token to ${stranger.url}?`), moved.out);
+    const refusedApply = await onTerminal(['apply', root], 'no');
+    assert.equal(refusedApply.code, 1, refusedApply.out);
+    assert.deepEqual(stranger.seen, [], 'no answer but "yes" sends nothing');
 
-  // A folder this user never pulled here (a fresh clone): its manifest's URL is asked about once; a yes is remembered.
-  await manifestUrl(api.sb.url);
-  await fs.rm(state, { recursive: true });
-  const fresh = await onTerminal(['plan', root], 'yes');
-  assert.equal(fresh.code, 0, fresh.out);
-  assert.ok(fresh.asked, fresh.out);
-  assert.ok(fresh.out.includes(`You have not pulled this folder on this machine: the URL ${api.sb.url} comes from its oms.manifest.json`), fresh.out);
-  const again = await onTerminal(['plan', root], 'no');
-  assert.equal(again.code, 0, again.out);
-  assert.equal(again.asked, false, again.out);
-  // Not in the pulled folder: a pull request could commit it there.
-  assert.ok(!(await fs.readdir(path.join(root, '.oms'))).some((f) => /url|from/i.test(f)));
-});
+    // A folder this user never pulled here (a fresh clone): its manifest's URL is asked about once; a yes is remembered.
+    await manifestUrl(api.sb.url);
+    await fs.rm(state, { recursive: true });
+    const fresh = await onTerminal(['plan', root], 'yes');
+    assert.equal(fresh.code, 0, fresh.out);
+    assert.ok(fresh.asked, fresh.out);
+    assert.ok(fresh.out.includes(`You have not pulled this folder on this machine: the URL ${api.sb.url} comes from its oms.manifest.json`), fresh.out);
+    const again = await onTerminal(['plan', root], 'no');
+    assert.equal(again.code, 0, again.out);
+    assert.equal(again.asked, false, again.out);
+    // Not in the pulled folder: a pull request could commit it there.
+    assert.ok(!(await fs.readdir(path.join(root, '.oms'))).some((f) => /url|from/i.test(f)));
+  },
+);

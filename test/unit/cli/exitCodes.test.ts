@@ -37,13 +37,22 @@ afterEach(() => fs.rm(root, { recursive: true, force: true }));
 const ok = (run: OmsRun, code = 0) => assert.equal(run.code, code, `exit ${run.code}\nstdout: ${run.out}\nstderr: ${run.err}`);
 const writes = () => served.filter((l) => /^(PUT|POST|DELETE) \/api\//.test(l));
 
-interface Pulled { key: string; rel: string; object: BaseInfo }
+interface Pulled {
+  key: string;
+  rel: string;
+  object: BaseInfo;
+}
 
 /** The pulled scanners, in the manifest's order. */
 async function scanners(): Promise<Pulled[]> {
   const manifest = JSON.parse(await fs.readFile(path.join(root, 'oms.manifest.json'), 'utf8')) as { objects: Record<string, { path: string }> };
-  return Promise.all(Object.entries(manifest.objects).map(async ([key, { path: rel }]) => (
-    { key, rel, object: JSON.parse(await fs.readFile(path.join(root, rel), 'utf8')) as BaseInfo })));
+  return Promise.all(
+    Object.entries(manifest.objects).map(async ([key, { path: rel }]) => ({
+      key,
+      rel,
+      object: JSON.parse(await fs.readFile(path.join(root, rel), 'utf8')) as BaseInfo,
+    })),
+  );
 }
 
 async function rename({ rel, object }: Pulled, name: string): Promise<void> {

@@ -55,9 +55,16 @@ async function pullAndAddPeople(surname: string, n = count): Promise<void> {
 async function applyKilled(args: string[], surname: string, landed: number, delayMs = 300): Promise<OmsRun> {
   await api.post('/sandbox/faults', { path: `/api/f/${folderKey}/people`, count: 10_000, delayMs });
   let child: ChildProcess | undefined;
-  const run = oms(['apply', root, ...args, '--auto-approve'], { env, started: (c) => { child = c; } });
+  const run = oms(['apply', root, ...args, '--auto-approve'], {
+    env,
+    started: (c) => {
+      child = c;
+    },
+  });
   let ended = false;
-  void run.finally(() => { ended = true; });
+  void run.finally(() => {
+    ended = true;
+  });
   while (!ended && (await surnameCounts(surname)).size < landed) await new Promise((r) => setTimeout(r, 25));
   child?.kill('SIGKILL');
   try {
@@ -69,13 +76,18 @@ async function applyKilled(args: string[], surname: string, landed: number, dela
 
 async function surnameCounts(surname: string): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
-  for (const p of await api.listAll(folderKey, 'people')) if (p.Surname === surname) counts.set(String(p.GivenName), (counts.get(String(p.GivenName)) ?? 0) + 1);
+  for (const p of await api.listAll(folderKey, 'people'))
+    if (p.Surname === surname) counts.set(String(p.GivenName), (counts.get(String(p.GivenName)) ?? 0) + 1);
   return counts;
 }
 
 async function assertEachOnce(surname: string, n = count): Promise<void> {
   const counts = await surnameCounts(surname);
-  assert.deepEqual([...counts.entries()].filter(([, k]) => k > 1), [], 'no person created twice');
+  assert.deepEqual(
+    [...counts.entries()].filter(([, k]) => k > 1),
+    [],
+    'no person created twice',
+  );
   assert.equal(counts.size, n, 'every person created');
   assert.equal(creates().length, n, `one POST per person: ${creates().length}`);
 }
@@ -84,7 +96,11 @@ async function assertEachOnce(surname: string, n = count): Promise<void> {
 async function journalled(): Promise<Set<string>> {
   const runs = (await fs.readdir(path.join(root, '.oms', 'runs'))).filter((f) => f.endsWith('.jsonl')).sort();
   const text = await fs.readFile(path.join(root, '.oms', 'runs', runs[0]), 'utf8');
-  const intents = text.trim().split('\n').slice(1).map((l) => JSON.parse(l) as { intent?: boolean; sent?: { GivenName?: string } });
+  const intents = text
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => JSON.parse(l) as { intent?: boolean; sent?: { GivenName?: string } });
   return new Set(intents.filter((l) => l.intent).map((l) => String(l.sent?.GivenName)));
 }
 
@@ -114,7 +130,11 @@ test('the same saved plan applied again after a kill: no create is sent twice', 
 
   const again = await oms(['apply', root, planFile, '--auto-approve'], { env });
   const counts = await surnameCounts('Saved');
-  assert.deepEqual([...counts.entries()].filter(([, n]) => n > 1), [], 'no person created twice');
+  assert.deepEqual(
+    [...counts.entries()].filter(([, n]) => n > 1),
+    [],
+    'no person created twice',
+  );
   ok(again, 2);
   assert.match(again.out, /outcome is not known/);
   ok(await oms(['apply', root, '--auto-approve'], { env }));
@@ -123,8 +143,15 @@ test('the same saved plan applied again after a kill: no create is sent twice', 
 
 /** git in `cwd`, as the pipeline runs it (its own name and e-mail; no hooks, no global settings). */
 function git(cwd: string, ...args: string[]): string {
-  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: cwd, GIT_AUTHOR_NAME: 'oms apply', GIT_AUTHOR_EMAIL: 'oms@example.invalid',
-    GIT_COMMITTER_NAME: 'oms apply', GIT_COMMITTER_EMAIL: 'oms@example.invalid' };
+  const env = {
+    ...process.env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    HOME: cwd,
+    GIT_AUTHOR_NAME: 'oms apply',
+    GIT_AUTHOR_EMAIL: 'oms@example.invalid',
+    GIT_COMMITTER_NAME: 'oms apply',
+    GIT_COMMITTER_EMAIL: 'oms@example.invalid',
+  };
   return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
@@ -154,7 +181,11 @@ for (const landedAtKill of [1, 120, 270]) {
       ok(planned);
       const plan = JSON.parse(planned.out) as { entries: Array<{ action: string; label: string; reason?: string }> };
       const other = plan.entries.filter((e) => e.action !== 'create');
-      assert.deepEqual(other.map((e) => `${e.action} ${e.label}: ${e.reason}`), [], 'nothing but the creates still to send');
+      assert.deepEqual(
+        other.map((e) => `${e.action} ${e.label}: ${e.reason}`),
+        [],
+        'nothing but the creates still to send',
+      );
       assert.equal(plan.entries.length, pipelineCount - landed, 'the creates that did not land, no more');
       assert.ok(!/remove the Key/.test(planned.out), 'no advice that would create an object twice');
 

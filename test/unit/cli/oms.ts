@@ -53,8 +53,12 @@ export function oms(args: string[], options: OmsOptions = {}): Promise<OmsRun> {
   options.started?.(child);
   let out = '';
   let err = '';
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -86,7 +90,10 @@ export const hasScript = existsSync(scriptBin);
  */
 export function omsOnTerminal(args: string[], answer: string, env: Record<string, string | undefined>): Promise<TerminalRun> {
   const command = [process.execPath, omsFile, ...args].map((a) => `'${a}'`).join(' ');
-  const child = spawn(scriptBin, ['-qec', command, '/dev/null'], { env: { ...process.env, CI: undefined, OMS_URL: undefined, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(scriptBin, ['-qec', command, '/dev/null'], {
+    env: { ...process.env, CI: undefined, OMS_URL: undefined, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let asked = false;
   const seen = (d: Buffer) => {
@@ -99,9 +106,11 @@ export function omsOnTerminal(args: string[], answer: string, env: Record<string
   child.stdout.on('data', seen);
   child.stderr.on('data', seen);
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) => child.on('close', (code) => {
-    clearTimeout(timer);
-    child.stdin.destroy();
-    resolve({ code, out, asked });
-  }));
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      child.stdin.destroy();
+      resolve({ code, out, asked });
+    }),
+  );
 }

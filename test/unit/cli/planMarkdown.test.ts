@@ -72,7 +72,14 @@ function markupOf(html: string): Set<string> {
 
 /** What a reader sees of rendered HTML: its text, entities decoded, without the zero-width spaces the escaping adds. */
 function seen(html: string): string {
-  return html.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\u200B/g, '');
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\u200B/g, '');
 }
 
 /** A value as the comment must show it: each invisible, bidi, control or line-breaking character written out. */
@@ -89,7 +96,10 @@ function benign(plan: Plan): Plan {
     ...plan,
     connection: { ...plan.connection, label: word(), url: 'https://service.example' },
     entries: plan.entries.map((e) => ({
-      ...e, label: word(), path: word(), ...(e.reason ? { reason: word() } : {}),
+      ...e,
+      label: word(),
+      path: word(),
+      ...(e.reason ? { reason: word() } : {}),
       changes: e.changes.map((c) => ({ pointer: c.pointer && `/${word()}`, from: value(c.from), to: value(c.to) })),
     })),
   };
@@ -113,12 +123,13 @@ async function newOnService(name: string): Promise<string> {
   return (res.body as BaseInfo).Key!;
 }
 
-const personFile = (name: string, surname = 'Surname') => JSON.stringify(fileForm(kind('person'), { ...person('New', surname), CommonName: name }), null, 2) + '\n';
+const personFile = (name: string, surname = 'Surname') =>
+  JSON.stringify(fileForm(kind('person'), { ...person('New', surname), CommonName: name }), null, 2) + '\n';
 
 /** In a file name, a slash would make a folder: the same value with slashes as backslashes. */
 const asFileName = (text: string, i: number) => `${i} ${text.replace(/\//g, '\\')}.json`;
 
-test('hostile names, file names, file contents, reasons and the manifest\'s label and URL render as visible text, no markup, every entry shown; counts and deletes first; the terminal plan shows them with no control character', async () => {
+test("hostile names, file names, file contents, reasons and the manifest's label and URL render as visible text, no markup, every entry shown; counts and deletes first; the terminal plan shows them with no control character", async () => {
   // On the service: objects named with each hostile value, some to update, some to delete.
   const updated = await Promise.all(hostile.map((h) => newOnService(`upd ${h}`)));
   const deleted = await Promise.all(hostile.map((h) => newOnService(`del ${h}`)));
@@ -148,10 +159,17 @@ test('hostile names, file names, file contents, reasons and the manifest\'s labe
   ok(run, 1); // the broken files and refused manifest entries are invalid
   const plan = JSON.parse(await fs.readFile(planFile, 'utf8')) as Plan;
   const actions = (a: string) => plan.entries.filter((e) => e.action === a).length;
-  assert.deepEqual([actions('update'), actions('delete'), actions('create'), actions('invalid')], [hostile.length, hostile.length, hostile.length, 2 * hostile.length], run.out);
-  assert.equal(plan.connection.label, manifest.connection.label, 'the manifest\'s label reaches the comment');
+  assert.deepEqual(
+    [actions('update'), actions('delete'), actions('create'), actions('invalid')],
+    [hostile.length, hostile.length, hostile.length, 2 * hostile.length],
+    run.out,
+  );
+  assert.equal(plan.connection.label, manifest.connection.label, "the manifest's label reaches the comment");
   const url = `https://evil.example/${hostile.join('/')}`;
-  const comments = { 'oms plan --format markdown': run.out, 'a manifest URL of hostile text': planMarkdown({ ...plan, connection: { ...plan.connection, url } }) };
+  const comments = {
+    'oms plan --format markdown': run.out,
+    'a manifest URL of hostile text': planMarkdown({ ...plan, connection: { ...plan.connection, url } }),
+  };
 
   // The same plan in a terminal or a CI log: no character that drives the terminal, hides or breaks a line.
   const log = await oms(['plan', root, '--format', 'text'], { env });
@@ -178,7 +196,10 @@ test('hostile names, file names, file contents, reasons and the manifest\'s labe
     const before = seen(html.slice(0, firstTable));
     assert.ok(before.includes(`0 to create · ${hostile.length} to update`.replace('0', String(hostile.length))), `counts before the first table\n${before}`);
     for (const e of plan.entries.filter((x) => x.action === 'delete')) {
-      assert.ok(before.includes(visibleForm(e.label)) && before.includes(visibleForm(e.path)), `delete ${visibleForm(e.label)} before the first table\n${before}`);
+      assert.ok(
+        before.includes(visibleForm(e.label)) && before.includes(visibleForm(e.path)),
+        `delete ${visibleForm(e.label)} before the first table\n${before}`,
+      );
     }
   }
   assert.ok(text(comments['a manifest URL of hostile text']).includes(visibleForm(url)));
@@ -211,7 +232,8 @@ test('a plan longer than a comment holds: under 65,536 characters, whole rows le
 
   // Whole rows only: each table line is one entry's row, its four cells closed; invalid and updates all shown.
   const rows = md.split('\n').filter((l) => /^\| (create|update|delete|invalid|stale|behind|deleteSkipped) /.test(l));
-  for (const r of rows) assert.match(r, /^\| (create \| `?Arriving person \d{3} \\\| y{60}|update \| `?Leaving person 4\d x{40}|invalid \| `?zz-broken-\d\.json)`? \| .+ \|$/);
+  for (const r of rows)
+    assert.match(r, /^\| (create \| `?Arriving person \d{3} \\\| y{60}|update \| `?Leaving person 4\d x{40}|invalid \| `?zz-broken-\d\.json)`? \| .+ \|$/);
   const count = (action: string) => rows.filter((r) => r.startsWith(`| ${action} `)).length;
   assert.deepEqual([count('invalid'), count('update')], [3, 5], 'what needs a reviewer most is never left out before a create');
   const creates = count('create');
@@ -225,7 +247,8 @@ test('a plan longer than a comment holds: under 65,536 characters, whole rows le
   assert.ok(top.includes('600 to create · 5 to update · 40 to delete · 3 invalid'), top);
   assert.ok(top.includes(`${leftOut} entries are left out to fit one comment (${leftOut} to create).`), top);
   assert.ok(top.includes('plan.json'), `names where the whole plan is\n${top}`);
-  for (const e of plan.entries.filter((x) => x.action === 'delete')) assert.ok(top.includes(e.label) && top.includes(e.path), `${e.label} before the first table`);
+  for (const e of plan.entries.filter((x) => x.action === 'delete'))
+    assert.ok(top.includes(e.label) && top.includes(e.path), `${e.label} before the first table`);
   assert.equal(html.match(/<tr>/g)!.length, rows.length + 1, 'the table holds exactly the whole rows');
 
   // Deletes alone past the limit: the counts stay, the comment stays under it and counts the deletes it could not list.

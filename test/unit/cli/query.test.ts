@@ -54,10 +54,15 @@ test('the service query, the pulled-folder query (no token) and a filter by hand
   const all = await scannersOverRest();
   for (const s of [all[0], all[3]]) await changeScanner(s, (o) => Object.assign(o.InputScannerReportingPriorities[6], { Priority: 1, StatusCode: 1 }));
   const byHand = (await scannersOverRest())
-    .filter((s) => s.InputScannerReportingPriorities.some((r) => r.Priority === 1 && r.StatusCode === 1)).map((s) => s.Key).sort();
+    .filter((s) => s.InputScannerReportingPriorities.some((r) => r.Priority === 1 && r.StatusCode === 1))
+    .map((s) => s.Key)
+    .sort();
   assert.equal(byHand.length, 2);
 
-  const live = await oms(['query', activeAtOne, '--url', api.sb.url, '--folder', api.sb.instanceKey, '--subfolders', '--kinds', 'inputScanner', '--format', 'json'], { env: env() });
+  const live = await oms(
+    ['query', activeAtOne, '--url', api.sb.url, '--folder', api.sb.instanceKey, '--subfolders', '--kinds', 'inputScanner', '--format', 'json'],
+    { env: env() },
+  );
   ok(live);
   assert.deepEqual(keysOf(live.out), byHand);
   assert.match(live.err, new RegExp(`Matched 2 of ${all.length} objects`));
@@ -72,11 +77,17 @@ test('the service query, the pulled-folder query (no token) and a filter by hand
   const lines = table.out.trimEnd().split('\n');
   assert.match(lines[0], /^Name\s+Kind\s+Key\s+InFolderKey\s+InputScannerReportingPriorities$/);
   assert.equal(lines.length, 3);
-  assert.ok(allOutput.every((o) => !o.includes(token)), 'the token shows in no output');
+  assert.ok(
+    allOutput.every((o) => !o.includes(token)),
+    'the token shows in no output',
+  );
 });
 
 test('nothing matched: exit 3 and no rows; an invalid query: exit 1 with its column and a caret under it', async () => {
-  const none = await oms(['query', "CommonName == 'No such scanner'", '--url', api.sb.url, '--folder', api.sb.instanceKey, '--subfolders', '--kinds', 'inputScanner'], { env: env() });
+  const none = await oms(
+    ['query', "CommonName == 'No such scanner'", '--url', api.sb.url, '--folder', api.sb.instanceKey, '--subfolders', '--kinds', 'inputScanner'],
+    { env: env() },
+  );
   ok(none, 3);
   assert.equal(none.out, '');
   assert.match(none.err, /Matched 0 of \d+ objects/);
@@ -93,9 +104,27 @@ test('nothing matched: exit 3 and no rows; an invalid query: exit 1 with its col
 
 test('CSV: a name a spreadsheet would run as a formula is prefixed with a quote; numbers stay numbers', async () => {
   const [first] = await scannersOverRest();
-  await changeScanner(first, (o) => { o.CommonName = '=HYPERLINK("http://example.com","x")'; });
-  const run = await oms(['query', "starts_with(CommonName, '=')", '--url', api.sb.url, '--folder', api.sb.instanceKey, '--subfolders',
-    '--kinds', 'inputScanner', '--format', 'csv', '--columns', 'InputScannerReportingPriorities[0].MinResistanceCode'], { env: env() });
+  await changeScanner(first, (o) => {
+    o.CommonName = '=HYPERLINK("http://example.com","x")';
+  });
+  const run = await oms(
+    [
+      'query',
+      "starts_with(CommonName, '=')",
+      '--url',
+      api.sb.url,
+      '--folder',
+      api.sb.instanceKey,
+      '--subfolders',
+      '--kinds',
+      'inputScanner',
+      '--format',
+      'csv',
+      '--columns',
+      'InputScannerReportingPriorities[0].MinResistanceCode',
+    ],
+    { env: env() },
+  );
   ok(run);
   const [header, row] = run.out.split('\r\n');
   assert.equal(header, 'Name,Kind,Key,InFolderKey,InputScannerReportingPriorities[0].MinResistanceCode');

@@ -42,10 +42,13 @@ const ok = (run: OmsRun, code = 0) => assert.equal(run.code, code, `exit ${run.c
 const live = async (key: string) => (await api.get(`/api/f/${warehouse}/inputscanners/${key}`)).body as InputScannerInfo;
 const journals = async (dir: string) => (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.jsonl')).sort();
 
-test('oms apply with one failure exits 2; oms retry <journal> sends the failed one again (exit 0); oms undo <run id> puts back all three, the retry\'s too', async () => {
+test("oms apply with one failure exits 2; oms retry <journal> sends the failed one again (exit 0); oms undo <run id> puts back all three, the retry's too", async () => {
   ok(await oms(['pull', root, '--url', api.sb.url, '--folder', warehouse, '--kinds', 'inputScanner'], { env: env() }));
   const manifest = JSON.parse(await fs.readFile(path.join(root, 'oms.manifest.json'), 'utf8')) as { objects: Record<string, { path: string }> };
-  const files = Object.values(manifest.objects).map((o) => o.path).filter((p) => p.includes('/inputscanners/')).sort();
+  const files = Object.values(manifest.objects)
+    .map((o) => o.path)
+    .filter((p) => p.includes('/inputscanners/'))
+    .sort();
   assert.ok(files.length >= 2, files.join(' '));
   const before: InputScannerInfo[] = [];
   for (const rel of files) {
@@ -86,16 +89,32 @@ test('oms undo puts back a run the editor made (its journal names the service, g
   const scanners = ((await api.get(`/api/f/${warehouse}/inputscanners`)).body as BaseInfo[]).slice(0, 2);
   const client = new OmsClient(createHttp({ baseUrl: api.sb.url, token: () => token }));
   const connection = {
-    id: 'editor-connection', info: { id: 'editor-connection', label: 'Sandbox', baseUrl: api.sb.url }, client, approveWrites: (what: string) => Promise.resolve({ what }),
+    id: 'editor-connection',
+    info: { id: 'editor-connection', label: 'Sandbox', baseUrl: api.sb.url },
+    client,
+    approveWrites: (what: string) => Promise.resolve({ what }),
   } as unknown as Connection;
   const quiet: RunView = {
     progress: (_t, work) => work(() => undefined, new AbortController().signal),
-    confirm: () => Promise.resolve(undefined), say: () => undefined, report: () => undefined,
+    confirm: () => Promise.resolve(undefined),
+    say: () => undefined,
+    report: () => undefined,
   };
   const journal = new RunJournal(path.join(root, 'editor-storage', 'runs'));
   const op = { type: 'addTag' as const, tag: 'from-editor' };
   const targets = scanners.map((o) => ({ kind: kind('inputScanner'), folderKey: warehouse, key: o.Key!, name: o.CommonName! }));
-  const run = await sendChanges({ view: quiet }, { connection, journal, title: 'Bulk edit: add tag', changes: bulkChanges(targets, op), header: { recipe: { type: 'bulk', operation: op } }, words: { runLabel: '' } }, false);
+  const run = await sendChanges(
+    { view: quiet },
+    {
+      connection,
+      journal,
+      title: 'Bulk edit: add tag',
+      changes: bulkChanges(targets, op),
+      header: { recipe: { type: 'bulk', operation: op } },
+      words: { runLabel: '' },
+    },
+    false,
+  );
   for (const t of targets) assert.ok(((await live(t.key)).Tags ?? []).includes('from-editor'));
 
   const file = path.join(journal.dir, `${run.runId}.jsonl`);

@@ -25,7 +25,11 @@ after(() => api.sb.close());
 beforeEach(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-token-'));
   const warehouse = (await api.folder('Warehouse')).Key;
-  ok(await oms(['pull', path.join(root, 'folder'), '--url', api.sb.url, '--folder', warehouse, '--kinds', 'inputScanner'], { env: { OMS_TOKEN: token, XDG_STATE_HOME: root } }));
+  ok(
+    await oms(['pull', path.join(root, 'folder'), '--url', api.sb.url, '--folder', warehouse, '--kinds', 'inputScanner'], {
+      env: { OMS_TOKEN: token, XDG_STATE_HOME: root },
+    }),
+  );
 });
 afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
@@ -78,7 +82,13 @@ test('a --token-file readable by group or others gets a warning naming its mode 
   await fs.writeFile(file, `${token}\n`);
   const link = path.join(root, 'token-link');
   await fs.symlink(file, link);
-  for (const [mode, warned] of [[0o644, true], [0o640, true], [0o604, true], [0o600, false], [0o400, false]] as const) {
+  for (const [mode, warned] of [
+    [0o644, true],
+    [0o640, true],
+    [0o604, true],
+    [0o600, false],
+    [0o400, false],
+  ] as const) {
     await fs.chmod(file, mode);
     for (const named of [file, link]) {
       const run = await plan({}, '--token-file', named);

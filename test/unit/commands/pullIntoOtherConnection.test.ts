@@ -51,7 +51,9 @@ test('a pull into a folder of another connection is refused first, naming the co
   const [homeConnection] = s.connections.all();
   const client = homeConnection.client;
   const rootKey = (await client.instance()).Key!;
-  const report = await pull(client, root, await bindingOf(client, 'Head Office', home.url), { scope: { folderKey: rootKey, recursive: true, kinds: ['inputScanner'] } });
+  const report = await pull(client, root, await bindingOf(client, 'Head Office', home.url), {
+    scope: { folderKey: rootKey, recursive: true, kinds: ['inputScanner'] },
+  });
   assert.ok(report.written > 0, 'the first pull wrote files');
   const files = Object.keys(await snapshot(root)).filter((f) => f.endsWith('.json') && !f.endsWith('oms.manifest.json'));
   await fs.appendFile(files[0], ' '); // an edit since the pull: the question the old order asked first
@@ -59,14 +61,11 @@ test('a pull into a folder of another connection is refused first, naming the co
 
   ui.reset();
   const stagingRoot = (await s.connections.require('staging').client.instance()).Key!;
-  await assert.rejects(
-    Promise.resolve(pullAsFiles.run(s, { connectionId: 'staging', folderKey: stagingRoot, kind: 'inputScanner' }, { root })),
-    (e: Error) => {
-      assert.match(e.message, /pulled from Head Office \(/, e.message);
-      assert.match(e.message, new RegExp(`not from Staging \\(${staging.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), e.message);
-      return true;
-    },
-  );
+  await assert.rejects(Promise.resolve(pullAsFiles.run(s, { connectionId: 'staging', folderKey: stagingRoot, kind: 'inputScanner' }, { root })), (e: Error) => {
+    assert.match(e.message, /pulled from Head Office \(/, e.message);
+    assert.match(e.message, new RegExp(`not from Staging \\(${staging.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), e.message);
+    return true;
+  });
   assert.deepEqual(ui.messages, [], `asked before refusing: ${ui.messages.join(' | ')}`);
   assert.deepEqual(await snapshot(root), before, 'nothing on disk changed');
 });

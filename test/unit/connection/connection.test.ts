@@ -17,23 +17,31 @@ import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
 
 let sb: Sandbox;
-before(async () => { sb = await startSandbox({ port: 0, seed: 'demo', password: 'admin' }); });
+before(async () => {
+  sb = await startSandbox({ port: 0, seed: 'demo', password: 'admin' });
+});
 after(() => sb.close());
 
 /** A connection over an in-memory token store, logging every request that went out. */
 function session(baseUrl: string, tokens: TokenSet, options: { production?: boolean; askBeforeWrite?: WriteQuestion } = {}) {
   const state = { tokens };
   const sent: RequestLog[] = [];
-  const connection = new Connection({ id: 'c1', label: 'test', baseUrl, production: options.production }, {
-    tokens: {
-      get: (_id, url) => Promise.resolve(url === baseUrl ? state.tokens : undefined),
-      set: (_id, _url, fresh) => { state.tokens = fresh; return Promise.resolve(); },
-      delete: () => Promise.resolve(),
+  const connection = new Connection(
+    { id: 'c1', label: 'test', baseUrl, production: options.production },
+    {
+      tokens: {
+        get: (_id, url) => Promise.resolve(url === baseUrl ? state.tokens : undefined),
+        set: (_id, _url, fresh) => {
+          state.tokens = fresh;
+          return Promise.resolve();
+        },
+        delete: () => Promise.resolve(),
+      },
+      limits: () => ({}),
+      askBeforeWrite: options.askBeforeWrite ?? (() => Promise.reject(new Error('asked on a connection that is not production'))),
+      log: (_label, e) => sent.push(e),
     },
-    limits: () => ({}),
-    askBeforeWrite: options.askBeforeWrite ?? (() => Promise.reject(new Error('asked on a connection that is not production'))),
-    log: (_label, e) => sent.push(e),
-  });
+  );
   return { client: connection.client, connection, state, sent };
 }
 
@@ -53,21 +61,31 @@ test('a production connection asks before each write, never before a read; no se
   assert.deepEqual(asked, [], 'a read asks nothing');
   await assert.rejects(client.create(site, sb.instanceKey, newObject(site, 'Refused')), /cancelled/);
   assert.deepEqual(asked, [`test: POST /api/f/${sb.instanceKey}/engagesites`]);
-  assert.deepEqual(sent.map((e) => e.method), ['GET'], 'the refused write never left');
+  assert.deepEqual(
+    sent.map((e) => e.method),
+    ['GET'],
+    'the refused write never left',
+  );
   answer = true;
   const approval = await connection.approveWrites('Two sites');
   answer = false;
   const http = connection.client.http;
   for (const name of ['One', 'Two']) await http({ method: 'POST', path: `/api/f/${sb.instanceKey}/engagesites`, json: newObject(site, name), approval });
   assert.deepEqual(asked.slice(1), ['test: Two sites (many)'], 'one question for the operation, none per request');
-  assert.deepEqual(sent.map((e) => `${e.method} ${e.status}`), ['GET 200', 'POST 201', 'POST 201']);
+  assert.deepEqual(
+    sent.map((e) => `${e.method} ${e.status}`),
+    ['GET 200', 'POST 201', 'POST 201'],
+  );
 });
 
 test('a read refused with 401 is sent again after the refresh', async () => {
   const tokens = await signIn(createHttp({ baseUrl: sb.url }), { instance: 'Demo Instance', user: 'admin', password: 'admin' });
   const { client, state, sent } = session(sb.url, { ...tokens, accessToken: 'revoked-access-token' });
   assert.equal((await client.instance()).Key, sb.instanceKey);
-  assert.deepEqual(sent.map((e) => `${e.method} ${e.path} ${e.status}`), ['GET /api 401', 'POST /token 200', 'GET /api 200']);
+  assert.deepEqual(
+    sent.map((e) => `${e.method} ${e.path} ${e.status}`),
+    ['GET /api 401', 'POST /token 200', 'GET /api 200'],
+  );
   assert.notEqual(state.tokens.accessToken, 'revoked-access-token', 'the renewed token is kept');
 });
 
@@ -75,10 +93,17 @@ test('a write refused with a plain 401 is not sent again after the refresh', asy
   const tokens = await signIn(createHttp({ baseUrl: sb.url }), { instance: 'Demo Instance', user: 'admin', password: 'admin' });
   const { client, state, sent } = session(sb.url, { ...tokens, accessToken: 'revoked-access-token' });
   const site = kind('engageSite');
-  const error = await client.create(site, sb.instanceKey, newObject(site, 'Sent once')).then(() => assert.fail('expected a rejection'), (e: unknown) => e);
+  const error = await client.create(site, sb.instanceKey, newObject(site, 'Sent once')).then(
+    () => assert.fail('expected a rejection'),
+    (e: unknown) => e,
+  );
   assert.ok(error instanceof ApiError && error.kind === 'auth');
   assert.match(error.message, /Signed in again, but the POST was not sent again/);
-  assert.deepEqual(sent.map((e) => `${e.method} ${e.status}`), ['POST 401', 'POST 200'], 'the create once, then the token grant');
+  assert.deepEqual(
+    sent.map((e) => `${e.method} ${e.status}`),
+    ['POST 401', 'POST 200'],
+    'the create once, then the token grant',
+  );
   assert.equal(sent[1].path, '/token');
   assert.notEqual(state.tokens.accessToken, 'revoked-access-token', 'signed in again for the next try');
   // The next try goes through with the renewed token.
@@ -111,7 +136,6 @@ test('a write refused with invalid_token (never handled) is sent again after the
     server.close();
   }
 });
-
 
 test('a 401 that comes after another request renewed the token takes the new token, with no second refresh', async () => {
   // Refresh tokens are good once (as the sandbox's): a second refresh with r1 is refused. The answer to
@@ -149,7 +173,11 @@ test('a 401 that comes after another request renewed the token takes the new tok
     const { client } = session(url, { accessToken: 'stale', refreshToken: 'r1' });
     const [early, late] = await Promise.all([client.folder('early'), client.folder('late')]);
     assert.deepEqual([early.Key, late.Key], ['early', 'late']);
-    assert.deepEqual(seen.filter((s) => s.startsWith('POST /token')), ['POST /token '], 'one refresh');
+    assert.deepEqual(
+      seen.filter((s) => s.startsWith('POST /token')),
+      ['POST /token '],
+      'one refresh',
+    );
     assert.ok(seen.includes('GET /api/f/late Bearer fresh'), seen.join('\n'));
   } finally {
     server.close();

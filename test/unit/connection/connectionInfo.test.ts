@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkBaseUrl, connectionNameProblem, isLoopback, needsPlainHttpConfirmation, normalizeBaseUrl, originOf } from '../../../src/connection/connectionInfo';
+import {
+  checkBaseUrl,
+  connectionNameProblem,
+  isLoopback,
+  needsPlainHttpConfirmation,
+  normalizeBaseUrl,
+  originOf,
+} from '../../../src/connection/connectionInfo';
 
 test('base URLs: full http(s) URLs without credentials, query or fragment', () => {
   assert.equal(checkBaseUrl('https://api.example.com'), undefined);
@@ -24,7 +31,10 @@ test('plain http needs a yes unless it stays on this machine', () => {
 });
 
 test('a connection name already in use is refused (any case, trimmed); keeping its own name is fine', () => {
-  const list = [{ id: 'a', label: 'Sandbox', baseUrl: 'http://127.0.0.1:1' }, { id: 'b', label: 'Staging', baseUrl: 'https://s.example.com' }];
+  const list = [
+    { id: 'a', label: 'Sandbox', baseUrl: 'http://127.0.0.1:1' },
+    { id: 'b', label: 'Staging', baseUrl: 'https://s.example.com' },
+  ];
   assert.match(connectionNameProblem(' sandbox ', list, 'b')!, /"Sandbox" is the name of another connection/);
   assert.equal(connectionNameProblem('Sandbox', list, 'a'), undefined);
   assert.equal(connectionNameProblem('Production', list, 'a'), undefined);

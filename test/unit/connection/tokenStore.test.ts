@@ -24,8 +24,18 @@ function secretStorage(failWith?: Error): FakeSecrets {
     reads: 0,
     failWith,
     get: (key: string) => Promise.resolve().then(() => (storage.reads++, check(), raw.get(key))),
-    store: (key: string, value: string) => Promise.resolve().then(() => { check(); raw.set(key, value); fire(key); }),
-    delete: (key: string) => Promise.resolve().then(() => { check(); raw.delete(key); fire(key); }),
+    store: (key: string, value: string) =>
+      Promise.resolve().then(() => {
+        check();
+        raw.set(key, value);
+        fire(key);
+      }),
+    delete: (key: string) =>
+      Promise.resolve().then(() => {
+        check();
+        raw.delete(key);
+        fire(key);
+      }),
     keys: () => Promise.resolve([...raw.keys()]),
     onDidChange: (l: (e: vscode.SecretStorageChangeEvent) => void) => {
       listeners.add(l);
@@ -65,7 +75,10 @@ test('sign out forgets the token; other connections keep theirs', async () => {
 
 test('a secret store that cannot be used says what it needs, without the token', async () => {
   const store = new TokenStore(secretStorage(new Error('no keyring')));
-  await assert.rejects(store.set('a', 'https://a.example.com', { accessToken: 'do-not-show' }), (e: Error) => /secret store/.test(e.message) && /keyring/.test(e.message) && !e.message.includes('do-not-show'));
+  await assert.rejects(
+    store.set('a', 'https://a.example.com', { accessToken: 'do-not-show' }),
+    (e: Error) => /secret store/.test(e.message) && /keyring/.test(e.message) && !e.message.includes('do-not-show'),
+  );
   await assert.rejects(store.get('a', 'https://a.example.com'), /Cannot read the secret store/);
 });
 

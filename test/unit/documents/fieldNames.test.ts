@@ -53,7 +53,9 @@ async function openScanner() {
   objectFiles.writer = (uri, text) => saves.writeDocument(uri, text);
   const { items: folders } = await client.list(kind('folder'), sb.instanceKey);
   const warehouse = folders.find((f) => f.CommonName === 'Warehouse')!;
-  const { items: [listed] } = await client.list<InputScannerInfo>(scannerKind, warehouse.Key!);
+  const {
+    items: [listed],
+  } = await client.list<InputScannerInfo>(scannerKind, warehouse.Key!);
   const scanner = await client.get<InputScannerInfo>(scannerKind, warehouse.Key!, listed.Key!);
   const uri = objectUri({ connectionId: 'c1', folderKey: warehouse.Key!, kind: scannerKind, key: scanner.Key! }, scanner.CommonName ?? 'x', 'Warehouse');
   const text = new TextDecoder().decode(await objectFiles.readFile(uri));

@@ -28,7 +28,8 @@ import { SaveHistory } from '../../../src/save/history';
 import { FollowDocuments } from '../../../src/live/followDocuments';
 
 const site = kind('engageSite');
-const manual = 1, afterDelay = 2;
+const manual = 1,
+  afterDelay = 2;
 let sb: Sandbox;
 let client: OmsClient;
 let historyDir: string;
@@ -61,10 +62,16 @@ function wire(): Wired {
   const connections = { require: () => connection, whenRestored: () => Promise.resolve(connection) } as unknown as ConnectionManager;
   const objectFiles = new ObjectFileSystem(connections);
   const asked: MergeConflict[][] = [];
-  const saves = new ObjectSaves(connections, objectFiles, new SaveHistory(historyDir), () => Promise.resolve('cancel' as never), (_name, conflicts) => {
-    asked.push(conflicts);
-    return Promise.resolve(undefined);
-  });
+  const saves = new ObjectSaves(
+    connections,
+    objectFiles,
+    new SaveHistory(historyDir),
+    () => Promise.resolve('cancel' as never),
+    (_name, conflicts) => {
+      asked.push(conflicts);
+      return Promise.resolve(undefined);
+    },
+  );
   objectFiles.writer = (uri, text) => saves.writeDocument(uri, text);
   const changed: ObjectAddress[] = [];
   saves.onDidChangeObject((a) => changed.push(a));
@@ -88,7 +95,7 @@ async function edited(objectFiles: ObjectFileSystem, uri: vscode.Uri, fields: Re
 
 const serverCopy = (key: string) => client.get<BaseInfo & Record<string, unknown>>(site, sb.instanceKey, key);
 
-test('an editor save sends the edit once: the server holds it, the document\'s base and the save history move on, the tree hears of it', async () => {
+test("an editor save sends the edit once: the server holds it, the document's base and the save history move on, the tree hears of it", async () => {
   const { objectFiles, saves, changed } = wire();
   const { uri, object } = await openSite(objectFiles);
   const text = await edited(objectFiles, uri, { SiteReference: 'ref-1' });
@@ -101,9 +108,18 @@ test('an editor save sends the edit once: the server holds it, the document\'s b
   // The history is written after the save returns (it never holds the save up).
   let history = await saves.history?.list('c1', object.Key);
   for (let i = 0; i < 50 && !history?.length; i++) history = await new Promise((r) => setTimeout(r, 20)).then(() => saves.history?.list('c1', object.Key));
-  assert.deepEqual(history?.map((h) => h.object.ConcurrencyVersion), [object.ConcurrencyVersion]);
-  assert.deepEqual(changed.map((a) => a.key), [object.Key]);
-  assert.ok(shown.some((m) => m.kind === 'status' && m.text.includes(object.CommonName ?? '')), JSON.stringify(shown));
+  assert.deepEqual(
+    history?.map((h) => h.object.ConcurrencyVersion),
+    [object.ConcurrencyVersion],
+  );
+  assert.deepEqual(
+    changed.map((a) => a.key),
+    [object.Key],
+  );
+  assert.ok(
+    shown.some((m) => m.kind === 'status' && m.text.includes(object.CommonName ?? '')),
+    JSON.stringify(shown),
+  );
 });
 
 test('auto-save sends nothing: the write is refused with the reason, the server keeps its version', async () => {
@@ -146,13 +162,19 @@ test('a save that meets a change of the same field asks about that field; Escape
   };
   willSaveDocument(uri, manual);
   await objectFiles.writeFile(uri, text);
-  assert.deepEqual(asked.map((conflicts) => conflicts.map((c) => c.pointer)), [['/SiteReference']]);
+  assert.deepEqual(
+    asked.map((conflicts) => conflicts.map((c) => c.pointer)),
+    [['/SiteReference']],
+  );
   assert.ok(savingWhileAsked, 'the object is saving while its question is open');
   assert.equal(saves.isSaving(objectFiles.addressOf(uri)!), false, 'and no longer once it is answered');
   const now = await serverCopy(object.Key);
   assert.equal(now.SiteReference, 'theirs');
   assert.equal(now.ConcurrencyVersion, before.ConcurrencyVersion);
-  assert.deepEqual(shown.filter((m) => m.kind !== 'status'), []);
+  assert.deepEqual(
+    shown.filter((m) => m.kind !== 'status'),
+    [],
+  );
 
   // A poll then reads the version the question was about: nothing more is said; a later change is told once.
   assert.equal(saves.askedAbout(uri), now.ConcurrencyVersion);
@@ -160,7 +182,10 @@ test('a save that meets a change of the same field asks about that field; Escape
   const follow = new FollowDocuments(objectFiles, saves);
   const open = { uri, address: objectFiles.addressOf(uri)! };
   follow.follow(open, now);
-  assert.deepEqual(shown.filter((m) => m.kind !== 'status'), []);
+  assert.deepEqual(
+    shown.filter((m) => m.kind !== 'status'),
+    [],
+  );
   await client.update(site, { ...now, SiteReference: 'later' });
   const later = await serverCopy(object.Key);
   follow.follow(open, later);
@@ -178,7 +203,11 @@ test('a save that meets a change of the same field asks about that field; Escape
 /** An editor's document with unsaved edits: its text, changed by `workspace.applyEdit` (the shim's `editing`). */
 function openDocument(uri: vscode.Uri, text: string) {
   const doc = {
-    uri, text, version: 1, isDirty: true, isClosed: false,
+    uri,
+    text,
+    version: 1,
+    isDirty: true,
+    isClosed: false,
     getText: () => doc.text,
     positionAt: (offset: number) => offset,
   };
@@ -193,8 +222,11 @@ function openDocument(uri: vscode.Uri, text: string) {
   return doc;
 }
 
-test('Merge (live updates) takes the server\'s change into the unsaved text, keeps the edit and the stat VS Code read; Ctrl+S then saves, no conflict', async (t) => {
-  t.after(() => { openDocuments.length = 0; editing.apply = undefined; });
+test("Merge (live updates) takes the server's change into the unsaved text, keeps the edit and the stat VS Code read; Ctrl+S then saves, no conflict", async (t) => {
+  t.after(() => {
+    openDocuments.length = 0;
+    editing.apply = undefined;
+  });
   const { objectFiles, saves, asked } = wire();
   const { uri, object } = await openSite(objectFiles);
   const mtime = (await objectFiles.stat(uri)).mtime;
@@ -217,11 +249,17 @@ test('Merge (live updates) takes the server\'s change into the unsaved text, kee
   assert.equal(now.ConcurrencyVersion, (object.ConcurrencyVersion ?? 0) + 2);
   assert.deepEqual(asked, []);
   assert.equal((await objectFiles.stat(uri)).mtime, (now.ConcurrencyVersion ?? 0) + 1, 'after the save, the stat follows the base again');
-  assert.deepEqual(shown.filter((m) => m.kind !== 'status'), []);
+  assert.deepEqual(
+    shown.filter((m) => m.kind !== 'status'),
+    [],
+  );
 });
 
 test('Merge never replaces text typed while it ran: a refused edit (the document changed) is merged again from the text as it is', async (t) => {
-  t.after(() => { openDocuments.length = 0; editing.apply = undefined; });
+  t.after(() => {
+    openDocuments.length = 0;
+    editing.apply = undefined;
+  });
   const { objectFiles, saves } = wire();
   const { uri, object } = await openSite(objectFiles);
   const doc = openDocument(uri, new TextDecoder().decode(await edited(objectFiles, uri, { SiteReference: 'mine' })));
@@ -241,7 +279,7 @@ test('Merge never replaces text typed while it ran: a refused edit (the document
   assert.equal(text.CommonName, `${object.CommonName} (theirs)`);
 });
 
-test('an object is saving from the save until its answer (a read meanwhile holds the user\'s own change), another object never', async () => {
+test("an object is saving from the save until its answer (a read meanwhile holds the user's own change), another object never", async () => {
   const { objectFiles, saves } = wire();
   const { object } = await openSite(objectFiles);
   const other = await openSite(objectFiles);
@@ -249,7 +287,8 @@ test('an object is saving from the save until its answer (a read meanwhile holds
   const href = `/api/f/${sb.instanceKey}/engagesites/${object.Key}`;
   // The service handles the PUT at once and answers it late.
   const rule = await fetch(`${sb.url}/sandbox/faults`, {
-    method: 'POST', headers: { Authorization: `Bearer ${sb.token}`, 'Content-Type': 'application/json' },
+    method: 'POST',
+    headers: { Authorization: `Bearer ${sb.token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ path: href, method: 'PUT', delayMs: 400, count: 1 }),
   });
   assert.equal(rule.status, 201);

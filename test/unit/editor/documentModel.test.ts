@@ -31,10 +31,13 @@ test('Href, InFolderHref, ObjectLinks (Href or key) and Links anchors are links,
 test('a null Href in ObjectLinks leaves the key to find the object by', () => {
   const doc = prettyJson({ ...scanner, ObjectLinks: [{ $type: 'x', Href: null, LinkedObjectKey: 'abc', CommonName: 'Site', Relation: 'InInstance' }] });
   const links = findLinks(doc).filter((l) => l.field.startsWith('ObjectLinks'));
-  assert.deepEqual(links.map((l) => [l.field, l.href, l.key]), [['ObjectLinks/0/LinkedObjectKey', undefined, 'abc']]);
+  assert.deepEqual(
+    links.map((l) => [l.field, l.href, l.key]),
+    [['ObjectLinks/0/LinkedObjectKey', undefined, 'abc']],
+  );
 });
 
-test('Links, ObjectLinks, Metadata and Monikers fold when not empty; the kind\'s fields stay open', () => {
+test("Links, ObjectLinks, Metadata and Monikers fold when not empty; the kind's fields stay open", () => {
   const names = foldedSections(text).map((s) => s.name);
   assert.ok(names.includes('Links'));
   assert.ok(!names.includes('InputScannerReportingPriorities'));

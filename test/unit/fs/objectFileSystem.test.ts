@@ -18,7 +18,6 @@ import { ObjectFileSystem } from '../../../src/fs/objectFileSystem';
 import { objectUri } from '../../../src/fs/objectUri';
 import { documentText } from '../../../src/save/documentForm';
 
-
 let sb: Sandbox;
 let client: OmsClient;
 const site = kind('engageSite');
@@ -61,7 +60,7 @@ test('a change on the server does not move the stat (no "file is newer" from VS 
   await client.update(site, { ...object, SiteReference: `elsewhere-${Date.now()}` });
   const theirs = await client.get(site, sb.instanceKey, object.Key);
   assert.equal((await objectFiles.stat(uri)).mtime, (object.ConcurrencyVersion ?? 0) + 1, 'still the base VS Code read');
-  assert.match(await objectFiles.serverText(uri), /elsewhere-/, 'Compare shows the server\'s copy');
+  assert.match(await objectFiles.serverText(uri), /elsewhere-/, "Compare shows the server's copy");
   const changed: string[] = [];
   const bases: string[] = [];
   objectFiles.onDidChangeFile((events) => changed.push(...events.map((e) => e.uri.toString())));

@@ -60,5 +60,8 @@ test('the earlier form (keys in the path) still addresses its object, as VS Code
 test('the folder and collection prefixes are directories; an unknown collection is no object', () => {
   assert.ok(isDirectoryPath(Uri.from({ scheme: 'oms', authority: 'c1', path: '/Head Office/people' })));
   assert.ok(isDirectoryPath(Uri.from({ scheme: 'oms', authority: 'c1', path: '/Head Office' })));
-  assert.equal(parseObjectUri(Uri.from({ scheme: 'oms', authority: 'c1', path: '/Head Office/nothing/X.json', query: `folder=${folderKey}&key=${key}` })), undefined);
+  assert.equal(
+    parseObjectUri(Uri.from({ scheme: 'oms', authority: 'c1', path: '/Head Office/nothing/X.json', query: `folder=${folderKey}&key=${key}` })),
+    undefined,
+  );
 });

@@ -9,7 +9,12 @@
 import Module from 'node:module';
 
 class Uri {
-  private constructor(readonly scheme: string, readonly authority: string, readonly path: string, readonly query: string) {}
+  private constructor(
+    readonly scheme: string,
+    readonly authority: string,
+    readonly path: string,
+    readonly query: string,
+  ) {}
   static from(c: { scheme: string; authority?: string; path?: string; query?: string }): Uri {
     return new Uri(c.scheme, c.authority ?? '', c.path ?? '', c.query ?? '');
   }
@@ -43,7 +48,10 @@ class EventEmitter<T> {
 }
 
 class FileSystemError extends Error {
-  constructor(message?: string | Uri, readonly code = 'Unknown') {
+  constructor(
+    message?: string | Uri,
+    readonly code = 'Unknown',
+  ) {
     super(String(message));
   }
   static FileNotFound = (m?: string | Uri) => new FileSystemError(m, 'FileNotFound');
@@ -70,7 +78,10 @@ class ThemeColor {
 
 /** A span of a document; the tests' documents number their positions by offset. */
 class Range {
-  constructor(readonly start: number, readonly end: number) {}
+  constructor(
+    readonly start: number,
+    readonly end: number,
+  ) {}
 }
 
 /** Text edits, as `workspace.applyEdit` gets them. */
@@ -100,16 +111,25 @@ export const answers: { picks: RegExp[]; errorAction?: string } = { picks: [] };
 /** Commands run through `commands.executeCommand`, with their arguments. */
 export const executed: Array<{ id: string; args: unknown[] }> = [];
 
-const message = (kind: Shown['kind']) => (text: string, ...rest: unknown[]) => {
-  const actions = rest.filter((a): a is string => typeof a === 'string');
-  shown.push({ kind, text, actions });
-  return Promise.resolve(kind === 'error' && answers.errorAction && actions.includes(answers.errorAction) ? answers.errorAction : undefined);
-};
+const message =
+  (kind: Shown['kind']) =>
+  (text: string, ...rest: unknown[]) => {
+    const actions = rest.filter((a): a is string => typeof a === 'string');
+    shown.push({ kind, text, actions });
+    return Promise.resolve(kind === 'error' && answers.errorAction && actions.includes(answers.errorAction) ? answers.errorAction : undefined);
+  };
 
 const willSave = new EventEmitter<{ document: { uri: Uri }; reason: number }>();
 
 const shim = {
-  Uri, EventEmitter, FileSystemError, Disposable, CancellationError, Range, WorkspaceEdit, ThemeColor,
+  Uri,
+  EventEmitter,
+  FileSystemError,
+  Disposable,
+  CancellationError,
+  Range,
+  WorkspaceEdit,
+  ThemeColor,
   FileType: { File: 1, Directory: 2 },
   FilePermission: { Readonly: 1 },
   FileChangeType: { Changed: 1, Created: 2, Deleted: 3 },

@@ -31,11 +31,43 @@ const notUserFacing = [/^sandbox\//, /^testApi\.ts$/];
 const registries = ['model/kinds.ts', 'model/pushTypes.ts', 'model/statusCodes.ts', 'people/encoding.ts'];
 
 /** Files other branches are rewriting with their words now; the second test lists what they still hold. */
-const messageCalls = new Set(['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'notify', 'showQuickPick', 'FileNotFound', 'FileExists',
-  'NoPermissions', 'Unavailable', 'FileIsADirectory', 'FileNotADirectory', 'TreeItem', 'MessageNode', 'InlayHint', 'CodeAction', 'Diagnostic', 'Hover',
-  'MarkdownString', 'StatusBarItem', 'CancellationError']);
-const wordProperties = new Set(['title', 'placeholder', 'placeHolder', 'prompt', 'label', 'description', 'detail', 'tooltip', 'validationMessage', 'reason',
-  'message', 'note', 'error']);
+const messageCalls = new Set([
+  'showInformationMessage',
+  'showWarningMessage',
+  'showErrorMessage',
+  'notify',
+  'showQuickPick',
+  'FileNotFound',
+  'FileExists',
+  'NoPermissions',
+  'Unavailable',
+  'FileIsADirectory',
+  'FileNotADirectory',
+  'TreeItem',
+  'MessageNode',
+  'InlayHint',
+  'CodeAction',
+  'Diagnostic',
+  'Hover',
+  'MarkdownString',
+  'StatusBarItem',
+  'CancellationError',
+]);
+const wordProperties = new Set([
+  'title',
+  'placeholder',
+  'placeHolder',
+  'prompt',
+  'label',
+  'description',
+  'detail',
+  'tooltip',
+  'validationMessage',
+  'reason',
+  'message',
+  'note',
+  'error',
+]);
 
 /** Literal text that reads as words: a letter and a space. */
 const isWords = (text: string): boolean => {
@@ -43,8 +75,11 @@ const isWords = (text: string): boolean => {
   return /\p{L}/u.test(words) && /\s/.test(words);
 };
 
-const isL10nCall = (node: ts.Node): boolean => ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)
-  && node.expression.name.text === 't' && /(^|\.)l10n$/.test(node.expression.expression.getText());
+const isL10nCall = (node: ts.Node): boolean =>
+  ts.isCallExpression(node) &&
+  ts.isPropertyAccessExpression(node.expression) &&
+  node.expression.name.text === 't' &&
+  /(^|\.)l10n$/.test(node.expression.expression.getText());
 
 const joining = [ts.SyntaxKind.PlusToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken];
 
@@ -90,21 +125,27 @@ function returned(fn: ts.SignatureDeclaration): ts.Expression[] {
 }
 
 /** A function that returns a localized message in one place returns messages: its other literal words too. */
-const branches = (e: ts.Expression): ts.Expression[] => ts.isConditionalExpression(e) ? [...branches(e.whenTrue), ...branches(e.whenFalse)]
-  : ts.isParenthesizedExpression(e) ? branches(e.expression) : [e];
+const branches = (e: ts.Expression): ts.Expression[] =>
+  ts.isConditionalExpression(e) ? [...branches(e.whenTrue), ...branches(e.whenFalse)] : ts.isParenthesizedExpression(e) ? branches(e.expression) : [e];
 
 function mixedReturns(fn: ts.SignatureDeclaration): ts.Node[] {
   const values = returned(fn).flatMap(branches);
   return values.some(isL10nCall) ? values.flatMap(bareWords) : [];
 }
 
-const isChoice = (node: ts.Node): boolean => ts.isConditionalExpression(node)
-  || (ts.isBinaryExpression(node) && [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken].includes(node.operatorToken.kind));
+const isChoice = (node: ts.Node): boolean =>
+  ts.isConditionalExpression(node) ||
+  (ts.isBinaryExpression(node) && [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken].includes(node.operatorToken.kind));
 
 /** The values a choice (`a ? b : c`, `a ?? b`, `a || b`, chained) can give. */
-const choices = (e: ts.Expression): ts.Expression[] => ts.isParenthesizedExpression(e) ? choices(e.expression)
-  : ts.isConditionalExpression(e) ? [...choices(e.whenTrue), ...choices(e.whenFalse)]
-    : isChoice(e) ? [...choices((e as ts.BinaryExpression).left), ...choices((e as ts.BinaryExpression).right)] : [e];
+const choices = (e: ts.Expression): ts.Expression[] =>
+  ts.isParenthesizedExpression(e)
+    ? choices(e.expression)
+    : ts.isConditionalExpression(e)
+      ? [...choices(e.whenTrue), ...choices(e.whenFalse)]
+      : isChoice(e)
+        ? [...choices((e as ts.BinaryExpression).left), ...choices((e as ts.BinaryExpression).right)]
+        : [e];
 
 /** A choice between a localized message and literal words is a choice between messages: the literal too. */
 function mixedChoice(e: ts.Expression): ts.Node[] {
@@ -124,8 +165,13 @@ function unlocalized(file: string): string[] {
     else if (ts.isNewExpression(node) && calledName(node).endsWith('Error')) found.push(...(node.arguments ?? []).flatMap(bareWords));
     else if (ts.isCallExpression(node) && messageCalls.has(calledName(node))) found.push(...node.arguments.flatMap(bareWords));
     else if (ts.isPropertyAssignment(node) && wordProperties.has(node.name.getText())) found.push(...bareWords(node.initializer));
-    else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(node.left)
-      && wordProperties.has(node.left.name.text)) found.push(...bareWords(node.right));
+    else if (
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isPropertyAccessExpression(node.left) &&
+      wordProperties.has(node.left.name.text)
+    )
+      found.push(...bareWords(node.right));
     else if (ts.isFunctionLike(node)) found.push(...mixedReturns(node));
     else if (isChoice(node) && !isChoice(node.parent)) found.push(...mixedChoice(node as ts.Expression));
     ts.forEachChild(node, visit);
@@ -141,15 +187,17 @@ function unlocalized(file: string): string[] {
 const readBundle = (): Record<string, string> => JSON.parse(fs.readFileSync(path.join(repo, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
 
 /** A count before a plural noun: "{0} objects". */
-const nouns = 'objects|files|people|persons|items|rows|batches|batch requests|entries|changes|diffs|runs|requests|scanners|sites|writes|errors|problems|keys'
-  + '|recipients|matches|folders|fields|characters|blank rows|lines';
+const nouns =
+  'objects|files|people|persons|items|rows|batches|batch requests|entries|changes|diffs|runs|requests|scanners|sites|writes|errors|problems|keys' +
+  '|recipients|matches|folders|fields|characters|blank rows|lines';
 const counted = new RegExp(`\\{\\d\\} (${nouns})\\b`);
 
 /** Whether `node` is a branch of a choice on a count of one (`n === 1 ? … : …`). */
-const chosenByCount = (node: ts.Node): boolean => !!ts.findAncestor(node.parent, (a) => {
-  if (ts.isStatement(a) || ts.isFunctionLike(a)) return 'quit';
-  return ts.isConditionalExpression(a) && /[=!<>]=*\s*1\b|\b1\s*[=!<>]/.test(a.condition.getText());
-});
+const chosenByCount = (node: ts.Node): boolean =>
+  !!ts.findAncestor(node.parent, (a) => {
+    if (ts.isStatement(a) || ts.isFunctionLike(a)) return 'quit';
+    return ts.isConditionalExpression(a) && /[=!<>]=*\s*1\b|\b1\s*[=!<>]/.test(a.condition.getText());
+  });
 
 /** Each l10n.t message with a count before a plural noun that is not chosen by the count (so "1 objects" can show). */
 function pluralsWithoutSingular(file: string): string[] {
@@ -168,11 +216,13 @@ function pluralsWithoutSingular(file: string): string[] {
   return found;
 }
 
-const sourceFiles = (): string[] => fs.readdirSync(src, { withFileTypes: true, recursive: true })
-  .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
-  .map((e) => path.join(e.parentPath, e.name))
-  .filter((f) => !notUserFacing.some((r) => r.test(path.relative(src, f).split(path.sep).join('/'))))
-  .sort();
+const sourceFiles = (): string[] =>
+  fs
+    .readdirSync(src, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
+    .map((e) => path.join(e.parentPath, e.name))
+    .filter((f) => !notUserFacing.some((r) => r.test(path.relative(src, f).split(path.sep).join('/'))))
+    .sort();
 test('every user-facing string of src/ goes through l10n.t', () => {
   const found = sourceFiles().flatMap(unlocalized);
   assert.deepEqual(found, [], `not localizable (wrap in vscode.l10n.t or l10n.t from src/l10n.ts):\n${found.join('\n')}`);
@@ -187,22 +237,26 @@ test('the scan finds bare messages and counts without a singular, and passes the
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oms-localizable-'));
   try {
     const file = path.join(dir, 'sample.ts');
-    fs.writeFileSync(file, [
-      "throw new Error(`The file ${name} is not a file on disk`);",
-      "vscode.window.showWarningMessage('Nothing was sent', 'Retry');",
-      "const pick = { title: cond ? 'Pull as Files' : l10n.t('Pull'), placeholder: vscode.l10n.t('Pick a folder') };",
-      "throw new ApiError('network', l10n.t('No answer from {0}', host));",
-      "const problem = owned ?? (changed ? `$type cannot change (${was})` : undefined) ?? l10n.t('The service cannot update it');",
-      "const said = n === 1 ? l10n.t('1 object') : l10n.t('{0} objects', n);",
-      "const written = l10n.t('{0} files written', n);",
-    ].join('\n'));
-    assert.deepEqual(unlocalized(file).map((l) => l.replace(/^.*sample\.ts:/, '')), [
-      '1: `The file ${name} is not a file on disk`',
-      "2: 'Nothing was sent'",
-      "3: 'Pull as Files'",
-      '5: `$type cannot change (${was})`',
-    ]);
-    assert.deepEqual(pluralsWithoutSingular(file).map((l) => l.replace(/^.*sample\.ts:/, '')), ['7: {0} files written']);
+    fs.writeFileSync(
+      file,
+      [
+        'throw new Error(`The file ${name} is not a file on disk`);',
+        "vscode.window.showWarningMessage('Nothing was sent', 'Retry');",
+        "const pick = { title: cond ? 'Pull as Files' : l10n.t('Pull'), placeholder: vscode.l10n.t('Pick a folder') };",
+        "throw new ApiError('network', l10n.t('No answer from {0}', host));",
+        "const problem = owned ?? (changed ? `$type cannot change (${was})` : undefined) ?? l10n.t('The service cannot update it');",
+        "const said = n === 1 ? l10n.t('1 object') : l10n.t('{0} objects', n);",
+        "const written = l10n.t('{0} files written', n);",
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      unlocalized(file).map((l) => l.replace(/^.*sample\.ts:/, '')),
+      ['1: `The file ${name} is not a file on disk`', "2: 'Nothing was sent'", "3: 'Pull as Files'", '5: `$type cannot change (${was})`'],
+    );
+    assert.deepEqual(
+      pluralsWithoutSingular(file).map((l) => l.replace(/^.*sample\.ts:/, '')),
+      ['7: {0} files written'],
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -210,7 +264,9 @@ test('the scan finds bare messages and counts without a singular, and passes the
 
 test('every key of the bundle is its own message, so each can match the text that asks for it', () => {
   const bundle = readBundle();
-  const wrong = Object.entries(bundle).filter(([key, value]) => key !== value).map(([key]) => key);
+  const wrong = Object.entries(bundle)
+    .filter(([key, value]) => key !== value)
+    .map(([key]) => key);
   assert.deepEqual(wrong, []);
   const odd = Object.keys(bundle).filter((key) => /[\u0fff\ufffd]/u.test(key));
   assert.deepEqual(odd, [], 'a key holding U+0FFF or U+FFFD was read from an escape that l10n-dev does not decode; pass the character as an argument');

@@ -53,7 +53,10 @@ test("Go to Object's index follows a live read of a group: renamed, new and dele
     assert.equal(logs.length, 0);
     assert.equal(index.entry(renamed.Key!)?.name, 'Renamed live');
     assert.equal(index.entry(created.Key)?.name, 'Created live');
-    assert.deepEqual(index.entry(created.Key)?.folders.map((f) => f.name), ['Demo Instance', 'Warehouse']);
+    assert.deepEqual(
+      index.entry(created.Key)?.folders.map((f) => f.name),
+      ['Demo Instance', 'Warehouse'],
+    );
     assert.equal(index.entry(deleted.Key!), undefined);
   });
 });

@@ -63,12 +63,18 @@ test('a second poll of unchanged pages costs one 304 per page and none for a cov
     const second = await reads.poll(watched);
     assert.deepEqual(second.groups, []);
     assert.equal(second.objects[0].object?.ConcurrencyVersion, listed[0].ConcurrencyVersion);
-    assert.deepEqual(logs.map((l) => l.status), [304, 304, 304, 304]);
-    assert.ok(logs.every((l) => l.path.includes('?page=')), 'no GET of the covered scanner');
+    assert.deepEqual(
+      logs.map((l) => l.status),
+      [304, 304, 304, 304],
+    );
+    assert.ok(
+      logs.every((l) => l.path.includes('?page=')),
+      'no GET of the covered scanner',
+    );
   });
 });
 
-test('a rename, a creation and a deletion on the server show up in the next poll, with the open object\'s new version', async () => {
+test("a rename, a creation and a deletion on the server show up in the next poll, with the open object's new version", async () => {
   for (const etags of [true, false]) {
     await withSandbox({}, async (api) => {
       const logs: RequestLog[] = [];
@@ -89,8 +95,14 @@ test('a rename, a creation and a deletion on the server show up in the next poll
       assert.equal(result.groups[0].complete, true);
       assert.equal(result.objects[0].object?.ConcurrencyVersion, (renamed.ConcurrencyVersion ?? 0) + 1);
       // People unchanged: 304s with ETags; without them the same pages come back whole (and are not reported).
-      assert.deepEqual(logs.filter((l) => l.path.includes('/people')).map((l) => l.status), etags ? [304, 304, 304] : [200, 200, 200]);
-      assert.deepEqual(logs.filter((l) => l.path.includes('/inputscanners')).map((l) => l.status), [200]);
+      assert.deepEqual(
+        logs.filter((l) => l.path.includes('/people')).map((l) => l.status),
+        etags ? [304, 304, 304] : [200, 200, 200],
+      );
+      assert.deepEqual(
+        logs.filter((l) => l.path.includes('/inputscanners')).map((l) => l.status),
+        [200],
+      );
     });
   }
 });
@@ -104,7 +116,10 @@ test('an open object no page covers is read by its key; 404 reports it gone', as
     const watched: Watched = { groups: [], objects: [{ kind: people, folderKey: head, key: person.Key! }] };
     assert.equal((await reads.poll(watched)).objects[0].object?.Key, person.Key);
     assert.equal((await reads.poll(watched)).objects[0].object?.Key, person.Key);
-    assert.deepEqual(logs.map((l) => l.status), [200, 304]);
+    assert.deepEqual(
+      logs.map((l) => l.status),
+      [200, 304],
+    );
     await api.delete(person.Href!);
     assert.equal((await reads.poll(watched)).objects[0].object, undefined);
   });
@@ -119,8 +134,13 @@ test('the poller: nothing while it cannot read, Retry-After slows it, a failure 
     let results = 0;
     let recovered = 0;
     const poller = new Poller({
-      source: clientOf(api, logs), watched: () => watched, intervalMs: () => 50, canRead: () => Promise.resolve(readable),
-      onResult: () => results++, onFailure: (e) => failures.push(e), onRecovered: () => recovered++,
+      source: clientOf(api, logs),
+      watched: () => watched,
+      intervalMs: () => 50,
+      canRead: () => Promise.resolve(readable),
+      onResult: () => results++,
+      onFailure: (e) => failures.push(e),
+      onRecovered: () => recovered++,
     });
     try {
       poller.wake();
@@ -131,7 +151,8 @@ test('the poller: nothing while it cannot read, Retry-After slows it, a failure 
       await until(() => results >= 3, '3 polls at 50 ms');
       // The warehouse's scanners answer 503 with Retry-After: 1 s three times.
       await fetch(`${api.sb.url}/sandbox/faults`, {
-        method: 'POST', headers: { Authorization: `Bearer ${api.sb.token}`, 'Content-Type': 'application/json' },
+        method: 'POST',
+        headers: { Authorization: `Bearer ${api.sb.token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ path: `/api/f/${warehouse}/inputscanners`, status: 503, count: 3, retryAfter: 1 }),
       });
       const refused = () => logs.filter((l) => l.status === 503).length;
@@ -154,15 +175,19 @@ test('the poller: nothing while it cannot read, Retry-After slows it, a failure 
   });
 });
 
-test('a poll refused with 429 waits as long as Retry-After says, beyond the client\'s usual cap', async () => {
+test("a poll refused with 429 waits as long as Retry-After says, beyond the client's usual cap", async () => {
   await withSandbox({}, async (api) => {
     const logs: RequestLog[] = [];
     const { watched, warehouse } = await setUp(api);
     await fetch(`${api.sb.url}/sandbox/faults`, {
-      method: 'POST', headers: { Authorization: `Bearer ${api.sb.token}`, 'Content-Type': 'application/json' },
+      method: 'POST',
+      headers: { Authorization: `Bearer ${api.sb.token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ path: `/api/f/${warehouse}/inputscanners`, status: 429, count: 1, retryAfter: 120 }),
     });
-    const error = await new LiveReads(clientOf(api, logs)).poll(watched).then(() => undefined, (e: unknown) => e);
+    const error = await new LiveReads(clientOf(api, logs)).poll(watched).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.equal((error as { retryAfterMs?: number } | undefined)?.retryAfterMs, 120_000);
     assert.equal(logs.filter((l) => l.status === 429).length, 1, 'sent once, not again after the wait');
   });

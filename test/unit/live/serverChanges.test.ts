@@ -22,7 +22,7 @@ function watched(changes: ServerChanges): Array<string[] | 'all'> {
   return events;
 }
 
-test('a badge once the server moves past the version opened; none after the user\'s own save', () => {
+test("a badge once the server moves past the version opened; none after the user's own save", () => {
   const changes = new ServerChanges();
   const doc = objectUri(scanner, 'Door', 'Floor 1');
   changes.seen(scanner, 3, 3, doc);
@@ -66,7 +66,10 @@ test('a row drawn before its object was opened is named with the first change, a
   assert.deepEqual(events, [[row.toString(), doc.toString()]]);
   changes.keepOnly([]);
   changes.seen(scanner, 2, 3, doc); // opened again
-  assert.deepEqual(events.slice(1), [[row.toString(), doc.toString()], [row.toString(), doc.toString()]]);
+  assert.deepEqual(events.slice(1), [
+    [row.toString(), doc.toString()],
+    [row.toString(), doc.toString()],
+  ]);
   assert.match(String(changes.provideFileDecoration(row)?.tooltip), /version 2 → 3/);
 });
 

@@ -32,7 +32,7 @@ function expectedJsonValidation() {
   ];
 }
 
-test('package.json\'s jsonValidation is the registry\'s (paste the expected value shown on failure)', () => {
+test("package.json's jsonValidation is the registry's (paste the expected value shown on failure)", () => {
   const sort = (entries: Array<{ url: string }>) => [...entries].sort((a, b) => a.url.localeCompare(b.url));
   const expected = expectedJsonValidation();
   assert.deepEqual(sort(manifest.contributes.jsonValidation), sort(expected), `expected "jsonValidation": ${JSON.stringify(expected, null, 2)}`);
@@ -42,7 +42,10 @@ test('object documents of every kind have the object language: JSON features, au
   const language = manifest.contributes.languages.find((l) => l.id === objectLanguage);
   // VS Code matches a pattern with a slash against the whole path of the Uri (src/fs/objectUri.ts builds it;
   // the JSON language server, like this, leaves the query out).
-  assert.deepEqual(language?.filenamePatterns, [...kinds.values()].map((k) => `/*/${k.collection}/*.json`));
+  assert.deepEqual(
+    language?.filenamePatterns,
+    [...kinds.values()].map((k) => `/*/${k.collection}/*.json`),
+  );
   assert.ok(manifest.contributes.jsonLanguageParticipants.some((p) => p.languageId === objectLanguage));
   assert.equal(manifest.contributes.configurationDefaults[`[${objectLanguage}]`]?.['files.autoSave'], 'off');
 });
@@ -52,7 +55,10 @@ test('every schema the registry names is a file of schemas/, and every top-level
   for (const schema of named) assert.ok(existsSync(join(root, 'schemas', schema)), schema);
   const files = readdirSync(join(root, 'schemas')).filter((f) => f.endsWith('.schema.json'));
   const referenced = new Set(files.flatMap((f) => [...readFileSync(join(root, 'schemas', f), 'utf8').matchAll(/"\$ref":\s*"([^"#]+)/g)].map((m) => m[1])));
-  assert.deepEqual(files.filter((f) => !named.has(f) && !referenced.has(f)), []);
+  assert.deepEqual(
+    files.filter((f) => !named.has(f) && !referenced.has(f)),
+    [],
+  );
 });
 
 test('ids, collections and type names are unique', () => {

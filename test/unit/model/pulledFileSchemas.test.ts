@@ -36,7 +36,9 @@ before(async () => {
   const client = new OmsClient(createHttp({ baseUrl: api.sb.url, token: () => api.sb.token }));
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-file-schemas-'));
   const headOffice = (await api.folder('Head Office')).Key;
-  await pull(client, root, await bindingOf(client, 'Sandbox', api.sb.url), { scope: { folderKey: headOffice, recursive: true, kinds: pulledKinds.map((k) => k.id) } });
+  await pull(client, root, await bindingOf(client, 'Sandbox', api.sb.url), {
+    scope: { folderKey: headOffice, recursive: true, kinds: pulledKinds.map((k) => k.id) },
+  });
 });
 after(async () => {
   await api.sb.close();
@@ -57,7 +59,7 @@ function errorsOf(collection: string, object: unknown): string[] {
   return validate(object) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`);
 }
 
-test('every file a pull writes passes its kind\'s file schema (no ConcurrencyVersion, Href or Notes required)', async () => {
+test("every file a pull writes passes its kind's file schema (no ConcurrencyVersion, Href or Notes required)", async () => {
   const files = await pulledFilesOnDisk();
   const collections = new Set(files.map((f) => f.collection));
   assert.ok(collections.has('inputscanners') && collections.has('people') && collections.has('engagesites'), [...collections].join(', '));
@@ -72,7 +74,10 @@ test('"StatusCode": "two" in a pulled scanner file is a problem while editing, a
   const { file } = (await pulledFilesOnDisk()).find((f) => f.collection === 'inputscanners')!;
   const scanner = JSON.parse(await fs.readFile(file, 'utf8')) as { InputScannerReportingPriorities: Array<{ StatusCode: unknown }> };
   scanner.InputScannerReportingPriorities[1].StatusCode = 'two';
-  assert.ok(errorsOf('inputscanners', scanner).some((e) => e.startsWith('/InputScannerReportingPriorities/1/StatusCode')), errorsOf('inputscanners', scanner).join('; '));
+  assert.ok(
+    errorsOf('inputscanners', scanner).some((e) => e.startsWith('/InputScannerReportingPriorities/1/StatusCode')),
+    errorsOf('inputscanners', scanner).join('; '),
+  );
   assert.ok(errorsOf('inputscanners', { ...scanner, InputScannerReportingPriorities: [] }).some((e) => e.startsWith('/InputScannerReportingPriorities')));
   const { file: personFile } = (await pulledFilesOnDisk()).find((f) => f.collection === 'people')!;
   const person = JSON.parse(await fs.readFile(personFile, 'utf8')) as object;

@@ -2,7 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  buildPushRequest, defaultPushTypes, describePushType, parseKeys, pushTypeMapping, pushTypeName, pushTypeNumber, summarizePushRequest,
+  buildPushRequest,
+  defaultPushTypes,
+  describePushType,
+  parseKeys,
+  pushTypeMapping,
+  pushTypeName,
+  pushTypeNumber,
+  summarizePushRequest,
 } from '../../../src/model/pushTypes';
 import { validate } from '../../../src/validation/validator';
 
@@ -43,10 +50,16 @@ test('names <-> numbers both ways, with aliases', () => {
 });
 
 test('an e-mail request: number from the mapping, nulls like the spec sample, valid by the schema', () => {
-  const r = buildPushRequest({
-    type: 'Email', message: 'Fire drill at 3', recipientKeys: ['65a1f0000000000000000001', ' 65a1f0000000000000000001 ', ''],
-    subject: 'Drill', attachedImage: { LinkedObjectKey: '65a1f0000000000000000009', CommonName: 'Map', Relation: 'Image' },
-  }, { Email: 4, Sms: 5 });
+  const r = buildPushRequest(
+    {
+      type: 'Email',
+      message: 'Fire drill at 3',
+      recipientKeys: ['65a1f0000000000000000001', ' 65a1f0000000000000000001 ', ''],
+      subject: 'Drill',
+      attachedImage: { LinkedObjectKey: '65a1f0000000000000000009', CommonName: 'Map', Relation: 'Image' },
+    },
+    { Email: 4, Sms: 5 },
+  );
   assert.equal(r.PushNotificationType, 4);
   assert.deepEqual(r.RecipientKeys, ['65a1f0000000000000000001']);
   assert.equal(r.EventRecipientKeys, null);
@@ -87,7 +100,8 @@ test('summary lines name the type, the content and the recipients', () => {
 
 test('typed keys: 24 hex digits, separated by commas, semicolons or spaces', () => {
   assert.deepEqual(parseKeys('65a1f0000000000000000001, 65A1F0000000000000000002;bad  x'), {
-    keys: ['65a1f0000000000000000001', '65A1F0000000000000000002'], bad: ['bad', 'x'],
+    keys: ['65a1f0000000000000000001', '65A1F0000000000000000002'],
+    bad: ['bad', 'x'],
   });
   assert.deepEqual(parseKeys('  '), { keys: [], bad: [] });
 });

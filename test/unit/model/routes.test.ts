@@ -1,14 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kind } from '../../../src/model/kinds';
-import {
-  actionRoutes, collectionActionPath, folderActionPath, itemActionPath, keySegment, notesPath, objectPath,
-} from '../../../src/model/routes';
+import { actionRoutes, collectionActionPath, folderActionPath, itemActionPath, keySegment, notesPath, objectPath } from '../../../src/model/routes';
 
 const folder = 'b'.repeat(24);
 const key = 'a'.repeat(24);
 
-test('paths are the interface\'s: /api/f/{folder}/{collection}/{key}, actions and notes beneath', () => {
+test("paths are the interface's: /api/f/{folder}/{collection}/{key}, actions and notes beneath", () => {
   assert.equal(objectPath(kind('engageSite'), folder, key), `/api/f/${folder}/engagesites/${key}`);
   assert.equal(itemActionPath(actionRoutes.invite, kind('engageSite'), folder, key), `/api/f/${folder}/engagesites/${key}/invite`);
   assert.equal(collectionActionPath(actionRoutes.addPeople, kind('person'), folder), `/api/f/${folder}/people/complex`);

@@ -6,8 +6,13 @@ import { kinds } from '../../../src/model/kinds';
 import type { BaseInfo } from '../../../src/model/types';
 
 const stored: BaseInfo = {
-  $type: makeType('EngageSiteInfo'), Key: 'a'.repeat(24), Href: `/api/f/${'b'.repeat(24)}/engagesites/${'a'.repeat(24)}`,
-  InFolderKey: 'b'.repeat(24), InFolderHref: `/api/f/${'b'.repeat(24)}`, CommonName: 'Site', ConcurrencyVersion: 3,
+  $type: makeType('EngageSiteInfo'),
+  Key: 'a'.repeat(24),
+  Href: `/api/f/${'b'.repeat(24)}/engagesites/${'a'.repeat(24)}`,
+  InFolderKey: 'b'.repeat(24),
+  InFolderHref: `/api/f/${'b'.repeat(24)}`,
+  CommonName: 'Site',
+  ConcurrencyVersion: 3,
 };
 
 test('immutable fields: an edit of $type, Key, Href or folder is caught, other edits are not', () => {

@@ -8,12 +8,27 @@ import { checkEmail } from '../../../src/people/email';
 import { validate } from '../../../src/validation/validator';
 
 const addresses = [
-  'ada@example.com', 'first.last+tag@sub.example.co.uk', "o'brien@example.ie", 'x@a-b.example',
-  'a@b..c', 'a@b.c.', 'a@.b.c', 'a@b', 'two@@example.com', 'a b@c.com', '.a@b.com', 'a@-b.com', 'not-an-address', '',
+  'ada@example.com',
+  'first.last+tag@sub.example.co.uk',
+  "o'brien@example.ie",
+  'x@a-b.example',
+  'a@b..c',
+  'a@b.c.',
+  'a@.b.c',
+  'a@b',
+  'two@@example.com',
+  'a b@c.com',
+  '.a@b.com',
+  'a@-b.com',
+  'not-an-address',
+  '',
 ];
 
 function schemaAccepts(mailTo: string): boolean {
-  const person = { ...newObject(kind('person'), 'P'), Addresses: [{ $type: makeType('EmailAddressInfo'), Key: null, Href: null, IsPrivate: false, Type: 'Work', MailTo: mailTo }] };
+  const person = {
+    ...newObject(kind('person'), 'P'),
+    Addresses: [{ $type: makeType('EmailAddressInfo'), Key: null, Href: null, IsPrivate: false, Type: 'Work', MailTo: mailTo }],
+  };
   return !validate('person.schema.json', person).some((e) => e.pointer === '/Addresses/0/MailTo');
 }
 

@@ -7,12 +7,15 @@ import { NotUtf8Error, readPeople, validRows } from '../../../src/people';
 const latin1 = Buffer.from('Given Name,Surname,City\nJosé,Müller,Montréal\n', 'latin1');
 
 test('a Latin-1 CSV is refused with where and why, not read into replacement characters', () => {
-  assert.throws(() => readPeople('staff.csv', latin1), (e: unknown) => {
-    assert.ok(e instanceof NotUtf8Error);
-    assert.equal(e.line, 2);
-    assert.match(e.message, /line 2: not UTF-8 \(byte 0xE9\): choose the file's encoding, or save it as UTF-8/);
-    return true;
-  });
+  assert.throws(
+    () => readPeople('staff.csv', latin1),
+    (e: unknown) => {
+      assert.ok(e instanceof NotUtf8Error);
+      assert.equal(e.line, 2);
+      assert.match(e.message, /line 2: not UTF-8 \(byte 0xE9\): choose the file's encoding, or save it as UTF-8/);
+      return true;
+    },
+  );
 });
 
 test('read in the encoding the user chose, the names are as written', () => {

@@ -25,8 +25,10 @@ test('round trip: failed items written as JSON read back as the same valid peopl
   const dir = mkdtempSync(join(tmpdir(), 'oms-failed-'));
   try {
     const input = join(dir, 'staff.csv');
-    const csv = 'First Name,Last Name,E-mail,Phone,City,Tags\n' +
-      Array.from({ length: 5 }, (_, i) => `P${i},Q${i},p${i}@example.com,555-010${i},Ottawa,t${i};all`).join('\n') + '\n';
+    const csv =
+      'First Name,Last Name,E-mail,Phone,City,Tags\n' +
+      Array.from({ length: 5 }, (_, i) => `P${i},Q${i},p${i}@example.com,555-010${i},Ottawa,t${i};all`).join('\n') +
+      '\n';
     writeFileSync(input, csv);
     const people = validRows(readPeopleCsv(readFileSync(input))).map((r) => r.person);
     const failed = people.slice(1, 4);
@@ -36,8 +38,14 @@ test('round trip: failed items written as JSON read back as the same valid peopl
     assert.deepEqual(validate('peopleBatch.schema.json', JSON.parse(text)), []);
     const back = readPeople(file, readFileSync(file));
     assert.equal(back.format, 'json');
-    assert.deepEqual(back.rows.map((r) => r.person), failed);
-    assert.deepEqual(back.rows.map((r) => r.errors), [[], [], []]);
+    assert.deepEqual(
+      back.rows.map((r) => r.person),
+      failed,
+    );
+    assert.deepEqual(
+      back.rows.map((r) => r.errors),
+      [[], [], []],
+    );
 
     // The same second again: a new name, the first file untouched.
     const second = await writeFailedFile(input, people.slice(0, 1), when);

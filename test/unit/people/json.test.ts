@@ -8,24 +8,49 @@ import { itemOffsets } from '../../../src/people/json';
 
 const person = (name: string, extra: Record<string, unknown> = {}) => ({
   $type: 'Feenics.Keep.WebApi.Model.PersonInfo, Feenics.Keep.WebApi.Model',
-  CommonName: name, GivenName: name, Surname: null, Addresses: [], CardAssignments: null, Key: null, Href: null,
-  InFolderHref: null, InFolderKey: null, ...extra,
+  CommonName: name,
+  GivenName: name,
+  Surname: null,
+  Addresses: [],
+  CardAssignments: null,
+  Key: null,
+  Href: null,
+  InFolderHref: null,
+  InFolderKey: null,
+  ...extra,
 });
 
 test('an array of PersonInfo: each item keeps the line it starts on', () => {
   const text = JSON.stringify([person('A'), person('B'), person('C')], null, 2);
   const file = readPeopleJson(text);
   assert.equal(file.format, 'json');
-  assert.deepEqual(file.rows.map((r) => r.errors), [[], [], []]);
+  assert.deepEqual(
+    file.rows.map((r) => r.errors),
+    [[], [], []],
+  );
   const lines = text.split('\n');
   for (const r of file.rows) assert.equal(lines[r.line - 1].trim(), '{', `row ${r.index} at line ${r.line}`);
   assert.equal(file.rows[0].line, 2);
 });
 
 test('invalid items are reported by pointer and line', () => {
-  const items = [person('ok'), { ...person('bad'), $type: 'X.Folder, Y' }, person('mail', {
-    Addresses: [{ $type: 'Feenics.Keep.WebApi.Model.EmailAddressInfo, Feenics.Keep.WebApi.Model', MailTo: 'nope', IsPrivate: false, Type: 'Work', Key: null, Href: null }],
-  }), 42];
+  const items = [
+    person('ok'),
+    { ...person('bad'), $type: 'X.Folder, Y' },
+    person('mail', {
+      Addresses: [
+        {
+          $type: 'Feenics.Keep.WebApi.Model.EmailAddressInfo, Feenics.Keep.WebApi.Model',
+          MailTo: 'nope',
+          IsPrivate: false,
+          Type: 'Work',
+          Key: null,
+          Href: null,
+        },
+      ],
+    }),
+    42,
+  ];
   const file = readPeopleJson(JSON.stringify(items, null, 2));
   assert.equal(validRows(file).length, 1);
   assert.match(file.rows[1].errors.join(), /^\/\$type \$type must name PersonInfo/);
@@ -35,14 +60,23 @@ test('invalid items are reported by pointer and line', () => {
 });
 
 test('not JSON, not an array: the whole file is refused with a reason', () => {
-  assert.throws(() => readPeopleJson('{"a": 1}'), (e: unknown) => e instanceof PeopleFileError && /expected a JSON array/.test(e.message));
-  assert.throws(() => readPeopleJson('[\n{"a": 1},\n{oops}\n]'), (e: unknown) => e instanceof PeopleFileError && /not valid JSON/.test(e.message) && /^line 3/.test(e.message));
+  assert.throws(
+    () => readPeopleJson('{"a": 1}'),
+    (e: unknown) => e instanceof PeopleFileError && /expected a JSON array/.test(e.message),
+  );
+  assert.throws(
+    () => readPeopleJson('[\n{"a": 1},\n{oops}\n]'),
+    (e: unknown) => e instanceof PeopleFileError && /not valid JSON/.test(e.message) && /^line 3/.test(e.message),
+  );
 });
 
 test('itemOffsets: strings with brackets and escapes, nested arrays, compact text', () => {
   const text = '[{"a":"]},[\\"x"},[1,[2]],"s,t" , 3]';
   const starts = itemOffsets(text);
-  assert.deepEqual(starts.map((o) => text[o]), ['{', '[', '"', '3']);
+  assert.deepEqual(
+    starts.map((o) => text[o]),
+    ['{', '[', '"', '3'],
+  );
   assert.deepEqual(itemOffsets('[]'), []);
   assert.deepEqual(itemOffsets(' [ ] '), []);
 });
@@ -64,14 +98,19 @@ test('a CSV row written out as JSON reads back identical and valid', () => {
 
 test('items on one line are named by their number, not all "line 1"', () => {
   const file = readPeopleJson(JSON.stringify([person('A'), person('', { GivenName: '' }), person('C', { Addresses: 5 })]));
-  assert.deepEqual(invalidRows(file).map((r) => r.place), ['item 2', 'item 3']);
+  assert.deepEqual(
+    invalidRows(file).map((r) => r.place),
+    ['item 2', 'item 3'],
+  );
   assert.match(describeInvalid(invalidRows(file)), /^item 2: has no name/);
   const spread = readPeopleJson(JSON.stringify([person('A'), person('', { GivenName: '' })], null, 2));
   assert.match(invalidRows(spread)[0].place, /^item 2 \(line \d+\)$/);
 });
 
 test('$type may be left out, as in a CSV row; the person and address types are filled in', () => {
-  const file = readPeopleJson(JSON.stringify([{ GivenName: 'Ada', Surname: 'Lovelace', Addresses: [{ MailTo: 'ada@example.com', Type: 'Work', IsPrivate: false }] }]));
+  const file = readPeopleJson(
+    JSON.stringify([{ GivenName: 'Ada', Surname: 'Lovelace', Addresses: [{ MailTo: 'ada@example.com', Type: 'Work', IsPrivate: false }] }]),
+  );
   assert.deepEqual(file.rows[0].errors, []);
   assert.match(String(file.rows[0].person.$type), /\.PersonInfo, /);
   assert.match(String(file.rows[0].person.Addresses![0].$type), /\.EmailAddressInfo, /);

@@ -6,11 +6,17 @@ import { completeAt } from '../../../src/query/complete';
 
 const scanners = [kind('inputScanner')];
 const at = (text: string, kinds = scanners) => completeAt(text, text.length, kinds);
-const fields = (text: string, kinds = scanners) => at(text, kinds).items.filter((i) => i.kind === 'field').map((i) => i.insert);
+const fields = (text: string, kinds = scanners) =>
+  at(text, kinds)
+    .items.filter((i) => i.kind === 'field')
+    .map((i) => i.insert);
 
 test('a field of the kind, by its first letters, replacing the word typed', () => {
   const c = at('length(Tags) > `0` && Inp');
-  assert.deepEqual(c.items.filter((i) => i.kind === 'field').map((i) => i.insert), ['InputScannerReportingPriorities']);
+  assert.deepEqual(
+    c.items.filter((i) => i.kind === 'field').map((i) => i.insert),
+    ['InputScannerReportingPriorities'],
+  );
   assert.equal(c.from, 22);
   assert.match(c.items[0].detail ?? '', /^array: Eight groups/);
 });
@@ -25,7 +31,10 @@ test("inside a filter or projection of the reporting priorities: the rows' own f
 
 test('after a comparison with an enum field: its values as JMESPath literals, with their labels', () => {
   const c = at('InputScannerReportingPriorities[?StatusCode == ');
-  assert.deepEqual(c.items.map((i) => i.insert), ['`0`', '`1`', '`2`', '`3`', '`4`', '`5`', '`6`']);
+  assert.deepEqual(
+    c.items.map((i) => i.insert),
+    ['`0`', '`1`', '`2`', '`3`', '`4`', '`5`', '`6`'],
+  );
   assert.equal(c.items[4].detail, 'Supervisory fault, open circuit');
   assert.deepEqual(at('InputScannerReportingPriorities[?StatusCode == `').items.map((i) => i.insert)[4], '4`', 'an opened backtick is not typed twice');
   assert.deepEqual(at('NonSettlingErrorStatus != ').items.length, 7);

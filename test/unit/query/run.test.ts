@@ -54,7 +54,10 @@ test('a content query finds exactly the scanners a filter written by hand finds,
     await client.update(scanners, live);
   }
   const activeAtOne = (s: InputScannerInfo) => s.InputScannerReportingPriorities.some((r) => r.Priority === 1 && r.StatusCode === 1);
-  const byHand = (await allScanners()).filter(activeAtOne).map((s) => s.Key).sort();
+  const byHand = (await allScanners())
+    .filter(activeAtOne)
+    .map((s) => s.Key)
+    .sort();
   assert.ok(byHand.length >= 2);
   const found = await collect(compiled('InputScannerReportingPriorities[?Priority == `1` && StatusCode == `1`]'));
   assert.deepEqual(found.map((m) => m.key).sort(), byHand);
@@ -78,7 +81,10 @@ test('only the kinds asked for are read; a query over several kinds knows the fi
   assert.ok(!('error' in c) && c.warnings.length === 0);
   const found = await collect(compiled('Surname', [people]), true, undefined, [people]);
   assert.ok(found.length > 0 && found.every((m) => m.kind === people));
-  assert.ok(requests.every((r) => !r.path.includes('/inputscanners')), 'no scanner page was read');
+  assert.ok(
+    requests.every((r) => !r.path.includes('/inputscanners')),
+    'no scanner page was read',
+  );
 });
 
 test('asking again reuses the pages held: every page is answered 304 and nothing is parsed again; a changed page is read', async () => {
@@ -97,7 +103,10 @@ test('asking again reuses the pages held: every page is answered 304 and nothing
   await client.update(scanners, live);
   requests.length = 0;
   const third = await collect(compiled('InputScannerReportingPriorities[?Priority == `1` && StatusCode == `1`]'), true, cache);
-  assert.ok(third.some((m) => m.key === target.Key), 'the changed scanner now matches');
+  assert.ok(
+    third.some((m) => m.key === target.Key),
+    'the changed scanner now matches',
+  );
   assert.ok(requests.some((r) => r.path.includes(`/f/${target.InFolderKey}/inputscanners`) && r.status === 200));
 });
 
@@ -121,16 +130,34 @@ test('the cache holds at most its limit of objects: a page that does not fit is 
 
 test('progress is reported after every page with counts, and cancel stops the run between pages', async () => {
   const seen: number[] = [];
-  const progress = await runQuery(client, compiled('Key'), { folderKey: sb.instanceKey, subfolders: true, kinds: objectKinds.filter((k) => k.operations.includes('list')) }, {
-    pageSize: 5, onProgress: (p) => seen.push(p.scanned),
-  });
+  const progress = await runQuery(
+    client,
+    compiled('Key'),
+    { folderKey: sb.instanceKey, subfolders: true, kinds: objectKinds.filter((k) => k.operations.includes('list')) },
+    {
+      pageSize: 5,
+      onProgress: (p) => seen.push(p.scanned),
+    },
+  );
   assert.ok(seen.length > 3 && seen.every((n, i) => i === 0 || n >= seen[i - 1]));
   assert.equal(progress.scanned, seen.at(-1));
   const abort = new AbortController();
   let pages = 0;
-  await assert.rejects(runQuery(client, compiled('Key'), { folderKey: sb.instanceKey, subfolders: true, kinds: [kind('person')] }, {
-    pageSize: 5, signal: abort.signal, onProgress: () => { if (++pages === 2) abort.abort(); },
-  }), QueryCancelled);
+  await assert.rejects(
+    runQuery(
+      client,
+      compiled('Key'),
+      { folderKey: sb.instanceKey, subfolders: true, kinds: [kind('person')] },
+      {
+        pageSize: 5,
+        signal: abort.signal,
+        onProgress: () => {
+          if (++pages === 2) abort.abort();
+        },
+      },
+    ),
+    QueryCancelled,
+  );
   assert.equal(pages, 2, 'no page was matched after cancel');
 });
 
@@ -155,7 +182,13 @@ test('an invalid query says what is wrong and where', () => {
 test('a field the schema does not know is a warning with the nearest names, placed on the field, nested ones too', () => {
   const c = compileQuery('InputScannerReportingPriorities[?Priorty == `1`] && CommonNam', [scanners]);
   assert.ok(!('error' in c));
-  assert.deepEqual(c.warnings.map((w) => [w.position, w.length]), [[33, 7], [52, 9]]);
+  assert.deepEqual(
+    c.warnings.map((w) => [w.position, w.length]),
+    [
+      [33, 7],
+      [52, 9],
+    ],
+  );
   assert.match(c.warnings[0].message, /Priorty is not a field of InputScannerReportingPriorities.*nearest: Priority/);
   assert.match(c.warnings[1].message, /CommonNam is not a field of input scanner.*nearest: CommonName/);
   assert.deepEqual(c.query.columns, ['InputScannerReportingPriorities']);

@@ -16,7 +16,10 @@ test("a scanner's reporting priorities have their nested fields, and the status 
   assert.ok(rows?.types.includes('array'));
   if (!rows) return;
   const status = rows.fields?.get('StatusCode');
-  assert.deepEqual(status?.enum?.map((e) => e.value), [0, 1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(
+    status?.enum?.map((e) => e.value),
+    [0, 1, 2, 3, 4, 5, 6],
+  );
   assert.equal(status?.enum?.[4].description, 'Supervisory fault, open circuit');
   assert.ok(rows.fields?.has('MinResistanceCode'));
 });

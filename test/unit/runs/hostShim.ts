@@ -31,7 +31,8 @@ export const ui = {
 };
 
 const providers = new Map<string, { provideTextDocumentContent(uri: unknown): string }>();
-const format = (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (w, i: string) => (args[Number(i)] === undefined ? w : String(args[Number(i)])));
+const format = (message: string, ...args: unknown[]) =>
+  message.replace(/\{(\d+)\}/g, (w, i: string) => (args[Number(i)] === undefined ? w : String(args[Number(i)])));
 const answer = (items: unknown[], options: { title?: string } = {}) => {
   ui.picks.push({ title: options.title, labels: items.map((i) => (typeof i === 'string' ? i : (i as { label: string }).label)) });
   return Promise.resolve(ui.answers.shift()?.(items, options));

@@ -34,10 +34,15 @@ before(async () => {
     const out = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
       const chunks: Buffer[] = [];
       answer.on('data', (c: Buffer) => chunks.push(c));
-      answer.on('end', () => setTimeout(() => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        res.end(Buffer.concat(chunks));
-      }, req.method === 'GET' ? 0 : 1000));
+      answer.on('end', () =>
+        setTimeout(
+          () => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            res.end(Buffer.concat(chunks));
+          },
+          req.method === 'GET' ? 0 : 1000,
+        ),
+      );
     });
     out.on('error', () => res.destroy());
     req.pipe(out);
@@ -83,11 +88,15 @@ test('a run killed after writes landed unanswered: its journal names every objec
   assert.ok(written.length > 0 && written.length < keys.length, `killed mid-way: ${written.length} of ${keys.length} written`);
   const reported = written.filter((k) => named.get(k) === 'applied').length;
   assert.ok(reported < written.length, `some writes landed without their answer: ${reported} reported of ${written.length} written`);
-  for (const key of written) assert.ok(named.get(key) === 'applied' || named.get(key) === 'unknown', `${key} written on the server, journal says ${named.get(key)}`);
+  for (const key of written)
+    assert.ok(named.get(key) === 'applied' || named.get(key) === 'unknown', `${key} written on the server, journal says ${named.get(key)}`);
 
   // Undo covers them all: each unknown one is put back where the server holds what was sent.
   const undo = undoPlan(entries, (id) => kind(id));
   const covered = new Set(undo.changes.map((c) => c.key));
   for (const key of written) assert.ok(covered.has(key), `${key} is in the undo`);
-  assert.ok(undo.notes.some((n) => /may have changed it/.test(n.note)), 'the undo says which outcomes are unknown');
+  assert.ok(
+    undo.notes.some((n) => /may have changed it/.test(n.note)),
+    'the undo says which outcomes are unknown',
+  );
 });

@@ -12,7 +12,9 @@ import { kind } from '../../../src/model/kinds';
 
 const env = (name: string) => process.env[name] ?? '';
 const client = new OmsClient(createHttp({ baseUrl: env('OMS_URL'), token: () => env('OMS_TOKEN') }));
-const targets = env('OMS_KEYS').split(',').map((key) => ({ kind: kind('inputScanner'), folderKey: env('OMS_FOLDER'), key, name: key }));
+const targets = env('OMS_KEYS')
+  .split(',')
+  .map((key) => ({ kind: kind('inputScanner'), folderKey: env('OMS_FOLDER'), key, name: key }));
 const changes = bulkChanges(targets, { type: 'addTag', tag: 'killed' });
 const byId = new Map(changes.map((c) => [c.id, c]));
 void (async () => {

@@ -36,7 +36,9 @@ before(async () => {
   api = new Api(sb);
   const client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
   connection = {
-    id: 'c1', info: { id: 'c1', label: 'Sandbox', baseUrl: sb.url }, client,
+    id: 'c1',
+    info: { id: 'c1', label: 'Sandbox', baseUrl: sb.url },
+    client,
     approveWrites: (what: string) => Promise.resolve({ what }),
   } as unknown as Connection;
   const storage = await mkdtemp(join(tmpdir(), 'oms-retry-undo-'));
@@ -66,9 +68,18 @@ async function scanners(n: number, prefix: string): Promise<Target[]> {
 async function stoppedRun(targets: Target[], tag: string) {
   await api.post('/sandbox/faults', { path: at(targets[0]), method: 'PUT', status: 500, count: 1 });
   const op = { type: 'addTag' as const, tag };
-  return sendChanges({ view: editorView }, {
-    connection, journal: machineJournal(s), title: `Tag ${tag}`, changes: bulkChanges(targets, op), header: { recipe: { type: 'bulk', operation: op } }, words: { runLabel: '' },
-  }, true);
+  return sendChanges(
+    { view: editorView },
+    {
+      connection,
+      journal: machineJournal(s),
+      title: `Tag ${tag}`,
+      changes: bulkChanges(targets, op),
+      header: { recipe: { type: 'bulk', operation: op } },
+      words: { runLabel: '' },
+    },
+    true,
+  );
 }
 
 test('Show Results says each outcome in words, and the retry preview counts objects sent before apart from those never sent', async () => {
@@ -93,7 +104,10 @@ test('Show Results says each outcome in words, and the retry preview counts obje
   const [preview] = ui.picks;
   assert.ok(preview, 'no retry preview');
   const send = preview.labels.find((l) => /continue on error/.test(l)) ?? '';
-  assert.ok(send.includes(`Send 1 object sent before (failed or no answer), ${count('notSent')} objects never sent, continue on error`), preview.labels.join(' | '));
+  assert.ok(
+    send.includes(`Send 1 object sent before (failed or no answer), ${count('notSent')} objects never sent, continue on error`),
+    preview.labels.join(' | '),
+  );
 });
 
 test('Undo Run of a retried run puts back what the retry wrote too, and its preview and report name the retry', async () => {
@@ -108,8 +122,17 @@ test('Undo Run of a retried run puts back what the retry wrote too, and its prev
   await undoRun.run(s, { runId: run.runId });
   const [preview] = ui.picks;
   assert.match(preview.title ?? '', /Undo of “Tag night” and its Retry Failed run/, preview.title);
-  assert.ok(preview.labels.some((l) => /Also undone, the runs that sent its failed objects again: Retry of 1 object of “Tag night”/.test(l)), preview.labels.join(' | '));
-  assert.ok(preview.labels.some((l) => /Put back 3 objects/.test(l)), preview.labels.join(' | '));
+  assert.ok(
+    preview.labels.some((l) => /Also undone, the runs that sent its failed objects again: Retry of 1 object of “Tag night”/.test(l)),
+    preview.labels.join(' | '),
+  );
+  assert.ok(
+    preview.labels.some((l) => /Put back 3 objects/.test(l)),
+    preview.labels.join(' | '),
+  );
   for (const t of targets) assert.deepEqual(await tagsOf(t), [], `${t.name}: the tag is put back, the retry's too`);
-  assert.ok(ui.messages.some((m) => /Undo of “Tag night” and its Retry Failed run: 3 applied/.test(m)), ui.messages.join(' | '));
+  assert.ok(
+    ui.messages.some((m) => /Undo of “Tag night” and its Retry Failed run: 3 applied/.test(m)),
+    ui.messages.join(' | '),
+  );
 });

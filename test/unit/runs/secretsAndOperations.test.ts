@@ -32,7 +32,11 @@ test('Apply (Dry Run) shows no engage site key: its field holds a placeholder, a
   const binding = await bindingOf(client, 'Sandbox', api.sb.url);
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-dry-'));
   await pull(client, root, binding, { scope: { folderKey: api.instanceKey, recursive: false, kinds: ['engageSite'] } });
-  const dir = path.join(root, (await fs.readdir(root)).find((d) => !d.startsWith('.') && !d.endsWith('.json'))!, 'engagesites');
+  const dir = path.join(
+    root,
+    (await fs.readdir(root)).find((d) => !d.startsWith('.') && !d.endsWith('.json'))!,
+    'engagesites',
+  );
   const [file] = await fs.readdir(dir);
   const object = JSON.parse(await fs.readFile(path.join(dir, file), 'utf8')) as BaseInfo;
   // A new site key typed into the file: the update would send it.

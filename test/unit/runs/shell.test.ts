@@ -43,7 +43,9 @@ before(async () => {
   client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
   folderKey = sb.instanceKey;
   connection = {
-    id: 'c1', info: { id: 'c1', label: 'Sandbox', baseUrl: sb.url }, client,
+    id: 'c1',
+    info: { id: 'c1', label: 'Sandbox', baseUrl: sb.url },
+    client,
     approveWrites: (what: string) => (approvals.push(what), Promise.resolve({ what })),
   } as unknown as Connection;
 });
@@ -66,7 +68,8 @@ async function host(): Promise<TestHost> {
         return Promise.resolve();
       },
     },
-    wrote, ended,
+    wrote,
+    ended,
   };
 }
 
@@ -86,10 +89,30 @@ test('a run asks once, journals every object on disk, and its writes reach the s
   await api.post('/sandbox/faults', { path: `/api/f/${folderKey}/inputscanners/${targets[2].key}`, status: 500, count: 1 });
   const op = { type: 'addTag' as const, tag: 'night-shift' };
   approvals.length = 0;
-  const run = await sendChanges(h, { connection, journal: h.journal, title: 'Tag', changes: bulkChanges(targets, op), header: { recipe: { type: 'bulk', operation: op } }, words: { runLabel: '' } }, false);
+  const run = await sendChanges(
+    h,
+    {
+      connection,
+      journal: h.journal,
+      title: 'Tag',
+      changes: bulkChanges(targets, op),
+      header: { recipe: { type: 'bulk', operation: op } },
+      words: { runLabel: '' },
+    },
+    false,
+  );
   assert.equal(approvals.length, 1, 'one approval for the whole run');
-  assert.deepEqual(run.results.filter((r) => r.outcome === 'failed').map((r) => r.id), [targets[2].key]);
-  assert.deepEqual(h.wrote.map(([k]) => k).sort(), targets.filter((_, i) => i !== 2).map((t) => t.key).sort());
+  assert.deepEqual(
+    run.results.filter((r) => r.outcome === 'failed').map((r) => r.id),
+    [targets[2].key],
+  );
+  assert.deepEqual(
+    h.wrote.map(([k]) => k).sort(),
+    targets
+      .filter((_, i) => i !== 2)
+      .map((t) => t.key)
+      .sort(),
+  );
   assert.equal(h.ended.written.length, 5);
   assert.match(ui.messages.join('\n'), /Tag: 5 applied · 1 failed/);
 
@@ -97,12 +120,27 @@ test('a run asks once, journals every object on disk, and its writes reach the s
   const again = new RunJournal((h.journal as unknown as { dir: string }).dir);
   const [outstanding] = await outstandingRuns(again, 'c1');
   assert.equal(outstanding.header.runId, run.runId);
-  assert.deepEqual(outstanding.entries.map((e) => e.id), [targets[2].key]);
+  assert.deepEqual(
+    outstanding.entries.map((e) => e.id),
+    [targets[2].key],
+  );
 
-  const retried = await sendChanges(h, {
-    connection, journal: h.journal, title: 'Retry', changes: bulkChanges([targets[2]], op), header: { recipe: { type: 'bulk', operation: op }, retryOf: run.runId }, words: { runLabel: '' },
-  }, false);
-  assert.deepEqual(retried.results.map((r) => r.outcome), ['applied']);
+  const retried = await sendChanges(
+    h,
+    {
+      connection,
+      journal: h.journal,
+      title: 'Retry',
+      changes: bulkChanges([targets[2]], op),
+      header: { recipe: { type: 'bulk', operation: op }, retryOf: run.runId },
+      words: { runLabel: '' },
+    },
+    false,
+  );
+  assert.deepEqual(
+    retried.results.map((r) => r.outcome),
+    ['applied'],
+  );
   assert.deepEqual(await outstandingRuns(again, 'c1'), [], 'a run whose failures were all retried is not offered again');
   for (const t of targets) assert.deepEqual(await tagsOf(t), ['night-shift']);
 });
@@ -112,7 +150,10 @@ test('a delete of a run reaches the save events (the tree, Go to Object and open
   const [gone] = await scanners(1, 'Gone');
   const change: Change = { id: gone.key, label: gone.name, kind: scanner, folderKey, key: gone.key, op: 'delete', build: (live) => live! };
   const run = await sendChanges(h, { connection, journal: h.journal, title: 'Delete', changes: [change], words: { runLabel: '' } }, false);
-  assert.deepEqual(run.results.map((r) => r.outcome), ['applied']);
+  assert.deepEqual(
+    run.results.map((r) => r.outcome),
+    ['applied'],
+  );
   assert.deepEqual(h.wrote, [[gone.key, undefined]]);
   assert.deepEqual(h.ended.deleted, [gone.key]);
   assert.equal((await api.get(`/api/f/${folderKey}/inputscanners/${gone.key}`)).status, 404);
@@ -130,15 +171,31 @@ test('Undo of a run with a create and a delete deletes what it created and creat
   const created = h.wrote.find(([, o]) => o?.CommonName === 'Fresh')![0];
   const { entries } = await h.journal.read(run.runId);
   const undo = undoPlan(entries, (id) => kind(id));
-  assert.deepEqual(undo.changes.map((c) => [c.op, c.label]).sort(), [['create', doomed.name], ['delete', 'Fresh']]);
+  assert.deepEqual(undo.changes.map((c) => [c.op, c.label]).sort(), [
+    ['create', doomed.name],
+    ['delete', 'Fresh'],
+  ]);
   const preview = await previewChanges(client, undo.changes);
-  assert.deepEqual(preview.map((e) => e.status), ['change', 'change']);
-  const undone = await sendChanges(h, { connection, journal: h.journal, title: 'Undo', changes: undo.changes, header: { of: run.runId, recipe: { type: 'undo' } }, words: { runLabel: '' } }, false);
-  assert.deepEqual(undone.results.map((r) => r.outcome), ['applied', 'applied']);
+  assert.deepEqual(
+    preview.map((e) => e.status),
+    ['change', 'change'],
+  );
+  const undone = await sendChanges(
+    h,
+    { connection, journal: h.journal, title: 'Undo', changes: undo.changes, header: { of: run.runId, recipe: { type: 'undo' } }, words: { runLabel: '' } },
+    false,
+  );
+  assert.deepEqual(
+    undone.results.map((r) => r.outcome),
+    ['applied', 'applied'],
+  );
   assert.equal((await api.get(`/api/f/${folderKey}/inputscanners/${created}`)).status, 404, 'what the run created is gone');
   const list = (await api.get(`/api/f/${folderKey}/inputscanners?pageSize=1000`)).body as { Items?: BaseInfo[] } | BaseInfo[];
   const items = Array.isArray(list) ? list : (list.Items ?? []);
-  assert.ok(items.some((o) => o.CommonName === doomed.name), 'what the run deleted is there again');
+  assert.ok(
+    items.some((o) => o.CommonName === doomed.name),
+    'what the run deleted is there again',
+  );
 });
 
 test('secrets: the journal keeps no SiteKeyBase64, Undo says it cannot put one back, and the listed requests show a placeholder', async () => {
@@ -146,11 +203,19 @@ test('secrets: the journal keeps no SiteKeyBase64, Undo says it cannot put one b
   const secret = 'c2VjcmV0LXNpdGUta2V5LTEyMzQ=';
   const made = (await api.post(`/api/f/${folderKey}/engagesites`, { ...newObject(site, 'Lobby'), SiteKeyBase64: secret })).body as BaseInfo;
   const change: Change = {
-    id: made.Key!, label: 'Lobby', kind: site, folderKey, key: made.Key!, op: 'update',
+    id: made.Key!,
+    label: 'Lobby',
+    kind: site,
+    folderKey,
+    key: made.Key!,
+    op: 'update',
     build: (live) => ({ ...live!, SiteKeyBase64: 'bmV3LXNpdGUta2V5LTU2Nzg=', Tags: ['rotated'] }),
   };
   const run = await sendChanges(h, { connection, journal: h.journal, title: 'Rotate', changes: [change], words: { runLabel: '' } }, false);
-  assert.deepEqual(run.results.map((r) => r.outcome), ['applied']);
+  assert.deepEqual(
+    run.results.map((r) => r.outcome),
+    ['applied'],
+  );
   const dir = (h.journal as unknown as { dir: string }).dir;
   const text = (await Promise.all((await readdir(dir)).map((f) => readFile(join(dir, f), 'utf8')))).join('\n');
   assert.ok(!text.includes(secret) && !text.includes('bmV3LXNpdGUta2V5LTU2Nzg='), 'no secret in the journal');

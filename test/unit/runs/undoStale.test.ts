@@ -37,7 +37,9 @@ before(async () => {
   api = new Api(sb);
   const client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
   connection = {
-    id: 'c1', info: { id: 'c1', label: 'Sandbox', baseUrl: sb.url }, client,
+    id: 'c1',
+    info: { id: 'c1', label: 'Sandbox', baseUrl: sb.url },
+    client,
     approveWrites: (what: string) => Promise.resolve({ what }),
   } as unknown as Connection;
   storage = await mkdtemp(join(tmpdir(), 'oms-undo-stale-'));
@@ -52,7 +54,7 @@ after(() => sb.close());
 /** The answer to a preview's question: its entry whose label holds `text`. */
 const choose = (text: string) => (items: unknown[]) => (items as Array<{ label: string }>).find((i) => i.label.includes(text));
 
-test('Undo Run with every object changed since: the preview offers no send, and after its Cancel Merge is offered and puts the run\'s change back', async () => {
+test("Undo Run with every object changed since: the preview offers no send, and after its Cancel Merge is offered and puts the run's change back", async () => {
   const at = (key: string) => `/api/f/${sb.instanceKey}/inputscanners/${key}`;
   const targets: Target[] = [];
   for (const name of ['Stale A', 'Stale B']) {
@@ -61,9 +63,15 @@ test('Undo Run with every object changed since: the preview offers no send, and 
   }
   const journal = new RunJournal(join(storage, 'runs'));
   const op = { type: 'addTag' as const, tag: 'night-shift' };
-  const run = await sendChanges({ view: editorView, events: { wrote: () => undefined, ended: () => Promise.resolve() } },
-    { connection, journal, title: 'Tag', changes: bulkChanges(targets, op), header: { recipe: { type: 'bulk', operation: op } }, words: { runLabel: '' } }, false);
-  assert.deepEqual(run.results.map((r) => r.outcome), ['applied', 'applied']);
+  const run = await sendChanges(
+    { view: editorView, events: { wrote: () => undefined, ended: () => Promise.resolve() } },
+    { connection, journal, title: 'Tag', changes: bulkChanges(targets, op), header: { recipe: { type: 'bulk', operation: op } }, words: { runLabel: '' } },
+    false,
+  );
+  assert.deepEqual(
+    run.results.map((r) => r.outcome),
+    ['applied', 'applied'],
+  );
   // Someone changes another field of both since the run.
   for (const t of targets) {
     const now = (await api.get(at(t.key))).body as BaseInfo;

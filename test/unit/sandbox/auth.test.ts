@@ -14,7 +14,12 @@ async function form(api: Api, fields: Record<string, string>) {
 /** The password of these tests' sandboxes: random, as the harness's token. */
 const secret = randomBytes(12).toString('hex');
 const password = (user = 'Demo Instance\\admin', pw = secret) => ({
-  grant_type: 'password', client_id: 'consoleApp', client_secret: 'consoleSecret', username: user, password: pw, instance: 'Demo Instance',
+  grant_type: 'password',
+  client_id: 'consoleApp',
+  client_secret: 'consoleSecret',
+  username: user,
+  password: pw,
+  instance: 'Demo Instance',
 });
 
 test('requests without a valid bearer token get 401 with a JSON Message', async () => {

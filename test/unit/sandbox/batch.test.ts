@@ -7,13 +7,23 @@ test('batch add of people: 200 with the count; everyone is stored with keys', as
     const path = `/api/f/${api.instanceKey}/people`;
     const batch = [person('Ada', 'Lovelace'), person('Grace', 'Hopper'), person('Alan', 'Turing')];
     batch[0].Addresses = [
-      { $type: 'Feenics.Keep.WebApi.Model.EmailAddressInfo, Feenics.Keep.WebApi.Model', Key: null, Href: null, IsPrivate: false, Type: 'Work', MailTo: 'ada@example.com' },
+      {
+        $type: 'Feenics.Keep.WebApi.Model.EmailAddressInfo, Feenics.Keep.WebApi.Model',
+        Key: null,
+        Href: null,
+        IsPrivate: false,
+        Type: 'Work',
+        MailTo: 'ada@example.com',
+      },
     ];
     const res = await api.post(`${path}/complex`, batch);
     assert.equal(res.status, 200, res.text);
     assert.equal(res.text, '3');
     const people = (await api.get(path)).body;
-    assert.deepEqual(people.map((p: { Surname: string }) => p.Surname), ['Lovelace', 'Hopper', 'Turing']);
+    assert.deepEqual(
+      people.map((p: { Surname: string }) => p.Surname),
+      ['Lovelace', 'Hopper', 'Turing'],
+    );
     for (const p of people) {
       assert.match(p.Key, /^[0-9a-f]{24}$/);
       assert.equal(p.Href, `${path}/${p.Key}`);
@@ -32,7 +42,10 @@ test('batch add is all or nothing: one bad item is named by index and pointer, n
     assert.equal(res.status, 400);
     assert.match(res.body.Message, /Item 2\b/);
     assert.match(res.body.Message, /Nobody was added/);
-    assert.deepEqual(res.body.Errors.map((e: { pointer: string }) => e.pointer), ['/2/Surname']);
+    assert.deepEqual(
+      res.body.Errors.map((e: { pointer: string }) => e.pointer),
+      ['/2/Surname'],
+    );
     assert.deepEqual((await api.get(path)).body, []);
 
     const wrongKind = await api.post(`${path}/complex`, [person('A', 'B'), sample('engageSite')]);

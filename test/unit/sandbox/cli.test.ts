@@ -18,8 +18,12 @@ function run(args: string[], env: Record<string, string> = {}): ChildProcess {
 function collect(child: ChildProcess): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { err += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    err += d;
+  });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, out: () => out, err: () => err, exit };
 }
@@ -49,7 +53,8 @@ test('cli: token from OMS_SANDBOX_TOKEN, printed only with --print-token; serves
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { Key: string }).Key, instance);
     const form = await fetch(`${url}/token`, {
-      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: 'grant_type=password&username=Demo%20Instance%5Cadmin&password=admin',
     });
     assert.equal(form.status, 400, 'no default password: without one the password grant is refused');
@@ -96,10 +101,12 @@ test('cli: a random token by default, not printed unless asked; --token-file; --
     try {
       const m = quietPattern.exec(await firstLine(io.out));
       assert.ok(m);
-      const grant = (pw: string) => fetch(`${m[1]}/token`, {
-        method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: `grant_type=password&username=ops&password=${pw}`,
-      });
+      const grant = (pw: string) =>
+        fetch(`${m[1]}/token`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: `grant_type=password&username=ops&password=${pw}`,
+        });
       assert.equal((await grant(password)).status, 200, args.join(' '));
       assert.equal((await grant('wrong')).status, 400, 'a wrong password is refused');
     } finally {

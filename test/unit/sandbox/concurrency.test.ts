@@ -7,15 +7,13 @@ import { start, withSandbox, sample, Api } from './harness';
 
 async function race(api: Api, writers: number): Promise<void> {
   const site = (await api.post(`/api/f/${api.instanceKey}/engagesites`, sample('engageSite'))).body;
-  const results = await Promise.all(
-    Array.from({ length: writers }, (_, i) => api.put(site.Href, { ...site, SiteReference: `writer ${i}` })),
-  );
+  const results = await Promise.all(Array.from({ length: writers }, (_, i) => api.put(site.Href, { ...site, SiteReference: `writer ${i}` })));
   const statuses = results.map((r) => r.status).sort();
   assert.deepEqual(statuses, [204, ...Array(writers - 1).fill(409)]);
   const winner = results.findIndex((r) => r.status === 204);
   const after = (await api.get(site.Href)).body;
   assert.equal(after.ConcurrencyVersion, 2);
-  assert.equal(after.SiteReference, `writer ${winner}`, 'the stored object is the winner\'s');
+  assert.equal(after.SiteReference, `writer ${winner}`, "the stored object is the winner's");
 }
 
 test('two concurrent PUTs with the same version: exactly one 204 and one 409', async () => {

@@ -21,7 +21,9 @@ async function bundleCli(dir: string): Promise<string> {
 /** Starts the CLI on `dataFile` and resolves with its URL and instance key once it listens. */
 function startChild(cli: string, dataFile: string): Promise<{ child: ChildProcess; url: string; instance: string }> {
   const child = spawn(process.execPath, [cli, '--port', '0', '--seed', 'empty', '--data', dataFile, '--compact-at', '30000'], {
-    cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, OMS_SANDBOX_TOKEN: token },
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, OMS_SANDBOX_TOKEN: token },
   });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -66,34 +68,38 @@ test('kill -9 during a write loop, five times: every acknowledged write is found
       const exited = new Promise((resolve) => child.once('exit', resolve));
       let killed = false;
       try {
-      // What the restarted sandbox holds: every write acknowledged before.
-      check(await storedNames(url, instance, headers), `round ${round}`);
+        // What the restarted sandbox holds: every write acknowledged before.
+        check(await storedNames(url, instance, headers), `round ${round}`);
 
-      const writer = async (w: number) => {
-        for (let i = 0; !killed; i++) {
-          const name = `Round ${round} writer ${w} #${i}`;
-          try {
-            const res = await fetch(`${url}/api/f/${instance}/inputscanners`, {
-              method: 'POST', headers, body: JSON.stringify(newObject(kind('inputScanner'), name)),
-            });
-            if (res.status !== 201) throw new Error(`status ${res.status}`);
-            const created = (await res.json()) as { Key: string; Href: string; ConcurrencyVersion: number };
-            acknowledged.set(created.Key, name);
-            attempted.set(created.Key, `${name} v2`);
-            const put = await fetch(`${url}${created.Href}`, {
-              method: 'PUT', headers, body: JSON.stringify({ ...newObject(kind('inputScanner'), `${name} v2`), ...created, CommonName: `${name} v2` }),
-            });
-            if (put.status === 204) acknowledged.set(created.Key, `${name} v2`);
-          } catch {
-            if (!killed) throw new Error(`a request failed before the kill (round ${round})`);
+        const writer = async (w: number) => {
+          for (let i = 0; !killed; i++) {
+            const name = `Round ${round} writer ${w} #${i}`;
+            try {
+              const res = await fetch(`${url}/api/f/${instance}/inputscanners`, {
+                method: 'POST',
+                headers,
+                body: JSON.stringify(newObject(kind('inputScanner'), name)),
+              });
+              if (res.status !== 201) throw new Error(`status ${res.status}`);
+              const created = (await res.json()) as { Key: string; Href: string; ConcurrencyVersion: number };
+              acknowledged.set(created.Key, name);
+              attempted.set(created.Key, `${name} v2`);
+              const put = await fetch(`${url}${created.Href}`, {
+                method: 'PUT',
+                headers,
+                body: JSON.stringify({ ...newObject(kind('inputScanner'), `${name} v2`), ...created, CommonName: `${name} v2` }),
+              });
+              if (put.status === 204) acknowledged.set(created.Key, `${name} v2`);
+            } catch {
+              if (!killed) throw new Error(`a request failed before the kill (round ${round})`);
+            }
           }
-        }
-      };
-      const writers = Array.from({ length: 6 }, (_, w) => writer(w));
-      await new Promise((r) => setTimeout(r, 300 + round * 150));
-      killed = true;
-      child.kill('SIGKILL');
-      await Promise.all(writers);
+        };
+        const writers = Array.from({ length: 6 }, (_, w) => writer(w));
+        await new Promise((r) => setTimeout(r, 300 + round * 150));
+        killed = true;
+        child.kill('SIGKILL');
+        await Promise.all(writers);
       } finally {
         killed = true;
         child.kill('SIGKILL');

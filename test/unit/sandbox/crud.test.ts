@@ -8,12 +8,18 @@ import { start, withSandbox, sample, Api } from './harness';
 /** A field each kind can change in an update, and a new value for it. */
 function edit(k: Kind, obj: Record<string, unknown>): Record<string, unknown> {
   switch (k.id) {
-    case 'engageSite': return { ...obj, SiteReference: 'REF-EDITED' };
-    case 'inputScanner': return { ...obj, NonSettlingErrorPriority: 3 };
-    case 'serviceContainer': return { ...obj, MacAddress: '00:11:22:33:44:55' };
-    case 'serviceContainerModule': return { ...obj, VersionString: '9.9.9' };
-    case 'person': return { ...obj, Surname: 'Edited' };
-    default: return { ...obj, CommonName: 'Edited' };
+    case 'engageSite':
+      return { ...obj, SiteReference: 'REF-EDITED' };
+    case 'inputScanner':
+      return { ...obj, NonSettlingErrorPriority: 3 };
+    case 'serviceContainer':
+      return { ...obj, MacAddress: '00:11:22:33:44:55' };
+    case 'serviceContainerModule':
+      return { ...obj, VersionString: '9.9.9' };
+    case 'person':
+      return { ...obj, Surname: 'Edited' };
+    default:
+      return { ...obj, CommonName: 'Edited' };
   }
 }
 
@@ -49,8 +55,13 @@ for (const k of objectKinds) {
         assert.equal(obj.ConcurrencyVersion, 1);
         assert.equal(obj.CommonName, `New ${k.label}`);
         assert.ok((obj.Links as Array<{ Relation: string; Anchor: { Href: string } }>).some((l) => l.Relation === 'Notes' && l.Anchor.Href === 'notes'));
-        assert.deepEqual((obj.ObjectLinks as Array<{ Relation: string; LinkedObjectKey: string }>).map((l) => [l.Relation, l.LinkedObjectKey]),
-          [['InInstance', api.instanceKey], ['InstanceScope', api.instanceKey]]);
+        assert.deepEqual(
+          (obj.ObjectLinks as Array<{ Relation: string; LinkedObjectKey: string }>).map((l) => [l.Relation, l.LinkedObjectKey]),
+          [
+            ['InInstance', api.instanceKey],
+            ['InstanceScope', api.instanceKey],
+          ],
+        );
         assert.deepEqual(validate(k.schema, obj), [], 'the created object fits its schema');
       } else {
         const posted = await api.post(base, sample(k.id));
@@ -104,7 +115,10 @@ test('folders: listed and read, never created, changed or deleted', async () => 
   await withSandbox({}, async (api) => {
     const k = kinds.get('folder')!;
     const folders = await api.get(`/api/f/${api.instanceKey}/folders`);
-    assert.deepEqual(folders.body.map((f: { CommonName: string }) => f.CommonName), ['Head Office', 'Warehouse']);
+    assert.deepEqual(
+      folders.body.map((f: { CommonName: string }) => f.CommonName),
+      ['Head Office', 'Warehouse'],
+    );
     const office = folders.body[0];
     assert.deepEqual(validate(k.schema, office), []);
     assert.equal(office.InFolderKey, api.instanceKey);
@@ -115,7 +129,10 @@ test('folders: listed and read, never created, changed or deleted', async () => 
     assert.equal((await api.delete(`/api/f/${api.instanceKey}/folders/${office.Key}`)).status, 405);
     // A folder's objects are its own: another folder's path does not reach them.
     const floors = (await api.get(`/api/f/${office.Key}/folders`)).body;
-    assert.deepEqual(floors.map((f: { CommonName: string }) => f.CommonName), ['Floor 1', 'Floor 2']);
+    assert.deepEqual(
+      floors.map((f: { CommonName: string }) => f.CommonName),
+      ['Floor 1', 'Floor 2'],
+    );
     assert.equal((await api.get(`/api/f/${api.instanceKey}/folders/${floors[0].Key}`)).status, 404);
   });
 });
@@ -132,7 +149,10 @@ test('an update keeps server-owned fields: Notes, Links, Key; a create ignores c
     assert.equal(put.status, 204, put.text);
     const after = (await api.get(created.Href)).body;
     assert.equal(after.CommonName, 'Renamed');
-    assert.deepEqual(after.Notes.map((n: { NoteText: string }) => n.NoteText), ['first note']);
+    assert.deepEqual(
+      after.Notes.map((n: { NoteText: string }) => n.NoteText),
+      ['first note'],
+    );
     assert.deepEqual(after.Links, created.Links);
   });
 });
@@ -148,7 +168,10 @@ test('notes: added with POST, listed, deleted; unknown notes are 404', async () 
     assert.match(a.body.Key, /^[0-9a-f]{24}$/);
     assert.ok(!Number.isNaN(Date.parse(a.body.CreatedOn)));
     const got = (await api.get(site.Href)).body;
-    assert.deepEqual(got.Notes.map((n: { NoteText: string }) => n.NoteText), ['Battery replaced', 'Lock firmware updated']);
+    assert.deepEqual(
+      got.Notes.map((n: { NoteText: string }) => n.NoteText),
+      ['Battery replaced', 'Lock firmware updated'],
+    );
     assert.equal(got.ConcurrencyVersion, 1, 'notes do not change the version');
     assert.deepEqual((await api.get(`${site.Href}/notes`)).body, got.Notes);
     assert.equal((await api.delete(`${site.Href}/notes/${a.body.Key}`)).status, 204);

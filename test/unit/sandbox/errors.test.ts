@@ -130,10 +130,15 @@ test('413 for bodies over maxBodyBytes, declared or streamed; the server keeps s
 
     const chunk = new TextEncoder().encode(' '.repeat(16 * 1024));
     const stream = new ReadableStream<Uint8Array>({
-      start(c) { for (let i = 0; i < 64; i++) c.enqueue(chunk); c.close(); },
+      start(c) {
+        for (let i = 0; i < 64; i++) c.enqueue(chunk);
+        c.close();
+      },
     });
     const streamed = await fetch(api.sb.url + base, {
-      method: 'POST', body: stream, duplex: 'half',
+      method: 'POST',
+      body: stream,
+      duplex: 'half',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${api.sb.token}` },
     });
     assert.equal(streamed.status, 413);

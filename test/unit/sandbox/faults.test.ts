@@ -30,7 +30,16 @@ test('faults: the next N authenticated requests under a path prefix get the stat
     // Public routes (no token) are never faulted.
     await api.post('/sandbox/faults', { path: '/', status: 503, count: 5 });
     assert.equal((await api.get('/api/sysinfo', { token: null })).status, 200);
-    assert.equal((await api.call('POST', '/token', { token: null, body: 'grant_type=password&username=admin&password=faults-pw', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } })).status, 200);
+    assert.equal(
+      (
+        await api.call('POST', '/token', {
+          token: null,
+          body: 'grant_type=password&username=admin&password=faults-pw',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        })
+      ).status,
+      200,
+    );
     assert.equal((await api.delete('/sandbox/faults')).status, 204);
   });
 });
@@ -43,7 +52,10 @@ test('faults: a delay holds the answer back after the request was handled; with 
     const created = api.post(people, person('Sam', 'Slow'));
     await new Promise((r) => setTimeout(r, 300));
     // The rule is used up: this read is not held back, and finds the object whose answer is still on its way.
-    assert.ok((await api.listAll(api.instanceKey, 'people')).some((p) => p.CommonName === 'Sam Slow'), 'handled before its answer');
+    assert.ok(
+      (await api.listAll(api.instanceKey, 'people')).some((p) => p.CommonName === 'Sam Slow'),
+      'handled before its answer',
+    );
     const res = await created;
     assert.equal(res.status, 201);
     assert.ok(Date.now() - started >= 600, 'answered after the delay');
@@ -67,7 +79,10 @@ test('faults: rules are validated and need the token', async () => {
   await withSandbox({ seed: 'empty' }, async (api) => {
     const bad = await api.post('/sandbox/faults', { path: 'api', status: 200, count: 0, retryAfter: -1 });
     assert.equal(bad.status, 400);
-    assert.deepEqual(bad.body.Errors.map((e: { pointer: string }) => e.pointer), ['/path', '/status', '/count', '/retryAfter']);
+    assert.deepEqual(
+      bad.body.Errors.map((e: { pointer: string }) => e.pointer),
+      ['/path', '/status', '/count', '/retryAfter'],
+    );
     assert.equal((await api.post('/sandbox/faults', { path: '/', count: 1 })).status, 400, 'neither a status nor a delay');
     assert.equal((await api.post('/sandbox/faults', { path: '/', delayMs: 0, count: 1 })).status, 400);
     assert.equal((await api.post('/sandbox/faults', { path: '/', method: 'put', status: 503, count: 1 })).status, 400, 'a method in capitals, as sent');

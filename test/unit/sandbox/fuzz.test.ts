@@ -26,25 +26,68 @@ interface Answer {
 function send(api: Api, agent: Agent, method: string, rawPath: string, body?: string, headers: Record<string, string> = {}): Promise<Answer> {
   const { hostname, port } = new URL(api.sb.url);
   return new Promise((resolve, reject) => {
-    const req = request({
-      host: hostname, port, method, path: rawPath, agent,
-      headers: { Authorization: `Bearer ${api.sb.token}`, ...(body !== undefined ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}), ...headers },
-    }, (res) => {
-      let text = '';
-      res.on('data', (d) => { if (text.length < 2000) text += d; });
-      res.on('end', () => { clearTimeout(timer); resolve({ status: res.statusCode ?? 0, text }); });
+    const req = request(
+      {
+        host: hostname,
+        port,
+        method,
+        path: rawPath,
+        agent,
+        headers: { Authorization: `Bearer ${api.sb.token}`, ...(body !== undefined ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}), ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => {
+          if (text.length < 2000) text += d;
+        });
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, text });
+        });
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no answer within 5 s: ${method} ${rawPath.slice(0, 200)}`));
+    }, 5000);
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
     });
-    const timer = setTimeout(() => { req.destroy(); reject(new Error(`no answer within 5 s: ${method} ${rawPath.slice(0, 200)}`)); }, 5000);
-    req.on('error', (e) => { clearTimeout(timer); reject(e); });
     req.end(body);
   });
 }
 
 const wrongValues: unknown[] = [null, 0, -1.5, 1e308, '', 'x', true, [], {}, [1, 'a'], { a: { b: [] } }, '\u0000\ud800', 'A'.repeat(70_000)];
 const pollution = ['{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '{"prototype":{"polluted":1}}'];
-const oddSegments = ['%', '%zz', '%00', '%2e%2e', '..', '.', '%2f', '%5c..%5c', '%C0%AE%C0%AE', '%F0%9F%98%80', '%ff', '\u00e9'.normalize(), '%252e', 'a%2Fb', '~', '%20'];
+const oddSegments = [
+  '%',
+  '%zz',
+  '%00',
+  '%2e%2e',
+  '..',
+  '.',
+  '%2f',
+  '%5c..%5c',
+  '%C0%AE%C0%AE',
+  '%F0%9F%98%80',
+  '%ff',
+  '\u00e9'.normalize(),
+  '%252e',
+  'a%2Fb',
+  '~',
+  '%20',
+];
 const methods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'PROPFIND'];
-const contentTypes = ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/merge-patch+json', ''];
+const contentTypes = [
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=latin1',
+  'application/merge-patch+json',
+  '',
+];
 
 /** Deeply nested JSON text (4,000 levels) inside an otherwise valid object. */
 function deep(base: unknown): string {
@@ -104,8 +147,18 @@ test('fuzz: no 5xx, no hang, still serving, every stored object valid', async ()
         }
       }
       // Deep nesting, huge strings, pollution keys, non-objects.
-      for (const body of [deep(valid), JSON.stringify({ ...valid, CommonName: 'x'.repeat(3_000_000) }), ...pollution,
-        ...pollution.map((p) => `${JSON.stringify(valid).slice(0, -1)},${p.slice(1)}`), '[]', '"text"', '1', 'null', '{', '']) {
+      for (const body of [
+        deep(valid),
+        JSON.stringify({ ...valid, CommonName: 'x'.repeat(3_000_000) }),
+        ...pollution,
+        ...pollution.map((p) => `${JSON.stringify(valid).slice(0, -1)},${p.slice(1)}`),
+        '[]',
+        '"text"',
+        '1',
+        'null',
+        '{',
+        '',
+      ]) {
         await check('POST', t.collection, body, { 'Content-Type': 'application/json' });
         await check('PUT', t.item, body, { 'Content-Type': 'application/json' });
       }
@@ -125,16 +178,36 @@ test('fuzz: no 5xx, no hang, still serving, every stored object valid', async ()
     // Actions: invite, batch, push notification with odd bodies.
     const site = targets.get('engageSite')!;
     const people = targets.get('person')!;
-    for (const body of ['"a@b..c"', '"a@b.c."', '"@"', '"a@b.c"', JSON.stringify(`${'a'.repeat(5000)}@example.com`), '["a@b.c"]', '{"Email":"a@b.c"}', ...pollution, deep({ a: 1 })]) {
+    for (const body of [
+      '"a@b..c"',
+      '"a@b.c."',
+      '"@"',
+      '"a@b.c"',
+      JSON.stringify(`${'a'.repeat(5000)}@example.com`),
+      '["a@b.c"]',
+      '{"Email":"a@b.c"}',
+      ...pollution,
+      deep({ a: 1 }),
+    ]) {
       await check(actionRoutes.invite.method, `${site.item}/${actionRoutes.invite.segment}`, body, { 'Content-Type': 'application/json' });
     }
     const person = sample('person', 'Batch Fuzz');
-    for (const body of [JSON.stringify([person, { ...person, Addresses: [{ $type: 'x' }] }]), JSON.stringify(Array(20_000).fill({ Surname: [] })),
-      JSON.stringify([{ ...person, Tags: ['Upper Case'] }]), `[${pollution.join(',')}]`, `[${deep(person)}]`, '{}', '[[]]', JSON.stringify([null, 1, 'x'])]) {
+    for (const body of [
+      JSON.stringify([person, { ...person, Addresses: [{ $type: 'x' }] }]),
+      JSON.stringify(Array(20_000).fill({ Surname: [] })),
+      JSON.stringify([{ ...person, Tags: ['Upper Case'] }]),
+      `[${pollution.join(',')}]`,
+      `[${deep(person)}]`,
+      '{}',
+      '[[]]',
+      JSON.stringify([null, 1, 'x']),
+    ]) {
       await check(actionRoutes.addPeople.method, `${people.collection}/${actionRoutes.addPeople.segment}`, body, { 'Content-Type': 'application/json' });
     }
     for (const body of ['{}', '{"Recipients":"x"}', ...pollution, deep({}), JSON.stringify({ Subject: 'x'.repeat(1_000_000) })]) {
-      await check(actionRoutes.pushNotification.method, `/api/f/${folder}/${actionRoutes.pushNotification.segment}`, body, { 'Content-Type': 'application/json' });
+      await check(actionRoutes.pushNotification.method, `/api/f/${folder}/${actionRoutes.pushNotification.segment}`, body, {
+        'Content-Type': 'application/json',
+      });
     }
 
     // Odd percent-encodings and dot segments anywhere in a path.
@@ -144,10 +217,17 @@ test('fuzz: no 5xx, no hang, still serving, every stored object valid', async ()
       parts[1 + Math.floor(random() * (parts.length - 1))] = pick(oddSegments);
       if (random() < 0.3) parts.splice(1 + Math.floor(random() * (parts.length - 1)), 0, pick(oddSegments));
       const query = random() < 0.3 ? `?page=${pick(['-1', 'x', '1e3', '%', '99999999999', '0'])}&pageSize=${pick(['0', '1001', 'NaN', '%zz', '5'])}` : '';
-      await check(pick(methods), parts.join('/') + query, random() < 0.5 ? JSON.stringify(sample('engageSite')) : undefined, { 'Content-Type': 'application/json' });
+      await check(pick(methods), parts.join('/') + query, random() < 0.5 ? JSON.stringify(sample('engageSite')) : undefined, {
+        'Content-Type': 'application/json',
+      });
     }
     // Token endpoint with odd forms.
-    for (const body of ['grant_type=password&username=%zz&password=', '{"grant_type":{"a":[1]}}', deep({}), 'grant_type=refresh_token&refresh_token=__proto__']) {
+    for (const body of [
+      'grant_type=password&username=%zz&password=',
+      '{"grant_type":{"a":[1]}}',
+      deep({}),
+      'grant_type=refresh_token&refresh_token=__proto__',
+    ]) {
       const res = await check('POST', '/token', body, { 'Content-Type': pick(['application/json', 'application/x-www-form-urlencoded']) });
       assert.notEqual(res.status, 200);
     }

@@ -18,9 +18,17 @@ function raw(url: string, text: string, waitMs = 5000): Promise<string> {
   return new Promise((resolve) => {
     let got = '';
     const socket = connect(Number(port), hostname, () => socket.write(text));
-    const timer = setTimeout(() => { socket.destroy(); resolve(got); }, waitMs);
-    socket.on('data', (d) => { got += d.toString(); });
-    socket.on('close', () => { clearTimeout(timer); resolve(got); });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(got);
+    }, waitMs);
+    socket.on('data', (d) => {
+      got += d.toString();
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(got);
+    });
     socket.on('error', () => undefined);
   });
 }
@@ -45,24 +53,30 @@ test('a body nested deeper than 64 levels is 400 before anything is stored, in a
 });
 
 test('a failed journal write fails that request alone: memory is put back and the next writes go through', async () => {
-  await withFailingJournal(async (api, failNextWrite) => {
-    const base = `/api/f/${api.instanceKey}/engagesites`;
-    failNextWrite();
-    const failed = await api.post(base, sample('engageSite', 'Lost'));
-    assert.equal(failed.status, 500);
-    assert.match(failed.body.Message, /disk full/);
-    assert.deepEqual((await api.get(base)).body, [], 'memory does not run ahead of the file');
-    const ok = await api.post(base, sample('engageSite', 'Kept'));
-    assert.equal(ok.status, 201);
-    failNextWrite();
-    const stale = await api.put(ok.body.Href, { ...ok.body, SiteReference: 'lost' });
-    assert.equal(stale.status, 500);
-    assert.equal((await api.get(ok.body.Href)).body.ConcurrencyVersion, 1);
-    assert.equal((await api.put(ok.body.Href, { ...ok.body, SiteReference: 'kept' })).status, 204);
-  }, async (api) => {
-    const sites = (await api.get(`/api/f/${api.instanceKey}/engagesites`)).body;
-    assert.deepEqual(sites.map((s: { CommonName: string; SiteReference: string }) => [s.CommonName, s.SiteReference]), [['Kept', 'kept']]);
-  });
+  await withFailingJournal(
+    async (api, failNextWrite) => {
+      const base = `/api/f/${api.instanceKey}/engagesites`;
+      failNextWrite();
+      const failed = await api.post(base, sample('engageSite', 'Lost'));
+      assert.equal(failed.status, 500);
+      assert.match(failed.body.Message, /disk full/);
+      assert.deepEqual((await api.get(base)).body, [], 'memory does not run ahead of the file');
+      const ok = await api.post(base, sample('engageSite', 'Kept'));
+      assert.equal(ok.status, 201);
+      failNextWrite();
+      const stale = await api.put(ok.body.Href, { ...ok.body, SiteReference: 'lost' });
+      assert.equal(stale.status, 500);
+      assert.equal((await api.get(ok.body.Href)).body.ConcurrencyVersion, 1);
+      assert.equal((await api.put(ok.body.Href, { ...ok.body, SiteReference: 'kept' })).status, 204);
+    },
+    async (api) => {
+      const sites = (await api.get(`/api/f/${api.instanceKey}/engagesites`)).body;
+      assert.deepEqual(
+        sites.map((s: { CommonName: string; SiteReference: string }) => [s.CommonName, s.SiteReference]),
+        [['Kept', 'kept']],
+      );
+    },
+  );
 });
 
 test('a batch of 200,000 invalid items is refused within a second, naming the first indexes; others are served meanwhile', async () => {
@@ -94,12 +108,18 @@ test('slow clients get 408; a full server closes an idle connection for a newcom
     const host = new URL(api.sb.url).host;
     const slowHeaders = await raw(api.sb.url, `GET /api HTTP/1.1\r\nHost: ${host}\r\n`);
     assert.match(slowHeaders, /^HTTP\/1\.1 408/);
-    const slowBody = await raw(api.sb.url, `POST /api/f/${api.instanceKey}/engagesites HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${api.sb.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`);
+    const slowBody = await raw(
+      api.sb.url,
+      `POST /api/f/${api.instanceKey}/engagesites HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${api.sb.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`,
+    );
     assert.match(slowBody, /^HTTP\/1\.1 408/);
 
     // Full of idle connections: the oldest idle one is closed and the newcomer served.
     const { port } = new URL(api.sb.url);
-    const open = () => new Promise<Socket>((resolve) => { const s = connect(Number(port), '127.0.0.1', () => resolve(s)); });
+    const open = () =>
+      new Promise<Socket>((resolve) => {
+        const s = connect(Number(port), '127.0.0.1', () => resolve(s));
+      });
     const idle: Socket[] = [];
     for (let i = 0; i < 4; i++) idle.push(await open());
     const closed = new Promise((resolve) => idle[0].once('close', resolve));
@@ -112,7 +132,9 @@ test('slow clients get 408; a full server closes an idle connection for a newcom
     const busy: Socket[] = [];
     for (let i = 0; i < 4; i++) {
       const s = await open();
-      s.write(`POST /api/f/${api.instanceKey}/engagesites HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${api.sb.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`);
+      s.write(
+        `POST /api/f/${api.instanceKey}/engagesites HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${api.sb.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
+      );
       busy.push(s);
     }
     await new Promise((r) => setTimeout(r, 50));
@@ -130,14 +152,15 @@ test('slow clients get 408; a full server closes an idle connection for a newcom
 test('only local Host names are answered (421 otherwise), and no CORS headers', async () => {
   await withSandbox({ seed: 'empty' }, async (api) => {
     const { port } = new URL(api.sb.url);
-    const ask = (host: string) => new Promise<{ status: number; headers: Record<string, unknown> }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/api/sysinfo', headers: { Host: host, Origin: 'http://evil.example' } }, (res) => {
-        res.resume();
-        resolve({ status: res.statusCode ?? 0, headers: res.headers });
+    const ask = (host: string) =>
+      new Promise<{ status: number; headers: Record<string, unknown> }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: '/api/sysinfo', headers: { Host: host, Origin: 'http://evil.example' } }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, headers: res.headers });
+        });
+        req.on('error', reject);
+        req.end();
       });
-      req.on('error', reject);
-      req.end();
-    });
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, 'localhost', `[::1]:${port}`]) {
       const res = await ask(host);
       assert.equal(res.status, 200, host);
@@ -153,7 +176,11 @@ test('SIGTERM-style close ends promptly even with a request in flight', async ()
   await withSandbox({ seed: 'empty' }, async (api) => {
     const host = new URL(api.sb.url).host;
     // A request whose body never comes.
-    void raw(api.sb.url, `POST /api/f/${api.instanceKey}/engagesites HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${api.sb.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`, 10_000);
+    void raw(
+      api.sb.url,
+      `POST /api/f/${api.instanceKey}/engagesites HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${api.sb.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
+      10_000,
+    );
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
     await api.sb.close();
@@ -166,16 +193,17 @@ test('answers keep their keep-alive connection (GET, and a body read); a body le
     const { port } = new URL(api.sb.url);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     type Answer = { status: number; connection?: string; socketPort?: number };
-    const send = (method: string, p: string, body?: string, token = api.sb.token) => new Promise<Answer>((resolve, reject) => {
-      const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
-      if (body !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
-      const req = request({ host: '127.0.0.1', port, method, path: p, agent, headers }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, socketPort: res.socket?.localPort }));
+    const send = (method: string, p: string, body?: string, token = api.sb.token) =>
+      new Promise<Answer>((resolve, reject) => {
+        const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+        if (body !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
+        const req = request({ host: '127.0.0.1', port, method, path: p, agent, headers }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, socketPort: res.socket?.localPort }));
+        });
+        req.on('error', reject);
+        req.end(body);
       });
-      req.on('error', reject);
-      req.end(body);
-    });
     try {
       const first = await send('GET', '/api');
       const second = await send('GET', `/api/f/${api.instanceKey}/engagesites`);

@@ -11,7 +11,7 @@ export interface Res {
   status: number;
   headers: Headers;
   text: string;
-   
+
   body: any;
 }
 
@@ -52,10 +52,18 @@ export class Api {
     return { status: response.status, headers: response.headers, text, body: parsed };
   }
 
-  get(path: string, options?: CallOptions) { return this.call('GET', path, options); }
-  post(path: string, json: unknown, options?: CallOptions) { return this.call('POST', path, { ...options, json }); }
-  put(path: string, json: unknown, options?: CallOptions) { return this.call('PUT', path, { ...options, json }); }
-  delete(path: string, options?: CallOptions) { return this.call('DELETE', path, options); }
+  get(path: string, options?: CallOptions) {
+    return this.call('GET', path, options);
+  }
+  post(path: string, json: unknown, options?: CallOptions) {
+    return this.call('POST', path, { ...options, json });
+  }
+  put(path: string, json: unknown, options?: CallOptions) {
+    return this.call('PUT', path, { ...options, json });
+  }
+  delete(path: string, options?: CallOptions) {
+    return this.call('DELETE', path, options);
+  }
 
   /** The child folder of `parentKey` with this CommonName. */
   async folder(name: string, parentKey = this.instanceKey): Promise<BaseInfo & { Key: string }> {
@@ -104,29 +112,33 @@ export async function withSandbox<T>(options: SandboxOptions, fn: (api: Api) => 
  * A sandbox persisting to a fresh data file whose journal fails its next write ("disk full") after
  * `failNextWrite()`; then, with `reopened`, a second sandbox started from that file. The file goes at the end.
  */
-export async function withFailingJournal(
-  fn: (api: Api, failNextWrite: () => void) => Promise<void>,
-  reopened?: (api: Api) => Promise<void>,
-): Promise<void> {
+export async function withFailingJournal(fn: (api: Api, failNextWrite: () => void) => Promise<void>, reopened?: (api: Api) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'oms-fail-'));
   const dataFile = path.join(dir, 'data.json');
   let failNext = false;
   try {
-    await withSandbox({
-      seed: 'empty', dataFile,
-      journal: {
-        io: {
-          async append(handle, bytes) {
-            if (failNext) {
-              failNext = false;
-              throw new Error('disk full (injected)');
-            }
-            await handle.write(bytes);
-            await handle.datasync();
+    await withSandbox(
+      {
+        seed: 'empty',
+        dataFile,
+        journal: {
+          io: {
+            async append(handle, bytes) {
+              if (failNext) {
+                failNext = false;
+                throw new Error('disk full (injected)');
+              }
+              await handle.write(bytes);
+              await handle.datasync();
+            },
           },
         },
       },
-    }, (api) => fn(api, () => { failNext = true; }));
+      (api) =>
+        fn(api, () => {
+          failNext = true;
+        }),
+    );
     if (reopened) await withSandbox({ dataFile }, reopened);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -53,13 +53,32 @@ test('start-up removes temp files an interrupted write left, and reads data file
   const dataFile = path.join(dir, 'data.json');
   try {
     const instanceKey = '65a1f000aaaaaaaaaaaaaaaa';
-    const instance = { $type: 'Feenics.Keep.WebApi.Model.InstanceInfo, Feenics.Keep.WebApi.Model', Key: instanceKey, Href: `/api/f/${instanceKey}`, CommonName: 'Old', InFolderKey: instanceKey };
-    const site = { ...sample('engageSite', 'From version 1'), Key: '65a1f000bbbbbbbbbbbbbbbb', InFolderKey: instanceKey, Href: `/api/f/${instanceKey}/engagesites/65a1f000bbbbbbbbbbbbbbbb` };
-    await writeFile(dataFile, JSON.stringify({
-      format: 'oms-sandbox', version: 1, instanceKey,
-      objects: [{ kind: 'instance', object: instance }, { kind: 'engageSite', object: site }],
-      outbox: [{ kind: 'invite', at: 'then', folderKey: instanceKey, body: 'a@example.com' }],
-    }));
+    const instance = {
+      $type: 'Feenics.Keep.WebApi.Model.InstanceInfo, Feenics.Keep.WebApi.Model',
+      Key: instanceKey,
+      Href: `/api/f/${instanceKey}`,
+      CommonName: 'Old',
+      InFolderKey: instanceKey,
+    };
+    const site = {
+      ...sample('engageSite', 'From version 1'),
+      Key: '65a1f000bbbbbbbbbbbbbbbb',
+      InFolderKey: instanceKey,
+      Href: `/api/f/${instanceKey}/engagesites/65a1f000bbbbbbbbbbbbbbbb`,
+    };
+    await writeFile(
+      dataFile,
+      JSON.stringify({
+        format: 'oms-sandbox',
+        version: 1,
+        instanceKey,
+        objects: [
+          { kind: 'instance', object: instance },
+          { kind: 'engageSite', object: site },
+        ],
+        outbox: [{ kind: 'invite', at: 'then', folderKey: instanceKey, body: 'a@example.com' }],
+      }),
+    );
     for (const leftover of ['.data.json.1234.tmp', '.data.json.99.tmp', 'data.json.tmp']) await writeFile(path.join(dir, leftover), 'partial');
     await writeFile(path.join(dir, 'unrelated.tmp'), 'not ours');
     await withSandbox({ dataFile }, async (api) => {

@@ -35,7 +35,10 @@ test('POST /people adds one person; a batch item without $type is typed by the c
     assert.equal(one.headers.get('location'), one.body.Href);
     const batch = await api.post(`${people}/complex`, [{ ...bare('person', 'Grace Hopper'), Surname: 'Hopper' }]);
     assert.equal(batch.status, 200, batch.text);
-    assert.deepEqual((await api.get(people)).body.map((p: { Surname: string }) => p.Surname), ['Lovelace', 'Hopper']);
+    assert.deepEqual(
+      (await api.get(people)).body.map((p: { Surname: string }) => p.Surname),
+      ['Lovelace', 'Hopper'],
+    );
     assert.ok(kind('person').operations.includes('create'), 'the tree offers New Person');
   });
 });

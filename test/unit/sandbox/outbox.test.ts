@@ -31,7 +31,15 @@ test('invite: a JSON string e-mail address is recorded in the outbox; anything e
 test('push notification: DELETE with a valid request body is recorded; invalid bodies are 400', async () => {
   await withSandbox({ seed: 'empty' }, async (api) => {
     const path = `/api/f/${api.instanceKey}/pushnotifications`;
-    const request = { $type: pushType, Message: 'Fire drill at 10:00', MessageTemplateKey: null, PushNotificationType: 0, RecipientKeys: null, EventRecipientKeys: null, Subject: null };
+    const request = {
+      $type: pushType,
+      Message: 'Fire drill at 10:00',
+      MessageTemplateKey: null,
+      PushNotificationType: 0,
+      RecipientKeys: null,
+      EventRecipientKeys: null,
+      Subject: null,
+    };
     const ok = await api.call('DELETE', path, { json: request });
     assert.equal(ok.status, 204, ok.text);
     const outbox = (await api.get('/sandbox/outbox')).body;

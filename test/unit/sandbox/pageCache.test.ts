@@ -16,9 +16,19 @@ test('a pass over more pages than the byte cap still knows every digest: asked a
   const cache = new PageCache();
   const pages = Array.from({ length: 12 }, (_, i) => ({ id: `${i * 1000}/1000`, ...builder(String.fromCharCode(97 + i)) }));
   const digests = pages.map((p) => cache.digest('f/inputScanner', p.id, p.build));
-  assert.deepEqual(pages.map((p) => p.made.count), pages.map(() => 1));
-  assert.deepEqual(pages.map((p) => cache.digest('f/inputScanner', p.id, p.build)), digests);
-  assert.deepEqual(pages.map((p) => p.made.count), pages.map(() => 1), 'a digest asked again builds nothing (48 MB of pages, a cap of 32 MB)');
+  assert.deepEqual(
+    pages.map((p) => p.made.count),
+    pages.map(() => 1),
+  );
+  assert.deepEqual(
+    pages.map((p) => cache.digest('f/inputScanner', p.id, p.build)),
+    digests,
+  );
+  assert.deepEqual(
+    pages.map((p) => p.made.count),
+    pages.map(() => 1),
+    'a digest asked again builds nothing (48 MB of pages, a cap of 32 MB)',
+  );
   assert.equal(digests[0], digestOf(Buffer.alloc(4 * 1024 * 1024, 'a')));
   // The bytes of the first pages went to make room; they are built again when a body is wanted.
   const first = pages[0];

@@ -33,7 +33,13 @@ test('with a data file, changes survive a restart and the seed is not applied tw
     const doomed = (await api.get(`${people}?pageSize=1`)).body[0];
     assert.equal((await api.delete(doomed.Href)).status, 204);
     // One person with an object link of its own: its ObjectLinks are the instance's plus that one.
-    const siteLink = { $type: 'Feenics.Keep.WebApi.Model.ObjectLinkItem, Feenics.Keep.WebApi.Model', Href: site.Href, LinkedObjectKey: site.Key, CommonName: 'Persistent site', Relation: 'Site' };
+    const siteLink = {
+      $type: 'Feenics.Keep.WebApi.Model.ObjectLinkItem, Feenics.Keep.WebApi.Model',
+      Href: site.Href,
+      LinkedObjectKey: site.Key,
+      CommonName: 'Persistent site',
+      Relation: 'Site',
+    };
     assert.equal((await api.post(`${people}/complex`, [{ ...person('Linked', 'Person'), ObjectLinks: [siteLink] }, person('Per', 'Sistent')])).body, 2);
     // What a response confirms is already on disk (snapshot and journal), before any close.
     const written = await readStoreFiles(dataFile);
@@ -45,11 +51,19 @@ test('with a data file, changes survive a restart and the seed is not applied tw
     assert.equal(journal.split('"InInstance"').length - 1, 1, 'instance links written only with the linked person');
     const added = (await api.listAll(office.Key, 'people')).slice(-2);
     const answered = {
-      site: (await api.get(site.Href)).body, office: (await api.get(`/api/f/${office.Key}`)).body, instance: (await api.get(`/api/f/${instanceKey}`)).body,
+      site: (await api.get(site.Href)).body,
+      office: (await api.get(`/api/f/${office.Key}`)).body,
+      instance: (await api.get(`/api/f/${instanceKey}`)).body,
       people: await Promise.all(added.map(async (p) => (await api!.get(p.Href!)).body as { Href: string; ObjectLinks: Array<{ Relation: string }> })),
     };
-    assert.deepEqual(answered.people[0].ObjectLinks.map((l: { Relation: string }) => l.Relation), ['InInstance', 'InstanceScope', 'Site']);
-    assert.deepEqual(answered.people[1].ObjectLinks.map((l: { Relation: string }) => l.Relation), ['InInstance', 'InstanceScope']);
+    assert.deepEqual(
+      answered.people[0].ObjectLinks.map((l: { Relation: string }) => l.Relation),
+      ['InInstance', 'InstanceScope', 'Site'],
+    );
+    assert.deepEqual(
+      answered.people[1].ObjectLinks.map((l: { Relation: string }) => l.Relation),
+      ['InInstance', 'InstanceScope'],
+    );
     assert.equal(answered.site.Links.length, 8);
     assert.equal(answered.office.Links.length, 9, 'a folder has Import too');
     await api.sb.close();
@@ -64,18 +78,25 @@ test('with a data file, changes survive a restart and the seed is not applied tw
     for (const p of answered.people) {
       const back: Record<string, unknown> = (await api.get(p.Href)).body;
       assert.deepEqual(back, p);
-      assert.deepEqual(Object.keys(back), Object.keys(p), 'a person\'s fields in the same order');
+      assert.deepEqual(Object.keys(back), Object.keys(p), "a person's fields in the same order");
     }
     assert.equal(again.SiteReference, 'kept');
     assert.equal(again.ConcurrencyVersion, 2);
-    assert.deepEqual(again.Notes.map((n: { NoteText: string }) => n.NoteText), ['kept note']);
+    assert.deepEqual(
+      again.Notes.map((n: { NoteText: string }) => n.NoteText),
+      ['kept note'],
+    );
     assert.equal((await api.get('/sandbox/outbox')).body[0].body, 'kept@example.com');
     const after = await api.listAll(office.Key, 'people');
     assert.equal(after.length, before + 1, 'one deleted, two added, no reseeding');
     assert.ok(!after.some((p) => p.Key === doomed.Key));
     assert.equal(after[after.length - 1].Surname, 'Sistent');
     await api.sb.close();
-    assert.deepEqual((await readdir(path.dirname(dataFile))).filter((f) => f.endsWith('.tmp')), [], 'no temp files left');
+    assert.deepEqual(
+      (await readdir(path.dirname(dataFile))).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temp files left',
+    );
   } finally {
     await api?.sb.close();
     await rm(dir, { recursive: true, force: true });

@@ -38,19 +38,27 @@ test('/sandbox/stats counts requests by method and route; the log has method, pa
   assert.match(lines[5], /^GET \/api\/no\/such\/route 404 \d+ms$/);
   assert.match(lines[6], /^GET \/api 401 \d+ms$/);
   const all = lines.join('\n');
-  for (const secret of ['stats-secret-token', 'wrong-token', 'secretQuery', 'body-marker', 'Body Marker']) assert.ok(!all.includes(secret), `"${secret}" in the log`);
+  for (const secret of ['stats-secret-token', 'wrong-token', 'secretQuery', 'body-marker', 'Body Marker'])
+    assert.ok(!all.includes(secret), `"${secret}" in the log`);
 });
 
 test('oms-sandbox --log-requests <file>: one line per request in a file only the user can read', async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'oms-reqlog-'));
   const logFile = path.join(dir, 'requests.log');
   const env = { ...process.env, OMS_SANDBOX_TOKEN: 'log-file-token' };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../../src/sandbox/cli.ts'), '--port', '0', '--seed', 'empty', '--log-requests', logFile],
-    { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.resolve(__dirname, '../../../src/sandbox/cli.ts'), '--port', '0', '--seed', 'empty', '--log-requests', logFile],
+    { stdio: ['ignore', 'pipe', 'pipe'], env },
+  );
   let out = '';
   let err = '';
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { err += d; });
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
   const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
   try {
     const until = Date.now() + 20_000;

@@ -10,7 +10,10 @@ import { start, withSandbox, Api } from './harness';
 async function walk(api: Api, plan: FolderPlan, folderKey: string, visit: (plan: FolderPlan, folderKey: string) => Promise<void>): Promise<void> {
   await visit(plan, folderKey);
   const children = (await api.get(`/api/f/${folderKey}/folders`)).body;
-  assert.deepEqual(children.map((f: { CommonName: string }) => f.CommonName), (plan.folders ?? []).map((f) => f.name));
+  assert.deepEqual(
+    children.map((f: { CommonName: string }) => f.CommonName),
+    (plan.folders ?? []).map((f) => f.name),
+  );
   for (const [i, child] of (plan.folders ?? []).entries()) await walk(api, child, children[i].Key, visit);
 }
 
@@ -49,8 +52,13 @@ test('demo seed: realistic fields for each kind', async () => {
     const floor1 = await api.folder('Floor 1', (await api.folder('Head Office')).Key);
     const scanner = (await api.get(`/api/f/${floor1.Key}/inputscanners`)).body[0];
     assert.deepEqual(
-      scanner.InputScannerReportingPriorities.map((p: Record<string, unknown>) => [p.CommonName, p.MinResistanceCode, p.MaxResistanceCode, p.Priority,
-        p.StatusCode]),
+      scanner.InputScannerReportingPriorities.map((p: Record<string, unknown>) => [
+        p.CommonName,
+        p.MinResistanceCode,
+        p.MaxResistanceCode,
+        p.Priority,
+        p.StatusCode,
+      ]),
       sampleRanges.map((r) => [...r]),
     );
     assert.equal(scanner.NonSettlingErrorStatus, 6);

@@ -9,7 +9,10 @@ import { newObject } from '../../../src/model/templates';
 import { kind } from '../../../src/model/kinds';
 
 const entry = (key: string, version: number, extra: Record<string, unknown> = {}): HistoryEntry => ({
-  savedAt: new Date(2026, 0, 1, 0, 0, version).toISOString(), kind: 'engageSite', folderKey: 'f', key,
+  savedAt: new Date(2026, 0, 1, 0, 0, version).toISOString(),
+  kind: 'engageSite',
+  folderKey: 'f',
+  key,
   object: { ...newObject(kind('engageSite'), `v${version}`), Key: key, ConcurrencyVersion: version, ...extra },
 });
 
@@ -19,7 +22,10 @@ test('entries per object, newest first, in a file only its owner can read', asyn
   await history.record('conn', entry('a', 1));
   await history.record('conn', entry('b', 1));
   await history.record('conn', entry('a', 2));
-  assert.deepEqual((await history.list('conn', 'a')).map((e) => e.object.ConcurrencyVersion), [2, 1]);
+  assert.deepEqual(
+    (await history.list('conn', 'a')).map((e) => e.object.ConcurrencyVersion),
+    [2, 1],
+  );
   assert.deepEqual(await history.list('other', 'a'), [], 'per connection');
   const [file] = await readdir(dir);
   assert.equal((await stat(join(dir, file))).mode & 0o777, 0o600);

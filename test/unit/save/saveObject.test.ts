@@ -107,16 +107,20 @@ test('refused with the service reason: a deleted object and an expired sign-in s
 test('the object just read can be passed: no second GET before the PUT, and its version still decides a conflict', async () => {
   const { folderKey, object } = await firstSite();
   requests = [];
-  const outcome = await saveObject(client, { kind: site, folderKey, key: object.Key }, { ...object, Tags: ['read-once'] }, object.ConcurrencyVersion ?? null, { current: object });
+  const outcome = await saveObject(client, { kind: site, folderKey, key: object.Key }, { ...object, Tags: ['read-once'] }, object.ConcurrencyVersion ?? null, {
+    current: object,
+  });
   assert.equal(outcome.status, 'saved');
   assert.equal(methods(), 'PUT GET');
   requests = [];
-  const stale = await saveObject(client, { kind: site, folderKey, key: object.Key }, { ...object, Tags: ['stale'] }, object.ConcurrencyVersion ?? null, { current: outcome.status === 'saved' ? outcome.object : object });
+  const stale = await saveObject(client, { kind: site, folderKey, key: object.Key }, { ...object, Tags: ['stale'] }, object.ConcurrencyVersion ?? null, {
+    current: outcome.status === 'saved' ? outcome.object : object,
+  });
   assert.equal(stale.status, 'conflict');
   assert.equal(methods(), '', 'nothing sent, not even a read');
 });
 
-test('Notes of an older copy: refused from a user\'s text, set aside (the server keeps its own) for an edit built on that copy', async () => {
+test("Notes of an older copy: refused from a user's text, set aside (the server keeps its own) for an edit built on that copy", async () => {
   const { folderKey, object } = await firstSite();
   const old = { ...object, Notes: [{ NoteText: 'a note the server does not have' }], Tags: ['restored'] } as BaseInfo;
   const refused = await saveObject(client, { kind: site, folderKey, key: object.Key }, old, object.ConcurrencyVersion ?? null);
@@ -125,19 +129,22 @@ test('Notes of an older copy: refused from a user\'s text, set aside (the server
   assert.equal(saved.status, 'saved');
   if (saved.status === 'saved') {
     assert.deepEqual(saved.object.Tags, ['restored']);
-    assert.deepEqual(saved.object.Notes ?? [], object.Notes ?? [], 'the server\'s notes are kept');
+    assert.deepEqual(saved.object.Notes ?? [], object.Notes ?? [], "the server's notes are kept");
   }
 });
 
 test('signed out, a save says so and that nothing was sent, not that the service refused the sign-in', async () => {
   const { folderKey, object } = await firstSite();
   const sent: RequestLog[] = [];
-  const signedOut = new Connection({ id: 'c1', label: 'Sandbox', baseUrl: sb.url }, {
-    tokens: { get: () => Promise.resolve(undefined), set: () => Promise.resolve(), delete: () => Promise.resolve() },
-    limits: () => ({}),
-    askBeforeWrite: () => Promise.resolve(),
-    log: (_label, e) => sent.push(e),
-  });
+  const signedOut = new Connection(
+    { id: 'c1', label: 'Sandbox', baseUrl: sb.url },
+    {
+      tokens: { get: () => Promise.resolve(undefined), set: () => Promise.resolve(), delete: () => Promise.resolve() },
+      limits: () => ({}),
+      askBeforeWrite: () => Promise.resolve(),
+      log: (_label, e) => sent.push(e),
+    },
+  );
   const outcome = await saveObject(signedOut.client, { kind: site, folderKey, key: object.Key }, documentText(object), object.ConcurrencyVersion ?? null);
   assert.equal(outcome.status === 'refused' && outcome.refusal.kind, 'auth');
   const message = outcome.status === 'refused' ? outcome.refusal.message : '';

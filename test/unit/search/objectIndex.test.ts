@@ -87,17 +87,27 @@ test('stopping keeps what was fetched; the next walk resumes without fetching a 
   await index.ensure();
   assert.ok(index.progress.done);
   assert.equal(index.progress.objects, total);
-  const lists = requests.slice(start).filter((r) => r.path.includes('page=')).map((r) => r.path);
+  const lists = requests
+    .slice(start)
+    .filter((r) => r.path.includes('page='))
+    .map((r) => r.path);
   assert.equal(new Set(lists).size, lists.length, 'no page fetched twice');
 });
 
 test('matching: every word of the query, any case; recently opened first, then names starting with the query', () => {
-  const e = (key: string, name: string) => ({ key, name, kind: { id: 'engageSite' }, folderKey: 'f', folders: [{ key: 'f', name: 'Root' }] }) as unknown as IndexEntry;
+  const e = (key: string, name: string) =>
+    ({ key, name, kind: { id: 'engageSite' }, folderKey: 'f', folders: [{ key: 'f', name: 'Root' }] }) as unknown as IndexEntry;
   const list = [e('1', 'Warehouse Door 2'), e('2', 'Door Contact'), e('3', 'Back door'), e('4', 'Window')];
   const words = queryWords('  DOOR ');
   const found = list.filter((x) => matches(x, words));
-  assert.deepEqual(found.map((x) => x.key), ['1', '2', '3']);
-  assert.deepEqual(rank(found, words, ['1']).map((x) => x.name), ['Warehouse Door 2', 'Door Contact', 'Back door']);
+  assert.deepEqual(
+    found.map((x) => x.key),
+    ['1', '2', '3'],
+  );
+  assert.deepEqual(
+    rank(found, words, ['1']).map((x) => x.name),
+    ['Warehouse Door 2', 'Door Contact', 'Back door'],
+  );
   assert.ok(matches(e('5', 'Floor 1 Door Contact'), queryWords('contact floor')));
 });
 
@@ -105,7 +115,12 @@ test('a change noted after the fresh time does not put off the full refresh: an 
   let now = 0;
   const index = new ObjectIndex(sourceOf(connection()), { freshMs: 60_000, now: () => now });
   await index.ensure();
-  const person = await client.create<PersonInfo>(kind('person'), sb.instanceKey, { CommonName: 'Elsewhere Created', GivenName: 'Elsewhere', Surname: 'Created', $type: makeType('PersonInfo') });
+  const person = await client.create<PersonInfo>(kind('person'), sb.instanceKey, {
+    CommonName: 'Elsewhere Created',
+    GivenName: 'Elsewhere',
+    Surname: 'Created',
+    $type: makeType('PersonInfo'),
+  });
   const key = String(person.Key);
   now = 61_000;
   // A save through the extension, more than the fresh time after the walk.
@@ -121,12 +136,20 @@ test('an object created, renamed or deleted through the extension is found at on
   const index = new ObjectIndex(sourceOf(connection()));
   await index.ensure();
   const count = index.progress.objects;
-  const person = await client.create<PersonInfo>(kind('person'), sb.instanceKey, { CommonName: 'Fresh Hire', GivenName: 'Fresh', Surname: 'Hire', $type: makeType('PersonInfo') });
+  const person = await client.create<PersonInfo>(kind('person'), sb.instanceKey, {
+    CommonName: 'Fresh Hire',
+    GivenName: 'Fresh',
+    Surname: 'Hire',
+    $type: makeType('PersonInfo'),
+  });
   const key = String(person.Key);
   const start = requests.length;
   await index.changed(sb.instanceKey, 'person', key);
   assert.equal(index.entry(key)?.name, 'Fresh Hire');
-  assert.deepEqual(requests.slice(start).map((r) => r.method + ' ' + r.path.split('?')[0]), [`GET /api/f/${sb.instanceKey}/people/${person.Key}`]);
+  assert.deepEqual(
+    requests.slice(start).map((r) => r.method + ' ' + r.path.split('?')[0]),
+    [`GET /api/f/${sb.instanceKey}/people/${person.Key}`],
+  );
   await index.ensure();
   assert.equal(requests.length, start + 1, 'no walk after it: the index is fresh');
 
@@ -144,7 +167,10 @@ test('an object created, renamed or deleted through the extension is found at on
 test('a collection changed as a whole (a batch add) is listed again at once', async () => {
   const index = new ObjectIndex(sourceOf(connection()));
   await index.ensure();
-  const added = await client.addPeople(sb.instanceKey, [1, 2, 3].map((i) => ({ $type: makeType('PersonInfo'), CommonName: `Batch ${i} Person`, GivenName: `Batch ${i}`, Surname: 'Person' })));
+  const added = await client.addPeople(
+    sb.instanceKey,
+    [1, 2, 3].map((i) => ({ $type: makeType('PersonInfo'), CommonName: `Batch ${i} Person`, GivenName: `Batch ${i}`, Surname: 'Person' })),
+  );
   assert.equal(added.added, 3);
   await index.changed(sb.instanceKey, 'person');
   const found = [...index.entries].filter((e) => matches(e, queryWords('batch person')));

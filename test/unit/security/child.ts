@@ -18,11 +18,15 @@ export function startCli(args: string[], env: Record<string, string> = {}): Prom
   delete clean.OMS_SANDBOX_TOKEN;
   delete clean.OMS_SANDBOX_PASSWORD;
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/sandbox/cli.ts'), '--port', '0', '--print-token', ...args], {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...clean, ...env },
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...clean, ...env },
   });
   let out = '';
   let err = '';
-  child.stderr.on('data', (d) => { err += d; });
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${err}`)));
@@ -31,7 +35,10 @@ export function startCli(args: string[], env: Record<string, string> = {}): Prom
       const m = /listening on (\S+) instance=\S+ token=(\S+)/.exec(out);
       if (!m) return;
       resolve({
-        url: m[1], token: m[2], process: child, stderr: () => err,
+        url: m[1],
+        token: m[2],
+        process: child,
+        stderr: () => err,
         async stop() {
           child.kill('SIGTERM');
           await exited;
@@ -46,7 +53,11 @@ export function runCli(args: string[]): Promise<{ code: number | null; stdout: s
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/sandbox/cli.ts'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d) => { stdout += d; });
-  child.stderr.on('data', (d) => { stderr += d; });
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }

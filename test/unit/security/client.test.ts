@@ -37,7 +37,14 @@ async function server(handler: (req: IncomingMessage, res: ServerResponse) => vo
   });
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(s.address() as { port: number }).port}`;
-  return { url, seen, close: () => { s.closeAllConnections(); return new Promise((r) => s.close(() => r())); } };
+  return {
+    url,
+    seen,
+    close: () => {
+      s.closeAllConnections();
+      return new Promise((r) => s.close(() => r()));
+    },
+  };
 }
 
 // --- 6. Tokens never in a string that can leak -------------------------------------------------
@@ -125,10 +132,13 @@ for (const shell of ['bash', 'sh']) {
     // A proxy in front of the sandbox that reads every command line while curl waits for the answer.
     const srv = await server((req, res) => {
       scanned = commandLines();
-      fetch(sb.url + req.url!, { headers: { Authorization: req.headers.authorization ?? '' } }).then(async (r) => {
-        res.writeHead(r.status, { 'Content-Type': 'application/json' });
-        res.end(await r.text());
-      }, () => res.destroy());
+      fetch(sb.url + req.url!, { headers: { Authorization: req.headers.authorization ?? '' } }).then(
+        async (r) => {
+          res.writeHead(r.status, { 'Content-Type': 'application/json' });
+          res.end(await r.text());
+        },
+        () => res.destroy(),
+      );
     });
     try {
       const command = await curlOf(srv.url, (c) => c.instance());
@@ -138,7 +148,11 @@ for (const shell of ['bash', 'sh']) {
       const curl = scanned.filter((l) => /^curl /.test(l));
       assert.equal(curl.length, 1, `curl seen while it waited: ${scanned.filter((l) => l.includes('curl')).join(' | ')}`);
       assert.ok(curl[0].includes('-H @-'), curl[0]);
-      assert.deepEqual(scanned.filter((l) => l.includes(secret)), [], 'no command line holds the token');
+      assert.deepEqual(
+        scanned.filter((l) => l.includes(secret)),
+        [],
+        'no command line holds the token',
+      );
     } finally {
       await srv.close();
     }
@@ -148,9 +162,24 @@ for (const shell of ['bash', 'sh']) {
 // --- 8. Links and paths stay inside their connection ---------------------------------------------
 
 const escaping = [
-  '/..//x', '/%2e%2e/', '/%2E%2E/api', '/api/f/f1/engagesites/..', '/api/f/f1/engagesites/%2e%2e', '/api/./f', '/api/.%2e/x',
-  '//evil.example/x', 'https://evil.example/api', 'http:/evil.example', '\\\\evil.example\\x', '/\\evil.example/x', '/api/f/f1%2f..%2fx',
-  '/api/f/f1%5c..', 'api/f/f1', '', ' /api', '/api\n/x',
+  '/..//x',
+  '/%2e%2e/',
+  '/%2E%2E/api',
+  '/api/f/f1/engagesites/..',
+  '/api/f/f1/engagesites/%2e%2e',
+  '/api/./f',
+  '/api/.%2e/x',
+  '//evil.example/x',
+  'https://evil.example/api',
+  'http:/evil.example',
+  '\\\\evil.example\\x',
+  '/\\evil.example/x',
+  '/api/f/f1%2f..%2fx',
+  '/api/f/f1%5c..',
+  'api/f/f1',
+  '',
+  ' /api',
+  '/api\n/x',
 ];
 
 test('8: every escaping Href is refused as a link, and parseHref reads none of them', () => {

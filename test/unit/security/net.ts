@@ -47,7 +47,9 @@ export function ask(base: string, o: AskOptions): Promise<Asked> {
     const req = request(url, { method: o.method ?? 'GET', headers, localAddress: o.localAddress, ca: o.ca, servername: o.servername, agent: false }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (d: string) => { text += d; });
+      res.on('data', (d: string) => {
+        text += d;
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
       res.on('error', reject);
     });

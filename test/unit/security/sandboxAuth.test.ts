@@ -36,10 +36,21 @@ test('security: failed sign-ins are limited per peer: 429 with Retry-After (even
 test('security: POST /token reads at most 4 KB: 413 as soon as Content-Length says more, and for a longer chunked body', async () => {
   await withSandbox({ seed: 'empty', password: 'pw' }, async (api) => {
     // Only the headers are sent: the answer comes from Content-Length alone.
-    const declared = await ask(api.sb.url, { method: 'POST', path: '/token', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': String(8 * 1024 * 1024) }, headersOnly: true });
+    const declared = await ask(api.sb.url, {
+      method: 'POST',
+      path: '/token',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': String(8 * 1024 * 1024) },
+      headersOnly: true,
+    });
     assert.equal(declared.status, 413);
     assert.equal(declared.headers.connection, 'close');
-    const chunked = await ask(api.sb.url, { method: 'POST', path: '/token', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `grant_type=password&username=admin&password=${'x'.repeat(5000)}`, chunked: true });
+    const chunked = await ask(api.sb.url, {
+      method: 'POST',
+      path: '/token',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=password&username=admin&password=${'x'.repeat(5000)}`,
+      chunked: true,
+    });
     assert.equal(chunked.status, 413);
     const small = await ask(api.sb.url, { method: 'POST', path: '/token', form: tokenForm('admin', 'pw') });
     assert.equal(small.status, 200, 'a form of normal size signs in');

@@ -23,8 +23,13 @@ function flood(url: string, head: string, bytes: number, chunked: boolean): Prom
       }
       if (chunked && !socket.destroyed) socket.write('0\r\n\r\n');
     };
-    socket.on('connect', () => { socket.write(head); pump(); });
-    socket.on('data', (d) => { got += d.toString('latin1'); });
+    socket.on('connect', () => {
+      socket.write(head);
+      pump();
+    });
+    socket.on('data', (d) => {
+      got += d.toString('latin1');
+    });
     socket.on('error', () => undefined);
     socket.on('close', () => resolve(got.split('\r\n')[0]));
     setTimeout(() => socket.destroy(), 20_000).unref();
@@ -59,7 +64,9 @@ test('security: forty 8 MB unauthenticated bodies at once cost the sandbox no mo
     await sampler;
     const after = await stats();
     const grown = Math.max(peak, after.memory.rss, after.memory.maxRss) - Math.max(before.memory.rss, before.memory.maxRss);
-    process.stdout.write(`# sandbox memory: rss before ${(before.memory.rss / MB).toFixed(1)} MB, peak during 40 x 8 MB ${(peak / MB).toFixed(1)} MB, peak RSS grew ${(grown / MB).toFixed(1)} MB\n`);
+    process.stdout.write(
+      `# sandbox memory: rss before ${(before.memory.rss / MB).toFixed(1)} MB, peak during 40 x 8 MB ${(peak / MB).toFixed(1)} MB, peak RSS grew ${(grown / MB).toFixed(1)} MB\n`,
+    );
     assert.ok(grown < 8 * MB, `the sandbox's memory grew ${(grown / MB).toFixed(1)} MB`);
     // Each is refused (the answer goes out at once; a client still sending may see the connection reset
     // before reading it: the sandbox discards at most 64 KB of an unauthenticated body, then closes).
@@ -76,16 +83,24 @@ test('security: 300 idle connections from one address leave another (127.0.0.2) 
   const { port } = new URL(sb.url);
   const sockets: Socket[] = [];
   try {
-    await Promise.all(Array.from({ length: 300 }, () => new Promise<void>((resolve) => {
-      const s = connect({ port: Number(port), host: '127.0.0.1', localAddress: '127.0.0.1' }, () => resolve());
-      s.on('error', () => resolve());
-      s.on('close', () => resolve());
-      sockets.push(s);
-    })));
+    await Promise.all(
+      Array.from(
+        { length: 300 },
+        () =>
+          new Promise<void>((resolve) => {
+            const s = connect({ port: Number(port), host: '127.0.0.1', localAddress: '127.0.0.1' }, () => resolve());
+            s.on('error', () => resolve());
+            s.on('close', () => resolve());
+            sockets.push(s);
+          }),
+      ),
+    );
     await new Promise((r) => setTimeout(r, 200));
     const other = await ask(sb.url, { path: '/api', token: sb.token, localAddress: '127.0.0.2' });
     assert.equal(other.status, 200, 'another peer is answered while the first holds its connections');
-    const stats = JSON.parse((await ask(sb.url, { path: '/sandbox/stats', token: sb.token, localAddress: '127.0.0.2' })).text) as { connections: { open: number; mostFromOneAddress: number } };
+    const stats = JSON.parse((await ask(sb.url, { path: '/sandbox/stats', token: sb.token, localAddress: '127.0.0.2' })).text) as {
+      connections: { open: number; mostFromOneAddress: number };
+    };
     assert.ok(stats.connections.mostFromOneAddress <= 128, `one address holds ${stats.connections.mostFromOneAddress}`);
     assert.ok(sockets.filter((s) => !s.destroyed && s.readyState === 'open').length > 100, 'the flood itself is connected (the cap is what bounds it)');
   } finally {

@@ -19,7 +19,10 @@ test('security: a non-loopback --host is refused; with --allow-remote it starts 
   }
   const allowed = await startCli(['--seed', 'empty', '--host', '0.0.0.0', '--allow-remote']);
   try {
-    assert.match(allowed.stderr(), /warning: listening on 0\.0\.0\.0: every machine that can reach it can send requests and try passwords and tokens; without --cert\/--key, tokens and data cross the network unencrypted/);
+    assert.match(
+      allowed.stderr(),
+      /warning: listening on 0\.0\.0\.0: every machine that can reach it can send requests and try passwords and tokens; without --cert\/--key, tokens and data cross the network unencrypted/,
+    );
     const port = new URL(allowed.url).port;
     assert.equal((await ask(`http://127.0.0.1:${port}`, { path: '/api', token: allowed.token })).status, 200);
   } finally {
@@ -75,7 +78,13 @@ test('security: the save history is 0600 in a 0700 folder and a link in its plac
   try {
     const dir = path.join(root, 'storage');
     const history = new SaveHistory(dir);
-    const entry = { savedAt: new Date().toISOString(), kind: 'engageSite', folderKey: 'f', key: 'k1', object: { $type: 'X.EngageSiteInfo, X', Key: 'k1', CommonName: 'before' } as HistoryEntry['object'] };
+    const entry = {
+      savedAt: new Date().toISOString(),
+      kind: 'engageSite',
+      folderKey: 'f',
+      key: 'k1',
+      object: { $type: 'X.EngageSiteInfo, X', Key: 'k1', CommonName: 'before' } as HistoryEntry['object'],
+    };
     await history.record('conn', entry);
     const [file] = await readdir(dir);
     assert.equal(await mode(dir), 0o700);

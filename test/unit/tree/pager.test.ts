@@ -27,7 +27,10 @@ test('load all stops at the short page; reset starts over', async () => {
   const pager = new Pager(s.fetchPage);
   await pager.loadAll();
   assert.deepEqual(s.calls, [0, 1, 2]);
-  assert.deepEqual(pager.items, Array.from({ length: 250 }, (_, i) => i));
+  assert.deepEqual(
+    pager.items,
+    Array.from({ length: 250 }, (_, i) => i),
+  );
   assert.equal(pager.hasMore, false);
   pager.reset();
   assert.equal(pager.items.length, 0);

@@ -52,7 +52,10 @@ test('NonSettlingErrorStatus is checked like StatusCode', () => {
   const o = fixture('inputScanner.create.json');
   o.NonSettlingErrorStatus = 7;
   const errors = validate(scanner, o);
-  assert.deepEqual(errors.map((e) => e.pointer), ['/NonSettlingErrorStatus']);
+  assert.deepEqual(
+    errors.map((e) => e.pointer),
+    ['/NonSettlingErrorStatus'],
+  );
   assert.match(errors[0].message, /^must be one of 0 /);
 });
 
@@ -75,7 +78,11 @@ test('a $type without namespace or assembly fails; another namespace passes', ()
   const o = fixture('engageSite.create.json');
   for (const bad of ['EngageSiteInfo', 'Feenics.Keep.WebApi.Model.EngageSiteInfo', '.EngageSiteInfo, X', 'X.EngageSiteInfoX, Y']) {
     o.$type = bad;
-    assert.deepEqual(validate(site, o).map((e) => e.pointer), ['/$type'], bad);
+    assert.deepEqual(
+      validate(site, o).map((e) => e.pointer),
+      ['/$type'],
+      bad,
+    );
   }
   o.$type = 'My.Other.Ns.EngageSiteInfo, My.Other.Ns';
   assert.deepEqual(validate(site, o), []);
@@ -129,9 +136,7 @@ test('Tags not an array of strings', () => {
 test('an address whose $type is none of the three fails with a clear message', () => {
   const o = fixture('person.update.json');
   o.Addresses[1].$type = 'Feenics.Keep.WebApi.Model.FaxInfo, Feenics.Keep.WebApi.Model';
-  assert.deepEqual(validate(person, o), [
-    { pointer: '/Addresses/1/$type', message: '$type must name PhoneInfo, EmailAddressInfo or MailingAddressInfo' },
-  ]);
+  assert.deepEqual(validate(person, o), [{ pointer: '/Addresses/1/$type', message: '$type must name PhoneInfo, EmailAddressInfo or MailingAddressInfo' }]);
 });
 
 test('PhoneInfo without Number, and with a Number of the wrong type', () => {
@@ -189,7 +194,10 @@ test('push request: PushNotificationType is required, a number or a name', () =>
   o.PushNotificationType = true;
   assert.deepEqual(validate(push, o), [{ pointer: '/PushNotificationType', message: 'must be integer or string' }]);
   o.PushNotificationType = -1;
-  assert.deepEqual(validate(push, o).map((e) => e.pointer), ['/PushNotificationType']);
+  assert.deepEqual(
+    validate(push, o).map((e) => e.pointer),
+    ['/PushNotificationType'],
+  );
   delete o.PushNotificationType;
   assert.deepEqual(validate(push, o), [{ pointer: '', message: "must have required property 'PushNotificationType'" }]);
 });
@@ -250,11 +258,10 @@ test('errors of equal depth come in document order', () => {
   o.InputScannerReportingPriorities[5].Priority = 'high';
   o.InputScannerReportingPriorities[1].StatusCode = -1;
   o.InputScannerReportingPriorities[1].Priority = null;
-  assert.deepEqual(validate(scanner, o).map((e) => e.pointer), [
-    '/InputScannerReportingPriorities/1/Priority',
-    '/InputScannerReportingPriorities/1/StatusCode',
-    '/InputScannerReportingPriorities/5/Priority',
-  ]);
+  assert.deepEqual(
+    validate(scanner, o).map((e) => e.pointer),
+    ['/InputScannerReportingPriorities/1/Priority', '/InputScannerReportingPriorities/1/StatusCode', '/InputScannerReportingPriorities/5/Priority'],
+  );
 });
 
 test('errors are deduplicated and the most specific come first', () => {

@@ -5,13 +5,15 @@ export const fixturesDir = join(__dirname, 'fixtures');
 export const schemasDir = join(__dirname, '..', '..', '..', 'schemas');
 
 /** A fresh copy of a fixture (tests may mutate it). */
- 
+
 export function fixture(name: string): any {
   return JSON.parse(readFileSync(join(fixturesDir, name), 'utf8'));
 }
 
 export function fixtureNames(): string[] {
-  return readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).sort();
+  return readdirSync(fixturesDir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
 }
 
 /** schemas/ and schemas/inputs/ (the sandbox's other inputs): validators are named by file name alone. */

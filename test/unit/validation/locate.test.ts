@@ -80,7 +80,10 @@ test('every error pointer of a broken document locates to the offending value', 
     .replace('"StatusCode": 0', '"StatusCode": 9')
     .replace('"Tags": [\n    "north"', '"Tags": [\n    7');
   const errors = validate('inputScanner.schema.json', JSON.parse(text));
-  assert.deepEqual(errors.map((e) => e.pointer), ['/InputScannerReportingPriorities/2/StatusCode', '/Tags/0']);
+  assert.deepEqual(
+    errors.map((e) => e.pointer),
+    ['/InputScannerReportingPriorities/2/StatusCode', '/Tags/0'],
+  );
   assert.equal(textAt(text, errors[0].pointer), '9');
   assert.equal(textAt(text, errors[1].pointer), '7');
 });

@@ -37,27 +37,125 @@ const compiled = (schema: object, value: unknown) => () => {
 };
 
 const cases: Case[] = [
-  { keyword: 'required', errors: scanner((o) => delete o.InputScannerReportingPriorities[0].StatusCode), pointer: '/InputScannerReportingPriorities/0', english: "must have required property 'StatusCode'", data: ['StatusCode'] },
-  { keyword: 'type', errors: scanner((o) => (o.InputScannerReportingPriorities[1].Priority = 'high')), pointer: '/InputScannerReportingPriorities/1/Priority', english: 'must be integer', data: [] },
-  { keyword: 'type', errors: () => {
-    const o = fixture('person.update.json');
-    o.Addresses[2].City = 1;
-    return validate('person.schema.json', o);
-  }, pointer: '/Addresses/2/City', english: 'must be string or null', data: [] },
-  { keyword: 'type', errors: scanner((o) => (o.InputScannerReportingPriorities[4].StatusCode = '1')), pointer: '/InputScannerReportingPriorities/4/StatusCode', english: 'must be integer, one of 0 (Inactive, normal state of circuit), 1 (Active), 2 (Supervisory fault, ground fault), 3 (Supervisory fault, shorted circuit), 4 (Supervisory fault, open circuit), 5 (Supervisory fault, foreign voltage), 6 (Non-settling error, the typical NonSettlingErrorStatus)', data: ['0', '6'] },
-  { keyword: 'enum', errors: scanner((o) => (o.InputScannerReportingPriorities[3].StatusCode = 9)), pointer: '/InputScannerReportingPriorities/3/StatusCode', english: 'must be one of 0 (Inactive, normal state of circuit), 1 (Active), 2 (Supervisory fault, ground fault), 3 (Supervisory fault, shorted circuit), 4 (Supervisory fault, open circuit), 5 (Supervisory fault, foreign voltage), 6 (Non-settling error, the typical NonSettlingErrorStatus)', data: ['0', '6'] },
-  { keyword: 'maxItems', errors: scanner((o) => o.InputScannerReportingPriorities.push(o.InputScannerReportingPriorities[0])), pointer: '/InputScannerReportingPriorities', english: 'must have exactly 8 items (has 9)', data: ['8', '9'] },
-  { keyword: 'pattern', errors: scanner((o) => (o.$type = 'Feenics.Keep.WebApi.Model.FolderInfo, Feenics.Keep.WebApi.Model')), pointer: '/$type', english: '$type must name InputScannerInfo (<namespace>.InputScannerInfo, <assembly>)', data: [] },
-  { keyword: 'pattern', errors: () => validate('faultRule.schema.json', { path: 'api', status: 500, count: 1 }), pointer: '/path', english: 'must match the pattern ^/', data: ['^/'] },
-  { keyword: 'minimum', errors: () => validate('faultRule.schema.json', { path: '/api', status: 500, count: 0 }), pointer: '/count', english: 'must be 1 or more', data: ['1'] },
-  { keyword: 'maximum', errors: () => validate('faultRule.schema.json', { path: '/api', status: 600, count: 1 }), pointer: '/status', english: 'must be 599 or less', data: ['599'] },
-  { keyword: 'minLength', errors: () => validate('pushNotificationRequest.schema.json', { ...fixture('pushNotificationRequest.json'), PushNotificationType: '' }), pointer: '/PushNotificationType', english: 'must not be empty', data: [] },
-  { keyword: 'format', errors: () => validate('inviteAddress.schema.json', 'someone at example.com'), pointer: '', english: 'must be an email address', data: [] },
-  { keyword: 'errorMessage', errors: () => validate('pushNotificationRequest.schema.json', { ...fixture('pushNotificationRequest.json'), Message: null, MessageTemplateKey: null }), pointer: '', english: 'must set Message or MessageTemplateKey (at least one non-empty string)', data: [] },
+  {
+    keyword: 'required',
+    errors: scanner((o) => delete o.InputScannerReportingPriorities[0].StatusCode),
+    pointer: '/InputScannerReportingPriorities/0',
+    english: "must have required property 'StatusCode'",
+    data: ['StatusCode'],
+  },
+  {
+    keyword: 'type',
+    errors: scanner((o) => (o.InputScannerReportingPriorities[1].Priority = 'high')),
+    pointer: '/InputScannerReportingPriorities/1/Priority',
+    english: 'must be integer',
+    data: [],
+  },
+  {
+    keyword: 'type',
+    errors: () => {
+      const o = fixture('person.update.json');
+      o.Addresses[2].City = 1;
+      return validate('person.schema.json', o);
+    },
+    pointer: '/Addresses/2/City',
+    english: 'must be string or null',
+    data: [],
+  },
+  {
+    keyword: 'type',
+    errors: scanner((o) => (o.InputScannerReportingPriorities[4].StatusCode = '1')),
+    pointer: '/InputScannerReportingPriorities/4/StatusCode',
+    english:
+      'must be integer, one of 0 (Inactive, normal state of circuit), 1 (Active), 2 (Supervisory fault, ground fault), 3 (Supervisory fault, shorted circuit), 4 (Supervisory fault, open circuit), 5 (Supervisory fault, foreign voltage), 6 (Non-settling error, the typical NonSettlingErrorStatus)',
+    data: ['0', '6'],
+  },
+  {
+    keyword: 'enum',
+    errors: scanner((o) => (o.InputScannerReportingPriorities[3].StatusCode = 9)),
+    pointer: '/InputScannerReportingPriorities/3/StatusCode',
+    english:
+      'must be one of 0 (Inactive, normal state of circuit), 1 (Active), 2 (Supervisory fault, ground fault), 3 (Supervisory fault, shorted circuit), 4 (Supervisory fault, open circuit), 5 (Supervisory fault, foreign voltage), 6 (Non-settling error, the typical NonSettlingErrorStatus)',
+    data: ['0', '6'],
+  },
+  {
+    keyword: 'maxItems',
+    errors: scanner((o) => o.InputScannerReportingPriorities.push(o.InputScannerReportingPriorities[0])),
+    pointer: '/InputScannerReportingPriorities',
+    english: 'must have exactly 8 items (has 9)',
+    data: ['8', '9'],
+  },
+  {
+    keyword: 'pattern',
+    errors: scanner((o) => (o.$type = 'Feenics.Keep.WebApi.Model.FolderInfo, Feenics.Keep.WebApi.Model')),
+    pointer: '/$type',
+    english: '$type must name InputScannerInfo (<namespace>.InputScannerInfo, <assembly>)',
+    data: [],
+  },
+  {
+    keyword: 'pattern',
+    errors: () => validate('faultRule.schema.json', { path: 'api', status: 500, count: 1 }),
+    pointer: '/path',
+    english: 'must match the pattern ^/',
+    data: ['^/'],
+  },
+  {
+    keyword: 'minimum',
+    errors: () => validate('faultRule.schema.json', { path: '/api', status: 500, count: 0 }),
+    pointer: '/count',
+    english: 'must be 1 or more',
+    data: ['1'],
+  },
+  {
+    keyword: 'maximum',
+    errors: () => validate('faultRule.schema.json', { path: '/api', status: 600, count: 1 }),
+    pointer: '/status',
+    english: 'must be 599 or less',
+    data: ['599'],
+  },
+  {
+    keyword: 'minLength',
+    errors: () => validate('pushNotificationRequest.schema.json', { ...fixture('pushNotificationRequest.json'), PushNotificationType: '' }),
+    pointer: '/PushNotificationType',
+    english: 'must not be empty',
+    data: [],
+  },
+  {
+    keyword: 'format',
+    errors: () => validate('inviteAddress.schema.json', 'someone at example.com'),
+    pointer: '',
+    english: 'must be an email address',
+    data: [],
+  },
+  {
+    keyword: 'errorMessage',
+    errors: () => validate('pushNotificationRequest.schema.json', { ...fixture('pushNotificationRequest.json'), Message: null, MessageTemplateKey: null }),
+    pointer: '',
+    english: 'must set Message or MessageTemplateKey (at least one non-empty string)',
+    data: [],
+  },
   // Keywords our schemas do not use (yet): ajv on a small schema.
-  { keyword: 'additionalProperties', errors: compiled({ type: 'object', additionalProperties: false }, { Colour: 'red' }), pointer: '', english: "must not have property 'Colour'", data: ['Colour'] },
-  { keyword: 'const', errors: compiled({ properties: { Kind: { const: 'door' } } }, { Kind: 'gate' }), pointer: '/Kind', english: 'must be "door"', data: ['door'] },
-  { keyword: 'uniqueItems', errors: compiled({ uniqueItems: true }, ['a', 'b', 'a']), pointer: '', english: 'must not hold the same item twice (items 0 and 2)', data: ['0', '2'] },
+  {
+    keyword: 'additionalProperties',
+    errors: compiled({ type: 'object', additionalProperties: false }, { Colour: 'red' }),
+    pointer: '',
+    english: "must not have property 'Colour'",
+    data: ['Colour'],
+  },
+  {
+    keyword: 'const',
+    errors: compiled({ properties: { Kind: { const: 'door' } } }, { Kind: 'gate' }),
+    pointer: '/Kind',
+    english: 'must be "door"',
+    data: ['door'],
+  },
+  {
+    keyword: 'uniqueItems',
+    errors: compiled({ uniqueItems: true }, ['a', 'b', 'a']),
+    pointer: '',
+    english: 'must not hold the same item twice (items 0 and 2)',
+    data: ['0', '2'],
+  },
   { keyword: 'minItems', errors: compiled({ minItems: 2 }, ['a']), pointer: '', english: 'must have at least 2 items (has 1)', data: ['2', '1'] },
   { keyword: 'maxLength', errors: compiled({ maxLength: 3 }, 'door'), pointer: '', english: 'must be at most 3 characters long', data: ['3'] },
   { keyword: 'minLength', errors: compiled({ minLength: 3 }, 'ab'), pointer: '', english: 'must be at least 3 characters long', data: ['3'] },
@@ -77,7 +175,7 @@ test('each keyword gives its message with the field and the value, in English by
   }
 });
 
-test('in another language (the pseudo bundle from l10n/bundle.l10n.json) each keyword\'s words are translated, the field and the value kept', (t) => {
+test("in another language (the pseudo bundle from l10n/bundle.l10n.json) each keyword's words are translated, the field and the value kept", (t) => {
   const english = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
   useBundle(getL10nPseudoLocalized(english) as Record<string, string>);
   t.after(() => useBundle(undefined));
@@ -96,7 +194,7 @@ test('in another language (the pseudo bundle from l10n/bundle.l10n.json) each ke
   assert.ok(lines[2].includes('1') && !words(lines[2]).length, `the rest counted in the language: ${lines[2]}`);
 });
 
-test('a keyword the validator does not know keeps ajv\'s own message', () => {
+test("a keyword the validator does not know keeps ajv's own message", () => {
   const fn = ajv.compile({ contains: { const: 'door' } });
   assert.equal(fn(['gate']), false);
   const contains = (fn.errors ?? []).find((e) => e.keyword === 'contains')!;

@@ -34,7 +34,10 @@ test('update samples carry populated keys, links and object links as the spec sh
     assert.equal(o.Href, `/api/f/${o.InFolderKey}/${k.collection}/${o.Key}`);
     assert.ok(o.Links.length > 0);
     for (const l of o.Links) assert.equal(l.Anchor.Href, l.Relation.toLowerCase());
-    assert.deepEqual(o.ObjectLinks.map((l: { Relation: string }) => l.Relation), ['InInstance', 'InstanceScope']);
+    assert.deepEqual(
+      o.ObjectLinks.map((l: { Relation: string }) => l.Relation),
+      ['InInstance', 'InstanceScope'],
+    );
     const create = fixture(`${k.id}.create.json`);
     for (const f of ['Key', 'Href', 'InFolderHref', 'InFolderKey']) assert.equal(create[f], null, f);
     assert.deepEqual(create.Links, []);
@@ -95,7 +98,10 @@ function walk(node: unknown, at: string, visit: (s: Record<string, unknown>, at:
 
 function resolvePointer(doc: unknown, pointer: string): unknown {
   if (pointer === '' || pointer === '/') return doc;
-  return pointer.slice(1).split('/').reduce<unknown>((n, seg) => (n as Record<string, unknown> | undefined)?.[seg.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  return pointer
+    .slice(1)
+    .split('/')
+    .reduce<unknown>((n, seg) => (n as Record<string, unknown> | undefined)?.[seg.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
 }
 
 test('every $ref is a relative file ref (or local) that resolves, as VS Code resolves them', () => {

@@ -12,7 +12,11 @@ const repo = path.resolve(__dirname, '..', '..', '..');
 
 /** Runs `code` in a Node that refuses eval and new Function; returns its stdout. */
 function withoutEval(code: string): string {
-  return execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', '-e', code], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', '-e', code], {
+    cwd: repo,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 }
 
 test('ajv cannot compile in a host that forbids eval (so the check below means something)', () => {

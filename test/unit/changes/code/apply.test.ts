@@ -14,14 +14,22 @@ import { api, client, requests, binding, floor1, root, scope, files, scannerFile
 test('apply: only the ticked entries, each version +1; a stale entry sends nothing; the manifest moves forward and the next plan is clean', async () => {
   await pull(client, root, binding, { scope: scope() });
   const [a, b, c] = await scannerFiles();
-  for (const f of [a, b, c]) await editFile(f, (o) => { o.InputScannerReportingPriorities[1].Priority += 1; });
+  for (const f of [a, b, c])
+    await editFile(f, (o) => {
+      o.InputScannerReportingPriorities[1].Priority += 1;
+    });
   const before = await Promise.all([a, b, c].map((f) => live(keyOf(f))));
   const { plan } = await makePlan(client, root, binding);
   plan.entries.find((e) => e.path === c)!.selected = false;
   requests.length = 0;
   const results = await applyPlan(client, root, binding, plan, { stopOnError: false });
-  assert.deepEqual(results.map((r) => r.outcome), ['applied', 'applied']);
-  const afterA = await live(keyOf(a)), afterB = await live(keyOf(b)), afterC = await live(keyOf(c));
+  assert.deepEqual(
+    results.map((r) => r.outcome),
+    ['applied', 'applied'],
+  );
+  const afterA = await live(keyOf(a)),
+    afterB = await live(keyOf(b)),
+    afterC = await live(keyOf(c));
   assert.equal(afterA.ConcurrencyVersion, before[0].ConcurrencyVersion! + 1);
   assert.equal(afterA.InputScannerReportingPriorities[1].Priority, before[0].InputScannerReportingPriorities[1].Priority + 1);
   assert.equal(afterB.ConcurrencyVersion, before[1].ConcurrencyVersion! + 1);
@@ -43,11 +51,17 @@ test('apply: only the ticked entries, each version +1; a stale entry sends nothi
 test('a cancelled apply: applied objects are in the manifest, the rest not sent; planning again shows only the rest', async () => {
   await pull(client, root, binding, { scope: scope() });
   const edited = (await scannerFiles()).slice(0, 3);
-  for (const f of edited) await editFile(f, (o) => { o.NonSettlingErrorPriority = 8; });
+  for (const f of edited)
+    await editFile(f, (o) => {
+      o.NonSettlingErrorPriority = 8;
+    });
   const { plan } = await makePlan(client, root, binding);
   const stop = new AbortController();
   const results = await applyPlan(client, root, binding, plan, { stopOnError: false, concurrency: 1, signal: stop.signal, onResult: () => stop.abort() });
-  assert.deepEqual(results.map((r) => r.outcome), ['applied', 'notSent', 'notSent']);
+  assert.deepEqual(
+    results.map((r) => r.outcome),
+    ['applied', 'notSent', 'notSent'],
+  );
   const again = (await makePlan(client, root, binding)).plan;
   assert.deepEqual(actions(again), { update: 2 });
   assert.ok(!again.entries.some((e) => e.id === results[0].id));
@@ -55,9 +69,14 @@ test('a cancelled apply: applied objects are in the manifest, the rest not sent;
 test('a saved plan refuses entries whose file changed since it was made, and applies the rest', async () => {
   await pull(client, root, binding, { scope: scope() });
   const [a, b] = await scannerFiles();
-  for (const f of [a, b]) await editFile(f, (o) => { o.NonSettlingErrorPriority = 3; });
+  for (const f of [a, b])
+    await editFile(f, (o) => {
+      o.NonSettlingErrorPriority = 3;
+    });
   const saved = JSON.parse(JSON.stringify((await makePlan(client, root, binding)).plan)) as Plan;
-  await editFile(b, (o) => { o.NonSettlingErrorPriority = 4; });
+  await editFile(b, (o) => {
+    o.NonSettlingErrorPriority = 4;
+  });
   const results = await applyPlan(client, root, binding, saved, { stopOnError: false });
   assert.equal(results.find((r) => r.id === keyOf(a))!.outcome, 'applied');
   const refused = results.find((r) => r.id === keyOf(b))!;
@@ -68,7 +87,9 @@ test('a saved plan refuses entries whose file changed since it was made, and app
 test('dry run: the exact writes as cURL with $TOKEN, and nothing changes on the server', async () => {
   await pull(client, root, binding, { scope: scope() });
   const [a] = await scannerFiles();
-  await editFile(a, (o) => { o.NonSettlingErrorPriority = 2; });
+  await editFile(a, (o) => {
+    o.NonSettlingErrorPriority = 2;
+  });
   const { plan } = await makePlan(client, root, binding);
   const before = await live(keyOf(a));
   const { commands } = await dryRun(client, root, binding, plan);
@@ -121,7 +142,10 @@ test('secrets: SiteKeyBase64 is a placeholder in the file and the live value is 
   await fs.writeFile(path.join(root, file), JSON.stringify(edited));
   const { plan } = await makePlan(client, root, binding);
   const results = await applyPlan(client, root, binding, plan, { stopOnError: false });
-  assert.deepEqual(results.map((r) => r.outcome), ['applied']);
+  assert.deepEqual(
+    results.map((r) => r.outcome),
+    ['applied'],
+  );
   const after = (await api.get(`/api/f/${office}/engagesites/${key}`)).body as BaseInfo;
   assert.equal(after.CommonName, 'Renamed As Code');
   assert.equal(after.SiteKeyBase64, site.SiteKeyBase64);
@@ -136,9 +160,15 @@ test('a field removed from a file is removed on the server (a PUT replaces the w
   const { Tags: _dropped, ...rest } = JSON.parse(await fs.readFile(path.join(root, file), 'utf8')) as BaseInfo;
   await fs.writeFile(path.join(root, file), JSON.stringify(rest, null, 2));
   const { plan } = await makePlan(client, root, binding);
-  assert.deepEqual(plan.entries.filter((e) => e.action === 'update').map((e) => e.changes.map((c) => c.pointer)), [['/Tags']]);
+  assert.deepEqual(
+    plan.entries.filter((e) => e.action === 'update').map((e) => e.changes.map((c) => c.pointer)),
+    [['/Tags']],
+  );
   const results = await applyPlan(client, root, binding, plan, { stopOnError: false });
-  assert.deepEqual(results.map((r) => r.outcome), ['applied']);
+  assert.deepEqual(
+    results.map((r) => r.outcome),
+    ['applied'],
+  );
   const after = (await api.get(at)).body as BaseInfo;
   assert.ok(!(after.Tags as string[] | undefined)?.length, `Tags removed: ${JSON.stringify(after.Tags)}`);
   assert.equal(after.SiteKeyBase64, first.SiteKeyBase64, 'the secret the file holds as a placeholder is kept');

@@ -23,7 +23,10 @@ test("merge bases of a pull's page: encoded once into a buffer that grows as nee
   await fs.mkdir(path.dirname(bases.file), { recursive: true });
   assert.equal(records.appendTo(bases.file), (await fs.stat(bases.file)).size);
   assert.equal(records.count, 3);
-  assert.deepEqual(texts.map((t) => new Bases(root).get(hashOf(t))), texts);
+  assert.deepEqual(
+    texts.map((t) => new Bases(root).get(hashOf(t))),
+    texts,
+  );
   assert.throws(() => records.add('{"a": "\u001e"}'), /canonical JSON/, 'a raw record separator would cut the record');
 });
 test('merge bases: one cache file, not a file per object; a record cut short by a crash is ignored; a pull into a clone without .oms/ writes them again', async () => {
@@ -31,7 +34,9 @@ test('merge bases: one cache file, not a file per object; a record cut short by 
   const cache = (await files()).filter((f) => f.startsWith('.oms/'));
   assert.deepEqual(cache, ['.oms/.gitignore', '.oms/bases', '.oms/pages', '.oms/stats'], 'no file per object in the cache');
   const [a] = await scannerFiles();
-  await editFile(a, (o) => { o.InputScannerReportingPriorities[1].Priority = 4; });
+  await editFile(a, (o) => {
+    o.InputScannerReportingPriorities[1].Priority = 4;
+  });
   const liveA = await live(keyOf(a));
   liveA.InputScannerReportingPriorities[4].StatusCode = 3;
   await api.put(`/api/f/${floor1}/inputscanners/${keyOf(a)}`, liveA);
@@ -41,17 +46,26 @@ test('merge bases: one cache file, not a file per object; a record cut short by 
   let { plan, live: onServer } = await makePlan(client, root, binding);
   assert.deepEqual((await mergeEntry(root, plan.entries[0], onServer.get(keyOf(a))!)).conflicts, [], 'the whole base, not the cut one');
   const merged = (await readManifest(root))!.objects.get(keyOf(a))!;
-  assert.equal(new Bases(root).get(merged.hash), canonicalText(scanners, fileForm(scanners, await live(keyOf(a)))), 'the base the merge wrote after the cut record is whole');
+  assert.equal(
+    new Bases(root).get(merged.hash),
+    canonicalText(scanners, fileForm(scanners, await live(keyOf(a)))),
+    'the base the merge wrote after the cut record is whole',
+  );
 
   // A clone: the files and manifest from git, no local cache. Merging has no base until a pull writes them again.
-  await editFile(a, (o) => { o.InputScannerReportingPriorities[2].Priority = 4; });
+  await editFile(a, (o) => {
+    o.InputScannerReportingPriorities[2].Priority = 4;
+  });
   await api.put(`/api/f/${floor1}/inputscanners/${keyOf(a)}`, { ...(await live(keyOf(a))), NonSettlingErrorPriority: 5 });
   await fs.rm(path.join(root, '.oms'), { recursive: true });
   ({ plan, live: onServer } = await makePlan(client, root, binding));
   await assert.rejects(mergeEntry(root, plan.entries[0], onServer.get(keyOf(a))!), /No merge base/);
   const again = await pull(client, root, binding, {});
   assert.deepEqual(again.keptEdits, [a]);
-  assert.deepEqual((await files()).filter((f) => f.startsWith('.oms/')), ['.oms/.gitignore', '.oms/bases', '.oms/stats']);
+  assert.deepEqual(
+    (await files()).filter((f) => f.startsWith('.oms/')),
+    ['.oms/.gitignore', '.oms/bases', '.oms/stats'],
+  );
   const [stale] = (await makePlan(client, root, binding)).plan.entries;
   assert.equal(stale.action, 'stale');
 });

@@ -12,7 +12,10 @@ test('.oms/stats is written anew once mostly stale: a thousand rewrites of 10 fi
   t.after(() => rmSync(root, { recursive: true, force: true }));
   mkdirSync(path.join(root, '.oms'));
   const files = Array.from({ length: 10 }, (_, i) => `f${i}.json`);
-  const lines = () => readFileSync(path.join(root, '.oms', 'stats'), 'utf8').split('\n').filter(Boolean).length;
+  const lines = () =>
+    readFileSync(path.join(root, '.oms', 'stats'), 'utf8')
+      .split('\n')
+      .filter(Boolean).length;
   let most = 0;
   for (let round = 0; round < 120; round++) {
     const stats = await new FileStats(root).load();
@@ -43,5 +46,8 @@ test('after stampStats, files written in the tick of the last record are known b
   stats.flush();
   await stampStats(root);
   const read = await new FileStats(root).load();
-  assert.deepEqual(files.filter((f) => !read.holds(f, 'h')), []);
+  assert.deepEqual(
+    files.filter((f) => !read.holds(f, 'h')),
+    [],
+  );
 });

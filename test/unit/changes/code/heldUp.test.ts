@@ -34,7 +34,10 @@ before(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'oms-held-up-'));
   const cli = path.join(dir, 'sandbox.js');
   await build({ entryPoints: [path.join(repo, 'src/sandbox/cli.ts')], outfile: cli, bundle: true, platform: 'node', format: 'cjs', logLevel: 'error' });
-  child = spawn(process.execPath, [cli, '--port', '0', '--seed', 'empty'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, OMS_SANDBOX_TOKEN: token } });
+  child = spawn(process.execPath, [cli, '--port', '0', '--seed', 'empty'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, OMS_SANDBOX_TOKEN: token },
+  });
   const { url, instance } = await new Promise<{ url: string; instance: string }>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -66,7 +69,9 @@ async function heldUp<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }
     const { user, system } = process.cpuUsage();
     return (user + system) / 1000;
   };
-  let wall = performance.now(), cpu = cpuMs(), most = 0;
+  let wall = performance.now(),
+    cpu = cpuMs(),
+    most = 0;
   const tick = () => {
     const [nowWall, nowCpu] = [performance.now(), cpuMs()];
     most = Math.max(most, Math.min(nowWall - wall, nowCpu - cpu) - 1);

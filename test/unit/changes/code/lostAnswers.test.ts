@@ -41,7 +41,8 @@ before(async () => {
       const write = req.method !== 'GET';
       if (write && writes === 'drop') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('<html>');
       const upstream = await fetch(api.sb.url + req.url, {
-        method: req.method, headers: { authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? '' },
+        method: req.method,
+        headers: { authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? '' },
         body: chunks.length ? Buffer.concat(chunks) : undefined,
       });
       const text = await upstream.text();
@@ -79,7 +80,10 @@ async function newPeople(names: string[]): Promise<void> {
   await fs.mkdir(dir, { recursive: true });
   for (const name of names) {
     const [given, surname] = name.split(' ');
-    await fs.writeFile(path.join(dir, `${name.toLowerCase().replace(' ', '-')}.json`), JSON.stringify(fileForm(kind('person'), person(given, surname)), null, 2));
+    await fs.writeFile(
+      path.join(dir, `${name.toLowerCase().replace(' ', '-')}.json`),
+      JSON.stringify(fileForm(kind('person'), person(given, surname)), null, 2),
+    );
   }
 }
 
@@ -93,11 +97,18 @@ test('a create answered 200 with a body that is not JSON: the next plan finds it
   writes = 'garble';
   const first = await makePlan(client, root, binding);
   const results = await applyPlan(client, root, binding, first.plan, { stopOnError: false });
-  assert.ok(results.every((r) => r.outcome === 'failed'), 'the apply could not read the answers');
+  assert.ok(
+    results.every((r) => r.outcome === 'failed'),
+    'the apply could not read the answers',
+  );
   assert.equal((await people()).length, before + 2, 'both landed');
   writes = 'pass';
   const { plan } = await makePlan(client, root, binding);
-  assert.deepEqual(plan.entries.filter((e) => e.action === 'create' || e.action === 'behind'), [], 'neither is offered again');
+  assert.deepEqual(
+    plan.entries.filter((e) => e.action === 'create' || e.action === 'behind'),
+    [],
+    'neither is offered again',
+  );
   assert.equal(plan.resolved?.length, 2);
   assert.match(plan.resolved?.[0] ?? '', /answer was lost/);
   const manifest = (await readManifest(root))!;
@@ -138,7 +149,10 @@ test('a plan made in another clone after the answers were lost (so made later) i
     const theirs = (await makePlan(client, elsewhere, binding)).plan;
     assert.equal(theirs.entries.filter((e) => e.action === 'create' && e.selected).length, 2, 'the other clone never sent them');
     const results = await applyPlan(client, root, binding, theirs, { stopOnError: false });
-    assert.deepEqual(results.map((r) => r.outcome), ['notSent', 'notSent']);
+    assert.deepEqual(
+      results.map((r) => r.outcome),
+      ['notSent', 'notSent'],
+    );
     assert.match(results[0].reason ?? '', /outcome is not known/);
     assert.equal((await people()).length, before + 2, 'nothing created twice');
   } finally {
@@ -170,10 +184,21 @@ for (const stop of ['its file written', 'the file it came from removed']) {
       if (stop !== 'its file written') await fs.rm(path.join(killedDir, `${slug}.json`));
 
       const next = (await makePlan(client, killed, binding)).plan;
-      assert.deepEqual(next.entries.filter((e) => e.action === 'create' || e.action === 'invalid'), [], 'not offered again, its Key not called unpulled');
+      assert.deepEqual(
+        next.entries.filter((e) => e.action === 'create' || e.action === 'invalid'),
+        [],
+        'not offered again, its Key not called unpulled',
+      );
       assert.match(next.resolved?.[0] ?? '', /stopped before recording it/);
-      assert.deepEqual((await fs.readdir(killedDir)).filter((f) => f.startsWith(slug)), [created], 'one file, with its Key');
-      assert.equal((await readManifest(killed))!.objects.get(result.after!.Key!)?.path, path.relative(killed, path.join(killedDir, created)).split(path.sep).join('/'));
+      assert.deepEqual(
+        (await fs.readdir(killedDir)).filter((f) => f.startsWith(slug)),
+        [created],
+        'one file, with its Key',
+      );
+      assert.equal(
+        (await readManifest(killed))!.objects.get(result.after!.Key!)?.path,
+        path.relative(killed, path.join(killedDir, created)).split(path.sep).join('/'),
+      );
       assert.equal(new PendingCreates(killed).size, 0, 'settled');
       assert.equal((await people()).length, before + 1);
     } finally {
@@ -203,7 +228,9 @@ test('an apply of 200 creates killed mid-way: the next plan and apply create eac
   await newPeople(Array.from({ length: 200 }, (_, i) => `Person${i} Killed`));
   writes = 'slow';
   const child = fork(path.join(__dirname, 'applyChild.ts'), [], {
-    execArgv: ['--import', 'tsx'], env: { ...process.env, OMS_ROOT: root, OMS_URL: url, OMS_TOKEN: api.sb.token }, stdio: 'ignore',
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, OMS_ROOT: root, OMS_URL: url, OMS_TOKEN: api.sb.token },
+    stdio: 'ignore',
   });
   const exited = new Promise((r) => child.once('exit', r));
   for (let landed = 0; landed < 40;) {

@@ -9,10 +9,13 @@ import { makePlan } from '../../../../src/changes/code/plan';
 import { pull } from '../../../../src/changes/code/pull';
 import { api, client, binding, floor1, root, scope, scannerFiles, editFile, live, keyOf, actions } from './fixture';
 
-test('merge a stale entry: the server\'s row-5 change and my row-2 change both land; a conflict is left to a choice', async () => {
+test("merge a stale entry: the server's row-5 change and my row-2 change both land; a conflict is left to a choice", async () => {
   await pull(client, root, binding, { scope: scope() });
   const [a, b] = await scannerFiles();
-  for (const f of [a, b]) await editFile(f, (o) => { o.InputScannerReportingPriorities[1].Priority = 4; });
+  for (const f of [a, b])
+    await editFile(f, (o) => {
+      o.InputScannerReportingPriorities[1].Priority = 4;
+    });
   const liveA = await live(keyOf(a));
   liveA.InputScannerReportingPriorities[4].StatusCode = 3;
   await api.put(`/api/f/${floor1}/inputscanners/${keyOf(a)}`, liveA);
@@ -26,13 +29,19 @@ test('merge a stale entry: the server\'s row-5 change and my row-2 change both l
   assert.deepEqual((await mergeEntry(root, entryA, onServer.get(keyOf(a))!)).conflicts, []);
   const entryB = plan.entries.find((e) => e.path === b)!;
   const { conflicts } = await mergeEntry(root, entryB, onServer.get(keyOf(b))!);
-  assert.deepEqual(conflicts.map((c) => [c.pointer, c.mine, c.theirs]), [['/InputScannerReportingPriorities/1/Priority', 4, 5]]);
+  assert.deepEqual(
+    conflicts.map((c) => [c.pointer, c.mine, c.theirs]),
+    [['/InputScannerReportingPriorities/1/Priority', 4, 5]],
+  );
   assert.deepEqual((await mergeEntry(root, entryB, onServer.get(keyOf(b))!, { '/InputScannerReportingPriorities/1/Priority': 'theirs' })).conflicts, []);
 
   const merged = (await makePlan(client, root, binding)).plan;
   assert.deepEqual(actions(merged), { update: 1 }, 'b now equals the server: nothing to send for it');
   const results = await applyPlan(client, root, binding, merged, { stopOnError: false });
-  assert.deepEqual(results.map((r) => r.outcome), ['applied']);
+  assert.deepEqual(
+    results.map((r) => r.outcome),
+    ['applied'],
+  );
   const after = await live(keyOf(a));
   assert.equal(after.InputScannerReportingPriorities[1].Priority, 4);
   assert.equal(after.InputScannerReportingPriorities[4].StatusCode, 3);
@@ -41,7 +50,9 @@ test('merge a stale entry: the server\'s row-5 change and my row-2 change both l
 test('a stale entry naming a file outside the folder, or a link, is refused: nothing outside is read or written', async () => {
   await pull(client, root, binding, { scope: scope() });
   const [a] = await scannerFiles();
-  await editFile(a, (o) => { o.InputScannerReportingPriorities[1].Priority = 4; });
+  await editFile(a, (o) => {
+    o.InputScannerReportingPriorities[1].Priority = 4;
+  });
   const liveA = await live(keyOf(a));
   liveA.InputScannerReportingPriorities[4].StatusCode = 3;
   await api.put(`/api/f/${floor1}/inputscanners/${keyOf(a)}`, liveA);

@@ -36,7 +36,8 @@ before(async () => {
         return;
       }
       const upstream = await fetch(api.sb.url + url, {
-        method: req.method, headers: { authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? '' },
+        method: req.method,
+        headers: { authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? '' },
         body: chunks.length ? Buffer.concat(chunks) : undefined,
       });
       let text = await upstream.text();
@@ -46,8 +47,13 @@ before(async () => {
         const like = (Key: unknown, CommonName: unknown, more: object = {}) =>
           ({ ...items[0], Key, CommonName, ConcurrencyVersion: 1, ...more }) as unknown as BaseInfo;
         items.push(
-          like('k'.repeat(300), 'Long Key'), like('numname', 42), like('constructor', 'Constructor'), like('__proto__', 'Proto'),
-          like('a.b', 'Twin'), like('a_b', 'Twin'), like('deep', 'Deep', { Deep: '__DEEP__' }),
+          like('k'.repeat(300), 'Long Key'),
+          like('numname', 42),
+          like('constructor', 'Constructor'),
+          like('__proto__', 'Proto'),
+          like('a.b', 'Twin'),
+          like('a_b', 'Twin'),
+          like('deep', 'Deep', { Deep: '__DEEP__' }),
         );
         text = JSON.stringify(items).replace(deepField, `${'['.repeat(5000)}${']'.repeat(5000)}`);
       } else if (req.method === 'GET' && first && url.startsWith(`/api/f/${floor1}/folders?`)) {
@@ -83,11 +89,20 @@ test('odd Keys and names: a 300-character Key, a name that is not text, construc
     }
     assert.equal(new Set(odd.map((k) => manifest.objects.get(k)!.path)).size, odd.length, 'each its own file');
     assert.ok(!manifest.objects.has('deep'));
-    assert.ok(report.refused.some((r) => r.includes('Deep') && r.includes('levels deep')), report.refused.join('\n'));
+    assert.ok(
+      report.refused.some((r) => r.includes('Deep') && r.includes('levels deep')),
+      report.refused.join('\n'),
+    );
     assert.ok(!Object.hasOwn(manifest.folders, oddFolder));
-    assert.ok(report.refused.some((r) => r.includes(JSON.stringify(oddFolder))), 'the folder is named, not pulled');
+    assert.ok(
+      report.refused.some((r) => r.includes(JSON.stringify(oddFolder))),
+      'the folder is named, not pulled',
+    );
     const { plan } = await makePlan(client, root, binding);
-    assert.ok(plan.entries.every((e) => e.action !== 'invalid'), JSON.stringify(plan.entries.filter((e) => e.action === 'invalid')));
+    assert.ok(
+      plan.entries.every((e) => e.action !== 'invalid'),
+      JSON.stringify(plan.entries.filter((e) => e.action === 'invalid')),
+    );
   } finally {
     await fs.rm(base, { recursive: true, force: true });
   }

@@ -13,14 +13,20 @@ import { api, client, requests, binding, floor1, root, scope, scannerFiles, edit
 test('plan: updates with their changed fields, deletes only when opted in, stale when both moved; in a few requests', async () => {
   await pull(client, root, binding, { scope: scope() });
   const [a, b, c, d] = await scannerFiles();
-  for (const f of [a, b, c]) await editFile(f, (o) => { o.InputScannerReportingPriorities[1].Priority += 1; });
+  for (const f of [a, b, c])
+    await editFile(f, (o) => {
+      o.InputScannerReportingPriorities[1].Priority += 1;
+    });
   await fs.rm(path.join(root, d));
   requests.length = 0;
   const { plan } = await makePlan(client, root, binding);
   assert.deepEqual(actions(plan), { update: 3, deleteSkipped: 1 });
   assert.ok(requests.length <= 3, `pages, not objects (${requests.length} requests)`);
   const update = plan.entries.find((e) => e.path === a)!;
-  assert.deepEqual(update.changes.map((ch) => ch.pointer), ['/InputScannerReportingPriorities/1/Priority']);
+  assert.deepEqual(
+    update.changes.map((ch) => ch.pointer),
+    ['/InputScannerReportingPriorities/1/Priority'],
+  );
   assert.equal(update.selected, true);
 
   const withDeletes = (await makePlan(client, root, binding, { includeDeletes: true })).plan;
@@ -34,20 +40,30 @@ test('plan: updates with their changed fields, deletes only when opted in, stale
   const staleEntry = later.entries.find((e) => e.path === c)!;
   assert.equal(staleEntry.action, 'stale');
   assert.match(staleEntry.reason!, /v\d+ → v\d+/);
-  assert.deepEqual(staleEntry.serverChanges?.map((ch) => ch.pointer), ['/NonSettlingErrorPriority']);
+  assert.deepEqual(
+    staleEntry.serverChanges?.map((ch) => ch.pointer),
+    ['/NonSettlingErrorPriority'],
+  );
 });
 test('a plan asks for each page with the tag of the last pull: unchanged (304), its objects are at their pulled versions and only an edited one is read', async () => {
   await pull(client, root, binding, { scope: scope() });
   const [a, b, c] = await scannerFiles();
   const pulledA = await fs.readFile(path.join(root, a), 'utf8');
-  await editFile(a, (o) => { o.NonSettlingErrorPriority = 6; });
-  const reads = () => requests.filter((r) => r.method === 'GET' && r.path.startsWith(`/api/f/${floor1}/inputscanners`))
-    .map((r) => `${r.path.split('?')[0].split('/').pop()} ${r.status}`);
+  await editFile(a, (o) => {
+    o.NonSettlingErrorPriority = 6;
+  });
+  const reads = () =>
+    requests
+      .filter((r) => r.method === 'GET' && r.path.startsWith(`/api/f/${floor1}/inputscanners`))
+      .map((r) => `${r.path.split('?')[0].split('/').pop()} ${r.status}`);
   requests.length = 0;
   const { plan } = await makePlan(client, root, binding);
   assert.deepEqual(reads(), ['inputscanners 304', `${keyOf(a)} 200`]);
   assert.deepEqual(actions(plan), { update: 1 });
-  assert.deepEqual(plan.entries[0].changes.map((ch) => ch.pointer), ['/NonSettlingErrorPriority']);
+  assert.deepEqual(
+    plan.entries[0].changes.map((ch) => ch.pointer),
+    ['/NonSettlingErrorPriority'],
+  );
   assert.equal(plan.entries[0].live?.version, (await live(keyOf(a))).ConcurrencyVersion);
 
   // Moved on the server: its page is read whole.
@@ -77,7 +93,10 @@ test('behind: only the server moved; the plan shows its changes and a pull bring
   await api.put(`/api/f/${floor1}/inputscanners/${keyOf(a)}`, { ...current, NonSettlingErrorStatus: 3 });
   const { plan } = await makePlan(client, root, binding);
   assert.deepEqual(actions(plan), { behind: 1 });
-  assert.deepEqual(plan.entries[0].serverChanges?.map((ch) => ch.pointer), ['/NonSettlingErrorStatus']);
+  assert.deepEqual(
+    plan.entries[0].serverChanges?.map((ch) => ch.pointer),
+    ['/NonSettlingErrorStatus'],
+  );
   assert.equal(plan.entries[0].selected, false);
   const report = await pull(client, root, binding, {});
   assert.equal(report.written, 1);
@@ -86,8 +105,12 @@ test('behind: only the server moved; the plan shows its changes and a pull bring
 test('invalid: schema, server-owned fields, two files with one Key, a broken file; nothing of it is sent', async () => {
   await pull(client, root, binding, { scope: scope() });
   const [a, b, c, d] = await scannerFiles();
-  await editFile(a, (o) => { o.InputScannerReportingPriorities.push(o.InputScannerReportingPriorities[0]); });
-  await editFile(b, (o) => { (o as BaseInfo).Notes = []; });
+  await editFile(a, (o) => {
+    o.InputScannerReportingPriorities.push(o.InputScannerReportingPriorities[0]);
+  });
+  await editFile(b, (o) => {
+    (o as BaseInfo).Notes = [];
+  });
   await fs.copyFile(path.join(root, c), path.join(root, path.posix.dirname(c), 'copy.json'));
   await fs.writeFile(path.join(root, d), '{ "broken": ');
   const { plan } = await makePlan(client, root, binding);

@@ -53,7 +53,9 @@ test('a second pull with nothing changed writes no byte; an edited file is kept 
   assert.deepEqual(await snapshot(), firstTexts, 'every file, the manifest included, byte for byte');
 
   const [one] = await scannerFiles();
-  await editFile(one, (o) => { o.NonSettlingErrorPriority = 7; });
+  await editFile(one, (o) => {
+    o.NonSettlingErrorPriority = 7;
+  });
   const kept = await pull(client, root, binding, {});
   assert.deepEqual(kept.keptEdits, [one]);
   assert.match(await fs.readFile(path.join(root, one), 'utf8'), /"NonSettlingErrorPriority": 7/);
@@ -85,7 +87,9 @@ test('a pull again asks for each page with its tag: a page the server answers 30
   assert.deepEqual([tagsNow.ino, tagsNow.mtimeMs], [tagsStat.ino, tagsStat.mtimeMs], 'nor the page records');
 
   // Edited here, the same on the server: the page is read whole, and the edit kept and named.
-  await editFile(a, (o) => { o.NonSettlingErrorPriority = 6; });
+  await editFile(a, (o) => {
+    o.NonSettlingErrorPriority = 6;
+  });
   requests.length = 0;
   const edited = await pull(client, root, binding, {});
   assert.deepEqual(pages(), [304, 200]);
@@ -104,7 +108,15 @@ test('a pull again asks for each page with its tag: a page the server answers 30
   // The cache is untrusted: a record of another shape (a tag that would break the header, Keys that are not text) is not used.
   const [line] = (await fs.readFile(tagsFile, 'utf8')).split('\n');
   const record = JSON.parse(line) as { etag: string; keys: unknown[] };
-  await fs.writeFile(tagsFile, [{ ...record, etag: `${record.etag}\r\nX-Injected: 1` }, { ...record, keys: record.keys.map(() => 1) }].map((r) => JSON.stringify(r)).join('\n'));
+  await fs.writeFile(
+    tagsFile,
+    [
+      { ...record, etag: `${record.etag}\r\nX-Injected: 1` },
+      { ...record, keys: record.keys.map(() => 1) },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n'),
+  );
   requests.length = 0;
   const forged = await pull(client, root, binding, {});
   assert.deepEqual(pages(), [200]);
@@ -128,9 +140,11 @@ test('cancelled between pages: what was written is recorded; the next pull write
     const bigClient = new OmsClient(createHttp({ baseUrl: big.sb.url, token: () => big.sb.token }));
     const total = 2100; // five pages of a pull: 500 each, then 100
     let made = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (made < total) await bigClient.create(scanners, big.instanceKey, newObject(scanners, `Scanner ${made++}`));
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (made < total) await bigClient.create(scanners, big.instanceKey, newObject(scanners, `Scanner ${made++}`));
+      }),
+    );
     const bigBinding = await bindingOf(bigClient, 'Big', big.sb.url);
     const stop = new AbortController();
     // Cancel pressed as the fifth page is asked for: the fourth is on its way to the disk.
@@ -148,10 +162,17 @@ test('cancelled between pages: what was written is recorded; the next pull write
     assert.equal(first.cancelled, true);
     assert.equal(first.written, 2000, 'the four pages read before Cancel');
     assert.equal(progress.at(-1), 2000, 'progress counts files once written');
-    assert.ok(progress.every((n, i) => i === 0 || n > progress[i - 1]), `progress rises: ${progress.join(', ')}`);
+    assert.ok(
+      progress.every((n, i) => i === 0 || n > progress[i - 1]),
+      `progress rises: ${progress.join(', ')}`,
+    );
     const kept = await scannerFiles();
     assert.equal(kept.length, first.written);
-    assert.deepEqual([...(await readManifest(root))!.objects.values()].map((o) => o.path).sort(), kept, 'the manifest names every file written, and only those');
+    assert.deepEqual(
+      [...(await readManifest(root))!.objects.values()].map((o) => o.path).sort(),
+      kept,
+      'the manifest names every file written, and only those',
+    );
     const before = new Map(await Promise.all(kept.map(async (f) => [f, (await fs.stat(path.join(root, f))).mtimeMs] as const)));
 
     const resumed = await pull(bigClient, root, bigBinding, {});
@@ -168,19 +189,23 @@ test('small objects: pages of 1,000 from the 1,000th on (where the requests take
     const people = kind('person');
     const total = 2600;
     let made = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (made < total) {
-        const i = made++;
-        await bigClient.create(people, big.instanceKey, { ...newObject(people, `Person ${i}`), GivenName: `Given ${i}`, Surname: `Surname ${i}` });
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (made < total) {
+          const i = made++;
+          await bigClient.create(people, big.instanceKey, { ...newObject(people, `Person ${i}`), GivenName: `Given ${i}`, Surname: `Surname ${i}` });
+        }
+      }),
+    );
     const pages: string[] = [];
     const listBytes = bigClient.listBytesIf.bind(bigClient);
     bigClient.listBytesIf = (k, folderKey, page, pageSize, etag, signal) => {
       pages.push(`${page}/${pageSize}`);
       return listBytes(k, folderKey, page, pageSize, etag, signal);
     };
-    const report = await pull(bigClient, root, await bindingOf(bigClient, 'Big', big.sb.url), { scope: { folderKey: big.instanceKey, recursive: false, kinds: [people.id] } });
+    const report = await pull(bigClient, root, await bindingOf(bigClient, 'Big', big.sb.url), {
+      scope: { folderKey: big.instanceKey, recursive: false, kinds: [people.id] },
+    });
     assert.deepEqual(pages.slice(0, 4), ['0/500', '1/500', '1/1000', '2/1000'], 'objects 0-499, 500-999, 1000-1999, 2000-2599');
     assert.ok(pages.length <= 5 && pages.slice(4).every((p) => p === '3/1000'), `one request more at most, an empty page: ${pages.join(', ')}`);
     assert.equal(report.written, total);
@@ -196,14 +221,17 @@ test('a file that cannot be written: the pull names it and goes on, the manifest
   await fs.mkdir(path.dirname(path.join(root, all[1])), { recursive: true });
   await fs.symlink(path.join(root, 'gone', 'x.json'), path.join(root, all[1]));
   const report = await pull(client, root, binding, { scope: scope() });
-  assert.ok(report.refused.some((r) => r.includes(all[1])), report.refused.join('\n'));
+  assert.ok(
+    report.refused.some((r) => r.includes(all[1])),
+    report.refused.join('\n'),
+  );
   const manifest = (await readManifest(root))!;
   for (const entry of [...manifest.objects.values()]) assert.ok(await fs.stat(path.join(root, entry.path)).then((s) => s.isFile()), `${entry.path} written`);
   assert.ok(![...manifest.objects.values()].some((o) => o.path === all[1]));
   await fs.rm(path.join(root, all[1]));
   const again = await pull(client, root, binding, {});
   assert.deepEqual(await scannerFiles(), all);
-  assert.ok(again.written >= 1 && again.written < all.length || all.length === 2, `only what was missing (${again.written} of ${all.length})`);
+  assert.ok((again.written >= 1 && again.written < all.length) || all.length === 2, `only what was missing (${again.written} of ${all.length})`);
 });
 test('an object renamed on the server: the next pull moves its file to the new name (the Key stays), and changes nothing else', async () => {
   await pull(client, root, binding, { scope: scope() });
@@ -227,7 +255,7 @@ test('an object renamed on the server: the next pull moves its file to the new n
     await api.put(at, { ...(await live(key)), CommonName: o.CommonName });
   }
 });
-test('a gateway that wraps the list is pulled like the service; a page that is not a list fails with the client\'s words, writing nothing', async () => {
+test("a gateway that wraps the list is pulled like the service; a page that is not a list fails with the client's words, writing nothing", async () => {
   // What the sandbox never sends: a server answering the folder and one page of the floor's scanners, as `body` shapes them.
   const onServer = await api.listAll(floor1, 'inputscanners');
   const serve = async (body: (items: unknown[]) => unknown, run: (c: OmsClient) => Promise<void>) => {
@@ -244,16 +272,22 @@ test('a gateway that wraps the list is pulled like the service; a page that is n
       server.close();
     }
   };
-  await serve((items) => ({ Items: items }), async (c) => {
-    const report = await pull(c, root, binding, { scope: scope() });
-    assert.equal(report.objects, onServer.length);
-    assert.equal((await scannerFiles()).length, onServer.length);
-  });
+  await serve(
+    (items) => ({ Items: items }),
+    async (c) => {
+      const report = await pull(c, root, binding, { scope: scope() });
+      assert.equal(report.objects, onServer.length);
+      assert.equal((await scannerFiles()).length, onServer.length);
+    },
+  );
   const other = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-code-'));
   try {
-    await serve(() => ({ Message: 'not a list' }), async (c) => {
-      await assert.rejects(pull(c, other, binding, { scope: scope() }), /The server's list of input scanners is not an array/);
-    });
+    await serve(
+      () => ({ Message: 'not a list' }),
+      async (c) => {
+        await assert.rejects(pull(c, other, binding, { scope: scope() }), /The server's list of input scanners is not an array/);
+      },
+    );
     assert.deepEqual([...(await readManifest(other))!.objects.keys()], [], 'nothing recorded');
   } finally {
     await fs.rm(other, { recursive: true, force: true });

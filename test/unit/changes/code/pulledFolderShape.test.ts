@@ -37,7 +37,10 @@ async function manifest(): Promise<Manifest> {
 }
 
 async function exists(rel: string): Promise<boolean> {
-  return fs.access(path.join(root, rel)).then(() => true, () => false);
+  return fs.access(path.join(root, rel)).then(
+    () => true,
+    () => false,
+  );
 }
 
 test('a pull of another scope into a pulled folder asks first, naming what it removes; never over edited files', async () => {
@@ -61,7 +64,7 @@ test('a pull of another scope into a pulled folder asks first, naming what it re
   assert.deepEqual(plan.entries, [], 'no leftover folder makes objects behind');
 });
 
-test('a file moved into another folder\'s or kind\'s directory is invalid, with the reason', async () => {
+test("a file moved into another folder's or kind's directory is invalid, with the reason", async () => {
   await pull(client, root, binding, { scope: { folderKey: head, recursive: true, kinds: ['inputScanner', 'person'] } });
   const m = await manifest();
   const scanner = [...m.objects.values()].find((o) => o.kind === 'inputScanner' && o.folderKey === floor1)!;
@@ -107,6 +110,9 @@ test('a hand-edited manifest hash is no update: an entry with no changed field i
   m.objects[key].hash = '0'.repeat(32);
   await fs.writeFile(path.join(root, manifestName), JSON.stringify(m, null, 2));
   const { plan } = await makePlan(client, root, binding);
-  assert.deepEqual(plan.entries.filter((e) => e.action === 'update'), []);
+  assert.deepEqual(
+    plan.entries.filter((e) => e.action === 'update'),
+    [],
+  );
   assert.deepEqual((await makePlan(client, root, binding)).plan.entries, [], 'and it stays away');
 });

@@ -69,16 +69,23 @@ async function editManifest(edit: (m: ManifestFile) => void): Promise<void> {
 }
 
 async function scannerFiles(): Promise<string[]> {
-  return Object.values((await manifest()).objects).map((o) => o.path).sort();
+  return Object.values((await manifest()).objects)
+    .map((o) => o.path)
+    .sort();
 }
 
 test('a manifest folder directory of ../outside/x: Pull Again moves nothing out, names the folder, and pulls the rest', async () => {
   const before = await besides();
   const files = await scannerFiles();
-  await editManifest((m) => { m.folders[floor1] = '../outside/x'; });
+  await editManifest((m) => {
+    m.folders[floor1] = '../outside/x';
+  });
   const report = await pull(client, root, binding, {});
   assert.deepEqual(await besides(), before, 'nothing beside the pulled folder changed');
-  assert.ok(report.refused.some((r) => r.includes(floor1) && r.includes('../outside/x')), report.refused.join('\n'));
+  assert.ok(
+    report.refused.some((r) => r.includes(floor1) && r.includes('../outside/x')),
+    report.refused.join('\n'),
+  );
   for (const f of files) await fs.access(path.join(root, f));
   const { plan } = await makePlan(client, root, binding);
   const refused = plan.entries.find((e) => e.action === 'invalid' && e.reason?.includes('../outside/x'));
@@ -88,11 +95,18 @@ test('a manifest folder directory of ../outside/x: Pull Again moves nothing out,
 test('an object path of ../README.md with that file\'s hash: a pull neither deletes nor moves it, with or without "overwrite"', async () => {
   const before = await besides();
   const [first] = Object.keys((await manifest()).objects);
-  await editManifest((m) => { m.objects[first] = { ...m.objects[first], path: '../README.md', hash: hashOf(before.README) }; });
+  await editManifest((m) => {
+    m.objects[first] = { ...m.objects[first], path: '../README.md', hash: hashOf(before.README) };
+  });
   const report = await pull(client, root, binding, {});
   assert.deepEqual(await besides(), before);
-  assert.ok(report.refused.some((r) => r.includes('../README.md')), report.refused.join('\n'));
-  await editManifest((m) => { m.objects[first] = { ...m.objects[first], path: '../README.md', hash: 'f'.repeat(32) }; });
+  assert.ok(
+    report.refused.some((r) => r.includes('../README.md')),
+    report.refused.join('\n'),
+  );
+  await editManifest((m) => {
+    m.objects[first] = { ...m.objects[first], path: '../README.md', hash: 'f'.repeat(32) };
+  });
   await pull(client, root, binding, { overwriteEdits: true });
   assert.deepEqual(await besides(), before);
   assert.equal((await scannerFiles()).filter((f) => f.startsWith('..')).length, 0, 'the object has its own file inside again');
@@ -150,7 +164,10 @@ test('a kind folder, an object file or .oms/ replaced by a link: nothing is writ
   let before = await besides();
   const overwrite = await pull(client, root, binding, { overwriteEdits: true });
   assert.deepEqual(await besides(), before);
-  assert.ok(overwrite.refused.some((r) => r.includes(files[0])), overwrite.refused.join('\n'));
+  assert.ok(
+    overwrite.refused.some((r) => r.includes(files[0])),
+    overwrite.refused.join('\n'),
+  );
   const { plan } = await makePlan(client, root, binding);
   assert.match(plan.entries.find((e) => e.path === files[0])?.reason ?? '', /symbolic link/);
 

@@ -35,8 +35,14 @@ before(async () => {
   const byId = (id: string) => all.find((c) => c.id === id);
   s = {
     connections: {
-      all: () => all, get: byId, active: undefined,
-      require: (id: string) => byId(id) ?? (() => { throw new Error(`no connection ${id}`); })(),
+      all: () => all,
+      get: byId,
+      active: undefined,
+      require: (id: string) =>
+        byId(id) ??
+        (() => {
+          throw new Error(`no connection ${id}`);
+        })(),
     },
     context: { extension: { packageJSON: { contributes: { commands: [{ command: 'oms.test', title: 'Test Command' }] } } } },
   } as unknown as Services;
@@ -55,7 +61,10 @@ test('args that name an object resolve without a question; an object of another 
   const args = { connectionId: 'good', folderKey: sb.instanceKey, kind: 'inputScanner', key: 'k1', name: 'Door 1' };
   const t = await objectTarget(s, 'inputScanner', args);
   assert.equal(t.connection, good);
-  assert.deepEqual({ folderKey: t.folderKey, kind: t.kind.id, key: t.key, name: t.name }, { folderKey: sb.instanceKey, kind: 'inputScanner', key: 'k1', name: 'Door 1' });
+  assert.deepEqual(
+    { folderKey: t.folderKey, kind: t.kind.id, key: t.key, name: t.name },
+    { folderKey: sb.instanceKey, kind: 'inputScanner', key: 'k1', name: 'Door 1' },
+  );
   await assert.rejects(objectTarget(s, 'engageSite', args), /works on engage sites/);
   assert.deepEqual(shown, []);
 });
@@ -67,7 +76,10 @@ test('from the palette the connection, kind, folder and object are asked in turn
   const t = await objectTarget(s, undefined, undefined);
   assert.equal(t.connection, good);
   assert.deepEqual({ folderKey: t.folderKey, kind: t.kind.id, key: t.key }, { folderKey: warehouse?.Key, kind: 'inputScanner', key: scanner.Key });
-  assert.deepEqual(shown.map((m) => m.text), ['Connection', 'Kind of object', 'Folder (in root folder)', 'Input scanner']);
+  assert.deepEqual(
+    shown.map((m) => m.text),
+    ['Connection', 'Kind of object', 'Folder (in root folder)', 'Input scanner'],
+  );
 });
 
 test('a failure while the folder is asked, after the connection was picked, offers Sign In for that connection', async () => {

@@ -23,7 +23,7 @@ test('an object node and an args object name the same object', () => {
   assert.deepEqual(namedBy(node), { connectionId: 'c', folderKey: 'f', kind: kind('engageSite'), key: 'k1', name: 'Lobby' });
 });
 
-test('a command\'s own key field (siteKey) is read; the node\'s object wins over it', () => {
+test("a command's own key field (siteKey) is read; the node's object wins over it", () => {
   assert.equal(namedBy({ connectionId: 'c', siteKey: 's1' }, 'siteKey').key, 's1');
   assert.equal(namedBy({ connectionId: 'c', key: 'k' }, 'siteKey').key, 'k');
   assert.equal(namedBy({ object: site, siteKey: 's1' }, 'siteKey').key, 'k1');
