@@ -6,7 +6,8 @@
  * result set to Bulk Edit or export it (JSON, CSV). Scope: the folder or group it was run on (subfolders asked),
  * else the connection's root with its subfolders.
  *
- * Args: a folder or group node, or `{ connectionId?, folderKey?, kind?, query?, subfolders? }`.
+ * Args: a folder or group node, or `{ connectionId?, folderKey?, kind?, kinds?, query?, subfolders?, run? }`:
+ * `kinds` (kind ids) narrows the scope as `kind` does; with `run: true` a valid `query` runs at once (a query file's CodeLens).
  */
 import * as vscode from 'vscode';
 import { Kind, objectKinds, supports } from '../../model/kinds';
@@ -42,9 +43,9 @@ export const findObjectsWhere = targeted({
   target: activeConnectionTarget,
   async run(s, { connection }: ConnectionTarget, arg?: unknown) {
     const given = namedBy(arg);
-    const args = arg as { query?: unknown; subfolders?: unknown } | undefined;
+    const args = arg as { query?: unknown; subfolders?: unknown; kinds?: unknown; run?: unknown } | undefined;
     const folderKey = given.folderKey ?? (await connection.rootFolderKey());
-    const kinds: Kind[] = given.kind ? [given.kind] : objectKinds.filter((k) => supports(k, 'list'));
+    const kinds: Kind[] = given.kind ? [given.kind] : (kindsIn(args?.kinds) ?? objectKinds.filter((k) => supports(k, 'list')));
     let subfolders = typeof args?.subfolders === 'boolean' ? args.subfolders : true;
     if (given.folderKey && typeof args?.subfolders !== 'boolean') {
       const answer = await vscode.window.showQuickPick(
@@ -209,12 +210,23 @@ export const findObjectsWhere = targeted({
     ];
     editing();
     pick.show();
+    if (args?.run === true) void run(pick.value);
     await new Promise<void>((resolve) => disposables.push(pick.onDidHide(() => resolve())));
     running?.abort();
     for (const d of disposables) d.dispose();
     pick.dispose();
   },
 });
+
+/** Kind ids from args (a query file names them); an unknown one is an error, as namedBy's `kind` is. */
+function kindsIn(ids: unknown): Kind[] | undefined {
+  if (!Array.isArray(ids) || !ids.length) return undefined;
+  return ids.map((id) => {
+    const k = objectKinds.find((o) => o.id === id);
+    if (!k) throw new Error(vscode.l10n.t('There is no kind {0}', JSON.stringify(id)));
+    return k;
+  });
+}
 
 /** The whole result set to a file the user names: JSON (the objects) or CSV (the columns, formula cells made inert). */
 async function exportResults(query: Query, matches: readonly Match[]): Promise<void> {
