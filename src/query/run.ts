@@ -41,6 +41,8 @@ export interface RunOptions {
   /** Each page's matches, as the page is matched (not called for a page without). */
   onMatches?: (matches: Match[]) => void;
   onProgress?: (progress: Readonly<QueryProgress>) => void;
+  /** Each folder of the scope, as its reading begins (results that follow the server watch its lists). */
+  onFolder?: (folderKey: string) => void;
 }
 
 export class QueryCancelled extends Error {
@@ -70,6 +72,7 @@ export async function runQuery(client: OmsClient, query: Query, scope: QueryScop
   const folders = [scope.folderKey];
   for (let i = 0; i < folders.length; i++) {
     const folderKey = folders[i];
+    options.onFolder?.(folderKey);
     for (const k of scope.kinds) {
       for await (const items of pagesOf(client, k, folderKey, options, progress)) match(k, folderKey, items);
     }
