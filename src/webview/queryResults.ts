@@ -115,7 +115,7 @@ export class QueryResults {
     Object.assign(this, { stop, run, matches: new Map(), inTable: new Set(), pending: [], chosen: undefined, live: undefined, followingText: undefined });
     this.columns = resultColumns(run.query);
     this.panel.title = vscode.l10n.t('Results: {0}', run.query.text.length > 40 ? `${run.query.text.slice(0, 39)}…` : run.query.text);
-    const live = new LiveResults(run.query, run.scope.kinds, run.scope.subfolders);
+    const live = new LiveResults(run.query, run.scope.kinds);
     let last: QueryProgress = { scanned: 0, matched: 0, pages: 0, unchangedPages: 0, failed: 0 };
     this.progress = { scanned: 0, done: false, text: this.countText(0, 0, false) };
     this.sendAll();
@@ -194,7 +194,10 @@ export class QueryResults {
   private sayCapped(): void {
     if (this.cappedSaid) return;
     this.cappedSaid = true;
-    void this.post({ type: 'capped', text: vscode.l10n.t('More than {0} objects match: the table shows the first {0}. Export holds them all.', tableCap) });
+    void this.post({
+      type: 'capped',
+      text: vscode.l10n.t('More objects match than the table holds ({0}): it shows the first of them. Export holds them all.', tableCap.toLocaleString()),
+    });
   }
 
   private row(m: Match, badge?: Row['badge']): Row {
