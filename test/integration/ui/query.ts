@@ -1,6 +1,6 @@
 // Find Objects Where… where a person sees it: the palette, a query typed with the box's completion (a nested field
 // of the reporting priorities, then an enum value); the results table counted against REST, sorted and a row opened
-// by keyboard; the results sent to Bulk Edit (its preview, the run, Undo Run); a scanner changed over REST coming
+// by keyboard and revealed in the tree from its menu; the results sent to Bulk Edit (its preview, the run, Undo Run); a scanner changed over REST coming
 // into the results and leaving them within a live interval.
 import type { Frame, Page } from 'playwright-core';
 import { applyAll, undoRunPreview, waitForTitle } from './bulk';
@@ -85,6 +85,14 @@ async function queryWithCompletion(page: Page, env: Env, diag: string): Promise<
   if (focused !== '3') throw new Error(`Down led to row index ${focused}, not the second row (3)`);
   await page.keyboard.press('Enter');
   await until(`tab "${second}"`, async () => (await page.locator('.tabs-container .tab.active', { hasText: second }).count()) > 0, 15_000);
+  // Back in the table, the first row's menu by keyboard (Shift+F10), Down to Reveal in Tree, Enter: the tree selects it.
+  await frame.locator('#body [role="row"]').first().click();
+  await page.keyboard.press('Shift+F10');
+  await until('the row menu', async () => (await frame.locator('#menu [role="menuitem"]:focus').count()) > 0);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const inTree = page.locator('.part.sidebar .monaco-list-row.selected', { hasText: byName[0] });
+  await until(`"${byName[0]}" selected in the tree`, async () => (await inTree.count()) > 0, 15_000);
   return { frame, expected };
 }
 
