@@ -125,6 +125,8 @@ async function resultsFollowServer(page: Page, env: Env, frame: Frame, expected:
   const [probe] = expected;
   const rowsNow = async () => Number(await frame.locator('#grid').getAttribute('aria-rowcount')) - 1;
   const named = (name: string) => frame.locator('#body [role="row"]', { hasText: name });
+  // The preview's diffs may have opened over the table: its tab brought to the front (a hidden table is not followed).
+  await page.locator('.tabs-container .tab', { hasText: 'Results:' }).first().click();
   await focusWindow(page, true);
   const without = probe.InputScannerReportingPriorities.map((r: any) => (r.StatusCode === 4 ? { ...r, StatusCode: 0 } : r));
   // Sorted by Name, "!" first: the row that comes back is the table's first.
