@@ -1,10 +1,10 @@
 /**
  * List pages a query has read, with their ETags, so that asking again sends If-None-Match and a 304 page is
  * read from memory instead of the network. Every page is kept as the server's bytes compressed (deflate, on libuv's
- * threads): parsed, 10,000 input scanners take 54 MB (the same long `$type` strings again in every row and link),
- * their compressed bytes about 1 MB (bench/query.bench.ts), and keeping them parsed slowed the first run (its
- * objects outlive the young generation). A page read from the cache is kept parsed as well, up to `parsedLimit`
- * objects (20,000: about 110 MB of scanners), so a query refined again needs no parsing.
+ * threads): 10,000 input scanners' pages, 43 MB of JSON, take about 1.3 MB (bench/query.bench.ts), where their
+ * parsed objects take 54 MB (the same long `$type` strings again in every row and link). After a run, while none is
+ * under way, the pages are parsed again in the background and their objects kept as well, up to `parsedLimit`
+ * objects (20,000 by default: about 110 MB of scanners), so that a query asked again or refined parses nothing.
  * Bounded by compressed bytes held (`limit`: 32 MiB by default). When a page does not fit, pages unused for `idleMs`
  * (5 minutes) go first, least recently used first; if it still does not fit it is not kept. A query reads its pages in
  * order, so evicting the least recent page to make room would evict exactly the pages the next run reads first
@@ -36,6 +36,9 @@ export class PageCache {
   private bytesHeld = 0;
   private objectsHeld = 0;
   private parsedHeld = 0;
+  /** Runs under way with this cache: parsing in the background waits until there are none. */
+  private runs = 0;
+  private warming: Promise<void> | undefined;
 
   constructor(
     /** Compressed bytes held at most. */
@@ -59,6 +62,47 @@ export class PageCache {
     return inflate(page.packed);
   }
 
+  /** A run starts using the cache; the function says it ended (then held pages are parsed in the background). */
+  enter(): () => void {
+    this.runs++;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      if (--this.runs === 0) this.warming ??= this.warm().finally(() => (this.warming = undefined));
+    };
+  }
+
+  /** Resolves once the background parsing after the last run has stopped (done, or a run started). */
+  settled(): Promise<void> {
+    return this.warming ?? Promise.resolve();
+  }
+
+  /**
+   * Parses held pages whose objects are not kept, while no run is under way, as far as `parsedLimit` allows: a run
+   * keeps its pages as bytes only (objects kept while it runs outlive the young generation, and the collector's
+   * copying made a first run 1.4 times slower), and a query asked again, typically refined after a look at the
+   * results, then needs no parsing. One page a turn of the event loop (decompressed off this thread; its parse,
+   * 1,000 scanners, is this thread's longest step, as in a run).
+   */
+  private async warm(): Promise<void> {
+    for (;;) {
+      const next = [...this.pages].find(([, p]) => !p.items && this.parsedHeld + p.objects <= this.parsedLimit);
+      if (this.runs || !next) return;
+      const [key, page] = next;
+      const bytes = await PageCache.unpack(page);
+      if (this.runs || this.pages.get(key) !== page) continue;
+      let items: unknown;
+      try {
+        items = JSON.parse(bytes.toString());
+      } catch {
+        items = undefined;
+      }
+      if (Array.isArray(items)) this.keepParsed(key, items as BaseInfo[]);
+      else this.drop(key);
+    }
+  }
+
   get(key: string): CachedPage | undefined {
     const page = this.pages.get(key);
     if (page) {
@@ -69,10 +113,7 @@ export class PageCache {
     return page;
   }
 
-  /**
-   * Keeps a held page's objects parsed, read from the cache a second time: a page asked for again is likely asked for
-   * once more (a query refined), and then needs no parsing. Pages idle for `idleMs` give up theirs to make room.
-   */
+  /** Keeps a held page's objects parsed as well, when `parsedLimit` allows; pages idle for `idleMs` give up theirs to make room. */
   keepParsed(key: string, items: readonly BaseInfo[]): void {
     const page = this.pages.get(key);
     if (!page || page.items) return;

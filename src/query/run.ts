@@ -78,6 +78,7 @@ export async function runQuery(client: OmsClient, query: Query, scope: QueryScop
   enqueue(scope.folderKey);
   const saving: Promise<void>[] = [];
   const open = (i: number) => collection(client, queue[i].k, queue[i].folderKey, options, progress, saving);
+  const leave = options.cache?.enter();
   try {
     let next: Collection | undefined;
     for (let i = 0; i < queue.length; i++) {
@@ -95,6 +96,7 @@ export async function runQuery(client: OmsClient, query: Query, scope: QueryScop
   } finally {
     // Pages compressed for the cache meanwhile are kept before the run ends, so the next run finds them.
     await Promise.all(saving);
+    leave?.();
   }
   return progress;
 }
@@ -149,10 +151,8 @@ function collection(client: OmsClient, k: Kind, folderKey: string, options: RunO
       const key = asked.key;
       if (page > 0) asked = ask(page + 1);
       const items = answer.bytes ? client.itemsOf(k, folderKey, answer.bytes.toString()) : (answer.held!.items as BaseInfo[]);
-      if (answer.held) {
-        progress.unchangedPages++;
-        cache?.keepParsed(key, items);
-      } else if (cache && answer.etag && answer.bytes) {
+      if (answer.held) progress.unchangedPages++;
+      else if (cache && answer.etag && answer.bytes) {
         const held = { etag: answer.etag, objects: items.length };
         const bytes = answer.bytes;
         saving.push(
