@@ -190,7 +190,7 @@ async function sizeRun(count: number) {
     parsedMb = (parsed.heapUsed - packed.heapUsed) / 2 ** 20;
   }
   const l = list!;
-  const c = cold!;
+  const c = cold;
   const x = (m: number, of = l.ms) => `${(m / of).toFixed(2)}x`;
   const floor = (m: Measure) => `the sandbox's CPU ${m.serverCpu.toFixed(0)} ms; both processes' CPU over ${cores} cores ${x((m.cpu + m.serverCpu) / cores)}`;
   const held = (m: Measure) =>
@@ -203,8 +203,8 @@ async function sizeRun(count: number) {
   );
   console.log(`    this thread ${held(c)} (goal ≤ 50 ms; the listing alone: ${l.pause.toFixed(0)} ms)`);
   for (const [name, m] of [
-    ['asked again at once, pages unchanged (parsed from the bytes held)', atOnce!],
-    ['asked again after the background parse, pages unchanged', again!],
+    ['asked again at once, pages unchanged (parsed from the bytes held)', atOnce],
+    ['asked again after the background parse, pages unchanged', again],
     ['refined, pages unchanged', refined!],
   ] as const) {
     console.log(
