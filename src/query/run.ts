@@ -101,9 +101,10 @@ export async function runQuery(client: OmsClient, query: Query, scope: QueryScop
   return progress;
 }
 
-/** A page's answer: the bytes read or unpacked, or the cache's page when the server answered 304. */
+/** A page's answer: the bytes read, or when the server answered 304 the cache's page, its objects kept parsed or its bytes unpacked. */
 interface Answer {
   bytes?: Buffer;
+  items?: readonly BaseInfo[];
   etag?: string;
   held?: CachedPage;
 }
@@ -129,7 +130,8 @@ function collection(client: OmsClient, k: Kind, folderKey: string, options: RunO
       if (!a.unchanged) return { bytes: a.bytes, etag: a.etag };
       // A 304 answers the tag sent, so `held` is the page; without one (a server answering 304 unasked), read it.
       if (!held) return { bytes: await client.listBytes(k, folderKey, page, size, options.signal) };
-      return { held, bytes: held.items ? undefined : await PageCache.unpack(held) };
+      const items = held.items;
+      return items ? { held, items } : { held, bytes: await PageCache.unpack(held) };
     });
     answer.catch(() => undefined); // awaited below, unless the page before it was the last or the run stopped
     return { key, answer };
@@ -150,7 +152,7 @@ function collection(client: OmsClient, k: Kind, folderKey: string, options: RunO
       if (options.signal?.aborted) throw new QueryCancelled();
       const key = asked.key;
       if (page > 0) asked = ask(page + 1);
-      const items = answer.bytes ? client.itemsOf(k, folderKey, answer.bytes.toString()) : (answer.held!.items as BaseInfo[]);
+      const items = (answer.items as BaseInfo[] | undefined) ?? client.itemsOf(k, folderKey, answer.bytes!.toString());
       if (answer.held) progress.unchangedPages++;
       else if (cache && answer.etag && answer.bytes) {
         const held = { etag: answer.etag, objects: items.length };
