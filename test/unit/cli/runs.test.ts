@@ -97,6 +97,7 @@ test('oms undo puts back a run the editor made (its journal names the service, g
   const quiet: RunView = {
     progress: (_t, work) => work(() => undefined, new AbortController().signal),
     confirm: () => Promise.resolve(undefined),
+    stopOnError: () => Promise.resolve(false),
     say: () => undefined,
     report: () => undefined,
   };
