@@ -3,7 +3,6 @@
  * stop-on-error choice, each batch's people journalled before it goes out, the core's cancellable
  * progress with counts (cancelling stops between batches: a batch in flight is never cut).
  */
-import * as vscode from 'vscode';
 import type { BatchProgress, BatchReport } from '../../api/batch';
 import type { PersonRow } from '../../people';
 import { sendPeopleRun } from '../../runs/core/peopleRun';
@@ -34,8 +33,7 @@ export function concurrency(args?: SendOptions): number {
 
 /**
  * The people through the run core (src/runs/core/peopleRun.ts) with the editor's host, journalled in this
- * machine's journal. Stop at the first error is asked through the host when there is more than one batch
- * and a person runs it (a script's `stopOnError` decides, else it goes on).
+ * machine's journal. A script's `stopOnError` decides (else it goes on); a person is asked by the core.
  */
 export async function sendPeople(
   s: Services,
@@ -44,20 +42,16 @@ export async function sendPeople(
   names: { title: string; source: string },
   args?: SendOptions,
 ): Promise<RunRecord & { report: BatchReport }> {
-  const host = runHost(s);
-  const size = batchSize(args);
-  const several = Math.ceil(rows.length / size) > 1;
-  const stopOnError = args ? !!args.stopOnError : several && (await host.view.stopOnError(names.title, vscode.l10n.t('Add')));
   const started = Date.now();
-  const run = await sendPeopleRun(host, {
+  const run = await sendPeopleRun(runHost(s), {
     connection: where.connection,
     journal: machineJournal(s),
     title: names.title,
     folderKey: where.folderKey,
     people: rows.map((r) => ({ row: r.place, person: r.person })),
-    batchSize: size,
+    batchSize: batchSize(args),
     concurrency: concurrency(args),
-    stopOnError,
+    stopOnError: args ? !!args.stopOnError : undefined,
     source: names.source,
     signal: args?.signal,
     onProgress: args?.onProgress,

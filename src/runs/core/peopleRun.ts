@@ -31,7 +31,8 @@ export interface PeopleRun {
   people: readonly PersonToAdd[];
   batchSize: number;
   concurrency: number;
-  stopOnError: boolean;
+  /** Undefined: asked through the host when there is more than one batch (one batch has nothing after it to stop). */
+  stopOnError?: boolean;
   /** Where the people come from, for the approval ("staff.csv"). */
   source: string;
   /** A retry: the run whose failed people these are. */
@@ -63,13 +64,14 @@ export async function sendPeopleRun(host: RunHost, run: PeopleRun): Promise<RunR
   const size = Math.max(1, Math.floor(run.batchSize));
   const batches = Math.ceil(people.length / size);
   const path = collectionActionPath(actionRoutes.addPeople, person, folderKey);
+  const stopOnError = run.stopOnError ?? (batches > 1 && (await host.view.stopOnError(run.title, l10n.t('Add'))));
   let report: BatchReport | undefined;
   const record = await runCore(host, {
     connection,
     journal: run.journal,
     title: run.title,
     total: people.length,
-    stopOnError: run.stopOnError,
+    stopOnError,
     approval: `POST ${path}: ${
       people.length === 1
         ? l10n.t('1 person from {0} in {1} batch requests', run.source, batches)
