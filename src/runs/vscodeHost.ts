@@ -16,7 +16,10 @@ import { notify } from '../ui/notify';
 import { confirmPreview } from './preview';
 import { reportRun } from './report';
 
-/** What the user sees of a run in the editor. */
+/**
+ * What the user sees of a run in the editor.
+ * @internal Exported for its unit tests.
+ */
 export const editorView: RunView = {
   progress: (title, work) =>
     Promise.resolve(

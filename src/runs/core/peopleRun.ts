@@ -96,7 +96,7 @@ export async function sendPeopleRun(host: RunHost, run: PeopleRun): Promise<RunR
           stopOnError: options.stopOnError,
           signal: run.signal && options.signal ? AbortSignal.any([run.signal, options.signal]) : (run.signal ?? options.signal),
           beforeBatch: async (o) => {
-            await Promise.all(rows(o).map(({ change, person }) => options.beforeWrite?.(change, person)));
+            await Promise.all(rows(o).map(async ({ change, person }) => options.beforeWrite?.(change, person)));
             sent.add(o.index);
           },
           onBatch: (o) => {
@@ -117,7 +117,7 @@ export async function sendPeopleRun(host: RunHost, run: PeopleRun): Promise<RunR
             if (!o.ok) failed += o.end - o.start;
             options.onProgress?.({ done, total: people.length, failed });
           },
-          onProgress: run.onProgress,
+          onProgress: (p) => run.onProgress?.(p),
         },
       );
       for (const o of report.outcomes.filter((x) => x.skipped)) {

@@ -74,7 +74,7 @@ function host(stop = false): RunHost & { asked: string[]; reports: RunRecord[] }
 function people(n: number, tag: string): PersonToAdd[] {
   return Array.from({ length: n }, (_, i) => ({
     row: `line ${i + 2}`,
-    person: { ...newObject(kind('person'), `${tag} ${i}`), GivenName: `${tag}${i}`, Surname: tag, Tags: [tag] } as PersonInfo,
+    person: { ...newObject(kind('person'), `${tag} ${i}`), GivenName: `${tag}${i}`, Surname: tag, Tags: [tag] },
   }));
 }
 
