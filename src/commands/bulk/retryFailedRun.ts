@@ -12,7 +12,7 @@ import { makePlan } from '../../changes/code/plan';
 import type { RunJournal } from '../../changes/runJournal';
 import { kind as kindOf } from '../../model/kinds';
 import { applyTitle } from '../../runs/core/applyRun';
-import { peopleOf, sendPeopleRun } from '../../runs/core/peopleRun';
+import { peopleOf, peopleText, sendPeopleRun } from '../../runs/core/peopleRun';
 import { previewAndRun } from '../../runs/core/changesRun';
 import { folderOfJournal, journalOf } from '../../runs/core/journals';
 import { outstandingRuns, retrySelection, tickOutstanding, type Outstanding } from '../../runs/core/retry';
@@ -51,7 +51,8 @@ export const retryFailedRun: Command = {
     const { entries, lostCreates, lines } = retrySelection(run.entries);
     if (lostCreates.length) void vscode.window.showWarningMessage(lines[lines.length - 1]);
     if (!entries.length) return;
-    const title = vscode.l10n.t('Retry of {0} of “{1}”', objectsText(entries.length), run.header.title);
+    const count = recipe.type === 'people' ? peopleText(entries.length) : objectsText(entries.length);
+    const title = vscode.l10n.t('Retry of {0} of “{1}”', count, run.header.title);
     const header = { recipe, retryOf: run.header.runId, ...(run.header.of ? { of: run.header.of } : {}) };
     const never = new Set(entries.filter((e) => e.outcome === 'notSent').map((e) => e.id));
     const words = {

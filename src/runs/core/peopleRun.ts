@@ -55,7 +55,8 @@ export async function sendPeopleRun(host: RunHost, run: PeopleRun): Promise<RunR
   const person = kindOf('person');
   const changes: Change[] = people.map((p) => ({
     id: p.row,
-    label: `${p.person.CommonName || [p.person.GivenName, p.person.Surname].filter(Boolean).join(' ') || p.row} (${p.row})`,
+    // The row is the id, shown beside the label ("Ada Lovelace (line 2)").
+    label: p.person.CommonName || [p.person.GivenName, p.person.Surname].filter(Boolean).join(' ') || p.row,
     kind: person,
     folderKey,
     op: 'create',
