@@ -338,10 +338,11 @@ async function batchAsksStopOnceShowsRun(page: Page, env: Env): Promise<void> {
   const shown = page.locator('.editor-instance .monaco-editor .view-lines').first();
   const text = await until('the run shown', async () => {
     const t = await shown.innerText().catch(() => '');
-    return /applied\s+G1 Run\S+ \(line 2\)/.test(t) && t;
+    // The editor's lines come with non-breaking spaces.
+    return /applied\s+G1\sRun\S+\s\(line\s2\)/.test(t) && t;
   });
   await page.screenshot({ path: `${env.OMS_UI_DIAG ?? '.'}/ui-batch-add-show-run.png` }).catch(() => undefined);
-  if (!/Add 101 people from ui-run\.csv to .*: 101 applied/.test(text)) throw new Error(`the run says "${text.slice(0, 300)}"`);
+  if (!/Add\s101\speople\sfrom\sui-run\.csv\sto\s.*:\s101\sapplied/.test(text)) throw new Error(`the run says "${text.slice(0, 300)}"`);
   if ((await peopleNamed(env, surname)).length !== 101) throw new Error('someone was sent twice');
   await palette(page, 'View: Close All Editors');
   await showObjects(page);
