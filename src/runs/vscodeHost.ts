@@ -16,7 +16,10 @@ import { notify } from '../ui/notify';
 import { confirmPreview } from './preview';
 import { reportRun } from './report';
 
-/** What the user sees of a run in the editor. */
+/**
+ * What the user sees of a run in the editor.
+ * @internal Exported for its unit tests.
+ */
 export const editorView: RunView = {
   progress: (title, work) =>
     Promise.resolve(
@@ -27,6 +30,7 @@ export const editorView: RunView = {
       }),
     ),
   confirm: confirmPreview,
+  stopOnError: askStopOnError,
   say: (level, message) => notify(level, message),
   report: reportRun,
 };
@@ -123,8 +127,8 @@ export function connectionFor(s: Services, header: RunHeader): Connection | unde
   return s.connections.get(header.connectionId) ?? s.connections.all().find((c) => sameService(header, c));
 }
 
-/** Stop at the first error, or go on? Asked once, here, for every run that is not previewed first (Apply, a retry of an apply). */
-export async function askStopOnError(title: string, verb: string, placeHolder?: string): Promise<boolean> {
+/** Stop at the first error, or go on? Asked here for every run not previewed first (Apply, a batch add, their retries). */
+async function askStopOnError(title: string, verb: string, placeHolder?: string): Promise<boolean> {
   const stop = { label: vscode.l10n.t('{0}, stop at the first error', verb), stop: true };
   const go = { label: vscode.l10n.t('{0}, continue after errors', verb), stop: false };
   const picked = await vscode.window.showQuickPick([stop, go], { title, placeHolder, ignoreFocusOut: true });
