@@ -13,7 +13,7 @@ import type { RunHost, RunView } from './core/run';
 import type { Services } from '../services';
 import { countProgress } from '../ui/countProgress';
 import { notify } from '../ui/notify';
-import { confirmPreview } from './preview';
+import { confirmPreview, stopChoice } from './preview';
 import { reportRun } from './report';
 
 /**
@@ -129,8 +129,8 @@ export function connectionFor(s: Services, header: RunHeader): Connection | unde
 
 /** Stop at the first error, or go on? Asked here for every run not previewed first (Apply, a batch add, their retries). */
 async function askStopOnError(title: string, verb: string, placeHolder?: string): Promise<boolean> {
-  const stop = { label: vscode.l10n.t('{0}, stop at the first error', verb), stop: true };
-  const go = { label: vscode.l10n.t('{0}, continue after errors', verb), stop: false };
+  const stop = { label: stopChoice(verb, true), stop: true };
+  const go = { label: stopChoice(verb, false), stop: false };
   const picked = await vscode.window.showQuickPick([stop, go], { title, placeHolder, ignoreFocusOut: true });
   if (!picked) throw new vscode.CancellationError();
   return picked.stop;
