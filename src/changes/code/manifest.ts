@@ -38,6 +38,11 @@ export interface PullScope {
   folderKey: string;
   recursive: boolean;
   kinds: KindId[];
+  /**
+   * Pulled with `only` (a query's results): the folder holds the objects its manifest lists, not the whole scope. Its plan
+   * does not list the scope's others as new on the server, and pulling it again refreshes just its own.
+   */
+  chosen?: true;
 }
 
 export interface ManifestObject {

@@ -325,7 +325,8 @@ async function addServerOnlyEntries(entries: PlanEntry[], manifest: Manifest, { 
     const obj = live.get(key)!; // kept: not pulled
     unclaimed.push({ object: obj, kind: k, folderKey });
     // A file holds it: an invalid entry above, or an apply's create killed between writing its file and the manifest.
-    if (byKey.has(key)) return;
+    // A folder of chosen objects (a query's results) holds no other: not pulled is not new.
+    if (byKey.has(key) || manifest.scope.chosen) return;
     entries.push({
       id: key,
       key,

@@ -104,8 +104,13 @@ export async function bindingOf(client: OmsClient, label: string, url: string, p
 export async function pull(client: OmsClient, root: string, connection: ConnectionBinding, options: PullOptions): Promise<PullReport> {
   const existing = await readManifest(root);
   if (existing) checkBinding(existing, connection);
-  const scope = options.scope ?? existing?.scope;
-  if (!scope) throw new Error(l10n.t('Nothing was pulled into this folder yet: choose what to pull'));
+  const given = options.scope ?? existing?.scope;
+  if (!given) throw new Error(l10n.t('Nothing was pulled into this folder yet: choose what to pull'));
+  // Chosen objects stay a folder's own: pulled again, just those (and one pulled into a whole scope keeps it whole).
+  const chosen = options.only ? !existing || !!existing.scope.chosen || !sameScope(existing.scope, given) : !options.scope && !!existing?.scope.chosen;
+  if (chosen && !options.only) options = { ...options, only: new Set(existing!.objects.keys()) };
+  const { chosen: _was, ...whole } = given;
+  const scope: PullScope = chosen ? { ...whole, chosen } : whole;
   const replacing = existing && !covers(scope, existing.scope);
   if (replacing) checkReplace(root, existing, scope, options);
   const bases = new Bases(root);
@@ -114,7 +119,11 @@ export async function pull(client: OmsClient, root: string, connection: Connecti
   // A fresh cache writes every object's base: no page is taken as it was.
   const tags = freshCache ? new PageTags(root) : await new PageTags(root).read();
   /** The manifest file says what this pull starts from: written again only when a step or its head moves it. */
-  const sameHead = !!existing && sameScope(existing.scope, scope) && JSON.stringify(existing.connection) === JSON.stringify(connection);
+  const sameHead =
+    !!existing &&
+    sameScope(existing.scope, scope) &&
+    !existing.scope.chosen === !scope.chosen &&
+    JSON.stringify(existing.connection) === JSON.stringify(connection);
   const manifest = startingManifest(existing, scope, connection, !!replacing);
   const report: PullReport = {
     folders: 0,
@@ -168,7 +177,7 @@ interface Pulling {
 function startingManifest(existing: Manifest | undefined, scope: PullScope, connection: ConnectionBinding, replacing: boolean): Manifest {
   const manifest: Manifest =
     existing && sameScope(existing.scope, scope)
-      ? { ...existing, connection }
+      ? { ...existing, connection, scope }
       : {
           format: 1,
           connection,

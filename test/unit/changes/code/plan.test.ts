@@ -126,3 +126,23 @@ test('invalid: schema, server-owned fields, two files with one Key, a broken fil
   assert.ok(results.every((r) => r.outcome === 'notSent'));
   assert.equal(requests.length, 0);
 });
+test("a pull of chosen objects (a query's results): its plan lists none of the scope's others, and pulling it again refreshes just those", async () => {
+  const onServer = await api.listAll(floor1, 'inputscanners');
+  assert.ok(onServer.length >= 3, 'a scope with objects left out');
+  const chosen = onServer.slice(0, 2).map((o) => o.Key!);
+  await pull(client, root, binding, { scope: scope(), only: new Set(chosen) });
+  assert.deepEqual((await scannerFiles()).map(keyOf).sort(), [...chosen].sort());
+  const { plan } = await makePlan(client, root, binding, { includeDeletes: true });
+  assert.deepEqual(actions(plan), {}, 'not pulled is not "new on the server", and never a delete');
+  // Changed on the server: a pulled one is behind; one not pulled stays out of the plan.
+  for (const key of [chosen[0], onServer[2].Key!]) await api.put(`/api/f/${floor1}/inputscanners/${key}`, { ...(await live(key)), NonSettlingErrorStatus: 3 });
+  const { plan: later } = await makePlan(client, root, binding);
+  assert.deepEqual(actions(later), { behind: 1 });
+  assert.equal(later.entries[0].key, chosen[0]);
+  await pull(client, root, binding, {});
+  assert.deepEqual((await scannerFiles()).map(keyOf).sort(), [...chosen].sort(), 'pulled again: the same objects, no other');
+  assert.deepEqual(actions((await makePlan(client, root, binding)).plan), {});
+  // A whole pull of the scope then makes it the folder's again.
+  await pull(client, root, binding, { scope: scope() });
+  assert.equal((await scannerFiles()).length, onServer.length);
+});
