@@ -122,3 +122,18 @@ function resolve(schema: Schema | undefined, pointer: string | undefined): Schem
   for (const part of (pointer ?? '').split('/').filter(Boolean)) at = (at as Record<string, unknown> | undefined)?.[part];
   return at as Schema | undefined;
 }
+
+/**
+ * The columns a person can pick for results of these kinds: each top-level field, and each field one level inside
+ * (`Rows[*].StatusCode` of an array of objects, `Address.City` of an object), as JMESPath expressions of their own.
+ */
+export function columnChoices(ks: readonly Kind[]): string[] {
+  const out: string[] = [];
+  for (const [name, field] of fieldsOfKinds(ks).fields ?? []) {
+    if (name === 'CommonName' || name === 'Key' || name === '$type') continue;
+    out.push(name);
+    const inside = field.types.includes('array') ? `${name}[*].` : `${name}.`;
+    for (const nested of field.fields?.keys() ?? []) if (nested !== '$type') out.push(inside + nested);
+  }
+  return out;
+}

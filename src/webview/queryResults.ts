@@ -22,7 +22,7 @@ import { csvText } from '../query/csv';
 import { LiveResults, matchId } from '../query/liveResults';
 import type { PageCache } from '../query/pageCache';
 import { Match, QueryCancelled, QueryProgress, QueryScope, runQuery } from '../query/run';
-import { fieldsOfKinds } from '../query/schemaFields';
+import { columnChoices } from '../query/schemaFields';
 import type { Services } from '../services';
 import { notify } from '../ui/notify';
 import { html, newNonce } from './pageParts';
@@ -326,11 +326,10 @@ export class QueryResults {
     this.say(vscode.l10n.t('Exported {0} results to {1}', matches.length, vscode.workspace.asRelativePath(uri)));
   }
 
-  /** The fields shown after Name, Kind, Key and folder: the query's by default, else those ticked. */
+  /** The fields shown after Name, Kind, Key and folder: the query's by default, else those ticked (nested ones among them). */
   private async pickColumns(run: ResultsRun): Promise<void> {
     const current = this.chosen ?? run.query.columns.filter((c) => c !== 'CommonName' && c !== 'Key');
-    const known = [...(fieldsOfKinds(run.scope.kinds).fields?.keys() ?? [])].filter((f) => f !== 'CommonName' && f !== 'Key' && f !== '$type');
-    const names = [...new Set([...current, ...known])];
+    const names = [...new Set([...current, ...columnChoices(run.scope.kinds)])];
     const picked = await vscode.window.showQuickPick(
       names.map((label) => ({ label, picked: current.includes(label) })),
       { canPickMany: true, title: vscode.l10n.t('Columns of the results') },

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kind, kinds } from '../../../src/model/kinds';
-import { fieldsOfKinds, schemaKnown } from '../../../src/query/schemaFields';
+import { columnChoices, fieldsOfKinds, schemaKnown } from '../../../src/query/schemaFields';
 
 test("every kind of the registry has its schema's fields (a new kind's schema must be added to schemaFields.ts)", () => {
   for (const k of kinds.values()) {
@@ -28,4 +28,12 @@ test("several kinds' fields together: a person's addresses beside a scanner's ro
   const f = fieldsOfKinds([kind('person'), kind('inputScanner')]).fields ?? new Map();
   assert.ok(f.has('Addresses') && f.has('InputScannerReportingPriorities') && f.has('Surname'));
   assert.ok(f.get('Addresses')?.fields?.has('MailTo'), 'the address variants (anyOf) are merged');
+});
+
+test("the results' column choices: top-level fields and those one level inside, as expressions that read them", () => {
+  const choices = columnChoices([kind('inputScanner')]);
+  assert.ok(choices.includes('InputScannerReportingPriorities') && choices.includes('InputScannerReportingPriorities[*].StatusCode'));
+  assert.ok(!choices.includes('CommonName') && !choices.includes('Key'), 'Name and Key are columns already');
+  const person = columnChoices([kind('person')]);
+  assert.ok(person.includes('Addresses[*].MailTo'), person.filter((c) => c.startsWith('Addresses')).join(', '));
 });
