@@ -47,6 +47,8 @@ import { untrustedChecks } from './untrusted';
 import { pullScopeChecks } from './pullScopes';
 import { fleetChecks } from './fleet';
 import { queryChecks } from './query';
+import { queryResultsChecks } from './queryResults';
+import { resultsScrollChecks } from './resultsScroll';
 
 /** Each area's own checks (a file of this folder): one import and one entry here. */
 const areas: UiCheckList[] = [
@@ -66,10 +68,13 @@ const areas: UiCheckList[] = [
   tableGoneChecks,
   untrustedChecks,
   queryChecks,
+  queryResultsChecks,
   // It empties oms/sandbox and pulls Head Office's scanners there.
   pullScopeChecks,
   // Opt-in (OMS_UI_FLEET=1): minutes of fleet figures, none otherwise.
   fleetChecks,
+  // Opt-in (OMS_UI_BENCH=1): the results table scrolled through 100,000 rows, none otherwise.
+  resultsScrollChecks,
 ];
 
 export type { UiCheck } from './helpers';

@@ -13,7 +13,7 @@ const box = (page: Page) => page.locator(boxSelector).first();
 const row = (page: Page, text: string | RegExp) => page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
 
 /** Every scanner of the instance with a row reporting `status`, read over REST. */
-async function scannersWithStatus(env: Env, status: number): Promise<any[]> {
+export async function scannersWithStatus(env: Env, status: number): Promise<any[]> {
   const root = await get(env, '/api');
   const folders = [root.Key as string];
   for (let i = 0; i < folders.length; i++) for (const f of await get(env, `/api/f/${folders[i]}/folders?pageSize=1000`)) folders.push(f.Key);
@@ -153,7 +153,7 @@ async function resultsFollowServer(page: Page, env: Env, frame: Frame, expected:
 }
 
 /** The results table's page, among the workbench's frames. */
-async function resultsFrame(page: Page): Promise<Frame> {
+export async function resultsFrame(page: Page): Promise<Frame> {
   let frame: Frame | undefined;
   await until(
     'the results table',
