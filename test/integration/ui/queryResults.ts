@@ -218,8 +218,8 @@ function pulledKeys(dir: string): Map<string, any> {
 /** The plan of `dir` from the palette: its summary line. */
 async function planSummary(page: Page, dir: string): Promise<string> {
   await planChangesOf(page, path.basename(dir));
-  const line = new RegExp(`\\d+ behind · \\d+ invalid · \\d+ unchanged · from ${path.basename(dir)}`);
-  return until('the plan', async () => (await planPane(page).innerText()).match(line)?.[0], 30_000);
+  const line = new RegExp(`\\d+ behind · \\d+ invalid · \\d+ unchanged · ${path.basename(dir)}`);
+  return until('the plan', async () => (await planPane(page).innerText()).replace(/\s+/g, ' ').match(line)?.[0], 30_000);
 }
 
 /** Pull as Files of two selected rows into a new folder, then of all into it: exactly those files, and a plan that lists no other. */
