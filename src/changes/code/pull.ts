@@ -273,7 +273,8 @@ class PageRecorder {
       this.stepped += done.steps.length;
       report.bytesWritten += done.bytes;
       report.written += done.written;
-      report.objects += done.listed;
+      // Of the chosen objects alone: the scope's others were listed, not pulled.
+      report.objects += options.only ? done.keys.filter((k) => options.only!.has(k)).length : done.listed;
       tags.set(
         page.folderKey,
         page.kind.id,

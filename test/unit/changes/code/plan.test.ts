@@ -130,7 +130,8 @@ test("a pull of chosen objects (a query's results): its plan lists none of the s
   const onServer = await api.listAll(floor1, 'inputscanners');
   assert.ok(onServer.length >= 3, 'a scope with objects left out');
   const chosen = onServer.slice(0, 2).map((o) => o.Key!);
-  await pull(client, root, binding, { scope: scope(), only: new Set(chosen) });
+  const report = await pull(client, root, binding, { scope: scope(), only: new Set(chosen) });
+  assert.equal(report.objects, 2, 'the report counts the objects pulled, not those listed');
   assert.deepEqual((await scannerFiles()).map(keyOf).sort(), [...chosen].sort());
   const { plan } = await makePlan(client, root, binding, { includeDeletes: true });
   assert.deepEqual(actions(plan), {}, 'not pulled is not "new on the server", and never a delete');
