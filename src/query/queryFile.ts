@@ -141,7 +141,7 @@ function readScope(at: ScopeLine, problems: FileProblem[]): QueryScope {
       const kinds: Kind[] = [];
       const word = /[^\s,]+/g;
       for (let m = word.exec(at.value); m; m = word.exec(at.value)) {
-        const k = queryKinds.find((q) => q.id.toLowerCase() === m![0].toLowerCase());
+        const k = queryKinds.find((q) => q.id.toLowerCase() === m[0].toLowerCase());
         if (!k) {
           const near = nearestNames(
             m[0],
