@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { parseQueryFile, queryAt } from '../../../src/query/queryFile';
 import { queryFileCompletions, queryFileProblems } from '../../../src/query/queryFileAssist';
 import { demoQueryFile } from '../../../scripts/demoQueries';
+import { newQueryFileText } from '../../../src/query/queryFileTemplate';
+import { kind } from '../../../src/model/kinds';
 
 const file = [
   '# Our queries',
@@ -136,4 +138,18 @@ test("the demo's query file holds its four queries, each with its kinds and no p
     [['inputScanner'], ['inputScanner'], ['engageSite'], ['person']],
   );
   assert.deepEqual(queryFileProblems(demoQueryFile), []);
+});
+
+test("New Query File's text: the folder's scope and an example query, with no problem, for a group's kind too", () => {
+  const text = newQueryFileText({ folder: 'Head Office/Floor 1' });
+  const { queries } = parseQueryFile(text);
+  assert.equal(queries.length, 1);
+  assert.deepEqual(
+    { ...queries[0].scope, kinds: kindIds(queries[0].scope.kinds) },
+    { folder: 'Head Office/Floor 1', subfolders: true, kinds: ['inputScanner'] },
+  );
+  assert.deepEqual(queryFileProblems(text), []);
+  const people = newQueryFileText({ folder: '', kind: kind('person'), connection: 'Staging' });
+  assert.deepEqual(parseQueryFile(people).queries[0].scope, { folder: '', subfolders: true, connection: 'Staging', kinds: [kind('person')] });
+  assert.deepEqual(queryFileProblems(people), []);
 });
