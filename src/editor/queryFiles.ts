@@ -89,12 +89,16 @@ function runArgs(q: FileQuery, subfolders = q.scope.subfolders ?? true) {
   return { query: q.text, kinds: q.scope.kinds?.map((k) => k.id), folder: q.scope.folder ?? '', subfolders, connection: q.scope.connection };
 }
 
-/** The scope in words: `Input scanners · in Head Office/Floor 1 and its subfolders · on Staging`. */
+/** The scope in words: `Input scanners · in Head Office/Floor 1 and its subfolders · on Staging`; the file's words inert (no `$(icon)`). */
 function scopeText(q: FileQuery): string {
-  const s = q.scope;
+  const s = { ...q.scope, folder: inert(q.scope.folder), connection: inert(q.scope.connection) };
   const kinds = s.kinds?.map((k) => kindsLabel(k)).join(', ') ?? vscode.l10n.t('Every kind');
   const folder = s.folder || vscode.l10n.t('the instance');
   const where = s.subfolders === false ? vscode.l10n.t('in {0} only', folder) : vscode.l10n.t('in {0} and its subfolders', folder);
   const on = s.connection ? vscode.l10n.t('on {0}', s.connection) : vscode.l10n.t('on the active connection');
   return `${kinds} · ${where} · ${on}`;
+}
+
+function inert(text: string | undefined): string | undefined {
+  return text?.replace(/\$\(/g, '$\u200b(');
 }

@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { demoQueryFile, demoQueryFileName } from '../../../scripts/demoQueries';
-import { activeTabText, closeFind, cursorAfter, get, input, palette, until, type Env, type UiCheckList } from './helpers';
+import { closeFind, cursorAfter, get, input, palette, until, type Env, type UiCheckList } from './helpers';
 
 const editor = (page: Page) => page.locator('.editor-group-container.active .monaco-editor').first();
 const lineWith = (page: Page, text: string) => editor(page).locator('.view-line', { hasText: text }).first();
@@ -44,7 +44,9 @@ async function queryFileRuns(page: Page, env: Env, diag: string): Promise<void> 
   await input(page).fill(demoQueryFileName);
   await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: demoQueryFileName }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
-  await until(`tab ${demoQueryFileName}`, async () => (await activeTabText(page)).includes(demoQueryFileName));
+  // The file in the editor, in its language (the status bar names it).
+  await lineWith(page, 'People without an e-mail address').waitFor({ timeout: 20_000 });
+  await page.locator('.statusbar-item', { hasText: 'OMS Query' }).first().waitFor({ timeout: 10_000 });
   await editor(page).locator('.codelens-decoration a', { hasText: 'Run Query' }).first().waitFor({ timeout: 20_000 });
   const lenses = await editor(page).locator('.codelens-decoration a', { hasText: 'Run Query' }).count();
   if (lenses !== 4) throw new Error(`${lenses} "Run Query" lenses, the file has 4 queries`);
