@@ -71,22 +71,18 @@ function complete(doc: vscode.TextDocument, pos: vscode.Position): vscode.Comple
 function lenses(doc: vscode.TextDocument): vscode.CodeLens[] {
   return parseQueryFile(doc.getText()).queries.flatMap((q) => {
     const range = new vscode.Range(q.line, 0, q.line, 0);
-    const other = q.scope.subfolders === false;
+    // The file and line, not the text: Run Query reads the file as it is when clicked.
+    const at = { uri: doc.uri.toString(), line: q.line };
     return [
-      new vscode.CodeLens(range, { title: `$(play) ${vscode.l10n.t('Run Query')}`, command: runCommand, arguments: [runArgs(q)] }),
+      new vscode.CodeLens(range, { title: `$(play) ${vscode.l10n.t('Run Query')}`, command: runCommand, arguments: [at] }),
       new vscode.CodeLens(range, {
-        title: other ? vscode.l10n.t('Run with Subfolders') : vscode.l10n.t('Run in This Folder Only'),
+        title: q.scope.subfolders === false ? vscode.l10n.t('Run with Subfolders') : vscode.l10n.t('Run in This Folder Only'),
         command: runCommand,
-        arguments: [runArgs(q, other)],
+        arguments: [{ ...at, otherSubfolders: true }],
       }),
       new vscode.CodeLens(range, { title: scopeText(q), command: '' }),
     ];
   });
-}
-
-/** What `oms.runQuery` takes: the query and its scope as the file says it. */
-function runArgs(q: FileQuery, subfolders = q.scope.subfolders ?? true) {
-  return { query: q.text, kinds: q.scope.kinds?.map((k) => k.id), folder: q.scope.folder ?? '', subfolders, connection: q.scope.connection };
 }
 
 /** The scope in words: `Input scanners · in Head Office/Floor 1 and its subfolders · on Staging`; the file's words inert (no `$(icon)`). */

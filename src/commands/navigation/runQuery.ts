@@ -1,9 +1,13 @@
 /**
  * Run Query: a query of a query file (`.omsq`) run through Find Objects Where… with its scope: the kinds, the folder
  * (names from the instance down, or a key: query/folderPath.ts), subfolders, and the connection the file names, else
- * the active one. The CodeLens above a query hands it over; from the palette or Ctrl+Enter, the query at the cursor.
+ * the active one. The CodeLens above a query names its file and line, and the file is read again when it runs (a
+ * lens's arguments are those of the text it was drawn for: one clicked right after an edit would run the old
+ * query); from the palette or Ctrl+Enter, the query at the cursor.
  *
- * Args: `{ query, kinds?: string[], folder?, subfolders?, connection? }` (a connection's name or id).
+ * Args: `{ query, kinds?: string[], folder?, subfolders?, connection? }` (a connection's name or id), or a query
+ * file's `{ uri, line, otherSubfolders? }` (the query on that line or below; `otherSubfolders` runs it with the
+ * other choice of subfolders than the file's).
  */
 import * as vscode from 'vscode';
 import { folderKeyOfPath } from '../../query/folderPath';
@@ -41,7 +45,7 @@ export const runQuery = targeted({
 
 /** The query (given, or at the cursor of the query file in the editor) and its connection: the one it names, else the active one. */
 async function queryTarget(s: Services, arg: unknown): Promise<QueryTarget> {
-  const args = queryArgs(arg) ?? atCursor();
+  const args = queryArgs(arg) ?? (await atLine(arg)) ?? atCursor();
   if (!args.connection) return { ...(await activeConnectionTarget(s, undefined)), args };
   const wanted = args.connection.trim().toLowerCase();
   const all = s.connections.list();
@@ -66,10 +70,25 @@ function queryArgs(arg: unknown): QueryArgs | undefined {
   };
 }
 
+/** A lens's `{ uri, line }`: the file as it is now. */
+async function atLine(arg: unknown): Promise<QueryArgs | undefined> {
+  const a = arg as { uri?: unknown; line?: unknown; otherSubfolders?: unknown } | undefined;
+  if (typeof a?.uri !== 'string' || typeof a.line !== 'number') return undefined;
+  const uri = a.uri;
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri) ?? (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri)));
+  const args = inFile(doc, doc.offsetAt(new vscode.Position(a.line, 0)));
+  return a.otherSubfolders === true ? { ...args, subfolders: !(args.subfolders ?? true) } : args;
+}
+
 function atCursor(): QueryArgs {
   const editor = vscode.window.activeTextEditor;
   if (editor?.document.languageId !== 'oms-query') throw new Error(vscode.l10n.t('Open a query file (.omsq) and put the cursor on a query'));
-  const q = queryAt(parseQueryFile(editor.document.getText()), editor.document.offsetAt(editor.selection.active));
+  return inFile(editor.document, editor.document.offsetAt(editor.selection.active));
+}
+
+/** The query on the line of `offset` or below, with its scope. */
+function inFile(doc: vscode.TextDocument, offset: number): QueryArgs {
+  const q = queryAt(parseQueryFile(doc.getText()), offset);
   if (!q) throw new Error(vscode.l10n.t('There is no query at or below the cursor'));
   return { query: q.text, kinds: q.scope.kinds?.map((k) => k.id), folder: q.scope.folder, subfolders: q.scope.subfolders, connection: q.scope.connection };
 }
