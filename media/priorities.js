@@ -18,6 +18,7 @@
   const actions = /** @type {HTMLElement} */ (document.getElementById('actions'));
   const goneBox = /** @type {HTMLElement} */ (document.getElementById('gone'));
   const goneText = /** @type {HTMLElement} */ (document.getElementById('goneText'));
+  const hint = /** @type {HTMLElement} */ (document.getElementById('hint'));
   const saveAsNew = /** @type {HTMLButtonElement} */ (document.getElementById('saveAsNew'));
   const exportRows = /** @type {HTMLButtonElement} */ (document.getElementById('export'));
   const close = /** @type {HTMLButtonElement} */ (document.getElementById('close'));
@@ -200,6 +201,11 @@
       if (to instanceof HTMLInputElement) to.select();
     }
   });
+  rows.addEventListener('keydown', (e) => {
+    // Ctrl+A in a cell: the browser selects the cell's text. Kept from VS Code, whose own Select All for a
+    // webview comes back a moment later and would select again what was typed meanwhile (its first key lost).
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'a' && e.target instanceof HTMLInputElement) e.stopPropagation();
+  });
   document.addEventListener('keydown', (e) => {
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
       e.preventDefault();
@@ -263,6 +269,8 @@
       // With no rows (deleted before the table could read it) there is nothing to save or export.
       saveAsNew.hidden = exportRows.hidden = !shown;
       version.textContent = t('deleted');
+      // Ctrl+S no longer saves: the hint (the grid's description) says so.
+      hint.textContent = t('goneHint');
       say(undefined);
       if (shown) update();
     } else if (m.type === 'message') {

@@ -89,9 +89,9 @@ async function bulkSetRow(page: Page, text: string, field: 'Priority' | 'StatusC
   return waitForTitle(page, / to change · /);
 }
 
-/** The preview's first item, once highlighted: apply, continue on error. */
+/** The preview's first item, once highlighted: apply, continue after errors. */
 async function applyAll(page: Page): Promise<void> {
-  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'continue on error' }).first().waitFor({ timeout: 10_000 });
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'continue after errors' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
 }
 

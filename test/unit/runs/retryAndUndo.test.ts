@@ -6,13 +6,9 @@
  */
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ui } from './hostShim';
-import { startSandbox, Sandbox } from '../../../src/sandbox/server';
-import { createHttp } from '../../../src/api/http';
-import { OmsClient } from '../../../src/api/client';
+import { sandboxServices } from './sandboxServices';
+import type { Sandbox } from '../../../src/sandbox/server';
 import { bulkChanges, type Target } from '../../../src/changes/bulk';
 import type { Connection } from '../../../src/connection/connection';
 import type { Services } from '../../../src/commands/framework/command';
@@ -32,21 +28,7 @@ let connection: Connection;
 let s: Services;
 
 before(async () => {
-  sb = await startSandbox({ port: 0, seed: 'empty' });
-  api = new Api(sb);
-  const client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
-  connection = {
-    id: 'c1',
-    info: { id: 'c1', label: 'Sandbox', baseUrl: sb.url },
-    client,
-    approveWrites: (what: string) => Promise.resolve({ what }),
-  } as unknown as Connection;
-  const storage = await mkdtemp(join(tmpdir(), 'oms-retry-undo-'));
-  s = {
-    connections: { require: () => connection, get: () => connection, active: connection, all: () => [connection] },
-    context: { globalStorageUri: { fsPath: storage } },
-    saves: { runWrote: () => undefined, runEnded: () => Promise.resolve() },
-  } as unknown as Services;
+  ({ sb, api, connection, s } = await sandboxServices());
 });
 after(() => sb.close());
 beforeEach(() => ui.reset());
@@ -103,9 +85,9 @@ test('Show Results says each outcome in words, and the retry preview counts obje
   await retryFailedRun.run(s, { runId: run.runId });
   const [preview] = ui.picks;
   assert.ok(preview, 'no retry preview');
-  const send = preview.labels.find((l) => /continue on error/.test(l)) ?? '';
+  const send = preview.labels.find((l) => /continue after errors/.test(l)) ?? '';
   assert.ok(
-    send.includes(`Send 1 object sent before (failed or no answer), ${count('notSent')} objects never sent, continue on error`),
+    send.includes(`Send 1 object sent before (failed or no answer), ${count('notSent')} objects never sent, continue after errors`),
     preview.labels.join(' | '),
   );
 });
@@ -118,7 +100,7 @@ test('Undo Run of a retried run puts back what the retry wrote too, and its prev
   for (const t of targets) assert.deepEqual(await tagsOf(t), ['night'], `${t.name}: tagged by the run or its retry`);
 
   ui.reset();
-  ui.answers.push(choose('continue on error'));
+  ui.answers.push(choose('continue after errors'));
   await undoRun.run(s, { runId: run.runId });
   const [preview] = ui.picks;
   assert.match(preview.title ?? '', /Undo of “Tag night” and its Retry Failed run/, preview.title);
