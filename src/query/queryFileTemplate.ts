@@ -12,8 +12,10 @@ export interface NewQueryFilePlace {
 }
 
 export function newQueryFileText(place: NewQueryFilePlace): string {
+  // The first line names an untitled file's tab.
   const lines = [
-    `# ${l10n.t('Queries over live objects, kept as a file: "Run Query" above a query runs it (Ctrl+Enter runs the one at the cursor).')}`,
+    `# ${l10n.t('OMS queries')}`,
+    `# ${l10n.t('"Run Query" above a query runs it (Ctrl+Enter runs the one at the cursor).')}`,
     `# ${l10n.t('A query is JMESPath (jmespath.site) on one or more lines; a blank line or a comment ends it.')}`,
     `# ${l10n.t('Scope lines: kinds (ids), folder (names from the instance down, or a key), subfolders (yes or no), connection (a name).')}`,
     `# ${l10n.t('Each holds for the queries below it, up to the next ### heading; those above the first heading hold for the whole file.')}`,

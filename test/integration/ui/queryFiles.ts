@@ -6,16 +6,15 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { demoQueryFile, demoQueryFileName } from '../../../scripts/demoQueries';
-import { closeFind, cursorAfter, get, input, palette, until, type Env, type UiCheckList } from './helpers';
+import { closeFind, cursorAfter, get, input, menuItem, palette, until, type Env, type UiCheckList } from './helpers';
 
 const editor = (page: Page) => page.locator('.editor-group-container.active .monaco-editor').first();
 const lineWith = (page: Page, text: string) => editor(page).locator('.view-line', { hasText: text }).first();
 const suggestion = (page: Page, text: string | RegExp) => page.locator('.suggest-widget.visible .monaco-list-row', { hasText: text }).first();
 
-/** Every input scanner of the instance over REST. */
-async function allScanners(env: Env): Promise<any[]> {
-  const root = await get(env, '/api');
-  const folders = [root.Key as string];
+/** Every input scanner of a folder and its subfolders over REST. */
+async function scannersBelow(env: Env, folderKey: string): Promise<any[]> {
+  const folders = [folderKey];
   for (let i = 0; i < folders.length; i++) for (const f of await get(env, `/api/f/${folders[i]}/folders?pageSize=1000`)) folders.push(f.Key);
   const out: any[] = [];
   for (const f of folders) out.push(...(await get(env, `/api/f/${f}/inputscanners?pageSize=1000`)));
@@ -88,7 +87,7 @@ async function queryFileRuns(page: Page, env: Env, diag: string): Promise<void> 
   await until('no problem in the completed query', async () => (await editor(page).locator('.squiggly-error, .squiggly-warning').count()) === 0);
 
   // Its "Run Query" lens: Find Objects Where… runs it over the input scanners of the instance and its subfolders.
-  const scanners = await allScanners(env);
+  const scanners = await scannersBelow(env, (await get(env, '/api')).Key);
   const expected = scanners.filter(
     (s) =>
       s.InputScannerReportingPriorities.filter((r: any) => r.Priority > 0).length < 8 && s.InputScannerReportingPriorities.some((r: any) => r.StatusCode === 4),
@@ -110,9 +109,43 @@ async function queryFileRuns(page: Page, env: Env, diag: string): Promise<void> 
   await page.keyboard.press('Escape');
 }
 
+/** Head Office selected in the tree, New Query File from the view's "…" menu: a file for Head Office, whose lens runs its example there. */
+async function newQueryFileForFolder(page: Page, env: Env, diag: string): Promise<void> {
+  await palette(page, 'View: Close All Editors');
+  const row = page.locator('.part.sidebar .monaco-list-row', { hasText: /^\s*Head Office/ }).first();
+  await row.click();
+  await page.locator('.pane-header', { hasText: 'Objects' }).first().hover();
+  await page.locator('.pane-header', { hasText: 'Objects' }).first().locator('.action-label.codicon-toolbar-more').first().click();
+  await menuItem(page, 'New Query File');
+  await lineWith(page, '# folder: Head Office').waitFor({ timeout: 15_000 });
+  await editor(page).locator('.codelens-decoration a', { hasText: 'Run Query' }).first().waitFor({ timeout: 20_000 });
+  await (await lensAbove(page, 'InputScannerReportingPriorities[?Priority', 'Run Query')).click({ timeout: 20_000 });
+  const root = await get(env, '/api');
+  const head = (await get(env, `/api/f/${root.Key}/folders`)).find((f: any) => f.CommonName === 'Head Office');
+  const scanners = await scannersBelow(env, head.Key);
+  const expected = scanners.filter((s) => s.InputScannerReportingPriorities.some((r: any) => r.Priority === 1 && r.StatusCode === 4)).length;
+  const title = page.locator('.quick-input-widget .quick-input-title').first();
+  const said = await until(
+    'the results counted',
+    async () => {
+      const t = await title.innerText().catch(() => '');
+      return /matched of/.test(t) && !/reading/.test(t) && t;
+    },
+    30_000,
+  );
+  if (!said.startsWith(`${expected} matched of ${scanners.length} read`))
+    throw new Error(`the box says "${said}"; REST has ${expected} matching of ${scanners.length} input scanners in Head Office and below`);
+  await page.screenshot({ path: `${diag}/ui-new-query-file.png` });
+  await page.keyboard.press('Escape');
+}
+
 export const queryFileChecks: UiCheckList = (page, env, diag) => [
   [
     "Query file: the demo's queries.omsq opened; a bad character squiggled and in Problems; completion by keyboard (nested field, enum value); its Run Query lens runs it, counted as REST counts it",
     () => queryFileRuns(page, env, diag),
+  ],
+  [
+    "Query file: New Query File from the Objects view's … menu with Head Office selected names Head Office; its lens runs there, counted as REST counts it",
+    () => newQueryFileForFolder(page, env, diag),
   ],
 ];
