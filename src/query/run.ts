@@ -41,6 +41,8 @@ export interface RunOptions {
   /** Each page's matches, as the page is matched (not called for a page without). */
   onMatches?: (matches: Match[]) => void;
   onProgress?: (progress: Readonly<QueryProgress>) => void;
+  /** Each folder of the scope, as its reading begins (results that follow the server watch its lists). */
+  onFolder?: (folderKey: string) => void;
 }
 
 export class QueryCancelled extends Error {
@@ -72,6 +74,7 @@ export async function runQuery(client: OmsClient, query: Query, scope: QueryScop
   // for the server between collections no more than within one: two collections in flight at most.
   const queue: Array<{ k: Kind; folderKey: string }> = [];
   const enqueue = (folderKey: string) => {
+    options.onFolder?.(folderKey);
     for (const k of scope.kinds) queue.push({ k, folderKey });
     if (scope.subfolders) queue.push({ k: folderKind, folderKey });
   };

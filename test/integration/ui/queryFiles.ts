@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Page } from 'playwright-core';
 import { demoQueryFile, demoQueryFileName } from '../../../scripts/demoQueries';
+import { resultsFrame } from './query';
 import { closeFind, cursorAfter, get, input, menuItem, palette, until, type Env, type UiCheckList } from './helpers';
 
 const editor = (page: Page) => page.locator('.editor-group-container.active .monaco-editor').first();
@@ -93,20 +94,20 @@ async function queryFileRuns(page: Page, env: Env, diag: string): Promise<void> 
       s.InputScannerReportingPriorities.filter((r: any) => r.Priority > 0).length < 8 && s.InputScannerReportingPriorities.some((r: any) => r.StatusCode === 4),
   ).length;
   await (await lensAbove(page, 'length(', 'Run Query')).click();
-  const title = page.locator('.quick-input-widget .quick-input-title').first();
+  const frame = await resultsFrame(page);
   const said = await until(
     'the results counted',
     async () => {
-      const t = await title.innerText().catch(() => '');
+      const t = await frame.locator('#progress').innerText();
       return /matched of/.test(t) && !/reading/.test(t) && t;
     },
     30_000,
   );
   if (!said.startsWith(`${expected} matched of ${scanners.length} read`))
-    throw new Error(`the box says "${said}"; REST has ${expected} matching of ${scanners.length} input scanners`);
-  if ((await input(page).inputValue()) !== query) throw new Error(`the box holds "${await input(page).inputValue()}"`);
+    throw new Error(`the table says "${said}"; REST has ${expected} matching of ${scanners.length} input scanners`);
+  const ran = (await frame.locator('#title').innerText()).trim();
+  if (ran !== query) throw new Error(`the table ran "${ran}"`);
   await page.screenshot({ path: `${diag}/ui-query-file-run.png` });
-  await page.keyboard.press('Escape');
 }
 
 /** Head Office selected in the tree, New Query File from the view's "…" menu: a file for Head Office, whose lens runs its example there. */
@@ -124,19 +125,19 @@ async function newQueryFileForFolder(page: Page, env: Env, diag: string): Promis
   const head = (await get(env, `/api/f/${root.Key}/folders`)).find((f: any) => f.CommonName === 'Head Office');
   const scanners = await scannersBelow(env, head.Key);
   const expected = scanners.filter((s) => s.InputScannerReportingPriorities.some((r: any) => r.Priority === 1 && r.StatusCode === 4)).length;
-  const title = page.locator('.quick-input-widget .quick-input-title').first();
+  const frame = await resultsFrame(page);
   const said = await until(
     'the results counted',
     async () => {
-      const t = await title.innerText().catch(() => '');
+      const t = await frame.locator('#progress').innerText();
       return /matched of/.test(t) && !/reading/.test(t) && t;
     },
     30_000,
   );
   if (!said.startsWith(`${expected} matched of ${scanners.length} read`))
-    throw new Error(`the box says "${said}"; REST has ${expected} matching of ${scanners.length} input scanners in Head Office and below`);
+    throw new Error(`the table says "${said}"; REST has ${expected} matching of ${scanners.length} input scanners in Head Office and below`);
   await page.screenshot({ path: `${diag}/ui-new-query-file.png` });
-  await page.keyboard.press('Escape');
+  await palette(page, 'View: Close All Editors');
 }
 
 export const queryFileChecks: UiCheckList = (page, env, diag) => [
