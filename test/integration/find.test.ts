@@ -47,6 +47,19 @@ suite('find and follow', () => {
     assert.deepStrictEqual(JSON.parse(doc.getText()), asShown(site));
   });
 
+  test("Ctrl+Alt+O's symbol search: the workspace symbols name an object of a folder never expanded, its kind and folders; its location opens it", async () => {
+    const { site } = await floor2Site();
+    const symbols = await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', site.CommonName);
+    const found = symbols.find((x) => x.name === site.CommonName);
+    assert.ok(found, `no symbol "${site.CommonName}" among ${symbols.map((x) => x.name).join(', ')}`);
+    assert.strictEqual(found.containerName, 'Engage site · Head Office › Floor 2');
+    await vscode.window.showTextDocument(found.location.uri);
+    await waitFor('the site open', async () => (await activeKey()) === site.Key);
+    const doc = vscode.window.activeTextEditor!.document;
+    assert.ok(doc.uri.path.endsWith(`/${site.CommonName}.json`), doc.uri.path);
+    assert.deepStrictEqual(JSON.parse(doc.getText()), asShown(site));
+  });
+
   test('Reveal in Tree selects the open object, expanding the folders on its way', async () => {
     const { folder, site } = await floor2Site();
     await vscode.commands.executeCommand('oms.openObject', {
