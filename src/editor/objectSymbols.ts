@@ -14,6 +14,7 @@ import type { IndexEntry } from '../search/objectIndex';
 import { showCurrent } from '../documents/openCurrent';
 import { folderNameOf } from './targets';
 import { kindLabel } from '../l10n';
+import { stepDone } from '../walkthrough';
 
 /** Symbols answered at once: VS Code lists every one, and nobody reads more. */
 const answeredMax = 200;
@@ -47,6 +48,8 @@ async function objectSymbols(s: Services, query: string, token: vscode.Cancellat
   });
   if (token.isCancellationRequested) return [];
   const words = queryWords(query);
+  // The walkthrough's step: Ctrl+Alt+O and part of a name.
+  if (words.length) stepDone('searchedObjects');
   const recent = s.search.recentKeys(connection.id);
   const found: IndexEntry[] = [];
   if (words.length) {
