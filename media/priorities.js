@@ -18,6 +18,7 @@
   const actions = /** @type {HTMLElement} */ (document.getElementById('actions'));
   const goneBox = /** @type {HTMLElement} */ (document.getElementById('gone'));
   const goneText = /** @type {HTMLElement} */ (document.getElementById('goneText'));
+  const hint = /** @type {HTMLElement} */ (document.getElementById('hint'));
   const saveAsNew = /** @type {HTMLButtonElement} */ (document.getElementById('saveAsNew'));
   const exportRows = /** @type {HTMLButtonElement} */ (document.getElementById('export'));
   const close = /** @type {HTMLButtonElement} */ (document.getElementById('close'));
@@ -263,6 +264,8 @@
       // With no rows (deleted before the table could read it) there is nothing to save or export.
       saveAsNew.hidden = exportRows.hidden = !shown;
       version.textContent = t('deleted');
+      // Ctrl+S no longer saves: the hint (the grid's description) says so.
+      hint.textContent = t('goneHint');
       say(undefined);
       if (shown) update();
     } else if (m.type === 'message') {

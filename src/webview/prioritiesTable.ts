@@ -325,6 +325,9 @@ function scriptStrings(): Record<string, string> {
     saving: vscode.l10n.t('Saving…'),
     reloading: vscode.l10n.t('Reloading…'),
     deleted: vscode.l10n.t('deleted on the server'),
+    goneHint: vscode.l10n.t(
+      'Tab moves between cells, Up and Down move between rows. The scanner is deleted: the buttons above say what can be done with these rows.',
+    ),
     back: vscode.l10n.t("{0}: {1}, back to the server's value"),
     changed: vscode.l10n.t('{0}: {1}, was {2}, not saved yet'),
   };

@@ -1,5 +1,5 @@
 // The priorities table of a scanner deleted on the server, by mouse and keyboard: with live updates off,
-// its Save and Reload from Server say the scanner was deleted, by name (no key, no "copy your text");
+// its Save and Reload from Server say the scanner was deleted, by name (no key, no "copy your text", no "Ctrl+S saves");
 // with live updates every 2 s, a clean table and one with an edit say it within one interval, and offer
 // Save as New Scanner (the server then holds the rows again), Export as JSON and Close.
 import * as fs from 'node:fs';
@@ -90,7 +90,7 @@ async function saysDeleted(frame: Frame, name: string, ms: number): Promise<void
     });
   const text = await frame.locator('main').innerText();
   if (rawKey.test(text)) throw new Error(`a key in the table: ${text.replace(/\s+/g, ' ')}`);
-  if (/copy your text/i.test(text)) throw new Error(`the table says: ${text.replace(/\s+/g, ' ')}`);
+  if (/copy your text|Ctrl\+S saves/i.test(text)) throw new Error(`the table says: ${text.replace(/\s+/g, ' ')}`);
   for (const id of ['#saveAsNew', '#export', '#close']) if (!(await frame.locator(id).isVisible())) throw new Error(`no ${id} button`);
   if (await frame.locator('#save').isVisible()) throw new Error('Save is still offered for a deleted scanner');
 }

@@ -6,13 +6,9 @@
  */
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ui } from './hostShim';
-import { startSandbox, Sandbox } from '../../../src/sandbox/server';
-import { createHttp } from '../../../src/api/http';
-import { OmsClient } from '../../../src/api/client';
+import { sandboxServices } from './sandboxServices';
+import type { Sandbox } from '../../../src/sandbox/server';
 import { bulkChanges, type Target } from '../../../src/changes/bulk';
 import type { Connection } from '../../../src/connection/connection';
 import type { Services } from '../../../src/commands/framework/command';
@@ -32,21 +28,7 @@ let connection: Connection;
 let s: Services;
 
 before(async () => {
-  sb = await startSandbox({ port: 0, seed: 'empty' });
-  api = new Api(sb);
-  const client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
-  connection = {
-    id: 'c1',
-    info: { id: 'c1', label: 'Sandbox', baseUrl: sb.url },
-    client,
-    approveWrites: (what: string) => Promise.resolve({ what }),
-  } as unknown as Connection;
-  const storage = await mkdtemp(join(tmpdir(), 'oms-retry-undo-'));
-  s = {
-    connections: { require: () => connection, get: () => connection, active: connection, all: () => [connection] },
-    context: { globalStorageUri: { fsPath: storage } },
-    saves: { runWrote: () => undefined, runEnded: () => Promise.resolve() },
-  } as unknown as Services;
+  ({ sb, api, connection, s } = await sandboxServices());
 });
 after(() => sb.close());
 beforeEach(() => ui.reset());

@@ -10,8 +10,8 @@ import { mkdtemp, readFile, readdir, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ui } from './hostShim';
-import { startSandbox, Sandbox } from '../../../src/sandbox/server';
-import { createHttp } from '../../../src/api/http';
+import { sandboxServices } from './sandboxServices';
+import type { Sandbox } from '../../../src/sandbox/server';
 import { OmsClient } from '../../../src/api/client';
 import { bulkChanges, previewChanges, undoPlan, type Target } from '../../../src/changes/bulk';
 import type { Change } from '../../../src/changes/executor';
@@ -35,19 +35,11 @@ let api: Api;
 let client: OmsClient;
 let connection: Connection;
 let folderKey: string;
-const approvals: string[] = [];
+let approvals: string[];
 
 before(async () => {
-  sb = await startSandbox({ port: 0, seed: 'empty' });
-  api = new Api(sb);
-  client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
+  ({ sb, api, client, connection, approvals } = await sandboxServices());
   folderKey = sb.instanceKey;
-  connection = {
-    id: 'c1',
-    info: { id: 'c1', label: 'Sandbox', baseUrl: sb.url },
-    client,
-    approveWrites: (what: string) => (approvals.push(what), Promise.resolve({ what })),
-  } as unknown as Connection;
 });
 after(() => sb.close());
 beforeEach(() => ui.reset());

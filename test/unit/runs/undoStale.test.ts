@@ -6,13 +6,10 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ui } from './hostShim';
-import { startSandbox, Sandbox } from '../../../src/sandbox/server';
-import { createHttp } from '../../../src/api/http';
-import { OmsClient } from '../../../src/api/client';
+import { sandboxServices } from './sandboxServices';
+import type { Sandbox } from '../../../src/sandbox/server';
 import { bulkChanges, type Target } from '../../../src/changes/bulk';
 import { RunJournal } from '../../../src/changes/runJournal';
 import type { Connection } from '../../../src/connection/connection';
@@ -33,21 +30,7 @@ let s: Services;
 let storage: string;
 
 before(async () => {
-  sb = await startSandbox({ port: 0, seed: 'empty' });
-  api = new Api(sb);
-  const client = new OmsClient(createHttp({ baseUrl: sb.url, token: () => sb.token }));
-  connection = {
-    id: 'c1',
-    info: { id: 'c1', label: 'Sandbox', baseUrl: sb.url },
-    client,
-    approveWrites: (what: string) => Promise.resolve({ what }),
-  } as unknown as Connection;
-  storage = await mkdtemp(join(tmpdir(), 'oms-undo-stale-'));
-  s = {
-    connections: { require: () => connection, get: () => connection, active: connection, all: () => [connection] },
-    context: { globalStorageUri: { fsPath: storage } },
-    saves: { runWrote: () => undefined, runEnded: () => Promise.resolve() },
-  } as unknown as Services;
+  ({ sb, api, connection, s, storage } = await sandboxServices());
 });
 after(() => sb.close());
 
