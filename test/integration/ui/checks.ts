@@ -361,16 +361,22 @@ async function goToObjectKeepsTyping(page: Page, env: Env, diag: string): Promis
   await goToObject(page, site.CommonName);
   const rounds = 8;
   const held: string[] = [];
+  const trail: string[] = [];
   for (let i = 0; i < rounds; i++) {
     const name = names[i % names.length];
     await page.keyboard.press('Control+Alt+O');
     await page.keyboard.type('floor');
+    const first = await input(page)
+      .inputValue({ timeout: 1_000 })
+      .catch(() => '(no box)');
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+Alt+O');
     await page.keyboard.type(name);
     await until('the symbol search', async () => input(page).isVisible(), 5_000);
     await page.waitForTimeout(300);
     held.push(await input(page).inputValue());
+    const groups = await page.locator('.editor-group-container').count();
+    trail.push(`round ${i + 1}: first box "${first}", ${groups} editor group(s)${(await activeTabDirty(page)) ? ', the tab unsaved' : ''}`);
     if (i < rounds - 1) await page.keyboard.press('Escape');
   }
   const last = names[(rounds - 1) % names.length];
@@ -382,7 +388,8 @@ async function goToObjectKeepsTyping(page: Page, env: Env, diag: string): Promis
     if (leaked) await revertActive(page);
     throw new Error(
       `typed right after Escape, ${rounds - missed} of ${rounds} kept every character: the box held ${held.map((v) => `"${v}"`).join(', ')}` +
-        (leaked ? '; the editor behind got the rest' : ''),
+        (leaked ? '; the editor behind got the rest' : '') +
+        `; ${trail.join('; ')}`,
     );
   }
   // What was typed finds the object: its row, Enter, its tab.
