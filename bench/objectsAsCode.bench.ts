@@ -16,13 +16,13 @@ import { execFileSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import * as os from 'node:os';
 import { Session } from 'node:inspector/promises';
-import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { randomBytes } from 'node:crypto';
 import { startProcess, stopAll, waitForLine } from '../test/integration/host/procs';
 import { parseSandboxLine } from '../test/integration/host/sandbox';
+import { gcPauses, longestPause } from './peers/threadTime';
 import { createHttp } from '../src/api/http';
 import { OmsClient } from '../src/api/client';
 import { applyPlan } from '../src/changes/code/apply';
@@ -59,57 +59,6 @@ const settle = () => {
   execFileSync('sync');
   collectGarbage();
 };
-/** This thread's time on a core so far (ns), as Linux counts it (/proc/thread-self/schedstat); undefined elsewhere. */
-const onCore = (): number | undefined => {
-  try {
-    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
-  } catch {
-    return undefined;
-  }
-};
-/**
- * Starts watching this thread's event loop; the function returns the longest a timer of 2 ms waited beyond its time
- * (`late`, ms) and the longest this thread itself ran between two of its ticks (`pause`: its own work, garbage collection
- * included). The rest of a wait is for a core: on a shared machine of two cores, other processes' or the pull threads'.
- */
-const longestPause = () => {
-  let last = performance.now(),
-    ran = onCore(),
-    late = 0,
-    pause = 0;
-  const tick = () => {
-    const now = performance.now(),
-      core = onCore();
-    late = Math.max(late, now - last - 2);
-    pause = Math.max(pause, core !== undefined && ran !== undefined ? (core - ran) / 1e6 : now - last);
-    [last, ran] = [now, core];
-  };
-  const timer = setInterval(tick, 2);
-  return () => {
-    tick();
-    clearInterval(timer);
-    return { late, pause };
-  };
-};
-
-/** Starts watching this thread's garbage-collection pauses; the function returns their sum and the longest since, in ms. */
-const gcPauses = () => {
-  let sum = 0,
-    longest = 0;
-  const add = (entries: PerformanceEntry[]) =>
-    entries.forEach((e) => {
-      sum += e.duration;
-      longest = Math.max(longest, e.duration);
-    });
-  const watch = new PerformanceObserver((list) => add(list.getEntries()));
-  watch.observe({ entryTypes: ['gc'] });
-  return () => {
-    add(watch.takeRecords());
-    watch.disconnect();
-    return { sum, longest };
-  };
-};
-
 interface Measure {
   ms: number;
   cpu: number;

@@ -201,6 +201,11 @@
       if (to instanceof HTMLInputElement) to.select();
     }
   });
+  rows.addEventListener('keydown', (e) => {
+    // Ctrl+A in a cell: the browser selects the cell's text. Kept from VS Code, whose own Select All for a
+    // webview comes back a moment later and would select again what was typed meanwhile (its first key lost).
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'a' && e.target instanceof HTMLInputElement) e.stopPropagation();
+  });
   document.addEventListener('keydown', (e) => {
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
       e.preventDefault();

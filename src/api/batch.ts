@@ -16,6 +16,15 @@ export interface BatchOptions {
   onProgress?: (progress: BatchProgress) => void;
   /** The confirmation the whole batch add was given (production connections). */
   approval?: WriteApproval;
+  /** After a batch fails, start no other (those in flight end). */
+  stopOnError?: boolean;
+  /**
+   * Write-ahead: awaited before a batch goes out (its intent on disk). If it throws, the batch is not
+   * sent and fails with its message.
+   */
+  beforeBatch?: (outcome: BatchOutcome) => Promise<void>;
+  /** A batch ended (added or failed). */
+  onBatch?: (outcome: BatchOutcome) => void;
 }
 
 export interface BatchProgress {
@@ -60,19 +69,23 @@ export async function addPeopleInBatches(
   const progress: BatchProgress = { sentPeople: 0, totalPeople: people.length, doneBatches: 0, totalBatches: outcomes.length };
 
   let next = 0;
+  let stopped = false;
   const worker = async () => {
     // Cancellation is honoured between batches: a batch in flight is never abandoned half-sent.
-    while (next < outcomes.length && !options.signal?.aborted) {
+    while (next < outcomes.length && !options.signal?.aborted && !stopped) {
       const outcome = outcomes[next++];
       outcome.skipped = false;
       try {
+        await options.beforeBatch?.(outcome);
         outcome.added = await send(people.slice(outcome.start, outcome.end), options.signal);
         outcome.ok = true;
         progress.sentPeople += outcome.end - outcome.start;
       } catch (e) {
         outcome.error = e instanceof ApiError ? e : new ApiError('network', (e as Error).message);
+        stopped ||= !!options.stopOnError;
       }
       progress.doneBatches++;
+      options.onBatch?.(outcome);
       options.onProgress?.({ ...progress });
     }
   };

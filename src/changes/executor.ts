@@ -65,6 +65,8 @@ export interface ChangeResult {
   /** The object as read right before sending, and as read after. */
   before?: BaseInfo;
   after?: BaseInfo;
+  /** A create that was not applied: what it sends, kept by the journal so a retry needs no source (a batch add's people). */
+  sent?: BaseInfo;
 }
 
 export interface RunProgress {
@@ -380,7 +382,7 @@ function retryable(e: unknown): Step | undefined {
 }
 
 /** A write whose effect the answer does not tell: none came, or a server error. */
-function unknownEffect(e: unknown): boolean {
+export function unknownEffect(e: unknown): boolean {
   return e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout' || (e.status !== undefined && e.status >= 500));
 }
 

@@ -26,8 +26,12 @@ import type { Change, ChangeResult, Outcome } from './executor';
 import type { BulkOperation } from './operations';
 import { l10n } from '../l10n';
 
-/** How Retry Failed makes a run's changes again: the bulk operation, the pulled folder's plan, or the undo of `of`. */
-export type RunRecipe = { type: 'bulk'; operation: BulkOperation } | { type: 'apply'; folder: string } | { type: 'undo' };
+/**
+ * How Retry Failed makes a run's changes again: the bulk operation, the pulled folder's plan, the undo of `of`,
+ * or a batch add's people (each entry's `sent`) into a folder in batches of `batchSize`.
+ */
+export type RunRecipe =
+  { type: 'bulk'; operation: BulkOperation } | { type: 'apply'; folder: string } | { type: 'undo' } | { type: 'people'; folderKey: string; batchSize: number };
 
 export interface RunHeader {
   /**
@@ -75,7 +79,7 @@ export interface JournalEntry {
   afterVersion?: number | null;
   /** The object as the run left it (the base when an undo meets a later change and merges), without secrets. */
   after?: BaseInfo;
-  /** Unknown entries: what was sent, without secrets. */
+  /** Unknown entries: what was sent; creates not applied, when their run keeps it (a batch add): what to send. Without secrets. */
   sent?: BaseInfo;
   /** Secret fields that held a value before and are left out of `before`. */
   secretsLeftOut?: string[];
@@ -388,6 +392,7 @@ export class RunWriter {
       ...(applied ? { afterVersion } : {}),
       ...(before && !fromIntent.includes('before') ? { before } : {}),
       ...(after && !fromIntent.includes('after') ? { after } : {}),
+      ...(!applied && result.sent ? { sent: journalCopy(kind, result.sent) } : {}),
       ...(fromIntent.length ? { fromIntent } : {}),
       ...(left.length ? { secretsLeftOut: left } : {}),
       ...(changed.length ? { secretsChanged: changed } : {}),

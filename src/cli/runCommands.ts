@@ -15,6 +15,7 @@ import { applyTitle, sendPlan } from '../runs/core/applyRun';
 import { previewAndRun } from '../runs/core/changesRun';
 import { folderJournal, folderOfJournal, journalFile } from '../runs/core/journals';
 import { outstandingRuns, retrySelection, tickOutstanding } from '../runs/core/retry';
+import { peopleOf, peopleText, sendPeopleRun } from '../runs/core/peopleRun';
 import { undoSelection } from '../runs/core/undo';
 import { retryCountsText } from '../runs/core/words';
 import type { Connection } from '../connection/connection';
@@ -147,6 +148,14 @@ export async function retryCommand(parsed: Parsed): Promise<number> {
   if (recipe.type === 'apply') {
     if (!folder) throw new CliError(l10n.t('The folder of “{0}” is not here ({1}): retry it in the pulled folder', run.header.title, recipe.folder));
     return retryApply(connection, folder, run.header, entries, terminal);
+  }
+  if (recipe.type === 'people') {
+    // A batch add's failed people, sent again from the journal's copies.
+    const people = peopleOf(entries);
+    if (!(await approved(terminal, l10n.t('{0}: send {1}?', title, peopleText(people.length))))) return nothingSent();
+    const { folderKey, batchSize } = recipe;
+    const peopleRun = { connection, journal, title, folderKey, people, batchSize, concurrency: 4, source: run.header.title, retryOf: run.header.runId };
+    return runExitCode(await sendPeopleRun(host, { ...peopleRun, stopOnError: terminal.stopOnError }));
   }
   const changes =
     recipe.type === 'bulk'

@@ -56,6 +56,7 @@ export function terminalHost(options: TerminalOptions): RunHost {
         const what = words.objects?.(changed) ?? objectsText(changed.length);
         return (await approved(options, l10n.t('{0} {1}?', words.runLabel, what))) ? { stopOnError: options.stopOnError } : undefined;
       },
+      stopOnError: () => Promise.resolve(options.stopOnError),
       say(level, message) {
         (level === 'info' ? process.stdout : process.stderr).write(`${message}\n`);
       },

@@ -112,10 +112,11 @@ export async function follow(s: Services, target: Target): Promise<void> {
 }
 
 /** Opens an object's document (a preview tab named after the object, its path after its folder). */
-export async function openObjectDocument(s: Services, address: ObjectAddress, name: string): Promise<vscode.Uri> {
+/** `viewColumn`: where the editor opens (the active column when not given). */
+export async function openObjectDocument(s: Services, address: ObjectAddress, name: string, viewColumn?: vscode.ViewColumn): Promise<vscode.Uri> {
   const uri = objectUri(address, name, await folderNameOf(s, address.connectionId, address.folderKey));
   await showCurrent(s.objectFiles, uri);
-  await showJson(uri, { preview: true });
+  await showJson(uri, { preview: true, viewColumn });
   return uri;
 }
 

@@ -24,6 +24,11 @@ type PreviewAction = 'apply' | 'applyStop' | 'diffs' | 'list' | 'requests' | 'no
  * Shows the preview until the user sends or cancels. Returns whether to stop at the first
  * error, or undefined (cancelled, nothing sent).
  */
+/** The stop-or-continue choice in the words every run uses: a preview's go-ahead and the host's own question (vscodeHost.ts). */
+export function stopChoice(verb: string, stop: boolean): string {
+  return stop ? vscode.l10n.t('{0}, stop at the first error', verb) : vscode.l10n.t('{0}, continue after errors', verb);
+}
+
 export async function confirmPreview(
   connection: Connection,
   title: string,
@@ -40,8 +45,8 @@ export async function confirmPreview(
     const items: Array<vscode.QuickPickItem & { action: PreviewAction }> = [
       ...(n
         ? [
-            { label: `$(check) ${vscode.l10n.t('{0} {1}, continue on error', words.runLabel, what)}`, action: 'apply' as const },
-            { label: `$(debug-stop) ${vscode.l10n.t('{0} {1}, stop at the first error', words.runLabel, what)}`, action: 'applyStop' as const },
+            { label: `$(check) ${stopChoice(`${words.runLabel} ${what}`, false)}`, action: 'apply' as const },
+            { label: `$(debug-stop) ${stopChoice(`${words.runLabel} ${what}`, true)}`, action: 'applyStop' as const },
             { label: `$(diff-multiple) ${n === 1 ? vscode.l10n.t('Show the diff') : vscode.l10n.t('Show the {0} diffs', n)}`, action: 'diffs' as const },
             { label: `$(terminal) ${vscode.l10n.t('Show requests (cURL, without the token or secrets)')}`, action: 'requests' as const },
           ]

@@ -12,7 +12,8 @@ export function outcomeCounts(results: ReadonlyArray<{ outcome: EntryOutcome }>)
   return counts;
 }
 
-export function reportRun(run: Pick<RunRecord, 'runId' | 'title' | 'connectionId'> & { results: Parameters<typeof resultsText>[1] }): void {
+/** `undoable: false`: a run Undo Run cannot put back (a batch add), offered no Undo Run. */
+export function reportRun(run: Pick<RunRecord, 'runId' | 'title' | 'connectionId'> & { results: Parameters<typeof resultsText>[1]; undoable?: boolean }): void {
   const c = outcomeCounts(run.results);
   const message = `${run.title}: ${outcomesText(c)}`;
   const actions = [
@@ -20,7 +21,7 @@ export function reportRun(run: Pick<RunRecord, 'runId' | 'title' | 'connectionId
     ...((c.failed ?? 0) + (c.notSent ?? 0) + (c.unknown ?? 0)
       ? [{ title: vscode.l10n.t('Retry Failed'), run: () => vscode.commands.executeCommand('oms.retryFailedRun', { runId: run.runId }) }]
       : []),
-    ...(c.applied || c.unknown
+    ...((c.applied || c.unknown) && run.undoable !== false
       ? [{ title: vscode.l10n.t('Undo Run'), run: () => vscode.commands.executeCommand('oms.undoRun', { runId: run.runId, connectionId: run.connectionId }) }]
       : []),
   ];

@@ -13,10 +13,13 @@ import type { RunHost, RunView } from './core/run';
 import type { Services } from '../services';
 import { countProgress } from '../ui/countProgress';
 import { notify } from '../ui/notify';
-import { confirmPreview } from './preview';
+import { confirmPreview, stopChoice } from './preview';
 import { reportRun } from './report';
 
-/** What the user sees of a run in the editor. */
+/**
+ * What the user sees of a run in the editor.
+ * @internal Exported for its unit tests.
+ */
 export const editorView: RunView = {
   progress: (title, work) =>
     Promise.resolve(
@@ -27,6 +30,7 @@ export const editorView: RunView = {
       }),
     ),
   confirm: confirmPreview,
+  stopOnError: askStopOnError,
   say: (level, message) => notify(level, message),
   report: reportRun,
 };
@@ -123,10 +127,10 @@ export function connectionFor(s: Services, header: RunHeader): Connection | unde
   return s.connections.get(header.connectionId) ?? s.connections.all().find((c) => sameService(header, c));
 }
 
-/** Stop at the first error, or go on? Asked once, here, for every run that is not previewed first (Apply, a retry of an apply). */
-export async function askStopOnError(title: string, verb: string, placeHolder?: string): Promise<boolean> {
-  const stop = { label: vscode.l10n.t('{0}, stop at the first error', verb), stop: true };
-  const go = { label: vscode.l10n.t('{0}, continue after errors', verb), stop: false };
+/** Stop at the first error, or go on? Asked here for every run not previewed first (Apply, a batch add, their retries). */
+async function askStopOnError(title: string, verb: string, placeHolder?: string): Promise<boolean> {
+  const stop = { label: stopChoice(verb, true), stop: true };
+  const go = { label: stopChoice(verb, false), stop: false };
   const picked = await vscode.window.showQuickPick([stop, go], { title, placeHolder, ignoreFocusOut: true });
   if (!picked) throw new vscode.CancellationError();
   return picked.stop;

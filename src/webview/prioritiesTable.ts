@@ -20,6 +20,7 @@ import { FollowingTable, openTables } from './openTables';
 import { stepDone } from '../walkthrough';
 import { conflictText, notSavedText, savedText, unchangedText } from '../documents/saves';
 import { mergedText } from '../documents/mergedText';
+import { html, newNonce } from './pageParts';
 
 /** From the webview. */
 type Incoming =
@@ -331,16 +332,4 @@ function scriptStrings(): Record<string, string> {
     back: vscode.l10n.t("{0}: {1}, back to the server's value"),
     changed: vscode.l10n.t('{0}: {1}, was {2}, not saved yet'),
   };
-}
-
-function html(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function newNonce(): string {
-  const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
-  return Buffer.from(bytes)
-    .toString('base64')
-    .replace(/[^A-Za-z0-9]/g, '');
 }

@@ -467,6 +467,30 @@ suite('commands', () => {
     assert.strictEqual(JSON.parse(fs.readFileSync(r.failedFile!, 'utf8')).length, 2_000 - r.added, 'the rest is in the failed-items file');
   });
 
+  test('batch add is a run: Show Run lists its people by row, Retry Failed sends only the refused batch’s people', async () => {
+    const tag = `it-run-${stamp}`;
+    const csv = path.join(tmp, `run-${stamp}.csv`);
+    const rows = [1, 2, 3, 4, 5, 6].map((i) => `Run${i},Row${i},r${i}.${stamp}@run.example.com,${tag}`);
+    fs.writeFileSync(csv, ['GivenName,Surname,Email,Tags', ...rows].join('\n') + '\n');
+    // The first batch is refused before any work (400): its people are failed, the rest added.
+    await fault(`/api/f/${folderKey}/people/complex`, 400, 1);
+    const r = await run<AddPeopleResult>('oms.addPeople', { uri: csv, connectionId, folderKey, batchSize: 2, concurrency: 1 });
+    assert.strictEqual(r.added, 4);
+    assert.ok(r.runId, 'the run is journalled');
+    const shown = await run<string>('oms.showRun', { runId: r.runId });
+    assert.match(shown, /Add 6 people from run-.*\.csv to .*: 4 applied · 2 failed/);
+    assert.match(shown, /failed\s+Run1 Row1 \(line 2\): 400: Injected fault/);
+    assert.match(shown, /applied\s+Run6 Row6 \(line 7\)/);
+    const retried = await run<{ results: Array<{ id: string; outcome: string }> }>('oms.retryFailedRun', { runId: r.runId, stopOnError: false });
+    assert.deepStrictEqual(
+      retried.results.map((x) => `${x.id} ${x.outcome}`),
+      ['line 2 applied', 'line 3 applied'],
+    );
+    const stored = await peopleTagged(tag);
+    assert.strictEqual(stored.length, 6, 'everyone once');
+    assert.strictEqual(new Set(stored.map((p) => p.CommonName)).size, 6);
+  });
+
   test('batch add: a file that is not CSV people is refused as a whole', async () => {
     const csv = path.join(tmp, 'nonames.csv');
     fs.writeFileSync(csv, 'Email,Phone\na@example.com,1\n');

@@ -1,5 +1,5 @@
 /**
- * Retry Failed…: a journalled run (of the editor or of `oms apply`; bulk edit, apply, undo) sent
+ * Retry Failed…: a journalled run (of the editor or of `oms apply`; bulk edit, apply, batch add, undo) sent
  * again for exactly its failed, unsent and unknown objects, minus those a retry already settled;
  * each object is read again first (nothing is resent blindly, a create whose answer was lost is
  * never sent again). The retry is journalled beside the run. Args: `{ runId?, stopOnError? }`
@@ -12,16 +12,18 @@ import { makePlan } from '../../changes/code/plan';
 import type { RunJournal } from '../../changes/runJournal';
 import { kind as kindOf } from '../../model/kinds';
 import { applyTitle } from '../../runs/core/applyRun';
+import { peopleOf, peopleText, sendPeopleRun } from '../../runs/core/peopleRun';
 import { previewAndRun } from '../../runs/core/changesRun';
 import { folderOfJournal, journalOf } from '../../runs/core/journals';
 import { outstandingRuns, retrySelection, tickOutstanding, type Outstanding } from '../../runs/core/retry';
 import { undoSelection } from '../../runs/core/undo';
 import { objectsText, retryCountsText } from '../../runs/core/words';
-import { askStopOnError, editorJournals, pickRun, runHost } from '../../runs/vscodeHost';
+import { editorJournals, pickRun, runHost } from '../../runs/vscodeHost';
 import { runConnection } from './runConnection';
 import { applyInEditor, folderName } from '../objectsAsCode/apply';
 import { bindingFor } from '../objectsAsCode/codeFolder';
 import type { Command, Services } from '../framework/command';
+import { wholeNumberSetting } from '../../settings';
 
 export const retryFailedRun: Command = {
   id: 'oms.retryFailedRun',
@@ -49,7 +51,8 @@ export const retryFailedRun: Command = {
     const { entries, lostCreates, lines } = retrySelection(run.entries);
     if (lostCreates.length) void vscode.window.showWarningMessage(lines[lines.length - 1]);
     if (!entries.length) return;
-    const title = vscode.l10n.t('Retry of {0} of “{1}”', objectsText(entries.length), run.header.title);
+    const count = recipe.type === 'people' ? peopleText(entries.length) : objectsText(entries.length);
+    const title = vscode.l10n.t('Retry of {0} of “{1}”', count, run.header.title);
     const header = { recipe, retryOf: run.header.runId, ...(run.header.of ? { of: run.header.of } : {}) };
     const never = new Set(entries.filter((e) => e.outcome === 'notSent').map((e) => e.id));
     const words = {
@@ -84,6 +87,26 @@ export const retryFailedRun: Command = {
       }
       case 'apply':
         return retryApply(s, journal, run, recipe.folder, args?.stopOnError);
+      case 'people': {
+        // Sent again from the journal's copies (no file needed); the question is the go-ahead.
+        const stopOnError = args?.stopOnError ?? (await host.view.stopOnError(title, vscode.l10n.t('Send')));
+        const people = peopleOf(entries);
+        const { report: _report, ...record } = await sendPeopleRun(host, {
+          connection,
+          journal,
+          title,
+          folderKey: recipe.folderKey,
+          people,
+          batchSize: recipe.batchSize,
+          concurrency: wholeNumberSetting('batchConcurrency'),
+          stopOnError,
+          source: run.header.title,
+          retryOf: run.header.runId,
+        });
+        s.tree.objectChanged({ connectionId: connection.id, folderKey: recipe.folderKey, kind: kindOf('person'), key: '' });
+        s.search.changed(connection.id, recipe.folderKey, 'person');
+        return record;
+      }
     }
   },
 };
@@ -113,6 +136,6 @@ async function retryApply(s: Services, journal: RunJournal, run: Outstanding, re
   const unsent = new Set(entries.filter((e) => e.outcome === 'notSent').flatMap((e) => [e.id, ...(e.key ? [e.key] : [])]));
   const never = plan.entries.filter((e) => e.selected && (unsent.has(e.id) || (!!e.key && unsent.has(e.key)))).length;
   const title = vscode.l10n.t('Retry of “{0}”: {1}', run.header.title, retryCountsText(ticked - never, never));
-  const stop = stopOnError ?? (await askStopOnError(title, vscode.l10n.t('Send')));
+  const stop = stopOnError ?? (await runHost(s).view.stopOnError(title, vscode.l10n.t('Send')));
   return applyInEditor(s, { connection, binding, root, plan, stopOnError: stop, retryOf: run.header.runId, title: applyTitle(folderName(root), plan) });
 }

@@ -26,7 +26,7 @@ export const showRun: Command = {
     const summary = `${header.title} (${new Date(header.startedAt).toLocaleString()}, ${header.url ?? header.connectionId}): ${outcomesText(outcomeCounts(entries))}`;
     const text = resultsText(summary, entries);
     await showReadOnly(`run-${runId}.txt`, text, 'plaintext');
-    reportRun({ runId, title: header.title, connectionId: header.connectionId, results: entries });
+    reportRun({ runId, title: header.title, connectionId: header.connectionId, results: entries, undoable: header.recipe?.type !== 'people' });
     return text;
   },
 };

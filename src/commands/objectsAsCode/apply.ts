@@ -12,7 +12,7 @@ import { applyTitle, sendPlan, type PlanRun } from '../../runs/core/applyRun';
 import { actionCounts, ticked } from '../../changes/code/planCounts';
 import { showReadOnly } from '../../runs/documents';
 import { folderJournal } from '../../runs/core/journals';
-import { askStopOnError, rememberJournal, runHost } from '../../runs/vscodeHost';
+import { rememberJournal, runHost } from '../../runs/vscodeHost';
 import type { ShownPlan } from '../../views/planView';
 import { bindingFor, shownPlan } from './codeFolder';
 import { targeted } from '../framework/commandTargets';
@@ -29,7 +29,7 @@ export const applyPlanCommand = targeted({
     const target = `${connection.info.label} (${connection.info.baseUrl})`;
     const stopOnError =
       options?.stopOnError ??
-      (await askStopOnError(
+      (await runHost(s).view.stopOnError(
         vscode.l10n.t('{0} to {1}', title, target),
         vscode.l10n.t('Apply'),
         vscode.l10n.t('Each object is checked against its version before it is sent'),

@@ -14,7 +14,7 @@ import { editsSincePull, pull, scopeChange } from '../../changes/code/pull';
 import { startPullThreads } from '../../changes/code/pullWriter';
 import { slug } from '../../changes/code/fileForm';
 import type { Connection } from '../../connection/connection';
-import { pulledKinds } from '../../model/kinds';
+import { type KindId, pulledKinds } from '../../model/kinds';
 import { log } from '../../log';
 import { notify } from '../../ui/notify';
 import { runWizard, type WizardStep } from '../../ui/wizard';
@@ -27,21 +27,34 @@ import { namedBy } from '../framework/namedBy';
 export const pullAsFiles = targeted({
   id: 'oms.pullAsFiles',
   target: folderTarget,
-  async run(_s, { connection, folderKey }, arg?: unknown, options?: { root?: string; recursive?: boolean; overwriteEdits?: boolean }): Promise<PullReport> {
+  async run(_s, { connection, folderKey }, arg?: unknown, options?: PullAsFilesOptions): Promise<PullReport> {
     startPullThreads();
     const given = namedBy(arg);
     const isConnection = given.folderKey === undefined && given.connectionId !== undefined;
     const choice: PullChoice = {
-      kinds: given.kind && [given.kind.id],
+      kinds: options?.kinds ?? (given.kind && [given.kind.id]),
       recursive: options?.recursive ?? (given.kind ? false : isConnection ? true : undefined),
       root: options?.root,
     };
     const destinations = choice.root === undefined ? await destinationsOf(connection) : [];
     await runWizard(vscode.l10n.t('Pull as Files from {0}', connection.info.label), choice, [kindsStep, recursiveStep, destinationStep(destinations)]);
     const root = choice.root || (await chooseFolder());
-    return runPull(connection, root, { folderKey, recursive: choice.recursive!, kinds: choice.kinds! }, options?.overwriteEdits);
+    const only = options?.only && new Set(options.only);
+    return runPull(connection, root, { folderKey, recursive: choice.recursive!, kinds: choice.kinds! }, options?.overwriteEdits, only);
   },
 });
+
+/**
+ * Pull as Files' second argument (scripts, tests, the query results): the destination, the scope's kinds and
+ * subfolders, and `only`: these objects' Keys alone are written (the results of a query), the folder's scope as given.
+ */
+interface PullAsFilesOptions {
+  root?: string;
+  recursive?: boolean;
+  overwriteEdits?: boolean;
+  kinds?: KindId[];
+  only?: string[];
+}
 
 export const pullAgain = targeted({
   id: 'oms.pullAgain',
@@ -75,7 +88,13 @@ export const pullPlanEntry = targeted({
   },
 });
 
-async function runPull(connection: Connection, root: string, scope: PullScope | undefined, overwrite?: boolean): Promise<PullReport> {
+async function runPull(
+  connection: Connection,
+  root: string,
+  scope: PullScope | undefined,
+  overwrite?: boolean,
+  only?: ReadonlySet<string>,
+): Promise<PullReport> {
   const binding = await bindingFor(connection);
   // Refused before any question: a folder of another connection, or another pull's objects with edits.
   const existing = await readManifest(root);
@@ -106,6 +125,7 @@ async function runPull(connection: Connection, root: string, scope: PullScope | 
     pull(connection.client, root, binding, {
       scope,
       overwriteEdits,
+      only,
       signal,
       replaceScope: !!change,
       onProgress: (p) => say(`${objectsText(p.objects)} · ${filesWritten(p.written)}`),

@@ -4,9 +4,9 @@
  * file, its encoding when it is not UTF-8, and the go-ahead. Every row is
  * checked before anything is sent (a second row with the same e-mail address
  * is invalid; blank rows are counted and said); invalid rows are listed by
- * line (JSON: by item) and the user sends the valid ones or stops. Batches go out
- * (addPeopleSend.ts) with bounded concurrency under a cancellable progress notification
- * (cancelling stops between batches: a batch in flight is never cut). At the
+ * line (JSON: by item) and the user sends the valid ones or stops. Batches go out as a run of
+ * the run core (addPeopleSend.ts: one approval, stop on error or not, a journal that Show Run…,
+ * Retry Failed… and Undo Run… read, progress with Cancel between batches). At the
  * end: a summary, and the people of failed or unsent batches (plus the invalid
  * rows, when the user went on) in `<name>.failed-<time>.people.json` next to
  * the input: a JSON array of PersonInfo this command reads back as it is.
@@ -16,6 +16,7 @@
  *   executeCommand('oms.addPeople', {
  *     uri: <Uri or path>, connectionId, folderKey,
  *     onInvalid?: 'send' | 'stop',     // default 'stop': nothing is sent when a row is invalid
+ *     stopOnError?: boolean,           // default false: every batch is sent, also after one failed
  *     encoding?: 'windows-1252' | …,   // for a file that is not UTF-8 (else it is refused)
  *     batchSize?, concurrency?,        // default: settings oms.batchSize, oms.batchConcurrency
  *     signal?: AbortSignal,            // cancels between batches
@@ -34,6 +35,7 @@ import { Failure } from '../framework/failure';
 import { placeText } from '../framework/placeNames';
 import type { Command } from '../framework/command';
 import { log } from '../../log';
+import { peopleText } from '../../runs/core/peopleRun';
 import { AddPeopleResult, failedBatch, stopped, summarize } from './addPeopleReport';
 import { sendPeople, SendOptions } from './addPeopleSend';
 import { confirmStep, encodingStep, fileStep, invalidRowsStep, PeopleContext } from './addPeopleSteps';
@@ -100,11 +102,12 @@ export const addPeople: Command = {
     if (!context.confirmed) return { ...stopped(input, file.rows.length, [], 'cancelled before sending', blankRows), folderKey: where.folderKey };
 
     const sending = valid.map((r) => r.person);
-    const report = await sendPeople(where, sending, `${name} to ${folderLabel}`, args);
+    const runTitle = vscode.l10n.t('Add {0} from {1} to {2}', peopleText(valid.length), name, folderLabel);
+    const { report, runId } = await sendPeople(s, where, valid, { title: runTitle, source: name }, args);
     s.tree.objectChanged({ connectionId: where.connection.id, folderKey: where.folderKey, kind: kindOf('person'), key: '' });
     s.search.changed(where.connection.id, where.folderKey, 'person');
 
-    const failed = report.failed.map((o) => failedBatch(o, valid));
+    const failed = report.failed.map((o) => failedBatch(o, valid, report.cancelled));
     const resend = [...peopleToResend(sending, report), ...invalid.map((r) => r.person)];
     let failedFile: string | undefined;
     let fileProblem: string | undefined;
@@ -135,6 +138,7 @@ export const addPeople: Command = {
       cancelled: report.cancelled,
       stopped: false,
       failedFile,
+      runId,
     };
     summarize(result, name, folderLabel, report, fileProblem);
     return result;

@@ -41,13 +41,16 @@ export interface AddPeopleResult {
   reason?: string;
   /** Path (or URI) of the failed-items file, when one was written. */
   failedFile?: string;
+  /** The run's id in the journal (Show Run…, Retry Failed…), when anything was to be sent. */
+  runId?: string;
 }
 
 export function stopped(input: string, rows: number, invalid: AddPeopleResult['invalid'], reason: string, blankRows = 0): AddPeopleResult {
   return { ok: false, input, rows, blankRows, invalid, sent: 0, added: 0, failed: [], cancelled: false, stopped: true, reason };
 }
 
-export function failedBatch(o: BatchOutcome, rows: PersonRow[]): FailedBatch {
+/** `cancelled`: batches never sent were cancelled (else the run stopped at the first error). */
+export function failedBatch(o: BatchOutcome, rows: PersonRow[], cancelled = true): FailedBatch {
   const first = rows[o.start],
     last = rows[o.end - 1];
   const json = first?.place.startsWith('item');
@@ -60,7 +63,11 @@ export function failedBatch(o: BatchOutcome, rows: PersonRow[]): FailedBatch {
     where: json
       ? vscode.l10n.t('items {0}–{1}', first.index + 1, (last?.index ?? first.index) + 1)
       : vscode.l10n.t('lines {0}–{1}', first?.line ?? 0, last?.line ?? 0),
-    reason: o.skipped ? vscode.l10n.t('not sent (cancelled)') : (o.error?.message ?? vscode.l10n.t('failed')),
+    reason: o.skipped
+      ? cancelled
+        ? vscode.l10n.t('not sent (cancelled)')
+        : vscode.l10n.t('not sent (stopped at the first error)')
+      : (o.error?.message ?? vscode.l10n.t('failed')),
     skipped: !!o.skipped,
   };
 }
@@ -82,14 +89,20 @@ export function summarize(r: AddPeopleResult, name: string, folderLabel: string,
     parts.push(refused.length > 1 ? vscode.l10n.t('{0} batches failed: {1}.', refused.length, which) : vscode.l10n.t('1 batch failed: {0}.', which));
   }
   const skipped = r.failed.filter((f) => f.skipped).reduce((n, f) => n + f.end - f.start, 0);
-  if (skipped) parts.push(vscode.l10n.t('Cancelled: {0} not sent.', skipped));
+  if (skipped)
+    parts.push(r.cancelled ? vscode.l10n.t('Cancelled: {0} not sent.', skipped) : vscode.l10n.t('Stopped at the first error: {0} not sent.', skipped));
   if (r.invalid.length)
     parts.push(r.invalid.length > 1 ? vscode.l10n.t('{0} invalid rows not sent.', r.invalid.length) : vscode.l10n.t('1 invalid row not sent.'));
   if (r.failedFile) parts.push(vscode.l10n.t('Failed items saved to {0}: fix and add them with the same command.', r.failedFile.split(/[\\/]/).pop() ?? ''));
   if (fileProblem) parts.push(vscode.l10n.t('The failed items could not be written next to the input ({0}); they are open in a new editor.', fileProblem));
   for (const o of report.failed) log().warn(`Batch ${o.index + 1} (people ${o.start + 1}-${o.end}): ${o.skipped ? 'not sent (cancelled)' : o.error?.message}`);
-  const actions = r.failedFile
-    ? [{ title: vscode.l10n.t('Open Failed Items'), run: () => vscode.window.showTextDocument(vscode.Uri.file(r.failedFile!)) }, showLogAction]
-    : [showLogAction];
-  notify(r.ok ? 'info' : r.added > 0 ? 'warning' : 'error', parts.join(' '), ...(r.ok ? [] : actions));
+  // The run's own report (the run core leaves it to this summary): its journal, and its failed people sent again.
+  const run = r.runId ? { runId: r.runId } : undefined;
+  const actions = [
+    ...(r.failedFile ? [{ title: vscode.l10n.t('Open Failed Items'), run: () => vscode.window.showTextDocument(vscode.Uri.file(r.failedFile!)) }] : []),
+    ...(run && r.failed.length ? [{ title: vscode.l10n.t('Retry Failed'), run: () => vscode.commands.executeCommand('oms.retryFailedRun', run) }] : []),
+    ...(run ? [{ title: vscode.l10n.t('Show Run'), run: () => vscode.commands.executeCommand('oms.showRun', run) }] : []),
+    showLogAction,
+  ];
+  notify(r.ok ? 'info' : r.added > 0 ? 'warning' : 'error', parts.join(' '), ...(r.ok ? actions.filter((a) => a !== showLogAction) : actions));
 }

@@ -1,15 +1,15 @@
 /**
- * Sending a batch add: one approval for a production connection, then the batches under the run
- * core's cancellable progress with counts and time (cancelling stops between batches: a batch in
- * flight is never cut).
+ * Sending a batch add as a run of the run core: one approval for a production connection, one
+ * stop-on-error choice, each batch's people journalled before it goes out, the core's cancellable
+ * progress with counts (cancelling stops between batches: a batch in flight is never cut).
  */
-import * as vscode from 'vscode';
 import type { BatchProgress, BatchReport } from '../../api/batch';
-import { kind as kindOf } from '../../model/kinds';
-import { actionRoutes, collectionActionPath } from '../../model/routes';
-import type { PersonInfo } from '../../model/types';
-import { editorView } from '../../runs/vscodeHost';
+import type { PersonRow } from '../../people';
+import { sendPeopleRun } from '../../runs/core/peopleRun';
+import type { RunRecord } from '../../runs/core/run';
+import { machineJournal, runHost } from '../../runs/vscodeHost';
 import type { FolderTarget } from '../framework/commandTargets';
+import type { Services } from '../framework/command';
 import { log } from '../../log';
 import { wholeNumberSetting } from '../../settings';
 
@@ -19,6 +19,8 @@ export interface SendOptions {
   concurrency?: number;
   signal?: AbortSignal;
   onProgress?: (progress: BatchProgress) => void;
+  /** After a batch fails, send no other (default: go on). */
+  stopOnError?: boolean;
 }
 
 export function batchSize(args?: SendOptions): number {
@@ -29,59 +31,34 @@ export function concurrency(args?: SendOptions): number {
   return args?.concurrency ?? wholeNumberSetting('batchConcurrency');
 }
 
-export async function sendPeople(where: FolderTarget, people: PersonInfo[], name: string, args?: SendOptions): Promise<BatchReport> {
-  const size = batchSize(args),
-    parallel = concurrency(args);
-  // A production connection asks once for the whole batch add, before anything is sent (Cancel: nothing is).
-  const path = collectionActionPath(actionRoutes.addPeople, kindOf('person'), where.folderKey);
-  const approval = await where.connection.approveWrites(
-    `POST ${path}: ${people.length === 1 ? vscode.l10n.t('1 person from {0} in {1} batch requests', name, Math.ceil(people.length / size)) : vscode.l10n.t('{0} people from {1} in {2} batch requests', people.length, name, Math.ceil(people.length / size))}`,
-  );
-  // The run core's progress (src/runs/vscodeHost.ts), as every run of many writes shows it.
-  return editorView.progress(vscode.l10n.t('Adding people from {0}', name), async (report, cancelled) => {
-    const controller = new AbortController();
-    const batches = Math.ceil(people.length / size);
-    const started = Date.now();
-    let last: BatchProgress = { sentPeople: 0, totalPeople: people.length, doneBatches: 0, totalBatches: batches };
-    const show = () => {
-      const left = last.totalBatches - last.doneBatches;
-      const seconds = (Date.now() - started) / 1000;
-      report(
-        last.doneBatches,
-        last.totalBatches,
-        (left === 1
-          ? vscode.l10n.t('{0} of {1} people sent, 1 batch left, {2} s', last.sentPeople, last.totalPeople, seconds.toFixed(1))
-          : vscode.l10n.t('{0} of {1} people sent, {2} batches left, {3} s', last.sentPeople, last.totalPeople, left, seconds.toFixed(1))) +
-          (controller.signal.aborted ? ` ${vscode.l10n.t('(stopping)')}` : ''),
-      );
-    };
-    const stop = () => {
-      controller.abort();
-      show();
-    };
-    cancelled.addEventListener('abort', stop, { once: true });
-    args?.signal?.addEventListener('abort', stop, { once: true });
-    if (args?.signal?.aborted) controller.abort();
-    show();
-    // Shown on a clock, not per batch: a slow batch still shows time passing (the progress itself redraws at most once a second).
-    const ticker = setInterval(show, 200);
-    try {
-      const result = await where.connection.client.addPeople(where.folderKey, people, {
-        approval,
-        batchSize: size,
-        concurrency: parallel,
-        signal: controller.signal,
-        onProgress: (p) => {
-          last = p;
-          args?.onProgress?.(p);
-        },
-      });
-      show();
-      const seconds = (Date.now() - started) / 1000;
-      log().info(`${name}: ${last.sentPeople} people sent in ${seconds.toFixed(2)} s (${Math.round(last.sentPeople / Math.max(seconds, 0.001))} people/s)`);
-      return result;
-    } finally {
-      clearInterval(ticker);
-    }
+/**
+ * The people through the run core (src/runs/core/peopleRun.ts) with the editor's host, journalled in this
+ * machine's journal. A script's `stopOnError` decides (else it goes on); a person is asked by the core.
+ */
+export async function sendPeople(
+  s: Services,
+  where: FolderTarget,
+  rows: readonly PersonRow[],
+  names: { title: string; source: string },
+  args?: SendOptions,
+): Promise<RunRecord & { report: BatchReport }> {
+  const started = Date.now();
+  const run = await sendPeopleRun(runHost(s), {
+    connection: where.connection,
+    journal: machineJournal(s),
+    title: names.title,
+    folderKey: where.folderKey,
+    people: rows.map((r) => ({ row: r.place, person: r.person })),
+    batchSize: batchSize(args),
+    concurrency: concurrency(args),
+    stopOnError: args ? !!args.stopOnError : undefined,
+    source: names.source,
+    signal: args?.signal,
+    onProgress: args?.onProgress,
+    ownReport: true,
   });
+  const seconds = (Date.now() - started) / 1000;
+  const sent = run.report.outcomes.filter((o) => o.ok).reduce((n, o) => n + o.end - o.start, 0);
+  log().info(`${names.source}: ${sent} people sent in ${seconds.toFixed(2)} s (${Math.round(sent / Math.max(seconds, 0.001))} people/s)`);
+  return run;
 }

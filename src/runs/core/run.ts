@@ -1,8 +1,9 @@
 /**
- * The run core, plain Node: one run of many writes as Bulk Edit, Apply, Undo Run, Retry Failed run
- * it, in the editor and on the command line alike. One approval for the whole run (asked once on a
- * production connection, carried by every write), one journal (each write's intent on disk before
- * it goes out, then its outcome), one progress with counts and cancel, every outcome told to the
+ * The run core, plain Node: one run of many writes as Bulk Edit, Apply, Batch-Add People, Undo Run
+ * and Retry Failed run it, in the editor and on the command line alike. One approval for the whole
+ * run (asked once on a production connection, carried by every write), one stop-on-error choice
+ * (the host's `stopOnError`, or the preview's), one journal (each write's intent on disk before it
+ * goes out, then its outcome), one progress with counts and cancel, every outcome told to the
  * host's events, and one report. What the user sees is the host's view: the editor's
  * (src/runs/vscodeHost.ts: a progress notification, quick picks, notifications) or the terminal's
  * (src/cli/terminalHost.ts: progress lines, --auto-approve, exit codes).
@@ -53,6 +54,11 @@ export interface RunView {
   progress<T>(title: string, work: (show: ShowProgress, signal: AbortSignal) => Promise<T>): Promise<T>;
   /** The go-ahead for a previewed run, and whether to stop at the first error; undefined: send nothing. */
   confirm(connection: Connection, title: string, entries: PreviewEntry[], words: PreviewWords): Promise<{ stopOnError: boolean } | undefined>;
+  /**
+   * Stop at the first error, or go on? The one place every run kind asks it, when its preview did not
+   * (`verb`: "Apply", "Send"); throws a cancellation when not answered.
+   */
+  stopOnError(title: string, verb: string, placeHolder?: string): Promise<boolean>;
   /** A message that needs no answer. */
   say(level: 'info' | 'warning', message: string): void;
   /** The run's end: its outcomes, and what can follow (Show Results, Retry Failed, Undo Run). */
@@ -77,6 +83,10 @@ export interface RunSpec {
   total: number;
   stopOnError: boolean;
   header?: Pick<RunHeader, 'of' | 'recipe' | 'retryOf'>;
+  /** What a production connection's one approval names (else the title and the count of objects). */
+  approval?: string;
+  /** The run kind says its end itself (Batch-Add People's summary, with its file of failed people): no report by the host. */
+  ownReport?: boolean;
   send(options: SendOptions): Promise<ChangeResult[]>;
 }
 
@@ -108,7 +118,7 @@ export class RunStopped extends Error {
 /** Runs `spec` with approval, journal, progress, events and report; the report is shown without waiting for it. */
 export async function runCore(host: RunHost, spec: RunSpec): Promise<RunRecord> {
   const { connection, title } = spec;
-  const approval = await connection.approveWrites(l10n.t('{0}: {1}', title, objectsText(spec.total)));
+  const approval = await connection.approveWrites(spec.approval ?? l10n.t('{0}: {1}', title, objectsText(spec.total)));
   const { url, production } = { url: connection.info.baseUrl, production: connection.info.production };
   const writer = await spec.journal.begin({
     title,
@@ -158,6 +168,6 @@ export async function runCore(host: RunHost, spec: RunSpec): Promise<RunRecord> 
     await host.events?.ended(written, deleted);
   }
   const record: RunRecord = { runId: writer.header.runId, title, connectionId: connection.id, results: results.map(resultLine), writes };
-  host.view.report(record);
+  if (!spec.ownReport) host.view.report(record);
   return record;
 }

@@ -23,6 +23,7 @@ export interface UndoSelection extends UndoPlan {
 
 export async function undoSelection(journal: RunJournal, runId: string): Promise<UndoSelection> {
   const run = await journal.read(runId);
+  if (run.header.recipe?.type === 'people') return peopleNotUndone(run.header, run.entries);
   // Every run of the journal: a retry made in the editor of a run of the command line has another connection id.
   const summaries = await journal.runs();
   const byId = new Map(summaries.map((r) => [r.header.runId, r.header]));
@@ -54,4 +55,18 @@ export async function undoSelection(journal: RunJournal, runId: string): Promise
     ? [l10n.t('Also undone, the runs that sent its failed objects again: {0}', retries.map((r) => `${r.title} (${r.startedAt})`).join('; '))]
     : [];
   return { ...plan, header: run.header, entries: all, retries, title, lines };
+}
+
+/**
+ * A batch add is not undone: the service answers a batch with a count, not the Keys of the people it
+ * made, so which person to delete is a guess (someone else may bear the same name or address), and a
+ * wrong guess deletes a person nobody meant to. Said once, for the whole run.
+ */
+function peopleNotUndone(header: RunHeader, entries: JournalEntry[]): UndoSelection {
+  const added = entries.filter((e) => e.outcome === 'applied' || e.outcome === 'unknown').length;
+  const note = l10n.t(
+    'people added in batches cannot be undone: the service answers a batch with a count, not the Keys of the people it made, so which person to delete is not known for certain ({0} added or maybe added). Delete them by hand where needed.',
+    added,
+  );
+  return { changes: [], notes: [{ label: header.title, note }], header, entries, retries: [], title: l10n.t('Undo of “{0}”', header.title), lines: [] };
 }

@@ -54,7 +54,7 @@ function unusedValue(scanners: any[], field: string): number {
   for (let v = 0; ; v++) if (!used.has(v)) return v;
 }
 
-async function waitForTitle(page: Page, text: RegExp | string): Promise<string> {
+export async function waitForTitle(page: Page, text: RegExp | string): Promise<string> {
   return until(
     `a quick input titled ${text}`,
     async () => {
@@ -89,9 +89,9 @@ async function bulkSetRow(page: Page, text: string, field: 'Priority' | 'StatusC
   return waitForTitle(page, / to change · /);
 }
 
-/** The preview's first item, once highlighted: apply, continue on error. */
-async function applyAll(page: Page): Promise<void> {
-  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'continue on error' }).first().waitFor({ timeout: 10_000 });
+/** The preview's first item, once highlighted: apply, continue after errors. */
+export async function applyAll(page: Page): Promise<void> {
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'continue after errors' }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
 }
 
@@ -130,7 +130,7 @@ async function bulkSetPriority(page: Page, env: Env, diag: string): Promise<void
 }
 
 /** Undo Run…, the run picked by the words of its title: the preview's summary. */
-async function undoRunPreview(page: Page, run: string): Promise<string> {
+export async function undoRunPreview(page: Page, run: string): Promise<string> {
   await palette(page, 'Undo Run…');
   await waitForTitle(page, 'Undo which run?');
   await pickTyped(page, run);

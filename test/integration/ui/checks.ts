@@ -46,6 +46,7 @@ import { untrustedChecks } from './untrusted';
 import { pullScopeChecks } from './pullScopes';
 import { fleetChecks } from './fleet';
 import { queryChecks } from './query';
+import { queryFileChecks } from './queryFiles';
 
 /** Each area's own checks (a file of this folder): one import and one entry here. */
 const areas: UiCheckList[] = [
@@ -65,6 +66,7 @@ const areas: UiCheckList[] = [
   tableGoneChecks,
   untrustedChecks,
   queryChecks,
+  queryFileChecks,
   // It empties oms/sandbox and pulls Head Office's scanners there.
   pullScopeChecks,
   // Opt-in (OMS_UI_FLEET=1): minutes of fleet figures, none otherwise.

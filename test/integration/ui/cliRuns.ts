@@ -128,7 +128,7 @@ async function cliRunInEditor(page: Page, env: Env, diag: string): Promise<void>
     await page.waitForTimeout(1_500);
     await palette(page, 'OMS: Undo Run');
     await pick(page, 'cli-runs: 0 to create, 2 to update').click({ timeout: 15_000 });
-    const putBack = pick(page, 'Put back 2 objects, continue on error');
+    const putBack = pick(page, 'Put back 2 objects, continue after errors');
     await putBack.waitFor({ timeout: 20_000 }).catch(async () => {
       throw new Error(
         `the preview offers: ${(

@@ -318,6 +318,36 @@ async function allInvalidPromisesNoFile(page: Page): Promise<void> {
   await showObjects(page);
 }
 
+/**
+ * Batch-Add of two batches (101 rows, batches of 100): stop or continue is asked once, after the
+ * go-ahead; the report's Show Run opens the run's journal with each person by row.
+ */
+async function batchAsksStopOnceShowsRun(page: Page, env: Env): Promise<void> {
+  const stamp = Date.now().toString(36);
+  const surname = `Run${stamp}`;
+  await inTerminal(page, `(echo GivenName,Surname,Email; for i in $(seq 1 101); do echo "G$i,${surname},g$i.${stamp}@example.com"; done) > ui-run.csv`);
+  const { dialog } = await batchDialog(page, 'ui-run.csv');
+  await dialog.locator('.monaco-button', { hasText: 'Add 101' }).click();
+  const go = page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first();
+  await go.waitFor({ timeout: 10_000 });
+  await go.click();
+  await until('the 101 people on the server', async () => (await peopleNamed(env, surname)).length === 101, 30_000);
+  const report = await notification(page, /Added 101 of 101 people from ui-run\.csv/);
+  if (await page.locator('.quick-input-widget', { hasText: 'stop at the first error' }).isVisible()) throw new Error('stop or continue asked again');
+  await report.locator('.monaco-button', { hasText: 'Show Run' }).first().click();
+  const shown = page.locator('.editor-instance .monaco-editor .view-lines').first();
+  const text = await until('the run shown', async () => {
+    const t = await shown.innerText().catch(() => '');
+    // The editor's lines come with non-breaking spaces.
+    return /applied\s+G1\sRun\S+\s\(line\s2\)/.test(t) && t;
+  });
+  await page.screenshot({ path: `${env.OMS_UI_DIAG ?? '.'}/ui-batch-add-show-run.png` }).catch(() => undefined);
+  if (!/Add\s101\speople\sfrom\sui-run\.csv\sto\s.*:\s101\sapplied/.test(text)) throw new Error(`the run says "${text.slice(0, 300)}"`);
+  if ((await peopleNamed(env, surname)).length !== 101) throw new Error('someone was sent twice');
+  await palette(page, 'View: Close All Editors');
+  await showObjects(page);
+}
+
 /** 26.14: Sign Out from the tree: the folders go at once; a save then says signed out and sends nothing; Sign in brings them back. */
 async function signOutShowsAtOnce(page: Page, env: Env): Promise<void> {
   const { at, site } = await rootSite(env);
@@ -379,6 +409,10 @@ export const commandFlowChecks: UiCheckList = (page, env) => [
   ],
   ['ui: commands: a Latin-1 CSV asks its encoding, showing the line as each reads; the names arrive as written', () => latin1AskedNotMangled(page, env)],
   ['ui: commands: Batch-Add with every row invalid promises no .people.json file and writes none', () => allInvalidPromisesNoFile(page)],
+  [
+    'ui: commands: Batch-Add of two batches asks stop or continue once; Show Run from its report lists each person by row',
+    () => batchAsksStopOnceShowsRun(page, env),
+  ],
   ['ui: commands: Load all on a group, a quick edit of one scanner: the group keeps all it loaded', () => loadAllKeptAfterSave(page, env)],
   // Last: it signs the connection out (and in again, also when it fails).
   ['ui: commands: Sign Out empties the tree at once; a save then says signed out and sends nothing', () => signOutShowsAtOnce(page, env)],

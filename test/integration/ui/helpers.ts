@@ -425,3 +425,17 @@ export function loggedAt(env: Env, text: string): Date[] {
   }
   return at;
 }
+
+/**
+ * `text` typed over a cell's value as a person does: click, select all, type. Keys pressed before the
+ * webview has taken the focus go to the workbench (Ctrl+A would select elsewhere and the text be added
+ * to the old value), so the keys wait for the cell to hold the focus, and the value is read back.
+ */
+export async function typeOver(page: Page, input: Locator, text: string): Promise<void> {
+  await input.click();
+  await until('the cell focused', () => input.evaluate((e) => e === e.ownerDocument.activeElement && e.ownerDocument.hasFocus()));
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  const value = await input.inputValue();
+  if (value !== text) throw new Error(`typed "${text}" into the cell, which holds "${value}"`);
+}

@@ -145,7 +145,7 @@ async function undoCreateUpdateDelete(page: Page, env: Env, diag: string): Promi
     const run = pick(page, 'Apply oms/sandbox: 1 to create, 2 to update, 1 to delete');
     await run.waitFor({ timeout: 10_000 });
     await run.click();
-    const putBack = pick(page, 'Put back 4 objects, continue on error');
+    const putBack = pick(page, 'Put back 4 objects, continue after errors');
     await putBack.waitFor({ timeout: 20_000 }).catch(async () => {
       throw new Error(
         `the preview offers: ${(

@@ -4,7 +4,21 @@
 // Save as New Scanner (the server then holds the rows again), Export as JSON and Close.
 import * as fs from 'node:fs';
 import type { Frame, Page } from 'playwright-core';
-import { activeTabText, cursorAfter, editorText, floors, fromMenu, get, notification, palette, send, until, type Env, type UiCheckList } from './helpers';
+import {
+  activeTabText,
+  cursorAfter,
+  editorText,
+  floors,
+  fromMenu,
+  get,
+  notification,
+  palette,
+  send,
+  typeOver,
+  until,
+  type Env,
+  type UiCheckList,
+} from './helpers';
 import { treeFromTop } from './commandFlows';
 import { focusWindow, setInterval as setLiveInterval } from './live';
 import { settingsFile } from './workbench';
@@ -73,11 +87,9 @@ async function openTableOf(page: Page, name: string): Promise<Frame> {
   return tableOf(page, name);
 }
 
-/** A new priority typed into row `row` (clicked, all selected, typed). */
+/** A new priority typed into row `row`. */
 async function typePriority(page: Page, frame: Frame, row: number, value: number): Promise<void> {
-  await frame.locator('#rows tr').nth(row).locator('input.priority').click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type(String(value));
+  await typeOver(page, frame.locator('#rows tr').nth(row).locator('input.priority'), String(value));
 }
 
 /** The table says the scanner was deleted, by name, and offers what fits a table; no key anywhere in it. */
@@ -162,13 +174,12 @@ async function liveDeletion(page: Page, env: Env): Promise<void> {
 
     // With an edit: said within one interval, the edit kept; Export as JSON opens the rows as edited; Close.
     const label = `Exported ${Date.now()}`;
-    await table.locator('#rows tr').nth(2).locator('input.label').click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type(label);
+    await typeOver(page, table.locator('#rows tr').nth(2).locator('input.label'), label);
     await until('the tab marked unsaved', async () => (await activeTabText(page)).includes('● Priorities'));
     await send(env, 'DELETE', again.Href);
     await saysDeleted(table, name, withinOneInterval);
-    if ((await table.locator('#rows tr').nth(2).locator('input.label').inputValue()) !== label) throw new Error('the typed label is gone from the table');
+    const kept = await table.locator('#rows tr').nth(2).locator('input.label').inputValue();
+    if (kept !== label) throw new Error(`the typed label "${label}" is not kept in the table, which holds "${kept}"`);
     await table.locator('#export').click();
     await until('the rows as JSON in an editor', async () => /^Untitled/.test(await activeTabText(page)) && (await editorText(page)).includes(name));
     await cursorAfter(page, `"CommonName": "${label}"`);

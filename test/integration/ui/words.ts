@@ -2,7 +2,7 @@
 // count after its objects load (and after Refresh), the priorities table's focus after a save that asked
 // the production question, and what is typed in the table while a save is on its way.
 import type { Frame, Locator, Page } from 'playwright-core';
-import { fromMenu, createScanner, get, send, floors, goToObject, palette, until, type Env, type UiCheckList } from './helpers';
+import { fromMenu, createScanner, get, send, floors, goToObject, palette, typeOver, until, type Env, type UiCheckList } from './helpers';
 import { saveThenTypeAnother } from './workbench';
 
 const row = (page: Page, level: number, name: RegExp) => page.locator(`.part.sidebar .monaco-list-row[aria-level="${level}"]`, { hasText: name }).first();
@@ -103,9 +103,7 @@ async function tableFocusAfterProductionSave(page: Page, env: Env): Promise<void
     await palette(page, 'OMS: Open Priorities Table');
     const frame = await tableFrame(page);
     const wanted = (scanner.InputScannerReportingPriorities[2].Priority + 1) % 10;
-    await frame.locator('#rows tr').nth(2).locator('input.priority').click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type(String(wanted));
+    await typeOver(page, frame.locator('#rows tr').nth(2).locator('input.priority'), String(wanted));
     await page.keyboard.press('Control+S');
     const dialog = page.locator('.monaco-dialog-box', { hasText: /production/ });
     await dialog.waitFor({ timeout: 10_000 });

@@ -19,6 +19,7 @@ import {
   revertActive,
   statusVersion,
   typeEdit,
+  typeOver,
   until,
   type Env,
   type UiCheckList,
@@ -78,9 +79,7 @@ export async function saveThenTypeAnother(page: Page, frame: Frame, saved: numbe
     [2, saved],
     [3, typed],
   ]) {
-    await frame.locator('#rows tr').nth(row).locator('input.priority').click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type(String(value));
+    await typeOver(page, frame.locator('#rows tr').nth(row).locator('input.priority'), String(value));
     if (row === 2) await page.keyboard.press('Control+S');
   }
 }

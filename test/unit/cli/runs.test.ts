@@ -17,6 +17,8 @@ import type { Connection } from '../../../src/connection/connection';
 import { kind } from '../../../src/model/kinds';
 import type { BaseInfo, InputScannerInfo } from '../../../src/model/types';
 import { sendChanges } from '../../../src/runs/core/changesRun';
+import { sendPeopleRun } from '../../../src/runs/core/peopleRun';
+import { newObject } from '../../../src/model/templates';
 import type { RunView } from '../../../src/runs/core/run';
 import { Api, start } from '../sandbox/harness';
 import { buildOms, oms, OmsRun } from './oms';
@@ -97,6 +99,7 @@ test('oms undo puts back a run the editor made (its journal names the service, g
   const quiet: RunView = {
     progress: (_t, work) => work(() => undefined, new AbortController().signal),
     confirm: () => Promise.resolve(undefined),
+    stopOnError: () => Promise.resolve(false),
     say: () => undefined,
     report: () => undefined,
   };
@@ -131,4 +134,49 @@ test('oms undo puts back a run the editor made (its journal names the service, g
   const newer = await oms(['undo', file, '--auto-approve', '--url', api.sb.url], { env: env() });
   ok(newer, 1);
   assert.match(newer.err, /recorded by a newer version \(journal format 99; this version reads up to 4\)/);
+});
+
+test('oms retry sends a batch add’s refused people again from the editor’s journal, nobody twice; oms undo says why it cannot undo it', async () => {
+  const client = new OmsClient(createHttp({ baseUrl: api.sb.url, token: () => token }));
+  const connection = {
+    id: 'editor-connection',
+    info: { id: 'editor-connection', label: 'Sandbox', baseUrl: api.sb.url },
+    client,
+    approveWrites: (what: string) => Promise.resolve({ what }),
+  } as unknown as Connection;
+  const quiet: RunView = {
+    progress: (_t, work) => work(() => undefined, new AbortController().signal),
+    confirm: () => Promise.resolve(undefined),
+    stopOnError: () => Promise.resolve(false),
+    say: () => undefined,
+    report: () => undefined,
+  };
+  const tag = `cli-people-${Date.now().toString(36)}`;
+  const people = [0, 1, 2, 3].map((i) => ({
+    row: `line ${i + 2}`,
+    person: { ...newObject(kind('person'), `${tag} ${i}`), GivenName: `${tag}${i}`, Tags: [tag] },
+  }));
+  const tagged = async () =>
+    ((await api.get(`/api/f/${warehouse}/people?pageSize=1000`)).body as BaseInfo[]).filter((p) => p.Tags?.includes(tag)).map((p) => p.CommonName);
+  await api.post('/sandbox/faults', { path: `/api/f/${warehouse}/people/complex`, method: 'POST', status: 400, count: 1 });
+  const journal = new RunJournal(path.join(root, 'editor-storage', 'runs'));
+  const run = await sendPeopleRun(
+    { view: quiet },
+    { connection, journal, title: 'Add 4 people', folderKey: warehouse, people, batchSize: 2, concurrency: 1, stopOnError: false, source: 'p.csv' },
+  );
+  assert.deepEqual((await tagged()).sort(), [`${tag} 2`, `${tag} 3`]);
+
+  const file = path.join(journal.dir, `${run.runId}.jsonl`);
+  const retry = await oms(['retry', file, '--auto-approve', '--url', api.sb.url], { env: { OMS_TOKEN: token } });
+  ok(retry, 0);
+  assert.match(retry.out, /2 applied/);
+  assert.deepEqual(
+    (await tagged()).sort(),
+    [0, 1, 2, 3].map((i) => `${tag} ${i}`),
+  );
+  const undo = await oms(['undo', file, '--auto-approve', '--url', api.sb.url], { env: { OMS_TOKEN: token } });
+  ok(undo, 0);
+  assert.match(undo.out, /people added in batches cannot be undone/);
+  assert.match(undo.out, /nothing can be put back/);
+  assert.deepEqual((await tagged()).length, 4, 'nobody deleted');
 });

@@ -7,7 +7,7 @@ import { OmsClient } from '../../../src/api/client';
 import { kind, objectKinds } from '../../../src/model/kinds';
 import type { InputScannerInfo } from '../../../src/model/types';
 import { compileQuery, Query } from '../../../src/query/compile';
-import { runQuery, Match, QueryCancelled } from '../../../src/query/run';
+import { runQuery, Match, QueryCancelled, QueryProgress } from '../../../src/query/run';
 import { PageCache } from '../../../src/query/pageCache';
 
 let sb: Sandbox;
@@ -110,22 +110,98 @@ test('asking again reuses the pages held: every page is answered 304 and nothing
   assert.ok(requests.some((r) => r.path.includes(`/f/${target.InFolderKey}/inputscanners`) && r.status === 200));
 });
 
-test('the cache holds at most its limit of objects: a page that does not fit is not kept, unless pages idle for 5 minutes make room', () => {
+/** Every object of `kinds` below the instance by hand over REST, in a run's order: folder by folder (breadth first), kind by kind. */
+async function inRunOrder(kinds = [kind('person'), scanners]): Promise<string[]> {
+  const order: string[] = [];
+  const folders = [sb.instanceKey];
+  for (let i = 0; i < folders.length; i++) {
+    for (const k of kinds) for (const o of await client.listAll(k, folders[i])) order.push(`${k.id} ${o.Key}`);
+    for (const f of await client.listAll(kind('folder'), folders[i])) folders.push(f.Key!);
+  }
+  return order;
+}
+
+let last: QueryProgress | undefined;
+/** A run of `Key` (every object matches) over people and scanners in pages of 3, as `kind key` in the order matched. */
+async function everyObject(cache?: PageCache, signal?: AbortSignal, onMatches?: (m: Match[]) => void): Promise<string[]> {
+  const found: string[] = [];
+  last = await runQuery(
+    client,
+    compiled('Key', [kind('person'), scanners]),
+    { folderKey: sb.instanceKey, subfolders: true, kinds: [kind('person'), scanners] },
+    {
+      cache,
+      signal,
+      pageSize: 3,
+      onMatches: (m) => {
+        found.push(...m.map((x) => `${x.kind.id} ${x.key}`));
+        onMatches?.(m);
+      },
+    },
+  );
+  return found;
+}
+
+test('results are the same and in the same order read from the server, from the bytes held (304) and from the objects kept parsed', async () => {
+  const byHand = await inRunOrder();
+  assert.ok(byHand.length > 20);
+  const cache = new PageCache();
+  assert.deepEqual(await everyObject(cache), byHand, 'read from the server');
+  assert.ok(cache.size >= byHand.length && cache.parsed === 0, 'the pages are held as bytes');
+  assert.deepEqual(await everyObject(cache), byHand, 'from the bytes held');
+  assert.ok(last!.pages > 20 && last!.unchangedPages === last!.pages, 'every page matched was answered 304');
+  await cache.settled();
+  assert.ok(cache.parsed >= byHand.length, 'after a run the pages held are parsed in the background');
+  assert.deepEqual(await everyObject(cache), byHand, 'from the objects kept parsed');
+  assert.ok(last!.unchangedPages === last!.pages);
+});
+
+test('a cache smaller than the scope holds no more than its bound, and the next run reads the pages it could not keep: the same results', async () => {
+  const byHand = await inRunOrder();
+  const full = new PageCache();
+  await everyObject(full);
+  const cache = new PageCache(Math.floor(full.bytes / 2), 10);
+  assert.deepEqual(await everyObject(cache), byHand);
+  assert.ok(cache.bytes <= full.bytes / 2 && cache.size > 0 && cache.size < full.size, `${cache.bytes} of ${full.bytes} bytes`);
+  await cache.settled();
+  assert.deepEqual(await everyObject(cache), byHand, 'answered partly from the cache, partly from the server');
+  assert.ok(last!.unchangedPages > 0 && last!.unchangedPages < last!.pages, `${last!.unchangedPages} of ${last!.pages} pages answered 304`);
+  assert.ok(cache.parsed > 0 && cache.parsed <= 10, `kept parsed: ${cache.parsed}`);
+  assert.deepEqual(await everyObject(cache), byHand);
+});
+
+test('cancel while pages are in flight stops the run: nothing is matched after it, from the server or from the cache', async () => {
+  for (const cache of [undefined, new PageCache()]) {
+    if (cache) await everyObject(cache); // then every page is answered 304
+    const abort = new AbortController();
+    let after = 0;
+    await assert.rejects(
+      everyObject(cache, abort.signal, () => {
+        if (abort.signal.aborted) after++;
+        else abort.abort(); // the next page and the next collection's first are asked for by now
+      }),
+      QueryCancelled,
+    );
+    assert.equal(after, 0);
+  }
+});
+
+test('the cache holds at most its limit of bytes: a page that does not fit is not kept, unless pages idle for 5 minutes make room', () => {
   let clock = 0;
-  const cache = new PageCache(5, () => clock);
-  const items = (n: number) => Array.from({ length: n }, (_, i) => ({ Key: String(i), CommonName: String(i), $type: 'x' }));
-  cache.set('a', { etag: '1', items: items(3) });
-  cache.set('b', { etag: '2', items: items(2) });
-  cache.set('c', { etag: '3', items: items(2) });
-  assert.equal(cache.size, 5);
+  const cache = new PageCache(5, 0, () => clock);
+  const page = (n: number) => ({ etag: String(n), packed: Buffer.alloc(n), objects: n * 10 });
+  cache.set('a', page(3));
+  cache.set('b', page(2));
+  cache.set('c', page(2));
+  assert.deepEqual([cache.bytes, cache.size], [5, 50]);
   assert.equal(cache.get('c'), undefined, 'a full cache keeps what it holds: a run reading pages in order reuses them next time');
   clock = 4 * 60_000;
   cache.get('a');
   clock = 6 * 60_000;
-  cache.set('c', { etag: '3', items: items(2) });
+  cache.set('c', page(2));
   assert.ok(cache.get('a') && cache.get('c'), 'b, idle for 6 minutes, made room');
   assert.equal(cache.get('b'), undefined);
-  assert.equal(cache.size, 5);
+  assert.deepEqual([cache.bytes, cache.size], [5, 50]);
 });
 
 test('progress is reported after every page with counts, and cancel stops the run between pages', async () => {

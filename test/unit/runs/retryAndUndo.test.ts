@@ -85,9 +85,9 @@ test('Show Results says each outcome in words, and the retry preview counts obje
   await retryFailedRun.run(s, { runId: run.runId });
   const [preview] = ui.picks;
   assert.ok(preview, 'no retry preview');
-  const send = preview.labels.find((l) => /continue on error/.test(l)) ?? '';
+  const send = preview.labels.find((l) => /continue after errors/.test(l)) ?? '';
   assert.ok(
-    send.includes(`Send 1 object sent before (failed or no answer), ${count('notSent')} objects never sent, continue on error`),
+    send.includes(`Send 1 object sent before (failed or no answer), ${count('notSent')} objects never sent, continue after errors`),
     preview.labels.join(' | '),
   );
 });
@@ -100,7 +100,7 @@ test('Undo Run of a retried run puts back what the retry wrote too, and its prev
   for (const t of targets) assert.deepEqual(await tagsOf(t), ['night'], `${t.name}: tagged by the run or its retry`);
 
   ui.reset();
-  ui.answers.push(choose('continue on error'));
+  ui.answers.push(choose('continue after errors'));
   await undoRun.run(s, { runId: run.runId });
   const [preview] = ui.picks;
   assert.match(preview.title ?? '', /Undo of “Tag night” and its Retry Failed run/, preview.title);

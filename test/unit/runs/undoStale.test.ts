@@ -62,7 +62,7 @@ test("Undo Run with every object changed since: the preview offers no send, and 
   }
 
   ui.reset();
-  ui.answers.push(choose('Cancel'), choose('continue on error'));
+  ui.answers.push(choose('Cancel'), choose('continue after errors'));
   ui.presses.push('Merge…');
   await undoRun.run(s, { connectionId: 'c1', runId: run.runId });
 
