@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { objectLanguage, parseObjectUri, scheme } from '../fs/objectUri';
+import { registerObjectSymbols } from './objectSymbols';
 
 const selector: vscode.DocumentSelector = { scheme };
 
@@ -24,6 +25,7 @@ export function registerObjectEditors(s: Services): vscode.Disposable[] {
       { provideDocumentSymbols: async (doc) => (await features()).symbols(doc) },
       { label: vscode.l10n.t('Object') },
     ),
+    registerObjectSymbols(s),
     foldOnOpen(),
     startLanguageFeatures(s),
     // Recently opened objects come first in Go to Object.
