@@ -15,6 +15,7 @@ import { makeType } from '../src/model/typeName';
 import { installHost, freePort } from '../test/integration/host/chromium';
 import { findDesktopVSCode } from '../test/integration/host/electron';
 import { demoTerminal } from './demoTerminal';
+import { demoQueryFile, demoQueryFileName } from './demoQueries';
 import { startProcess, stopAll, waitForLine } from '../test/integration/host/procs';
 import { parseSandboxLine } from '../test/integration/host/sandbox';
 import { extractZip } from '../test/integration/host/zip';
@@ -150,8 +151,12 @@ const demoSettings = {
   'chat.commandCenter.enabled': false,
 };
 
-/** People to try Batch-Add on (right-click the file); its presence also activates the extension at start. */
+/**
+ * People to try Batch-Add on (right-click the file); its presence also activates the extension at start. Queries
+ * to run from their CodeLens (scripts/demoQueries.ts).
+ */
 const sampleFiles: Record<string, string> = {
+  [demoQueryFileName]: demoQueryFile,
   'new-hires.people.json': `${JSON.stringify(
     [
       ['Ada', 'Lovelace'],

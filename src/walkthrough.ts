@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { parseObjectUri, scheme } from './fs/objectUri';
 
-type Step = 'openedInputScanner' | 'savedPriorities';
+type Step = 'openedInputScanner' | 'savedPriorities' | 'searchedObjects';
 
 export function stepDone(step: Step): void {
   void vscode.commands.executeCommand('setContext', `oms.walkthrough.${step}`, true);

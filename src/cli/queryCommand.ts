@@ -1,10 +1,9 @@
 /**
- * `oms query <expression> --url <base> --folder <key>` (the service, with the token) or `oms query <expression>
+ * `oms query <expression> --folder <key>` with OMS_URL or --url (the service, with the token) or `oms query <expression>
  * <pulled folder>` (its files, no token): the objects the JMESPath expression matches, as JSON, CSV or a table.
  * Exit 0 with results, 3 with none, 1 on an invalid query (its column shown) or any error.
  */
 import * as path from 'node:path';
-import { checkBaseUrl, normalizeBaseUrl } from '../connection/connectionInfo';
 import { Kind, kind as kindOf, objectKinds, supports } from '../model/kinds';
 import { cellText, resultColumns } from '../query/columns';
 import { compileQuery, Query, QueryProblem } from '../query/compile';
@@ -14,7 +13,7 @@ import { Match, QueryCancelled, QueryProgress, runQuery } from '../query/run';
 import { Parsed, text } from './args';
 import { CliError, exitCodes } from './exit';
 import { kindsOf } from './pullCommand';
-import { connect } from './service';
+import { connect, pinnedUrl } from './service';
 import { objectsText } from '../runs/core/words';
 import { progressLines } from './terminal';
 import { l10n } from '../l10n';
@@ -44,15 +43,12 @@ export async function queryCommand({ positionals: [expression, folder], values }
     for (const u of answer.unreadable) process.stderr.write(`${l10n.t('{0}: not read ({1})', u.path, u.error)}\n`);
     return report(query, answer.matches, answer.progress, format, chosen);
   }
-  const urlText = text(values.url);
-  if (!urlText) throw new CliError(l10n.t('--url is required (the service to query), or name a pulled folder after the expression'));
-  const problem = checkBaseUrl(urlText);
-  if (problem) throw new CliError(`--url: ${problem}`);
+  const url = pinnedUrl(text(values.url));
+  if (!url) throw new CliError(l10n.t('The service to query is given in OMS_URL or --url; or name a pulled folder after the expression'));
   const folderKey = text(values.folder);
   if (!folderKey) throw new CliError(l10n.t('--folder is required: the Key of the service folder to query'));
   const kinds: Kind[] = asked !== undefined ? kindsOf(asked).map(kindOf) : objectKinds.filter((k) => supports(k, 'list'));
   const query = compiled(expression, kinds, chosen);
-  const url = normalizeBaseUrl(urlText);
   const connection = connect({ label: new URL(url).host, url }, { tokenFile: text(values['token-file']), allowHttp: !!values['allow-http'] });
   const stop = new AbortController();
   const cancel = () => stop.abort();

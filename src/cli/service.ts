@@ -50,6 +50,16 @@ function givenUrl(text: string | undefined, what: string): string | undefined {
   return normalizeBaseUrl(text);
 }
 
+/** The URL the user gave, in `--url` or `OMS_URL` (the same one when both), normalized; undefined when neither. */
+export function pinnedUrl(flag: string | undefined, env = process.env): string | undefined {
+  const fromEnv = givenUrl(env.OMS_URL, 'OMS_URL');
+  const fromFlag = givenUrl(flag, '--url');
+  if (fromEnv && fromFlag && fromEnv !== fromFlag) {
+    throw new CliError(l10n.t('--url names {0} but OMS_URL names {1}: give one. Nothing was sent.', fromFlag, fromEnv));
+  }
+  return fromEnv ?? fromFlag;
+}
+
 function inCi(env: NodeJS.ProcessEnv): boolean {
   const ci = env.CI?.trim().toLowerCase();
   return !interactive() || (!!ci && ci !== 'false' && ci !== '0');
@@ -60,12 +70,8 @@ function inCi(env: NodeJS.ProcessEnv): boolean {
  * names (none before a first pull). Undefined when nothing names one.
  */
 export async function serviceUrl(root: string, named: string | undefined, options: ServiceOptions, env = process.env): Promise<string | undefined> {
-  const fromEnv = givenUrl(env.OMS_URL, 'OMS_URL');
-  const fromFlag = givenUrl(options.url, '--url');
-  if (fromEnv && fromFlag && fromEnv !== fromFlag) {
-    throw new CliError(l10n.t('--url names {0} but OMS_URL names {1}: give one. Nothing was sent.', fromFlag, fromEnv));
-  }
-  const pinned = fromEnv ?? fromFlag;
+  const pinned = pinnedUrl(options.url, env);
+  const fromEnv = !!env.OMS_URL?.trim();
   // The manifest's URL is the folder's word: shown inert, and used only when it is a URL.
   if (named !== undefined && checkBaseUrl(named)) {
     throw new CliError(

@@ -21,6 +21,8 @@ import { showSaveHistory } from './objects/showSaveHistory';
 import { markProduction, unmarkProduction } from './connections/markProduction';
 import { goToObject } from './navigation/goToObject';
 import { findObjectsWhere } from './navigation/findObjectsWhere';
+import { runQuery } from './navigation/runQuery';
+import { newQueryFile } from './navigation/newQueryFile';
 import { revealInTree } from './navigation/revealInTree';
 import { followLink } from './navigation/followLink';
 import { clearGroupFilter, filterGroup } from './navigation/filterGroup';
@@ -65,6 +67,8 @@ const commands: readonly Command[] = [
   unmarkProduction,
   goToObject,
   findObjectsWhere,
+  runQuery,
+  newQueryFile,
   revealInTree,
   followLink,
   filterGroup,

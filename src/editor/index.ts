@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { objectLanguage, parseObjectUri, scheme } from '../fs/objectUri';
+import { registerObjectSymbols } from './objectSymbols';
 
 const selector: vscode.DocumentSelector = { scheme };
 
@@ -24,8 +25,9 @@ export function registerObjectEditors(s: Services): vscode.Disposable[] {
       { provideDocumentSymbols: async (doc) => (await features()).symbols(doc) },
       { label: vscode.l10n.t('Object') },
     ),
+    registerObjectSymbols(s),
     foldOnOpen(),
-    startJsonFeatures(),
+    startLanguageFeatures(s),
     // Recently opened objects come first in Go to Object.
     vscode.workspace.onDidOpenTextDocument((doc) => {
       const a = doc.uri.scheme === scheme ? parseObjectUri(doc.uri) : undefined;
@@ -38,10 +40,12 @@ export function registerObjectEditors(s: Services): vscode.Disposable[] {
  * VS Code starts its JSON language features when a JSON document opens; an
  * object document (the object language, a `jsonLanguageParticipants` of
  * theirs: syntax and schema checks, completion, formatting) starts them too.
+ * A query file (`.omsq`) starts ours: a chunk loaded then, not at activation.
  */
-function startJsonFeatures(): vscode.Disposable {
+function startLanguageFeatures(s: Services): vscode.Disposable {
   const start = (doc: vscode.TextDocument) => {
     if (doc.languageId === objectLanguage) void vscode.extensions.getExtension('vscode.json-language-features')?.activate();
+    if (doc.languageId === 'oms-query') void import('./queryFiles').then((q) => q.startQueryFiles(s.context.subscriptions));
   };
   vscode.workspace.textDocuments.forEach(start);
   return vscode.workspace.onDidOpenTextDocument(start);

@@ -21,9 +21,12 @@ export function resultColumns(query: Query, chosen?: readonly string[]): Column[
   ];
 }
 
-/** A cell as one line of text: strings as they are, anything else as compact JSON. */
+/** A cell as one line of text: strings as they are, anything else as compact JSON without the service's `$type` names. */
 export function cellText(value: unknown, most = 60): string {
-  const text = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  const text = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value, withoutTypeNames);
   const line = text.replace(/[\r\n\t]+/g, ' ');
   return line.length > most ? `${line.slice(0, most - 1)}…` : line;
 }
+
+/** `$type` ("Feenics.Keep.WebApi.Model.…") says nothing a reader of a cell needs, and would fill it. */
+const withoutTypeNames = (key: string, value: unknown): unknown => (key === '$type' ? undefined : value);

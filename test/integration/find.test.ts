@@ -47,6 +47,39 @@ suite('find and follow', () => {
     assert.deepStrictEqual(JSON.parse(doc.getText()), asShown(site));
   });
 
+  test("Ctrl+Alt+O's symbol search: the workspace symbols name an object of a folder never expanded, its kind and folders; its location opens it", async () => {
+    const { site } = await floor2Site();
+    const symbols = await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', site.CommonName);
+    const found = symbols.find((x) => x.name === site.CommonName);
+    assert.ok(found, `no symbol "${site.CommonName}" among ${symbols.map((x) => x.name).join(', ')}`);
+    assert.strictEqual(found.containerName, 'Engage site · Head Office › Floor 2');
+    await vscode.window.showTextDocument(found.location.uri);
+    await waitFor('the site open', async () => (await activeKey()) === site.Key);
+    const doc = vscode.window.activeTextEditor!.document;
+    assert.ok(doc.uri.path.endsWith(`/${site.CommonName}.json`), doc.uri.path);
+    assert.deepStrictEqual(JSON.parse(doc.getText()), asShown(site));
+  });
+
+  test("Ctrl+Alt+O's symbol search: a document VS Code still holds opens at the server's version, changed since it was closed", async () => {
+    const { site } = await floor2Site();
+    const [found] = (await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', site.CommonName)).filter(
+      (x) => x.name === site.CommonName,
+    );
+    await vscode.window.showTextDocument(found.location.uri);
+    await waitFor('the site open', async () => (await activeKey()) === site.Key);
+    await closeAllEditors();
+    const tag = `held-${Date.now()}`;
+    const now = (await rest('GET', site.Href)).body;
+    assert.ok((await rest('PUT', site.Href, { ...now, Tags: [...now.Tags, tag] })).status < 300);
+    await vscode.commands.executeCommand('workbench.action.quickOpen', `#${site.CommonName}`);
+    await new Promise((r) => setTimeout(r, 1_500)); // VS Code asks 200 ms after the last key
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await waitFor('the site open', async () => (await activeKey()) === site.Key);
+    const text = vscode.window.activeTextEditor!.document.getText();
+    await rest('PUT', site.Href, { ...(await rest('GET', site.Href)).body, Tags: now.Tags });
+    assert.ok(text.includes(tag), `the held text, not the server's: ${text.slice(0, 400)}`);
+  });
+
   test('Reveal in Tree selects the open object, expanding the folders on its way', async () => {
     const { folder, site } = await floor2Site();
     await vscode.commands.executeCommand('oms.openObject', {

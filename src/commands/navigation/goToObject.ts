@@ -4,7 +4,9 @@
  * The picker's progress bar runs while the walk does, its title counts what
  * was searched, the stop button (or Escape) ends the walk. Recently opened
  * objects are listed first. Enter opens the object; the item's tree button
- * reveals it in the Objects view.
+ * reveals it in the Objects view. Run from the palette and the Objects
+ * view's toolbar: Ctrl+Alt+O opens VS Code's own symbol search instead
+ * (editor/objectSymbols.ts), which keeps the keys typed right after it.
  *
  * Args: `{ connectionId?, query? }` (the query fills the box).
  */

@@ -243,13 +243,16 @@ export async function floors(env: Env): Promise<{ floor1: any; floor2: any }> {
   return { floor1: all.find((f: any) => f.CommonName === 'Floor 1'), floor2: all.find((f: any) => f.CommonName === 'Floor 2') };
 }
 
-/** Ctrl+Alt+O, type part of a name, Enter: the object opens (its folder was never expanded in this window). */
 /**
  * The Go to Object box itself, by its placeholder: typing into whatever quick input is open when the
  * keys come would lose the text once the command's own box replaces it.
  */
 const goToObjectInput = (page: Page) => page.locator('.quick-input-widget input[placeholder^="Part of an object"]').first();
 
+/**
+ * Ctrl+Alt+O, part of the name typed at once (as a person types, not waiting for the box), the object's
+ * row, Enter: the object opens (its folder was never expanded in this window).
+ */
 export async function goToObject(page: Page, name: string): Promise<void> {
   // Focus on the workbench (not a webview): the title bar's empty right part, clear of the command
   // center in its middle, which opens a quick input of its own when clicked.
@@ -257,7 +260,20 @@ export async function goToObject(page: Page, name: string): Promise<void> {
     .locator('.monaco-workbench')
     .click({ position: { x: 1100, y: 5 } })
     .catch(() => undefined);
-  await query(page, name.split(' ').slice(-2).join(' '));
+  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 10_000 });
+  const typed = name.split(' ').slice(-2).join(' ');
+  await page.keyboard.press('Control+Alt+O');
+  await page.keyboard.type(typed);
+  await until(
+    `"#${typed}" in the symbol search`,
+    async () =>
+      (
+        await input(page)
+          .inputValue()
+          .catch(() => '')
+      ).replace(/^#/, '') === typed,
+    5_000,
+  );
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
   await row.waitFor({ timeout: 15_000 });
   // The wanted one first: arrow down to it as a keyboard user would.
@@ -289,12 +305,13 @@ export async function goToObject(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Ctrl+Alt+O, then `text` typed into the box once it shows, checked to be there (not in an editor
- * behind it). A box closed just before has the same placeholder: it must be gone first.
+ * Go to Object… from the palette (its own picker: progress, recently opened first, Bulk Edit All Results),
+ * then `text` typed into the box once it shows, checked to be there. A box closed just before has the
+ * same placeholder: it must be gone first.
  */
 export async function query(page: Page, text: string): Promise<void> {
   await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 10_000 });
-  await page.keyboard.press('Control+Alt+O');
+  await palette(page, 'Go to Object…');
   await until('the focus in the Go to Object box', () => hasFocus(page, '.quick-input-widget input[placeholder^="Part of an object"]'));
   await goToObjectInput(page).pressSequentially(text, { timeout: 5_000 });
   await until(`"${text}" in the Go to Object box`, async () => (await goToObjectInput(page).inputValue()) === text, 5_000);

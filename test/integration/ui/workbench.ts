@@ -432,10 +432,16 @@ async function walkthroughSteps(fresh: Page, env: Env, diag: string): Promise<vo
       await until(`the ${id} step ${done.includes(id) ? '' : 'not '}ticked`, async () => (await step(id).getAttribute('aria-checked')) === want, 10_000);
     }
   };
-  // Go to Object: Ctrl+Alt+O ticks it, and no other step.
+  // Go to Object: Ctrl+Alt+O and part of a name tick it, and no other step.
   await mark(fresh, 'Ctrl+Alt+O');
   await fresh.keyboard.press('Control+Alt+O');
   await focused(fresh, '.quick-input-widget input', 'the Go to Object box').catch(failed('Ctrl+Alt+O'));
+  await fresh.keyboard.type('floor');
+  await fresh
+    .locator('.quick-input-list .monaco-list-row', { hasText: 'Floor' })
+    .first()
+    .waitFor({ timeout: 15_000 })
+    .catch(failed('objects for "floor" after Ctrl+Alt+O'));
   await fresh.keyboard.press('Escape');
   await ticked(['goToObject']).catch(failed('after Ctrl+Alt+O'));
   await fresh.screenshot({ path: `${diag}/walkthrough-ticked.png` });

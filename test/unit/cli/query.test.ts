@@ -66,6 +66,12 @@ test('the service query, the pulled-folder query (no token) and a filter by hand
   ok(live);
   assert.deepEqual(keysOf(live.out), byHand);
   assert.match(live.err, new RegExp(`Matched 2 of ${all.length} objects`));
+  // As a CI job gives the service: in OMS_URL, as plan and apply take it.
+  const inCi = await oms(['query', activeAtOne, '--folder', api.sb.instanceKey, '--subfolders', '--kinds', 'inputScanner', '--format', 'json'], {
+    env: { ...env(), OMS_URL: api.sb.url },
+  });
+  ok(inCi);
+  assert.deepEqual(keysOf(inCi.out), byHand);
 
   ok(await oms(['pull', root, '--url', api.sb.url, '--folder', api.sb.instanceKey, '--subfolders', '--kinds', 'inputScanner'], { env: env() }));
   const files = await oms(['query', activeAtOne, root, '--format', 'json']);
