@@ -365,6 +365,8 @@ async function goToObjectKeepsTyping(page: Page, env: Env, diag: string): Promis
   const [site] = await get(env, `/api/f/${floor2.Key}/engagesites`);
   const scanners = await get(env, `/api/f/${floor1.Key}/inputscanners`);
   const names: string[] = ['zebra', site.CommonName, scanners[0].CommonName, scanners[1].CommonName];
+  await palette(page, 'View: Close All Editors');
+  await palette(page, 'View: Single Column Editor Layout');
   await goToObject(page, site.CommonName);
   const rounds = 8;
   const held: string[] = [];
@@ -403,7 +405,11 @@ async function goToObjectKeepsTyping(page: Page, env: Env, diag: string): Promis
   await page.locator('.quick-input-list .monaco-list-row', { hasText: last }).first().waitFor({ timeout: 15_000 });
   await page.screenshot({ path: `${diag}/ui-go-to-object-symbols.png` });
   await page.keyboard.press('Enter');
-  await until(`tab "${last}"`, async () => (await activeTabText(page)).includes(last));
+  await until(`tab "${last}"`, async () => (await activeTabText(page)).includes(last)).catch((e: Error) => {
+    throw new Error(`${e.message}; ${trail.join('; ')}`);
+  });
+  const groups = await page.locator('.editor-group-container').count();
+  if (groups !== 1) throw new Error(`the objects opened in ${groups} editor groups, not the one in use; ${trail.join('; ')}`);
 }
 
 /** Opens the scanner the suite linked to a Floor 2 site, unfolds, Ctrl+clicks the site's Href: the site opens. */

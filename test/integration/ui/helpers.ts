@@ -197,7 +197,9 @@ export const activeTab = (page: Page) => page.locator('.tabs-container .tab.acti
  * The active tab's text, '' when no tab is open (a modal editor has none), read at once: a locator's
  * innerText would wait for a tab to appear.
  */
-export const activeTabText = (page: Page) => page.evaluate<string>(`(document.querySelector('.tabs-container .tab.active')?.innerText ?? '')`).catch(() => '');
+/** The active editor group's active tab (with two groups, the first group's active tab may be another). */
+export const activeTabText = (page: Page) =>
+  page.evaluate<string>(`(document.querySelector('.editor-group-container.active .tabs-container .tab.active')?.innerText ?? '')`).catch(() => '');
 
 /** Whether the focused element of the page (not of a webview frame in it) matches `selector`. */
 export const hasFocus = (page: Page, selector: string) => page.evaluate<boolean>(`!!document.activeElement?.matches(${JSON.stringify(selector)})`);
@@ -294,7 +296,8 @@ export async function goToObject(page: Page, name: string): Promise<void> {
   }
   await page.keyboard.press('Enter');
   const opened = async () => (await activeTabText(page)).includes(name);
-  await until(`tab "${name}"`, opened, 3_000).catch(async () => {
+  // Before VS Code opens it, the symbol's resolve brings a document VS Code still holds up to the server's version.
+  await until(`tab "${name}"`, opened, 8_000).catch(async () => {
     // The list was being redrawn as the Enter came: once more, as a person would.
     if (await input(page).isVisible()) await page.keyboard.press('Enter');
     await until(`tab "${name}"`, opened);

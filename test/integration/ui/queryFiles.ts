@@ -1,6 +1,6 @@
 // A query file where a person uses it: the demo's queries.omsq opened with Ctrl+P, a bad character typed (the
-// squiggle and the Problems view say so, and go when it goes), a query extended with completion by keyboard (a
-// nested field, then an enum value), and its "Run Query" CodeLens clicked: the results counted as REST counts them,
+// squiggle and the Problems view say so, and go when it goes), a query extended with completion by keyboard (its
+// kind on the scope line, a nested field, then an enum value), and its "Run Query" CodeLens clicked: the results counted as REST counts them,
 // read over the kinds its scope line names.
 import * as fs from 'fs';
 import * as path from 'path';
@@ -69,8 +69,26 @@ async function queryFileRuns(page: Page, env: Env, diag: string): Promise<void> 
   await problem.waitFor({ state: 'detached', timeout: 10_000 });
   await palette(page, 'View: Hide Panel');
 
-  // Completion by keyboard, in the scanners' section: a nested field of the reporting priorities, then an enum value.
+  // Completion by keyboard, in the scanners' section: its kind on the scope line above the query, then a nested
+  // field of the reporting priorities, then an enum value.
   await editor(page).locator('.view-lines').first().click();
+  await cursorAfter(page, '< `8`');
+  await closeFind(page).catch(() => undefined);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('End');
+  for (let i = 0; i < 'inputScanner'.length; i++) await page.keyboard.press('Backspace');
+  await page.keyboard.type('inp', { delay: 20 });
+  await page.keyboard.press('Control+Space');
+  await suggestion(page, 'inputScanner').waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  await until(
+    'the kind completed on its scope line',
+    async () =>
+      (await editor(page)
+        .locator('.view-line', { hasText: /^#\skinds:\sinputScanner$/ })
+        .count()) === 2,
+  );
   await cursorAfter(page, '< `8`');
   await closeFind(page).catch(() => undefined);
   await page.keyboard.type(' && InputScannerReportingPriorities[?Stat', { delay: 20 });
@@ -142,7 +160,7 @@ async function newQueryFileForFolder(page: Page, env: Env, diag: string): Promis
 
 export const queryFileChecks: UiCheckList = (page, env, diag) => [
   [
-    "Query file: the demo's queries.omsq opened; a bad character squiggled and in Problems; completion by keyboard (nested field, enum value); its Run Query lens runs it, counted as REST counts it",
+    "Query file: the demo's queries.omsq opened; a bad character squiggled and in Problems; completion by keyboard (its kind, a nested field, an enum value); its Run Query lens runs it, counted as REST counts it",
     () => queryFileRuns(page, env, diag),
   ],
   [
