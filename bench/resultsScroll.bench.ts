@@ -4,7 +4,7 @@
  * test/integration/ui/resultsScroll.ts, whose `results scroll:` lines are printed here. Needs the packaged .vsix
  * (`npm run package`) and the host (`npm run host:install`); one host at a time on a shared machine.
  *
- *   npm run package && npm run bench -- resultsScroll [rows]
+ *   npm run bench -- resultsScroll [rows]   (it packages the .vsix first)
  */
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
