@@ -75,7 +75,11 @@ export const findObjectsWhere = targeted({
       }
       for (const h of history.filter((q) => q !== text).slice(0, 10))
         items.push({ label: `$(history) ${h}`, description: vscode.l10n.t('recent'), alwaysShow: true, recent: h });
+      // Keep the row the user moved to: the items of each typed key may arrive after an arrow key was pressed.
+      const had = pick.activeItems[0]?.label;
       pick.items = items;
+      const same = had === undefined ? undefined : items.find((i) => i.label === had);
+      if (same) pick.activeItems = [same];
     };
 
     /** A valid query runs into the results table (src/webview/queryResults.ts); the box closes, its history keeps it. */
