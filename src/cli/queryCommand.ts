@@ -16,6 +16,7 @@ import { kindsOf } from './pullCommand';
 import { connect, pinnedUrl } from './service';
 import { objectsText } from '../runs/core/words';
 import { progressLines } from './terminal';
+import { visible } from './visible';
 import { l10n } from '../l10n';
 
 const formats = ['json', 'csv', 'table'] as const;
@@ -108,7 +109,8 @@ function report(query: Query, matches: Match[], progress: QueryProgress, format:
       ),
     );
   } else if (matches.length) {
-    const cells = [columns.map((c) => c.title), ...matches.map((m) => columns.map((c) => cellText(c.value(m))))];
+    // Names and values are others' text: a control character (an ESC sequence) is written out, not obeyed.
+    const cells = [columns.map((c) => visible(c.title)), ...matches.map((m) => columns.map((c) => visible(cellText(c.value(m)))))];
     const widths = columns.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
     for (const row of cells)
       process.stdout.write(

@@ -137,3 +137,17 @@ test('CSV: a name a spreadsheet would run as a formula is prefixed with a quote;
   assert.ok(row.startsWith(`"'=HYPERLINK(""http://example.com"",""x"")",Input scanner,${first.Key},`), row);
   assert.ok(row.endsWith(',-2'), 'a negative number is not prefixed');
 });
+
+test('the table format writes a name holding an ESC sequence as visible text: the terminal is not repainted', async () => {
+  const [first] = await scannersOverRest();
+  await changeScanner(first, (o) => {
+    o.CommonName = 'Door\u001b[2J\u001b[31m red';
+  });
+  const run = await oms(
+    ['query', "contains(CommonName, 'red')", '--url', api.sb.url, '--folder', api.sb.instanceKey, '--subfolders', '--kinds', 'inputScanner'],
+    { env: env() },
+  );
+  ok(run);
+  assert.ok(!run.out.includes('\u001b'), run.out);
+  assert.match(run.out, /Door<U\+001B>\[2J<U\+001B>\[31m red/);
+});
