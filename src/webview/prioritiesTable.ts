@@ -20,7 +20,7 @@ import { FollowingTable, openTables } from './openTables';
 import { stepDone } from '../walkthrough';
 import { conflictText, notSavedText, savedText, unchangedText } from '../documents/saves';
 import { mergedText } from '../documents/mergedText';
-import { html, newNonce } from './pageParts';
+import { html, webviewPage } from './pageParts';
 
 /** From the webview. */
 type Incoming =
@@ -262,26 +262,18 @@ export class PrioritiesTable implements FollowingTable {
   }
 
   private html(): string {
-    const webview = this.panel.webview;
-    const media = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.s.context.extensionUri, 'media', file));
-    const nonce = newNonce();
     const t = (text: string) => html(vscode.l10n.t(text));
-    return `<!DOCTYPE html>
-<html lang="${vscode.env.language}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${media('priorities.css').toString()}" rel="stylesheet">
-<title>${t('Scanner priorities')}</title>
-</head>
-<body data-l10n="${html(JSON.stringify(scriptStrings()))}">
-<main>
+    return webviewPage(this.panel.webview, this.s.context.extensionUri, {
+      title: t('Scanner priorities'),
+      stylesheet: 'priorities.css',
+      scripts: ['priorities.js'],
+      strings: scriptStrings(),
+      body: `<main>
 <header>
   <h1 id="title">${t('Loading…')}</h1>
   <span id="version"></span>
 </header>
-<div id="gone" class="gone" hidden>
+<div id="gone" class="gone warning" hidden>
   <p id="goneText" role="alert"></p>
   <div class="actions">
     <button id="saveAsNew" type="button">${t('Save as New Scanner')}</button>
@@ -307,10 +299,8 @@ export class PrioritiesTable implements FollowingTable {
 </div>
 <p id="status" role="status" aria-live="polite"></p>
 <div id="announce" class="visually-hidden" aria-live="polite" aria-atomic="true"></div>
-</main>
-<script nonce="${nonce}" src="${media('priorities.js').toString()}"></script>
-</body>
-</html>`;
+</main>`,
+    });
   }
 }
 

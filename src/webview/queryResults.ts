@@ -25,7 +25,7 @@ import { Match, QueryCancelled, QueryProgress, QueryScope, runQuery } from '../q
 import { columnChoices } from '../query/schemaFields';
 import type { Services } from '../services';
 import { notify } from '../ui/notify';
-import { html, newNonce } from './pageParts';
+import { html, webviewPage } from './pageParts';
 
 /** Rows the table holds; past it the table says so and Export holds all. */
 const tableCap = 100_000;
@@ -353,32 +353,24 @@ export class QueryResults {
   }
 
   private html(): string {
-    const webview = this.panel.webview;
-    const media = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.s.context.extensionUri, 'media', file)).toString();
-    const nonce = newNonce();
     const t = (text: string) => html(vscode.l10n.t(text));
-    return `<!DOCTYPE html>
-<html lang="${vscode.env.language}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${media('results.css')}" rel="stylesheet">
-<title>${t('Query Results')}</title>
-</head>
-<body data-l10n="${html(JSON.stringify(scriptStrings()))}">
-<header>
+    return webviewPage(this.panel.webview, this.s.context.extensionUri, {
+      title: t('Query Results'),
+      stylesheet: 'results.css',
+      scripts: ['resultRows.js', 'results.js'],
+      strings: scriptStrings(),
+      body: `<header>
   <h1 id="title">${t('Loading…')}</h1>
   <div class="line"><span id="progress"></span><span id="live"></span></div>
   <div class="toolbar" role="toolbar" aria-label="${t('Results')}">
-    <button id="cancel" type="button" class="primary">${t('Cancel')}</button>
-    <button id="bulk" type="button">${t('Bulk Edit…')}</button>
-    <button id="pull" type="button">${t('Pull as Files…')}</button>
-    <button id="exportJson" type="button">${t('Export JSON…')}</button>
-    <button id="exportCsv" type="button">${t('Export CSV…')}</button>
-    <button id="columns" type="button">${t('Columns…')}</button>
+    <button id="cancel" type="button">${t('Cancel')}</button>
+    <button id="bulk" type="button" class="secondary">${t('Bulk Edit…')}</button>
+    <button id="pull" type="button" class="secondary">${t('Pull as Files…')}</button>
+    <button id="exportJson" type="button" class="secondary">${t('Export JSON…')}</button>
+    <button id="exportCsv" type="button" class="secondary">${t('Export CSV…')}</button>
+    <button id="columns" type="button" class="secondary">${t('Columns…')}</button>
   </div>
-  <div id="capped" class="capped" hidden><span id="cappedText"></span> <button id="exportAll" type="button">${t('Export CSV…')}</button></div>
+  <div id="capped" class="capped warning" hidden><span id="cappedText"></span> <button id="exportAll" type="button" class="secondary">${t('Export CSV…')}</button></div>
   <p class="hint" id="hint">${t(
     'Up and Down move between rows, Enter opens the object, Space selects, Ctrl+A selects all, Escape clears, Ctrl+C copies its link; Shift+F10 opens the row menu (Reveal in Tree). A column header sorts by it.',
   )}</p>
@@ -394,11 +386,8 @@ export class QueryResults {
   <button type="button" role="menuitem" data-action="copyLink">${t('Copy Link')}</button>
 </div>
 <p id="status" role="status" aria-live="polite"></p>
-<div id="announce" class="visually-hidden" aria-live="polite" aria-atomic="true"></div>
-<script nonce="${nonce}" src="${media('resultRows.js')}"></script>
-<script nonce="${nonce}" src="${media('results.js')}"></script>
-</body>
-</html>`;
+<div id="announce" class="visually-hidden" aria-live="polite" aria-atomic="true"></div>`,
+    });
   }
 }
 
