@@ -112,6 +112,8 @@ export class Polls {
   async tell(): Promise<void> {
     const ids = this.host.connectionIds();
     const signedOut = (await Promise.all(ids.map(async (id) => ((await this.host.signedIn(id)) ? undefined : id)))).filter(Boolean);
+    // Turned off meanwhile: the feed said so to every consumer, which a tell begun before must not take back.
+    if (this.host.intervalMs() <= 0) return;
     for (const c of this.consumers) {
       if (!c.following) continue;
       const mine = ids.filter((id) => {

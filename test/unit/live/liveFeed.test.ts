@@ -179,3 +179,46 @@ test('a plan follows every object it listed: a rename of an unchanged object, a 
     await fs.rm(root, { recursive: true, force: true });
   }
 });
+
+test('live updates turned off while a check of the sign-in is out: the consumer is left told they are off', async () => {
+  const warehouse = (await api.folder('Warehouse')).Key;
+  let interval = 50;
+  let answer: (() => void) | undefined;
+  const host: PollHost = {
+    source: () => client,
+    intervalMs: () => interval,
+    focused: () => true,
+    connectionIds: () => ['env-sandbox'],
+    label: () => 'Sandbox',
+    // Slow once the first poll has run: the tell of the next wake waits here.
+    signedIn: () => (answer === undefined && reads.length ? new Promise<boolean>((r) => (answer = () => r(true))) : Promise.resolve(true)),
+    isSaving: () => false,
+    failed: () => undefined,
+    recovered: () => undefined,
+    error: (text) => assert.fail(text),
+    state: () => undefined,
+  };
+  const feed = new LiveFeed(host, () => Promise.resolve(host));
+  const reads: LiveRead[] = [];
+  feed.onDidRead((r) => reads.push(r));
+  const reasons: Array<string | undefined> = [];
+  const held = feed.watch({
+    visible: () => true,
+    watched: () => ({ groups: [{ kind: scanners, folderKey: warehouse, pageSize: 100, pages: 1, all: false }], objects: [] }),
+    following: (reason) => reasons.push(reason),
+  });
+  try {
+    await until(() => reads.length >= 1, 'a first poll');
+    feed.wake(); // a tab changed: the consumers are told again, after the sign-in is checked
+    await until(() => answer !== undefined, 'the sign-in checked');
+    interval = 0;
+    feed.wake();
+    assert.equal(reasons[reasons.length - 1], 'live updates are off (oms.live.interval is 0)');
+    answer!();
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(reasons[reasons.length - 1], 'live updates are off (oms.live.interval is 0)', `the consumer heard: ${JSON.stringify(reasons)}`);
+  } finally {
+    held.dispose();
+    feed.dispose();
+  }
+});
