@@ -208,6 +208,9 @@ const destinationStep = (items: ReadonlyArray<vscode.QuickPickItem & { root?: st
   },
 });
 
+/** Folders offered as pulled before: the most recently pulled first (its manifest written last), at most this many. */
+const pulledBeforeMax = 20;
+
 /** A workspace folder's `oms/<connection>`, the folders pulled from this connection before, and "Choose a Folder…". */
 async function destinationsOf(connection: Connection): Promise<Array<vscode.QuickPickItem & { root?: string }>> {
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -216,11 +219,30 @@ async function destinationsOf(connection: Connection): Promise<Array<vscode.Quic
     const suggested = path.join(workspace, 'oms', slug(connection.info.label));
     items.push({ label: vscode.workspace.asRelativePath(suggested), description: vscode.l10n.t('in this workspace'), root: suggested });
   }
-  for (const u of await vscode.workspace.findFiles('**/oms.manifest.json', '**/node_modules/**', 50)) {
+  const manifests = await vscode.workspace.findFiles('**/oms.manifest.json', '**/node_modules/**', 10_000);
+  const pulledAt = new Map(
+    await Promise.all(
+      manifests.map(
+        async (u) =>
+          [
+            u,
+            await vscode.workspace.fs.stat(u).then(
+              (s) => s.mtime,
+              () => 0,
+            ),
+          ] as const,
+      ),
+    ),
+  );
+  let offered = 0;
+  for (const u of manifests.sort((a, b) => pulledAt.get(b)! - pulledAt.get(a)!)) {
+    if (offered >= pulledBeforeMax) break;
     const root = path.dirname(u.fsPath);
-    const m = await readManifest(root).catch(() => undefined);
+    // Its binding alone: no object of a large folder is parsed.
+    const m = await readManifest(root, []).catch(() => undefined);
     if (m?.connection.url === connection.info.baseUrl && !items.some((i) => i.root === root)) {
       items.push({ label: vscode.workspace.asRelativePath(root), description: vscode.l10n.t('pulled before'), root });
+      offered++;
     }
   }
   items.push({ label: vscode.l10n.t('$(folder-opened) Choose a Folder…') });

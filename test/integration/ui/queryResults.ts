@@ -216,10 +216,21 @@ function pulledKeys(dir: string): Map<string, any> {
 }
 
 /** The plan of `dir` from the palette: its summary line. */
-async function planSummary(page: Page, dir: string): Promise<string> {
+/** Plan Changes of the folder: its summary line, once it is not `before` (the plan the view showed until the new one came). */
+async function planSummary(page: Page, dir: string, before?: string): Promise<string> {
   await planChangesOf(page, path.basename(dir));
   const line = new RegExp(`\\d+ behind · \\d+ invalid · \\d+ unchanged · ${path.basename(dir)}`);
-  return until('the plan', async () => (await planPane(page).innerText()).replace(/\s+/g, ' ').match(line)?.[0], 30_000);
+  let said = '';
+  return until(
+    'a new plan',
+    async () => {
+      said = (await planPane(page).innerText()).replace(/\s+/g, ' ').match(line)?.[0] ?? '';
+      return said !== before && said;
+    },
+    30_000,
+  ).catch(() => {
+    throw new Error(`the plan still says "${said}"`);
+  });
 }
 
 /** Pull as Files of two selected rows into a new folder, then of all into it: exactly those files, and a plan that lists no other. */
@@ -264,12 +275,19 @@ async function pullResults(page: Page, frame: Frame, env: Env, expected: any[], 
   await rows(frame).first().click();
   await page.keyboard.press('Escape');
   await frame.locator('#pull', { hasText: 'Pull All as Files' }).click();
-  await pickRow(page, path.basename(dir)).click({ timeout: 10_000 });
+  // The folder pulled into a moment ago, typed into the pick (the workspace holds many pulled folders) and taken with Enter.
+  await pickRow(page, 'Choose a Folder').waitFor({ timeout: 10_000 });
+  await quickInput(page).fill(path.basename(dir));
+  await page
+    .locator('.quick-input-list .monaco-list-row.focused', { hasText: path.basename(dir) })
+    .first()
+    .waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
   const all = await until(`${expected.length} files`, () => Promise.resolve(pulledKeys(dir).size === expected.length && pulledKeys(dir)), 30_000);
   const want = expected.map((s) => s.Key).sort();
   if (JSON.stringify([...all.keys()].sort()) !== JSON.stringify(want)) throw new Error('the files of Pull All are not the results');
   sameAsRest(all);
-  const again = await planSummary(page, dir);
+  const again = await planSummary(page, dir, planned);
   if (!again.startsWith('0 behind') || !again.includes(`${expected.length} unchanged`)) throw new Error(`the plan of all pulled says "${again}"`);
 }
 
