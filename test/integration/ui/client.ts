@@ -60,8 +60,9 @@ async function shortToken(page: Page): Promise<void> {
   const sandbox = await startSandbox({ port: 0, token: 't2', seed: 'demo', instanceName: 'Instance of t2' });
   try {
     await addConnection(page, sandbox.url, 'Token t2', 't2', async () => {
-      // The real reason where something is refused: a space, said as such.
-      await page.keyboard.type('t 2');
+      // The real reason where something is refused: a space, said as such (typed into the box itself: keys
+      // typed as it appears could reach the widget before its box holds the focus).
+      await input(page).pressSequentially('t 2');
       const said = () =>
         validation(page)
           .innerText()
