@@ -206,6 +206,10 @@ export class ObjectFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     this.bases.set(key, object);
     this.heldMtimes.delete(key);
     if (moved) this.baseChanged.fire(uri);
+    // VS Code stats before it reads: that stat answered the older base, whose mtime it now holds with the newer
+    // text, and its save would then be refused as "newer". Told of the change, it stats and reads again (the read
+    // reuses this one): its mtime is the new base's.
+    if (moved && before !== undefined) this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     if (typeof before === 'number' && (object.ConcurrencyVersion ?? 0) > before) this.readNewer.fire({ uri, from: before, to: object.ConcurrencyVersion ?? 0 });
     return served;
   }
