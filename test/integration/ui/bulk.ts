@@ -91,8 +91,14 @@ async function bulkSetRow(page: Page, text: string, field: 'Priority' | 'StatusC
 
 /** The preview's first item, once highlighted: apply, continue after errors. */
 export async function applyAll(page: Page): Promise<void> {
-  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'continue after errors' }).first().waitFor({ timeout: 10_000 });
+  const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'continue after errors' }).first();
+  await row.waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
+  // The preview closes on Enter: one still open means the key went elsewhere, said with where the focus was.
+  await row.waitFor({ state: 'hidden', timeout: 10_000 }).catch(async () => {
+    const at = await page.evaluate<string>('`${document.activeElement?.tagName} ${document.activeElement?.className}`');
+    throw new Error(`the preview stayed open after Enter on "continue after errors"; the focus was on ${at}`);
+  });
 }
 
 /** Thirty "Door Bulk" scanners in a folder the tree never opened in this window, beside the demo's (made once). */

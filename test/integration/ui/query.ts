@@ -1,7 +1,7 @@
 // Find Objects Where… where a person sees it: the palette, a query typed with the box's completion (a nested field
 // of the reporting priorities, then an enum value); the results table counted against REST, sorted and a row opened
 // by keyboard and revealed in the tree from its menu; the results sent to Bulk Edit (its preview, the run, Undo Run); a scanner changed over REST coming
-// into the results and leaving them within a live interval.
+// into the results and leaving them within a live interval, the keys typed meanwhile into the palette staying there.
 import type { Frame, Page } from 'playwright-core';
 import { applyAll, undoRunPreview, waitForTitle } from './bulk';
 import { focusWindow, setInterval } from './live';
@@ -137,10 +137,18 @@ async function resultsFollowServer(page: Page, env: Env, frame: Frame, expected:
     await until('the result gone', async () => (await rowsNow()) === expected.length - 1, withinOneInterval);
     const left = Date.now() - since;
     if (await named(name).count()) throw new Error('the scanner that stopped matching is still a row');
+    // The palette opened from a row of the table as the row comes back: the table drawn anew leaves the keys in the palette.
+    await frame.locator('#body [role="row"]').first().click();
+    await page.keyboard.press('Control+Shift+P');
+    await until('the palette holding the keys', () => hasFocus(page, '.quick-input-widget input'), 5_000);
     await send(env, 'PUT', probe.Href, { ...(await get(env, probe.Href)), InputScannerReportingPriorities: probe.InputScannerReportingPriorities });
     since = Date.now();
     await named(name).waitFor({ timeout: withinOneInterval });
     const came = Date.now() - since;
+    await page.keyboard.type('View: Toggle');
+    const typed = (await input(page).isVisible()) ? await input(page).inputValue() : '(the palette closed)';
+    if (!typed.endsWith('View: Toggle')) throw new Error(`typed "View: Toggle" after the table drew the row anew; the palette holds "${typed}"`);
+    await page.keyboard.press('Escape');
     const badge = await named(name).locator('.badge').innerText();
     if (badge !== 'new') throw new Error(`the row that came is marked "${badge}", not "new"`);
     if ((await rowsNow()) !== expected.length) throw new Error(`${await rowsNow()} rows after it came back, not ${expected.length}`);
@@ -186,7 +194,7 @@ async function queryResultsAct(page: Page, env: Env, diag: string): Promise<void
 
 export const queryChecks: UiCheckList = (page, env, diag) => [
   [
-    'Find Objects Where…: a query typed with completion (nested field, enum value), results in the table counted as REST counts them, sorted, a row opened by keyboard; Bulk Edit of the results and Undo Run; a scanner changed over REST comes into the results and leaves them within an interval',
+    'Find Objects Where…: a query typed with completion (nested field, enum value), results in the table counted as REST counts them, sorted, a row opened by keyboard; Bulk Edit of the results and Undo Run; a scanner changed over REST comes into the results and leaves them within an interval, the keys typed into the palette meanwhile staying there',
     () => queryResultsAct(page, env, diag),
   ],
 ];
