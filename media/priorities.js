@@ -232,8 +232,9 @@
   window.addEventListener('message', (event) => {
     const m = event.data;
     if (m.type === 'show') {
-      // A focused cell is drawn anew: the keyboard goes back to it, not to the page.
-      const inRows = rows.contains(document.activeElement);
+      // A focused cell is drawn anew: the keyboard goes back to it, not to the page. Only while the page has the
+      // keyboard: a read of the server's change must not take it from a pick or an editor the user went to.
+      const inRows = document.hasFocus() && rows.contains(document.activeElement);
       const typedSince = sentCells && cellsOf();
       shown = m;
       render();
@@ -259,7 +260,7 @@
       }
       sentCells = undefined;
       say(m.message);
-      if (inRows || document.activeElement === document.body) backToCell();
+      if (inRows || (document.hasFocus() && document.activeElement === document.body)) backToCell();
     } else if (m.type === 'gone') {
       gone = true;
       sentCells = undefined;

@@ -130,7 +130,9 @@
     sizer.style.height = `${view.length * rowHeight}px`;
     const { first, end } = rowsLib.rowWindow(scroller.scrollTop, scroller.clientHeight, rowHeight, view.length);
     body.style.transform = `translateY(${first * rowHeight}px)`;
-    const hadFocus = body.contains(document.activeElement);
+    // Rows drawn anew keep the keyboard only while the page has it: a live update must not take it from a pick
+    // or an editor the user went to (the frame remembers its focused row after losing the keyboard).
+    const hadFocus = document.hasFocus() && body.contains(document.activeElement);
     const out = [];
     for (let i = first; i < end; i++) out.push(rowElement(view[i], i));
     body.replaceChildren(...out);
