@@ -10,7 +10,8 @@ import type { Connection } from '../connection/connection';
 import { prettyJson } from '../model/saveChecks';
 import type { BaseInfo } from '../model/types';
 import { hideSecrets, secretShown } from '../model/secrets';
-import type { PreviewWords } from './core/run';
+import type { PreviewWords, ShowProgress } from './core/run';
+import { countProgress } from '../ui/countProgress';
 import { objectsText, previewCountsText } from './core/words';
 import { forgetRunTexts, runTextUri, showReadOnly } from './documents';
 import { fieldLabel, fieldLabels } from '../model/fieldNames';
@@ -20,15 +21,56 @@ const diffsAtOnce = 20;
 
 type PreviewAction = 'apply' | 'applyStop' | 'diffs' | 'list' | 'requests' | 'notes' | 'said' | 'cancel';
 
-/**
- * Shows the preview until the user sends or cancels. Returns whether to stop at the first
- * error, or undefined (cancelled, nothing sent).
- */
 /** The stop-or-continue choice in the words every run uses: a preview's go-ahead and the host's own question (vscodeHost.ts). */
 export function stopChoice(verb: string, stop: boolean): string {
   return stop ? vscode.l10n.t('{0}, stop at the first error', verb) : vscode.l10n.t('{0}, continue after errors', verb);
 }
 
+/** The reading's quick input, kept open until the preview takes its place (`readForPreview`). */
+let reading: vscode.QuickPick<vscode.QuickPickItem> | undefined;
+
+/**
+ * The reading before a preview, its count in a busy quick input (Escape cancels it) that the preview then takes
+ * over. The quick input never closes between the user's last answer and the preview, so VS Code does not hand the
+ * keyboard back to the editor behind meanwhile: a webview (the query results) takes it back late, after the preview
+ * has opened, and the preview's Enter went to the webview.
+ */
+export async function readForPreview<T>(title: string, work: (show: ShowProgress, signal: AbortSignal) => Promise<T>): Promise<T> {
+  const pick = vscode.window.createQuickPick();
+  pick.title = title;
+  pick.placeholder = vscode.l10n.t('Reading the objects…');
+  pick.busy = true;
+  pick.ignoreFocusOut = true;
+  const controller = new AbortController();
+  let done = false;
+  pick.onDidHide(() => {
+    if (!done) controller.abort();
+  });
+  pick.show();
+  try {
+    const result = await work(countProgress({ report: ({ message }) => (pick.placeholder = message) }), controller.signal);
+    if (result !== undefined && !controller.signal.aborted) {
+      reading?.dispose();
+      reading = pick;
+      // A reading that ends in no preview (nothing could be read) lets go of it soon.
+      setTimeout(() => reading === pick && letGo(), 5_000);
+    }
+    return result;
+  } finally {
+    done = true;
+    if (reading !== pick) pick.dispose();
+  }
+}
+
+function letGo(): void {
+  reading?.dispose();
+  reading = undefined;
+}
+
+/**
+ * Shows the preview until the user sends or cancels. Returns whether to stop at the first
+ * error, or undefined (cancelled, nothing sent).
+ */
 export async function confirmPreview(
   connection: Connection,
   title: string,
@@ -56,11 +98,14 @@ export async function confirmPreview(
       ...(words.lines ?? []).map((line) => ({ label: `$(info) ${line}`, action: 'said' as const })),
       { label: `$(close) ${vscode.l10n.t('Cancel: send nothing')}`, action: 'cancel' },
     ];
-    const choice = await vscode.window.showQuickPick(items, {
+    const shown = vscode.window.showQuickPick(items, {
       title: `${title}: ${previewCountsText(entries)}`,
       placeHolder: n ? vscode.l10n.t('Only the changes are sent') : vscode.l10n.t('Nothing to send'),
       ignoreFocusOut: true,
     });
+    // Shown in the reading's place (VS Code replaced it): letting go of it now closes nothing.
+    letGo();
+    const choice = await shown;
     switch (choice?.action) {
       case 'apply':
         return { stopOnError: false };

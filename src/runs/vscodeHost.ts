@@ -13,7 +13,7 @@ import type { RunHost, RunView } from './core/run';
 import type { Services } from '../services';
 import { countProgress } from '../ui/countProgress';
 import { notify } from '../ui/notify';
-import { confirmPreview, stopChoice } from './preview';
+import { confirmPreview, readForPreview, stopChoice } from './preview';
 import { reportRun } from './report';
 
 /**
@@ -29,6 +29,7 @@ export const editorView: RunView = {
         return work(countProgress(progress), controller.signal);
       }),
     ),
+  readForPreview,
   confirm: confirmPreview,
   stopOnError: askStopOnError,
   say: (level, message) => notify(level, message),

@@ -47,7 +47,7 @@ export const undoRun: Command = {
       );
       return;
     }
-    const entries = await makePreview(host, connection, title, changes);
+    const entries = await makePreview(host, connection, title, changes, args?.stopOnError === undefined);
     if (!entries) return;
     const stale = new Set(entries.filter((e) => e.status === 'stale').map((e) => e.change.id));
     const confirmed =

@@ -4,7 +4,7 @@ import { runChanges, type Change } from '../../changes/executor';
 import type { RunHeader, RunJournal } from '../../changes/runJournal';
 import type { Connection } from '../../connection/connection';
 import { l10n } from '../../l10n';
-import { runCore, type PreviewWords, type RunHost, type RunRecord } from './run';
+import { runCore, type PreviewWords, type RunHost, type RunRecord, type ShowProgress } from './run';
 
 export interface ChangesRun {
   connection: Connection;
@@ -15,20 +15,21 @@ export interface ChangesRun {
   words: PreviewWords;
 }
 
-/** Every object read, with progress (cancellable); undefined when cancelled. */
-export function makePreview(host: RunHost, connection: Connection, title: string, changes: Change[]): Promise<PreviewEntry[] | undefined> {
-  return host.view.progress(title, async (show, signal) => {
+/** Every object read, with progress (cancellable); undefined when cancelled. `asked`: the preview is put to the user next. */
+export function makePreview(host: RunHost, connection: Connection, title: string, changes: Change[], asked = true): Promise<PreviewEntry[] | undefined> {
+  const work = async (show: ShowProgress, signal: AbortSignal) => {
     const entries = await previewChanges(connection.client, changes, {
       signal,
       onEntry: (_e, done, total) => show(done, total, l10n.t('read {0}/{1}', done, total)),
     });
     return signal.aborted ? undefined : entries;
-  });
+  };
+  return asked && host.view.readForPreview ? host.view.readForPreview(title, work) : host.view.progress(title, work);
 }
 
 /** Preview, the user's go (or `stopOnError` given: no question), then the run; undefined when cancelled before anything was sent. */
 export async function previewAndRun(host: RunHost, run: ChangesRun, stopOnError?: boolean): Promise<RunRecord | undefined> {
-  const entries = await makePreview(host, run.connection, run.title, run.changes);
+  const entries = await makePreview(host, run.connection, run.title, run.changes, stopOnError === undefined);
   if (!entries) return undefined;
   const confirmed = stopOnError === undefined ? await host.view.confirm(run.connection, run.title, entries, run.words) : { stopOnError };
   if (!confirmed) return undefined;

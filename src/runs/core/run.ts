@@ -52,6 +52,8 @@ export interface PreviewWords {
 export interface RunView {
   /** Runs `work` with progress shown and a way to cancel it (the signal). */
   progress<T>(title: string, work: (show: ShowProgress, signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** The reading before a preview the user is asked about, when shown apart from other progress (`progress` otherwise). */
+  readForPreview?<T>(title: string, work: (show: ShowProgress, signal: AbortSignal) => Promise<T>): Promise<T>;
   /** The go-ahead for a previewed run, and whether to stop at the first error; undefined: send nothing. */
   confirm(connection: Connection, title: string, entries: PreviewEntry[], words: PreviewWords): Promise<{ stopOnError: boolean } | undefined>;
   /**
