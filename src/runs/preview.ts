@@ -28,6 +28,7 @@ export function stopChoice(verb: string, stop: boolean): string {
 
 /** The reading's quick input, kept open until the preview takes its place (`readForPreview`). */
 let reading: vscode.QuickPick<vscode.QuickPickItem> | undefined;
+let readingTimer: ReturnType<typeof setTimeout> | undefined;
 
 /**
  * The reading before a preview, its count in a busy quick input (Escape cancels it) that the preview then takes
@@ -50,10 +51,10 @@ export async function readForPreview<T>(title: string, work: (show: ShowProgress
   try {
     const result = await work(countProgress({ report: ({ message }) => (pick.placeholder = message) }), controller.signal);
     if (result !== undefined && !controller.signal.aborted) {
-      reading?.dispose();
+      letGo();
       reading = pick;
-      // A reading that ends in no preview (nothing could be read) lets go of it soon.
-      setTimeout(() => reading === pick && letGo(), 5_000);
+      // A reading that ends in no preview lets go of it soon.
+      readingTimer = setTimeout(() => reading === pick && letGo(), 5_000);
     }
     return result;
   } finally {
@@ -63,6 +64,7 @@ export async function readForPreview<T>(title: string, work: (show: ShowProgress
 }
 
 function letGo(): void {
+  clearTimeout(readingTimer);
   reading?.dispose();
   reading = undefined;
 }

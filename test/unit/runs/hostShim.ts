@@ -56,6 +56,8 @@ Object.assign(shim, {
     withProgress: (_o: unknown, task: (p: unknown, t: unknown) => unknown) =>
       task({ report: () => undefined }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) }),
     showQuickPick: answer,
+    // The preview's reading: a busy quick input, shown and let go of.
+    createQuickPick: () => ({ show: () => undefined, dispose: () => undefined, onDidHide: () => ({ dispose: () => undefined }) }),
     showInputBox: (options: { title?: string }) => answer([], options),
     showInformationMessage: message,
     showWarningMessage: message,
