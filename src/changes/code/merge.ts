@@ -13,7 +13,7 @@ import { parseObjectText } from './localFiles';
 import { Bases } from './bases';
 import { journalSync, readManifest, writeManifest } from './manifest';
 import type { PlanEntry } from './plan';
-import { readNoFollow, resolveInside, writeNoFollow } from './safePaths';
+import { readNoFollow, resolveInside, replaceNoFollow } from './safePaths';
 import { l10n } from '../../l10n';
 
 export interface MergeOutcome {
@@ -44,7 +44,7 @@ export async function mergeEntry(root: string, entry: PlanEntry, live: BaseInfo,
   const result = merge3(kind, base.object, mine.object, theirs, choices);
   if (result.conflicts.length) return { conflicts: result.conflicts, tookTheirs: result.tookTheirs };
   const theirsText = canonicalText(kind, theirs);
-  writeNoFollow(file, canonicalText(kind, result.merged), entry.path);
+  replaceNoFollow(file, canonicalText(kind, result.merged), entry.path);
   const theirsHash = hashOf(theirsText);
   bases.add(theirsHash, theirsText);
   bases.flush();

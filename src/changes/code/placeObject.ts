@@ -11,7 +11,7 @@ import type { Bases } from './bases';
 import { canonicalText, fileForm, hashOf } from './fileForm';
 import { FileStats } from './fileStats';
 import { journalSync, Manifest } from './manifest';
-import { isRegularFile, readNoFollow, resolveInside, writeNoFollow } from './safePaths';
+import { isRegularFile, readNoFollow, resolveInside, replaceNoFollow } from './safePaths';
 
 /** `from`: the file the object came from (a create's new file); `rel`: where it is now. */
 export function placeObject(
@@ -25,7 +25,7 @@ export function placeObject(
   const kind = kindOf(from.kind);
   const text = canonicalText(kind, fileForm(kind, live));
   const file = resolveInside(root, rel);
-  if (readOptional(file) !== text) writeNoFollow(file, text, rel);
+  if (readOptional(file) !== text) replaceNoFollow(file, text, rel);
   const old = resolveInside(root, from.path);
   if (rel !== from.path && isRegularFile(old)) rmSync(old, { force: true });
   const hash = hashOf(text);

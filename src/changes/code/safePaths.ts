@@ -7,9 +7,22 @@
  * from the server's keys and names are one path component each, short
  * enough for any file system, and two keys never share one.
  */
-import { BigIntStats, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, promises as fs, readFileSync, writeSync } from 'node:fs';
+import {
+  BigIntStats,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  promises as fs,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { l10n } from '../../l10n';
 
 /** A path (or a file at it) that may not be used, with the reason in words. */
@@ -121,6 +134,36 @@ export function writeNoFollow(file: string, bytes: string | Uint8Array, entry = 
     return fstatSync(fd, { bigint: true });
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Puts `bytes` in `file` whole or not at all: written beside it under a hidden name no plan reads (not `.json`),
+ * then renamed over it, which replaces a link there rather than writing through it. A process killed meanwhile
+ * leaves the file as it was (and at most that hidden file), never a file cut short that the next plan calls invalid.
+ */
+export function replaceNoFollow(file: string, bytes: string | Uint8Array, entry = file): void {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.oms-tmp`);
+  let fd: number;
+  try {
+    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | noFollow, 0o666);
+  } catch (e) {
+    throw refusal(entry, e);
+  }
+  try {
+    const buffer = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
+    for (let at = 0; at < buffer.byteLength;) at += writeSync(fd, buffer, at);
+  } catch (e) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw refusal(entry, e);
+  }
+  closeSync(fd);
+  try {
+    renameSync(temp, file);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    throw refusal(entry, e);
   }
 }
 
