@@ -122,19 +122,7 @@ export async function readBytesNoFollow(file: string, entry = file): Promise<Buf
 
 /** Writes `bytes` to `file` (never through a link); the file's stat as written, for the record of files a pull wrote. */
 export function writeNoFollow(file: string, bytes: string | Uint8Array, entry = file): BigIntStats {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | noFollow, 0o666);
-  } catch (e) {
-    throw refusal(entry, e);
-  }
-  try {
-    const buffer = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
-    for (let at = 0; at < buffer.byteLength;) at += writeSync(fd, buffer, at);
-    return fstatSync(fd, { bigint: true });
-  } finally {
-    closeSync(fd);
-  }
+  return writeWhole(file, bytes, entry, constants.O_TRUNC);
 }
 
 /**
@@ -144,26 +132,33 @@ export function writeNoFollow(file: string, bytes: string | Uint8Array, entry = 
  */
 export function replaceNoFollow(file: string, bytes: string | Uint8Array, entry = file): void {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.oms-tmp`);
+  try {
+    writeWhole(temp, bytes, entry, constants.O_EXCL);
+    try {
+      renameSync(temp, file);
+    } catch (e) {
+      throw refusal(entry, e);
+    }
+  } catch (e) {
+    rmSync(temp, { force: true });
+    throw e;
+  }
+}
+
+/** `bytes` written to `file`, opened with `flags` besides writing and creating (never through a link). */
+function writeWhole(file: string, bytes: string | Uint8Array, entry: string, flags: number): BigIntStats {
   let fd: number;
   try {
-    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | noFollow, 0o666);
+    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | flags | noFollow, 0o666);
   } catch (e) {
     throw refusal(entry, e);
   }
   try {
     const buffer = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
     for (let at = 0; at < buffer.byteLength;) at += writeSync(fd, buffer, at);
-  } catch (e) {
+    return fstatSync(fd, { bigint: true });
+  } finally {
     closeSync(fd);
-    rmSync(temp, { force: true });
-    throw refusal(entry, e);
-  }
-  closeSync(fd);
-  try {
-    renameSync(temp, file);
-  } catch (e) {
-    rmSync(temp, { force: true });
-    throw refusal(entry, e);
   }
 }
 
