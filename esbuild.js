@@ -83,24 +83,16 @@ const oneActivationChunk = {
 };
 
 /**
- * Second pass: each chunk on its own, every import left as a require. The
- * `vscode` API is one object: a namespace import of it becomes the object
- * itself, not esbuild's ES module copy of its few hundred properties (once
- * per importing module: 27 copies at activation, a quarter of its time).
- * This edits esbuild's first-pass output, not src/: esbuild has no option to
- * turn `import * as x from "external"` into a bare `require` in CommonJS
- * output (it always wraps it in `__toESM`, which copies every property), and
- * a shim module in place of `vscode` is wrapped the same way. Without it the
- * activation set is also 81 bytes larger (test/unit/build/activation.test.ts).
+ * Second pass: each chunk on its own, every import left as a require. src/
+ * imports `vscode` as `import vscode = require('vscode')` (the lint holds it),
+ * so the chunks require the host's object itself: an ES namespace import of an
+ * external becomes `__toESM(require(…))` in CommonJS, a copy of its few hundred
+ * properties in every module that imports it.
  */
 const onlyThisFile = {
   name: 'only-this-file',
   setup(build) {
     build.onResolve({ filter: /.*/ }, (args) => (args.kind === 'entry-point' ? undefined : { path: args.path, external: true }));
-    build.onLoad({ filter: /\.js$/ }, (args) => ({
-      contents: fs.readFileSync(args.path, 'utf8').replace(/import\s*\*\s*as\s*([\w$]+)\s*from\s*"vscode";?/g, 'const $1 = require("vscode");'),
-      loader: 'js',
-    }));
   },
 };
 

@@ -112,6 +112,10 @@ const importsPointDown = {
         else if (node.source.type === 'TemplateLiteral' && node.source.expressions.length === 0) check(node, node.source.quasis[0].value.cooked);
         else context.report({ node, message: `${where}: an import() of a computed name cannot be checked against the layers; name the module` });
       },
+      // `import vscode = require('vscode')`, how src/ imports the editor's API.
+      TSImportEqualsDeclaration: (/** @type {{ moduleReference: { type: string; expression?: { value?: unknown } } }} */ node) =>
+        node.moduleReference.type === 'TSExternalModuleReference' &&
+        check(/** @type {import('eslint').Rule.Node} */ (/** @type {unknown} */ (node)), node.moduleReference.expression?.value),
       // `typeof import('…')` in a type.
       TSImportType: (/** @type {{ argument?: { literal?: { value?: unknown } } }} */ node) =>
         check(/** @type {import('eslint').Rule.Node} */ (/** @type {unknown} */ (node)), node.argument?.literal?.value),
@@ -168,6 +172,22 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', console: 'readonly', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // The editor's API is one CommonJS object the host provides: `import vscode = require('vscode')` compiles to a
+    // bare require. An ES import of it would make esbuild's CommonJS output copy its properties into a module
+    // object of its own (`__toESM`) in every module that imports it (docs/architecture.md, Bundles).
+    files: ['src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-require-imports': ['error', { allow: ['^vscode$'] }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='vscode'][importKind!='type'][specifiers.length>0]",
+          message: "Import the editor's API as `import vscode = require('vscode')` (docs/architecture.md, Bundles).",
+        },
+      ],
+    },
   },
   // Layers (docs/architecture.md): imports point down only, and nothing below the editor layers imports `vscode`.
   { files: ['src/**/*.ts'], plugins: { layers: { rules: { 'imports-point-down': importsPointDown } } }, rules: { 'layers/imports-point-down': 'error' } },

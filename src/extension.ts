@@ -3,7 +3,7 @@
  * Activation waits on nothing (no network, no secret store): the connection
  * handed over by the environment is added in the background.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { registerCommands } from './commands/framework/register';
 import { ConnectionManager } from './connection/connectionManager';
 import { connectFromEnvironment, envConnectionId } from './connection/envConnection';

@@ -1,7 +1,7 @@
 /** The extension's one log. Requests are logged by method, path, status and time; never a token or body. */
 import { chmod, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { RequestLog } from './api/http';
 
 let channel: vscode.LogOutputChannel | undefined;

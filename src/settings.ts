@@ -5,7 +5,7 @@
  * The limits are the manifest's own (`contributes.configuration`), so they are
  * written once.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 type WholeNumberSetting = 'pageSize' | 'requestTimeoutSeconds' | 'maxResponseMegabytes' | 'batchSize' | 'batchConcurrency';
 

@@ -4,7 +4,7 @@
  * suite. No context, no secret store, no token: stored tokens are seen only
  * as fingerprints. Other extensions get nothing (see extension.ts).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { createHash } from 'crypto';
 import type { Services } from './services';
 import { answerProductionWrites } from './connection/productionQuestion';

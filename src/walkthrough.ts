@@ -3,7 +3,7 @@
  * that complete on something the user did rather than on a command set a
  * context key here, which the step's `onContext:` completion event watches.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { parseObjectUri, scheme } from './fs/objectUri';
 
 type Step = 'openedInputScanner' | 'savedPriorities' | 'searchedObjects';

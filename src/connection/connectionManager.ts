@@ -1,5 +1,5 @@
 /** The user's connections (global state), the live Connection for each, and the active one. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { randomUUID } from 'crypto';
 import type { TokenSet } from '../api/auth';
 import { Connection } from './connection';

@@ -4,7 +4,7 @@
  * them, and a read of VS Code's configuration cost the extension host about as much as the rest of
  * building the request.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { loopbackFetch } from '../api/loopbackFetch';
 import { proxyFetchFor } from '../api/proxyFetch';
 import { wholeNumberSetting } from '../settings';

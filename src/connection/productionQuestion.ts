@@ -4,7 +4,7 @@
  * invite, push notification, batch add, notes, runs). An operation of many
  * requests asks once for all of them. Cancel sends nothing.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { RequestOptions } from '../api/http';
 import type { WriteQuestion } from './connection';
 import type { ConnectionInfo } from './connectionInfo';

@@ -2,7 +2,7 @@
  * The embedded local sandbox: started inside the extension host on first use,
  * with demo data in the extension's global storage.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import * as path from 'path';
 import { randomBytes } from 'crypto';
 import type { Sandbox } from '../sandbox/server';

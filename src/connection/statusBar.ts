@@ -3,7 +3,7 @@
  * (with the version its text is based on), else the active connection. A
  * production connection has the warning colour. A click switches connection.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ConnectionManager } from './connectionManager';
 
 /** What the status bar needs to know about an object document. */

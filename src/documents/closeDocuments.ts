@@ -4,7 +4,7 @@
  * object or connection that is gone): the caller has asked the user, naming
  * the unsaved edits, first.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { documentNames, scheme } from '../fs/objectUri';
 
 /** The open object documents `match` selects, and which of them hold unsaved edits. */

@@ -1,5 +1,5 @@
 /** Compare: the server's current version (served by editor/serverVersion.ts) beside the document. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { documentNames, serverScheme } from '../fs/objectUri';
 
 export async function compareWithServer(uri: vscode.Uri): Promise<void> {

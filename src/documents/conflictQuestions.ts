@@ -3,7 +3,7 @@
  * edit's base (documents/saves.ts asks them): one per field changed on both
  * sides, or, where the merge cannot help, the only question of the whole save.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { compareWithServer } from './compare';
 import type { MergeChoices, MergeConflict } from '../changes/merge3';
 import type { BaseInfo } from '../model/types';

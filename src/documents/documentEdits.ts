@@ -2,7 +2,7 @@
  * An object document as the save entry and live updates' Merge handle it: its name, its text read as
  * an object, and its text replaced by one undoable edit.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { documentNames } from '../fs/objectUri';
 import type { BaseInfo } from '../model/types';
 

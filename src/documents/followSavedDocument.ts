@@ -4,7 +4,7 @@
  * at the object's own address, so the tab title and the breadcrumb follow.
  * The text is not touched: the user's document already equals the server's.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
 import { renamedUri } from '../fs/objectUri';
 import type { ObjectSaves } from './saves';

@@ -2,7 +2,7 @@
  * Live updates' Merge of the server's changes into an editor's unsaved text: loaded with live
  * updates' followers (followDocuments.ts), not at activation with the save entry.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
 import type { BaseInfo } from '../model/types';
 import type { MergeChoices } from '../changes/merge3';

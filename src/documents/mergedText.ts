@@ -1,5 +1,5 @@
 /** The message of a save merged with the server's changes, loaded with the merge (not at activation). */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { fieldLabels } from '../model/fieldNames';
 import type { BaseInfo } from '../model/types';
 

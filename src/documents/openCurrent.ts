@@ -5,7 +5,7 @@
  * version first. One with edits keeps them and its base (its save meets the
  * conflict and the merge).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
 
 /** How long to wait for VS Code to take in the server's text. */

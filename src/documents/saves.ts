@@ -18,7 +18,7 @@
  * What the user reads about a save is written here, each message once (the
  * end of this file); the questions on a conflict are in conflictQuestions.ts.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ConnectionManager } from '../connection/connectionManager';
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
 import { ObjectAddress, sameObject, scheme } from '../fs/objectUri';

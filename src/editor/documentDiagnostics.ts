@@ -6,7 +6,7 @@
  * as you type, and from here as errors (a missing required property is only a
  * warning there, yet the save refuses it).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
 import { parseObjectUri, scheme } from '../fs/objectUri';
 

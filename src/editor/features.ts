@@ -3,7 +3,7 @@
  * registers it): links, hovers, folds and the outline. A chunk of its own,
  * loaded when the first object document asks for one of them.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Services } from '../services';
 import { findLinks, foldedSections, linkAt, Section, topLevel } from './documentModel';
 import { describe, targetOf } from './targets';

@@ -1,5 +1,5 @@
 /** Read-only documents of earlier versions from the save history, for the diff beside the server's. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { BaseInfo } from '../model/types';
 import { documentText } from '../save/documentForm';
 

@@ -5,7 +5,7 @@
  * reporting priority. Nothing here changes the text: a save sends exactly
  * what the editor holds.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Services } from '../services';
 import { objectLanguage, parseObjectUri, scheme } from '../fs/objectUri';
 import { registerObjectSymbols } from './objectSymbols';

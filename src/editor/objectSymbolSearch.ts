@@ -2,7 +2,7 @@
  * The answers of Ctrl+Alt+O's symbol search (objectSymbols.ts registers it): the active connection's
  * objects whose names hold every word typed, loaded with the first search, not at activation.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Services } from '../services';
 import { objectUri, parseObjectUri } from '../fs/objectUri';
 import { folderPathText, matches, queryWords, rank } from '../search/match';

@@ -6,7 +6,7 @@
  * meanwhile went to the editor behind). VS Code filters and sorts what this
  * answers and opens the chosen object's document.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Services } from '../services';
 
 export function registerObjectSymbols(s: Services): vscode.Disposable {

@@ -3,7 +3,7 @@
  * query the CodeLenses that run it through Find Objects Where… (`oms.runQuery`). A chunk of its own, started by
  * ./index.ts when the first query file opens.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { kindsLabel } from '../l10n';
 import { FileQuery, parseQueryFile } from '../query/queryFile';
 import { queryFileCompletions, queryFileProblems, type FileCompletion } from '../query/queryFileAssist';

@@ -1,5 +1,5 @@
 /** The server's current version of an object as a read-only document (what Compare shows beside the edit). */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
 import { scheme, serverScheme } from '../fs/objectUri';
 

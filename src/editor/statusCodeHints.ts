@@ -3,7 +3,7 @@
  * documents: `"StatusCode": 4 ⟵ Supervisory fault, open circuit`, also for
  * `NonSettlingErrorStatus`. Controlled by the setting `oms.statusCodeHints`.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { statusCodeLabels, statusLabel } from '../model/statusCodes';
 import { parseObjectUri, scheme, serverScheme } from '../fs/objectUri';
 

@@ -3,7 +3,7 @@
  * the object, reveal the folder (or the object's notes) in the tree, or show
  * another resource of the service read-only.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Services } from '../services';
 import { ObjectAddress, objectUri } from '../fs/objectUri';
 import { showCurrent } from '../documents/openCurrent';

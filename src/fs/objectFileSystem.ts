@@ -10,7 +10,7 @@
  * once, when the save meets it), and an editor reloads exactly when its base
  * moves on (`rebase`, for editors without edits after a save made elsewhere).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError } from '../api/errors';
 import type { ConnectionManager } from '../connection/connectionManager';
 import { supports } from '../model/kinds';

@@ -3,7 +3,7 @@
  * shows; the keys, which address the object, in the query. Every Uri of an
  * object document is built and read here.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { Kind, kindByCollection } from '../model/kinds';
 
 export const scheme = 'oms';

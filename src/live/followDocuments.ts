@@ -8,7 +8,7 @@
  * saves use) and Compare: the notice names that version, not the server's, so a
  * later change on the server leaves it true (the tab's badge names both).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
 import { documentNames, renamedUri, sameObject } from '../fs/objectUri';
 import { openObjects, type OpenObject } from './openObjects';

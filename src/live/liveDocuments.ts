@@ -4,7 +4,7 @@
  * an open object), which moves its badge (serverChanges.ts), then its document. The badges also hear
  * the user's own saves and the documents VS Code read again, which are not changes on the server.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { sameObject } from '../fs/objectUri';
 import type { Services } from '../services';
 import type { FollowDocuments } from './followDocuments';

@@ -3,7 +3,7 @@
  * what to say of a failure. Go to Object's index subscribes here, as the reads start: it takes every group
  * read (its own reads are then fewer).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { log } from '../log';
 import type { Services } from '../services';
 import { notify, showLogAction } from '../ui/notify';

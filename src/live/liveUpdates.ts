@@ -6,7 +6,7 @@
  * views/planLive.ts, and Go to Object's index in livePollHost.ts). A connection that fails is said once, until it
  * answers again.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { log } from '../log';
 import type { Services } from '../services';
 import { LiveFeed } from './liveFeed';

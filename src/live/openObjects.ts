@@ -1,5 +1,5 @@
 /** The object documents open in editor tabs, which live updates read again and follow. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ObjectFileSystem } from '../fs/objectFileSystem';
 import { scheme, type ObjectAddress } from '../fs/objectUri';
 

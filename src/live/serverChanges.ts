@@ -4,7 +4,7 @@
  * editor's tab and on the object in the Objects view (both carry the
  * object's `oms:` address).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { parseObjectUri, type ObjectAddress } from '../fs/objectUri';
 
 const idOf = (a: ObjectAddress) => `${a.connectionId}|${a.folderKey}|${a.kind.id}|${a.key}`;

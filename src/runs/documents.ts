@@ -2,7 +2,7 @@
  * Read-only virtual documents of runs: previews' diff sides, request listings, dry runs and results
  * (nothing asks to be saved). The provider lives as long as the extension host; texts go with each new preview.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 const scheme = 'oms-run';
 const texts = new Map<string, string>();

@@ -3,7 +3,7 @@
  * diffs opened on demand a few at a time (a preview of 10,000 objects opens none by itself), the
  * list of all objects, and the requests as cURL (no token, no secret field).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { curlOf } from '../api/curl';
 import type { PreviewEntry } from '../changes/bulk';
 import type { Connection } from '../connection/connection';

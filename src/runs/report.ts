@@ -1,5 +1,5 @@
 /** The editor's report of a run: its outcomes in words, then Show Results, Retry Failed and Undo Run. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { EntryOutcome } from '../changes/runJournal';
 import { notify } from '../ui/notify';
 import { showReadOnly } from './documents';

@@ -5,7 +5,7 @@
  * found: this machine's journal (global storage), the pulled folders' `.oms/runs/` in the workspace,
  * and journal files opened by hand (a CI job's artifact).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { RunJournal, type RunHeader } from '../changes/runJournal';
 import type { Connection } from '../connection/connection';
 import { allRuns, folderOfJournal, journalFile, sameService, type FoundRun } from './core/journals';

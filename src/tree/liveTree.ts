@@ -3,7 +3,7 @@
  * (not those under a collapsed folder), and a read page moves its group on (new, removed and renamed
  * objects; expansion, selection and the filter stay).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { LiveFeed } from '../live/liveFeed';
 import type { WatchedGroup } from '../live/liveReads';
 import type { CollectionNode } from './nodes/collectionNode';

@@ -1,5 +1,5 @@
 /** The Objects view: connections > folders > kind groups > objects. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ConnectionManager } from '../connection/connectionManager';
 import { parseObjectUri, type ObjectAddress } from '../fs/objectUri';
 import { collectionId, TreeContext } from './nodes/context';

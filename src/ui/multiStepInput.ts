@@ -5,7 +5,7 @@
  * Back re-runs the previous one (its answers are kept in the flow's state, so
  * it opens with them filled in). Escape or focus-out-and-hide cancels the flow.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /** A step: asks one thing, records it in the flow's state, returns the next step (or nothing when done). */
 export type Step = (input: MultiStepInput) => Promise<Step | undefined>;

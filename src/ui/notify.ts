@@ -2,7 +2,7 @@
  * Non-blocking messages: a command run by a test or a script must not wait for
  * someone to dismiss a notification. Every message is also logged.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { log } from '../log';
 
 export interface MessageAction {

@@ -1,5 +1,5 @@
 /** Opens an object document (or a draft) in an editor, in the object language. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { objectLanguage } from '../fs/objectUri';
 
 export async function showJson(uri: vscode.Uri, options: { preview: boolean; viewColumn?: vscode.ViewColumn }): Promise<vscode.TextEditor> {

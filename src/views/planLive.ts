@@ -4,7 +4,7 @@
  * object of it, unchanged ones too, or one gone or new) the folder is planned again, ticks kept, as
  * Plan Changes would. When it is not followed (live updates off, signed out, no answer), it says why.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { movedSincePlan } from '../changes/code/planFollows';
 import { makePlan } from '../changes/code/plan';
 import type { WatchedGroup } from '../live/liveReads';

@@ -4,7 +4,7 @@
  * click opens the live object beside the file. The plan itself is computed
  * in src/changes/code/plan.ts; this module only shows it and keeps the ticks.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { FieldChange } from '../changes/code/fileForm';
 import { sendable, type Plan, type PlanAction, type PlanEntry, type PlanResult } from '../changes/code/plan';
 import { fillPlanView, type PlanViewCode } from './planViewSlot';

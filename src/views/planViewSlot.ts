@@ -3,7 +3,7 @@
  * the first plan loads the view's code (planView.ts, in the chunk of the objects-as-code commands),
  * which then fills it. Activation so loads none of objects as code.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Services } from '../services';
 
 /** What the view's code needs of the extension: live reads, and the connections to plan again. */

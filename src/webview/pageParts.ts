@@ -1,5 +1,5 @@
 /** What every webview page of the extension is made with: text made inert in HTML, one head, scripts by nonce only. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 export function html(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

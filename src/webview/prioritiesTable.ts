@@ -8,7 +8,7 @@
  * A scanner deleted on the server keeps its rows in the table, to be saved as a new scanner, exported
  * as JSON, or closed.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Services } from '../services';
 import type { ObjectAddress } from '../fs/objectUri';
 import { applyEdits, checkEdits, RowEdit, rowsOf, statusOptions } from '../model/priorities';

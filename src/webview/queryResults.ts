@@ -10,7 +10,7 @@
  * focused, with its backoff, and told why when not). A row opens its object, reveals it in the tree or copies its
  * link; all results (or the selected) go to Bulk Edit, Pull as Files and Export (JSON, CSV).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Connection } from '../connection/connection';
 import { openObjectDocument } from '../editor/targets';
 import type { LiveRead } from '../live/liveFeed';

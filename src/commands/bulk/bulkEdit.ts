@@ -6,7 +6,7 @@
  * given: `{ connectionId, query, operation: { type: 'addTag', tag: 'x' }, stopOnError? }` (with
  * `stopOnError` the preview is not asked about: scripts and tests).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { bulkChanges, Target } from '../../changes/bulk';
 import {
   BulkOperation,

@@ -6,7 +6,7 @@
  * (without a run id: the newest run with objects left to send; from the palette, the run is picked
  * among those, or a journal file opened).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { bulkChanges } from '../../changes/bulk';
 import { makePlan } from '../../changes/code/plan';
 import type { RunJournal } from '../../changes/runJournal';

@@ -1,5 +1,5 @@
 /** The connection a journalled run goes out on again (its undo, its retry): by id or URL, else an apply's pulled folder's. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { RunHeader, RunJournal } from '../../changes/runJournal';
 import type { Connection } from '../../connection/connection';
 import { folderOfJournal } from '../../runs/core/journals';

@@ -3,7 +3,7 @@
  * opened by hand, as a CI job's artifact) with its outcome per object, and Retry Failed and Undo Run
  * offered as after a run of this window. Args: `{ runId? }`.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { journalOf } from '../../runs/core/journals';
 import { outcomesText, resultsText } from '../../runs/core/words';
 import { showReadOnly } from '../../runs/documents';

@@ -7,7 +7,7 @@
  * it and the server's copy, also when every object is stale. The undo is journalled beside the run.
  * Args: `{ runId?, connectionId?, stopOnError? }` (with `stopOnError` no preview question).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { mergedUndo } from '../../changes/bulk';
 import type { Change } from '../../changes/executor';
 import type { JournalEntry, RunJournal } from '../../changes/runJournal';

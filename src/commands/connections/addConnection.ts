@@ -1,5 +1,5 @@
 /** Adds a named connection: base URL, optional root folder, then sign-in. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { checkBaseUrl, connectionNameProblem, needsPlainHttpConfirmation, normalizeBaseUrl } from '../../connection/connectionInfo';
 import type { Command } from '../framework/command';
 

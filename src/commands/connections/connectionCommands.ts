@@ -1,5 +1,5 @@
 /** Small commands on one connection: rename, remove, sign out, make active. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { connectionNameProblem } from '../../connection/connectionInfo';
 import { discardAndClose, objectDocuments, unsavedNote } from '../../documents/closeDocuments';
 import { ConnectionTarget, connectionTarget, targeted } from '../framework/commandTargets';

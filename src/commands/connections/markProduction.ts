@@ -1,5 +1,5 @@
 /** Marks a connection as production (every write asks first), or back to ordinary. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Services } from '../framework/command';
 import { ConnectionTarget, connectionTarget, targeted } from '../framework/commandTargets';
 

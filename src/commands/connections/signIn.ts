@@ -1,5 +1,5 @@
 /** Sign in: paste a token, or user name + password + instance through POST /token. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { readToken } from '../../api/auth';
 import { ConnectionTarget, connectionTarget, targeted } from '../framework/commandTargets';
 

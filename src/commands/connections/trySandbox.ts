@@ -1,5 +1,5 @@
 /** Starts the embedded sandbox with demo data and connects to it: no account needed. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { sandboxConnectionId } from '../../connection/sandboxHost';
 import type { Command } from '../framework/command';
 

@@ -10,7 +10,7 @@
  * Notification from File call `folderTarget` themselves, after reading the
  * file: a bad file asks nothing.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Connection } from '../../connection/connection';
 import { documentNames, type ObjectAddress } from '../../fs/objectUri';
 import { Kind, KindId, kind as kindOf, supports } from '../../model/kinds';

@@ -1,5 +1,5 @@
 /** Palette helpers: when a command runs without a tree node, ask for what it needs. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Connection } from '../../connection/connection';
 import { Kind, kind as kindOf, objectKinds, supports } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';

@@ -3,7 +3,7 @@
  * CommonName, the key only when no name is known. Not to be confused with
  * `namedBy.ts`, which reads what a command's argument names.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { FolderTarget } from './commandTargets';
 
 async function folderName(where: FolderTarget): Promise<string> {

@@ -3,7 +3,7 @@
  * code loads on the first command run: `../index.ts` and all it imports are a
  * chunk of their own (see esbuild.js), so activation compiles none of it.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Services } from './command';
 
 interface Manifest {

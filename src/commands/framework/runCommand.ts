@@ -3,7 +3,7 @@
  * for the connection the failure names (or the arguments do): never an unhandled rejection,
  * nothing thrown at VS Code, Escape quiet.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { log } from '../../log';
 import { connectionIdOf } from './commandTargets';
 import { attribution, describeFailure, FailureAction, failureTitle, resultOf } from './failure';

@@ -2,7 +2,7 @@
  * Filter a group of the tree by name, as you type. The filter stays on the
  * group: pages loaded later are filtered too. An empty filter shows all.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { CollectionNode } from '../../tree/nodes/collectionNode';
 import { groupTarget, targeted } from '../framework/commandTargets';
 import { kindsLabel } from '../../l10n';

@@ -8,7 +8,7 @@
  * Args: a folder or group node, or `{ connectionId?, folderKey?, kind?, kinds?, query?, subfolders?, run? }`:
  * `kinds` (kind ids) narrows the scope as `kind` does; with `run: true` a valid `query` runs at once (a query file's CodeLens).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { Kind, objectKinds, supports } from '../../model/kinds';
 import { compileQuery } from '../../query/compile';
 import { completeAt } from '../../query/complete';

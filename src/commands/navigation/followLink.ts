@@ -3,7 +3,7 @@
  * `{ connectionId, href?, key? }`. Objects open, folders and notes are
  * revealed in the tree, an object known only by its key is looked up.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { follow, targetOf } from '../../editor/targets';
 import { leavesBase } from '../../model/routes';
 import type { Command } from '../framework/command';

@@ -10,7 +10,7 @@
  *
  * Args: `{ connectionId?, query? }` (the query fills the box).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { folderPathText, matches, queryWords, rank } from '../../search/match';
 import type { IndexEntry } from '../../search/objectIndex';
 import { follow } from '../../editor/targets';

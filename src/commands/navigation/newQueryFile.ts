@@ -3,7 +3,7 @@
  * Objects view's selection, else the active connection's instance), with how the file works in comments and one
  * example query. Saved in the workspace, it is kept in git with the team's work.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { pathOfFolder } from '../../query/folderPath';
 import { newQueryFileText, NewQueryFilePlace } from '../../query/queryFileTemplate';
 import type { Command, Services } from '../framework/command';

@@ -3,7 +3,7 @@
  * on its way and loading its group's pages until it is there. From an open
  * object document (editor title, palette), a node, or `{ connectionId, folderKey, kind, key }`.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { placeOf } from '../../editor/targets';
 import type { ObjectAddress } from '../../fs/objectUri';
 import { ObjectTarget, targeted, thisObject } from '../framework/commandTargets';

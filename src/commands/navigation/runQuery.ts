@@ -9,7 +9,7 @@
  * file's `{ uri, line, otherSubfolders? }` (the query on that line or below; `otherSubfolders` runs it with the
  * other choice of subfolders than the file's).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { folderKeyOfPath } from '../../query/folderPath';
 import { parseQueryFile, queryAt } from '../../query/queryFile';
 import { activeConnectionTarget, ConnectionTarget, targeted } from '../framework/commandTargets';

@@ -4,7 +4,7 @@
  * (editor title, palette) or `{ connectionId, folderKey, kind, key, text }`
  * (no prompt). The object's notes in the tree are reloaded.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { NoteInfo } from '../../model/types';
 import { notify } from '../../ui/notify';
 import { ObjectArgs, ObjectTarget, targeted, thisObject } from '../framework/commandTargets';

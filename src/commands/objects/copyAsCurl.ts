@@ -3,7 +3,7 @@
  * document), a group (its first page) or a folder, as a shell command with
  * `$TOKEN` in place of the token. Returns the command.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { OmsClient } from '../../api/client';
 import { curlOf } from '../../api/curl';
 import { CollectionNode } from '../../tree/nodes/collectionNode';

@@ -3,7 +3,7 @@
  * after a confirmation that quotes it. From a note in the tree, or
  * `{ connectionId, folderKey, kind, key, noteKey }` (no confirmation).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { NoteTarget, noteTarget, targeted } from '../framework/commandTargets';
 import { notify } from '../../ui/notify';
 

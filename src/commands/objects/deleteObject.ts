@@ -1,5 +1,5 @@
 /** Deletes an object after confirmation (naming unsaved edits in its editors), closes its editors and refreshes the tree. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ObjectAddress, sameObject } from '../../fs/objectUri';
 import { discardAndClose, objectDocuments, unsavedNote } from '../../documents/closeDocuments';
 import { ObjectTarget, objectTarget, requireOperation, targeted } from '../framework/commandTargets';

@@ -9,7 +9,7 @@
  * Returns `{ ok: true, email, siteKey }` or `{ ok: false, reason, status? }`
  * (an address that is not one is refused before anything is sent).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError } from '../../api/errors';
 import { checkEmail } from '../../people/email';
 import { notify } from '../../ui/notify';

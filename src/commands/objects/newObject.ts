@@ -1,5 +1,5 @@
 /** "New <kind>": a document pre-filled with a valid template; its first save POSTs it. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { KindId } from '../../model/kinds';
 import { showJson } from '../../ui/showJson';
 import { folderNameOf } from '../../editor/targets';

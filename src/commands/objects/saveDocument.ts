@@ -4,7 +4,7 @@
  * (documents/saves.ts) once. True when the document is saved. Other documents
  * get VS Code's own save.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { scheme } from '../../fs/objectUri';
 import type { Command } from '../framework/command';
 

@@ -7,7 +7,7 @@
  * Args (tests, scripts): executeCommand('oms.showSaveHistory', target, { index, restore: true })
  * restores the index-th entry without prompts; returns the save outcome.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { historyUri } from '../../editor/historyDocuments';
 import type { ObjectAddress } from '../../fs/objectUri';
 import type { HistoryEntry } from '../../save/history';

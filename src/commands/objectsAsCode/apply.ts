@@ -3,7 +3,7 @@
  * chosen first; deletes need their count typed; a production connection asks once), and the dry
  * run, which lists the requests as cURL (no token, no secret) and sends nothing.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { dryRun } from '../../changes/code/apply';
 import type { RunResult } from '../../runs/core/run';
 import * as path from 'node:path';

@@ -4,7 +4,7 @@
  * the plan the Object Changes view shows, one entry of it, a saved plan.
  */
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { readManifest, manifestName } from '../../changes/code/manifest';
 import type { ConnectionBinding } from '../../changes/code/manifest';
 import { bindingOf } from '../../changes/code/pull';

@@ -4,7 +4,7 @@
  * time (keep mine or take the server's); then the file holds the merge and
  * the plan shows it as an ordinary update. Nothing is sent.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { mergeEntry, MergeOutcome } from '../../changes/code/merge';
 import type { PlanEntry } from '../../changes/code/plan';
 import type { BaseInfo } from '../../model/types';

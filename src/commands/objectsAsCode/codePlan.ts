@@ -4,7 +4,7 @@
  * version; a plan saved for later and opened again (apply then refuses what
  * moved since it was made).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { canonicalText, fileForm } from '../../changes/code/fileForm';
 import { makePlan, type Plan, type PlanEntry, type PlanResult } from '../../changes/code/plan';
 import { savePlanFile } from '../../changes/code/planFile';

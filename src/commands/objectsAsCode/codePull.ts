@@ -5,7 +5,7 @@
  * edited since the last pull are overwritten only when the user says so.
  */
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { objectsText } from '../../runs/core/words';
 import { checkBinding, readManifest } from '../../changes/code/manifest';
 import type { PullScope } from '../../changes/code/manifest';

@@ -25,7 +25,7 @@
  * Returns an AddPeopleResult (addPeopleReport.ts).
  */
 import { promises as fsp } from 'node:fs';
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { peopleToResend } from '../../api/batch';
 import { kind as kindOf } from '../../model/kinds';
 import type { PeopleFile } from '../../people';

@@ -1,5 +1,5 @@
 /** What a batch add reports: the result a script gets, the failed batches, and the closing message. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { BatchOutcome, BatchReport } from '../../api/batch';
 import type { PersonRow } from '../../people';
 import { notify, showLogAction } from '../../ui/notify';

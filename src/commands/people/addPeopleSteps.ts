@@ -3,7 +3,7 @@
  * the go-ahead (send the valid rows when some are not; else the confirmation with Copy as cURL).
  * Each asks only what the command's arguments leave open; a script decides all of them.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { PeopleFile, PersonRow } from '../../people';
 import type { WizardStep } from '../../ui/wizard';
 import type { FolderTarget } from '../framework/commandTargets';

@@ -4,7 +4,7 @@
  * offers the e-mail's subject and attached image and Copy as cURL. Six steps whatever the answers:
  * what only an e-mail has is asked from the summary, so the step count never jumps.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { kind as kindOf } from '../../model/kinds';
 import {
   buildPushRequest,

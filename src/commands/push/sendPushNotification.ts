@@ -19,7 +19,7 @@
  * Returns `{ ok: true, request, warnings? }` (a warning when nobody is named) or `{ ok: false, reason, errors?, sent }`;
  * `sent: false` means nothing went to the server.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError } from '../../api/errors';
 import { describePushType, PushInput, pushTypeMapping, PushTypeMapping } from '../../model/pushTypes';
 import { namingOf } from '../../model/typeName';

@@ -10,7 +10,7 @@
  * Returns the same result as oms.sendPushNotification
  * (`{ ok: false, errors, sent: false }` when the file does not validate).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { PushNotificationRequest } from '../../model/types';
 import { summarizePushRequest } from '../../model/pushTypes';
 import { locateNearest } from '../../validation/locate';

@@ -14,7 +14,7 @@
  *   })
  * Returns `{ ok: true, changed }` or `{ ok: false, reason, conflict?, serverVersion? }`.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { rangeText, wholeNumberProblem, withRow } from '../../model/priorities';
 import { statusCodeLabels, statusLabel } from '../../model/statusCodes';
 import type { InputScannerInfo } from '../../model/types';

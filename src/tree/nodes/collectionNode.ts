@@ -1,5 +1,5 @@
 /** One kind's objects in one folder, paged. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Kind } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { log } from '../../log';

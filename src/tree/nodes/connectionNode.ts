@@ -1,5 +1,5 @@
 /** A connection at the top of the tree; its child is the root folder. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Connection } from '../../connection/connection';
 import { ApiError } from '../../api/errors';
 import type { BaseInfo } from '../../model/types';

@@ -1,5 +1,5 @@
 /** Turns a failed load into a node with the reason and what to do about it. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ApiError } from '../../api/errors';
 import { MessageNode } from './messageNode';
 import type { TreeNode } from './node';

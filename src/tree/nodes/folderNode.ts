@@ -1,5 +1,5 @@
 /** A folder (or the root instance): its child folders, then one group per kind. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { kind as kindOf, objectKinds, supports } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { collectionId, TreeContext } from './context';

@@ -1,5 +1,5 @@
 /** "Load more" at the end of a paged list; "Load all" is its inline action. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { spoken, TreeNode } from './node';
 
 export interface Paged extends TreeNode {

@@ -1,5 +1,5 @@
 /** A leaf that says something: an error with a retry, "sign in", or "nothing here". */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { spoken, TreeNode } from './node';
 
 export class MessageNode implements TreeNode {

@@ -1,5 +1,5 @@
 /** What every tree node is: an item, optional children, and its parent for reveal/refresh. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 export interface TreeNode {
   readonly parent?: TreeNode;

@@ -1,5 +1,5 @@
 /** One note of an object: its text, author and time; Delete Note is on its menu. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { NoteInfo } from '../../model/types';
 import type { ObjectNode } from './objectNode';
 import { spoken, TreeNode } from './node';

@@ -1,5 +1,5 @@
 /** One object: labelled by CommonName, opens as a JSON document; its notes are its children. */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { descriptionOf, type Kind } from '../../model/kinds';
 import type { BaseInfo } from '../../model/types';
 import { objectUri, ObjectAddress, parseObjectUri, sameObject } from '../../fs/objectUri';

@@ -28,13 +28,17 @@ test('an import() of a layer above fails: the Objects view does not load the com
 });
 
 test('a new file of live/ is plain Node: importing vscode fails, as it does in a listed plain Node file', async () => {
-  const code = "import * as vscode from 'vscode';\n\nexport const window = () => vscode.window;\n";
-  for (const file of ['src/live/probe.ts', 'src/connection/probe.ts', 'src/live/poller.ts']) {
-    assert.deepEqual(await layerProblems(file, code), [
-      `${file} is in plain Node (layer 5), which does not import \`vscode\`: imports point down only (docs/architecture.md, Layers)`,
-    ]);
+  for (const code of [
+    "import vscode = require('vscode');\n\nexport const window = () => vscode.window;\n",
+    "import * as vscode from 'vscode';\n\nexport const window = () => vscode.window;\n",
+  ]) {
+    for (const file of ['src/live/probe.ts', 'src/connection/probe.ts', 'src/live/poller.ts']) {
+      assert.deepEqual(await layerProblems(file, code), [
+        `${file} is in plain Node (layer 5), which does not import \`vscode\`: imports point down only (docs/architecture.md, Layers)`,
+      ]);
+    }
+    assert.deepEqual(await layerProblems('src/live/liveUpdates.ts', code), [], 'a file named as an editor file imports vscode');
   }
-  assert.deepEqual(await layerProblems('src/live/liveUpdates.ts', code), [], 'a file named as an editor file imports vscode');
 });
 
 test('a plain Node file does not import its VS Code neighbour, also as a type or by typeof import()', async () => {
@@ -56,7 +60,7 @@ test('a folder in no layer fails until it is placed; imports down and beside pas
 
 test('the run core (runs/core/) is plain Node inside the editor layer: vscode or a runs/ sibling fails there; the command line imports it', async () => {
   const code =
-    "import * as vscode from 'vscode';\nimport { reportRun } from '../report';\nimport { l10n } from '../../l10n';\nexport const parts = [vscode, reportRun, l10n];\n";
+    "import vscode = require('vscode');\nimport { reportRun } from '../report';\nimport { l10n } from '../../l10n';\nexport const parts = [vscode, reportRun, l10n];\n";
   const problems = await layerProblems('src/runs/core/probe.ts', code);
   assert.equal(problems.length, 2, problems.join('\n'));
   assert.match(problems[0], /src\/runs\/core\/probe\.ts is in plain Node \(layer 5\), which does not import `vscode`/);
