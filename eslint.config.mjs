@@ -134,8 +134,8 @@ export default tseslint.config(
   },
   {
     rules: {
-      // Long words the user reads (messages, test titles) stay whole; code and comments wrap.
-      'max-len': ['error', { code: 160, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true }],
+      // A lone string literal may be longer: an l10n.t() message stays one literal (@vscode/l10n-dev extracts only literals; grep finds it whole).
+      'max-len': ['error', { code: 160, ignorePattern: String.raw`^\s*(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")(?:,|\)|\),|\);)?$` }],
       // `const { Notes: _notes, ...rest } = object` leaves fields out on purpose.
       '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^_', argsIgnorePattern: '^_', ignoreRestSiblings: true }],
       // node:test's test() and suite() return promises the runner itself awaits.

@@ -96,8 +96,11 @@ async function editBench() {
     });
     const bulkMs = ms(t);
     const applied = results.filter((r) => r.outcome === 'applied').length;
+    const bulkRate = applied / (bulkMs / 1000);
     console.log(
-      `bulk edit 1,000 scanners (concurrency 4): ${(bulkMs / 1000).toFixed(2)} s, ${(applied / (bulkMs / 1000)).toFixed(0)} objects/s; single saves one after the other: ${singleRate.toFixed(0)} objects/s (${(applied / (bulkMs / 1000) / singleRate).toFixed(1)}×); applied ${applied}, duplicate writes ${duplicateWrites(served)}`,
+      `bulk edit 1,000 scanners (concurrency 4): ${(bulkMs / 1000).toFixed(2)} s, ${bulkRate.toFixed(0)} objects/s; ` +
+        `single saves one after the other: ${singleRate.toFixed(0)} objects/s (${(bulkRate / singleRate).toFixed(1)}×); ` +
+        `applied ${applied}, duplicate writes ${duplicateWrites(served)}`,
     );
 
     // About 5% of requests answered 429 with Retry-After 1 s: after every 20th request, one more fault.
@@ -122,7 +125,9 @@ async function editBench() {
     const apiRequests = served.filter((l) => /^\S+ \/api\/f\//.test(l)).length;
     const outcome = (o: string) => throttled.filter((r) => r.outcome === o).length;
     console.log(
-      `same with ${answered429} of ${apiRequests} requests answered 429 (${((answered429 / apiRequests) * 100).toFixed(1)}%, Retry-After 1 s): ${(throttledMs / 1000).toFixed(2)} s (${(bulkMs / 1000).toFixed(2)} s without), 'waiting' shown in ${waits} of ${updates} progress updates, applied ${outcome('applied')}, failed ${outcome('failed')}, duplicate writes ${duplicateWrites(served)} (must be 0)`,
+      `same with ${answered429} of ${apiRequests} requests answered 429 (${((answered429 / apiRequests) * 100).toFixed(1)}%, Retry-After 1 s): ` +
+        `${(throttledMs / 1000).toFixed(2)} s (${(bulkMs / 1000).toFixed(2)} s without), 'waiting' shown in ${waits} of ${updates} progress updates, ` +
+        `applied ${outcome('applied')}, failed ${outcome('failed')}, duplicate writes ${duplicateWrites(served)} (must be 0)`,
     );
   } finally {
     await sb.close();
@@ -142,7 +147,8 @@ async function previewBench() {
     const total = ms(t);
     const c = previewCounts(entries);
     console.log(
-      `preview of 10,000 scanners (10 folders): first diff ${first.toFixed(0)} ms, full count ${(total / 1000).toFixed(2)} s (${c.change} changes, ${c.noop} no-ops)`,
+      `preview of 10,000 scanners (10 folders): first diff ${first.toFixed(0)} ms, ` +
+        `full count ${(total / 1000).toFixed(2)} s (${c.change} changes, ${c.noop} no-ops)`,
     );
   } finally {
     await sb.close();
@@ -198,7 +204,9 @@ async function faultsAt10k() {
     const count = (o: string) => results.filter((r) => r.outcome === o).length;
     const status = (code: number) => served.filter((l) => new RegExp(`^\\S+ /api/f/\\S+ ${code} `).test(l)).length;
     console.log(
-      `bulk edit 10,000 scanners with ${status(429)} answers 429 and ${status(500)} answers 500: ${(ms(t) / 1000).toFixed(1)} s; results ${results.length} (applied ${count('applied')}, failed ${count('failed')}, not sent ${count('notSent')}), duplicate writes ${duplicateWrites(served)} (must be 0)`,
+      `bulk edit 10,000 scanners with ${status(429)} answers 429 and ${status(500)} answers 500: ${(ms(t) / 1000).toFixed(1)} s; ` +
+        `results ${results.length} (applied ${count('applied')}, failed ${count('failed')}, not sent ${count('notSent')}), ` +
+        `duplicate writes ${duplicateWrites(served)} (must be 0)`,
     );
   } finally {
     await sb.close();

@@ -64,7 +64,8 @@ async function main() {
   for (let i = 0; i < n; i++) mask(message);
   const messageUs = (ms(t) * 1000) / n;
   console.log(
-    `token masking: ${pathUs.toFixed(1)} µs per logged path, ${messageUs.toFixed(1)} µs per 300-character error message; ${((pathUs / 1000 / saveMs) * 100).toFixed(2)}% of a save round trip`,
+    `token masking: ${pathUs.toFixed(1)} µs per logged path, ${messageUs.toFixed(1)} µs per 300-character error message; ` +
+      `${((pathUs / 1000 / saveMs) * 100).toFixed(2)}% of a save round trip`,
   );
   console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   await sb.close();

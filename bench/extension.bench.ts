@@ -113,7 +113,10 @@ async function bundles(tmp: string): Promise<void> {
   };
   const generated = time(`require('./dist/validators.js')['inputScanner.schema.json'](require(${sample}))`);
   const compiled = time(
-    `const A=require('ajv').default,f=require('ajv-formats').default,fs=require('fs');const a=new A({allErrors:true,verbose:true,strict:false,allowUnionTypes:true});f(a);for(const n of fs.readdirSync('schemas').filter((n)=>n.endsWith('.json')))a.addSchema(JSON.parse(fs.readFileSync('schemas/'+n,'utf8')),n);a.getSchema('inputScanner.schema.json')(require(${sample}))`,
+    "const A=require('ajv').default,f=require('ajv-formats').default,fs=require('fs');" +
+      'const a=new A({allErrors:true,verbose:true,strict:false,allowUnionTypes:true});f(a);' +
+      "for(const n of fs.readdirSync('schemas').filter((n)=>n.endsWith('.json')))a.addSchema(JSON.parse(fs.readFileSync('schemas/'+n,'utf8')),n);" +
+      `a.getSchema('inputScanner.schema.json')(require(${sample}))`,
   );
   row('  load generated validators + validate', `${generated.toFixed(1)} ms`, `${ratio(generated, compiled)} of ajv compiling (${compiled.toFixed(1)} ms)`);
 

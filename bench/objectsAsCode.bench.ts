@@ -121,7 +121,8 @@ const best = (a: Measure | undefined, b: Measure): Measure =>
 const cpuFloor = (m: Measure) => (m.cpu + m.serverCpu) / cores;
 /** The sandbox's CPU in a step, and the floor it makes beside the listing's wall time. */
 const floorOf = (m: Measure, listing: Measure) =>
-  `the sandbox's CPU ${m.serverCpu.toFixed(0)} ms, both processes' over ${cores} cores at least ${cpuFloor(m).toFixed(0)} ms = ${(cpuFloor(m) / listing.ms).toFixed(2)}x the listing`;
+  `the sandbox's CPU ${m.serverCpu.toFixed(0)} ms, ` +
+  `both processes' over ${cores} cores at least ${cpuFloor(m).toFixed(0)} ms = ${(cpuFloor(m) / listing.ms).toFixed(2)}x the listing`;
 /** A no-op pull's parts, each timed alone (best of the rounds). */
 interface NoopParts {
   manifest: Measure;
@@ -267,25 +268,33 @@ async function main() {
   const ratio = (x: number, of = list.ms) => `${(x / of).toFixed(2)}x`;
   /** Wall and CPU time of a step beside the listing's. */
   const figures = (m: Measure) =>
-    `${m.ms.toFixed(0)} ms = ${ratio(m.ms)} the listing, CPU ${m.cpu.toFixed(0)} ms = ${ratio(m.cpu, list.cpu)} the listing's, ${heldUp(m)}; ${floorOf(m, list)}`;
+    `${m.ms.toFixed(0)} ms = ${ratio(m.ms)} the listing, CPU ${m.cpu.toFixed(0)} ms = ${ratio(m.cpu, list.cpu)} the listing's, ` +
+    `${heldUp(m)}; ${floorOf(m, list)}`;
   console.log(
-    `listing ${listed} scanners with the client, best of ${rounds}: ${list.ms.toFixed(0)} ms, CPU ${list.cpu.toFixed(0)} ms, this thread ${heldUp(list)}; ${floorOf(list, list)}`,
+    `listing ${listed} scanners with the client, best of ${rounds}: ${list.ms.toFixed(0)} ms, CPU ${list.cpu.toFixed(0)} ms, ` +
+      `this thread ${heldUp(list)}; ${floorOf(list, list)}`,
   );
   console.log(
-    `pull ${report.objects} scanners ${main.place.name} (${main.place.dir}: the pull's own time, not a disk's), best of ${rounds}: ${figures(main.best!)} (goal ≤ 1.3x, held up ≤ 50 ms); ${main.requests} requests, ${(report.bytesWritten / 1e6).toFixed(1)} MB in ${report.written} files (+${cacheFiles} in .oms/)`,
+    `pull ${report.objects} scanners ${main.place.name} (${main.place.dir}: the pull's own time, not a disk's), best of ${rounds}: ` +
+      `${figures(main.best!)} (goal ≤ 1.3x, held up ≤ 50 ms); ` +
+      `${main.requests} requests, ${(report.bytesWritten / 1e6).toFixed(1)} MB in ${report.written} files (+${cacheFiles} in .oms/)`,
   );
   for (const p of others)
     console.log(
-      `  ${p.place.name} (${p.place.dir}): ${figures(p.best!)} · writing the ${report.written} files alone there (node fs, one after another): ${p.writeMs.toFixed(0)} ms = ${ratio(p.writeMs)}`,
+      `  ${p.place.name} (${p.place.dir}): ${figures(p.best!)} · ` +
+        `writing the ${report.written} files alone there (node fs, one after another): ${p.writeMs.toFixed(0)} ms = ${ratio(p.writeMs)}`,
     );
   const threadCode = shipped ? "dist/pullThread.js, as the extension's" : 'bundled first with esbuild: no dist/pullThread.js, run `node esbuild.js`';
   console.log(`  the first pull of the process ${places[0].name} (its threads start and compile their code, ${threadCode}): ${figures(first)} (goal ≤ 1.5x)`);
   if (threadsUp)
     console.log(
-      `    of which two threads' start with that code, timed alone: ${threadsUp.toFixed(0)} ms = ${ratio(threadsUp)} (Pull as Files… starts them while it asks what to pull)`,
+      `    of which two threads' start with that code, timed alone: ${threadsUp.toFixed(0)} ms = ${ratio(threadsUp)} ` +
+        '(Pull as Files… starts them while it asks what to pull)',
     );
   console.log(
-    `  its parts alone, on one thread: the files' text (canonical JSON + hash) ${textMs.toFixed(0)} ms = ${ratio(textMs)}, writing the files ${main.place.name} ${main.writeMs.toFixed(0)} ms = ${ratio(main.writeMs)}; the pull's two threads do both while the next pages are read`,
+    `  its parts alone, on one thread: the files' text (canonical JSON + hash) ${textMs.toFixed(0)} ms = ${ratio(textMs)}, ` +
+      `writing the files ${main.place.name} ${main.writeMs.toFixed(0)} ms = ${ratio(main.writeMs)}; ` +
+      "the pull's two threads do both while the next pages are read",
   );
   console.log(`  peak RSS so far ${peakMb().toFixed(0)} MB`);
 
@@ -360,16 +369,23 @@ async function main() {
       writeMs = Math.min(writeMs, await filesAlone(dir, places[0]));
       await drop(dir);
     }
+    const peopleListing = peopleList!;
+    const byListing = (x: number) => ratio(x, peopleListing.ms);
+    /** Wall and CPU time of a step with the people beside their listing's. */
+    const peopleFigures = (m: Measure) =>
+      `${m.ms.toFixed(0)} ms = ${byListing(m.ms)} the listing, CPU ${m.cpu.toFixed(0)} ms = ${ratio(m.cpu, peopleListing.cpu)} the listing's, ${heldUp(m)}`;
     console.log(
-      `pull ${peoplePulled} people ${places[0].name}, best of 3: ${peoplePull!.ms.toFixed(0)} ms = ${ratio(peoplePull!.ms, peopleList!.ms)} the listing, CPU ${peoplePull!.cpu.toFixed(0)} ms = ${ratio(peoplePull!.cpu, peopleList!.cpu)} the listing's, ${heldUp(peoplePull!)} (goal ≤ 1.3x, ≤ 50 ms); ${floorOf(peoplePull!, peopleList!)} · listing them all with the client: ${peopleList!.ms.toFixed(0)} ms, CPU ${peopleList!.cpu.toFixed(0)} ms (${peopleListed}) · writing the files alone ${writeMs.toFixed(0)} ms = ${ratio(writeMs, peopleList!.ms)} the listing`,
+      `pull ${peoplePulled} people ${places[0].name}, best of 3: ${peopleFigures(peoplePull!)} (goal ≤ 1.3x, ≤ 50 ms); ${floorOf(peoplePull!, peopleListing)}` +
+        ` · listing them all with the client: ${peopleListing.ms.toFixed(0)} ms, CPU ${peopleListing.cpu.toFixed(0)} ms (${peopleListed})` +
+        ` · writing the files alone ${writeMs.toFixed(0)} ms = ${byListing(writeMs)} the listing`,
     );
-    console.log(
-      `  a no-op pull of them: ${peopleNoop!.ms.toFixed(0)} ms = ${ratio(peopleNoop!.ms, peopleList!.ms)} the listing, CPU ${peopleNoop!.cpu.toFixed(0)} ms = ${ratio(peopleNoop!.cpu, peopleList!.cpu)} the listing's, ${heldUp(peopleNoop!)} (goal ≤ 0.3x); ${floorOf(peopleNoop!, peopleList!)}`,
-    );
+    console.log(`  a no-op pull of them: ${peopleFigures(peopleNoop!)} (goal ≤ 0.3x); ${floorOf(peopleNoop!, peopleListing)}`);
     const { manifest, stats, pages } = parts!;
     const floor = manifest.ms + stats.ms + pages.ms;
     console.log(
-      `    its parts alone, one after another: reading the manifest ${manifest.ms.toFixed(0)} ms = ${ratio(manifest.ms, peopleList!.ms)}, a stat of each file ${stats.ms.toFixed(0)} ms = ${ratio(stats.ms, peopleList!.ms)}, the page requests answered 304 ${pages.ms.toFixed(0)} ms = ${ratio(pages.ms, peopleList!.ms)}; together ${floor.toFixed(0)} ms = ${ratio(floor, peopleList!.ms)} the listing`,
+      `    its parts alone, one after another: reading the manifest ${manifest.ms.toFixed(0)} ms = ${byListing(manifest.ms)}, ` +
+        `a stat of each file ${stats.ms.toFixed(0)} ms = ${byListing(stats.ms)}, ` +
+        `the page requests answered 304 ${pages.ms.toFixed(0)} ms = ${byListing(pages.ms)}; together ${floor.toFixed(0)} ms = ${byListing(floor)} the listing`,
     );
   }
 
@@ -381,12 +397,14 @@ async function main() {
     again = m.value;
   }
   console.log(
-    `no-op pull of ${count} scanners, best of ${rounds}: ${figures(noop!)} (goal ≤ 0.3x); files written ${again!.written}, bytes changed ${again!.bytesWritten} (goal 0)`,
+    `no-op pull of ${count} scanners, best of ${rounds}: ${figures(noop!)} (goal ≤ 0.3x); ` +
+      `files written ${again!.written}, bytes changed ${again!.bytesWritten} (goal 0)`,
   );
   // Its floor: the same conditional page requests (the last pull's tags, .oms/pages), each answered 304, and nothing else.
   const { tags, unchanged, asked } = await taggedPages(root);
   console.log(
-    `  its ${tags} page requests alone, each with its tag (${unchanged} answered 304): ${figures(asked)}; the no-op pull is ${(noop!.ms / asked.ms).toFixed(2)}x them`,
+    `  its ${tags} page requests alone, each with its tag (${unchanged} answered 304): ${figures(asked)}; ` +
+      `the no-op pull is ${(noop!.ms / asked.ms).toFixed(2)}x them`,
   );
 
   const manifest = (await readManifest(root))!;
@@ -407,7 +425,8 @@ async function main() {
     const planned = await editAndPlan(0, edits);
     const updates = planned.value.plan.entries.filter((e) => e.action === 'update').length;
     console.log(
-      `plan over ${count} files with ${edits} edits: ${figures(planned)} (goal ≤ 1.2x), ${requests} requests (pages of 1,000: ${Math.ceil(count / 1000) + 1}), ${updates} updates`,
+      `plan over ${count} files with ${edits} edits: ${figures(planned)} (goal ≤ 1.2x), ` +
+        `${requests} requests (pages of 1,000: ${Math.ceil(count / 1000) + 1}), ${updates} updates`,
     );
   }
   /** Applies a plan of `from`'s 100 edits, then saves 100 others (as many from the end) one at a time: rates and their ratio. */
@@ -427,8 +446,14 @@ async function main() {
       }
     });
     const rate = (n: number, m: Measure) => n / (m.ms / 1000);
+    const applyRate = rate(done, applied);
+    const saveRate = rate(saved, one);
     console.log(
-      `apply ${done} updates ${where} (4 at a time; each read, PUT, read again): ${rate(done, applied).toFixed(0)} objects/s (CPU ${(applied.cpu / done).toFixed(2)} ms each, GC pauses ${applied.gc.toFixed(0)} ms in all, ${heldUp(applied)}), ${sent} requests · ${saved} saves one at a time (saveObject: GET, PUT, GET): ${rate(saved, one).toFixed(0)} objects/s (CPU ${(one.cpu / saved).toFixed(2)} ms each = ${((100 * one.cpu) / one.ms).toFixed(0)}% of their time, GC pauses ${one.gc.toFixed(0)} ms in all) · ratio ${(rate(done, applied) / rate(saved, one)).toFixed(2)}x (goal ≥ 2x, the same rate at any folder size)`,
+      `apply ${done} updates ${where} (4 at a time; each read, PUT, read again): ${applyRate.toFixed(0)} objects/s ` +
+        `(CPU ${(applied.cpu / done).toFixed(2)} ms each, GC pauses ${applied.gc.toFixed(0)} ms in all, ${heldUp(applied)}), ${sent} requests` +
+        ` · ${saved} saves one at a time (saveObject: GET, PUT, GET): ${saveRate.toFixed(0)} objects/s ` +
+        `(CPU ${(one.cpu / saved).toFixed(2)} ms each = ${((100 * one.cpu) / one.ms).toFixed(0)}% of their time, GC pauses ${one.gc.toFixed(0)} ms in all)` +
+        ` · ratio ${(applyRate / saveRate).toFixed(2)}x (goal ≥ 2x, the same rate at any folder size)`,
     );
     // What grows with the folder: the manifest git carries is read and written whole once per apply. Its floor is its bytes read and written once.
     const file = path.join(root, 'oms.manifest.json');
@@ -439,7 +464,9 @@ async function main() {
       return bytes.length;
     });
     console.log(
-      `  what grows with the folder: the manifest (${(floor.value / 1e6).toFixed(1)} MB), its bytes read and written once: ${floor.ms.toFixed(0)} ms, CPU ${floor.cpu.toFixed(0)} ms; the apply less that: ${(applied.ms - floor.ms).toFixed(0)} ms against the saves' ${one.ms.toFixed(0)} ms`,
+      `  what grows with the folder: the manifest (${(floor.value / 1e6).toFixed(1)} MB), ` +
+        `its bytes read and written once: ${floor.ms.toFixed(0)} ms, CPU ${floor.cpu.toFixed(0)} ms; ` +
+        `the apply less that: ${(applied.ms - floor.ms).toFixed(0)} ms against the saves' ${one.ms.toFixed(0)} ms`,
     );
   };
   await applyBesideSaves(0, 'from the sandbox on this machine');

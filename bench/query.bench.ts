@@ -194,10 +194,14 @@ async function sizeRun(count: number) {
   const held = (m: Measure) =>
     `held up ${m.pause.toFixed(0)} ms by its own work (a timer waited up to ${m.late.toFixed(0)} ms; longest GC pause ${m.gcLongest.toFixed(0)} ms)`;
   console.log(
-    `  plain listing of ${l.objects.toLocaleString('en')}, best of ${rounds}: first page ${l.first.toFixed(0)} ms, all ${l.ms.toFixed(0)} ms, CPU ${l.cpu.toFixed(0)} ms, ${held(l)}; ${floor(l)}`,
+    `  plain listing of ${l.objects.toLocaleString('en')}, best of ${rounds}: ` +
+      `first page ${l.first.toFixed(0)} ms, all ${l.ms.toFixed(0)} ms, CPU ${l.cpu.toFixed(0)} ms, ${held(l)}; ${floor(l)}`,
   );
   console.log(
-    `  query, cold, best of ${rounds}: ${c.matched} of ${c.scanned.toLocaleString('en')} matched; first matching row ${c.firstRow.toFixed(0)} ms = the listing's first page + ${(c.firstRow - l.first).toFixed(0)} ms (goal ≤ 300 ms; its own first page of objects matched at ${c.firstPage.toFixed(0)} ms); all ${c.ms.toFixed(0)} ms = ${x(c.ms)} the listing (goal ≤ 1.2x), CPU ${c.cpu.toFixed(0)} ms = ${x(c.cpu, l.cpu)} the listing's; ${floor(c)}`,
+    `  query, cold, best of ${rounds}: ${c.matched} of ${c.scanned.toLocaleString('en')} matched; ` +
+      `first matching row ${c.firstRow.toFixed(0)} ms = the listing's first page + ${(c.firstRow - l.first).toFixed(0)} ms ` +
+      `(goal ≤ 300 ms; its own first page of objects matched at ${c.firstPage.toFixed(0)} ms); ` +
+      `all ${c.ms.toFixed(0)} ms = ${x(c.ms)} the listing (goal ≤ 1.2x), CPU ${c.cpu.toFixed(0)} ms = ${x(c.cpu, l.cpu)} the listing's; ${floor(c)}`,
   );
   console.log(`    this thread ${held(c)} (goal ≤ 50 ms; the listing alone: ${l.pause.toFixed(0)} ms)`);
   for (const [name, m] of [
@@ -206,11 +210,13 @@ async function sizeRun(count: number) {
     ['refined, pages unchanged', refined!],
   ] as const) {
     console.log(
-      `  ${name}: ${m.matched} matched, ${m.unchanged} of ${m.pages} pages answered 304, ${m.ms.toFixed(0)} ms = ${x(m.ms)} the listing (goal ≤ 0.3x), CPU ${m.cpu.toFixed(0)} ms; ${held(m)}`,
+      `  ${name}: ${m.matched} matched, ${m.unchanged} of ${m.pages} pages answered 304, ` +
+        `${m.ms.toFixed(0)} ms = ${x(m.ms)} the listing (goal ≤ 0.3x), CPU ${m.cpu.toFixed(0)} ms; ${held(m)}`,
     );
     if (m === atOnce)
       console.log(
-        `    then the cache parsed the pages held in the background (no run under way): ${settle!.ms.toFixed(0)} ms, CPU ${settle!.cpu.toFixed(0)} ms, ${held(settle!)}`,
+        '    then the cache parsed the pages held in the background (no run under way): ' +
+          `${settle!.ms.toFixed(0)} ms, CPU ${settle!.cpu.toFixed(0)} ms, ${held(settle!)}`,
       );
   }
   // Floors: the pages' bytes parsed alone (what any reader of them pays), and the listing's wall time itself.
@@ -230,12 +236,18 @@ async function sizeRun(count: number) {
   for (const b of pages) deflateRawSync(b, { level: 1 }); // as PageCache.pack, here on this thread to time it
   const packMs = now() - t;
   console.log(
-    `  floors: the ${pages.length} pages' JSON parsed alone (${parsed.toLocaleString('en')} objects): ${parseMs.toFixed(0)} ms = ${x(parseMs)} the listing; a page of 1,000 parsed in one block ${(parseMs / (parsed / 1000)).toFixed(1)} ms; compressing them alone (the cache's work in a cold run, on libuv's threads) ${packMs.toFixed(0)} ms = ${x(packMs)}`,
+    `  floors: the ${pages.length} pages' JSON parsed alone (${parsed.toLocaleString('en')} objects): ${parseMs.toFixed(0)} ms = ${x(parseMs)} the listing; ` +
+      `a page of 1,000 parsed in one block ${(parseMs / (parsed / 1000)).toFixed(1)} ms; ` +
+      `compressing them alone (the cache's work in a cold run, on libuv's threads) ${packMs.toFixed(0)} ms = ${x(packMs)}`,
   );
   const jsonBytes = pages.reduce((n, b) => n + b.length, 0);
   const per10k = (mb: number, n: number) => `${((mb / n) * 10_000).toFixed(1)} MB per 10,000`;
+  const packedMb = cache.bytes / 2 ** 20;
   console.log(
-    `  page cache: ${cache.size.toLocaleString('en')} objects held as ${(cache.bytes / 2 ** 20).toFixed(1)} MB of compressed pages = ${per10k(cache.bytes / 2 ** 20, cache.size)} (bound ${(cache.limit / 2 ** 20).toFixed(0)} MiB; the pages' JSON ${(jsonBytes / 2 ** 20).toFixed(0)} MB); ${cache.parsed.toLocaleString('en')} kept parsed besides (bound ${cache.parsedLimit.toLocaleString('en')} objects): ${parsedMb.toFixed(1)} MB of heap after GC = ${per10k(parsedMb, cache.parsed)}`,
+    `  page cache: ${cache.size.toLocaleString('en')} objects held as ${packedMb.toFixed(1)} MB of compressed pages = ${per10k(packedMb, cache.size)} ` +
+      `(bound ${(cache.limit / 2 ** 20).toFixed(0)} MiB; the pages' JSON ${(jsonBytes / 2 ** 20).toFixed(0)} MB); ` +
+      `${cache.parsed.toLocaleString('en')} kept parsed besides (bound ${cache.parsedLimit.toLocaleString('en')} objects): ` +
+      `${parsedMb.toFixed(1)} MB of heap after GC = ${per10k(parsedMb, cache.parsed)}`,
   );
   console.log(
     `  peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load average ${os

@@ -136,7 +136,8 @@ async function main() {
       else for (const o of objects) if (truthy(await answer(o))) matched++;
       const wall = Number(now() - t) / 1e6;
       console.log(
-        `  ${questions[i]}: ${matched} matches, ${wall.toFixed(0)} ms wall, ${cpuMs(c).toFixed(0)} ms CPU (${((wall * 1000) / count).toFixed(2)} µs/object), compiled in ${compileUs.toFixed(0)} µs`,
+        `  ${questions[i]}: ${matched} matches, ${wall.toFixed(0)} ms wall, ${cpuMs(c).toFixed(0)} ms CPU (${((wall * 1000) / count).toFixed(2)} µs/object), ` +
+          `compiled in ${compileUs.toFixed(0)} µs`,
       );
     }
     for (const text of lang.broken) {

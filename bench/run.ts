@@ -52,13 +52,14 @@ function run(file: string): Promise<{ ok: boolean; output: string; seconds: numb
 
 async function main(): Promise<void> {
   const cpus = os.cpus();
+  const cpuModel = cpus[0]?.model.trim() ?? 'unknown CPU';
   const header = [
     '# Benchmark results',
     '',
     `Written by \`npm run bench\` from its own output; run it again to replace this file (\`npm run bench -- query\` replaces one bench's section).`,
     '',
     `- date: ${now()}${chosen.length ? ` (${benches.join(', ')}; each section says when it ran)` : ''}`,
-    `- machine: ${cpus.length} cores, ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GB memory, ${os.type()} ${os.release()}`,
+    `- machine: ${cpus.length} cores, ${cpuModel}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GB memory, ${os.type()} ${os.release()}`,
     `- Node ${process.version}`,
     `- load average (1, 5, 15 min) at the start: ${load()}`,
   ];

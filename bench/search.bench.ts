@@ -75,10 +75,12 @@ async function main() {
   const tree = await measure({ pageSize: 100, concurrency: 1 });
   console.log(`search over ${ours.objects} objects in 41 folders, query "vault 77" (${ours.found} matches):`);
   console.log(
-    `  first match ${ours.first.toFixed(0)} ms (limit 300 ms: ${(ours.first / 300).toFixed(2)}x of it), all ${ours.all.toFixed(0)} ms (limit 5000 ms: ${(ours.all / 5000).toFixed(2)}x)`,
+    `  first match ${ours.first.toFixed(0)} ms (limit 300 ms: ${(ours.first / 300).toFixed(2)}x of it), ` +
+      `all ${ours.all.toFixed(0)} ms (limit 5000 ms: ${(ours.all / 5000).toFixed(2)}x)`,
   );
   console.log(
-    `  the tree's way (one request at a time, 100 a page): first ${tree.first.toFixed(0)} ms, all ${tree.all.toFixed(0)} ms; ours is ${(tree.all / ours.all).toFixed(1)}x faster to finish`,
+    `  the tree's way (one request at a time, 100 a page): first ${tree.first.toFixed(0)} ms, all ${tree.all.toFixed(0)} ms; ` +
+      `ours is ${(tree.all / ours.all).toFixed(1)}x faster to finish`,
   );
   console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   await sb.close();

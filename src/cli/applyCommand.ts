@@ -42,9 +42,9 @@ export async function applyCommand({ positionals: [folder, planFile], values }: 
   const invalid = invalidLines(plan);
   if (invalid.length && !values['skip-invalid']) {
     process.stdout.write(planText(withSecretsMasked(plan)));
-    throw new CliError(
-      `${l10n.t('{0} of the plan cannot be sent:', invalidCount(invalid.length))}\n${invalid.join('\n')}\n${l10n.t('Nothing was sent: fix them, or give --skip-invalid to apply the rest.')}`,
-    );
+    const heading = l10n.t('{0} of the plan cannot be sent:', invalidCount(invalid.length));
+    const advice = l10n.t('Nothing was sent: fix them, or give --skip-invalid to apply the rest.');
+    throw new CliError([heading, ...invalid, advice].join('\n'));
   }
 
   const sends = ticked(plan);

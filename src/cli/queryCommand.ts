@@ -92,7 +92,9 @@ function compiled(expression: string, kinds: readonly Kind[], columns: readonly 
 /** `Invalid query at column 49: expected ']'…`, then the text with a caret under the place. */
 function problemText(source: string, p: QueryProblem, what: string): string {
   const oneLine = source.replace(/[\r\n\t]/g, ' ');
-  return `${l10n.t('{0} at column {1}: {2}', what, p.position + 1, p.message)}\n  ${oneLine}\n  ${' '.repeat(p.position)}${'^'.repeat(Math.max(1, Math.min(p.length, oneLine.length - p.position)))}`;
+  const heading = l10n.t('{0} at column {1}: {2}', what, p.position + 1, p.message);
+  const caret = ' '.repeat(p.position) + '^'.repeat(Math.max(1, Math.min(p.length, oneLine.length - p.position)));
+  return `${heading}\n  ${oneLine}\n  ${caret}`;
 }
 
 function report(query: Query, matches: Match[], progress: QueryProgress, format: string, chosen: string[] | undefined): number {

@@ -25,7 +25,9 @@ export function activeConnectionStatus(connections: ConnectionManager, documents
     if (!connection) return item.hide();
     const { info } = connection;
     const version = fromEditor && uri ? documents.version(uri) : undefined;
-    item.text = `$(${info.production ? 'flame' : info.sandbox ? 'beaker' : 'plug'}) ${info.label}${info.production ? ` ${vscode.l10n.t('(production)')}` : ''}${version != null ? ` · v${version}` : ''}`;
+    const icon = info.production ? 'flame' : info.sandbox ? 'beaker' : 'plug';
+    const production = info.production ? ` ${vscode.l10n.t('(production)')}` : '';
+    item.text = `$(${icon}) ${info.label}${production}${version != null ? ` · v${version}` : ''}`;
     item.backgroundColor = info.production ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     item.tooltip = [
       vscode.l10n.t('Object management service: {0}', info.baseUrl),

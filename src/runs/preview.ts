@@ -173,9 +173,10 @@ async function showDiffs(title: string, changed: PreviewEntry[]): Promise<void> 
  * @internal Exported for its unit test.
  */
 export async function requestsText(connection: Connection, changed: PreviewEntry[]): Promise<string> {
-  const lines = [
-    `# ${vscode.l10n.t('Each object is read, written only if still as previewed (after the operation is applied again to that read), and read back. Set TOKEN first.')}`,
-  ];
+  const intro = vscode.l10n.t(
+    'Each object is read, written only if still as previewed (after the operation is applied again to that read), and read back. Set TOKEN first.',
+  );
+  const lines = [`# ${intro}`];
   for (const e of changed) {
     const { kind, folderKey, key } = e.change;
     const body = hideSecrets(kind, e.after, secretShown);

@@ -107,8 +107,10 @@ async function main(): Promise<void> {
   if (values.host !== undefined && !isLoopback(values.host)) {
     if (!values['allow-remote'])
       fail(`--host ${values.host} is not a loopback address: other machines could reach the sandbox. Add --allow-remote if that is what you want`);
+    const unencrypted = values.cert ? '' : 'without --cert/--key, tokens and data cross the network unencrypted; ';
     process.stderr.write(
-      `oms-sandbox: warning: listening on ${values.host}: every machine that can reach it can send requests and try passwords and tokens; ${values.cert ? '' : 'without --cert/--key, tokens and data cross the network unencrypted; '}use it on a network you trust only\n`,
+      `oms-sandbox: warning: listening on ${values.host}: every machine that can reach it can send requests and try passwords and tokens; ` +
+        `${unencrypted}use it on a network you trust only\n`,
     );
   }
   if ((values.cert === undefined) !== (values.key === undefined)) fail('--cert and --key go together');

@@ -85,7 +85,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const bindHost = options.host ?? '127.0.0.1';
   if (!options.allowRemote && !isLoopback(bindHost)) {
     throw new Error(
-      `Refusing to listen on ${bindHost}: not a loopback address. The sandbox is for this machine; allow other machines explicitly (allowRemote, --allow-remote)`,
+      `Refusing to listen on ${bindHost}: not a loopback address. ` +
+        'The sandbox is for this machine; allow other machines explicitly (allowRemote, --allow-remote)',
     );
   }
   const store = await Store.open(options.dataFile, () => seedStore(options.seed ?? 'demo', options.instanceName ?? defaultInstanceName), options.journal);

@@ -263,6 +263,9 @@ export class PrioritiesTable implements FollowingTable {
 
   private html(): string {
     const t = (text: string) => html(vscode.l10n.t(text));
+    const hint = t(
+      'Tab moves between cells, Up and Down move between rows; in Status, Enter or Space opens the list and typing picks a status. Ctrl+S saves. Nothing is sent until you save.',
+    );
     return webviewPage(this.panel.webview, this.s.context.extensionUri, {
       title: t('Scanner priorities'),
       stylesheet: 'priorities.css',
@@ -281,7 +284,7 @@ export class PrioritiesTable implements FollowingTable {
     <button id="close" type="button" class="secondary">${t('Close')}</button>
   </div>
 </div>
-<p class="hint" id="hint">${t('Tab moves between cells, Up and Down move between rows; in Status, Enter or Space opens the list and typing picks a status. Ctrl+S saves. Nothing is sent until you save.')}</p>
+<p class="hint" id="hint">${hint}</p>
 <table id="table" role="grid" aria-labelledby="title" aria-describedby="hint" aria-colcount="5">
   <thead><tr role="row" aria-rowindex="1">
     <th scope="col" role="columnheader" aria-colindex="1"><span aria-hidden="true">#</span><span class="visually-hidden">${t('Row')}</span></th>

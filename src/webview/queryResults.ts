@@ -370,7 +370,9 @@ export class QueryResults {
     <button id="exportCsv" type="button" class="secondary">${t('Export CSV…')}</button>
     <button id="columns" type="button" class="secondary">${t('Columns…')}</button>
   </div>
-  <div id="capped" class="capped warning" hidden><span id="cappedText"></span> <button id="exportAll" type="button" class="secondary">${t('Export CSV…')}</button></div>
+  <div id="capped" class="capped warning" hidden>
+    <span id="cappedText"></span> <button id="exportAll" type="button" class="secondary">${t('Export CSV…')}</button>
+  </div>
   <p class="hint" id="hint">${t(
     'Up and Down move between rows, Enter opens the object, Space selects, Ctrl+A selects all, Escape clears, Ctrl+C copies its link; Shift+F10 opens the row menu (Reveal in Tree). A column header sorts by it.',
   )}</p>

@@ -86,7 +86,8 @@ suite('activation', () => {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse('perf:Startup%20Performance'));
     const times = await waitForRow(doc);
     console.log(
-      `[activation] ${EXTENSION_ID}: load code ${times.codeLoadingTime} ms, call activate ${times.activateCallTime} ms, finish activate ${times.activateResolvedTime} ms (${times.event})`,
+      `[activation] ${EXTENSION_ID}: load code ${times.codeLoadingTime} ms, call activate ${times.activateCallTime} ms, ` +
+        `finish activate ${times.activateResolvedTime} ms (${times.event})`,
     );
     const dir = process.env.OMS_TEST_DIAGNOSTICS;
     if (dir) fs.writeFileSync(path.join(dir, 'activation-times.json'), `${JSON.stringify({ ...times, quiet } satisfies ActivationRecord)}\n`);

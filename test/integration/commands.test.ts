@@ -299,7 +299,7 @@ suite('commands', () => {
     if (dir) fs.writeFileSync(path.join(dir, 'batch-10000.txt'), `${seconds.toFixed(2)} s, ${(10_000 / seconds).toFixed(0)} people/s\n`);
   });
 
-  test('Pull as Files of the 10,000+ people above: a file each, named in the manifest, written by the pull threads of the packaged extension', async function () {
+  test("Pull as Files of the 10,000+ people above: a file each, named in the manifest, written by the packaged extension's pull threads", async function () {
     this.timeout(180_000);
     const client = (await services()).connections.get(connectionId)!.client;
     let started = Date.now();
@@ -338,7 +338,8 @@ suite('commands', () => {
     if (dir)
       fs.writeFileSync(
         path.join(dir, 'pull-people.txt'),
-        `pull ${listed.length} people (the command, from its start to its report): first ${first.ms} ms = ${ratio(first.ms)}, again into a new folder ${second.ms} ms = ${ratio(second.ms)} · listing them with the client: ${listMs} ms\n`,
+        `pull ${listed.length} people (the command, from its start to its report): first ${first.ms} ms = ${ratio(first.ms)}, ` +
+          `again into a new folder ${second.ms} ms = ${ratio(second.ms)} · listing them with the client: ${listMs} ms\n`,
       );
   });
 

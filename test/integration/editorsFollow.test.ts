@@ -23,7 +23,7 @@ suite('open editors follow saves', () => {
   });
   teardown(closeAllEditors);
 
-  test("after a Restore (a save made elsewhere) an open editor without edits shows the server's text and version; one with edits keeps them and its base", async () => {
+  test("after a Restore (saved elsewhere) an unedited open editor shows the server's text and version; one with edits keeps them and its base", async () => {
     const [site] = (await rest('GET', `/api/f/${rootKey}/engagesites`)).body;
     const at = `/api/f/${rootKey}/engagesites/${site.Key}`;
     const args = { connectionId: envConnectionId, folderKey: rootKey, kind: 'engageSite', key: site.Key, name: site.CommonName };
@@ -85,7 +85,7 @@ suite('open editors follow saves', () => {
     await waitFor('its editor to close', () => tabsOf(key).length === 0 || undefined);
   });
 
-  test('Remove Connection with an object of it holding unsaved edits: the question names them; its editor closes without a save prompt; nothing is sent', async () => {
+  test('Remove Connection with unsaved edits in an object of it: the question names them; its editor closes with no save prompt; nothing is sent', async () => {
     const id: string = await vscode.commands.executeCommand('oms.addConnection', {
       label: `Removed dirty ${Date.now()}`,
       baseUrl: sandboxUrl,

@@ -170,32 +170,37 @@ suite('network: proxy and private CA', () => {
     );
     assert.strictEqual(
       error?.message,
-      `Cannot reach ${host}: the proxy (setting http.proxy) answered 407: it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port, or in http.proxyAuthorization)`,
+      `Cannot reach ${host}: the proxy (setting http.proxy) answered 407: it asks for credentials ` +
+        '(give them in the setting http.proxy, as http://user:password@host:port, or in http.proxyAuthorization)',
     );
   });
 
-  test('a proxy that asks for credentials, given in http.proxyAuthorization (which VS Code does not apply for extensions): sign in, browse and save through it', async () => {
-    const sandbox = new URL(sandboxUrl);
-    // Asked before the proxy is set: VS Code's fetch (this test's own) would get the proxy's 407.
-    const instance = (await (await fetch(`${sandboxUrl}/api`, { headers: { Authorization: `Bearer ${process.env.OMS_SANDBOX_TOKEN}` } })).json()) as {
-      CommonName: string;
-    };
-    const proxy = await forwardingProxy(sandbox, 'staff:proxy-pass-42');
-    cleanups.push(proxy.close);
-    await setHttp('proxy', proxy.url);
-    cleanups.push(() => setHttp('proxy', undefined));
-    await setHttp('proxyAuthorization', `Basic ${Buffer.from('staff:proxy-pass-42').toString('base64')}`);
-    cleanups.push(() => setHttp('proxyAuthorization', undefined));
-    const host = `sandbox.oms.test:${sandbox.port}`;
-    const { id, put } = await signInBrowseSave('Via proxy with authorization', `http://${host}`, instance.CommonName, password);
-    cleanups.push(() => s.connections.remove(id));
-    assert.ok(proxy.tunnels.length > 0 && proxy.tunnels.every((t) => t === host), `tunnels to ${host}: ${proxy.tunnels.join(', ')}`);
-    assert.ok(proxy.seen.includes(`POST ${host}/token`), `sign-in through the proxy: ${proxy.seen.join(', ')}`);
-    assert.ok(
-      proxy.seen.includes(`PUT ${host}/api/f/${put.folderKey}/inputscanners/${put.object.Key}`),
-      `the save through the proxy: ${proxy.seen.join(', ')}`,
-    );
-  });
+  test(
+    'a proxy that asks for credentials, given in http.proxyAuthorization (which VS Code does not apply for extensions): ' +
+      'sign in, browse and save through it',
+    async () => {
+      const sandbox = new URL(sandboxUrl);
+      // Asked before the proxy is set: VS Code's fetch (this test's own) would get the proxy's 407.
+      const instance = (await (await fetch(`${sandboxUrl}/api`, { headers: { Authorization: `Bearer ${process.env.OMS_SANDBOX_TOKEN}` } })).json()) as {
+        CommonName: string;
+      };
+      const proxy = await forwardingProxy(sandbox, 'staff:proxy-pass-42');
+      cleanups.push(proxy.close);
+      await setHttp('proxy', proxy.url);
+      cleanups.push(() => setHttp('proxy', undefined));
+      await setHttp('proxyAuthorization', `Basic ${Buffer.from('staff:proxy-pass-42').toString('base64')}`);
+      cleanups.push(() => setHttp('proxyAuthorization', undefined));
+      const host = `sandbox.oms.test:${sandbox.port}`;
+      const { id, put } = await signInBrowseSave('Via proxy with authorization', `http://${host}`, instance.CommonName, password);
+      cleanups.push(() => s.connections.remove(id));
+      assert.ok(proxy.tunnels.length > 0 && proxy.tunnels.every((t) => t === host), `tunnels to ${host}: ${proxy.tunnels.join(', ')}`);
+      assert.ok(proxy.seen.includes(`POST ${host}/token`), `sign-in through the proxy: ${proxy.seen.join(', ')}`);
+      assert.ok(
+        proxy.seen.includes(`PUT ${host}/api/f/${put.folderKey}/inputscanners/${put.object.Key}`),
+        `the save through the proxy: ${proxy.seen.join(', ')}`,
+      );
+    },
+  );
 
   test('the HTTPS sandbox with a private CA the system trusts: sign in, browse and save', async function () {
     const cert = process.env.OMS_TEST_TLS_CERT,
@@ -231,7 +236,9 @@ suite('network: proxy and private CA', () => {
       token: 'untrusted-token-0123456789',
     });
     cleanups.push(() => s.connections.remove(id));
-    const expected = `Not connected to ${host}: its certificate is signed by an authority this system does not trust (UNABLE_TO_VERIFY_LEAF_SIGNATURE), so nothing was sent.`;
+    const expected =
+      `Not connected to ${host}: its certificate is signed by an authority this system does not trust (UNABLE_TO_VERIFY_LEAF_SIGNATURE), ` +
+      'so nothing was sent.';
     const error = await s.connections
       .get(id)!
       .client.instance()

@@ -78,51 +78,55 @@ suite('objects as code: apply', () => {
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  test('a saved plan applied later refuses the entry whose file moved and the one whose server version moved since it was made: nothing sent for them, the reason in the run report; the rest applies', async () => {
-    const [a, b, c] = made;
-    for (const o of [a, b, c]) editPriority(o.Key, 7);
-    const planned = await plan();
-    assert.deepStrictEqual(
-      planned.entries
-        .filter((e: any) => e.action === 'update')
-        .map((e: any) => e.key)
-        .sort(),
-      [a.Key, b.Key, c.Key].sort(),
-    );
-    const saved = await vscode.commands.executeCommand<string>('oms.savePlan');
-    assert.ok(saved && fs.existsSync(saved), 'the plan is saved in the pulled folder');
+  test(
+    'a saved plan applied later refuses the entry whose file moved and the one whose server version moved since it was made: ' +
+      'nothing sent for them, the reason in the run report; the rest applies',
+    async () => {
+      const [a, b, c] = made;
+      for (const o of [a, b, c]) editPriority(o.Key, 7);
+      const planned = await plan();
+      assert.deepStrictEqual(
+        planned.entries
+          .filter((e: any) => e.action === 'update')
+          .map((e: any) => e.key)
+          .sort(),
+        [a.Key, b.Key, c.Key].sort(),
+      );
+      const saved = await vscode.commands.executeCommand<string>('oms.savePlan');
+      assert.ok(saved && fs.existsSync(saved), 'the plan is saved in the pulled folder');
 
-    // Later: a's file is edited again, b is changed by someone else on the server.
-    editPriority(a.Key, 8);
-    const bNow = await server(b.Key);
-    assert.ok((await rest('PUT', at(b.Key), { ...bNow, NonSettlingErrorPriority: (bNow.NonSettlingErrorPriority % 9) + 1 })).status < 300);
-    const bMoved = await server(b.Key);
+      // Later: a's file is edited again, b is changed by someone else on the server.
+      editPriority(a.Key, 8);
+      const bNow = await server(b.Key);
+      assert.ok((await rest('PUT', at(b.Key), { ...bNow, NonSettlingErrorPriority: (bNow.NonSettlingErrorPriority % 9) + 1 })).status < 300);
+      const bMoved = await server(b.Key);
 
-    const opened = await vscode.commands.executeCommand<any>('oms.openSavedPlan', vscode.Uri.file(saved));
-    assert.strictEqual(opened.id, planned.id, 'the saved plan, not a new one');
-    const results = await apply();
-    assert.ok(results, 'apply ran');
-    const outcome = (key: string) => results.find((r) => r.id === key);
-    assert.strictEqual(outcome(a.Key)?.outcome, 'notSent');
-    assert.match(outcome(a.Key)!.reason, /file changed since the plan/);
-    assert.strictEqual(outcome(b.Key)?.outcome, 'stale');
-    assert.match(outcome(b.Key)!.reason, /changed on the server.*nothing was sent/);
-    assert.strictEqual(outcome(c.Key)?.outcome, 'applied');
+      const opened = await vscode.commands.executeCommand<any>('oms.openSavedPlan', vscode.Uri.file(saved));
+      assert.strictEqual(opened.id, planned.id, 'the saved plan, not a new one');
+      const results = await apply();
+      assert.ok(results, 'apply ran');
+      const outcome = (key: string) => results.find((r) => r.id === key);
+      assert.strictEqual(outcome(a.Key)?.outcome, 'notSent');
+      assert.match(outcome(a.Key)!.reason, /file changed since the plan/);
+      assert.strictEqual(outcome(b.Key)?.outcome, 'stale');
+      assert.match(outcome(b.Key)!.reason, /changed on the server.*nothing was sent/);
+      assert.strictEqual(outcome(c.Key)?.outcome, 'applied');
 
-    const aNow = await server(a.Key);
-    assert.strictEqual(aNow.ConcurrencyVersion, a.ConcurrencyVersion, 'nothing sent for a');
-    assert.notStrictEqual(aNow.InputScannerReportingPriorities[0].Priority, 8);
-    assert.deepStrictEqual(await server(b.Key), bMoved, 'nothing sent for b: the server keeps the other change');
-    const cNow = await server(c.Key);
-    assert.strictEqual(cNow.ConcurrencyVersion, c.ConcurrencyVersion + 1);
-    assert.strictEqual(cNow.InputScannerReportingPriorities[0].Priority, 7);
+      const aNow = await server(a.Key);
+      assert.strictEqual(aNow.ConcurrencyVersion, a.ConcurrencyVersion, 'nothing sent for a');
+      assert.notStrictEqual(aNow.InputScannerReportingPriorities[0].Priority, 8);
+      assert.deepStrictEqual(await server(b.Key), bMoved, 'nothing sent for b: the server keeps the other change');
+      const cNow = await server(c.Key);
+      assert.strictEqual(cNow.ConcurrencyVersion, c.ConcurrencyVersion + 1);
+      assert.strictEqual(cNow.InputScannerReportingPriorities[0].Priority, 7);
 
-    // What the user opens from the result: each refusal with its reason.
-    const report = lastReport();
-    assert.match(report.find((r) => r.id === a.Key)!.reason!, /file changed since the plan/);
-    assert.match(report.find((r) => r.id === b.Key)!.reason!, /changed on the server/);
-    assert.strictEqual(report.find((r) => r.id === c.Key)!.outcome, 'applied');
-  });
+      // What the user opens from the result: each refusal with its reason.
+      const report = lastReport();
+      assert.match(report.find((r) => r.id === a.Key)!.reason!, /file changed since the plan/);
+      assert.match(report.find((r) => r.id === b.Key)!.reason!, /changed on the server/);
+      assert.strictEqual(report.find((r) => r.id === c.Key)!.outcome, 'applied');
+    },
+  );
 
   test('on a production connection Apply asks once for the whole run, naming its counts and the URL; Cancel sends nothing', async () => {
     await vscode.commands.executeCommand('oms.pullAgain', vscode.Uri.file(root), { overwriteEdits: true });

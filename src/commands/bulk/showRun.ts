@@ -23,7 +23,8 @@ export const showRun: Command = {
           (r) => outcomesText(r.counts),
         );
     const { header, entries } = await journal.read(runId);
-    const summary = `${header.title} (${new Date(header.startedAt).toLocaleString()}, ${header.url ?? header.connectionId}): ${outcomesText(outcomeCounts(entries))}`;
+    const startedAt = new Date(header.startedAt).toLocaleString();
+    const summary = `${header.title} (${startedAt}, ${header.url ?? header.connectionId}): ${outcomesText(outcomeCounts(entries))}`;
     const text = resultsText(summary, entries);
     await showReadOnly(`run-${runId}.txt`, text, 'plaintext');
     reportRun({ runId, title: header.title, connectionId: header.connectionId, results: entries, undoable: header.recipe?.type !== 'people' });

@@ -132,11 +132,12 @@ export function pushSteps(p: PushPlace): WizardStep<PushContext>[] {
         onValue: (v, pick) => {
           const { keys, bad } = parseKeys(v);
           const extra: PersonItem[] = [];
-          if (keys.length && !bad.length)
-            extra.push({
-              label: `$(add) ${keys.length > 1 ? vscode.l10n.t('Enter adds the typed keys: {0}', keys.join(', ')) : vscode.l10n.t('Enter adds the typed key: {0}', keys.join(', '))}`,
-              alwaysShow: true,
-            });
+          if (keys.length && !bad.length) {
+            const typedKeys = keys.join(', ');
+            const adds =
+              keys.length > 1 ? vscode.l10n.t('Enter adds the typed keys: {0}', typedKeys) : vscode.l10n.t('Enter adds the typed key: {0}', typedKeys);
+            extra.push({ label: `$(add) ${adds}`, alwaysShow: true });
+          }
           if (keys.length && bad.length)
             extra.push({ label: `$(warning) ${vscode.l10n.t('Not a key: {0} (keys are 24 hex digits)', bad.join(', '))}`, alwaysShow: true });
           const keep = pick.selectedItems.filter((i) => i.key);

@@ -92,7 +92,8 @@ export async function update(ctx: SandboxContext, r: FolderRequest, kind: Kind):
   if (b.ConcurrencyVersion !== current) {
     throw new HttpError(
       409,
-      `The ${kind.label.toLowerCase()} was changed by someone else: your ConcurrencyVersion is ${b.ConcurrencyVersion}, the stored version is ${current}. Read it again and reapply your changes.`,
+      `The ${kind.label.toLowerCase()} was changed by someone else: your ConcurrencyVersion is ${b.ConcurrencyVersion}, the stored version is ${current}. ` +
+        'Read it again and reapply your changes.',
       [{ pointer: '/ConcurrencyVersion', message: `is ${b.ConcurrencyVersion}, stored is ${current}` }],
     );
   }

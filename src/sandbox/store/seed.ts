@@ -216,6 +216,11 @@ class DemoSeeder {
     return list[Math.floor(this.random() * list.length)];
   }
 
+  /** A whole number from 0 up to `n`, not `n`. */
+  private below(n: number): number {
+    return Math.floor(this.random() * n);
+  }
+
   private hex(bytes: number): string {
     let s = '';
     for (let i = 0; i < bytes; i++)
@@ -268,7 +273,7 @@ class DemoSeeder {
       this.add(kind('serviceContainerModule'), folderKey, {
         CommonName: `${product} (container ${String(n).padStart(2, '0')})`,
         ProductName: product,
-        VersionString: `${1 + Math.floor(this.random() * 4)}.${Math.floor(this.random() * 10)}.${Math.floor(this.random() * 20)}.${1000 + Math.floor(this.random() * 9000)}`,
+        VersionString: `${1 + this.below(4)}.${this.below(10)}.${this.below(20)}.${1000 + this.below(9000)}`,
         EntryPointDll: dll,
         EntryPointName: entry,
       });

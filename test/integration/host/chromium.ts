@@ -227,7 +227,8 @@ export async function runInChromium(run: HostRun, hostDir: string): Promise<{ ex
     const checksServer = await startServer(hostDir, run, checksProfile);
     const freshServer = await startServer(hostDir, run, profile(run, 'fresh', false));
     log(
-      `VS Code servers for the UI checks on 127.0.0.1:${checksServer.port} (${path.basename(run.vsix)} installed) and :${freshServer.port} (fresh profile), without the smoke-test driver`,
+      `VS Code servers for the UI checks on 127.0.0.1:${checksServer.port} (${path.basename(run.vsix)} installed) ` +
+        `and :${freshServer.port} (fresh profile), without the smoke-test driver`,
     );
     // A fresh browser context: no view/tree state restored from the test window.
     const lookContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -356,10 +357,11 @@ async function lookAtTree(page: Page, run: HostRun): Promise<void> {
     }
     await openAnObject(page, note);
     const labels = await rows.evaluateAll((els) =>
-      els.map(
-        (e) =>
-          `${'  '.repeat(Math.max(0, Number(e.getAttribute('aria-level') ?? 1) - 1))}${(e as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()}`,
-      ),
+      els.map((e) => {
+        const depth = Math.max(0, Number(e.getAttribute('aria-level') ?? 1) - 1);
+        const text = (e as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim();
+        return `${'  '.repeat(depth)}${text}`;
+      }),
     );
     if (labels.length) note(`side bar rows:\n${labels.map((l) => `    ${l}`).join('\n')}`);
   } catch (e) {

@@ -168,9 +168,8 @@ async function main(): Promise<number> {
     }
 
     if (!results) {
-      log(
-        `error: the test entry wrote no ${path.relative(repo, path.join(diag, 'results.json'))} (host exit code ${exitCode}); see ${path.relative(repo, diag)}/`,
-      );
+      const written = path.relative(repo, path.join(diag, 'results.json'));
+      log(`error: the test entry wrote no ${written} (host exit code ${exitCode}); see ${path.relative(repo, diag)}/`);
       console.log('0 passed, 0 failed');
       return 1;
     }
@@ -189,8 +188,10 @@ async function main(): Promise<number> {
     if (fs.existsSync(times)) {
       const t = JSON.parse(fs.readFileSync(times, 'utf8')) as ActivationRecord;
       const before = t.quiet ? `; machine ${Math.round(t.quiet.busy * 100)}% busy just before, after waiting ${t.quiet.waitedMs} ms for it to settle` : '';
+      const sum = t.codeLoadingTime + t.activateCallTime + t.activateResolvedTime;
       log(
-        `activation as VS Code recorded it: load code ${t.codeLoadingTime} ms + call activate ${t.activateCallTime} ms + finish activate ${t.activateResolvedTime} ms = ${t.codeLoadingTime + t.activateCallTime + t.activateResolvedTime} ms (${t.event}${before})`,
+        `activation as VS Code recorded it: load code ${t.codeLoadingTime} ms + call activate ${t.activateCallTime} ms + ` +
+          `finish activate ${t.activateResolvedTime} ms = ${sum} ms (${t.event}${before})`,
       );
     }
     log(`finished in ${((Date.now() - t0) / 1000).toFixed(1)} s; diagnostics in ${path.relative(repo, diag)}/`);

@@ -42,7 +42,10 @@ const meterStart = `(() => {
   const m = (window.__omsMeter = { max: 0, last: performance.now(), frames: 0, long: [], on: true });
   const tick = (t) => { if (!m.on) return; m.max = Math.max(m.max, t - m.last); m.last = t; m.frames++; requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
-  try { m.obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) m.long.push(Math.round(e.duration)); }); m.obs.observe({ type: 'longtask' }); } catch {}
+  try {
+    m.obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) m.long.push(Math.round(e.duration)); });
+    m.obs.observe({ type: 'longtask' });
+  } catch {}
 })()`;
 const meterStop = `(() => {
   const m = window.__omsMeter; m.on = false; m.obs?.disconnect();
@@ -246,8 +249,10 @@ const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** One figure beside its goal, printed and kept; returns whether it met the goal. */
 function figure(fleet: Fleet, diag: string, what: string, shown: string, goal: string, met: boolean | undefined, m?: Measure): boolean {
+  const complaints = m?.complaints.length ? `; console: ${m.complaints.join(' | ')}` : '';
   const where = m
-    ? ` [load ${m.load}; extension host CPU ${s(m.hostCpu)}, sandbox CPU ${s(m.sandboxCpu)}, other processes ${m.othersCpu}; longest frame gap ${m.gap} ms, longest task ${m.longTask} ms${m.complaints.length ? `; console: ${m.complaints.join(' | ')}` : ''}]`
+    ? ` [load ${m.load}; extension host CPU ${s(m.hostCpu)}, sandbox CPU ${s(m.sandboxCpu)}, other processes ${m.othersCpu}; ` +
+      `longest frame gap ${m.gap} ms, longest task ${m.longTask} ms${complaints}]`
     : '';
   const line = `fleet: ${what}: ${shown} (goal ${goal}${met === undefined ? '' : met ? ': met' : ': MISSED'})${where}`;
   console.log(line);
@@ -447,14 +452,16 @@ async function executorRate(fleet: Fleet, env: Env, diag: string, what: string, 
     const rate = results.filter((r) => r.outcome === 'applied').length / (ms / 1000);
     const cpu = process.cpuUsage(cpu0);
     const others = busiest(all0, everyCpu(), [process.pid, ...sandbox]);
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
     figure(
       fleet,
       diag,
       `bench: ${what}, add a tag to ${results.length} scanners (concurrency 4)`,
-      `${s(ms)}, ${rate.toFixed(0)} objects/s, runner CPU ${s((cpu.user + cpu.system) / 1000)}, sandbox CPU ${s(cpuOf(sandbox) - s0)}, other processes ${others} [load ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}]`,
+      `${s(ms)}, ${rate.toFixed(0)} objects/s, runner CPU ${s((cpu.user + cpu.system) / 1000)}, ` +
+        `sandbox CPU ${s(cpuOf(sandbox) - s0)}, other processes ${others} [load ${load}]`,
       'the reference',
       undefined,
     );
@@ -482,8 +489,9 @@ async function benchRate(env: Env, diag: string): Promise<void> {
 function rateFigure(fleet: Fleet, diag: string, what: string, m: Measure, count: number, journalRate = fleet.journalRate): boolean {
   const rate = count / (m.ms / 1000);
   const { benchRate } = fleet;
+  const besideJournal = journalRate ? `; ${(rate / journalRate).toFixed(2)}x the run without the window (${journalRate.toFixed(0)}/s)` : '';
   const goal = benchRate
-    ? `≥ ${(benchRate / 1.2).toFixed(0)} objects/s (the executor alone, ${benchRate.toFixed(0)} / 1.2)${journalRate ? `; ${(rate / journalRate).toFixed(2)}x the run without the window (${journalRate.toFixed(0)}/s)` : ''}`
+    ? `≥ ${(benchRate / 1.2).toFixed(0)} objects/s (the executor alone, ${benchRate.toFixed(0)} / 1.2)${besideJournal}`
     : 'within 1.2x of the bench';
   return figure(fleet, diag, what, `${count} in ${s(m.ms)}: ${rate.toFixed(0)} objects/s`, goal, benchRate ? rate >= benchRate / 1.2 : undefined, m);
 }

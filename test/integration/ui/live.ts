@@ -541,11 +541,13 @@ export const liveChecks: UiCheckList = (page, env) => [
     () => tableAndPlanFollow(page, env),
   ],
   [
-    'ui: live updates: saves answered late while polls read the object: the table keeps the priority typed meanwhile; neither it nor an editor calls its own save a change on the server',
+    'ui: live updates: saves answered late while polls read the object: the table keeps the priority typed meanwhile; ' +
+      'neither it nor an editor calls its own save a change on the server',
     () => ownSlowSaves(page, env),
   ],
   [
-    'ui: live updates: Object Changes with the Objects view collapsed moves an unchanged planned scanner renamed over REST to Behind within one interval; with live updates off it says it does not follow the server',
+    'ui: live updates: Object Changes with the Objects view collapsed moves an unchanged planned scanner renamed over REST to Behind within one interval; ' +
+      'with live updates off it says it does not follow the server',
     () => planFollowsAlone(page, env),
   ],
   [

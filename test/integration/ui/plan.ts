@@ -420,11 +420,13 @@ async function productionAndDeletes(page: Page, env: Env, diag: string): Promise
 
 export const planChecks: UiCheckList = (page, env, diag) => [
   [
-    'ui: objects as code: pull scanners as files, edit 3 and delete 1, plan (no delete until included), untick one, dry run, apply, stale after a server change, pull again',
+    'ui: objects as code: pull scanners as files, edit 3 and delete 1, plan (no delete until included), ' +
+      'untick one, dry run, apply, stale after a server change, pull again',
     () => pullPlanApply(page, env, diag),
   ],
   [
-    'ui: objects as code: deletes need their count typed (a wrong count sends nothing); on production the apply asks once naming counts and URL (Cancel sends nothing)',
+    'ui: objects as code: deletes need their count typed (a wrong count sends nothing); ' +
+      'on production the apply asks once naming counts and URL (Cancel sends nothing)',
     () => productionAndDeletes(page, env, diag),
   ],
 ];

@@ -204,7 +204,8 @@ async function planByKeyboard(page: Page, env: Env, diag: string): Promise<void>
 
 export const planKeyboardChecks: UiCheckList = (page, env, diag) => [
   [
-    'ui: Object Changes by keyboard: Plan Changes… asks which pulled folder and the view names it; Space ticks, Enter opens; rows say action, fields and tick; ' +
+    'ui: Object Changes by keyboard: Plan Changes… asks which pulled folder and the view names it; ' +
+      'Space ticks, Enter opens; rows say action, fields and tick; ' +
       "ticks survive the re-plan and Apply; a failed plan clears the view; Pull Again from a cancelled pull's notification pulls its folder",
     () => planByKeyboard(page, env, diag),
   ],

@@ -194,7 +194,10 @@ async function queryResultsAct(page: Page, env: Env, diag: string): Promise<void
 
 export const queryChecks: UiCheckList = (page, env, diag) => [
   [
-    'Find Objects Where…: a query typed with completion (nested field, enum value), results in the table counted as REST counts them, sorted, a row opened by keyboard; Bulk Edit of the results and Undo Run; a scanner changed over REST comes into the results and leaves them within an interval, the keys typed into the palette meanwhile staying there',
+    'Find Objects Where…: a query typed with completion (nested field, enum value), ' +
+      'results in the table counted as REST counts them, sorted, a row opened by keyboard; ' +
+      'Bulk Edit of the results and Undo Run; ' +
+      'a scanner changed over REST comes into the results and leaves them within an interval, the keys typed into the palette meanwhile staying there',
     () => queryResultsAct(page, env, diag),
   ],
 ];

@@ -160,7 +160,8 @@ async function newQueryFileForFolder(page: Page, env: Env, diag: string): Promis
 
 export const queryFileChecks: UiCheckList = (page, env, diag) => [
   [
-    "Query file: the demo's queries.omsq opened; a bad character squiggled and in Problems; completion by keyboard (its kind, a nested field, an enum value); its Run Query lens runs it, counted as REST counts it",
+    "Query file: the demo's queries.omsq opened; a bad character squiggled and in Problems; " +
+      'completion by keyboard (its kind, a nested field, an enum value); its Run Query lens runs it, counted as REST counts it',
     () => queryFileRuns(page, env, diag),
   ],
   [

@@ -313,7 +313,9 @@ async function resultsActions(page: Page, env: Env, diag: string): Promise<void>
 
 export const queryResultsChecks: UiCheckList = (page, env, diag) => [
   [
-    "Query results: Export JSON and CSV (REST's objects, a formula made inert), Columns… with a nested field sorted, Copy Link pasted (Ctrl+C and the row menu), Pull as Files of selected rows and of all (exactly those files; the plan lists no other)",
+    "Query results: Export JSON and CSV (REST's objects, a formula made inert), Columns… with a nested field sorted, " +
+      'Copy Link pasted (Ctrl+C and the row menu), ' +
+      'Pull as Files of selected rows and of all (exactly those files; the plan lists no other)',
     () => resultsActions(page, env, diag),
   ],
 ];

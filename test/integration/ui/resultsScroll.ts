@@ -111,9 +111,11 @@ async function scrollThrough(page: Page, env: Env, diag: string): Promise<void> 
   await page.screenshot({ path: `${diag}/results-scroll.png` });
 
   const line = (what: string, f: Figures & { ms: number }) =>
-    `results scroll: ${what}: ${f.frames} frames in ${(f.ms / 1000).toFixed(1)} s, longest ${f.longest} ms, ${f.slow} over ${slowFrameMs} ms, heap ${f.heapMb ?? '?'} MB`;
+    `results scroll: ${what}: ${f.frames} frames in ${(f.ms / 1000).toFixed(1)} s, ` +
+    `longest ${f.longest} ms, ${f.slow} over ${slowFrameMs} ms, heap ${f.heapMb ?? '?'} MB`;
   const lines = [
-    `results scroll: ${count.toLocaleString('en')} scanners made over REST in ${(seeded / 1000).toFixed(1)} s; the table filled in ${(filled / 1000).toFixed(1)} s`,
+    `results scroll: ${count.toLocaleString('en')} scanners made over REST in ${(seeded / 1000).toFixed(1)} s; ` +
+      `the table filled in ${(filled / 1000).toFixed(1)} s`,
     line(`Page Down ×200 (to row ${reached.toLocaleString('en')})`, pages),
     line('End, then Home', endHome),
     line('wheel (100 notches, then to the bottom)', wheel),

@@ -198,11 +198,13 @@ async function liveDeletion(page: Page, env: Env): Promise<void> {
 
 export const tableGoneChecks: UiCheckList = (page, env) => [
   [
-    'ui: the priorities table of a scanner deleted over REST (live updates off): Save and Reload from Server say it was deleted, by name; no key, no "copy your text"',
+    'ui: the priorities table of a scanner deleted over REST (live updates off): Save and Reload from Server say it was deleted, by name; ' +
+      'no key, no "copy your text"',
     () => saveAndReloadSayDeleted(page, env),
   ],
   [
-    'ui: live updates: the priorities table of a scanner deleted over REST says so within one interval, clean or with an edit; Save as New Scanner puts the rows back; Export as JSON; Close',
+    'ui: live updates: the priorities table of a scanner deleted over REST says so within one interval, clean or with an edit; ' +
+      'Save as New Scanner puts the rows back; Export as JSON; Close',
     () => liveDeletion(page, env),
   ],
 ];

@@ -132,12 +132,12 @@ async function tableFocusAfterProductionSave(page: Page, env: Env): Promise<void
       async (e: Error) => {
         // What the table holds, for a failure seen once in a full run under load: the cells, the focus, the status.
         const state = await frame.evaluate<string>(`JSON.stringify({ cells: [...document.querySelectorAll('#rows input.priority')].map((c) => c.value),
-          changed: [...document.querySelectorAll('#rows tr')].map((r) => r.classList.contains('changed-row')), focus: document.activeElement?.getAttribute('aria-label'),
+          changed: [...document.querySelectorAll('#rows tr')].map((r) => r.classList.contains('changed-row')),
+          focus: document.activeElement?.getAttribute('aria-label'),
           status: document.getElementById('status')?.textContent, version: document.getElementById('version')?.textContent })`);
         const outside = await page.evaluate<string>('`${document.activeElement?.tagName}.${document.activeElement?.className}`');
-        throw new Error(
-          `${e.message}; typed ${scanner.InputScannerReportingPriorities[2].Priority} after saving ${wanted}; the table: ${state}; the window's focus: ${outside}`,
-        );
+        const typed = scanner.InputScannerReportingPriorities[2].Priority;
+        throw new Error(`${e.message}; typed ${typed} after saving ${wanted}; the table: ${state}; the window's focus: ${outside}`);
       },
     );
     await frame.locator('#revert').click();
@@ -186,7 +186,8 @@ async function typedDuringSaveKept(page: Page, env: Env): Promise<void> {
 
 export const wordsChecks: UiCheckList = (page, env) => [
   [
-    'ui: words: a group row says its count once loaded (an empty group "empty", a group of 2 scanners "2 loaded", no "more to load"), and the new count after Refresh',
+    'ui: words: a group row says its count once loaded (an empty group "empty", a group of 2 scanners "2 loaded", no "more to load"), ' +
+      'and the new count after Refresh',
     () => groupLabelsAfterLoading(page, env),
   ],
   ['ui: words: a table save through the production question gives the keyboard back to the cell left', () => tableFocusAfterProductionSave(page, env)],

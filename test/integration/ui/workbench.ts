@@ -107,7 +107,11 @@ export async function userSettings(page: Page, text: string, profile: 'checks' |
   // Its editor laid out (the modal shows a moment before).
   const editor = await until("settings.json's editor laid out", () =>
     page.evaluate<{ x: number; y: number; width: number; height: number } | null>(
-      `(() => { const e = document.querySelector(${JSON.stringify(editorAt)}); const r = e?.getBoundingClientRect(); return r && r.width ? r.toJSON() : null; })()`,
+      `(() => {
+        const e = document.querySelector(${JSON.stringify(editorAt)});
+        const r = e?.getBoundingClientRect();
+        return r && r.width ? r.toJSON() : null;
+      })()`,
     ),
   ).catch(() => undefined);
   if (!editor) throw new Error('settings.json shows no editor');
@@ -285,7 +289,12 @@ const focusTrace = `(() => {
   if (window.top !== window) return;
   const log = (window.__omsFocus = []);
   const t0 = Date.now();
-  const name = (e) => !e || !e.tagName ? String(e) : e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\\s+/).slice(0, 3).join('.') : '') + (e.getAttribute('aria-label') ? ' "' + e.getAttribute('aria-label').slice(0, 50) + '"' : '');
+  const name = (e) => {
+    if (!e || !e.tagName) return String(e);
+    const classes = typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\\s+/).slice(0, 3).join('.') : '';
+    const label = e.getAttribute('aria-label') ? ' "' + e.getAttribute('aria-label').slice(0, 50) + '"' : '';
+    return e.tagName.toLowerCase() + classes + label;
+  };
   document.addEventListener('focusin', (ev) => log.push((Date.now() - t0) + ' ms focus ' + name(ev.target)), true);
   // The walkthrough focuses a step it selects 250 ms later (a timer): a focus() of an element already
   // focused moves nothing, so the calls are counted to know the timer has fired.
@@ -576,9 +585,8 @@ async function savePriorityInTable(page: Page, env: Env, at: string): Promise<vo
     });
   const now = await get(env, at);
   if (now.InputScannerReportingPriorities[2].Priority !== wanted || now.ConcurrencyVersion !== scanner.ConcurrencyVersion + 1) {
-    throw new Error(
-      `the server holds priority ${now.InputScannerReportingPriorities[2].Priority} at version ${now.ConcurrencyVersion}, not ${wanted} at ${scanner.ConcurrencyVersion + 1}`,
-    );
+    const held = now.InputScannerReportingPriorities[2].Priority;
+    throw new Error(`the server holds priority ${held} at version ${now.ConcurrencyVersion}, not ${wanted} at ${scanner.ConcurrencyVersion + 1}`);
   }
   // The scanner's editor (no edits) follows the table's save: the new version in its status bar.
   await page
@@ -676,18 +684,22 @@ export const workbenchChecks: UiCheckList = (page, env, diag) =>
   pseudoLocale
     ? [
         [
-          "ui (workbench, pseudo-localized): no English in the tree, an object's menu, the Add Note box, its notification, the Delete Note question, a schema problem in the Problems view and its save refusal",
+          "ui (workbench, pseudo-localized): no English in the tree, an object's menu, the Add Note box, " +
+            'its notification, the Delete Note question, a schema problem in the Problems view and its save refusal',
           () => pseudoLocalized(page, env, diag),
         ],
       ]
     : [
         ['ui (workbench): the priorities table is a grid whose edits are announced to screen readers', () => editAnnounced(page, env)],
         [
-          'ui (workbench): axe-core finds no serious or critical issue in the priorities table, in the default and both high-contrast themes (screenshots hc-dark.png, hc-light.png)',
+          'ui (workbench): axe-core finds no serious or critical issue in the priorities table, ' +
+            'in the default and both high-contrast themes (screenshots hc-dark.png, hc-light.png)',
           () => tableForEveryone(page, env, diag),
         ],
         [
-          'ui (workbench): on a fresh profile, installing the .vsix opens the Get Started walkthrough; its pictures follow the theme; all five steps tick by doing them (Go to Object, opening a scanner, Try the Local Sandbox, a priority saved in the table, Pull as Files…), each its own and no other; closed and the window reloaded, it does not open again, its five ticks kept',
+          'ui (workbench): on a fresh profile, installing the .vsix opens the Get Started walkthrough; its pictures follow the theme; ' +
+            'all five steps tick by doing them (Go to Object, opening a scanner, Try the Local Sandbox, a priority saved in the table, Pull as Files…), ' +
+            'each its own and no other; closed and the window reloaded, it does not open again, its five ticks kept',
           () => walkthroughOnInstall(page, env, diag),
         ],
       ];

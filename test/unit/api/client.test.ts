@@ -138,7 +138,7 @@ test('paging: pages of pageSize, last page short, listAll gets them all', async 
   assert.equal(keys.size, total, 'no duplicates and nothing missed across pages');
 });
 
-test('listAll asks for the next page while it parses one: a listing of one page is one request, a longer one one more at most; each object once, in order', async () => {
+test('listAll asks for the next page while parsing one: a one-page listing is one request, a longer one at most one more; objects once, in order', async () => {
   const people = kind('person');
   const { folderKey, total } = await peopleFolder();
   const { client: reader, asked } = pageCountingClient(sb);

@@ -223,7 +223,9 @@ test('each request reads its base URL and token together, once, whatever the ret
 });
 
 test('a web page where the service was expected (a 404 page, a portal) is one short line naming the address', async () => {
-  const page = `<!DOCTYPE html><html><head><title>404 Not Found</title><style>${'body{color:red}'.repeat(200)}</style></head><body><h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>`;
+  const page =
+    `<!DOCTYPE html><html><head><title>404 Not Found</title><style>${'body{color:red}'.repeat(200)}</style></head>` +
+    '<body><h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>';
   for (const [status, type] of [
     [404, 'text/html; charset=utf-8'],
     [200, 'text/html'],

@@ -63,7 +63,8 @@ test('a proxy that refuses the credentials: one message naming the settings, wit
     );
     assert.equal(
       error?.message,
-      `Cannot reach sandbox.oms.test:${new URL(sb.url).port}: the proxy (setting http.proxy) answered 407: it asks for credentials (give them in the setting http.proxy, as http://user:password@host:port, or in http.proxyAuthorization)`,
+      `Cannot reach sandbox.oms.test:${new URL(sb.url).port}: the proxy (setting http.proxy) answered 407: it asks for credentials ` +
+        '(give them in the setting http.proxy, as http://user:password@host:port, or in http.proxyAuthorization)',
     );
     assert.ok(!error.message.includes('d3Jvbmc6d3Jvbmc='));
     assert.equal(proxy.forwarded.length, 0);
@@ -81,7 +82,11 @@ test('an HTTPS proxy with a certificate nobody trusts: refused while http.proxyS
     );
     assert.match(
       strict?.message ?? '',
-      /^Not connected to sandbox\.oms\.test:\d+ through the proxy 127\.0\.0\.1:\d+: its certificate is signed by an authority this system does not trust \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\), so nothing was sent\. .* http\.proxyStrictSSL$/,
+      new RegExp(
+        String.raw`^Not connected to sandbox\.oms\.test:\d+ through the proxy 127\.0\.0\.1:\d+: ` +
+          String.raw`its certificate is signed by an authority this system does not trust \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\), ` +
+          String.raw`so nothing was sent\. .* http\.proxyStrictSSL$`,
+      ),
       strict?.message,
     );
     assert.equal(proxy.tunnels.length, 0, 'no CONNECT, no credentials sent to it');

@@ -60,7 +60,9 @@ test('a certificate signed by a CA this system does not trust: one message namin
     assert.match(
       e.message,
       new RegExp(
-        `^Not connected to 127\\.0\\.0\\.1:${srv.port}: its certificate is signed by an authority this system does not trust \\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\\), so nothing was sent\\. If it is yours or your company's, add its CA to the certificates this system trusts`,
+        `^Not connected to 127\\.0\\.0\\.1:${srv.port}: ` +
+          'its certificate is signed by an authority this system does not trust \\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\\), ' +
+          "so nothing was sent\\. If it is yours or your company's, add its CA to the certificates this system trusts",
       ),
     );
     assert.equal(requests, 0, 'no request (and no token) reached it');
@@ -98,10 +100,8 @@ test('a self-signed certificate: the same one message', async () => {
   const srv = await listen(createHttpsServer({ cert: readFileSync(cert), key: readFileSync(key) }, (_req, res) => res.end('{}')));
   try {
     const e = await refusal(createHttp({ baseUrl: `https://127.0.0.1:${srv.port}` })({ method: 'GET', path: '/api', anonymous: true }));
-    assert.match(
-      e.message,
-      /its certificate is signed by an authority this system does not trust \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\)/,
-    );
+    const codes = ['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'].join('|');
+    assert.match(e.message, new RegExp(String.raw`its certificate is signed by an authority this system does not trust \((${codes})\)`));
   } finally {
     await srv.close();
   }

@@ -121,27 +121,31 @@ test('undo puts back what a run changed; an object changed by someone since is s
   assert.equal(kept.InputScannerReportingPriorities[2].Priority, 7, 'the stale one is not overwritten');
 });
 
-test("a stale undo merges: a later edit of another field is kept and the run's change is put back; an edit of the same field is a conflict and nothing is sent", async () => {
-  const targets = await scanners(2, 'Merge');
-  const { journal, runId } = await journalledRun(targets);
-  const [other, same] = await Promise.all(targets.map(read));
-  await api.put(`/api/f/${folderKey}/inputscanners/${other.Key}`, { ...other, CommonName: 'Renamed after the run' });
-  const rows = same.InputScannerReportingPriorities.map((r) => (r.MinResistanceCode === 850 ? { ...r, Priority: 8 } : r));
-  await api.put(`/api/f/${folderKey}/inputscanners/${same.Key}`, { ...same, InputScannerReportingPriorities: rows });
+test(
+  "a stale undo merges: a later edit of another field is kept and the run's change is put back; " +
+    'an edit of the same field is a conflict and nothing is sent',
+  async () => {
+    const targets = await scanners(2, 'Merge');
+    const { journal, runId } = await journalledRun(targets);
+    const [other, same] = await Promise.all(targets.map(read));
+    await api.put(`/api/f/${folderKey}/inputscanners/${other.Key}`, { ...other, CommonName: 'Renamed after the run' });
+    const rows = same.InputScannerReportingPriorities.map((r) => (r.MinResistanceCode === 850 ? { ...r, Priority: 8 } : r));
+    await api.put(`/api/f/${folderKey}/inputscanners/${same.Key}`, { ...same, InputScannerReportingPriorities: rows });
 
-  const { entries } = await journal.read(runId);
-  const entryOf = (key: string) => entries.find((e) => e.key === key)!;
-  const clean = mergedUndo(entryOf(other.Key!), scannerKind, await read(targets[0]));
-  const conflict = mergedUndo(entryOf(same.Key!), scannerKind, await read(targets[1]));
-  assert.deepEqual(conflict, { conflicts: ['/InputScannerReportingPriorities/2/Priority'] });
-  assert.ok('change' in clean);
-  const [result] = await runChanges(client, [clean.change], { stopOnError: false });
-  assert.equal(result.outcome, 'applied');
-  const now = await read(targets[0]);
-  assert.equal(now.CommonName, 'Renamed after the run', 'the later edit stays');
-  assert.equal(now.InputScannerReportingPriorities[2].Priority, 2, "the run's change is put back");
-  assert.equal((await read(targets[1])).InputScannerReportingPriorities[2].Priority, 8, 'the conflicting one keeps the later edit');
-});
+    const { entries } = await journal.read(runId);
+    const entryOf = (key: string) => entries.find((e) => e.key === key)!;
+    const clean = mergedUndo(entryOf(other.Key!), scannerKind, await read(targets[0]));
+    const conflict = mergedUndo(entryOf(same.Key!), scannerKind, await read(targets[1]));
+    assert.deepEqual(conflict, { conflicts: ['/InputScannerReportingPriorities/2/Priority'] });
+    assert.ok('change' in clean);
+    const [result] = await runChanges(client, [clean.change], { stopOnError: false });
+    assert.equal(result.outcome, 'applied');
+    const now = await read(targets[0]);
+    assert.equal(now.CommonName, 'Renamed after the run', 'the later edit stays');
+    assert.equal(now.InputScannerReportingPriorities[2].Priority, 2, "the run's change is put back");
+    assert.equal((await read(targets[1])).InputScannerReportingPriorities[2].Priority, 8, 'the conflicting one keeps the later edit');
+  },
+);
 
 test('a preview of a large group compares each object as its page arrives: the first is shown before the last page is asked for', async () => {
   const targets = await scanners(2100, 'Paged');

@@ -140,7 +140,7 @@ test('429 with Retry-After: the run waits as told (progress shows it) and still 
   );
 });
 
-test('many 429s: waits overlap (the count moves on while objects wait), each object applied once, a throttled write resent only after a fresh read', async () => {
+test('many 429s: waits overlap (the count moves while objects wait), each object applied once, a throttled write resent only after a fresh read', async () => {
   const was = await versions();
   await api.post('/sandbox/faults', { path: '/api/f/', status: 429, count: 2, retryAfter: 1 });
   // About one request in ten answered 429, reads and writes alike.

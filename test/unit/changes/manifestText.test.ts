@@ -156,30 +156,34 @@ test('text written in parts is never cut between the halves of a character outsi
   }
 });
 
-test('an apply of a few objects writes a manifest of over a megabyte, names beyond the first plane and all, as the text written whole; nothing changed, the file is not written', async () => {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-manifest-'));
-  try {
-    const file = path.join(root, manifestName);
-    const keys = Array.from({ length: 6000 }, (_, i) => `k${String(i).padStart(4, '0')}`);
-    const whole = manifestOf(keys);
-    for (const key of keys) whole.objects.set(key, { ...entry(key), path: `Site/inputscanners/${'𝒜😀'.repeat(20)} ${key}.json` });
-    await fs.writeFile(file, manifestText(whole));
-    await ensureCache(root);
-    const changed = ['k0007', 'k3500', 'k5999'];
-    assert.ok(manifestText(whole).length > 1 << 20);
-    const manifest = (await readManifest(root, changed))!;
-    for (const key of changed) journalSync(root, manifest, [{ key, object: { ...manifest.objects.get(key)!, version: 9 } }]);
-    await writeManifest(root, manifest);
-    for (const key of changed) whole.objects.set(key, { ...whole.objects.get(key)!, version: 9 });
-    assert.equal(await fs.readFile(file, 'utf8'), manifestText(whole));
-    const before = await fs.stat(file);
-    await writeManifest(root, (await readManifest(root, changed))!);
-    const after = await fs.stat(file);
-    assert.equal(after.ino, before.ino, 'written again with nothing changed');
-  } finally {
-    await fs.rm(root, { recursive: true, force: true });
-  }
-});
+test(
+  'an apply of a few objects writes a manifest of over a megabyte, names beyond the first plane and all, ' +
+    'as the text written whole; nothing changed, the file is not written',
+  async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-manifest-'));
+    try {
+      const file = path.join(root, manifestName);
+      const keys = Array.from({ length: 6000 }, (_, i) => `k${String(i).padStart(4, '0')}`);
+      const whole = manifestOf(keys);
+      for (const key of keys) whole.objects.set(key, { ...entry(key), path: `Site/inputscanners/${'𝒜😀'.repeat(20)} ${key}.json` });
+      await fs.writeFile(file, manifestText(whole));
+      await ensureCache(root);
+      const changed = ['k0007', 'k3500', 'k5999'];
+      assert.ok(manifestText(whole).length > 1 << 20);
+      const manifest = (await readManifest(root, changed))!;
+      for (const key of changed) journalSync(root, manifest, [{ key, object: { ...manifest.objects.get(key)!, version: 9 } }]);
+      await writeManifest(root, manifest);
+      for (const key of changed) whole.objects.set(key, { ...whole.objects.get(key)!, version: 9 });
+      assert.equal(await fs.readFile(file, 'utf8'), manifestText(whole));
+      const before = await fs.stat(file);
+      await writeManifest(root, (await readManifest(root, changed))!);
+      const after = await fs.stat(file);
+      assert.equal(after.ino, before.ino, 'written again with nothing changed');
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  },
+);
 
 test("the manifest a pull's thread writes from its lines handed in parts is the file written whole: every Key in order, entries set aside kept", async () => {
   const roots = await Promise.all([0, 1].map(() => fs.mkdtemp(path.join(os.tmpdir(), 'oms-manifest-'))));

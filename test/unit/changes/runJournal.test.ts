@@ -145,37 +145,41 @@ test('a line queued as a flush ends (in the same turn) is written before its pro
   assert.equal(written.join(''), '{"n":"a"}\n{"n":"b"}\n');
 });
 
-test('the journal keeps no derived field of an object (links, notes, addresses), and nothing twice: a 10,000-scanner run adding a tag stays under 3 KB an object (one copy, before, and the field sent)', async () => {
-  const dir = await journalDir();
-  const writer = await new RunJournal(dir).begin({ title: 't', connectionId: 'c', total: 10_000 });
-  const links = [
-    { Relation: 'Meta', Anchor: { Href: 'meta', Text: 'Meta' } },
-    { Relation: 'Images', Anchor: { Href: 'images', Text: 'Images' } },
-  ];
-  const served = (i: number, v: number) => ({
-    ...newObject(scannerKind, `Door ${i}`),
-    Key: `k${i}`,
-    ConcurrencyVersion: v,
-    Href: `/api/f/f/inputscanners/k${i}`,
-    InFolderHref: '/api/f/f',
-    Links: Array(10).fill(links).flat(),
-  });
-  for (let i = 0; i < 10_000; i++) {
-    const tagged = (v: number) => ({ ...served(i, v), Tags: ['x'] });
-    await writer.intent(change(i), tagged(3), served(i, 3));
-    await writer.record(change(i), { id: `k${i}`, label: `Door ${i}`, outcome: 'applied', before: served(i, 3), after: tagged(4) });
-  }
-  await writer.close();
-  const [name] = await readdir(dir);
-  const perObject = (await stat(join(dir, name))).size / 10_000;
-  assert.ok(perObject < 3000, `${perObject.toFixed(0)} bytes an object`);
-  const { entries } = await new RunJournal(dir).read(writer.header.runId);
-  assert.equal(entries[0].before?.ConcurrencyVersion, 3);
-  assert.equal(entries[0].before?.Links, undefined);
-  assert.equal(entries[0].after?.ConcurrencyVersion, 4);
-  assert.equal(entries[0].after?.CommonName, 'Door 0');
-  assert.deepEqual(entries[0].after?.Tags, ['x']);
-});
+test(
+  'the journal keeps no derived field of an object (links, notes, addresses), and nothing twice: ' +
+    'a 10,000-scanner run adding a tag stays under 3 KB an object (one copy, before, and the field sent)',
+  async () => {
+    const dir = await journalDir();
+    const writer = await new RunJournal(dir).begin({ title: 't', connectionId: 'c', total: 10_000 });
+    const links = [
+      { Relation: 'Meta', Anchor: { Href: 'meta', Text: 'Meta' } },
+      { Relation: 'Images', Anchor: { Href: 'images', Text: 'Images' } },
+    ];
+    const served = (i: number, v: number) => ({
+      ...newObject(scannerKind, `Door ${i}`),
+      Key: `k${i}`,
+      ConcurrencyVersion: v,
+      Href: `/api/f/f/inputscanners/k${i}`,
+      InFolderHref: '/api/f/f',
+      Links: Array(10).fill(links).flat(),
+    });
+    for (let i = 0; i < 10_000; i++) {
+      const tagged = (v: number) => ({ ...served(i, v), Tags: ['x'] });
+      await writer.intent(change(i), tagged(3), served(i, 3));
+      await writer.record(change(i), { id: `k${i}`, label: `Door ${i}`, outcome: 'applied', before: served(i, 3), after: tagged(4) });
+    }
+    await writer.close();
+    const [name] = await readdir(dir);
+    const perObject = (await stat(join(dir, name))).size / 10_000;
+    assert.ok(perObject < 3000, `${perObject.toFixed(0)} bytes an object`);
+    const { entries } = await new RunJournal(dir).read(writer.header.runId);
+    assert.equal(entries[0].before?.ConcurrencyVersion, 3);
+    assert.equal(entries[0].before?.Links, undefined);
+    assert.equal(entries[0].after?.ConcurrencyVersion, 4);
+    assert.equal(entries[0].after?.CommonName, 'Door 0');
+    assert.deepEqual(entries[0].after?.Tags, ['x']);
+  },
+);
 
 test('a write never answered reads back with what was sent exactly: a field changed, one set to null, one left out', async () => {
   const dir = await journalDir();
@@ -193,7 +197,7 @@ test('a write never answered reads back with what was sent exactly: a field chan
   assert.ok(read && !('Tags' in read));
 });
 
-test('an outcome reads back whole: before and after from its last intent where the same, written out where not (the server changed more than was sent)', async () => {
+test('an outcome reads back whole: before and after from its last intent if the same, written out if not (the server changed more than was sent)', async () => {
   const dir = await journalDir();
   const writer = await new RunJournal(dir).begin({ title: 't', connectionId: 'c', total: 2 });
   const object = (i: number, v: number, more: object = {}) => ({ ...newObject(scannerKind, `Door ${i}`), Key: `k${i}`, ConcurrencyVersion: v, ...more });

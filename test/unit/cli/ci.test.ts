@@ -252,7 +252,7 @@ for (const [platform, omsUrl] of [
   ['GitLab', 'set'],
   ['GitHub Actions', 'missing'],
 ] as const) {
-  test(`a pull request that edits the manifest's URL (${platform}, OMS_URL ${omsUrl}): the plan job fails with exit 1, nothing is sent to that URL`, async () => {
+  test(`a pull request that edits the manifest's URL (${platform}, OMS_URL ${omsUrl}): the plan job fails with exit 1, nothing sent to that URL`, async () => {
     const co = await checkout(`url-${platform.split(' ')[0]}-${omsUrl}`);
     await renameOne(co, 'Renamed beside a new URL');
     await pointManifestAway(co);

@@ -101,38 +101,42 @@ test("CI: OMS_URL unset or empty refuses plan, diff, apply and a pull again befo
   assert.deepEqual(stranger.seen, []);
 });
 
-test('CI: a manifest whose URL a pull request changed to another server is refused, naming both URLs; that server receives nothing, the token file is not even read', async () => {
-  await pull();
-  await manifestUrl(stranger.url);
-  served = [];
-  const missingTokenFile = path.join(root, 'no-such-token-file');
-  for (const args of [
-    ['plan', root, '--format', 'markdown'],
-    ['apply', root, '--auto-approve'],
-    ['pull', root],
-    ['plan', root, '--token-file', missingTokenFile],
-  ]) {
-    const pinned = await oms(args, ci({ OMS_URL: api.sb.url }));
-    ok(pinned, 1);
-    assert.ok(
-      pinned.err.includes(`oms.manifest.json names ${stranger.url}, but OMS_URL names ${api.sb.url}: refused before anything was sent`),
-      `${args.join(' ')}: ${pinned.err}`,
-    );
-    const flagged = await oms([...args, '--url', api.sb.url], ci());
-    ok(flagged, 1);
-    assert.ok(flagged.err.includes(`names ${stranger.url}, but --url names ${api.sb.url}`), flagged.err);
-    const unset = await oms(args, ci());
-    ok(unset, 1);
-    assert.ok(unset.err.includes(stranger.url) && unset.err.includes('No terminal'), unset.err);
-  }
-  assert.deepEqual(stranger.seen, [], 'the other server received nothing');
-  assert.deepEqual(served, []);
+test(
+  'CI: a manifest whose URL a pull request changed to another server is refused, naming both URLs; ' +
+    'that server receives nothing, the token file is not even read',
+  async () => {
+    await pull();
+    await manifestUrl(stranger.url);
+    served = [];
+    const missingTokenFile = path.join(root, 'no-such-token-file');
+    for (const args of [
+      ['plan', root, '--format', 'markdown'],
+      ['apply', root, '--auto-approve'],
+      ['pull', root],
+      ['plan', root, '--token-file', missingTokenFile],
+    ]) {
+      const pinned = await oms(args, ci({ OMS_URL: api.sb.url }));
+      ok(pinned, 1);
+      assert.ok(
+        pinned.err.includes(`oms.manifest.json names ${stranger.url}, but OMS_URL names ${api.sb.url}: refused before anything was sent`),
+        `${args.join(' ')}: ${pinned.err}`,
+      );
+      const flagged = await oms([...args, '--url', api.sb.url], ci());
+      ok(flagged, 1);
+      assert.ok(flagged.err.includes(`names ${stranger.url}, but --url names ${api.sb.url}`), flagged.err);
+      const unset = await oms(args, ci());
+      ok(unset, 1);
+      assert.ok(unset.err.includes(stranger.url) && unset.err.includes('No terminal'), unset.err);
+    }
+    assert.deepEqual(stranger.seen, [], 'the other server received nothing');
+    assert.deepEqual(served, []);
 
-  await manifestUrl('file:///etc/passwd\u001b[2J\u202e');
-  const notUrl = await oms(['plan', root], ci({ OMS_URL: api.sb.url }));
-  ok(notUrl, 1);
-  assert.ok(notUrl.err.includes('oms.manifest.json names "file:///etc/passwd<U+001B>[2J<U+202E>", which is not a base URL'), notUrl.err);
-});
+    await manifestUrl('file:///etc/passwd\u001b[2J\u202e');
+    const notUrl = await oms(['plan', root], ci({ OMS_URL: api.sb.url }));
+    ok(notUrl, 1);
+    assert.ok(notUrl.err.includes('oms.manifest.json names "file:///etc/passwd<U+001B>[2J<U+202E>", which is not a base URL'), notUrl.err);
+  },
+);
 
 test('a redirect from the service to another local origin is not followed: the token stays with the service', async () => {
   await pull();

@@ -157,44 +157,48 @@ function git(cwd: string, ...args: string[]): string {
 
 const pipelineCount = 300;
 for (const landedAtKill of [1, 120, 270]) {
-  test(`killed after ${landedAtKill} of ${pipelineCount} creates landed, the committed folder on a fresh runner: the plan offers only the rest, apply creates each once, the plan is clean`, async () => {
-    const surname = `Pipeline${landedAtKill}`;
-    await pullAndAddPeople(surname, pipelineCount);
-    git(root, 'init', '-q');
-    git(root, 'add', '-A');
-    git(root, 'commit', '-qm', 'the merged pull request');
-    served = [];
-    const killed = await applyKilled([], surname, landedAtKill, 150);
-    assert.equal(killed.signal ?? killed.code, 'SIGKILL', `killed\n${killed.out}\n${killed.err}`);
-    const landed = (await surnameCounts(surname)).size;
-    assert.ok(landed >= landedAtKill && landed < pipelineCount, `part way: ${landed} created`);
+  test(
+    `killed after ${landedAtKill} of ${pipelineCount} creates landed, the committed folder on a fresh runner: ` +
+      'the plan offers only the rest, apply creates each once, the plan is clean',
+    async () => {
+      const surname = `Pipeline${landedAtKill}`;
+      await pullAndAddPeople(surname, pipelineCount);
+      git(root, 'init', '-q');
+      git(root, 'add', '-A');
+      git(root, 'commit', '-qm', 'the merged pull request');
+      served = [];
+      const killed = await applyKilled([], surname, landedAtKill, 150);
+      assert.equal(killed.signal ?? killed.code, 'SIGKILL', `killed\n${killed.out}\n${killed.err}`);
+      const landed = (await surnameCounts(surname)).size;
+      assert.ok(landed >= landedAtKill && landed < pipelineCount, `part way: ${landed} created`);
 
-    // The commit step (if: always()), then a fresh runner's checkout: the committed files only, no .oms/.
-    git(root, 'add', '-A');
-    git(root, 'commit', '-qm', 'oms apply: versions after the run', '--allow-empty');
-    const fresh = `${root}-clone`;
-    try {
-      git(path.dirname(root), 'clone', '-q', root, fresh);
-      await assert.rejects(fs.stat(path.join(fresh, '.oms')), 'the cache is not committed');
+      // The commit step (if: always()), then a fresh runner's checkout: the committed files only, no .oms/.
+      git(root, 'add', '-A');
+      git(root, 'commit', '-qm', 'oms apply: versions after the run', '--allow-empty');
+      const fresh = `${root}-clone`;
+      try {
+        git(path.dirname(root), 'clone', '-q', root, fresh);
+        await assert.rejects(fs.stat(path.join(fresh, '.oms')), 'the cache is not committed');
 
-      const planned = await oms(['plan', fresh, '--format', 'json'], { env });
-      ok(planned);
-      const plan = JSON.parse(planned.out) as { entries: Array<{ action: string; label: string; reason?: string }> };
-      const other = plan.entries.filter((e) => e.action !== 'create');
-      assert.deepEqual(
-        other.map((e) => `${e.action} ${e.label}: ${e.reason}`),
-        [],
-        'nothing but the creates still to send',
-      );
-      assert.equal(plan.entries.length, pipelineCount - landed, 'the creates that did not land, no more');
-      assert.ok(!/remove the Key/.test(planned.out), 'no advice that would create an object twice');
+        const planned = await oms(['plan', fresh, '--format', 'json'], { env });
+        ok(planned);
+        const plan = JSON.parse(planned.out) as { entries: Array<{ action: string; label: string; reason?: string }> };
+        const other = plan.entries.filter((e) => e.action !== 'create');
+        assert.deepEqual(
+          other.map((e) => `${e.action} ${e.label}: ${e.reason}`),
+          [],
+          'nothing but the creates still to send',
+        );
+        assert.equal(plan.entries.length, pipelineCount - landed, 'the creates that did not land, no more');
+        assert.ok(!/remove the Key/.test(planned.out), 'no advice that would create an object twice');
 
-      const again = await oms(['apply', fresh, '--auto-approve'], { env });
-      ok(again);
-      await assertEachOnce(surname, pipelineCount);
-      ok(await oms(['plan', fresh, '--detailed-exitcode'], { env }), 0);
-    } finally {
-      await fs.rm(fresh, { recursive: true, force: true });
-    }
-  });
+        const again = await oms(['apply', fresh, '--auto-approve'], { env });
+        ok(again);
+        await assertEachOnce(surname, pipelineCount);
+        ok(await oms(['plan', fresh, '--detailed-exitcode'], { env }), 0);
+      } finally {
+        await fs.rm(fresh, { recursive: true, force: true });
+      }
+    },
+  );
 }

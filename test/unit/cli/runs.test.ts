@@ -44,7 +44,7 @@ const ok = (run: OmsRun, code = 0) => assert.equal(run.code, code, `exit ${run.c
 const live = async (key: string) => (await api.get(`/api/f/${warehouse}/inputscanners/${key}`)).body as InputScannerInfo;
 const journals = async (dir: string) => (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.jsonl')).sort();
 
-test("oms apply with one failure exits 2; oms retry <journal> sends the failed one again (exit 0); oms undo <run id> puts back all three, the retry's too", async () => {
+test("oms apply exits 2 on one failure; oms retry <journal> resends the failure (exit 0); oms undo <run id> puts back all three, the retry's too", async () => {
   ok(await oms(['pull', root, '--url', api.sb.url, '--folder', warehouse, '--kinds', 'inputScanner'], { env: env() }));
   const manifest = JSON.parse(await fs.readFile(path.join(root, 'oms.manifest.json'), 'utf8')) as { objects: Record<string, { path: string }> };
   const files = Object.values(manifest.objects)
@@ -87,7 +87,7 @@ test("oms apply with one failure exits 2; oms retry <journal> sends the failed o
   assert.match(again.err, /No terminal to ask for a yes/);
 });
 
-test('oms undo puts back a run the editor made (its journal names the service, given again in --url); a journal of a newer format is refused, nothing sent', async () => {
+test('oms undo puts back an editor-made run (its journal names the service, given in --url too); a newer-format journal is refused, nothing sent', async () => {
   const scanners = ((await api.get(`/api/f/${warehouse}/inputscanners`)).body as BaseInfo[]).slice(0, 2);
   const client = new OmsClient(createHttp({ baseUrl: api.sb.url, token: () => token }));
   const connection = {

@@ -147,7 +147,7 @@ test('a save that meets a change of another field on the server merges: both cha
   assert.equal(shown.filter((m) => m.kind === 'info' && /CommonName/.test(m.text)).length, 1, JSON.stringify(shown));
 });
 
-test('a save that meets a change of the same field asks about that field; Escape sends nothing and says nothing more, nor do live updates of that version', async () => {
+test('a save meeting a change of the same field asks about it; Escape sends nothing and says nothing more, nor do live updates of that version', async () => {
   const { objectFiles, saves, asked } = wire();
   const { uri, object } = await openSite(objectFiles);
   const text = await edited(objectFiles, uri, { SiteReference: 'mine' });
@@ -222,7 +222,7 @@ function openDocument(uri: vscode.Uri, text: string) {
   return doc;
 }
 
-test("Merge (live updates) takes the server's change into the unsaved text, keeps the edit and the stat VS Code read; Ctrl+S then saves, no conflict", async (t) => {
+test("Merge (live updates) takes the server's change into the unsaved text, keeps the edit and VS Code's stat; Ctrl+S then saves, no conflict", async (t) => {
   t.after(() => {
     openDocuments.length = 0;
     editing.apply = undefined;

@@ -23,7 +23,8 @@ async function layerProblems(file: string, code: string): Promise<string[]> {
 test('an import() of a layer above fails: the Objects view does not load the commands', async () => {
   const problems = await layerProblems('src/tree/probe.ts', "export const later = () => import('../commands/index');\n");
   assert.deepEqual(problems, [
-    'src/tree/probe.ts is in the editor features (layer 2), which does not import ../commands/index (the commands, layer 1): imports point down only (docs/architecture.md, Layers)',
+    'src/tree/probe.ts is in the editor features (layer 2), which does not import ../commands/index (the commands, layer 1): ' +
+      'imports point down only (docs/architecture.md, Layers)',
   ]);
 });
 
@@ -54,19 +55,27 @@ test('a folder in no layer fails until it is placed; imports down and beside pas
     'src/unplaced/probe.ts is in no layer: place its folder in `layers` of eslint.config.mjs (docs/architecture.md, Layers)',
   ]);
   const down =
-    "import { OmsClient } from '../api/client';\nimport { log } from '../log';\nexport { ObjectTree } from './objectTree';\nexport const parts = () => [OmsClient, log, import('../documents/saves')];\n";
+    "import { OmsClient } from '../api/client';\n" +
+    "import { log } from '../log';\n" +
+    "export { ObjectTree } from './objectTree';\n" +
+    "export const parts = () => [OmsClient, log, import('../documents/saves')];\n";
   assert.deepEqual(await layerProblems('src/tree/probe.ts', down), []);
 });
 
 test('the run core (runs/core/) is plain Node inside the editor layer: vscode or a runs/ sibling fails there; the command line imports it', async () => {
   const code =
-    "import vscode = require('vscode');\nimport { reportRun } from '../report';\nimport { l10n } from '../../l10n';\nexport const parts = [vscode, reportRun, l10n];\n";
+    "import vscode = require('vscode');\n" +
+    "import { reportRun } from '../report';\n" +
+    "import { l10n } from '../../l10n';\n" +
+    'export const parts = [vscode, reportRun, l10n];\n';
   const problems = await layerProblems('src/runs/core/probe.ts', code);
   assert.equal(problems.length, 2, problems.join('\n'));
   assert.match(problems[0], /src\/runs\/core\/probe\.ts is in plain Node \(layer 5\), which does not import `vscode`/);
   assert.match(problems[1], /does not import \.\.\/report \(the editor features, layer 2\)/);
   const cli =
-    "import { objectsText } from '../runs/core/words';\nimport { confirmPreview } from '../runs/preview';\nexport const parts = [objectsText, confirmPreview];\n";
+    "import { objectsText } from '../runs/core/words';\n" +
+    "import { confirmPreview } from '../runs/preview';\n" +
+    'export const parts = [objectsText, confirmPreview];\n';
   const fromCli = await layerProblems('src/cli/probe.ts', cli);
   assert.equal(fromCli.length, 1, fromCli.join('\n'));
   assert.match(fromCli[0], /does not import \.\.\/runs\/preview \(the editor features, layer 2\)/);

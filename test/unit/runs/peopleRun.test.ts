@@ -132,7 +132,7 @@ test('each batch’s people are journalled by row before the batch is sent, thei
   assert.match(undo.notes[0].note, /cannot be undone: the service answers a batch with a count, not the Keys .* \(5 added or maybe added\)/);
 });
 
-test('a batch the sandbox refuses fails per batch; Retry Failed sends only its people, from the journal; a 5xx batch is unknown and never sent again', async () => {
+test('a refused batch fails per batch; Retry Failed sends only its people, from the journal; a 5xx batch is unknown and never sent again', async () => {
   const journal = new RunJournal(await journalDir());
   const list = people(6, 'refused');
   // Batch 1 refused (400: nothing was made), batch 2 answered 500 (it may have been made), batch 3 added.

@@ -75,67 +75,71 @@ async function scanners(n: number, prefix: string): Promise<Target[]> {
 }
 const tagsOf = async (t: Target) => ((await api.get(`/api/f/${folderKey}/inputscanners/${t.key}`)).body as BaseInfo).Tags ?? [];
 
-test('a run asks once, journals every object on disk, and its writes reach the save events; Retry Failed reads that journal and stops offering it once retried', async () => {
-  const h = await host();
-  const targets = await scanners(6, 'Retry');
-  await api.post('/sandbox/faults', { path: `/api/f/${folderKey}/inputscanners/${targets[2].key}`, status: 500, count: 1 });
-  const op = { type: 'addTag' as const, tag: 'night-shift' };
-  approvals.length = 0;
-  const run = await sendChanges(
-    h,
-    {
-      connection,
-      journal: h.journal,
-      title: 'Tag',
-      changes: bulkChanges(targets, op),
-      header: { recipe: { type: 'bulk', operation: op } },
-      words: { runLabel: '' },
-    },
-    false,
-  );
-  assert.equal(approvals.length, 1, 'one approval for the whole run');
-  assert.deepEqual(
-    run.results.filter((r) => r.outcome === 'failed').map((r) => r.id),
-    [targets[2].key],
-  );
-  assert.deepEqual(
-    h.wrote.map(([k]) => k).sort(),
-    targets
-      .filter((_, i) => i !== 2)
-      .map((t) => t.key)
-      .sort(),
-  );
-  assert.equal(h.ended.written.length, 5);
-  assert.match(ui.messages.join('\n'), /Tag: 5 applied · 1 failed/);
+test(
+  'a run asks once, journals every object on disk, and its writes reach the save events; ' +
+    'Retry Failed reads that journal and stops offering it once retried',
+  async () => {
+    const h = await host();
+    const targets = await scanners(6, 'Retry');
+    await api.post('/sandbox/faults', { path: `/api/f/${folderKey}/inputscanners/${targets[2].key}`, status: 500, count: 1 });
+    const op = { type: 'addTag' as const, tag: 'night-shift' };
+    approvals.length = 0;
+    const run = await sendChanges(
+      h,
+      {
+        connection,
+        journal: h.journal,
+        title: 'Tag',
+        changes: bulkChanges(targets, op),
+        header: { recipe: { type: 'bulk', operation: op } },
+        words: { runLabel: '' },
+      },
+      false,
+    );
+    assert.equal(approvals.length, 1, 'one approval for the whole run');
+    assert.deepEqual(
+      run.results.filter((r) => r.outcome === 'failed').map((r) => r.id),
+      [targets[2].key],
+    );
+    assert.deepEqual(
+      h.wrote.map(([k]) => k).sort(),
+      targets
+        .filter((_, i) => i !== 2)
+        .map((t) => t.key)
+        .sort(),
+    );
+    assert.equal(h.ended.written.length, 5);
+    assert.match(ui.messages.join('\n'), /Tag: 5 applied · 1 failed/);
 
-  // What a new window (after a reload) sees: the journal on disk.
-  const again = new RunJournal((h.journal as unknown as { dir: string }).dir);
-  const [outstanding] = await outstandingRuns(again, 'c1');
-  assert.equal(outstanding.header.runId, run.runId);
-  assert.deepEqual(
-    outstanding.entries.map((e) => e.id),
-    [targets[2].key],
-  );
+    // What a new window (after a reload) sees: the journal on disk.
+    const again = new RunJournal((h.journal as unknown as { dir: string }).dir);
+    const [outstanding] = await outstandingRuns(again, 'c1');
+    assert.equal(outstanding.header.runId, run.runId);
+    assert.deepEqual(
+      outstanding.entries.map((e) => e.id),
+      [targets[2].key],
+    );
 
-  const retried = await sendChanges(
-    h,
-    {
-      connection,
-      journal: h.journal,
-      title: 'Retry',
-      changes: bulkChanges([targets[2]], op),
-      header: { recipe: { type: 'bulk', operation: op }, retryOf: run.runId },
-      words: { runLabel: '' },
-    },
-    false,
-  );
-  assert.deepEqual(
-    retried.results.map((r) => r.outcome),
-    ['applied'],
-  );
-  assert.deepEqual(await outstandingRuns(again, 'c1'), [], 'a run whose failures were all retried is not offered again');
-  for (const t of targets) assert.deepEqual(await tagsOf(t), ['night-shift']);
-});
+    const retried = await sendChanges(
+      h,
+      {
+        connection,
+        journal: h.journal,
+        title: 'Retry',
+        changes: bulkChanges([targets[2]], op),
+        header: { recipe: { type: 'bulk', operation: op }, retryOf: run.runId },
+        words: { runLabel: '' },
+      },
+      false,
+    );
+    assert.deepEqual(
+      retried.results.map((r) => r.outcome),
+      ['applied'],
+    );
+    assert.deepEqual(await outstandingRuns(again, 'c1'), [], 'a run whose failures were all retried is not offered again');
+    for (const t of targets) assert.deepEqual(await tagsOf(t), ['night-shift']);
+  },
+);
 
 test('a delete of a run reaches the save events (the tree, Go to Object and open editors are told it is gone)', async () => {
   const h = await host();
@@ -230,5 +234,6 @@ test('a journal line `null` or garbage is a clear message naming the run and lin
   await writer.close();
   const file = join((h.journal as unknown as { dir: string }).dir, `${writer.header.runId}.jsonl`);
   await appendFile(file, 'null\n{"id":"k","kind":"inputScanner","outcome":"applied"}\n');
-  await assert.rejects(h.journal.read(writer.header.runId), (e: Error) => !(e instanceof TypeError) && /damaged at line 3/.test(e.message)); // line 2: the counts written at close
+  // line 2: the counts written at close
+  await assert.rejects(h.journal.read(writer.header.runId), (e: Error) => !(e instanceof TypeError) && /damaged at line 3/.test(e.message));
 });

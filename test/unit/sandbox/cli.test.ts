@@ -67,68 +67,72 @@ test('cli: token from OMS_SANDBOX_TOKEN, printed only with --print-token; serves
   assert.ok(!io.err().includes('cli-token'), 'the token is never logged');
 });
 
-test('cli: a random token by default, not printed unless asked; --token-file; --token warns; the password from the environment or a file; --help; bad flags exit 2', async () => {
-  const printed = collect(run(['--port', '0', '--seed', 'empty', '--print-token']));
-  const random = linePattern.exec(await firstLine(printed.out));
-  assert.ok(random && random[3].length >= 20);
-  const dir = await mkdtemp(path.join(tmpdir(), 'oms-cli-'));
-  const tokenFile = path.join(dir, 'token');
-  await writeFile(tokenFile, 'file-token\n', { mode: 0o600 });
-  const fromFile = collect(run(['--port', '0', '--seed', 'empty', '--token-file', tokenFile]));
-  const deprecated = collect(run(['--port', '0', '--seed', 'empty', '--token', 'flag-token']));
-  try {
-    const [, fileUrl] = quietPattern.exec(await firstLine(fromFile.out)) ?? [];
-    assert.ok(fileUrl, 'no token on the line without --print-token');
-    assert.equal((await fetch(`${fileUrl}/api`, { headers: { Authorization: 'Bearer file-token' } })).status, 200);
-    const [, flagUrl] = quietPattern.exec(await firstLine(deprecated.out)) ?? [];
-    assert.equal((await fetch(`${flagUrl}/api`, { headers: { Authorization: 'Bearer flag-token' } })).status, 200);
-    assert.match(deprecated.err(), /--token shows the token to every local user/);
-  } finally {
-    for (const c of [printed, fromFile, deprecated]) c.child.kill('SIGTERM');
-    await Promise.all([printed.exit, fromFile.exit, deprecated.exit]);
-    await rm(dir, { recursive: true, force: true });
-  }
-
-  // The password: from the environment, or a file, never needed on the command line.
-  const passwordDir = await mkdtemp(path.join(tmpdir(), 'oms-cli-pw-'));
-  const passwordFile = path.join(passwordDir, 'password');
-  await writeFile(passwordFile, 'from-file\n', { mode: 0o600 });
-  for (const [args, env, password] of [
-    [['--user', 'ops'], { OMS_SANDBOX_PASSWORD: 'pw' }, 'pw'],
-    [['--user', 'ops', '--password-file', passwordFile], {}, 'from-file'],
-  ] as const) {
-    const io = collect(run(['--port', '0', '--seed', 'empty', ...args], env));
+test(
+  'cli: a random token by default, not printed unless asked; --token-file; --token warns; ' +
+    'the password from the environment or a file; --help; bad flags exit 2',
+  async () => {
+    const printed = collect(run(['--port', '0', '--seed', 'empty', '--print-token']));
+    const random = linePattern.exec(await firstLine(printed.out));
+    assert.ok(random && random[3].length >= 20);
+    const dir = await mkdtemp(path.join(tmpdir(), 'oms-cli-'));
+    const tokenFile = path.join(dir, 'token');
+    await writeFile(tokenFile, 'file-token\n', { mode: 0o600 });
+    const fromFile = collect(run(['--port', '0', '--seed', 'empty', '--token-file', tokenFile]));
+    const deprecated = collect(run(['--port', '0', '--seed', 'empty', '--token', 'flag-token']));
     try {
-      const m = quietPattern.exec(await firstLine(io.out));
-      assert.ok(m);
-      const grant = (pw: string) =>
-        fetch(`${m[1]}/token`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: `grant_type=password&username=ops&password=${pw}`,
-        });
-      assert.equal((await grant(password)).status, 200, args.join(' '));
-      assert.equal((await grant('wrong')).status, 400, 'a wrong password is refused');
+      const [, fileUrl] = quietPattern.exec(await firstLine(fromFile.out)) ?? [];
+      assert.ok(fileUrl, 'no token on the line without --print-token');
+      assert.equal((await fetch(`${fileUrl}/api`, { headers: { Authorization: 'Bearer file-token' } })).status, 200);
+      const [, flagUrl] = quietPattern.exec(await firstLine(deprecated.out)) ?? [];
+      assert.equal((await fetch(`${flagUrl}/api`, { headers: { Authorization: 'Bearer flag-token' } })).status, 200);
+      assert.match(deprecated.err(), /--token shows the token to every local user/);
     } finally {
-      io.child.kill('SIGINT');
+      for (const c of [printed, fromFile, deprecated]) c.child.kill('SIGTERM');
+      await Promise.all([printed.exit, fromFile.exit, deprecated.exit]);
+      await rm(dir, { recursive: true, force: true });
     }
-    assert.equal(await io.exit, 0);
-    assert.equal(io.err(), '', 'quiet without --verbose');
-  }
-  await rm(passwordDir, { recursive: true, force: true });
-  const shown = collect(run(['--port', '0', '--seed', 'empty', '--password', 'pw']));
-  await firstLine(shown.out);
-  shown.child.kill('SIGINT');
-  await shown.exit;
-  assert.match(shown.err(), /--password shows the password to every local user/);
 
-  const help = collect(run(['--help']));
-  assert.equal(await help.exit, 0);
-  assert.match(help.out(), /--data <file>/);
+    // The password: from the environment, or a file, never needed on the command line.
+    const passwordDir = await mkdtemp(path.join(tmpdir(), 'oms-cli-pw-'));
+    const passwordFile = path.join(passwordDir, 'password');
+    await writeFile(passwordFile, 'from-file\n', { mode: 0o600 });
+    for (const [args, env, password] of [
+      [['--user', 'ops'], { OMS_SANDBOX_PASSWORD: 'pw' }, 'pw'],
+      [['--user', 'ops', '--password-file', passwordFile], {}, 'from-file'],
+    ] as const) {
+      const io = collect(run(['--port', '0', '--seed', 'empty', ...args], env));
+      try {
+        const m = quietPattern.exec(await firstLine(io.out));
+        assert.ok(m);
+        const grant = (pw: string) =>
+          fetch(`${m[1]}/token`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+            body: `grant_type=password&username=ops&password=${pw}`,
+          });
+        assert.equal((await grant(password)).status, 200, args.join(' '));
+        assert.equal((await grant('wrong')).status, 400, 'a wrong password is refused');
+      } finally {
+        io.child.kill('SIGINT');
+      }
+      assert.equal(await io.exit, 0);
+      assert.equal(io.err(), '', 'quiet without --verbose');
+    }
+    await rm(passwordDir, { recursive: true, force: true });
+    const shown = collect(run(['--port', '0', '--seed', 'empty', '--password', 'pw']));
+    await firstLine(shown.out);
+    shown.child.kill('SIGINT');
+    await shown.exit;
+    assert.match(shown.err(), /--password shows the password to every local user/);
 
-  for (const args of [['--bogus'], ['--seed', 'lots'], ['--port', 'x']]) {
-    const bad = collect(run(args));
-    assert.equal(await bad.exit, 2, args.join(' '));
-    assert.match(bad.err(), /Usage/);
-  }
-});
+    const help = collect(run(['--help']));
+    assert.equal(await help.exit, 0);
+    assert.match(help.out(), /--data <file>/);
+
+    for (const args of [['--bogus'], ['--seed', 'lots'], ['--port', 'x']]) {
+      const bad = collect(run(args));
+      assert.equal(await bad.exit, 2, args.join(' '));
+      assert.match(bad.err(), /Usage/);
+    }
+  },
+);

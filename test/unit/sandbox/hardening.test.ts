@@ -110,7 +110,8 @@ test('slow clients get 408; a full server closes an idle connection for a newcom
     assert.match(slowHeaders, /^HTTP\/1\.1 408/);
     const slowBody = await raw(
       api.sb.url,
-      `POST /api/f/${api.instanceKey}/engagesites HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${api.sb.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`,
+      `POST /api/f/${api.instanceKey}/engagesites HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${api.sb.token}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":',
     );
     assert.match(slowBody, /^HTTP\/1\.1 408/);
 
@@ -133,7 +134,8 @@ test('slow clients get 408; a full server closes an idle connection for a newcom
     for (let i = 0; i < 4; i++) {
       const s = await open();
       s.write(
-        `POST /api/f/${api.instanceKey}/engagesites HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${api.sb.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
+        `POST /api/f/${api.instanceKey}/engagesites HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${api.sb.token}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n',
       );
       busy.push(s);
     }
@@ -178,7 +180,8 @@ test('SIGTERM-style close ends promptly even with a request in flight', async ()
     // A request whose body never comes.
     void raw(
       api.sb.url,
-      `POST /api/f/${api.instanceKey}/engagesites HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${api.sb.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`,
+      `POST /api/f/${api.instanceKey}/engagesites HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${api.sb.token}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n',
       10_000,
     );
     await new Promise((r) => setTimeout(r, 100));

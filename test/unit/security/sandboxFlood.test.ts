@@ -65,7 +65,8 @@ test('security: forty 8 MB unauthenticated bodies at once cost the sandbox no mo
     const after = await stats();
     const grown = Math.max(peak, after.memory.rss, after.memory.maxRss) - Math.max(before.memory.rss, before.memory.maxRss);
     process.stdout.write(
-      `# sandbox memory: rss before ${(before.memory.rss / MB).toFixed(1)} MB, peak during 40 x 8 MB ${(peak / MB).toFixed(1)} MB, peak RSS grew ${(grown / MB).toFixed(1)} MB\n`,
+      `# sandbox memory: rss before ${(before.memory.rss / MB).toFixed(1)} MB, ` +
+        `peak during 40 x 8 MB ${(peak / MB).toFixed(1)} MB, peak RSS grew ${(grown / MB).toFixed(1)} MB\n`,
     );
     assert.ok(grown < 8 * MB, `the sandbox's memory grew ${(grown / MB).toFixed(1)} MB`);
     // Each is refused (the answer goes out at once; a client still sending may see the connection reset

@@ -21,7 +21,10 @@ test('security: a non-loopback --host is refused; with --allow-remote it starts 
   try {
     assert.match(
       allowed.stderr(),
-      /warning: listening on 0\.0\.0\.0: every machine that can reach it can send requests and try passwords and tokens; without --cert\/--key, tokens and data cross the network unencrypted/,
+      new RegExp(
+        String.raw`warning: listening on 0\.0\.0\.0: every machine that can reach it can send requests and try passwords and tokens; ` +
+          'without --cert/--key, tokens and data cross the network unencrypted',
+      ),
     );
     const port = new URL(allowed.url).port;
     assert.equal((await ask(`http://127.0.0.1:${port}`, { path: '/api', token: allowed.token })).status, 200);

@@ -67,7 +67,9 @@ const cases: Case[] = [
     errors: scanner((o) => (o.InputScannerReportingPriorities[4].StatusCode = '1')),
     pointer: '/InputScannerReportingPriorities/4/StatusCode',
     english:
-      'must be integer, one of 0 (Inactive, normal state of circuit), 1 (Active), 2 (Supervisory fault, ground fault), 3 (Supervisory fault, shorted circuit), 4 (Supervisory fault, open circuit), 5 (Supervisory fault, foreign voltage), 6 (Non-settling error, the typical NonSettlingErrorStatus)',
+      'must be integer, one of 0 (Inactive, normal state of circuit), 1 (Active), 2 (Supervisory fault, ground fault), ' +
+      '3 (Supervisory fault, shorted circuit), 4 (Supervisory fault, open circuit), 5 (Supervisory fault, foreign voltage), ' +
+      '6 (Non-settling error, the typical NonSettlingErrorStatus)',
     data: ['0', '6'],
   },
   {
@@ -75,7 +77,9 @@ const cases: Case[] = [
     errors: scanner((o) => (o.InputScannerReportingPriorities[3].StatusCode = 9)),
     pointer: '/InputScannerReportingPriorities/3/StatusCode',
     english:
-      'must be one of 0 (Inactive, normal state of circuit), 1 (Active), 2 (Supervisory fault, ground fault), 3 (Supervisory fault, shorted circuit), 4 (Supervisory fault, open circuit), 5 (Supervisory fault, foreign voltage), 6 (Non-settling error, the typical NonSettlingErrorStatus)',
+      'must be one of 0 (Inactive, normal state of circuit), 1 (Active), 2 (Supervisory fault, ground fault), ' +
+      '3 (Supervisory fault, shorted circuit), 4 (Supervisory fault, open circuit), 5 (Supervisory fault, foreign voltage), ' +
+      '6 (Non-settling error, the typical NonSettlingErrorStatus)',
     data: ['0', '6'],
   },
   {

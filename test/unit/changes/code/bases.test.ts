@@ -29,7 +29,7 @@ test("merge bases of a pull's page: encoded once into a buffer that grows as nee
   );
   assert.throws(() => records.add('{"a": "\u001e"}'), /canonical JSON/, 'a raw record separator would cut the record');
 });
-test('merge bases: one cache file, not a file per object; a record cut short by a crash is ignored; a pull into a clone without .oms/ writes them again', async () => {
+test('merge bases: one cache file, not a file per object; a record a crash cut short is ignored; a pull into a clone without .oms/ rewrites them', async () => {
   await pull(client, root, binding, { scope: scope() });
   const cache = (await files()).filter((f) => f.startsWith('.oms/'));
   assert.deepEqual(cache, ['.oms/.gitignore', '.oms/bases', '.oms/pages', '.oms/stats'], 'no file per object in the cache');

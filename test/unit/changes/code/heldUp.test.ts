@@ -87,19 +87,24 @@ async function heldUp<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }
   }
 }
 
-test(`a pull again of ${count.toLocaleString('en')} people writes nothing, a plan lists nothing, a read holds them all; how long each held the thread up is printed`, async (t) => {
-  const root = path.join(dir, 'folder');
-  const scope = { folderKey, recursive: false, kinds: [people.id] };
-  // The first pull of the process (its threads start, its code is compiled): shown, not held to the goal here.
-  const first = await heldUp(() => pull(client, root, binding, { scope }));
-  assert.equal(first.value.written, count);
-  const again = await heldUp(() => pull(client, root, binding, {}));
-  assert.equal(again.value.written, 0, 'nothing changed');
-  const planned = await heldUp(() => makePlan(client, root, binding));
-  assert.equal(planned.value.plan.unchanged, count);
-  assert.deepEqual(planned.value.plan.entries, []);
-  const read = await heldUp(() => readManifest(root));
-  assert.equal(read.value!.objects.size, count);
-  const figures = `pull ${first.ms.toFixed(0)} ms, pull again ${again.ms.toFixed(0)} ms, plan ${planned.ms.toFixed(0)} ms, manifest read ${read.ms.toFixed(0)} ms`;
-  t.diagnostic(`held up: ${figures}`);
-});
+test(
+  `a pull again of ${count.toLocaleString('en')} people writes nothing, a plan lists nothing, a read holds them all; ` +
+    'how long each held the thread up is printed',
+  async (t) => {
+    const root = path.join(dir, 'folder');
+    const scope = { folderKey, recursive: false, kinds: [people.id] };
+    // The first pull of the process (its threads start, its code is compiled): shown, not held to the goal here.
+    const first = await heldUp(() => pull(client, root, binding, { scope }));
+    assert.equal(first.value.written, count);
+    const again = await heldUp(() => pull(client, root, binding, {}));
+    assert.equal(again.value.written, 0, 'nothing changed');
+    const planned = await heldUp(() => makePlan(client, root, binding));
+    assert.equal(planned.value.plan.unchanged, count);
+    assert.deepEqual(planned.value.plan.entries, []);
+    const read = await heldUp(() => readManifest(root));
+    assert.equal(read.value!.objects.size, count);
+    const ms = (step: { ms: number }) => `${step.ms.toFixed(0)} ms`;
+    const figures = `pull ${ms(first)}, pull again ${ms(again)}, plan ${ms(planned)}, manifest read ${ms(read)}`;
+    t.diagnostic(`held up: ${figures}`);
+  },
+);

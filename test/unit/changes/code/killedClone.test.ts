@@ -34,106 +34,110 @@ async function dropLines(file: string, drop: (line: string) => boolean): Promise
   await fs.writeFile(file, lines.filter((l) => !l || !drop(l)).join('\n'));
 }
 
-test('killed at each step of a create, a clone of the folder without .oms/: its plan offers only what was never sent; applied, each object is on the service once', async () => {
-  await pull(client, root, binding, { scope: scope() });
-  const dir = path.join(root, Object.values((await readManifest(root))!.folders)[0], scanners.collection);
-  await fs.mkdir(dir, { recursive: true });
-  for (const name of names) {
-    await fs.writeFile(
-      path.join(dir, `${name.toLowerCase().replace(' ', '-')}.json`),
-      JSON.stringify(fileForm(scanners, sample('inputScanner', name)), null, 2),
-    );
-  }
-  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-killed-clone-'));
-  try {
-    // The first create done (file, journal, pending settled), the second recorded and about to go: a kill here leaves it in flight.
-    const inFlight = path.join(work, 'in-flight');
-    let sends = 0;
-    const { plan } = await makePlan(client, root, binding);
-    const results = await applyPlan(
-      client,
-      root,
-      binding,
-      { ...plan, entries: plan.entries.filter((e) => e.label !== names[2]) },
-      {
-        stopOnError: false,
-        concurrency: 1,
-        beforeWrite: async () => {
-          if (++sends === 2) await cloneOf(root, inFlight);
-        },
-      },
-    );
-    assert.deepEqual(
-      results.map((r) => r.outcome),
-      ['applied', 'applied'],
-    );
-    const [first] = results;
-    const firstKey = first.after!.Key!;
-    const firstNew = (await fs.readdir(dir)).find((f) => f.includes(firstKey))!;
-    const firstOld = plan.entries.find((e) => e.label === first.label)!.path;
-
-    const states = new Map<string, string>([['the second create sent, its answer not recorded', inFlight]]);
-    // Earlier steps of the first create, as a kill a moment before would have left them (its pending lines not yet settled).
-    const entry = plan.entries.find((e) => e.label === first.label)!;
-    const pendingFirst = async (at: string) => {
-      const lines = [
-        { create: { path: firstOld, kind: entry.kind, folderKey: entry.folderKey, id: 'first-send', at: new Date().toISOString() } },
-        { answered: firstOld, key: firstKey },
-      ];
-      await fs.appendFile(path.join(at, 'oms.pending.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-    };
-    const withoutStep = (at: string) => dropLines(path.join(at, 'oms.journal.jsonl'), (l) => l.includes(JSON.stringify(firstKey)));
-    const earlier: Array<[string, (at: string) => Promise<void>]> = [
-      ["the first recorded in the manifest's journal, not yet settled as pending", pendingFirst],
-      [
-        "the first's file given its Key, the manifest not yet",
-        async (at) => {
-          await pendingFirst(at);
-          await withoutStep(at);
-        },
-      ],
-      [
-        "the first's answer recorded, its file not yet written",
-        async (at) => {
-          await pendingFirst(at);
-          await withoutStep(at);
-          const moved = path.join(at, path.relative(root, dir), firstNew);
-          const text = JSON.parse(await fs.readFile(moved, 'utf8')) as Record<string, unknown>;
-          delete text.Key;
-          await fs.writeFile(path.join(at, firstOld), JSON.stringify(text, null, 2));
-          await fs.rm(moved);
-        },
-      ],
-    ];
-    for (const [what, make] of earlier) {
-      const at = path.join(work, String(states.size));
-      await cloneOf(inFlight, at);
-      await make(at);
-      states.set(what, at);
-    }
-
-    for (const [what, at] of states) {
-      const next = (await makePlan(client, at, binding)).plan;
-      assert.deepEqual(
-        next.entries.map((e) => `${e.action} ${e.label}${e.reason ? `: ${e.reason}` : ''}`),
-        [`create ${names[2]}`],
-        `${what}: only the create never sent`,
+test(
+  'killed at each step of a create, a clone of the folder without .oms/: ' +
+    'its plan offers only what was never sent; applied, each object is on the service once',
+  async () => {
+    await pull(client, root, binding, { scope: scope() });
+    const dir = path.join(root, Object.values((await readManifest(root))!.folders)[0], scanners.collection);
+    await fs.mkdir(dir, { recursive: true });
+    for (const name of names) {
+      await fs.writeFile(
+        path.join(dir, `${name.toLowerCase().replace(' ', '-')}.json`),
+        JSON.stringify(fileForm(scanners, sample('inputScanner', name)), null, 2),
       );
     }
-    const last = [...states.values()].at(-1)!;
-    const applied = await applyPlan(client, last, binding, (await makePlan(client, last, binding)).plan, { stopOnError: false });
-    assert.deepEqual(
-      applied.map((r) => r.outcome),
-      ['applied'],
-    );
-    for (const name of names) assert.equal(await onService(name), 1, `${name} once on the service`);
-    assert.deepEqual((await makePlan(client, last, binding)).plan.entries, [], 'the plan after it is clean');
-    await assert.rejects(fs.stat(path.join(last, 'oms.journal.jsonl')), 'the journal folded into the manifest');
-    await assert.rejects(fs.stat(path.join(last, 'oms.pending.jsonl')), 'nothing pending');
-  } finally {
-    await fs.rm(work, { recursive: true, force: true });
-  }
-});
+    const work = await fs.mkdtemp(path.join(os.tmpdir(), 'oms-killed-clone-'));
+    try {
+      // The first create done (file, journal, pending settled), the second recorded and about to go: a kill here leaves it in flight.
+      const inFlight = path.join(work, 'in-flight');
+      let sends = 0;
+      const { plan } = await makePlan(client, root, binding);
+      const results = await applyPlan(
+        client,
+        root,
+        binding,
+        { ...plan, entries: plan.entries.filter((e) => e.label !== names[2]) },
+        {
+          stopOnError: false,
+          concurrency: 1,
+          beforeWrite: async () => {
+            if (++sends === 2) await cloneOf(root, inFlight);
+          },
+        },
+      );
+      assert.deepEqual(
+        results.map((r) => r.outcome),
+        ['applied', 'applied'],
+      );
+      const [first] = results;
+      const firstKey = first.after!.Key!;
+      const firstNew = (await fs.readdir(dir)).find((f) => f.includes(firstKey))!;
+      const firstOld = plan.entries.find((e) => e.label === first.label)!.path;
+
+      const states = new Map<string, string>([['the second create sent, its answer not recorded', inFlight]]);
+      // Earlier steps of the first create, as a kill a moment before would have left them (its pending lines not yet settled).
+      const entry = plan.entries.find((e) => e.label === first.label)!;
+      const pendingFirst = async (at: string) => {
+        const lines = [
+          { create: { path: firstOld, kind: entry.kind, folderKey: entry.folderKey, id: 'first-send', at: new Date().toISOString() } },
+          { answered: firstOld, key: firstKey },
+        ];
+        await fs.appendFile(path.join(at, 'oms.pending.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      };
+      const withoutStep = (at: string) => dropLines(path.join(at, 'oms.journal.jsonl'), (l) => l.includes(JSON.stringify(firstKey)));
+      const earlier: Array<[string, (at: string) => Promise<void>]> = [
+        ["the first recorded in the manifest's journal, not yet settled as pending", pendingFirst],
+        [
+          "the first's file given its Key, the manifest not yet",
+          async (at) => {
+            await pendingFirst(at);
+            await withoutStep(at);
+          },
+        ],
+        [
+          "the first's answer recorded, its file not yet written",
+          async (at) => {
+            await pendingFirst(at);
+            await withoutStep(at);
+            const moved = path.join(at, path.relative(root, dir), firstNew);
+            const text = JSON.parse(await fs.readFile(moved, 'utf8')) as Record<string, unknown>;
+            delete text.Key;
+            await fs.writeFile(path.join(at, firstOld), JSON.stringify(text, null, 2));
+            await fs.rm(moved);
+          },
+        ],
+      ];
+      for (const [what, make] of earlier) {
+        const at = path.join(work, String(states.size));
+        await cloneOf(inFlight, at);
+        await make(at);
+        states.set(what, at);
+      }
+
+      for (const [what, at] of states) {
+        const next = (await makePlan(client, at, binding)).plan;
+        assert.deepEqual(
+          next.entries.map((e) => `${e.action} ${e.label}${e.reason ? `: ${e.reason}` : ''}`),
+          [`create ${names[2]}`],
+          `${what}: only the create never sent`,
+        );
+      }
+      const last = [...states.values()].at(-1)!;
+      const applied = await applyPlan(client, last, binding, (await makePlan(client, last, binding)).plan, { stopOnError: false });
+      assert.deepEqual(
+        applied.map((r) => r.outcome),
+        ['applied'],
+      );
+      for (const name of names) assert.equal(await onService(name), 1, `${name} once on the service`);
+      assert.deepEqual((await makePlan(client, last, binding)).plan.entries, [], 'the plan after it is clean');
+      await assert.rejects(fs.stat(path.join(last, 'oms.journal.jsonl')), 'the journal folded into the manifest');
+      await assert.rejects(fs.stat(path.join(last, 'oms.pending.jsonl')), 'nothing pending');
+    } finally {
+      await fs.rm(work, { recursive: true, force: true });
+    }
+  },
+);
 
 for (const name of ['oms.journal.jsonl', 'oms.pending.jsonl']) {
   test(`${name} committed as a link out of the folder: refused with a clear message, nothing written through it`, async () => {

@@ -45,7 +45,7 @@ test('plan: updates with their changed fields, deletes only when opted in, stale
     ['/NonSettlingErrorPriority'],
   );
 });
-test('a plan asks for each page with the tag of the last pull: unchanged (304), its objects are at their pulled versions and only an edited one is read', async () => {
+test("a plan asks for each page with the last pull's tag: unchanged (304), its objects are at their pulled versions, only an edited one is read", async () => {
   await pull(client, root, binding, { scope: scope() });
   const [a, b, c] = await scannerFiles();
   const pulledA = await fs.readFile(path.join(root, a), 'utf8');

@@ -18,7 +18,7 @@ import type { BaseInfo } from '../../../../src/model/types';
 import { withSandbox } from '../../sandbox/harness';
 import { api, client, requests, binding, floor1, root, scanners, scope, scannerFiles, editFile, live, keyOf, snapshot } from './fixture';
 
-test('pull: one canonical file per object named <name>.<Key>.json, a manifest bound to the connection, the cache kept out of git; listing in pages', async () => {
+test('pull: one canonical file <name>.<Key>.json per object, a manifest bound to the connection, the cache kept out of git; listing in pages', async () => {
   const report = await pull(client, root, binding, { scope: scope() });
   const onServer = await api.listAll(floor1, 'inputscanners');
   const pulled = await scannerFiles();
