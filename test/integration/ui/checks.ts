@@ -3,6 +3,7 @@
 import { stripVTControlCharacters } from 'util';
 import type { Page } from 'playwright-core';
 import {
+  pick,
   fromMenu,
   quickEditFirstPriority,
   pushToSummary,
@@ -402,7 +403,7 @@ async function goToObjectKeepsTyping(page: Page, env: Env, diag: string): Promis
     );
   }
   // What was typed finds the object: its row, Enter, its tab.
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: last }).first().waitFor({ timeout: 15_000 });
+  await pick(page, last).waitFor({ timeout: 15_000 });
   await page.screenshot({ path: `${diag}/ui-go-to-object-symbols.png` });
   await page.keyboard.press('Enter');
   await until(`tab "${last}"`, async () => (await activeTabText(page)).includes(last)).catch((e: Error) => {
@@ -629,7 +630,7 @@ async function pushNamesFolder(page: Page, env: Env): Promise<void> {
   await row.waitFor({ timeout: 15_000 });
   await fromMenu(page, row, 'Send Push Notification');
   await pushToSummary(page, 'Fire drill at 3 pm');
-  const send = page.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*Send/ }).first();
+  const send = pick(page, /^\s*Send/);
   await send.waitFor({ timeout: 10_000 });
   const text = await send.innerText();
   await page.keyboard.press('Escape');
@@ -651,7 +652,7 @@ async function batchNamesFolder(page: Page): Promise<void> {
   const file = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'ui-batch.csv' }).first();
   await file.waitFor({ timeout: 15_000 });
   await fromMenu(page, file, 'Batch-Add People from File');
-  const folder = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Head Office' }).first();
+  const folder = pick(page, 'Head Office');
   await folder.waitFor({ timeout: 10_000 });
   await folder.click();
   const use = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Use Head Office' }).first();

@@ -6,10 +6,8 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { createScanner, get, send, until, notification, floors, palette, type Env, type UiCheckList } from './helpers';
+import { createScanner, get, send, until, notification, floors, palette, pick, pickShown, quickInputText, type Env, type UiCheckList } from './helpers';
 import { planAction, planChangesOf, planRow } from './plan';
-
-const pick = (page: Page, text: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
 
 /** The repository (its dist/oms.cjs, built by `npm run package`), found upwards from here. */
 function omsFile(): string {
@@ -77,18 +75,7 @@ async function cliRunInEditor(page: Page, env: Env, diag: string): Promise<void>
 
     step = 'Show Run…';
     await palette(page, 'OMS: Show Run');
-    const run = pick(page, 'cli-runs: 0 to create, 2 to update');
-    await run.waitFor({ timeout: 15_000 }).catch(async () => {
-      throw new Error(
-        `the runs offered: ${(
-          await page
-            .locator('.quick-input-widget')
-            .first()
-            .innerText()
-            .catch(() => '')
-        ).replace(/\s+/g, ' ')}`,
-      );
-    });
+    const run = await pickShown(page, 'cli-runs: 0 to create, 2 to update', 15_000);
     await page.screenshot({ path: `${diag}/ui-cli-run-pick.png` });
     await run.click();
     await until(
@@ -128,25 +115,8 @@ async function cliRunInEditor(page: Page, env: Env, diag: string): Promise<void>
     await page.waitForTimeout(1_500);
     await palette(page, 'OMS: Undo Run');
     await pick(page, 'cli-runs: 0 to create, 2 to update').click({ timeout: 15_000 });
-    const putBack = pick(page, 'Put back 2 objects, continue after errors');
-    await putBack.waitFor({ timeout: 20_000 }).catch(async () => {
-      throw new Error(
-        `the preview offers: ${(
-          await page
-            .locator('.quick-input-widget')
-            .first()
-            .innerText()
-            .catch(() => '')
-        ).replace(/\s+/g, ' ')}`,
-      );
-    });
-    const undoTitle = (
-      await page
-        .locator('.quick-input-widget .quick-input-title')
-        .first()
-        .innerText()
-        .catch(() => '')
-    ).replace(/\s+/g, ' ');
+    const putBack = await pickShown(page, 'Put back 2 objects, continue after errors', 20_000);
+    const undoTitle = await quickInputText(page, '.quick-input-title');
     if (!/and its Retry Failed run/.test(undoTitle)) throw new Error(`the undo's preview says "${undoTitle}"`);
     await page.screenshot({ path: `${diag}/ui-cli-run-undo.png` });
     await putBack.click();

@@ -2,6 +2,7 @@
 // Sign Out): each check uses mouse and keyboard, and reads the result from the sandbox or the screen.
 import type { Frame, Locator, Page } from 'playwright-core';
 import {
+  pick,
   fromMenu,
   get,
   send,
@@ -244,7 +245,7 @@ async function batchAddFromExplorer(page: Page, file: string): Promise<void> {
 }
 
 async function intoHeadOffice(page: Page): Promise<void> {
-  const folder = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Head Office' }).first();
+  const folder = pick(page, 'Head Office');
   await folder.waitFor({ timeout: 10_000 });
   await folder.click();
   await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Use Head Office' }).first().waitFor({ timeout: 10_000 });
@@ -298,7 +299,7 @@ async function latin1AskedNotMangled(page: Page, env: Env): Promise<void> {
   // \351 is é and \374 ü in Latin-1: the bytes a spreadsheet saving "Latin-1" writes.
   await inTerminal(page, `printf 'Given Name,Surname\\nJos\\351,M\\374ller${surname.slice(6)}\\n' > ui-latin1.csv`);
   await batchAddFromExplorer(page, 'ui-latin1.csv');
-  const western = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Western (Windows-1252' }).first();
+  const western = pick(page, 'Western (Windows-1252');
   await western.waitFor({ timeout: 10_000 });
   const shown = (await western.innerText()).replace(/\s+/g, ' ');
   if (!shown.includes(`José,${surname}`)) throw new Error(`the choice shows "${shown}"`);
@@ -337,7 +338,7 @@ async function batchAsksStopOnceShowsRun(page: Page, env: Env): Promise<void> {
   await inTerminal(page, `(echo GivenName,Surname,Email; for i in $(seq 1 101); do echo "G$i,${surname},g$i.${stamp}@example.com"; done) > ui-run.csv`);
   const { dialog } = await batchDialog(page, 'ui-run.csv');
   await dialog.locator('.monaco-button', { hasText: 'Add 101' }).click();
-  const go = page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first();
+  const go = pick(page, 'continue after errors');
   await go.waitFor({ timeout: 10_000 });
   await go.click();
   await until('the 101 people on the server', async () => (await peopleNamed(env, surname)).length === 101, 30_000);

@@ -17,7 +17,7 @@ import { RunJournal } from '../../../src/changes/runJournal';
 import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
 import type { PersonInfo } from '../../../src/model/types';
-import { fromMenu, input, loggedLines, notification, palette, query, send, until, type Env, type UiCheckList } from './helpers';
+import { pick, fromMenu, input, loggedLines, notification, palette, query, send, until, type Env, type UiCheckList } from './helpers';
 import { objectsView, planChangesOf, planPane, planRow } from './plan';
 
 const scanners = 10_000;
@@ -736,7 +736,7 @@ async function tenThousandAsFiles(page: Page, env: Env, diag: string): Promise<v
     env,
     async () => {
       await query(page, name);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 60_000 });
+      await pick(page, name).waitFor({ timeout: 60_000 });
     },
     'goto',
   );

@@ -191,6 +191,28 @@ export async function revertActive(page: Page): Promise<void> {
 
 export const input = (page: Page) => page.locator('.quick-input-widget input').first();
 
+/** The row of the open quick pick that holds `text`. */
+export const pick = (page: Page, text: string | RegExp) => page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
+
+/** What the open quick input (or its part, e.g. '.quick-input-title') says, spaces folded; '' when none is open. */
+export async function quickInputText(page: Page, part = ''): Promise<string> {
+  const text = await page
+    .locator(`.quick-input-widget ${part}`.trim())
+    .first()
+    .innerText()
+    .catch(() => '');
+  return text.replace(/\s+/g, ' ');
+}
+
+/** The quick pick's row holding `text` once it shows; if it never does, the error says what the quick input offers. */
+export async function pickShown(page: Page, text: string, ms: number): Promise<Locator> {
+  const row = pick(page, text);
+  await row.waitFor({ timeout: ms }).catch(async () => {
+    throw new Error(`no "${text}": the quick input offers: ${await quickInputText(page)}`);
+  });
+  return row;
+}
+
 export const activeTab = (page: Page) => page.locator('.tabs-container .tab.active').first();
 
 /**
@@ -230,7 +252,7 @@ export async function palette(page: Page, title: string): Promise<void> {
   const lost = () => new Error(`the command palette lost the focus before "${title}" was chosen`);
   try {
     await input(page).fill(`>${title}`, { timeout: 5_000 });
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 5_000 });
+    await pick(page, title).waitFor({ timeout: 5_000 });
   } catch (e) {
     throw (await hasFocus(page, box)) ? e : lost();
   }
@@ -276,7 +298,7 @@ export async function goToObject(page: Page, name: string): Promise<void> {
       ).replace(/^#/, '') === typed,
     5_000,
   );
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+  const row = pick(page, name);
   await row.waitFor({ timeout: 15_000 });
   // The wanted one first: arrow down to it as a keyboard user would.
   await page.waitForTimeout(500);

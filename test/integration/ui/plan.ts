@@ -5,7 +5,22 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { fromMenu, createScanner, get, send, until, input, palette, floors, activeTabText, cursorAfter, type Env, type UiCheckList } from './helpers';
+import {
+  pick,
+  fromMenu,
+  createScanner,
+  get,
+  send,
+  until,
+  input,
+  palette,
+  floors,
+  activeTabText,
+  cursorAfter,
+  quickInputText,
+  type Env,
+  type UiCheckList,
+} from './helpers';
 
 const sidebarRows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
 export const planPane = (page: Page) => page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Object Changes' }) }).first();
@@ -230,8 +245,8 @@ async function pullPlanApply(page: Page, env: Env, diag: string): Promise<void> 
 
   // Apply, continue after errors: exactly a and b change, each version +1.
   await planAction(page, 'Apply Ticked Changes');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first().waitFor({ timeout: 10_000 });
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first().click();
+  await pick(page, 'continue after errors').waitFor({ timeout: 10_000 });
+  await pick(page, 'continue after errors').click();
   for (const s of [a, b]) {
     const now = await until(
       `${s.CommonName} applied`,
@@ -284,18 +299,10 @@ const exists = async (env: Env, at: string) =>
 /** Apply Ticked Changes, continue after errors, the delete count typed: what the box then shows. */
 async function applyTyping(page: Page, count: string): Promise<void> {
   await planAction(page, 'Apply Ticked Changes');
-  const go = page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first();
+  const go = pick(page, 'continue after errors');
   await go.waitFor({ timeout: 10_000 });
   await go.click();
-  await until('the delete count box', async () =>
-    /Delete 2 objects/.test(
-      await page
-        .locator('.quick-input-widget')
-        .first()
-        .innerText()
-        .catch(() => ''),
-    ),
-  );
+  await until('the delete count box', async () => /Delete 2 objects/.test(await quickInputText(page)));
   await input(page).pressSequentially(count);
   await page.keyboard.press('Enter');
 }

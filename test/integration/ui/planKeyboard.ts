@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { get, send, until, input, palette, floors, type Env, type UiCheckList } from './helpers';
+import { pick, get, send, until, input, palette, floors, quickInputText, type Env, type UiCheckList } from './helpers';
 import { includedDeletes, objectsView, planAction, planPane, planRow, pullFloor1 } from './plan';
 
 const pickRows = (page: Page) => page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
@@ -110,7 +110,7 @@ async function planByKeyboard(page: Page, env: Env, diag: string): Promise<void>
 
   // Apply (a and the delete): the re-plan after it still has b unticked, so the next Apply would not send it.
   await planAction(page, 'Apply Ticked Changes');
-  const go = page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first();
+  const go = pick(page, 'continue after errors');
   await go.waitFor({ timeout: 10_000 });
   await page.keyboard.press('ArrowDown');
   await until(
@@ -119,15 +119,7 @@ async function planByKeyboard(page: Page, env: Env, diag: string): Promise<void>
     5_000,
   );
   await page.keyboard.press('Enter');
-  await until('the delete count box', async () =>
-    /Delete 1/.test(
-      await page
-        .locator('.quick-input-widget')
-        .first()
-        .innerText()
-        .catch(() => ''),
-    ),
-  );
+  await until('the delete count box', async () => /Delete 1/.test(await quickInputText(page)));
   await input(page).pressSequentially('1');
   await page.keyboard.press('Enter');
   await until(

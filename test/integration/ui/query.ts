@@ -5,12 +5,11 @@
 import type { Frame, Page } from 'playwright-core';
 import { applyAll, undoRunPreview, waitForTitle } from './bulk';
 import { focusWindow, setInterval } from './live';
-import { get, hasFocus, input, palette, pickTyped, send, until, type Env, type UiCheckList } from './helpers';
+import { pick, get, hasFocus, input, palette, pickTyped, send, until, type Env, type UiCheckList } from './helpers';
 
 /** The query box itself, by its placeholder: the palette's box, closing as it opens, must not take the keys. */
 const boxSelector = '.quick-input-widget input[placeholder^="A JMESPath query"]';
 const box = (page: Page) => page.locator(boxSelector).first();
-const row = (page: Page, text: string | RegExp) => page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
 
 /** Every scanner of the instance with a row reporting `status`, read over REST. */
 export async function scannersWithStatus(env: Env, status: number): Promise<any[]> {
@@ -38,18 +37,18 @@ async function queryWithCompletion(page: Page, env: Env, diag: string): Promise<
   await until('the focus in the query box', () => hasFocus(page, boxSelector));
   await type(page, 'InputScannerReportingPriorities[?Stat');
   // The nested field offered by completion, chosen by keyboard: down to it, Enter inserts it.
-  await row(page, 'StatusCode').waitFor({ timeout: 10_000 });
+  await pick(page, 'StatusCode').waitFor({ timeout: 10_000 });
   for (let i = 0; i < 10 && !(await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'StatusCode' }).count()); i++)
     await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await until('StatusCode inserted', async () => (await box(page).inputValue()) === 'InputScannerReportingPriorities[?StatusCode');
   await type(page, ' == ');
   // The enum's values with their labels: "Supervisory fault, open circuit" is `4`.
-  await row(page, 'open circuit').click();
+  await pick(page, 'open circuit').click();
   await until('`4` inserted', async () => (await box(page).inputValue()) === 'InputScannerReportingPriorities[?StatusCode == `4`');
-  await row(page, /Column \d+/).waitFor({ timeout: 5_000 }); // unclosed: the problem and its column are shown
+  await pick(page, /Column \d+/).waitFor({ timeout: 5_000 }); // unclosed: the problem and its column are shown
   await type(page, ']');
-  await row(page, 'Run the query').click();
+  await pick(page, 'Run the query').click();
   const expected = await scannersWithStatus(env, 4);
   const frame = await resultsFrame(page);
   // The box closes as the table opens: the results are in one place.

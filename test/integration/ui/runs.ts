@@ -5,10 +5,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { createScanner, get, send, until, notification, floors, input, palette, type Env, type UiCheckList } from './helpers';
+import { createScanner, get, send, until, notification, floors, input, palette, pick, pickShown, quickInputText, type Env, type UiCheckList } from './helpers';
 import { includedDeletes, objectsView, planAction, planChangesOf, planPane, planRow, pullAgain, pullFloor1 } from './plan';
-
-const pick = (page: Page, text: string) => page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
 
 /** Apply with one object answered 500, then Retry Failed from the notification: each object written exactly once. */
 async function applyThenRetry(page: Page, env: Env): Promise<void> {
@@ -113,15 +111,7 @@ async function undoCreateUpdateDelete(page: Page, env: Env, diag: string): Promi
     await planAction(page, 'Apply Ticked Changes');
     await pick(page, 'continue after errors').waitFor({ timeout: 10_000 });
     await pick(page, 'continue after errors').click();
-    await until('the delete count box', async () =>
-      /Delete 1/.test(
-        await page
-          .locator('.quick-input-widget')
-          .first()
-          .innerText()
-          .catch(() => ''),
-      ),
-    );
+    await until('the delete count box', async () => /Delete 1/.test(await quickInputText(page)));
     await input(page).pressSequentially('1');
     await page.keyboard.press('Enter');
     const created = await until(
@@ -145,25 +135,8 @@ async function undoCreateUpdateDelete(page: Page, env: Env, diag: string): Promi
     const run = pick(page, 'Apply oms/sandbox: 1 to create, 2 to update, 1 to delete');
     await run.waitFor({ timeout: 10_000 });
     await run.click();
-    const putBack = pick(page, 'Put back 4 objects, continue after errors');
-    await putBack.waitFor({ timeout: 20_000 }).catch(async () => {
-      throw new Error(
-        `the preview offers: ${(
-          await page
-            .locator('.quick-input-widget')
-            .first()
-            .innerText()
-            .catch(() => '')
-        ).replace(/\s+/g, ' ')}`,
-      );
-    });
-    const title = (
-      await page
-        .locator('.quick-input-widget .quick-input-title')
-        .first()
-        .innerText()
-        .catch(() => '')
-    ).replace(/\s+/g, ' ');
+    const putBack = await pickShown(page, 'Put back 4 objects, continue after errors', 20_000);
+    const title = await quickInputText(page, '.quick-input-title');
     if (!/4 to change/.test(title)) throw new Error(`the preview says "${title}"`);
     await page.screenshot({ path: `${diag}/ui-undo-preview.png` });
     await putBack.click();

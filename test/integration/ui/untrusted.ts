@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { fromMenu, floors, get, input, notification, palette, send, until, type Env, type UiCheckList } from './helpers';
+import { pick, fromMenu, floors, get, input, notification, palette, send, until, type Env, type UiCheckList } from './helpers';
 import { objectsView, planAction, planChangesOf, planRow } from './plan';
 
 const rows = (page: Page) => page.locator('.part.sidebar .monaco-list-row');
@@ -65,9 +65,9 @@ async function manifestPointingOutside(page: Page, env: Env): Promise<void> {
   const manifest = JSON.parse(original) as { folders: Record<string, string> };
   manifest.folders[floor1.Key] = '../../outside-untrusted/x';
   fs.writeFileSync(file, JSON.stringify(manifest, null, 2));
-  const pick = async () => {
+  const pickFolder = async () => {
     // Several pulled folders: the one edited here (not the first row: the folder the view shows comes first).
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'oms/sandbox' }).first();
+    const row = pick(page, 'oms/sandbox');
     if (
       await row.waitFor({ timeout: 3_000 }).then(
         () => true,
@@ -79,7 +79,7 @@ async function manifestPointingOutside(page: Page, env: Env): Promise<void> {
   try {
     // The plan names the refused entry among its invalid ones.
     await palette(page, 'Plan Changes');
-    await pick();
+    await pickFolder();
     const pane = page.locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Object Changes' }) }).first();
     await pane
       .locator('.monaco-list-row', { hasText: /outside-untrusted|refused/ })
@@ -89,7 +89,7 @@ async function manifestPointingOutside(page: Page, env: Env): Promise<void> {
         throw new Error(`the plan does not name the entry: ${await pane.innerText().catch(() => '')}`);
       });
     await palette(page, 'Pull Again');
-    await pick();
+    await pickFolder();
     // Files edited by an earlier check: keep them (a modal asks).
     const keep = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Keep My Edits' }).first();
     if (
@@ -169,7 +169,7 @@ async function applyCutByReload(page: Page, env: Env, diag: string): Promise<voi
     // those in flight when the window reloads are on the server, their answers lost.
     await send(env, 'POST', '/sandbox/faults', { path: `/api/f/${floor1.Key}/inputscanners`, delayMs: 1_500, count: 100_000 });
     await planAction(page, 'Apply Ticked Changes');
-    const go = page.locator('.quick-input-list .monaco-list-row', { hasText: 'continue after errors' }).first();
+    const go = pick(page, 'continue after errors');
     await go.waitFor({ timeout: 10_000 });
     await go.click();
     numbers.atReload = await until(

@@ -5,6 +5,7 @@ import * as path from 'path';
 import type { Frame, Page } from 'playwright-core';
 import { pseudoLocale } from '../host/l10n';
 import {
+  pick,
   fromMenu,
   activeTab,
   activeTabText,
@@ -348,7 +349,7 @@ async function walkthroughSteps(fresh: Page, env: Env, diag: string): Promise<vo
   // a path typed, it lists that folder and may write the box again as it does: the path is typed
   // (again) until the box holds it with the .vsix listed, then Enter.
   await until("the file dialog's start folder", async () => (await box.inputValue()).startsWith('/'), 10_000).catch(failed("the file dialog's start folder"));
-  const vsixRow = fresh.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(vsixPath()) }).first();
+  const vsixRow = pick(fresh, path.basename(vsixPath()));
   // The box must still hold it a moment later: a listing that ends after the fill writes its folder again.
   await until(
     'the .vsix in the file dialog',
