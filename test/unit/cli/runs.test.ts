@@ -87,8 +87,8 @@ test("oms apply exits 2 on one failure; oms retry <journal> resends the failure 
   assert.match(again.err, /No terminal to ask for a yes/);
 });
 
-test('oms undo puts back an editor-made run (its journal names the service, given in --url too); a newer-format journal is refused, nothing sent', async () => {
-  const scanners = ((await api.get(`/api/f/${warehouse}/inputscanners`)).body as BaseInfo[]).slice(0, 2);
+/** The editor's side of a run without the editor: a connection to the sandbox that approves, a view that asks nothing. */
+function editorRunParts(): { connection: Connection; quiet: RunView } {
   const client = new OmsClient(createHttp({ baseUrl: api.sb.url, token: () => token }));
   const connection = {
     id: 'editor-connection',
@@ -103,6 +103,12 @@ test('oms undo puts back an editor-made run (its journal names the service, give
     say: () => undefined,
     report: () => undefined,
   };
+  return { connection, quiet };
+}
+
+test('oms undo puts back an editor-made run (its journal names the service, given in --url too); a newer-format journal is refused, nothing sent', async () => {
+  const scanners = ((await api.get(`/api/f/${warehouse}/inputscanners`)).body as BaseInfo[]).slice(0, 2);
+  const { connection, quiet } = editorRunParts();
   const journal = new RunJournal(path.join(root, 'editor-storage', 'runs'));
   const op = { type: 'addTag' as const, tag: 'from-editor' };
   const targets = scanners.map((o) => ({ kind: kind('inputScanner'), folderKey: warehouse, key: o.Key!, name: o.CommonName! }));
@@ -137,20 +143,7 @@ test('oms undo puts back an editor-made run (its journal names the service, give
 });
 
 test('oms retry sends a batch add’s refused people again from the editor’s journal, nobody twice; oms undo says why it cannot undo it', async () => {
-  const client = new OmsClient(createHttp({ baseUrl: api.sb.url, token: () => token }));
-  const connection = {
-    id: 'editor-connection',
-    info: { id: 'editor-connection', label: 'Sandbox', baseUrl: api.sb.url },
-    client,
-    approveWrites: (what: string) => Promise.resolve({ what }),
-  } as unknown as Connection;
-  const quiet: RunView = {
-    progress: (_t, work) => work(() => undefined, new AbortController().signal),
-    confirm: () => Promise.resolve(undefined),
-    stopOnError: () => Promise.resolve(false),
-    say: () => undefined,
-    report: () => undefined,
-  };
+  const { connection, quiet } = editorRunParts();
   const tag = `cli-people-${Date.now().toString(36)}`;
   const people = [0, 1, 2, 3].map((i) => ({
     row: `line ${i + 2}`,
