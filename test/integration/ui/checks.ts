@@ -3,6 +3,7 @@
 import { stripVTControlCharacters } from 'util';
 import type { Page } from 'playwright-core';
 import {
+  revealedInTree,
   pick,
   fromMenu,
   quickEditFirstPriority,
@@ -572,8 +573,7 @@ async function notesCheck(page: Page, env: Env): Promise<void> {
   const text = `UI note ${Date.now()}`;
   await goToObject(page, site.CommonName);
   await palette(page, 'OMS: Reveal in Tree');
-  const row = page.locator('.part.sidebar .monaco-list-row', { hasText: site.CommonName }).first();
-  await row.waitFor({ timeout: 15_000 });
+  const row = await revealedInTree(page, site.CommonName);
   await fromMenu(page, row, 'Add Note');
   await input(page).waitFor({ timeout: 10_000 });
   await input(page).pressSequentially(text);

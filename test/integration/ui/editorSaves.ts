@@ -2,6 +2,7 @@
 // conflicting save is reported once, in our words, with no raw VS Code error after it.
 import type { Page } from 'playwright-core';
 import {
+  revealedInTree,
   fromMenu,
   get,
   send,
@@ -63,8 +64,7 @@ async function quickEditFollowedByEditor(page: Page, env: Env, diag: string): Pr
   await until(`the status bar at v${scanner.ConcurrencyVersion}`, async () => (await statusVersion(page)).includes(`v${scanner.ConcurrencyVersion}`));
   const wanted = scanner.InputScannerReportingPriorities[0].Priority + 37;
   await palette(page, 'OMS: Reveal in Tree');
-  const row = page.locator('.part.sidebar .monaco-list-row', { hasText: scanner.CommonName }).first();
-  await row.waitFor({ timeout: 15_000 });
+  const row = await revealedInTree(page, scanner.CommonName);
   // A hover over the row (its tooltip) can take the right click: away first, then the menu.
   await page.mouse.move(900, 500);
   await page.waitForTimeout(300);

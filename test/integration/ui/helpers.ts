@@ -227,6 +227,22 @@ export const activeTabText = (page: Page) =>
 export const hasFocus = (page: Page, selector: string) => page.evaluate<boolean>(`!!document.activeElement?.matches(${JSON.stringify(selector)})`);
 
 /**
+ * The row of `name` in the Objects view once a reveal has finished: selected, the tree's focused row, and the tree
+ * holding the keyboard (a reveal selects, then focuses). A row selected earlier is not enough: the reveal's focus,
+ * landing after the next step opened a quick input, would close that input.
+ */
+export async function revealedInTree(page: Page, name: string, ms = 15_000): Promise<Locator> {
+  const revealed = page.locator('.part.sidebar .monaco-list-row.selected.focused', { hasText: name }).first();
+  const treeHasKeys = () => hasFocus(page, '.part.sidebar .monaco-list, .part.sidebar .monaco-list *');
+  await until(
+    `"${name}" revealed in the tree (selected, the tree holding the keyboard)`,
+    async () => (await revealed.count()) > 0 && (await treeHasKeys()),
+    ms,
+  );
+  return page.locator('.part.sidebar .monaco-list-row', { hasText: name }).first();
+}
+
+/**
  * F1, wait for the palette's box to hold the focus (never type into an editor; a quick input that
  * loses the focus closes), the command's title, Enter while the box still holds it.
  */

@@ -5,7 +5,7 @@
 import type { Frame, Page } from 'playwright-core';
 import { applyAll, undoRunPreview, waitForTitle } from './bulk';
 import { focusWindow, setInterval } from './live';
-import { pick, get, hasFocus, input, palette, pickTyped, send, until, type Env, type UiCheckList } from './helpers';
+import { pick, get, hasFocus, revealedInTree, input, palette, pickTyped, send, until, type Env, type UiCheckList } from './helpers';
 
 /** The query box itself, by its placeholder: the palette's box, closing as it opens, must not take the keys. */
 const boxSelector = '.quick-input-widget input[placeholder^="A JMESPath query"]';
@@ -90,8 +90,7 @@ async function queryWithCompletion(page: Page, env: Env, diag: string): Promise<
   await until('the row menu', async () => (await frame.locator('#menu [role="menuitem"]:focus').count()) > 0);
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
-  const inTree = page.locator('.part.sidebar .monaco-list-row.selected', { hasText: byName[0] });
-  await until(`"${byName[0]}" selected in the tree`, async () => (await inTree.count()) > 0, 15_000);
+  await revealedInTree(page, byName[0]);
   return { frame, expected };
 }
 
