@@ -2,6 +2,7 @@
 // preview's counts, apply, the sandbox's fault injection; every result read from the sandbox.
 import type { Page } from 'playwright-core';
 import {
+  waitForTitle,
   fromMenu,
   get,
   send,
@@ -25,8 +26,6 @@ import {
 } from './helpers';
 
 const range = { min: 850, max: 1150 };
-const title = (page: Page) => page.locator('.quick-input-widget .quick-input-title').first();
-
 async function folderKeys(env: Env): Promise<string[]> {
   const root = await get(env, '/api');
   const out = [root.Key as string];
@@ -52,19 +51,6 @@ const at = (s: any) => s.Href as string;
 function unusedValue(scanners: any[], field: string): number {
   const used = new Set(scanners.map((s) => rowOf(s)[field]));
   for (let v = 0; ; v++) if (!used.has(v)) return v;
-}
-
-export async function waitForTitle(page: Page, text: RegExp | string): Promise<string> {
-  return until(
-    `a quick input titled ${text}`,
-    async () => {
-      const t = await title(page)
-        .innerText()
-        .catch(() => '');
-      return (typeof text === 'string' ? t.includes(text) : text.test(t)) && t;
-    },
-    30_000,
-  );
 }
 
 /** Go to Object, the query, the picker's "Bulk Edit All Results" button, then the row, the field and the value by keyboard. */

@@ -98,13 +98,7 @@ async function cliRunInEditor(page: Page, env: Env, diag: string): Promise<void>
     step = 'Retry Failed from the notification';
     await report.locator('.monaco-button', { hasText: 'Retry Failed' }).first().click();
     await pick(page, 'Send, continue after errors').waitFor({ timeout: 15_000 });
-    const title = (
-      await page
-        .locator('.quick-input-widget .quick-input-title')
-        .first()
-        .innerText()
-        .catch(() => '')
-    ).replace(/\s+/g, ' ');
+    const title = await quickInputText(page, '.quick-input-title');
     if (!/1 object sent before \(failed or no answer\)/.test(title)) throw new Error(`the retry says "${title}"`);
     await pick(page, 'Send, continue after errors').click();
     await until('the failed one sent again', async () => (await get(env, at(b.Key))).NonSettlingErrorPriority === priority(b), 20_000);

@@ -17,7 +17,7 @@ import { RunJournal } from '../../../src/changes/runJournal';
 import { kind } from '../../../src/model/kinds';
 import { newObject } from '../../../src/model/templates';
 import type { PersonInfo } from '../../../src/model/types';
-import { pick, fromMenu, input, loggedLines, notification, palette, query, send, until, type Env, type UiCheckList } from './helpers';
+import { waitForTitle, pick, fromMenu, input, loggedLines, notification, palette, query, send, until, type Env, type UiCheckList } from './helpers';
 import { objectsView, planChangesOf, planPane, planRow } from './plan';
 
 const scanners = 10_000;
@@ -337,21 +337,6 @@ function putCounter(diag: string, fleetKey: string): { count(): number; lastAt: 
 }
 
 // ---- Moving through the window
-
-const title = (page: Page) => page.locator('.quick-input-widget .quick-input-title').first();
-
-async function waitForTitle(page: Page, text: RegExp | string, ms = 30_000): Promise<string> {
-  return until(
-    `a quick input titled ${text}`,
-    async () => {
-      const t = await title(page)
-        .innerText()
-        .catch(() => '');
-      return (typeof text === 'string' ? t.includes(text) : text.test(t)) && t;
-    },
-    ms,
-  );
-}
 
 const treeRow = (page: Page, level: number, label: string) =>
   page

@@ -204,6 +204,19 @@ export async function quickInputText(page: Page, part = ''): Promise<string> {
   return text.replace(/\s+/g, ' ');
 }
 
+/** The open quick input's title once it holds `text` (a step's name, a preview's counts). */
+export async function waitForTitle(page: Page, text: RegExp | string, ms = 30_000): Promise<string> {
+  const title = page.locator('.quick-input-widget .quick-input-title').first();
+  return until(
+    `a quick input titled ${text}`,
+    async () => {
+      const t = await title.innerText().catch(() => '');
+      return (typeof text === 'string' ? t.includes(text) : text.test(t)) && t;
+    },
+    ms,
+  );
+}
+
 /** The quick pick's row holding `text` once it shows; if it never does, the error says what the quick input offers. */
 export async function pickShown(page: Page, text: string, ms: number): Promise<Locator> {
   const row = pick(page, text);

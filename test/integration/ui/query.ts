@@ -3,9 +3,9 @@
 // by keyboard and revealed in the tree from its menu; the results sent to Bulk Edit (its preview, the run, Undo Run); a scanner changed over REST coming
 // into the results and leaving them within a live interval, the keys typed meanwhile into the palette staying there.
 import type { Frame, Page } from 'playwright-core';
-import { applyAll, undoRunPreview, waitForTitle } from './bulk';
+import { applyAll, undoRunPreview } from './bulk';
 import { focusWindow, setInterval } from './live';
-import { pick, get, hasFocus, revealedInTree, input, palette, pickTyped, send, until, type Env, type UiCheckList } from './helpers';
+import { pick, get, hasFocus, revealedInTree, waitForTitle, input, palette, pickTyped, send, until, type Env, type UiCheckList } from './helpers';
 
 /** The query box itself, by its placeholder: the palette's box, closing as it opens, must not take the keys. */
 const boxSelector = '.quick-input-widget input[placeholder^="A JMESPath query"]';
